@@ -1,0 +1,10 @@
+/** Every table schema of the index, in one place. */
+export * from './schema.js'
+export * from './documents.js'
+export * from './text-units.js'
+export * from './entities.js'
+export * from './relationships.js'
+export * from './communities.js'
+export * from './community-reports.js'
+export * from './covariates.js'
+export * from './embeddings.js'

@@ -1,0 +1,168 @@
+/**
+ * Conversion between row objects and Arrow columns, driven by the table declarations in src/model.
+ * Strings are decoded by hand so that a leading U+FEFF survives (Arrow's decoder strips it, and the
+ * reference document ids are SHA-512 of the text *with* the BOM).
+ */
+import {
+  Bool,
+  Field,
+  Float64,
+  Int64,
+  List,
+  Null,
+  Struct,
+  Type,
+  Utf8,
+  vectorFromArray,
+  type Data,
+  type DataType,
+  type Vector,
+} from 'apache-arrow'
+import type { ColumnKind, JsonValue } from '../model/schema.js'
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true, fatal: false })
+
+export function arrowTypeOf(kind: ColumnKind): DataType {
+  switch (kind) {
+    case 'string':
+      return new Utf8()
+    case 'int64':
+      return new Int64()
+    case 'double':
+      return new Float64()
+    case 'list<string>':
+      return new List(new Field('item', new Utf8(), true))
+    case 'list<int64>':
+      return new List(new Field('item', new Int64(), true))
+    case 'list<double>':
+      return new List(new Field('item', new Float64(), true))
+    case 'findings':
+      return new List(
+        new Field(
+          'item',
+          new Struct([new Field('explanation', new Utf8(), true), new Field('summary', new Utf8(), true)]),
+          true,
+        ),
+      )
+    case 'json':
+      return new Null()
+  }
+}
+
+/** Builds the Arrow vector of one column from row values. */
+export function buildVector(kind: ColumnKind, values: readonly unknown[]): Vector {
+  switch (kind) {
+    case 'int64':
+      return vectorFromArray(
+        values.map((v) => (v === null || v === undefined ? null : BigInt(Math.trunc(v as number)))),
+        new Int64(),
+      )
+    case 'list<int64>':
+      return vectorFromArray(
+        values.map((v) => (v == null ? null : (v as number[]).map((n) => BigInt(Math.trunc(n))))),
+        arrowTypeOf(kind),
+      )
+    case 'json':
+      return buildJsonVector(values as ReadonlyArray<{ [key: string]: JsonValue } | null>)
+    default:
+      return vectorFromArray(values.map((v) => (v === undefined ? null : v)) as unknown[], arrowTypeOf(kind))
+  }
+}
+
+/** Free-form row data: Arrow null when every value is null (as pandas writes it), else a struct. */
+function buildJsonVector(values: ReadonlyArray<{ [key: string]: JsonValue } | null>): Vector {
+  const present = values.filter((v): v is { [key: string]: JsonValue } => v !== null && v !== undefined)
+  if (present.length === 0) return vectorFromArray(values.map(() => null), new Null())
+  const keys: string[] = []
+  for (const v of present) for (const k of Object.keys(v)) if (!keys.includes(k)) keys.push(k)
+  const fields = keys.map((k) => new Field(k, inferScalarType(present.map((v) => v[k])), true))
+  const rows = values.map((v) => {
+    if (v == null) return null
+    const out: Record<string, unknown> = {}
+    for (const f of fields) out[f.name] = scalarFor(f.type, v[f.name])
+    return out
+  })
+  return vectorFromArray(rows, new Struct(fields))
+}
+
+function inferScalarType(values: ReadonlyArray<JsonValue | undefined>): DataType {
+  const defined = values.filter((v) => v !== null && v !== undefined)
+  if (defined.length > 0 && defined.every((v) => typeof v === 'boolean')) return new Bool()
+  if (defined.length > 0 && defined.every((v) => typeof v === 'number' && Number.isInteger(v))) return new Int64()
+  if (defined.length > 0 && defined.every((v) => typeof v === 'number')) return new Float64()
+  return new Utf8()
+}
+
+function scalarFor(type: DataType, value: JsonValue | undefined): unknown {
+  if (value === null || value === undefined) return null
+  if (type.typeId === Type.Int) return BigInt(value as number)
+  if (type.typeId === Type.Utf8 && typeof value !== 'string') return JSON.stringify(value)
+  return value
+}
+
+/** Reads every value of a column as plain JS (numbers, strings, arrays, objects, null). */
+export function readColumn(vector: Vector): unknown[] {
+  const out: unknown[] = []
+  for (const data of vector.data) readData(data, out)
+  return out
+}
+
+function readData(data: Data, out: unknown[]): void {
+  for (let i = 0; i < data.length; i++) out.push(readValue(data, i))
+}
+
+function isValid(data: Data, i: number): boolean {
+  if (data.typeId === Type.Null) return false
+  if (data.nullCount === 0 || !data.nullBitmap || data.nullBitmap.length === 0) return true
+  const bit = data.offset + i
+  return (data.nullBitmap[bit >> 3]! & (1 << (bit & 7))) !== 0
+}
+
+function readValue(data: Data, i: number): unknown {
+  if (!isValid(data, i)) return null
+  const index = data.offset + i
+  switch (data.typeId) {
+    case Type.Utf8:
+    case Type.LargeUtf8: {
+      const offsets = data.valueOffsets as Int32Array | BigInt64Array
+      const start = Number(offsets[index])
+      const end = Number(offsets[index + 1])
+      return utf8.decode(data.values.subarray(start, end))
+    }
+    case Type.Int: {
+      const v = (data.values as ArrayLike<number | bigint>)[index]
+      return typeof v === 'bigint' ? Number(v) : v
+    }
+    case Type.Float:
+      return (data.values as Float64Array | Float32Array)[index]
+    case Type.Bool:
+      return (data.values[index >> 3]! & (1 << (index & 7))) !== 0
+    case Type.List: {
+      const offsets = data.valueOffsets as Int32Array | BigInt64Array
+      const start = Number(offsets[index])
+      const end = Number(offsets[index + 1])
+      const child = data.children[0]!
+      const items: unknown[] = []
+      for (let j = start; j < end; j++) items.push(readValue(child, j - child.offset))
+      return items
+    }
+    case Type.FixedSizeList: {
+      const size = (data.type as unknown as { listSize: number }).listSize
+      const child = data.children[0]!
+      const items: unknown[] = []
+      for (let j = index * size; j < (index + 1) * size; j++) items.push(readValue(child, j - child.offset))
+      return items
+    }
+    case Type.Struct: {
+      const fields = (data.type as Struct).children
+      const obj: Record<string, unknown> = {}
+      fields.forEach((field, k) => {
+        // Struct children are sliced together with their parent, so the relative index carries over.
+        obj[field.name] = readValue(data.children[k]!, i)
+      })
+      return obj
+    }
+    default:
+      throw new TypeError(`unsupported Arrow type ${String(data.type)}`)
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * String key-value storage with partitions (`child`), used by the LLM and noun-phrase caches.
+ * File layout: `<base>/<child>/<key>`, one file per entry, written atomically.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writeFileAtomic } from './atomic-write.js'
+
+export interface KeyValueStore {
+  get(key: string): Promise<string | undefined>
+  set(key: string, value: string): Promise<void>
+  delete(key: string): Promise<void>
+  keys(): Promise<string[]>
+  child(name: string): KeyValueStore
+}
+
+export class FileKeyValueStore implements KeyValueStore {
+  constructor(readonly baseDir: string) {}
+
+  async get(key: string): Promise<string | undefined> {
+    try {
+      return await readFile(join(this.baseDir, key), 'utf8')
+    } catch {
+      return undefined
+    }
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    await writeFileAtomic(join(this.baseDir, key), value)
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(join(this.baseDir, key), { force: true })
+  }
+
+  async keys(): Promise<string[]> {
+    try {
+      const entries = await readdir(this.baseDir, { withFileTypes: true })
+      return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort()
+    } catch {
+      return []
+    }
+  }
+
+  child(name: string): KeyValueStore {
+    return new FileKeyValueStore(join(this.baseDir, name))
+  }
+}
+
+export class MemoryKeyValueStore implements KeyValueStore {
+  private readonly entries = new Map<string, string>()
+  private readonly children = new Map<string, MemoryKeyValueStore>()
+
+  async get(key: string): Promise<string | undefined> {
+    return this.entries.get(key)
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    this.entries.set(key, value)
+  }
+
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key)
+  }
+
+  async keys(): Promise<string[]> {
+    return [...this.entries.keys()].sort()
+  }
+
+  child(name: string): KeyValueStore {
+    let child = this.children.get(name)
+    if (child === undefined) {
+      child = new MemoryKeyValueStore()
+      this.children.set(name, child)
+    }
+    return child
+  }
+}
+
+/** A store that keeps nothing: `cache.type: none` and `--no-cache`. */
+export class NullKeyValueStore implements KeyValueStore {
+  async get(): Promise<string | undefined> {
+    return undefined
+  }
+  async set(): Promise<void> {}
+  async delete(): Promise<void> {}
+  async keys(): Promise<string[]> {
+    return []
+  }
+  child(): KeyValueStore {
+    return this
+  }
+}

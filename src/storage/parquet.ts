@@ -1,0 +1,63 @@
+/**
+ * Parquet encoding of tables through parquet-wasm (arrow-rs) and apache-arrow: SNAPPY like pandas,
+ * one Arrow type per declared column, tolerant reading by column name.
+ */
+import { Table, tableFromIPC, tableToIPC } from 'apache-arrow'
+import * as parquet from 'parquet-wasm/node'
+import { StorageError } from '../errors.js'
+import type { RowOf, TableSchema } from '../model/schema.js'
+import { buildVector, readColumn } from './arrow-columns.js'
+
+/** Encodes rows as a Parquet file following the table declaration's column order and types. */
+export function encodeParquet<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Uint8Array {
+  const columns: Record<string, ReturnType<typeof buildVector>> = {}
+  for (const col of schema.columns) {
+    const values = rows.map((row) => (row as Record<string, unknown>)[col.name])
+    columns[col.name] = buildVector(col.kind, values)
+  }
+  const table = new Table(columns)
+  const wasmTable = parquet.Table.fromIPCStream(tableToIPC(table, 'stream'))
+  const props = new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build()
+  return parquet.writeParquet(wasmTable, props)
+}
+
+/** Decodes an Arrow table from Parquet bytes. */
+export function decodeArrow(bytes: Uint8Array): Table {
+  const wasmTable = parquet.readParquet(bytes)
+  return tableFromIPC(wasmTable.intoIPCStream())
+}
+
+/**
+ * Decodes Parquet bytes into rows of the declared shape. Columns are matched by name; extra columns
+ * are ignored and a missing nullable column reads as null, so files written by other GraphRAG
+ * versions still load. A missing required column is an error naming the file and the column.
+ */
+export function decodeParquet<S extends TableSchema>(schema: S, bytes: Uint8Array, file: string): RowOf<S>[] {
+  let table: Table
+  try {
+    table = decodeArrow(bytes)
+  } catch (cause) {
+    throw new StorageError(`${file}: not a readable Parquet file (${(cause as Error).message})`, { path: file, cause })
+  }
+  const rows: Record<string, unknown>[] = Array.from({ length: table.numRows }, () => ({}))
+  for (const col of schema.columns) {
+    const vector = table.getChild(col.name)
+    if (vector === null) {
+      if (!col.nullable) {
+        throw new StorageError(`${file}: missing column "${col.name}" of table ${schema.name}`, { path: file })
+      }
+      for (const row of rows) row[col.name] = null
+      continue
+    }
+    const values = readColumn(vector)
+    for (let i = 0; i < rows.length; i++) rows[i]![col.name] = normalise(col.kind, values[i])
+  }
+  return rows as RowOf<S>[]
+}
+
+/** Lists read as null become empty lists: every list column of the reference is non-null in practice. */
+function normalise(kind: string, value: unknown): unknown {
+  if (value === null && kind.startsWith('list') ) return []
+  if (value === null && kind === 'findings') return []
+  return value
+}

@@ -1,0 +1,118 @@
+/**
+ * Table stores: where workflows read and write whole tables. The Parquet store writes to a
+ * temporary file and renames, so a crash never leaves a half-written or missing table.
+ */
+import { createHash } from 'node:crypto'
+import { readdir, readFile, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { StorageError } from '../errors.js'
+import type { RowOf, TableSchema } from '../model/schema.js'
+import { writeFileAtomic } from './atomic-write.js'
+import { decodeParquet, encodeParquet } from './parquet.js'
+
+export interface TableStore {
+  /** Reads a table; throws StorageError naming the file when it is missing or malformed. */
+  read<S extends TableSchema>(schema: S): Promise<RowOf<S>[]>
+  write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void>
+  has(name: string): Promise<boolean>
+  delete(name: string): Promise<void>
+  /** Names of the tables present. */
+  names(): Promise<string[]>
+  /** A content hash of the stored table (undefined when absent), for resume fingerprints. */
+  fingerprint(name: string): Promise<string | undefined>
+  /** Where the store lives, for messages (a folder, or `memory`). */
+  readonly location: string
+}
+
+export class ParquetTableStore implements TableStore {
+  constructor(readonly location: string) {}
+
+  path(name: string): string {
+    return join(this.location, `${name}.parquet`)
+  }
+
+  async read<S extends TableSchema>(schema: S): Promise<RowOf<S>[]> {
+    const file = this.path(schema.name)
+    let bytes: Uint8Array
+    try {
+      bytes = await readFile(file)
+    } catch (cause) {
+      throw new StorageError(`table ${schema.name} not found: ${file} (run the workflow that writes it first)`, {
+        path: file,
+        cause,
+      })
+    }
+    return decodeParquet(schema, bytes, file)
+  }
+
+  async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {
+    await writeFileAtomic(this.path(schema.name), encodeParquet(schema, rows))
+  }
+
+  async has(name: string): Promise<boolean> {
+    try {
+      return (await stat(this.path(name))).isFile()
+    } catch {
+      return false
+    }
+  }
+
+  async delete(name: string): Promise<void> {
+    await rm(this.path(name), { force: true })
+  }
+
+  async names(): Promise<string[]> {
+    try {
+      const files = await readdir(this.location)
+      return files.filter((f) => f.endsWith('.parquet')).map((f) => f.slice(0, -'.parquet'.length)).sort()
+    } catch {
+      return []
+    }
+  }
+
+  async fingerprint(name: string): Promise<string | undefined> {
+    try {
+      return createHash('sha256').update(await readFile(this.path(name))).digest('hex')
+    } catch {
+      return undefined
+    }
+  }
+}
+
+/** In-memory store for tests and library use; rows are copied in and out so callers cannot alias them. */
+export class MemoryTableStore implements TableStore {
+  readonly location = 'memory'
+  private readonly tables = new Map<string, unknown[]>()
+
+  async read<S extends TableSchema>(schema: S): Promise<RowOf<S>[]> {
+    const rows = this.tables.get(schema.name)
+    if (rows === undefined) throw new StorageError(`table ${schema.name} not found in memory store`)
+    return structuredClone(rows) as RowOf<S>[]
+  }
+
+  async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {
+    const projected = rows.map((row) => {
+      const out: Record<string, unknown> = {}
+      for (const col of schema.columns) out[col.name] = (row as Record<string, unknown>)[col.name] ?? null
+      return out
+    })
+    this.tables.set(schema.name, structuredClone(projected))
+  }
+
+  async has(name: string): Promise<boolean> {
+    return this.tables.has(name)
+  }
+
+  async delete(name: string): Promise<void> {
+    this.tables.delete(name)
+  }
+
+  async names(): Promise<string[]> {
+    return [...this.tables.keys()].sort()
+  }
+
+  async fingerprint(name: string): Promise<string | undefined> {
+    const rows = this.tables.get(name)
+    return rows === undefined ? undefined : createHash('sha256').update(JSON.stringify(rows)).digest('hex')
+  }
+}
