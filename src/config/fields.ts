@@ -1,0 +1,208 @@
+/**
+ * The settings DSL: each key is declared once with its default, a description (used as the comment
+ * in the generated settings.yaml) and a parser that reports problems with the key's YAML path.
+ */
+
+export interface Issues {
+  errors: string[]
+  warnings: string[]
+}
+
+export interface Field<T> {
+  readonly description: string
+  readonly default: T
+  /** Hidden keys are accepted but left out of the init template (advanced or legacy). */
+  readonly hidden?: boolean
+  parse(raw: unknown, path: string, issues: Issues): T
+}
+
+export type Infer<F> = F extends Field<infer T> ? T : never
+export type SectionShape = Record<string, Field<unknown>>
+export type InferSection<S extends SectionShape> = { readonly [K in keyof S]: Infer<S[K]> }
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value)
+}
+
+function field<T>(description: string, def: T, parse: Field<T>['parse'], hidden?: boolean): Field<T> {
+  return { description, default: def, parse, ...(hidden ? { hidden } : {}) }
+}
+
+type Opts = { hidden?: boolean }
+
+export function int(def: number, description: string, opts: Opts & { min?: number } = {}): Field<number> {
+  const min = opts.min ?? Number.MIN_SAFE_INTEGER
+  const what = min === 0 ? 'a non-negative integer' : min === 1 ? 'a positive integer' : 'an integer'
+  return field(description, def, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return def
+    if (typeof raw === 'number' && Number.isInteger(raw) && raw >= min) return raw
+    issues.errors.push(`${path}: expected ${what}, got ${describe(raw)}`)
+    return def
+  }, opts.hidden)
+}
+
+export function num(def: number, description: string, opts: Opts & { min?: number; max?: number } = {}): Field<number> {
+  return field(description, def, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return def
+    if (typeof raw === 'number' && Number.isFinite(raw) && raw >= (opts.min ?? -Infinity) && raw <= (opts.max ?? Infinity)) return raw
+    const range = opts.min !== undefined ? ` between ${opts.min} and ${opts.max ?? '∞'}` : ''
+    issues.errors.push(`${path}: expected a number${range}, got ${describe(raw)}`)
+    return def
+  }, opts.hidden)
+}
+
+export function optionalNum(description: string, opts: Opts & { min?: number } = {}): Field<number | null> {
+  return field<number | null>(description, null, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return null
+    if (typeof raw === 'number' && Number.isFinite(raw) && raw >= (opts.min ?? -Infinity)) return raw
+    issues.errors.push(`${path}: expected a number or null, got ${describe(raw)}`)
+    return null
+  }, opts.hidden)
+}
+
+export function bool(def: boolean, description: string, opts: Opts = {}): Field<boolean> {
+  return field(description, def, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return def
+    if (typeof raw === 'boolean') return raw
+    issues.errors.push(`${path}: expected true or false, got ${describe(raw)}`)
+    return def
+  }, opts.hidden)
+}
+
+export function str(def: string, description: string, opts: Opts = {}): Field<string> {
+  return field(description, def, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return def
+    if (typeof raw === 'string') return raw
+    if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw)
+    issues.errors.push(`${path}: expected a string, got ${describe(raw)}`)
+    return def
+  }, opts.hidden)
+}
+
+export function optionalStr(description: string, opts: Opts & { def?: string | null } = {}): Field<string | null> {
+  const def = opts.def ?? null
+  return field<string | null>(description, def, (raw, path, issues) => {
+    if (raw === undefined) return def
+    if (raw === null) return null
+    if (typeof raw === 'string') return raw
+    if (typeof raw === 'number') return String(raw)
+    issues.errors.push(`${path}: expected a string or null, got ${describe(raw)}`)
+    return def
+  }, opts.hidden)
+}
+
+export function oneOf<const V extends string>(values: readonly V[], def: V, description: string, opts: Opts = {}): Field<V> {
+  return field(description, def, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return def
+    if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as V
+    issues.errors.push(`${path}: expected one of ${values.join(', ')}, got ${describe(raw)}`)
+    return def
+  }, opts.hidden)
+}
+
+export function strList(def: readonly string[] | null, description: string, opts: Opts = {}): Field<readonly string[] | null> {
+  return field<readonly string[] | null>(description, def, (raw, path, issues) => {
+    if (raw === undefined) return def
+    if (raw === null) return null
+    if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) return raw as string[]
+    issues.errors.push(`${path}: expected a list of strings, got ${describe(raw)}`)
+    return def
+  }, opts.hidden)
+}
+
+/** A free-form mapping passed through as is (call_args, metrics, extra vector-store fields). */
+export function freeMap(description: string, opts: Opts = {}): Field<Readonly<Record<string, unknown>>> {
+  return field<Readonly<Record<string, unknown>>>(description, {}, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return {}
+    if (isPlainObject(raw)) return raw
+    issues.errors.push(`${path}: expected a mapping, got ${describe(raw)}`)
+    return {}
+  }, opts.hidden)
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A nested mapping of declared keys. Unknown keys are a warning, not an error. */
+export function section<S extends SectionShape>(shape: S, description = ''): Field<InferSection<S>> & { shape: S } {
+  const defaults = Object.fromEntries(Object.entries(shape).map(([k, f]) => [k, f.default])) as InferSection<S>
+  return {
+    description,
+    default: defaults,
+    shape,
+    parse(raw, path, issues) {
+      if (raw === undefined || raw === null) return parseObject(shape, {}, path, issues)
+      if (!isPlainObject(raw)) {
+        issues.errors.push(`${path}: expected a mapping, got ${describe(raw)}`)
+        return defaults
+      }
+      return parseObject(shape, raw, path, issues)
+    },
+  }
+}
+
+export function parseObject<S extends SectionShape>(
+  shape: S,
+  raw: Record<string, unknown>,
+  path: string,
+  issues: Issues,
+): InferSection<S> {
+  const out: Record<string, unknown> = {}
+  for (const [key, f] of Object.entries(shape)) out[key] = f.parse(raw[key], join(path, key), issues)
+  for (const key of Object.keys(raw)) {
+    if (!(key in shape)) issues.warnings.push(`${join(path, key)}: unknown key (ignored)`)
+  }
+  return out as InferSection<S>
+}
+
+/** An optional nested mapping: null when absent. */
+export function optionalSection<S extends SectionShape>(shape: S, description: string): Field<InferSection<S> | null> & { shape: S } {
+  const inner = section(shape)
+  return {
+    description,
+    default: null,
+    shape,
+    parse(raw, path, issues) {
+      if (raw === undefined || raw === null) return null
+      return inner.parse(raw, path, issues)
+    },
+  }
+}
+
+/** A mapping from free ids to sections (completion_models, index_schema). */
+export function mapOf<S extends SectionShape>(
+  shape: S,
+  description: string,
+  def: Readonly<Record<string, InferSection<S>>> = {},
+): Field<Readonly<Record<string, InferSection<S>>>> & { shape: S } {
+  const inner = section(shape)
+  return {
+    description,
+    default: def,
+    shape,
+    parse(raw, path, issues) {
+      if (raw === undefined || raw === null) return def
+      if (!isPlainObject(raw)) {
+        issues.errors.push(`${path}: expected a mapping of ids to settings, got ${describe(raw)}`)
+        return def
+      }
+      const out: Record<string, InferSection<S>> = {}
+      for (const [id, value] of Object.entries(raw)) out[id] = inner.parse(value, join(path, id), issues)
+      return out
+    },
+  }
+}
+
+export function required(description: string): Field<string> {
+  return field(description, '', (raw, path, issues) => {
+    if (typeof raw === 'string' && raw.trim() !== '') return raw
+    if (typeof raw === 'number') return String(raw)
+    issues.errors.push(`${path}: required, expected a non-empty string, got ${raw === undefined ? 'nothing' : describe(raw)}`)
+    return ''
+  })
+}
+
+function join(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`
+}

@@ -1,0 +1,59 @@
+/** The whole settings file: every top-level key of Microsoft GraphRAG v3, in its order. */
+import { int, oneOf, section, strList, type Infer } from './fields.js'
+import { completionModels, embeddingModels } from './sections/models.js'
+import { cache, chunking, input, inputStorage, outputStorage, reporting, tableProvider, updateOutputStorage, vectorStore } from './sections/io.js'
+import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
+import {
+  clusterGraph,
+  communityReports,
+  embedText,
+  extractClaims,
+  extractGraph,
+  extractGraphNlp,
+  pruneGraph,
+  snapshots,
+  summarizeDescriptions,
+} from './sections/workflows.js'
+
+export const SETTINGS = section({
+  completion_models: completionModels,
+  embedding_models: embeddingModels,
+  concurrent_requests: int(25, 'Parallel LLM requests per model (unless the model sets its own).', { min: 1 }),
+  async_mode: oneOf(['threaded', 'asyncio'], 'threaded', 'Accepted for compatibility; all calls are async.', { hidden: true }),
+  input,
+  input_storage: inputStorage,
+  chunking,
+  output_storage: outputStorage,
+  update_output_storage: updateOutputStorage,
+  table_provider: tableProvider,
+  cache,
+  reporting,
+  vector_store: vectorStore,
+  workflows: strList(null, 'Workflows to run, replacing the method\'s list (null = the method\'s list).'),
+  embed_text: embedText,
+  extract_graph: extractGraph,
+  summarize_descriptions: summarizeDescriptions,
+  extract_graph_nlp: extractGraphNlp,
+  prune_graph: pruneGraph,
+  cluster_graph: clusterGraph,
+  extract_claims: extractClaims,
+  community_reports: communityReports,
+  snapshots,
+  local_search: localSearch,
+  global_search: globalSearch,
+  drift_search: driftSearch,
+  basic_search: basicSearch,
+})
+
+/** Settings as written in the file, defaults applied (paths still relative). */
+export type RawSettings = Infer<typeof SETTINGS>
+
+/** Validated settings: paths resolved against the project root. Deep-frozen. */
+export type Settings = RawSettings & {
+  /** Absolute project root. */
+  readonly root: string
+  /** Absolute path of the settings file, or undefined when defaults were used. */
+  readonly configFile: string | undefined
+}
+
+export type ModelSettings = Settings['completion_models'][string]

@@ -1,0 +1,92 @@
+/** Settings of the indexing workflows, one section each, keyed as in Microsoft GraphRAG v3. */
+import { bool, int, num, oneOf, optionalNum, optionalStr, section, str, strList } from '../fields.js'
+
+export const DEFAULT_ENTITY_TYPES = ['organization', 'person', 'geo', 'event'] as const
+export const DEFAULT_EXCLUDE_NOUNS = [
+  'stuff', 'thing', 'things', 'bunch', 'bit', 'bits', 'people', 'person', 'okay', 'hey', 'hi', 'hello', 'laughter', 'oh',
+] as const
+
+export const embedText = section({
+  embedding_model_id: str('default_embedding_model', 'Embedding model id from embedding_models.'),
+  model_instance_name: str('text_embedding', 'Cache partition name.'),
+  batch_size: int(16, 'Texts per embedding request.', { min: 1 }),
+  batch_max_tokens: int(8191, 'Tokens per embedding request; longer texts are split and mean-pooled.', { min: 1 }),
+  names: strList(['entity_description', 'community_full_content', 'text_unit_text'], 'Embeddings to generate.'),
+})
+
+export const extractGraph = section({
+  completion_model_id: str('default_completion_model', 'Chat model id from completion_models.'),
+  model_instance_name: str('extract_graph', 'Cache partition name.'),
+  prompt: optionalStr('Prompt file (null = built-in).'),
+  entity_types: strList([...DEFAULT_ENTITY_TYPES], 'Entity types the model is asked to extract.'),
+  max_gleanings: int(1, 'Follow-up "anything missed?" rounds per chunk.', { min: 0 }),
+  max_failed_fraction: num(0, 'Fraction of chunks allowed to fail after retries before the workflow fails.', { min: 0, max: 1 }),
+})
+
+export const summarizeDescriptions = section({
+  completion_model_id: str('default_completion_model', 'Chat model id from completion_models.'),
+  model_instance_name: str('summarize_descriptions', 'Cache partition name.'),
+  prompt: optionalStr('Prompt file (null = built-in).'),
+  max_length: int(500, 'Word limit given to the model for each summary.', { min: 1 }),
+  max_input_tokens: int(4000, 'Token budget for the descriptions sent in one call.', { min: 1 }),
+})
+
+export const extractGraphNlp = section({
+  normalize_edge_weights: bool(true, 'Replace co-occurrence counts by pointwise mutual information.'),
+  concurrent_requests: int(25, 'Accepted for compatibility (NLP extraction is local).', { min: 1, hidden: true }),
+  async_mode: oneOf(['threaded', 'asyncio'], 'threaded', 'Accepted for compatibility.', { hidden: true }),
+  text_analyzer: section({
+    extractor_type: oneOf(['regex_english', 'syntactic_parser', 'cfg'], 'regex_english', 'Noun-phrase extractor (all use the built-in English tagger here).'),
+    model_name: str('en_core_web_md', 'Accepted for compatibility.', { hidden: true }),
+    max_word_length: int(15, 'Longest word kept in a phrase.', { min: 1 }),
+    word_delimiter: str(' ', 'Joins the words of a phrase.'),
+    include_named_entities: bool(true, 'Keep proper-noun phrases.'),
+    exclude_nouns: strList([...DEFAULT_EXCLUDE_NOUNS], 'Words dropped from phrases.'),
+    exclude_entity_tags: strList(['DATE'], 'Entity tags excluded.'),
+    exclude_pos_tags: strList(['DET', 'PRON', 'INTJ', 'X'], 'Part-of-speech tags excluded.'),
+    noun_phrase_tags: strList(['PROPN', 'NOUNS'], 'Tags that make a noun phrase.', { hidden: true }),
+  }),
+})
+
+export const pruneGraph = section({
+  min_node_freq: int(2, 'Drop entities seen in fewer text units.', { min: 0 }),
+  max_node_freq_std: optionalNum('Drop entities more frequent than mean + k·std (null = off).'),
+  min_node_degree: int(1, 'Drop entities with a lower degree.', { min: 0 }),
+  max_node_degree_std: optionalNum('Drop entities with degree above mean + k·std (null = off).'),
+  min_edge_weight_pct: num(40, 'Drop relationships below this weight percentile.', { min: 0, max: 100 }),
+  remove_ego_nodes: bool(true, 'Drop the single highest-degree entity.'),
+  lcc_only: bool(false, 'Keep only the largest connected component.'),
+})
+
+export const clusterGraph = section({
+  max_cluster_size: int(10, 'Communities larger than this are split into a further level.', { min: 1 }),
+  use_lcc: bool(true, 'Cluster only the largest connected component.'),
+  seed: int(0xdeadbeef, 'Random seed (same seed, same communities).', { min: 0 }),
+  mode: oneOf(['quality', 'compat'], 'quality', 'quality: Leiden iterated to a stable partition (higher modularity); compat: identical to Microsoft GraphRAG (graspologic-native 1.2).'),
+  max_iterations: int(20, 'Upper bound of Leiden iterations per run in quality mode.', { min: 1 }),
+})
+
+export const extractClaims = section({
+  enabled: bool(false, 'Extract claims (covariates).'),
+  completion_model_id: str('default_completion_model', 'Chat model id from completion_models.'),
+  model_instance_name: str('extract_claims', 'Cache partition name.'),
+  prompt: optionalStr('Prompt file (null = built-in).'),
+  description: str('Any claims or facts that could be relevant to information discovery.', 'What counts as a claim.'),
+  max_gleanings: int(1, 'Follow-up rounds per chunk.', { min: 0 }),
+})
+
+export const communityReports = section({
+  completion_model_id: optionalStr('Chat model id from completion_models (null: the fast method writes extractive reports offline).', { def: 'default_completion_model' }),
+  model_instance_name: str('community_reporting', 'Cache partition name.'),
+  graph_prompt: optionalStr('Prompt for graph-context reports (null = built-in).'),
+  text_prompt: optionalStr('Prompt for text-unit-context reports (null = built-in).'),
+  max_length: int(2000, 'Word limit given to the model for each report.', { min: 1 }),
+  max_input_length: int(8000, 'Token budget of the context of one report.', { min: 1 }),
+  max_failed_fraction: num(0, 'Fraction of communities allowed to fail after retries before the workflow fails.', { min: 0, max: 1 }),
+})
+
+export const snapshots = section({
+  embeddings: bool(false, 'Also write embeddings.<name>.parquet.'),
+  graphml: bool(false, 'Also write graph.graphml.'),
+  raw_graph: bool(false, 'Also write raw_entities / raw_relationships before summarisation.'),
+})

@@ -1,0 +1,60 @@
+/** Pure validation: raw parsed settings in, frozen Settings (or every error) out. */
+import { isAbsolute, resolve } from 'node:path'
+import type { Issues } from './fields.js'
+import { RULES } from './rules.js'
+import { SETTINGS, type RawSettings, type Settings } from './schema.js'
+
+export type ValidationResult =
+  | { ok: true; settings: Settings; warnings: string[] }
+  | { ok: false; errors: string[]; warnings: string[] }
+
+export function validateSettings(raw: unknown, context: { root: string; configFile?: string }): ValidationResult {
+  const issues: Issues = { errors: [], warnings: [] }
+  const parsed = SETTINGS.parse(raw, '', issues)
+  if (issues.errors.length === 0) for (const rule of RULES) issues.errors.push(...rule(parsed))
+  if (issues.errors.length > 0) return { ok: false, errors: issues.errors, warnings: issues.warnings }
+  const settings = resolvePaths(parsed, resolve(context.root), context.configFile)
+  return { ok: true, settings: deepFreeze(settings), warnings: issues.warnings }
+}
+
+/** Makes every path absolute against the project root (never process.chdir). */
+function resolvePaths(s: RawSettings, root: string, configFile: string | undefined): Settings {
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(root, p))
+  const absOrNull = (p: string | null) => (p === null ? null : abs(p))
+  return {
+    ...s,
+    root,
+    configFile,
+    input_storage: { ...s.input_storage, base_dir: abs(s.input_storage.base_dir) },
+    output_storage: { ...s.output_storage, base_dir: abs(s.output_storage.base_dir) },
+    update_output_storage: { ...s.update_output_storage, base_dir: abs(s.update_output_storage.base_dir) },
+    cache: { ...s.cache, storage: { ...s.cache.storage, base_dir: abs(s.cache.storage.base_dir) } },
+    reporting: { ...s.reporting, base_dir: abs(s.reporting.base_dir) },
+    vector_store: { ...s.vector_store, db_uri: abs(s.vector_store.db_uri || 'output/lancedb') },
+    extract_graph: { ...s.extract_graph, prompt: absOrNull(s.extract_graph.prompt) },
+    summarize_descriptions: { ...s.summarize_descriptions, prompt: absOrNull(s.summarize_descriptions.prompt) },
+    extract_claims: { ...s.extract_claims, prompt: absOrNull(s.extract_claims.prompt) },
+    community_reports: {
+      ...s.community_reports,
+      graph_prompt: absOrNull(s.community_reports.graph_prompt),
+      text_prompt: absOrNull(s.community_reports.text_prompt),
+    },
+    local_search: { ...s.local_search, prompt: absOrNull(s.local_search.prompt) },
+    global_search: {
+      ...s.global_search,
+      map_prompt: absOrNull(s.global_search.map_prompt),
+      reduce_prompt: absOrNull(s.global_search.reduce_prompt),
+      knowledge_prompt: absOrNull(s.global_search.knowledge_prompt),
+    },
+    drift_search: { ...s.drift_search, prompt: absOrNull(s.drift_search.prompt), reduce_prompt: absOrNull(s.drift_search.reduce_prompt) },
+    basic_search: { ...s.basic_search, prompt: absOrNull(s.basic_search.prompt) },
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}

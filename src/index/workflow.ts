@@ -1,0 +1,79 @@
+/**
+ * The contract between the pipeline runner and a workflow. A workflow reads tables, calls pure
+ * operations with its own settings section, writes tables and returns a small summary.
+ */
+import type { Settings } from '../config/schema.js'
+import type { ChatModel, EmbeddingModel } from '../llm/types.js'
+import type { Logger } from '../logger.js'
+import type { KeyValueStore } from '../storage/key-value-store.js'
+import type { TableStore } from '../storage/table-store.js'
+
+/** Hands out models configured in settings; usage is recorded against the running workflow. */
+export interface ModelProvider {
+  /**
+   * The chat model `modelId` from completion_models. `keyPath` (e.g. `extract_graph.completion_model_id`)
+   * names the setting in the error when the id is unknown; `cachePartition` is the model_instance_name.
+   */
+  chat(modelId: string, options: { keyPath: string; cachePartition: string }): ChatModel
+  embedding(modelId: string, options: { keyPath: string; cachePartition: string }): EmbeddingModel
+  /** True when `modelId` names a configured chat model (offline fallbacks check this). */
+  hasChat(modelId: string | null): boolean
+}
+
+/** Counts items of a long step; renders as a spinner with done/total, rate and ETA. */
+export interface ProgressTicker {
+  tick(count?: number): void
+  done(): void
+}
+
+/** Per-workflow counters and failures that end up in stats.json and the final summary. */
+export interface WorkflowStats {
+  /** Adds to a named counter (`parse_drops`, `chunks_failed`, ...). */
+  count(name: string, amount?: number): void
+  /** Records an item that failed for good (after retries) with the reason; it is listed in stats and the log. */
+  failure(item: string, reason: string): void
+  /** Records a warning that is also printed and logged (unreadable input file, ...). */
+  warning(message: string): void
+}
+
+export interface Clock {
+  now(): Date
+}
+
+export interface WorkflowContext {
+  readonly settings: Settings
+  /** The output tables (the index being built). */
+  readonly tables: TableStore
+  /** In update runs: the existing index being merged into; undefined otherwise. */
+  readonly previousTables: TableStore | undefined
+  /** Root of the cache; workflows use `cache.child(model_instance_name)` for non-LLM caches. */
+  readonly cache: KeyValueStore
+  readonly models: ModelProvider
+  readonly log: Logger
+  readonly stats: WorkflowStats
+  readonly clock: Clock
+  readonly signal: AbortSignal
+  /** Starts a progress counter for `total` items. */
+  progress(label: string, total: number): ProgressTicker
+}
+
+export type SummaryValue = number | string | boolean
+
+export interface WorkflowResult {
+  /** Rows written per table, shown in the final summary. */
+  readonly rows?: Readonly<Record<string, number>>
+  readonly summary?: Readonly<Record<string, SummaryValue>>
+  /** Ends the pipeline after this workflow (an update with no new documents). */
+  readonly stop?: boolean
+}
+
+export interface Workflow {
+  readonly name: string
+  /** Table names this workflow reads from `ctx.tables` (part of the resume fingerprint). */
+  readonly reads: readonly string[]
+  /** Table names it writes; a resumed run checks they still exist unchanged. */
+  readonly writes: readonly string[]
+  /** The settings that change this workflow's output (part of the resume fingerprint). */
+  fingerprint(settings: Settings): unknown
+  run(ctx: WorkflowContext): Promise<WorkflowResult>
+}

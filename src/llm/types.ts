@@ -1,0 +1,74 @@
+/**
+ * The LLM contract every workflow and query method uses. Implementations (src/llm/*) compose
+ * transport, cache, retries and rate limiting behind these two interfaces.
+ */
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant'
+  content: string
+}
+
+/** A JSON schema the reply must satisfy (sent as OpenAI `response_format: json_schema`). */
+export interface JsonSchemaFormat {
+  type: 'json_schema'
+  name: string
+  schema: Record<string, unknown>
+}
+
+export type ResponseFormat = JsonSchemaFormat | { type: 'json_object' }
+
+export interface CompletionRequest {
+  messages: readonly ChatMessage[]
+  /** Ask for structured output; the reply is parsed tolerantly and validated, `json` holds the value. */
+  responseFormat?: ResponseFormat
+  /** Extra OpenAI parameters for this call (temperature, max_tokens, …), merged over the model's call_args. */
+  callArgs?: Readonly<Record<string, unknown>>
+  /** Bypass the cache for this call (preflight checks). */
+  noCache?: boolean
+  signal?: AbortSignal
+}
+
+export interface TokenUsage {
+  promptTokens: number
+  completionTokens: number
+}
+
+export interface CompletionResult {
+  content: string
+  /** The parsed JSON value when a responseFormat was requested. */
+  json?: unknown
+  usage: TokenUsage
+  cached: boolean
+}
+
+export interface ChatModel {
+  /** The settings id (`default_completion_model`). */
+  readonly id: string
+  /** The provider model name (`gpt-4.1`). */
+  readonly model: string
+  complete(request: CompletionRequest): Promise<CompletionResult>
+  /** Streams the reply text; usage is still counted in the model's stats. */
+  stream(request: CompletionRequest): AsyncIterable<string>
+  /** Token count with the model's tokenizer. */
+  countTokens(text: string): number
+}
+
+export interface EmbeddingModel {
+  readonly id: string
+  readonly model: string
+  /** One vector per input text, in input order. Long texts are windowed and mean-pooled. */
+  embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<number[][]>
+  countTokens(text: string): number
+}
+
+/** Per-model usage counters, summed per workflow by the runner. */
+export interface ModelUsage {
+  calls: number
+  cacheHits: number
+  retries: number
+  failures: number
+  promptTokens: number
+  completionTokens: number
+  wallSeconds: number
+  costUsd: number
+}
