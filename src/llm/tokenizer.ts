@@ -1,0 +1,51 @@
+/**
+ * tiktoken encoders (wasm, token-exact with Python tiktoken), created once per encoding and shared.
+ * Decoding keeps U+FEFF and replaces split multi-byte sequences with U+FFFD, as Python does.
+ */
+import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken'
+import { ConfigError } from '../errors.js'
+
+export interface Tokenizer {
+  readonly encoding: string
+  encode(text: string): Uint32Array
+  decode(tokens: ArrayLike<number>): string
+  count(text: string): number
+}
+
+const ENCODINGS = ['gpt2', 'r50k_base', 'p50k_base', 'p50k_edit', 'cl100k_base', 'o200k_base'] as const
+const cache = new Map<string, Tokenizer>()
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: false })
+
+export function getTokenizer(encoding: string): Tokenizer {
+  let tokenizer = cache.get(encoding)
+  if (tokenizer === undefined) {
+    if (!(ENCODINGS as readonly string[]).includes(encoding)) {
+      throw new ConfigError(`unknown tiktoken encoding "${encoding}" (expected one of ${ENCODINGS.join(', ')})`)
+    }
+    tokenizer = wrap(encoding, get_encoding(encoding as TiktokenEncoding))
+    cache.set(encoding, tokenizer)
+  }
+  return tokenizer
+}
+
+function wrap(encoding: string, enc: Tiktoken): Tokenizer {
+  // Special-token text such as "<|endoftext|>" in a document is ordinary text, never a control token.
+  const encode = (text: string): Uint32Array => enc.encode_ordinary(text)
+  return {
+    encoding,
+    encode,
+    decode: (tokens) => decoder.decode(enc.decode(Uint32Array.from(tokens))),
+    count: (text) => (text === '' ? 0 : encode(text).length),
+  }
+}
+
+/**
+ * The encoding for a model name: o200k for the gpt-4o / gpt-4.1 / gpt-5 / o-series families, cl100k
+ * otherwise (what LiteLLM falls back to for OpenAI models); `override` wins when set.
+ */
+export function encodingForModel(model: string, override?: string | null): string {
+  if (override) return override
+  const name = model.toLowerCase().split('/').pop() ?? ''
+  if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o|gpt-oss)/.test(name)) return 'o200k_base'
+  return 'cl100k_base'
+}
