@@ -1,0 +1,108 @@
+/**
+ * Hierarchical wrapper with graspologic-native `hierarchical_leiden` semantics (spec leiden.md §7):
+ * Leiden on the whole network gives level 0; every cluster with ≥ maxClusterSize members is
+ * re-clustered alone, breadth-first by level, children numbered after the largest id so far.
+ */
+import { runLeiden, type LeidenParams } from './leiden.js'
+import type { CsrNetwork } from './network.js'
+import type { XorShift128 } from './rng.js'
+import { Scratch } from './scratch.js'
+
+/** Column-wise entries in output order (objects are made once, at the API boundary). */
+export interface HierarchyColumns {
+  node: number[]
+  cluster: number[]
+  level: number[]
+  parent: number[]
+  isFinal: boolean[]
+}
+
+export function hierarchicalPartition(
+  g: CsrNetwork,
+  params: LeidenParams,
+  maxClusterSize: number,
+  rng: XorShift128,
+): HierarchyColumns {
+  const out: HierarchyColumns = { node: [], cluster: [], level: [], parent: [], isFinal: [] }
+  const n = g.nodeCount
+  if (n === 0) return out
+  const s = new Scratch(n)
+  const top = runLeiden(g, params, rng, s)
+  const current = top.membership.slice()
+  const sizes: number[] = new Array<number>(top.count).fill(0)
+  for (let v = 0; v < n; v++) sizes[current[v]]++
+  const entryStart: number[] = []
+  const entryEnd: number[] = []
+  const noSplit: boolean[] = new Array<boolean>(top.count).fill(false)
+  // Level 0: sorted by (cluster, node id).
+  const byCluster = membersByCluster(current, n, top.count)
+  for (let c = 0; c < top.count; c++) {
+    entryStart.push(out.node.length)
+    for (let i = byCluster.start[c]; i < byCluster.start[c + 1]; i++) push(out, byCluster.members[i], c, 0, -1)
+    entryEnd.push(out.node.length)
+  }
+  let nextId = top.count
+  for (let level = 1; ; level++) {
+    const queue: number[] = []
+    for (let c = 0; c < nextId; c++) {
+      if (sizes[c] >= maxClusterSize && sizes[c] > 1 && !noSplit[c]) queue.push(c)
+    }
+    if (queue.length === 0) break
+    const groups = membersByCluster(current, n, nextId)
+    for (const c of queue) {
+      const sub = s.splitSub
+      sub.build(g, groups.members, groups.start[c], groups.start[c + 1], current, c)
+      if (sub.nodeCount === 0) {
+        noSplit[c] = true
+        continue
+      }
+      const local = runLeiden(sub.view(), params, rng, s)
+      if (local.count <= 1) {
+        noSplit[c] = true
+        continue
+      }
+      const offset = nextId
+      const localGroups = membersByCluster(local.membership, sub.nodeCount, local.count)
+      const l2g = sub.localToGlobal
+      for (let lc = 0; lc < local.count; lc++) {
+        const id = offset + lc
+        entryStart.push(out.node.length)
+        for (let i = localGroups.start[lc]; i < localGroups.start[lc + 1]; i++) {
+          const v = l2g[localGroups.members[i]]
+          push(out, v, id, level, c)
+          current[v] = id
+        }
+        entryEnd.push(out.node.length)
+        sizes.push(localGroups.start[lc + 1] - localGroups.start[lc])
+        noSplit.push(false)
+      }
+      for (let e = entryStart[c]; e < entryEnd[c]; e++) out.isFinal[e] = false
+      sizes[c] -= sub.nodeCount
+      nextId = offset + local.count
+    }
+  }
+  return out
+}
+
+function push(out: HierarchyColumns, node: number, cluster: number, level: number, parent: number): void {
+  out.node.push(node)
+  out.cluster.push(cluster)
+  out.level.push(level)
+  out.parent.push(parent)
+  out.isFinal.push(true)
+}
+
+/** Counting sort of nodes by cluster id; members ascending within a cluster. */
+function membersByCluster(
+  membership: Int32Array,
+  n: number,
+  k: number,
+): { start: Int32Array; members: Int32Array } {
+  const start = new Int32Array(k + 1)
+  for (let v = 0; v < n; v++) start[membership[v] + 1]++
+  for (let c = 0; c < k; c++) start[c + 1] += start[c]
+  const fill = start.slice(0, k)
+  const members = new Int32Array(n)
+  for (let v = 0; v < n; v++) members[fill[membership[v]]++] = v
+  return { start, members }
+}

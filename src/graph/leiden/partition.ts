@@ -1,0 +1,54 @@
+/**
+ * Partition helpers over Int32Array memberships: order-preserving compaction, members grouped by
+ * community (counting sort, members ascending), and the two shuffles.
+ */
+import type { XorShift128 } from './rng.js'
+import type { Scratch } from './scratch.js'
+
+/**
+ * Renumbers the used ids of `membership[0..n)` (all < `idBound`) to 0..k−1 keeping their relative
+ * order; returns k.
+ */
+export function compactPartition(membership: Int32Array, n: number, idBound: number, s: Scratch): number {
+  const map = s.map
+  for (let i = 0; i < idBound; i++) map[i] = -1
+  for (let v = 0; v < n; v++) map[membership[v]] = 0
+  let k = 0
+  for (let i = 0; i < idBound; i++) if (map[i] === 0) map[i] = k++
+  for (let v = 0; v < n; v++) membership[v] = map[membership[v]]
+  return k
+}
+
+/** Fills `s.start[0..k]` and `s.members` so that community c's members, ascending, are members[start[c]..start[c+1]). */
+export function groupMembers(membership: Int32Array, n: number, k: number, s: Scratch): void {
+  const start = s.start
+  for (let c = 0; c <= k; c++) start[c] = 0
+  for (let v = 0; v < n; v++) start[membership[v] + 1]++
+  for (let c = 0; c < k; c++) start[c + 1] += start[c]
+  const fill = s.map
+  for (let c = 0; c < k; c++) fill[c] = start[c]
+  const members = s.members
+  for (let v = 0; v < n; v++) members[fill[membership[v]]++] = v
+}
+
+/** graspologic's shuffle: for each position i, swap with a uniform position in [0, n). Biased, but exact. */
+export function naiveShuffle(order: Int32Array, from: number, n: number, rng: XorShift128): void {
+  // The reference skips the shuffle (and its draws) for a single node.
+  if (n <= 1) return
+  for (let i = 0; i < n; i++) {
+    const j = rng.genRange(n)
+    const t = order[from + i]
+    order[from + i] = order[from + j]
+    order[from + j] = t
+  }
+}
+
+/** Unbiased Fisher–Yates shuffle (quality mode). */
+export function fisherYates(order: Int32Array, from: number, n: number, rng: XorShift128): void {
+  for (let i = n - 1; i > 0; i--) {
+    const j = rng.genRange(i + 1)
+    const t = order[from + i]
+    order[from + i] = order[from + j]
+    order[from + j] = t
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Induced subnetwork of one community, built the way graspologic-native's builder sees it (spec
+ * leiden.md §5.5): local ids by first appearance while scanning members ascending, rows sorted by
+ * local id, each pair weighted from the row of its smaller endpoint, node weight = intra degree.
+ * Buffers grow on demand and are reused for every community.
+ */
+import type { CsrNetwork } from './network.js'
+
+export class SubnetworkBuilder {
+  nodeCount = 0
+  totalAdjacencyWeight = 0
+  localToGlobal = new Int32Array(16)
+  offsets = new Int32Array(17)
+  neighbors = new Int32Array(16)
+  weights = new Float64Array(16)
+  nodeWeights = new Float64Array(16)
+  private rawNeighbors = new Int32Array(16)
+  private rawWeights = new Float64Array(16)
+  private rawOffsets = new Int32Array(17)
+  private fill = new Int32Array(16)
+
+  /** @param globalToLocal shared map over the parent's node ids, all −1 between calls. */
+  constructor(private readonly globalToLocal: Int32Array) {}
+
+  /**
+   * Builds the subnetwork of the nodes `members[from..to)` (ascending) whose `membership` equals
+   * `community`; members with no intra-community edge do not appear (as in the reference).
+   */
+  build(
+    parent: CsrNetwork,
+    members: Int32Array,
+    from: number,
+    to: number,
+    membership: Int32Array,
+    community: number,
+  ): void {
+    const { offsets: pOff, neighbors: pNb, weights: pW } = parent
+    const g2l = this.globalToLocal
+    const size = to - from
+    this.ensureNodes(size)
+    const l2g = this.localToGlobal
+    const deg = this.rawOffsets
+    let n = 0
+    let pairs = 0
+    for (let i = from; i < to; i++) {
+      const v = members[i]
+      for (let e = pOff[v], end = pOff[v + 1]; e < end; e++) {
+        const u = pNb[e]
+        if (membership[u] !== community) continue
+        if (g2l[v] < 0) {
+          g2l[v] = n
+          deg[n + 1] = 0
+          l2g[n++] = v
+        }
+        if (g2l[u] < 0) {
+          g2l[u] = n
+          deg[n + 1] = 0
+          l2g[n++] = u
+        }
+        if (v < u) {
+          deg[g2l[v] + 1]++
+          deg[g2l[u] + 1]++
+          pairs++
+        }
+      }
+    }
+    deg[0] = 0
+    for (let i = 0; i < n; i++) deg[i + 1] += deg[i]
+    const total = 2 * pairs
+    this.ensureEntries(total)
+    const rawNb = this.rawNeighbors
+    const rawW = this.rawWeights
+    const fill = this.fill
+    for (let i = 0; i < n; i++) fill[i] = deg[i]
+    for (let i = from; i < to; i++) {
+      const v = members[i]
+      const lv = g2l[v]
+      if (lv < 0) continue
+      for (let e = pOff[v], end = pOff[v + 1]; e < end; e++) {
+        const u = pNb[e]
+        if (u <= v || membership[u] !== community) continue
+        const lu = g2l[u]
+        const w = pW[e]
+        let p = fill[lv]++
+        rawNb[p] = lu
+        rawW[p] = w
+        p = fill[lu]++
+        rawNb[p] = lv
+        rawW[p] = w
+      }
+    }
+    // Transpose: visiting rows in ascending local id leaves every destination row sorted.
+    const off = this.offsets
+    const nb = this.neighbors
+    const wt = this.weights
+    for (let i = 0; i <= n; i++) off[i] = deg[i]
+    for (let i = 0; i < n; i++) fill[i] = deg[i]
+    for (let d = 0; d < n; d++) {
+      for (let e = deg[d], end = deg[d + 1]; e < end; e++) {
+        const p = fill[rawNb[e]]++
+        nb[p] = d
+        wt[p] = rawW[e]
+      }
+    }
+    const nw = this.nodeWeights
+    let sum = 0
+    for (let v = 0; v < n; v++) {
+      let s = 0
+      for (let e = off[v], end = off[v + 1]; e < end; e++) {
+        s += wt[e]
+        sum += wt[e]
+      }
+      nw[v] = s
+    }
+    for (let i = 0; i < n; i++) g2l[l2g[i]] = -1
+    this.nodeCount = n
+    this.totalAdjacencyWeight = sum
+  }
+
+  /** A CsrNetwork view (no copy) valid until the next `build`. */
+  view(): CsrNetwork {
+    const n = this.nodeCount
+    const m = this.offsets[n]
+    return {
+      nodeCount: n,
+      offsets: this.offsets.subarray(0, n + 1),
+      neighbors: this.neighbors.subarray(0, m),
+      weights: this.weights.subarray(0, m),
+      nodeWeights: this.nodeWeights.subarray(0, n),
+      totalAdjacencyWeight: this.totalAdjacencyWeight,
+      selfLoopWeight: 0,
+    }
+  }
+
+  private ensureNodes(size: number): void {
+    if (this.localToGlobal.length >= size) return
+    const cap = Math.max(size, this.localToGlobal.length * 2)
+    this.localToGlobal = new Int32Array(cap)
+    this.offsets = new Int32Array(cap + 1)
+    this.rawOffsets = new Int32Array(cap + 1)
+    this.nodeWeights = new Float64Array(cap)
+    this.fill = new Int32Array(cap)
+  }
+
+  private ensureEntries(size: number): void {
+    if (this.neighbors.length >= size) return
+    const cap = Math.max(size, this.neighbors.length * 2)
+    this.neighbors = new Int32Array(cap)
+    this.weights = new Float64Array(cap)
+    this.rawNeighbors = new Int32Array(cap)
+    this.rawWeights = new Float64Array(cap)
+  }
+}
