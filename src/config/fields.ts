@@ -206,3 +206,12 @@ export function required(description: string): Field<string> {
 function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`
 }
+
+export function optionalOneOf<const V extends string>(values: readonly V[], description: string): Field<V | null> {
+  return field<V | null>(description, null, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return null
+    if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as V
+    issues.errors.push(`${path}: expected one of ${values.join(', ')} or null, got ${describe(raw)}`)
+    return null
+  })
+}

@@ -1,5 +1,5 @@
 /** The whole settings file: every top-level key of Microsoft GraphRAG v3, in its order. */
-import { int, oneOf, section, strList, type Infer } from './fields.js'
+import { int, oneOf, optionalOneOf, section, strList, type Infer } from './fields.js'
 import { completionModels, embeddingModels } from './sections/models.js'
 import { cache, chunking, input, inputStorage, outputStorage, reporting, tableProvider, updateOutputStorage, vectorStore } from './sections/io.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
@@ -29,6 +29,7 @@ export const SETTINGS = section({
   cache,
   reporting,
   vector_store: vectorStore,
+  method: optionalOneOf(['standard', 'fast'], 'Indexing method when `graphrag index` gets no --method: standard (LLM extraction) or fast (NLP, works offline).'),
   workflows: strList(null, 'Workflows to run, replacing the method\'s list (null = the method\'s list).'),
   embed_text: embedText,
   extract_graph: extractGraph,
