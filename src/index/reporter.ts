@@ -1,0 +1,58 @@
+/** What the runner tells the outside world; the CLI renders it, tests record it. */
+import type { ModelUsage } from '../llm/types.js'
+
+export interface WorkflowEndInfo {
+  seconds: number
+  rows: Readonly<Record<string, number>>
+  skipped: boolean
+  failures: number
+}
+
+export interface PipelineEndInfo {
+  seconds: number
+  outputDir: string
+  tables: ReadonlyArray<{ name: string; rows: number }>
+  usage: ModelUsage
+  vectorStore: string | undefined
+}
+
+export interface Reporter {
+  pipelineStart(workflows: readonly string[], resumed: readonly string[]): void
+  workflowStart(name: string): void
+  progress(workflow: string, label: string, done: number, total: number): void
+  workflowEnd(name: string, info: WorkflowEndInfo): void
+  warning(message: string): void
+  pipelineEnd(info: PipelineEndInfo): void
+}
+
+export const SILENT_REPORTER: Reporter = {
+  pipelineStart() {},
+  workflowStart() {},
+  progress() {},
+  workflowEnd() {},
+  warning() {},
+  pipelineEnd() {},
+}
+
+/** Keeps every event, for tests and library callers that want to inspect a run. */
+export class RecordingReporter implements Reporter {
+  readonly events: Array<{ type: string; [key: string]: unknown }> = []
+  pipelineStart(workflows: readonly string[], resumed: readonly string[]): void {
+    this.events.push({ type: 'pipelineStart', workflows, resumed })
+  }
+  workflowStart(name: string): void {
+    this.events.push({ type: 'workflowStart', name })
+  }
+  progress(workflow: string, label: string, done: number, total: number): void {
+    this.events.push({ type: 'progress', workflow, label, done, total })
+  }
+  workflowEnd(name: string, info: WorkflowEndInfo): void {
+    this.events.push({ type: 'workflowEnd', name, ...info })
+  }
+  warning(message: string): void {
+    this.events.push({ type: 'warning', message })
+  }
+  pipelineEnd(info: PipelineEndInfo): void {
+    this.events.push({ type: 'pipelineEnd', ...info })
+  }
+}

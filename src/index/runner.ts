@@ -1,0 +1,211 @@
+/**
+ * The pipeline runner: resolves the workflow list, resumes after the last unchanged finished
+ * workflow, runs the rest with staged writes, and records stats.json, context.json and the log.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { loadConfig, type LoadedConfig } from '../config/load.js'
+import type { Settings } from '../config/schema.js'
+import { ConfigError } from '../errors.js'
+import type { Logger } from '../logger.js'
+import { writeFileAtomic } from '../storage/atomic-write.js'
+import { FileKeyValueStore, MemoryKeyValueStore, NullKeyValueStore, type KeyValueStore } from '../storage/key-value-store.js'
+import { ParquetTableStore } from '../storage/table-store.js'
+import { VERSION } from '../version.js'
+import { createFileLogger } from './file-logger.js'
+import { inputFilesFingerprint } from './input-fingerprint.js'
+import { createModelRegistry } from './models.js'
+import { METHODS, PIPELINES, type IndexMethod } from './pipelines.js'
+import { SILENT_REPORTER, type Reporter } from './reporter.js'
+import { chainFingerprint, readResumeState, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
+import { emptyUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
+import { clearStaging } from './staged-table-store.js'
+import { runWorkflow } from './run-workflow.js'
+import type { Clock } from './workflow.js'
+import { mergeModelsUsed, modelsUsedBy } from './workflow-models.js'
+import { isWorkflowName, WORKFLOWS, type WorkflowName } from './workflows/index.js'
+
+export interface RunIndexOptions {
+  root?: string
+  configFile?: string
+  /** standard or fast (default: settings `method`, else standard). */
+  method?: IndexMethod
+  /** Skip finished workflows whose inputs and settings are unchanged (default true). */
+  resume?: boolean
+  /** Use the LLM / noun-phrase cache (default true). */
+  cache?: boolean
+  skipValidation?: boolean
+  verbose?: boolean
+  reporter?: Reporter
+  env?: Readonly<Record<string, string | undefined>>
+  signal?: AbortSignal
+  clock?: Clock
+}
+
+export interface PlannedWorkflow {
+  name: WorkflowName
+  fingerprint: string
+}
+
+export interface IndexPlan {
+  loaded: LoadedConfig
+  method: IndexMethod
+  workflows: PlannedWorkflow[]
+  /** How many leading workflows are skipped because they finished before with the same inputs. */
+  resumeFrom: number
+  resumeState: ResumeState
+}
+
+export interface IndexRunResult {
+  outputDir: string
+  ran: WorkflowName[]
+  skipped: WorkflowName[]
+  stats: RunStatsFile
+}
+
+const SYSTEM_CLOCK: Clock = { now: () => new Date() }
+
+/** Loads settings and works out which workflows would run; no model is called. */
+export async function planIndex(options: RunIndexOptions = {}): Promise<IndexPlan> {
+  const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const { settings } = loaded
+  const method = options.method ?? settings.method ?? 'standard'
+  if (!(METHODS as readonly string[]).includes(method)) throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
+  const names = resolveWorkflowNames(settings, method)
+  const models = sanitizedModels(settings)
+  const workflows: PlannedWorkflow[] = []
+  let previous = VERSION
+  for (const name of names) {
+    const workflow = WORKFLOWS[name]
+    const external = name === 'load_input_documents' ? await inputFilesFingerprint(settings.input_storage.base_dir) : null
+    previous = chainFingerprint(previous, name, { settings: workflow.fingerprint(settings), models, external })
+    workflows.push({ name, fingerprint: previous })
+  }
+  const outputDir = settings.output_storage.base_dir
+  const resumeState = await readResumeState(outputDir)
+  const resumeFrom = options.resume === false ? 0 : resumablePrefix(workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint })), resumeState, await tableHashes(new ParquetTableStore(outputDir)))
+  return { loaded, method, workflows, resumeFrom, resumeState }
+}
+
+export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunResult> {
+  const started = performance.now()
+  const reporter = options.reporter ?? SILENT_REPORTER
+  const plan = await planIndex(options)
+  const { settings, warnings, apiKeyOrigins } = plan.loaded
+  for (const warning of warnings) reporter.warning(warning)
+  const outputDir = settings.output_storage.base_dir
+  const log = createFileLogger(join(settings.reporting.base_dir, 'indexing-engine.log'), {
+    verbose: options.verbose ?? false,
+    secrets: modelSecrets(settings),
+  })
+  log.info(`graphrag ${VERSION}: indexing ${settings.root} with method ${plan.method}`)
+  const cache = createCache(settings, options.cache !== false)
+  const registry = createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: options.cache === false })
+  const toRun = plan.workflows.slice(plan.resumeFrom)
+  const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
+  reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped)
+  if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
+  if (!options.skipValidation && toRun.length > 0) {
+    await registry.preflight(mergeModelsUsed(toRun.map((w) => modelsUsedBy(w.name, settings))))
+  }
+  await clearStaging(join(outputDir, '.staging'))
+  const stats = await initialStats(outputDir, skipped)
+  const state: ResumeState = { version: 1, completed: plan.resumeState.completed.slice(0, plan.resumeFrom) }
+  const ran: WorkflowName[] = []
+  for (const planned of toRun) {
+    const outcome = await runWorkflow(planned, {
+      settings,
+      outputDir,
+      cache,
+      registry,
+      log,
+      reporter,
+      stats,
+      state,
+      clock: options.clock ?? SYSTEM_CLOCK,
+      signal: options.signal ?? new AbortController().signal,
+      verbose: options.verbose ?? false,
+    })
+    ran.push(planned.name)
+    if (outcome.stop) break
+  }
+  stats.total_runtime = (performance.now() - started) / 1000
+  await finishRun(outputDir, stats, log)
+  reporter.pipelineEnd({
+    seconds: stats.total_runtime,
+    outputDir,
+    tables: finalTables(stats),
+    usage: stats.llm_totals,
+    vectorStore: plan.workflows.some((w) => w.name === 'generate_text_embeddings') ? settings.vector_store.db_uri : undefined,
+  })
+  return { outputDir, ran, skipped, stats }
+}
+
+function resolveWorkflowNames(settings: Settings, method: IndexMethod): WorkflowName[] {
+  if (settings.workflows === null) return [...PIPELINES[method]]
+  return settings.workflows.map((name, i) => {
+    if (!isWorkflowName(name)) {
+      throw new ConfigError(`workflows[${i}]: unknown workflow "${name}" (known: ${Object.keys(WORKFLOWS).join(', ')})`, {
+        keyPath: `workflows[${i}]`,
+      })
+    }
+    return name
+  })
+}
+
+/** Model definitions without secrets: part of every fingerprint, since a model change changes outputs. */
+function sanitizedModels(settings: Settings): unknown {
+  const strip = (models: Settings['completion_models']) =>
+    Object.fromEntries(Object.entries(models).map(([id, m]) => [id, { ...m, api_key: null }]))
+  return { completion: strip(settings.completion_models), embedding: strip(settings.embedding_models) }
+}
+
+function modelSecrets(settings: Settings): string[] {
+  return [...Object.values(settings.completion_models), ...Object.values(settings.embedding_models)]
+    .map((m) => m.api_key ?? '')
+    .filter((k) => k !== '')
+}
+
+function createCache(settings: Settings, enabled: boolean): KeyValueStore {
+  if (!enabled || settings.cache.type === 'none') return new NullKeyValueStore()
+  if (settings.cache.type === 'memory') return new MemoryKeyValueStore()
+  return new FileKeyValueStore(settings.cache.storage.base_dir)
+}
+
+async function initialStats(outputDir: string, skipped: readonly WorkflowName[]): Promise<RunStatsFile> {
+  const previous = await readPreviousStats(outputDir)
+  const workflows: RunStatsFile['workflows'] = {}
+  for (const name of skipped) {
+    const entry = previous?.workflows?.[name]
+    if (entry !== undefined) workflows[name] = { ...entry, skipped: true }
+  }
+  return {
+    total_runtime: 0,
+    num_documents: skipped.includes('load_input_documents') ? (previous?.num_documents ?? 0) : 0,
+    update_documents: 0,
+    input_load_time: 0,
+    workflows,
+    llm_totals: emptyUsage(),
+  }
+}
+
+async function readPreviousStats(outputDir: string): Promise<Partial<RunStatsFile> | undefined> {
+  try {
+    return JSON.parse(await readFile(join(outputDir, 'stats.json'), 'utf8')) as Partial<RunStatsFile>
+  } catch {
+    return undefined
+  }
+}
+
+async function finishRun(outputDir: string, stats: RunStatsFile, log: Logger): Promise<void> {
+  await writeStatsFile(outputDir, stats)
+  await writeFileAtomic(join(outputDir, 'context.json'), '{}\n')
+  log.info(`pipeline complete in ${stats.total_runtime.toFixed(1)} s`)
+}
+
+/** Row counts of the tables as they stand at the end (the last writer of each table wins). */
+function finalTables(stats: RunStatsFile): Array<{ name: string; rows: number }> {
+  const rows = new Map<string, number>()
+  for (const entry of Object.values(stats.workflows)) for (const [table, n] of Object.entries(entry.rows)) rows.set(table, n)
+  return [...rows].map(([name, n]) => ({ name, rows: n }))
+}

@@ -1,0 +1,37 @@
+/** Every workflow, by its reference name. Pipelines refer to these names; tsc rejects a typo. */
+import type { Workflow } from '../workflow.js'
+import { createBaseTextUnits } from './create_base_text_units.js'
+import { createCommunities } from './create_communities.js'
+import { createCommunityReports } from './create_community_reports.js'
+import { createCommunityReportsText } from './create_community_reports_text.js'
+import { createFinalDocuments } from './create_final_documents.js'
+import { createFinalTextUnits } from './create_final_text_units.js'
+import { extractCovariates } from './extract_covariates.js'
+import { extractGraph } from './extract_graph.js'
+import { extractGraphNlp } from './extract_graph_nlp.js'
+import { finalizeGraph } from './finalize_graph.js'
+import { generateTextEmbeddings } from './generate_text_embeddings.js'
+import { loadInputDocuments } from './load_input_documents.js'
+import { pruneGraph } from './prune_graph.js'
+
+export const WORKFLOWS = {
+  load_input_documents: loadInputDocuments,
+  create_base_text_units: createBaseTextUnits,
+  create_final_documents: createFinalDocuments,
+  extract_graph: extractGraph,
+  extract_graph_nlp: extractGraphNlp,
+  prune_graph: pruneGraph,
+  finalize_graph: finalizeGraph,
+  extract_covariates: extractCovariates,
+  create_communities: createCommunities,
+  create_final_text_units: createFinalTextUnits,
+  create_community_reports: createCommunityReports,
+  create_community_reports_text: createCommunityReportsText,
+  generate_text_embeddings: generateTextEmbeddings,
+} as const satisfies Record<string, Workflow>
+
+export type WorkflowName = keyof typeof WORKFLOWS
+
+export function isWorkflowName(name: string): name is WorkflowName {
+  return Object.hasOwn(WORKFLOWS, name)
+}
