@@ -21,6 +21,7 @@ export interface Reporter {
   workflowStart(name: string): void
   progress(workflow: string, label: string, done: number, total: number): void
   workflowEnd(name: string, info: WorkflowEndInfo): void
+  workflowFailed(name: string, message: string): void
   warning(message: string): void
   pipelineEnd(info: PipelineEndInfo): void
 }
@@ -30,6 +31,7 @@ export const SILENT_REPORTER: Reporter = {
   workflowStart() {},
   progress() {},
   workflowEnd() {},
+  workflowFailed() {},
   warning() {},
   pipelineEnd() {},
 }
@@ -48,6 +50,9 @@ export class RecordingReporter implements Reporter {
   }
   workflowEnd(name: string, info: WorkflowEndInfo): void {
     this.events.push({ type: 'workflowEnd', name, ...info })
+  }
+  workflowFailed(name: string, message: string): void {
+    this.events.push({ type: 'workflowFailed', name, message })
   }
   warning(message: string): void {
     this.events.push({ type: 'warning', message })

@@ -90,6 +90,7 @@ export async function runWorkflow(
     await tables.discard()
     await writeStatsFile(deps.outputDir, deps.stats)
     const message = error instanceof Error ? error.message : String(error)
+    deps.reporter.workflowFailed(name, message)
     deps.log.error(`error running workflow ${name}: ${error instanceof Error ? (error.stack ?? message) : message}`)
     if (error instanceof WorkflowError) throw error
     // Keep the original class reachable as `cause`; the CLI prints one line naming the workflow.

@@ -1,0 +1,134 @@
+/**
+ * Renders a run on the terminal: an ora spinner per workflow with done/total, rate and ETA on a
+ * TTY; plain timestamped lines when not a TTY or when CI=true (logs stay readable).
+ */
+import ora, { type Ora } from 'ora'
+import type { PipelineEndInfo, Reporter, WorkflowEndInfo } from '../index/reporter.js'
+import { clockTime, formatCount, formatSeconds, formatUsd } from './format.js'
+
+interface Stream {
+  write(text: string): unknown
+  isTTY?: boolean
+}
+
+export function createConsoleReporter(options: { stream?: Stream; interactive?: boolean } = {}): Reporter {
+  const stream = options.stream ?? process.stderr
+  const interactive = options.interactive ?? (Boolean(stream.isTTY) && process.env.CI !== 'true' && process.env.CI !== '1')
+  return interactive ? new SpinnerReporter(stream) : new LineReporter(stream)
+}
+
+abstract class BaseReporter implements Reporter {
+  protected progressStart = new Map<string, number>()
+  constructor(protected readonly stream: Stream) {}
+
+  protected line(text: string): void {
+    this.stream.write(`${text}\n`)
+  }
+
+  pipelineStart(workflows: readonly string[], resumed: readonly string[]): void {
+    this.line(`Pipeline: ${workflows.join(', ')}`)
+    if (resumed.length > 0) this.line(`Resuming: skipping ${resumed.length} finished workflow(s) with unchanged inputs (${resumed.join(', ')}); --no-resume runs all`)
+  }
+
+  abstract workflowStart(name: string): void
+  abstract progress(workflow: string, label: string, done: number, total: number): void
+  abstract workflowEnd(name: string, info: WorkflowEndInfo): void
+  abstract warning(message: string): void
+
+  workflowFailed(name: string, message: string): void {
+    this.line(`${name} failed: ${message}`)
+  }
+
+  protected progressText(label: string, done: number, total: number): string {
+    const now = performance.now()
+    if (done === 0 || !this.progressStart.has(label)) this.progressStart.set(label, now)
+    const elapsed = (now - this.progressStart.get(label)!) / 1000
+    const rate = elapsed > 0 ? done / elapsed : 0
+    const eta = rate > 0 && done < total ? ` ETA ${formatSeconds((total - done) / rate)}` : ''
+    return `${label} ${done}/${total}${rate > 0 ? ` (${rate.toFixed(1)}/s${eta})` : ''}`
+  }
+
+  protected endText(name: string, info: WorkflowEndInfo): string {
+    const rows = Object.entries(info.rows).map(([t, n]) => `${t}: ${formatCount(n)}`).join(', ')
+    const failed = info.failures > 0 ? `, ${info.failures} failed item(s) listed in stats.json` : ''
+    return `${name} done in ${formatSeconds(info.seconds)}${rows ? ` (${rows})` : ''}${failed}`
+  }
+
+  pipelineEnd(info: PipelineEndInfo): void {
+    this.line('')
+    this.line(`Index complete in ${formatSeconds(info.seconds)}: ${info.outputDir}`)
+    for (const t of info.tables) this.line(`  ${t.name.padEnd(22)} ${formatCount(t.rows).padStart(8)} rows`)
+    if (info.vectorStore) this.line(`  vectors (LanceDB)      ${info.vectorStore}`)
+    const u = info.usage
+    if (u.calls > 0 || u.cacheHits > 0) {
+      this.line(
+        `LLM: ${formatCount(u.calls)} calls, ${formatCount(u.cacheHits)} cache hits, ${formatCount(u.promptTokens)} prompt + ${formatCount(u.completionTokens)} completion tokens, ${formatUsd(u.costUsd)}`,
+      )
+    }
+  }
+}
+
+class LineReporter extends BaseReporter {
+  private lastPrinted = new Map<string, number>()
+
+  private stamp(text: string): void {
+    this.line(`[${clockTime(new Date())}] ${text}`)
+  }
+
+  workflowStart(name: string): void {
+    this.stamp(`Starting workflow: ${name}`)
+  }
+
+  progress(_workflow: string, label: string, done: number, total: number): void {
+    const text = this.progressText(label, done, total)
+    const now = performance.now()
+    const last = this.lastPrinted.get(label) ?? 0
+    // Throttle: first, last and at most one line every five seconds.
+    if (done === total || done === 0 || now - last > 5000) {
+      if (done === 0 && total === 0) return
+      this.lastPrinted.set(label, now)
+      this.stamp(`  ${text}`)
+    }
+  }
+
+  workflowEnd(name: string, info: WorkflowEndInfo): void {
+    this.stamp(this.endText(name, info))
+  }
+
+  warning(message: string): void {
+    this.stamp(`warning: ${message}`)
+  }
+}
+
+class SpinnerReporter extends BaseReporter {
+  private spinner: Ora | undefined
+
+  workflowStart(name: string): void {
+    this.spinner = ora({ text: name, stream: this.stream as NodeJS.WritableStream }).start()
+  }
+
+  progress(workflow: string, label: string, done: number, total: number): void {
+    if (this.spinner) this.spinner.text = `${workflow}: ${this.progressText(label, done, total)}`
+  }
+
+  workflowEnd(name: string, info: WorkflowEndInfo): void {
+    if (this.spinner) this.spinner.succeed(this.endText(name, info))
+    this.spinner = undefined
+  }
+
+  warning(message: string): void {
+    if (this.spinner) this.spinner.clear()
+    this.line(`warning: ${message}`)
+    if (this.spinner) this.spinner.render()
+  }
+
+  override workflowFailed(name: string, _message: string): void {
+    if (this.spinner) this.spinner.fail(`${name} failed`)
+    this.spinner = undefined
+  }
+
+  override pipelineEnd(info: PipelineEndInfo): void {
+    if (this.spinner) this.spinner.stop()
+    super.pipelineEnd(info)
+  }
+}

@@ -1,0 +1,47 @@
+/** `graphrag index`: runs the pipeline (or, with --dry-run, shows what would run and what it would cost). */
+import type { Command } from 'commander'
+import type { IndexMethod } from '../index/pipelines.js'
+import { createConsoleReporter } from './console-reporter.js'
+
+interface IndexFlags {
+  root: string
+  config?: string
+  method?: IndexMethod
+  verbose: boolean
+  dryRun: boolean
+  cache: boolean
+  resume: boolean
+  skipValidation: boolean
+}
+
+export function registerIndexCommand(program: Command): void {
+  program
+    .command('index')
+    .description('Build the index: documents, text units, graph, communities, reports and vectors.')
+    .option('-r, --root <dir>', 'project root', '.')
+    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+    .option('-m, --method <method>', 'standard (LLM extraction) or fast (NLP, offline); default from settings, else standard')
+    .option('-v, --verbose', 'debug logging and stack traces', false)
+    .option('--dry-run', 'check settings and inputs, list the workflows and estimate LLM calls and cost; call no model', false)
+    .option('--no-cache', 'ignore and do not write the LLM cache')
+    .option('--no-resume', 'run every workflow even if it finished before with unchanged inputs')
+    .option('--skip-validation', 'skip the one-call-per-model connectivity check', false)
+    .action(async (flags: IndexFlags) => {
+      const options = {
+        root: flags.root,
+        configFile: flags.config,
+        method: flags.method,
+        verbose: flags.verbose,
+        cache: flags.cache,
+        resume: flags.resume,
+        skipValidation: flags.skipValidation,
+      }
+      if (flags.dryRun) {
+        const { printDryRun } = await import('./dry-run.js')
+        await printDryRun(options, process.stdout)
+        return
+      }
+      const { runIndex } = await import('../index/runner.js')
+      await runIndex({ ...options, reporter: createConsoleReporter() })
+    })
+}

@@ -1,0 +1,30 @@
+/** `graphrag init`: never prompts when stdin is not a TTY, never overwrites without --force. */
+import type { Command } from 'commander'
+
+interface InitFlags {
+  root: string
+  model: string
+  embedding: string
+  force: boolean
+  offline: boolean
+}
+
+export function registerInitCommand(program: Command): void {
+  program
+    .command('init')
+    .description('Create settings.yaml, .env, input/ and prompts/ in a project folder.')
+    .option('-r, --root <dir>', 'project root', '.')
+    .option('-m, --model <name>', 'chat model', 'gpt-4.1')
+    .option('-e, --embedding <name>', 'embedding model', 'text-embedding-3-large')
+    .option('--offline', 'fast NLP method and a local embedder: no API key needed', false)
+    .option('-f, --force', 'overwrite existing files', false)
+    .action(async (flags: InitFlags) => {
+      const { initProject } = await import('../config/init-project.js')
+      const result = await initProject({ root: flags.root, model: flags.model, embedding: flags.embedding, offline: flags.offline, force: flags.force })
+      process.stdout.write(`Initialized ${result.root}\n`)
+      for (const file of result.written) process.stdout.write(`  wrote ${file}\n`)
+      for (const file of result.kept) process.stdout.write(`  kept existing ${file} (use --force to overwrite)\n`)
+      const next = flags.offline ? '' : ' Put your API key in .env, then'
+      process.stdout.write(`\nNext:${next} add documents to ${result.root}/input and run: graphrag index --root ${flags.root}\n`)
+    })
+}

@@ -1,0 +1,62 @@
+/**
+ * The command-line program: declares the commands, dispatches to the library, and is the only
+ * place that prints errors and decides the exit code (1 on failure, as the reference does).
+ */
+import { Command, CommanderError } from 'commander'
+import { GraphragError } from '../errors.js'
+import { VERSION } from '../version.js'
+import { registerIndexCommand } from './index-command.js'
+import { registerInitCommand } from './init-command.js'
+import { registerPlannedCommands } from './planned-commands.js'
+import { registerQueryCommand } from './query.js'
+
+export function buildProgram(): Command {
+  const program = new Command('graphrag')
+    .description('Turn a folder of documents into a knowledge-graph index and answer questions over it.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+  registerInitCommand(program)
+  registerIndexCommand(program)
+  registerPlannedCommands(program)
+  registerQueryCommand(program)
+  return program
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const verbose = argv.includes('--verbose') || argv.includes('-v')
+  const program = buildProgram()
+  if (argv.length <= 2) {
+    program.outputHelp()
+    return 0
+  }
+  try {
+    await program.parseAsync([...argv])
+    return typeof process.exitCode === 'number' ? process.exitCode : 0
+  } catch (error) {
+    return reportError(error, verbose)
+  }
+}
+
+function reportError(error: unknown, verbose: boolean): number {
+  if (error instanceof CommanderError) {
+    // Commander has already printed usage errors; help and --version end here too.
+    return error.exitCode
+  }
+  process.stderr.write(`graphrag: ${describeError(error)}\n`)
+  if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n${causeStack(error)}`)
+  else if (!(error instanceof GraphragError)) process.stderr.write('This looks like a bug in graphrag; run again with --verbose for the stack trace and report it.\n')
+  return 1
+}
+
+/** One line: the message, plus the cause's message when it adds something. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause
+  if (cause instanceof Error && !error.message.includes(cause.message)) return `${error.message}: ${cause.message}`
+  return error.message.split('\n').join('\n  ')
+}
+
+function causeStack(error: Error): string {
+  return error.cause instanceof Error && error.cause.stack ? `caused by: ${error.cause.stack}\n` : ''
+}

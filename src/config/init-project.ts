@@ -1,0 +1,44 @@
+/** `graphrag init`: writes settings.yaml, .env, input/ and the prompt files into a project root. */
+import { existsSync } from 'node:fs'
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { ConfigError } from '../errors.js'
+import { BUILTIN_PROMPTS_DIR } from '../llm/prompt-template.js'
+import { renderSettingsTemplate, type TemplateOptions } from './template.js'
+
+export interface InitOptions extends TemplateOptions {
+  root: string
+  force?: boolean
+}
+
+export interface InitResult {
+  root: string
+  written: string[]
+  kept: string[]
+}
+
+export async function initProject(options: InitOptions): Promise<InitResult> {
+  const root = resolve(options.root)
+  const settingsPath = join(root, 'settings.yaml')
+  if (existsSync(settingsPath) && !options.force) {
+    throw new ConfigError(`project already initialized at ${root} (use --force to overwrite)`, { file: settingsPath })
+  }
+  const written: string[] = []
+  const kept: string[] = []
+  const write = async (relative: string, content: () => Promise<void>) => {
+    if (existsSync(join(root, relative)) && !options.force) {
+      kept.push(relative)
+      return
+    }
+    await content()
+    written.push(relative)
+  }
+  await mkdir(join(root, 'input'), { recursive: true })
+  await mkdir(join(root, 'prompts'), { recursive: true })
+  await write('settings.yaml', () => writeFile(settingsPath, renderSettingsTemplate(options)))
+  if (!options.offline) await write('.env', () => writeFile(join(root, '.env'), 'GRAPHRAG_API_KEY=<API_KEY>\n'))
+  for (const file of (await readdir(BUILTIN_PROMPTS_DIR)).filter((f) => f.endsWith('.txt')).sort()) {
+    await write(join('prompts', file), () => copyFile(join(BUILTIN_PROMPTS_DIR, file), join(root, 'prompts', file)))
+  }
+  return { root, written, kept }
+}
