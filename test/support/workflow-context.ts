@@ -1,0 +1,91 @@
+/**
+ * A real WorkflowContext for workflow tests: settings loaded from YAML in a temporary project,
+ * Parquet tables in its output folder, recording stats and progress. Pass `models` (e.g. from
+ * createModelRegistry(...).forWorkflow(name)) for workflows that call LLMs.
+ */
+import { loadConfig } from '../../src/config/load.js'
+import type { Settings } from '../../src/config/schema.js'
+import { SILENT_LOGGER } from '../../src/logger.js'
+import { FileKeyValueStore, type KeyValueStore } from '../../src/storage/key-value-store.js'
+import { ParquetTableStore } from '../../src/storage/table-store.js'
+import type { ModelProvider, WorkflowContext, WorkflowStats } from '../../src/index/workflow.js'
+import { testdir } from './testdir.js'
+
+export class RecordingStats implements WorkflowStats {
+  readonly counters: Record<string, number> = {}
+  readonly failures: Array<{ item: string; reason: string }> = []
+  readonly warnings: string[] = []
+  count(name: string, amount = 1): void {
+    this.counters[name] = (this.counters[name] ?? 0) + amount
+  }
+  failure(item: string, reason: string): void {
+    this.failures.push({ item, reason })
+  }
+  warning(message: string): void {
+    this.warnings.push(message)
+  }
+}
+
+/** A provider for workflows that must not call any model. */
+export const NO_MODELS: ModelProvider = {
+  chat(id) {
+    throw new Error(`unexpected chat model request: ${id}`)
+  },
+  embedding(id) {
+    throw new Error(`unexpected embedding model request: ${id}`)
+  },
+  hasChat: () => false,
+}
+
+export interface TestContext {
+  ctx: WorkflowContext
+  root: string
+  settings: Settings
+  tables: ParquetTableStore
+  stats: RecordingStats
+  progress: Array<{ label: string; total: number; done: number }>
+}
+
+export async function createTestContext(
+  options: {
+    settingsYaml?: string
+    files?: Record<string, string | Uint8Array>
+    root?: string
+    models?: ModelProvider | ((settings: Settings, cache: KeyValueStore) => ModelProvider)
+    env?: Record<string, string | undefined>
+    now?: Date
+  } = {},
+): Promise<TestContext> {
+  const root = options.root ?? (await testdir({ 'settings.yaml': options.settingsYaml ?? '', ...(options.files ?? {}) }))
+  const { settings } = loadConfig({ root, env: options.env ?? {} })
+  const tables = new ParquetTableStore(settings.output_storage.base_dir)
+  const cache = new FileKeyValueStore(settings.cache.storage.base_dir)
+  const stats = new RecordingStats()
+  const progress: TestContext['progress'] = []
+  const models = typeof options.models === 'function' ? options.models(settings, cache) : (options.models ?? NO_MODELS)
+  const now = options.now ?? new Date('2026-01-15T12:00:00Z')
+  const ctx: WorkflowContext = {
+    settings,
+    tables,
+    previousTables: undefined,
+    cache,
+    models,
+    log: SILENT_LOGGER,
+    stats,
+    clock: { now: () => now },
+    signal: new AbortController().signal,
+    progress(label, total) {
+      const entry = { label, total, done: 0 }
+      progress.push(entry)
+      return {
+        tick: (n = 1) => {
+          entry.done += n
+        },
+        done: () => {
+          entry.done = total
+        },
+      }
+    },
+  }
+  return { ctx, root, settings, tables, stats, progress }
+}
