@@ -11,7 +11,7 @@ export function aggregateNetwork(g: CsrNetwork, refined: Int32Array, count: numb
   const n = g.nodeCount
   const { offsets, neighbors, weights, nodeWeights } = g
   groupMembers(refined, n, count, s)
-  const { start, members, acc, stamp, touched } = s
+  const { start, members, acc, touched } = s
   const aOffsets = new Int32Array(count + 1)
   const aNodeWeights = new Float64Array(count)
   const cap = offsets[n]
@@ -21,7 +21,6 @@ export function aggregateNetwork(g: CsrNetwork, refined: Int32Array, count: numb
   let total = 0
   for (let a = 0; a < count; a++) {
     aOffsets[a] = out
-    const st = s.nextStamp()
     let nt = 0
     let nw = 0
     for (let i = start[a], end = start[a + 1]; i < end; i++) {
@@ -30,12 +29,12 @@ export function aggregateNetwork(g: CsrNetwork, refined: Int32Array, count: numb
       for (let e = offsets[v], eEnd = offsets[v + 1]; e < eEnd; e++) {
         const b = refined[neighbors[e]]
         if (b === a) continue
-        if (stamp[b] !== st) {
-          stamp[b] = st
+        const x = acc[b]
+        if (x < 0) {
           acc[b] = weights[e]
           touched[nt++] = b
         } else {
-          acc[b] += weights[e]
+          acc[b] = x + weights[e]
         }
       }
     }
@@ -46,6 +45,7 @@ export function aggregateNetwork(g: CsrNetwork, refined: Int32Array, count: numb
       aNeighbors[out] = b
       aWeights[out] = acc[b]
       total += acc[b]
+      acc[b] = -1
       out++
     }
   }

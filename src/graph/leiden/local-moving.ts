@@ -28,20 +28,22 @@ export function moveNodesFast(
 ): LocalMoveResult {
   const n = g.nodeCount
   const { offsets, neighbors, weights, nodeWeights } = g
-  const cw = s.clusterWeight
-  const cc = s.clusterCount
-  for (let i = 0; i < n; i++) {
-    cw[i] = 0
-    cc[i] = 0
+  // Per-community weight (slot 0), member count (1) and neighbour-weight accumulator (2; −1 = unused)
+  // share one cache line pair: the loop over neighbours is bound by memory latency.
+  const cd = s.communityData
+  for (let i = 0, end = 4 * n; i < end; i += 4) {
+    cd[i] = 0
+    cd[i + 1] = 0
+    cd[i + 2] = -1
   }
   for (let v = 0; v < n; v++) {
-    const c = membership[v]
-    cw[c] += nodeWeights[v]
-    cc[c]++
+    const c = membership[v] << 2
+    cd[c] += nodeWeights[v]
+    cd[c + 1]++
   }
   const unused = s.unused
   let top = 0
-  for (let i = n - 1; i >= 0; i--) if (cc[i] === 0) unused[top++] = i
+  for (let i = n - 1; i >= 0; i--) if (cd[(i << 2) + 1] === 0) unused[top++] = i
 
   const queue = s.queue
   for (let i = 0; i < n; i++) queue[i] = i
@@ -52,8 +54,6 @@ export function moveNodesFast(
   let head = 0
   let size = n
 
-  const acc = s.acc
-  const stamp = s.stamp
   const touched = s.touched
   let moved = false
   while (size > 0) {
@@ -62,42 +62,46 @@ export function moveNodesFast(
     size--
     stable[v] = 1
     const cur = membership[v]
+    const cur4 = cur << 2
     const wv = nodeWeights[v]
-    cw[cur] -= wv
-    if (--cc[cur] === 0) unused[top++] = cur
+    cd[cur4] -= wv
+    if (--cd[cur4 + 1] === 0) unused[top++] = cur
 
-    const st = s.nextStamp()
     let nt = 0
     const eStart = offsets[v]
     const eEnd = offsets[v + 1]
     for (let e = eStart; e < eEnd; e++) {
       const c = membership[neighbors[e]]
-      if (stamp[c] !== st) {
-        stamp[c] = st
-        acc[c] = weights[e]
+      const slot = (c << 2) + 2
+      const a = cd[slot]
+      if (a < 0) {
+        cd[slot] = weights[e]
         touched[nt++] = c
       } else {
-        acc[c] += weights[e]
+        cd[slot] = a + weights[e]
       }
     }
     let best = cur
-    let bestQ = (stamp[cur] === st ? acc[cur] : 0) - wv * cw[cur] * r
+    const aCur = cd[cur4 + 2]
+    let bestQ = (aCur < 0 ? 0 : aCur) - wv * cd[cur4] * r
     const empty = unused[top - 1]
-    const qEmpty = 0 - wv * cw[empty] * r
+    const qEmpty = 0 - wv * cd[empty << 2] * r
     if (qEmpty > bestQ) {
       best = empty
       bestQ = qEmpty
     }
     for (let i = 0; i < nt; i++) {
-      const c = touched[i]
-      const q = acc[c] - wv * cw[c] * r
+      const c4 = touched[i] << 2
+      const q = cd[c4 + 2] - wv * cd[c4] * r
       if (q > bestQ) {
-        best = c
+        best = touched[i]
         bestQ = q
       }
+      cd[c4 + 2] = -1
     }
-    cw[best] += wv
-    cc[best]++
+    const best4 = best << 2
+    cd[best4] += wv
+    cd[best4 + 1]++
     if (best === empty) top--
     if (best !== cur) {
       membership[v] = best
@@ -117,10 +121,10 @@ export function moveNodesFast(
   let count = 0
   if (moved) {
     const map = s.map
-    for (let i = 0; i < n; i++) map[i] = cc[i] > 0 ? count++ : -1
+    for (let i = 0; i < n; i++) map[i] = cd[(i << 2) + 1] > 0 ? count++ : -1
     for (let v = 0; v < n; v++) membership[v] = map[membership[v]]
   } else {
-    for (let i = 0; i < n; i++) if (cc[i] > 0) count++
+    for (let i = 0; i < n; i++) if (cd[(i << 2) + 1] > 0) count++
   }
   return { moved, count }
 }

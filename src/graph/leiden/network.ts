@@ -88,31 +88,22 @@ export function csrFromEdgeArrays(
   }
   for (let i = 0; i < n; i++) deg[i + 1] += deg[i]
   const total = deg[n]
-  // Unsorted rows in edge order, then a transpose pass that yields rows sorted by neighbour id with
-  // duplicates of one pair adjacent in edge order (so "first wins" is a simple compaction).
-  const uNb = new Int32Array(total)
-  const uW = new Float64Array(total)
+  // Rows filled in edge order, then a stable sort of each row by neighbour id: duplicates of one
+  // pair end up adjacent in edge order, so "first wins" is a simple compaction.
+  const sNb = new Int32Array(total)
+  const sW = new Float64Array(total)
   const fill = deg.slice(0, n)
   for (let i = 0; i < count; i++) {
     const a = src[i]
     const b = dst[i]
     let p = fill[a]++
-    uNb[p] = b
-    uW[p] = wts[i]
+    sNb[p] = b
+    sW[p] = wts[i]
     p = fill[b]++
-    uNb[p] = a
-    uW[p] = wts[i]
+    sNb[p] = a
+    sW[p] = wts[i]
   }
-  const sNb = new Int32Array(total)
-  const sW = new Float64Array(total)
-  fill.set(deg.subarray(0, n))
-  for (let d = 0; d < n; d++) {
-    for (let e = deg[d], end = deg[d + 1]; e < end; e++) {
-      const p = fill[uNb[e]]++
-      sNb[p] = d
-      sW[p] = uW[e]
-    }
-  }
+  for (let v = 0; v < n; v++) sortRowStable(sNb, sW, deg[v], deg[v + 1])
   // Compact duplicates in place, keeping the first of each run.
   const offsets = new Int32Array(n + 1)
   let out = 0
@@ -132,6 +123,32 @@ export function csrFromEdgeArrays(
   const neighbors = out === total ? sNb : sNb.slice(0, out)
   const weights = out === total ? sW : sW.slice(0, out)
   return finishNetwork(n, offsets, neighbors, weights, selfLoopWeight)
+}
+
+/** Stable sort of one row [from, to) by neighbour id, weights carried along. */
+function sortRowStable(nb: Int32Array, w: Float64Array, from: number, to: number): void {
+  if (to - from <= 48) {
+    for (let i = from + 1; i < to; i++) {
+      const x = nb[i]
+      const y = w[i]
+      let j = i - 1
+      while (j >= from && nb[j] > x) {
+        nb[j + 1] = nb[j]
+        w[j + 1] = w[j]
+        j--
+      }
+      nb[j + 1] = x
+      w[j + 1] = y
+    }
+    return
+  }
+  // Long rows (hubs) are rare: sort positions, ties by position to stay stable.
+  const len = to - from
+  const idx = Array.from({ length: len }, (_, i) => from + i).sort((a, b) => nb[a] - nb[b] || a - b)
+  const rowNb = Int32Array.from(idx, (i) => nb[i])
+  const rowW = Float64Array.from(idx, (i) => w[i])
+  nb.set(rowNb, from)
+  w.set(rowW, from)
 }
 
 /** Adds node weights (row sums in row order) and the adjacency total. */

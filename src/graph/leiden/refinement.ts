@@ -141,22 +141,18 @@ function chooseCandidate(
   rng: XorShift128,
   s: Scratch,
 ): number {
-  const { acc, stamp, touched, cumulative } = s
-  const st = s.nextStamp()
-  stamp[v] = st
+  const { acc, touched, cumulative } = s
   acc[v] = 0
   touched[0] = v
   let nt = 1
   for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-    const u = neighbors[e]
-    if (u === v) continue
-    const c = comm[u]
-    if (stamp[c] !== st) {
-      stamp[c] = st
+    const c = comm[neighbors[e]]
+    const a = acc[c]
+    if (a < 0) {
       acc[c] = weights[e]
       touched[nt++] = c
     } else {
-      acc[c] += weights[e]
+      acc[c] = a + weights[e]
     }
   }
   let best = v
@@ -175,6 +171,7 @@ function chooseCandidate(
     }
     cumulative[nc++] = sum
   }
+  s.clearAccumulator(nt)
   if (sum === Infinity || sum !== sum) return best
   const target = sum * rng.nextF64()
   // First position whose cumulative weight exceeds the target (binary search).
@@ -249,7 +246,7 @@ function refinePaper(
   }
   const n = to - from
   fisherYates(order, 0, n, rng)
-  const { acc, stamp, touched, cumulative } = s
+  const { acc, touched, cumulative } = s
   for (let i = 0; i < n; i++) {
     const v = order[i]
     if (single[comm[v]] === 0) continue
@@ -257,8 +254,6 @@ function refinePaper(
     if (!(ext[v] >= wv * (total - wv) * r)) continue
     cw[v] = 0
     ext[v] = 0
-    const st = s.nextStamp()
-    stamp[v] = st
     acc[v] = 0
     touched[0] = v
     let nt = 1
@@ -268,12 +263,12 @@ function refinePaper(
       const u = neighbors[e]
       if (membership[u] !== c) continue
       const cu = comm[u]
-      if (stamp[cu] !== st) {
-        stamp[cu] = st
+      const a = acc[cu]
+      if (a < 0) {
         acc[cu] = weights[e]
         touched[nt++] = cu
       } else {
-        acc[cu] += weights[e]
+        acc[cu] = a + weights[e]
       }
     }
     let best = v
@@ -291,6 +286,7 @@ function refinePaper(
       }
       cumulative[j] = sum
     }
+    s.clearAccumulator(nt)
     let chosen = best
     if (sum !== Infinity && sum === sum) {
       const target = sum * rng.nextF64()

@@ -6,18 +6,18 @@ import { SubnetworkBuilder } from './subnetwork.js'
 
 export class Scratch {
   readonly capacity: number
-  // Local moving.
-  readonly clusterWeight: Float64Array
-  readonly clusterCount: Int32Array
+  // Local moving: per community [weight, count, accumulator, unused] (4 doubles each).
+  readonly communityData: Float64Array
   readonly unused: Int32Array
   readonly queue: Int32Array
   readonly stable: Uint8Array
   readonly order: Int32Array
-  // Neighbour-community accumulator: a slot is live only when stamp[c] equals the current stamp.
+  /**
+   * Neighbour-community accumulator. Weights are ≥ 0, so −1 marks an unused slot; every user resets
+   * the slots it touched back to −1, which keeps the check to a single memory access per neighbour.
+   */
   readonly acc: Float64Array
-  readonly stamp: Int32Array
   readonly touched: Int32Array
-  private stampCounter = 0
   // Renumbering and members-by-community (counting sort).
   readonly map: Int32Array
   readonly start: Int32Array
@@ -36,14 +36,12 @@ export class Scratch {
   constructor(capacity: number) {
     const n = Math.max(1, capacity)
     this.capacity = n
-    this.clusterWeight = new Float64Array(n)
-    this.clusterCount = new Int32Array(n)
+    this.communityData = new Float64Array(4 * n)
     this.unused = new Int32Array(n)
     this.queue = new Int32Array(n)
     this.stable = new Uint8Array(n)
     this.order = new Int32Array(n)
-    this.acc = new Float64Array(n)
-    this.stamp = new Int32Array(n)
+    this.acc = new Float64Array(n).fill(-1)
     this.touched = new Int32Array(n)
     this.map = new Int32Array(n)
     this.start = new Int32Array(n + 1)
@@ -58,12 +56,9 @@ export class Scratch {
     this.splitSub = new SubnetworkBuilder(this.globalToLocal)
   }
 
-  /** A fresh stamp value: every accumulator slot becomes stale at once. */
-  nextStamp(): number {
-    if (this.stampCounter === 0x7ffffff0) {
-      this.stamp.fill(0)
-      this.stampCounter = 0
-    }
-    return ++this.stampCounter
+  /** Returns the accumulator slots of touched[0..count) to −1. */
+  clearAccumulator(count: number): void {
+    const { acc, touched } = this
+    for (let i = 0; i < count; i++) acc[touched[i]] = -1
   }
 }
