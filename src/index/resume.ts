@@ -2,7 +2,7 @@
  * Resume bookkeeping. Each workflow's fingerprint chains the previous one with its own settings
  * and external inputs, so a change anywhere re-runs everything after it. After each workflow the
  * hashes of all tables are recorded; a run resumes after the longest matching prefix whose
- * recorded table state equals what is on disk now.
+ * recorded tables are all still on disk unchanged.
  */
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -80,12 +80,15 @@ export function resumablePrefix(
     matching++
   }
   for (let k = matching; k > 0; k--) {
-    if (sameTables(state.completed[k - 1]!.tables, current)) return k
+    if (unchangedSince(state.completed[k - 1]!.tables, current)) return k
   }
   return 0
 }
 
-function sameTables(a: Record<string, string>, b: Record<string, string>): boolean {
-  const keys = Object.keys(a)
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k])
+/**
+ * Every table recorded at that point is still there, byte for byte. Tables written later are
+ * allowed: the workflows that run again rewrite them before anything reads them.
+ */
+function unchangedSince(recorded: Record<string, string>, current: Record<string, string>): boolean {
+  return Object.entries(recorded).every(([name, hash]) => current[name] === hash)
 }

@@ -28,6 +28,7 @@ describe('resumablePrefix', () => {
 
   it('falls back to an earlier point when a later table changed or is missing', () => {
     expect(resumablePrefix(planned, state, { documents: 'h1' })).toBe(1)
+    expect(resumablePrefix(planned, state, { documents: 'h1', text_units: 'h2', entities: 'later' })).toBe(2)
     expect(resumablePrefix(planned, state, { documents: 'changed' })).toBe(0)
   })
 
