@@ -1,0 +1,110 @@
+/**
+ * create_communities (spec reference-index.md §5.9 steps 5–9): one row per community that has at
+ * least one relationship inside it, with members, relationships, text units and the parent/child
+ * tree. Ids are derived from content and the period is passed in, so equal input gives equal rows.
+ */
+import { createHash } from 'node:crypto'
+import type { CommunityRow } from '../../model/communities.js'
+import type { EntityRow } from '../../model/entities.js'
+import type { RelationshipRow } from '../../model/relationships.js'
+import { compareCodePoints } from '../../graph/components/index.js'
+import { clusterGraph, type Cluster, type ClusterGraphOptions } from './cluster-graph.js'
+
+type EntityRef = Pick<EntityRow, 'id' | 'title'>
+type RelationshipRef = Pick<RelationshipRow, 'id' | 'source' | 'target' | 'weight' | 'text_unit_ids'>
+
+/** @param period the run date as `YYYY-MM-DD` (UTC), from the injected clock. */
+export function createCommunities(
+  entities: ReadonlyArray<EntityRef>,
+  relationships: ReadonlyArray<RelationshipRef>,
+  options: ClusterGraphOptions,
+  period: string,
+): CommunityRow[] {
+  const clusters = clusterGraph(relationships, options)
+  return buildCommunityRows(clusters, entities, relationships, period)
+}
+
+/** Steps 6–9 on given clusters (exported for tests that pin the clustering). */
+export function buildCommunityRows(
+  clusters: ReadonlyArray<Cluster>,
+  entities: ReadonlyArray<EntityRef>,
+  relationships: ReadonlyArray<RelationshipRef>,
+  period: string,
+): CommunityRow[] {
+  const idsByTitle = new Map<string, string[]>()
+  for (const e of entities) {
+    const ids = idsByTitle.get(e.title)
+    if (ids) ids.push(e.id)
+    else idsByTitle.set(e.title, [e.id])
+  }
+  const internal = internalRelationships(clusters, relationships)
+  const kept: { cluster: Cluster; entityIds: string[]; links: Links }[] = []
+  for (const cluster of [...clusters].sort((a, b) => a.level - b.level || a.cluster - b.cluster)) {
+    const links = internal.get(cluster.cluster)
+    const entityIds = cluster.nodes.flatMap((title) => idsByTitle.get(title) ?? [])
+    // Inner joins of the reference: no internal relationship or no known entity → no row.
+    if (!links || entityIds.length === 0) continue
+    kept.push({ cluster, entityIds, links })
+  }
+  const children = new Map<number, number[]>()
+  for (const { cluster } of kept) {
+    const list = children.get(cluster.parent)
+    if (list) list.push(cluster.cluster)
+    else children.set(cluster.parent, [cluster.cluster])
+  }
+  return kept.map(({ cluster, entityIds, links }) => ({
+    id: communityId(cluster.cluster, entityIds),
+    human_readable_id: cluster.cluster,
+    community: cluster.cluster,
+    level: cluster.level,
+    parent: cluster.parent,
+    children: children.get(cluster.cluster) ?? [],
+    title: `Community ${cluster.cluster}`,
+    entity_ids: entityIds,
+    relationship_ids: sortedUnique(links.relationshipIds),
+    text_unit_ids: sortedUnique(links.textUnitIds),
+    period,
+    size: entityIds.length,
+  }))
+}
+
+interface Links {
+  relationshipIds: string[]
+  textUnitIds: string[]
+}
+
+/**
+ * Per community: relationships whose source and target (raw names, as the reference joins them)
+ * both belong to it at its level.
+ */
+function internalRelationships(clusters: ReadonlyArray<Cluster>, relationships: ReadonlyArray<RelationshipRef>): Map<number, Links> {
+  const byLevel = new Map<number, Map<string, number>>()
+  for (const c of clusters) {
+    let level = byLevel.get(c.level)
+    if (!level) byLevel.set(c.level, (level = new Map()))
+    for (const node of c.nodes) level.set(node, c.cluster)
+  }
+  const out = new Map<number, Links>()
+  for (const communityOf of byLevel.values()) {
+    for (const r of relationships) {
+      const c = communityOf.get(r.source)
+      if (c === undefined || communityOf.get(r.target) !== c) continue
+      let links = out.get(c)
+      if (!links) out.set(c, (links = { relationshipIds: [], textUnitIds: [] }))
+      links.relationshipIds.push(r.id)
+      links.textUnitIds.push(...r.text_unit_ids)
+    }
+  }
+  return out
+}
+
+function sortedUnique(values: string[]): string[] {
+  return [...new Set(values)].sort(compareCodePoints)
+}
+
+/** UUID-shaped (version 8, RFC 4122 variant) SHA-256 of the community number and its entity ids. */
+export function communityId(community: number, entityIds: ReadonlyArray<string>): string {
+  const hex = createHash('sha256').update(`community:${community}\n${entityIds.join('\n')}`).digest('hex')
+  const variant = ((Number.parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
