@@ -1,0 +1,239 @@
+/**
+ * LanceDB vector store with Python GraphRAG's table layout (id, vector as fixed-size float32
+ * list, create/update dates and their exploded fields), so Microsoft GraphRAG's query reads our
+ * tables and we read theirs. Tables are replaced whole (an overwrite is one atomic Lance commit),
+ * so a rerun never duplicates rows. Search uses cosine distance; score = 1 - |distance|.
+ */
+import type * as lancedb from '@lancedb/lancedb'
+import {
+  DataType,
+  Field,
+  FixedSizeList,
+  Float32,
+  Int64,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table as ArrowTable,
+  Utf8,
+  makeData,
+  vectorFromArray,
+  type Data,
+} from 'apache-arrow'
+import { StorageError } from '../errors.js'
+
+export interface VectorRow {
+  id: string
+  vector: readonly number[]
+}
+
+export interface VectorHit {
+  id: string
+  /** Cosine distance (0 = same direction). */
+  distance: number
+  /** 1 - |distance|, as GraphRAG scores LanceDB hits. */
+  score: number
+}
+
+export interface VectorStore {
+  tableNames(): Promise<string[]>
+  hasTable(name: string): Promise<boolean>
+  /** The k nearest rows by cosine distance, nearest first (ties by id). */
+  search(name: string, vector: readonly number[], k: number): Promise<VectorHit[]>
+  /** Vectors of the given ids (all rows when omitted); unknown ids are absent from the map. */
+  vectorsById(name: string, ids?: readonly string[]): Promise<Map<string, number[]>>
+  /**
+   * Replaces the table with `rows` in one commit. `vectorSize` fixes the dimension (required for an
+   * empty table); a row of another dimension fails with both numbers before anything is written.
+   */
+  replaceTable(
+    name: string,
+    rows: readonly VectorRow[],
+    createDate: Date,
+    options?: { vectorSize?: number },
+  ): Promise<void>
+  close(): void
+}
+
+/** Tables at least this large get an IVF_FLAT index (as Python builds); smaller ones are searched exactly. */
+const INDEX_MIN_ROWS = 10_000
+const ID_CHUNK = 256
+
+/**
+ * Loads LanceDB lazily: its Rust logger reads LANCEDB_LOG once at load and would otherwise print a
+ * WARN on stderr for every table it creates. Users can still set LANCEDB_LOG themselves.
+ */
+async function loadLanceDb(): Promise<typeof lancedb> {
+  process.env.LANCEDB_LOG ??= 'error'
+  return import('@lancedb/lancedb')
+}
+
+export async function openVectorStore(dbUri: string): Promise<VectorStore> {
+  const lance = await loadLanceDb()
+  let db: lancedb.Connection
+  try {
+    db = await lance.connect(dbUri)
+  } catch (cause) {
+    throw new StorageError(`cannot open LanceDB at ${dbUri}`, { path: dbUri, cause })
+  }
+  const open = async (name: string): Promise<lancedb.Table> => {
+    try {
+      return await db.openTable(name)
+    } catch (cause) {
+      throw new StorageError(`LanceDB table ${name} not found in ${dbUri}`, { path: dbUri, cause })
+    }
+  }
+  return {
+    tableNames: () => db.tableNames(),
+    hasTable: async (name) => (await db.tableNames()).includes(name),
+    async search(name, vector, k) {
+      const table = await open(name)
+      await checkQueryDimension(table, name, vector.length)
+      const rows = await table
+        .vectorSearch([...vector])
+        .distanceType('cosine')
+        .select(['id', '_distance'])
+        .limit(k)
+        .toArray()
+      return rows
+        .map((r: { id: string; _distance: number }) => ({
+          id: String(r.id),
+          distance: r._distance,
+          score: 1 - Math.abs(r._distance),
+        }))
+        .sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    },
+    async vectorsById(name, ids) {
+      const table = await open(name)
+      const filters = ids === undefined ? [undefined] : chunk(ids, ID_CHUNK).map(inFilter)
+      const out = new Map<string, number[]>()
+      for (const where of filters) {
+        let query = table.query().select(['id', 'vector'])
+        if (where !== undefined) query = query.where(where)
+        for (const r of (await query.toArray()) as Array<{ id: string; vector: ArrayLike<number> }>) {
+          out.set(String(r.id), Array.from(r.vector))
+        }
+      }
+      return out
+    },
+    async replaceTable(name, rows, createDate, options = {}) {
+      const dim = vectorDimension(name, rows, options.vectorSize)
+      const schema = vectorTableSchema(dim)
+      try {
+        const table =
+          rows.length === 0
+            ? await db.createEmptyTable(name, schema, { mode: 'overwrite' })
+            : await db.createTable(name, buildTable(schema, rows, dim, createDate), { mode: 'overwrite' })
+        if (rows.length >= INDEX_MIN_ROWS) {
+          const numPartitions = Math.ceil(Math.sqrt(rows.length))
+          await table.createIndex('vector', {
+            config: lance.Index.ivfFlat({ distanceType: 'cosine', numPartitions }),
+          })
+        }
+        table.close()
+      } catch (cause) {
+        throw new StorageError(`cannot write LanceDB table ${name} in ${dbUri}`, { path: dbUri, cause })
+      }
+    },
+    close: () => db.close(),
+  }
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+function inFilter(ids: readonly string[]): string {
+  return `id IN (${ids.map((id) => `'${id.replaceAll("'", "''")}'`).join(', ')})`
+}
+
+async function checkQueryDimension(table: lancedb.Table, name: string, got: number): Promise<void> {
+  const field = (await table.schema()).fields.find((f) => f.name === 'vector')
+  // LanceDB hands back types from its own (CommonJS) copy of apache-arrow: compare by type id.
+  const type = field?.type
+  if (type !== undefined && DataType.isFixedSizeList(type) && type.listSize !== got) {
+    throw new StorageError(`query vector has dimension ${got} but table ${name} stores dimension ${type.listSize}`)
+  }
+}
+
+function vectorDimension(name: string, rows: readonly VectorRow[], vectorSize: number | undefined): number {
+  const dim = vectorSize ?? rows[0]?.vector.length
+  if (dim === undefined || dim <= 0) {
+    throw new StorageError(`cannot create LanceDB table ${name}: no rows and no vector size`)
+  }
+  for (const row of rows) {
+    if (row.vector.length !== dim) {
+      throw new StorageError(
+        `vector for id ${row.id} in table ${name} has dimension ${row.vector.length}, expected ${dim}`,
+      )
+    }
+  }
+  return dim
+}
+
+const DATE_PARTS = ['year', 'month', 'month_name', 'day', 'day_of_week', 'hour', 'quarter'] as const
+const STRING_PARTS: ReadonlySet<string> = new Set(['month_name', 'day_of_week'])
+
+/** Python GraphRAG's LanceDB schema for a vector dimension. */
+function vectorTableSchema(dim: number): Schema {
+  const dateFields = (prefix: string): Field[] =>
+    DATE_PARTS.map((p) => new Field(`${prefix}_${p}`, STRING_PARTS.has(p) ? new Utf8() : new Int64(), true))
+  return new Schema([
+    new Field('id', new Utf8(), true),
+    new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), true),
+    new Field('create_date', new Utf8(), true),
+    new Field('update_date', new Utf8(), true),
+    ...dateFields('create_date'),
+    ...dateFields('update_date'),
+  ])
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+
+/** `datetime.isoformat()` of a UTC instant: microseconds when non-zero, `+00:00` offset. */
+function isoformatUtc(date: Date): string {
+  const base = date.toISOString().slice(0, 19)
+  const ms = date.getUTCMilliseconds()
+  return `${base}${ms === 0 ? '' : `.${String(ms).padStart(3, '0')}000`}+00:00`
+}
+
+function explodeDate(date: Date): Record<(typeof DATE_PARTS)[number], string | bigint> {
+  const month = date.getUTCMonth()
+  return {
+    year: BigInt(date.getUTCFullYear()),
+    month: BigInt(month + 1),
+    month_name: MONTHS[month]!,
+    day: BigInt(date.getUTCDate()),
+    day_of_week: WEEKDAYS[date.getUTCDay()]!,
+    hour: BigInt(date.getUTCHours()),
+    quarter: BigInt(Math.floor(month / 3) + 1),
+  }
+}
+
+function buildTable(schema: Schema, rows: readonly VectorRow[], dim: number, createDate: Date): ArrowTable {
+  const n = rows.length
+  const values = new Float32Array(n * dim)
+  rows.forEach((row, i) => values.set(row.vector, i * dim))
+  const vectorType = schema.fields[1]!.type as FixedSizeList
+  const vector = makeData({
+    type: vectorType,
+    length: n,
+    nullCount: 0,
+    child: makeData({ type: new Float32(), length: n * dim, nullCount: 0, data: values }),
+  })
+  const created = explodeDate(createDate)
+  const constant = (value: string | bigint | null, field: Field): Data =>
+    vectorFromArray(new Array<string | bigint | null>(n).fill(value), field.type).data[0]!
+  const columns: Data[] = schema.fields.map((field, i) => {
+    if (i === 0) return vectorFromArray(rows.map((r) => r.id), new Utf8()).data[0]!
+    if (i === 1) return vector
+    if (field.name === 'create_date') return constant(isoformatUtc(createDate), field)
+    const part = field.name.startsWith('create_date_') ? field.name.slice('create_date_'.length) : undefined
+    return constant(part === undefined ? null : created[part as (typeof DATE_PARTS)[number]], field)
+  })
+  const struct = makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children: columns })
+  return new ArrowTable([new RecordBatch(schema, struct)])
+}
