@@ -1,0 +1,25 @@
+/** Workflow create_final_text_units: rewrites text_units with the ids of the rows that cite them. */
+import { COVARIATES } from '../../model/covariates.js'
+import { ENTITIES } from '../../model/entities.js'
+import { RELATIONSHIPS } from '../../model/relationships.js'
+import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
+import { createFinalTextUnits as computeTextUnits } from '../operations/create-final-text-units.js'
+import type { Workflow } from '../workflow.js'
+
+export const createFinalTextUnits: Workflow = {
+  name: 'create_final_text_units',
+  reads: [BASE_TEXT_UNITS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name],
+  writes: [TEXT_UNITS.name],
+  fingerprint: (settings) => ({ claims: settings.extract_claims.enabled }),
+  async run(ctx) {
+    const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
+    const entities = await ctx.tables.read(ENTITIES)
+    const relationships = await ctx.tables.read(RELATIONSHIPS)
+    // As the reference: covariates only count when claims are enabled and the table exists.
+    const withClaims = ctx.settings.extract_claims.enabled && (await ctx.tables.has(COVARIATES.name))
+    const covariates = withClaims ? await ctx.tables.read(COVARIATES) : undefined
+    const rows = computeTextUnits(textUnits, entities, relationships, covariates)
+    await ctx.tables.write(TEXT_UNITS, rows)
+    return { rows: { [TEXT_UNITS.name]: rows.length } }
+  },
+}
