@@ -1,0 +1,181 @@
+/**
+ * Graph-context community reports, level by level from the deepest: a level's contexts can only be
+ * built once the level below has its reports, because an over-budget parent substitutes them.
+ * Each community with a non-empty context gets one structured-output call; a call that still fails
+ * after the LLM layer's retries (or returns an unusable report) is recorded, not fatal here: the
+ * caller applies max_failed_fraction. Requests of one level are issued together; the LLM layer
+ * bounds concurrency (concurrent_requests) and rate.
+ */
+import { LlmError } from '../../../errors.js'
+import { formatPrompt } from '../../../llm/prompt-template.js'
+import type { ChatModel, JsonSchemaFormat } from '../../../llm/types.js'
+import type { CommunityRow } from '../../../model/communities.js'
+import { buildLocalContexts, type ContextInput, type LocalContext } from './context.js'
+import { renderFullContent, type CommunityReportDraft, type ReportContent } from './render.js'
+import { buildCommunityContext, type SubCommunity } from './substitution.js'
+
+export interface GraphReportOptions {
+  /** The prompt template with {input_text} and {max_report_length}. */
+  prompt: string
+  /** community_reports.max_length: word limit given to the model. */
+  maxReportLength: number
+  /** community_reports.max_input_length: token budget of one context. */
+  maxInputLength: number
+}
+
+export interface GraphReportServices {
+  chat: ChatModel
+  signal?: AbortSignal
+  /** Called once per community handled (report written, failed, or no context). */
+  onCommunityDone?: () => void
+}
+
+export interface ReportFailure {
+  community: number
+  reason: string
+  error: Error
+}
+
+export interface GraphReportResult {
+  drafts: CommunityReportDraft[]
+  failures: ReportFailure[]
+  /** Communities that had a context and were sent to the model. */
+  attempted: number
+}
+
+const REPORT_FORMAT: JsonSchemaFormat = {
+  type: 'json_schema',
+  name: 'CommunityReportResponse',
+  schema: {
+    type: 'object',
+    properties: {
+      title: { type: 'string' },
+      summary: { type: 'string' },
+      findings: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { summary: { type: 'string' }, explanation: { type: 'string' } },
+          required: ['summary', 'explanation'],
+          additionalProperties: false,
+        },
+      },
+      rating: { type: 'number' },
+      rating_explanation: { type: 'string' },
+    },
+    required: ['title', 'summary', 'findings', 'rating', 'rating_explanation'],
+    additionalProperties: false,
+  },
+}
+
+export async function generateGraphReports(
+  input: ContextInput,
+  options: GraphReportOptions,
+  services: GraphReportServices,
+): Promise<GraphReportResult> {
+  const locals = buildLocalContexts(input)
+  const byCommunity = new Map(input.communities.map((c) => [c.community, c]))
+  const levels = [...new Set(input.communities.map((c) => c.level))].sort((a, b) => b - a)
+  const reports = new Map<number, string>()
+  const result: GraphReportResult = { drafts: [], failures: [], attempted: 0 }
+  for (const level of levels) {
+    const communities = input.communities.filter((c) => c.level === level).sort((a, b) => a.community - b.community)
+    const outcomes = await Promise.all(
+      communities.map((c) => reportOne(c, subCommunities(c, byCommunity, locals, reports), locals, options, services)),
+    )
+    for (const outcome of outcomes) {
+      if (outcome.kind === 'report') {
+        result.drafts.push(outcome.draft)
+        reports.set(outcome.draft.community, renderFullContent(outcome.draft))
+      } else if (outcome.kind === 'failed') result.failures.push(outcome.failure)
+      if (outcome.kind !== 'empty') result.attempted++
+    }
+  }
+  return result
+}
+
+function subCommunities(
+  parent: CommunityRow,
+  byCommunity: ReadonlyMap<number, CommunityRow>,
+  locals: ReadonlyMap<number, LocalContext>,
+  reports: ReadonlyMap<number, string>,
+): SubCommunity[] {
+  return parent.children.flatMap((id) => {
+    const child = byCommunity.get(id)
+    const local = locals.get(id)
+    if (child === undefined || local === undefined) return []
+    return [{ community: id, size: child.size, members: new Set(local.members.keys()), fullContent: reports.get(id) }]
+  })
+}
+
+type Outcome =
+  | { kind: 'report'; draft: CommunityReportDraft }
+  | { kind: 'failed'; failure: ReportFailure }
+  | { kind: 'empty' }
+
+async function reportOne(
+  community: CommunityRow,
+  subs: SubCommunity[],
+  locals: ReadonlyMap<number, LocalContext>,
+  options: GraphReportOptions,
+  services: GraphReportServices,
+): Promise<Outcome> {
+  const local = locals.get(community.community)!
+  const context = buildCommunityContext(local, subs, options.maxInputLength, (t) => services.chat.countTokens(t))
+  try {
+    if (context.text === '') return { kind: 'empty' }
+    const content = await requestReport(context.text, options, services)
+    return { kind: 'report', draft: { community: community.community, level: community.level, ...content } }
+  } catch (error) {
+    if (!(error instanceof LlmError)) throw error
+    return { kind: 'failed', failure: { community: community.community, reason: error.message, error } }
+  } finally {
+    services.onCommunityDone?.()
+  }
+}
+
+async function requestReport(contextText: string, options: GraphReportOptions, services: GraphReportServices): Promise<ReportContent> {
+  const prompt = formatPrompt(options.prompt, { input_text: contextText, max_report_length: String(options.maxReportLength) })
+  const reply = await services.chat.complete({
+    messages: [{ role: 'user', content: prompt }],
+    responseFormat: REPORT_FORMAT,
+    ...(services.signal === undefined ? {} : { signal: services.signal }),
+  })
+  const report = parseReport(reply.json ?? safeParse(reply.content))
+  if (report === undefined) {
+    throw new LlmError('the model returned a community report that does not match the report schema', {
+      model: services.chat.model,
+      attempts: 1,
+    })
+  }
+  return report
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Checks the reply's shape; a numeric string rating is accepted as the number it spells. */
+function parseReport(value: unknown): ReportContent | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const v = value as Record<string, unknown>
+  const rating = typeof v.rating === 'string' && v.rating.trim() !== '' ? Number(v.rating) : v.rating
+  if (typeof v.title !== 'string' || typeof v.summary !== 'string' || typeof v.rating_explanation !== 'string') return undefined
+  if (typeof rating !== 'number' || !Number.isFinite(rating) || !Array.isArray(v.findings)) return undefined
+  const findings = (v.findings as unknown[]).map((f) => {
+    const o = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>
+    return typeof o.summary === 'string' && typeof o.explanation === 'string' ? { summary: o.summary, explanation: o.explanation } : undefined
+  })
+  if (findings.some((f) => f === undefined)) return undefined
+  return {
+    title: v.title,
+    summary: v.summary,
+    findings: findings as ReportContent['findings'],
+    rating,
+    rating_explanation: v.rating_explanation,
+  }
+}

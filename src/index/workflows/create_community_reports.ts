@@ -1,0 +1,52 @@
+/** Workflow create_community_reports (standard): one LLM report per community from its graph context. */
+import { ConfigError, WorkflowError } from '../../errors.js'
+import { loadPrompt } from '../../llm/prompt-template.js'
+import { COMMUNITIES } from '../../model/communities.js'
+import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
+import { COVARIATES } from '../../model/covariates.js'
+import { ENTITIES } from '../../model/entities.js'
+import { RELATIONSHIPS } from '../../model/relationships.js'
+import { generateGraphReports } from '../operations/community-reports/generate.js'
+import { finalizeReports } from '../operations/community-reports/render.js'
+import type { Workflow } from '../workflow.js'
+
+const NAME = 'create_community_reports'
+
+export const createCommunityReports: Workflow = {
+  name: NAME,
+  reads: [ENTITIES.name, RELATIONSHIPS.name, COMMUNITIES.name, COVARIATES.name],
+  writes: [COMMUNITY_REPORTS.name],
+  fingerprint: (settings) => ({ reports: settings.community_reports, claims: settings.extract_claims.enabled }),
+  async run(ctx) {
+    const settings = ctx.settings.community_reports
+    const modelId = settings.completion_model_id
+    if (modelId === null) {
+      throw new ConfigError('the standard method needs a chat model for community reports', { keyPath: 'community_reports.completion_model_id' })
+    }
+    const chat = ctx.models.chat(modelId, { keyPath: 'community_reports.completion_model_id', cachePartition: settings.model_instance_name })
+    const entities = await ctx.tables.read(ENTITIES)
+    const relationships = await ctx.tables.read(RELATIONSHIPS)
+    const communities = await ctx.tables.read(COMMUNITIES)
+    const withClaims = ctx.settings.extract_claims.enabled && (await ctx.tables.has(COVARIATES.name))
+    const claims = withClaims ? await ctx.tables.read(COVARIATES) : null
+
+    const progress = ctx.progress('community reports', communities.length)
+    const options = {
+      prompt: loadPrompt(settings.graph_prompt, 'community_report_graph.txt', 'community_reports.graph_prompt'),
+      maxReportLength: settings.max_length,
+      maxInputLength: settings.max_input_length,
+    }
+    const input = { entities, relationships, communities, claims }
+    const result = await generateGraphReports(input, options, { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() })
+    progress.done()
+
+    for (const f of result.failures) ctx.stats.failure(`community ${f.community}`, f.reason)
+    if (result.failures.length > settings.max_failed_fraction * result.attempted) {
+      const message = `${result.failures.length} of ${result.attempted} community reports failed (community_reports.max_failed_fraction = ${settings.max_failed_fraction})`
+      throw new WorkflowError(NAME, message, { cause: result.failures[0]!.error })
+    }
+    const rows = finalizeReports(result.drafts, communities)
+    await ctx.tables.write(COMMUNITY_REPORTS, rows)
+    return { rows: { [COMMUNITY_REPORTS.name]: rows.length }, summary: { failed: result.failures.length } }
+  },
+}
