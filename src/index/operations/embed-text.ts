@@ -1,0 +1,85 @@
+/**
+ * Text embeddings for the vector store: which text each embedding name embeds, and the embedding
+ * of those texts in flushes (so progress moves) through the embedding model, which batches, windows
+ * long texts and caches (a rerun only sends new or changed texts). Empty texts get no vector and
+ * no row, as in the reference. A vector whose dimension differs from the configured size fails fast.
+ */
+import { ConfigError } from '../../errors.js'
+import type { EmbeddingModel } from '../../llm/types.js'
+import type { CommunityReportRow } from '../../model/community-reports.js'
+import type { EmbeddingName } from '../../model/embeddings.js'
+import type { EntityRow } from '../../model/entities.js'
+import type { TextUnitRow } from '../../model/text-units.js'
+
+export interface TextToEmbed {
+  id: string
+  text: string
+}
+
+export interface EmbeddedRow {
+  id: string
+  vector: number[]
+}
+
+export type EmbeddingSourceRows =
+  | { name: 'text_unit_text'; rows: readonly TextUnitRow[] }
+  | { name: 'entity_description'; rows: readonly EntityRow[] }
+  | { name: 'community_full_content'; rows: readonly CommunityReportRow[] }
+
+/** The texts of one embedding name: unit text, `title:description` (no space), or report full_content. */
+export function embeddingTexts(source: EmbeddingSourceRows): TextToEmbed[] {
+  switch (source.name) {
+    case 'text_unit_text':
+      return source.rows.map((r) => ({ id: r.id, text: r.text ?? '' }))
+    case 'entity_description':
+      return source.rows.map((r) => ({ id: r.id, text: `${r.title ?? ''}:${r.description ?? ''}` }))
+    case 'community_full_content':
+      return source.rows.map((r) => ({ id: r.id, text: r.full_content ?? '' }))
+  }
+}
+
+export interface EmbedOptions {
+  name: EmbeddingName
+  /** The dimension the vector store expects. */
+  vectorSize: number
+  /** The settings key that sets vectorSize, named in the mismatch error. */
+  vectorSizeKey: string
+  /** Texts handed to the model per call (the model batches them further). */
+  flushSize: number
+}
+
+export interface EmbedServices {
+  model: EmbeddingModel
+  signal?: AbortSignal
+  onEmbedded?: (count: number) => void
+}
+
+/** Embeds the non-empty texts in input order; rows with empty text are left out. */
+export async function embedTexts(
+  texts: readonly TextToEmbed[],
+  options: EmbedOptions,
+  services: EmbedServices,
+): Promise<EmbeddedRow[]> {
+  const items = texts.filter((t) => t.text !== '')
+  const out: EmbeddedRow[] = []
+  for (let start = 0; start < items.length; start += options.flushSize) {
+    const flush = items.slice(start, start + options.flushSize)
+    const vectors = await services.model.embed(
+      flush.map((t) => t.text),
+      services.signal === undefined ? undefined : { signal: services.signal },
+    )
+    flush.forEach((item, i) => {
+      const vector = vectors[i]!
+      if (vector.length !== options.vectorSize) {
+        throw new ConfigError(
+          `embedding model ${services.model.model} returned vectors of dimension ${vector.length} for ${options.name}, ` +
+            `but ${options.vectorSizeKey} is ${options.vectorSize}; set it to ${vector.length}`,
+          { keyPath: options.vectorSizeKey },
+        )
+      }
+      out.push({ id: item.id, vector })
+    })
+    services.onEmbedded?.(flush.length)
+  }
+  return out
+}

@@ -1,0 +1,61 @@
+/** Workflow generate_text_embeddings: embeds unit texts, entity descriptions and reports into LanceDB. */
+import { ConfigError } from '../../errors.js'
+import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
+import { EMBEDDING_NAMES, embeddingSnapshotTable, type EmbeddingName } from '../../model/embeddings.js'
+import { ENTITIES } from '../../model/entities.js'
+import { TEXT_UNITS } from '../../model/text-units.js'
+import { openVectorStore } from '../../storage/vector-store.js'
+import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operations/embed-text.js'
+import type { Workflow, WorkflowContext } from '../workflow.js'
+
+const SOURCES = { text_unit_text: TEXT_UNITS, entity_description: ENTITIES, community_full_content: COMMUNITY_REPORTS }
+
+async function readSource(ctx: WorkflowContext, name: EmbeddingName): Promise<EmbeddingSourceRows | undefined> {
+  if (!(await ctx.tables.has(SOURCES[name].name))) return undefined
+  if (name === 'text_unit_text') return { name, rows: await ctx.tables.read(TEXT_UNITS) }
+  if (name === 'entity_description') return { name, rows: await ctx.tables.read(ENTITIES) }
+  return { name, rows: await ctx.tables.read(COMMUNITY_REPORTS) }
+}
+
+function embeddingName(name: string): EmbeddingName {
+  if ((EMBEDDING_NAMES as readonly string[]).includes(name)) return name as EmbeddingName
+  throw new ConfigError(`unknown embedding "${name}" (expected one of ${EMBEDDING_NAMES.join(', ')})`, { keyPath: 'embed_text.names' })
+}
+
+export const generateTextEmbeddings: Workflow = {
+  name: 'generate_text_embeddings',
+  reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name],
+  writes: [],
+  fingerprint: (s) => ({ embed_text: s.embed_text, vector_store: s.vector_store, snapshots: s.snapshots.embeddings }),
+  async run(ctx) {
+    const { embed_text: settings, vector_store: vs } = ctx.settings
+    const model = ctx.models.embedding(settings.embedding_model_id, { keyPath: 'embed_text.embedding_model_id', cachePartition: settings.model_instance_name })
+    const store = await openVectorStore(vs.db_uri)
+    const rows: Record<string, number> = {}
+    try {
+      for (const name of (settings.names ?? EMBEDDING_NAMES).map(embeddingName)) {
+        const source = await readSource(ctx, name)
+        if (source === undefined) {
+          ctx.stats.warning(`embedding ${name} skipped: table ${SOURCES[name].name} does not exist`)
+          continue
+        }
+        const schema = vs.index_schema[name]
+        const vectorSize = schema?.vector_size || vs.vector_size
+        const vectorSizeKey = schema?.vector_size ? `vector_store.index_schema.${name}.vector_size` : 'vector_store.vector_size'
+        const texts = embeddingTexts(source)
+        const progress = ctx.progress(`embeddings ${name}`, texts.filter((t) => t.text !== '').length)
+        const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
+        const embedded = await embedTexts(texts, options, { model, signal: ctx.signal, onEmbedded: (n) => progress.tick(n) })
+        progress.done()
+        await store.replaceTable(schema?.index_name ?? name, embedded, ctx.clock.now(), { vectorSize })
+        if (ctx.settings.snapshots.embeddings) {
+          await ctx.tables.write(embeddingSnapshotTable(name), embedded.map((r) => ({ id: r.id, embedding: r.vector })))
+        }
+        rows[`lancedb/${schema?.index_name ?? name}`] = embedded.length
+      }
+    } finally {
+      store.close()
+    }
+    return { rows }
+  },
+}
