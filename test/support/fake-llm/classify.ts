@@ -1,0 +1,89 @@
+/**
+ * Recognises which GraphRAG prompt a chat request carries, from structural markers of the prompt
+ * (record formats, JSON keys it asks for) rather than exact wording, so edited prompts still match.
+ */
+
+export type PromptKind =
+  | 'extract_graph'
+  | 'extract_graph_continue'
+  | 'extract_graph_loop'
+  | 'summarize_descriptions'
+  | 'extract_claims'
+  | 'extract_claims_continue'
+  | 'extract_claims_loop'
+  | 'community_report'
+  | 'community_report_text'
+  | 'global_map'
+  | 'global_reduce'
+  | 'local_search'
+  | 'basic_search'
+  | 'drift_local'
+  | 'drift_reduce'
+  | 'drift_primer'
+  | 'dynamic_rating'
+  | 'preflight'
+  | 'unknown'
+
+export interface ChatMessageLike {
+  role: string
+  content: string
+}
+
+const ENTITY_RECORD = /\(\s*"?entity"?\s*<\|>/i
+const RELATIONSHIP_RECORD = /\(\s*"?relationship"?\s*<\|>/i
+/** A claim tuple has eight fields, i.e. seven `<|>` delimiters on one line. */
+const CLAIM_TUPLE = /^[^\n]*(?:<\|>[^\n]*){7}$/m
+const YES_NO = /\b(?:Y|YES)\b[^\n]*\b(?:N|NO)\b/
+
+/** Classifies a single prompt text (the system message, or the user message of single-shot prompts). */
+export function classifyText(text: string): PromptKind {
+  if (/connectivity test/i.test(text)) return 'preflight'
+  if (ENTITY_RECORD.test(text) && RELATIONSHIP_RECORD.test(text)) {
+    if (isLoopQuestion(text)) return 'extract_graph_loop'
+    return /\b(missing|left out|more entities|were missed)\b/i.test(text) && !/Entity[_ ]types:/i.test(text) ? 'extract_graph_continue' : 'extract_graph'
+  }
+  if (CLAIM_TUPLE.test(text) || /\bclaim description\b/i.test(text)) {
+    if (isLoopQuestion(text)) return 'extract_claims_loop'
+    return /\b(missing|left out|were missed)\b/i.test(text) && !/Claim description:/i.test(text) ? 'extract_claims_continue' : 'extract_claims'
+  }
+  if (isLoopQuestion(text)) return /claim/i.test(text) ? 'extract_claims_loop' : 'extract_graph_loop'
+  if (/"findings"/.test(text) && /rating/.test(text)) {
+    return /-----SOURCES-----|entity_degree/.test(text) ? 'community_report_text' : 'community_report'
+  }
+  if (/intermediate_answer/.test(text)) return 'drift_primer'
+  if (/follow_up_queries/.test(text)) return 'drift_local'
+  if (/"reason"/.test(text) && /"rating"/.test(text)) return 'dynamic_rating'
+  if (/"points"/.test(text)) return 'global_map'
+  if (/\banalysts?\b/i.test(text)) return 'global_reduce'
+  if (/research notes/i.test(text)) return 'drift_reduce'
+  if (/descriptions? to merge|description list|comprehensive (summary|description)|merge (their|the) descriptions/i.test(text)) {
+    return 'summarize_descriptions'
+  }
+  // Local search cites any table (`[Data: <table> (ids)]`); basic search only cites Sources.
+  if (/\[Data: <(?:table|dataset name)>/.test(text)) return 'local_search'
+  if (/\[Data: Sources/.test(text)) return 'basic_search'
+  if (/\[Data:/.test(text)) return 'local_search'
+  return 'unknown'
+}
+
+function isLoopQuestion(text: string): boolean {
+  return YES_NO.test(text) && /single letter|answer (?:with )?(?:Y|YES)|Y if/i.test(text) && text.length < 1500
+}
+
+/**
+ * Classifies a whole request. Query prompts put the template in the system message; gleaning
+ * follow-ups are short user messages after an assistant turn, classified by the first user message.
+ */
+export function classifyMessages(messages: readonly ChatMessageLike[]): PromptKind {
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n')
+  if (system.trim() !== '') return classifyText(system)
+  const users = messages.filter((m) => m.role === 'user')
+  const last = users[users.length - 1]?.content ?? ''
+  const first = users[0]?.content ?? ''
+  if (users.length > 1 && messages.some((m) => m.role === 'assistant')) {
+    const base = classifyText(first)
+    const family = base.startsWith('extract_claims') ? 'extract_claims' : base.startsWith('extract_graph') ? 'extract_graph' : undefined
+    if (family !== undefined) return isLoopQuestion(last) ? `${family}_loop` : `${family}_continue`
+  }
+  return classifyText(last)
+}

@@ -1,0 +1,296 @@
+/**
+ * A real OpenAI-protocol HTTP server on 127.0.0.1 for tests: chat completions (plain and SSE),
+ * embeddings, models and Azure deployment paths, with pluggable responders, latency and faults.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { JsonValue } from '../../../src/model/schema.js'
+import { classifyMessages, type ChatMessageLike, type PromptKind } from './classify.js'
+import { embeddingFor, encodeBase64 } from './embeddings.js'
+import { FaultPicker, type FaultKind, type FaultOptions } from './faults.js'
+import { REPLAY_RESPONDER } from './replay.js'
+import { BUILTIN_RESPONDER, fallbackReply, type Responder } from './responders.js'
+import { countTokens } from './tokens.js'
+
+export type { PromptKind } from './classify.js'
+export { classifyMessages, classifyText } from './classify.js'
+export type { Responder, ResponderRequest } from './responders.js'
+export { replayExpectations, type ReplayClaim, type ReplayEntity, type ReplayRelationship, type ReplayUnit } from './replay.js'
+export { fakeModelSettingsYaml, type FakeModelSettingsOptions } from './settings.js'
+export { fakeEmbedding } from './embeddings.js'
+
+export interface FakeLlmOptions {
+  /** Tried in order before the built-in ones. */
+  responders?: Responder[]
+  /** Replay answers from ../shared/reference/christmas-carol-index (default false). */
+  replay?: 'christmas-carol' | false
+  /** Default 1536; a request's `dimensions` wins. */
+  embeddingDimension?: number
+  latency?: { fixedMs?: number; perTokenMs?: number }
+  faults?: FaultOptions
+  /** Exact input text → vector. */
+  fixedEmbeddings?: Record<string, number[]>
+  /** Port to listen on (default 0: a free one). */
+  port?: number
+}
+
+export interface RecordedRequest {
+  id: number
+  path: string
+  kind: PromptKind | 'embedding' | 'models'
+  body: JsonValue
+  /** HTTP status sent; 0 while in flight or when the request hung. */
+  status: number
+  startedAt: number
+  endedAt: number
+  stream: boolean
+  model: string
+  /** The injected fault, if any. */
+  fault?: FaultKind
+}
+
+export interface FakeLlm {
+  /** `http://127.0.0.1:PORT/v1` */
+  baseUrl: string
+  port: number
+  requests: RecordedRequest[]
+  setFaults(faults: FaultOptions | undefined): void
+  close(): Promise<void>
+}
+
+interface Handling {
+  res: ServerResponse
+  record: RecordedRequest
+  body: Record<string, unknown>
+  fault: FaultKind | undefined
+  options: FakeLlmOptions
+}
+
+export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
+  const requests: RecordedRequest[] = []
+  const faults = new FaultPicker(options.faults)
+  const responders = [...(options.responders ?? []), ...(options.replay === 'christmas-carol' ? [REPLAY_RESPONDER] : []), BUILTIN_RESPONDER]
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: 'server_error' } })
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const raw = await readBody(req)
+    const startedAt = Date.now()
+    let body: Record<string, unknown> = {}
+    try {
+      body = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>)
+    } catch {
+      sendJson(res, 400, { error: { message: 'invalid JSON body', type: 'invalid_request_error' } })
+      return
+    }
+    const azure = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/.exec(url.pathname)
+    const endpoint = azure?.[2] ?? url.pathname.replace(/^\/v1\//, '')
+    const model = azure?.[1] ?? (typeof body.model === 'string' ? body.model : '')
+    const record: RecordedRequest = {
+      id: requests.length,
+      path: url.pathname,
+      kind: 'unknown',
+      body: body as JsonValue,
+      status: 0,
+      startedAt,
+      endedAt: 0,
+      stream: body.stream === true,
+      model,
+    }
+    requests.push(record)
+    res.on('close', () => {
+      record.endedAt = Date.now()
+      if (!res.writableFinished) record.status = 0
+    })
+    const finish = (status: number) => {
+      record.status = status
+    }
+    if (azure !== null && url.searchParams.get('api-version') === null) {
+      finish(400)
+      return sendJson(res, 400, { error: { message: 'api-version query parameter is required', type: 'invalid_request_error' } })
+    }
+    const key = (req.headers['api-key'] as string | undefined) ?? req.headers.authorization?.replace(/^Bearer\s+/i, '')
+    if (key === 'bad-key') {
+      finish(401)
+      return sendJson(res, 401, {
+        error: { message: 'Incorrect API key provided. You can find your API key in your account settings.', type: 'invalid_request_error', code: 'invalid_api_key' },
+      })
+    }
+    if (req.method === 'GET' && endpoint === 'models') {
+      record.kind = 'models'
+      finish(200)
+      return sendJson(res, 200, { object: 'list', data: ['gpt-4.1', 'gpt-4.1-mini', 'text-embedding-3-small'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) })
+    }
+    if (req.method !== 'POST' || (endpoint !== 'chat/completions' && endpoint !== 'embeddings')) {
+      finish(404)
+      return sendJson(res, 404, { error: { message: `unknown path ${url.pathname}`, type: 'invalid_request_error' } })
+    }
+    const fault = faults.next()
+    if (fault !== undefined) record.fault = fault
+    const h: Handling = { res, record, body, fault, options }
+    if (endpoint === 'embeddings') {
+      record.kind = 'embedding'
+      return embeddings(h, finish)
+    }
+    return chat(h, finish)
+  }
+
+  function chat(h: Handling, finish: (status: number) => void): Promise<void> | void {
+    const messages = normaliseMessages(h.body.messages)
+    const kind = classifyMessages(messages)
+    h.record.kind = kind
+    if (commonFault(h, finish)) return
+    let content: string | undefined
+    for (const responder of responders) {
+      content = responder({ kind, messages, body: h.body })
+      if (content !== undefined) break
+    }
+    content ??= fallbackReply(h.body)
+    const structured = h.body.response_format !== undefined
+    if (h.fault === 'malformed' && structured) content = content.slice(0, Math.max(1, Math.floor(content.length / 2)))
+    const usage = {
+      prompt_tokens: 3 + messages.reduce((n, m) => n + 3 + countTokens(m.role) + countTokens(m.content), 0),
+      completion_tokens: countTokens(content),
+    }
+    const latency = (h.options.latency?.fixedMs ?? 0) + (h.options.latency?.perTokenMs ?? 0) * usage.completion_tokens
+    return delay(latency).then(() => (h.record.stream ? sendStream(h, content, usage, finish) : sendCompletion(h, content, usage, finish)))
+  }
+
+  function sendCompletion(h: Handling, content: string, usage: Usage, finish: (s: number) => void): void {
+    const payload = {
+      id: `chatcmpl-fake-${h.record.id}`,
+      object: 'chat.completion',
+      created: Math.floor(h.record.startedAt / 1000),
+      model: h.record.model,
+      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    }
+    if (h.fault === 'malformed' && h.body.response_format === undefined) return sendBroken(h.res, finish)
+    if (h.fault === 'truncated') return sendTruncated(h.res, JSON.stringify(payload), finish)
+    finish(200)
+    sendJson(h.res, 200, payload)
+  }
+
+  function sendStream(h: Handling, content: string, usage: Usage, finish: (s: number) => void): void {
+    const base = { id: `chatcmpl-fake-${h.record.id}`, object: 'chat.completion.chunk', created: Math.floor(h.record.startedAt / 1000), model: h.record.model }
+    const pieces = content.match(/[\s\S]{1,16}/g) ?? []
+    finish(200)
+    h.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    const send = (data: unknown) => h.res.write(`data: ${JSON.stringify(data)}\n\n`)
+    send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })
+    pieces.forEach((piece, i) => {
+      if (h.fault === 'truncated' && i === Math.floor(pieces.length / 2)) h.res.destroy()
+      if (h.res.destroyed) return
+      send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })
+    })
+    if (h.res.destroyed) return
+    if (h.fault === 'malformed' && h.body.response_format === undefined) h.res.write('data: {"choices": [\n\n')
+    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })
+    const streamOptions = h.body.stream_options as { include_usage?: boolean } | undefined
+    if (streamOptions?.include_usage === true) send({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })
+    h.res.end('data: [DONE]\n\n')
+  }
+
+  function embeddings(h: Handling, finish: (status: number) => void): Promise<void> | void {
+    if (commonFault(h, finish)) return
+    const input = h.body.input
+    const texts = typeof input === 'string' ? [input] : Array.isArray(input) ? input.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : []
+    const dimension = typeof h.body.dimensions === 'number' ? h.body.dimensions : (h.options.embeddingDimension ?? 1536)
+    const base64 = h.body.encoding_format === 'base64'
+    const data = texts.map((text, index) => {
+      const vector = h.options.fixedEmbeddings?.[text] ?? embeddingFor(text, dimension)
+      return { object: 'embedding', index, embedding: base64 ? encodeBase64(vector) : vector }
+    })
+    const promptTokens = texts.reduce((n, t) => n + countTokens(t), 0)
+    const payload = { object: 'list', data, model: h.record.model, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } }
+    return delay(h.options.latency?.fixedMs ?? 0).then(() => {
+      if (h.fault === 'malformed') return sendBroken(h.res, finish)
+      if (h.fault === 'truncated') return sendTruncated(h.res, JSON.stringify(payload), finish)
+      finish(200)
+      sendJson(h.res, 200, payload)
+    })
+  }
+
+  /** 429, 500 and hang apply to every endpoint; returns true when the request was answered by a fault. */
+  function commonFault(h: Handling, finish: (status: number) => void): boolean {
+    if (h.fault === '429') {
+      finish(429)
+      const retryAfter = String(faults.retryAfterSeconds)
+      sendJson(h.res, 429, { error: { message: 'Rate limit reached (fake).', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, { 'retry-after': retryAfter })
+      return true
+    }
+    if (h.fault === '500') {
+      finish(500)
+      sendJson(h.res, 500, { error: { message: 'The server had an error (fake).', type: 'server_error' } })
+      return true
+    }
+    // A hung request is never answered; the client's timeout ends it and close() destroys the socket.
+    return h.fault === 'hang'
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    setFaults: (f) => faults.configure(f),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+interface Usage {
+  prompt_tokens: number
+  completion_tokens: number
+}
+
+function normaliseMessages(value: unknown): ChatMessageLike[] {
+  if (!Array.isArray(value)) return []
+  return value.map((m: { role?: unknown; content?: unknown }) => ({
+    role: typeof m.role === 'string' ? m.role : 'user',
+    content: typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p: { text?: string }) => p.text ?? '').join('') : '',
+  }))
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(payload)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
+  res.end(text)
+}
+
+/** A 200 whose body is not JSON. */
+function sendBroken(res: ServerResponse, finish: (s: number) => void): void {
+  finish(200)
+  const text = '{"id": "chatcmpl-broken", "choices": [ {'
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
+/** Announces the full length, sends half, then drops the connection. */
+function sendTruncated(res: ServerResponse, text: string, finish: (s: number) => void): void {
+  finish(200)
+  const bytes = Buffer.from(text, 'utf8')
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length })
+  res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy())
+}
+
+function delay(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()
+}
