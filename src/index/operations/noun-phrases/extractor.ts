@@ -57,7 +57,7 @@ function phraseWords(span: readonly number[], t: TokenArrays): string[][] {
 }
 
 export function createNounPhraseExtractor(options: PhraseFilterOptions): NounPhraseExtractor {
-  const excluded = new Set(options.exclude_nouns.map((w) => w.toUpperCase()))
+  const excluded = new Set((options.exclude_nouns ?? []).map((w) => w.toUpperCase()))
   const key = `wink_en_${pythonListRepr(options.exclude_nouns)}_${options.max_word_length}_${options.word_delimiter}_${options.include_named_entities ? 'ne' : 'none'}`
   return {
     key,

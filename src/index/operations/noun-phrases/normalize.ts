@@ -4,8 +4,8 @@
  */
 
 export interface PhraseFilterOptions {
-  /** Words dropped from phrases, compared upper-cased. */
-  readonly exclude_nouns: readonly string[]
+  /** Words dropped from phrases, compared upper-cased (null: none). */
+  readonly exclude_nouns: readonly string[] | null
   readonly max_word_length: number
   readonly word_delimiter: string
   /** Keep single-word phrases whose word is a proper noun. */
@@ -38,6 +38,7 @@ export function normalizePhrase(
 }
 
 /** Python's `str(list)` of the upper-cased words, as the reference puts it in the cache key. */
-export function pythonListRepr(words: readonly string[]): string {
+export function pythonListRepr(words: readonly string[] | null): string {
+  if (words === null) return 'None'
   return `[${words.map((w) => `'${w.toUpperCase().replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`).join(', ')}]`
 }

@@ -1,0 +1,41 @@
+/** Workflow extract_graph_nlp (fast): noun phrases per text unit become a co-occurrence graph. */
+import { WorkflowError } from '../../errors.js'
+import { NLP_ENTITIES } from '../../model/entities.js'
+import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
+import { BASE_TEXT_UNITS } from '../../model/text-units.js'
+import { buildNounGraph } from '../operations/build-noun-graph.js'
+import { createNounPhraseExtractor, extractNounPhrases } from '../operations/noun-phrases/index.js'
+import type { Workflow } from '../workflow.js'
+
+const NAME = 'extract_graph_nlp'
+
+export const extractGraphNlp: Workflow = {
+  name: NAME,
+  reads: [BASE_TEXT_UNITS.name],
+  writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
+  fingerprint: (settings) => ({
+    normalize_edge_weights: settings.extract_graph_nlp.normalize_edge_weights,
+    text_analyzer: settings.extract_graph_nlp.text_analyzer,
+  }),
+  async run(ctx) {
+    const settings = ctx.settings.extract_graph_nlp
+    const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
+    const extractor = createNounPhraseExtractor(settings.text_analyzer)
+    const progress = ctx.progress('noun phrases', textUnits.length)
+    const phrases = await extractNounPhrases(textUnits, extractor, ctx.cache.child('extract_noun_phrases'), (cached) => {
+      if (cached) ctx.stats.count('cache_hits')
+      progress.tick()
+    })
+    progress.done()
+    const graph = buildNounGraph(phrases, settings)
+    if (graph.entities.length === 0) {
+      throw new WorkflowError(NAME, 'NLP Graph Extraction failed. No entities detected during extraction.')
+    }
+    if (graph.relationships.length === 0) {
+      ctx.stats.warning('NLP Graph Extraction found no relationships: no two noun phrases share a text unit.')
+    }
+    await ctx.tables.write(NLP_ENTITIES, graph.entities)
+    await ctx.tables.write(NLP_RELATIONSHIPS, graph.relationships)
+    return { rows: { [NLP_ENTITIES.name]: graph.entities.length, [NLP_RELATIONSHIPS.name]: graph.relationships.length } }
+  },
+}

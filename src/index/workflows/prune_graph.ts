@@ -1,0 +1,28 @@
+/** Workflow prune_graph (fast): drops weak or overly common noun phrases and weak co-occurrences. */
+import { WorkflowError } from '../../errors.js'
+import { NLP_ENTITIES } from '../../model/entities.js'
+import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
+import { pruneGraph as prune } from '../operations/prune-graph.js'
+import type { Workflow } from '../workflow.js'
+
+const NAME = 'prune_graph'
+
+export const pruneGraph: Workflow = {
+  name: NAME,
+  reads: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
+  writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
+  fingerprint: (settings) => settings.prune_graph,
+  async run(ctx) {
+    const entities = await ctx.tables.read(NLP_ENTITIES)
+    const relationships = await ctx.tables.read(NLP_RELATIONSHIPS)
+    const out = prune(entities, relationships, ctx.settings.prune_graph)
+    if (out.entities.length === 0) throw new WorkflowError(NAME, 'Graph Pruning failed. No entities remain.')
+    if (out.relationships.length === 0) throw new WorkflowError(NAME, 'Graph Pruning failed. No relationships remain.')
+    await ctx.tables.write(NLP_ENTITIES, out.entities)
+    await ctx.tables.write(NLP_RELATIONSHIPS, out.relationships)
+    return {
+      rows: { [NLP_ENTITIES.name]: out.entities.length, [NLP_RELATIONSHIPS.name]: out.relationships.length },
+      summary: { removed_entities: entities.length - out.entities.length, removed_relationships: relationships.length - out.relationships.length },
+    }
+  },
+}
