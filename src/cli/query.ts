@@ -1,0 +1,40 @@
+/** `graphrag query`: answers a question with local, global, DRIFT or basic search over the index. */
+import { InvalidArgumentError, type Command } from 'commander'
+import type { QueryCommandFlags } from '../query/command.js'
+import type { SearchMethod } from '../query/index.js'
+
+
+const METHODS: readonly string[] = ['local', 'global', 'drift', 'basic']
+
+function parseMethod(value: string): SearchMethod {
+  if (!METHODS.includes(value)) throw new InvalidArgumentError(`expected one of ${METHODS.join(', ')}`)
+  return value as SearchMethod
+}
+
+function parseLevel(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0')
+  return n
+}
+
+export function registerQueryCommand(program: Command): void {
+  program
+    .command('query')
+    .description('Answer a question from the index.')
+    .argument('<question>', 'the question')
+    .option('-m, --method <method>', 'local, global, drift or basic', parseMethod, 'global')
+    .option('-r, --root <dir>', 'project root', '.')
+    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+    .option('-d, --data <dir>', 'folder with the index tables (default: output_storage.base_dir); its lancedb/ is used when present')
+    .option('--community-level <n>', 'community hierarchy level of the reports (higher = smaller communities)', parseLevel, 2)
+    .option('--dynamic-community-selection', 'global search: let the model pick the relevant reports top-down', false)
+    .option('--response-type <text>', 'length and format of the answer', 'Multiple Paragraphs')
+    .option('--streaming', 'print the answer as it is generated', false)
+    .option('--json', 'print {response, context, usage} as JSON', false)
+    .option('--history <file>', 'JSON file of earlier turns: [{"role": "user"|"assistant", "content": "..."}]')
+    .option('-v, --verbose', 'print warnings and debug messages on stderr', false)
+    .action(async (question: string, flags: QueryCommandFlags) => {
+      const { runQueryCommand } = await import('../query/command.js')
+      await runQueryCommand(question, flags, { stdout: process.stdout, stderr: process.stderr })
+    })
+}

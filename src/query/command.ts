@@ -1,0 +1,75 @@
+/** What `graphrag query` does once its flags are parsed: read the history, search, print. */
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { QueryError } from '../errors.js'
+import type { Logger } from '../logger.js'
+import { parseHistory } from './context/history.js'
+import { runQuery, type SearchMethod, type SearchResult } from './index.js'
+
+export interface QueryCommandFlags {
+  method: SearchMethod
+  root: string
+  config?: string
+  data?: string
+  communityLevel: number
+  dynamicCommunitySelection: boolean
+  responseType: string
+  streaming: boolean
+  json: boolean
+  history?: string
+  verbose: boolean
+}
+
+interface Output {
+  write(text: string): unknown
+}
+
+export async function runQueryCommand(question: string, flags: QueryCommandFlags, io: { stdout: Output; stderr: Output }): Promise<SearchResult> {
+  const history = flags.history === undefined ? [] : await readHistory(flags.history)
+  const logger = stderrLogger(io.stderr, flags.verbose)
+  const streaming = flags.streaming && !flags.json
+  const result = await runQuery({
+    method: flags.method,
+    query: question,
+    root: flags.root,
+    configFile: flags.config,
+    dataDir: flags.data,
+    communityLevel: flags.communityLevel,
+    dynamicCommunitySelection: flags.dynamicCommunitySelection,
+    responseType: flags.responseType,
+    history,
+    logger,
+    onChunk: streaming ? (chunk) => io.stdout.write(chunk) : undefined,
+  })
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify({ method: result.method, response: result.response, context: result.context, usage: result.usage }, null, 2)}\n`)
+  } else if (streaming) {
+    io.stdout.write('\n')
+  } else {
+    io.stdout.write(result.response.endsWith('\n') ? result.response : `${result.response}\n`)
+  }
+  if (result.usage.failures > 0) io.stderr.write(`graphrag: warning: ${result.usage.failures} model call(s) failed and were skipped (see --verbose)\n`)
+  return result
+}
+
+async function readHistory(file: string): Promise<ReturnType<typeof parseHistory>> {
+  const path = resolve(file)
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (cause) {
+    throw new QueryError(`cannot read the history file ${path}`, { cause })
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (cause) {
+    throw new QueryError(`${path}: the history file is not valid JSON`, { cause })
+  }
+  return parseHistory(value, path)
+}
+
+function stderrLogger(stderr: Output, verbose: boolean): Logger {
+  const line = (level: string) => (message: string) => void stderr.write(`graphrag: ${level}: ${message}\n`)
+  return { debug: verbose ? line('debug') : () => {}, info: verbose ? line('info') : () => {}, warn: verbose ? line('warning') : () => {}, error: line('error') }
+}

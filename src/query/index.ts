@@ -1,0 +1,181 @@
+/**
+ * The query library API: localSearch, globalSearch, driftSearch, basicSearch (and streaming
+ * twins), each taking settings (or a project root) and a question and returning
+ * `{response, context, usage}`; runQuery dispatches by method for the CLI.
+ */
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { loadConfig, type Settings } from '../config/index.js'
+import type { ChatModel, EmbeddingModel } from '../llm/types.js'
+import { SILENT_LOGGER, type Logger } from '../logger.js'
+import type { ConversationTurn } from './context/history.js'
+import type { ContextRecords } from './context/table-format.js'
+import { loadTables, TABLES_BY_METHOD } from './load-index.js'
+import { createQueryModels, type SearchSection } from './models.js'
+import { seededRng } from './rng.js'
+import { runBasicSearch } from './search/basic.js'
+import { runDriftSearch } from './search/drift.js'
+import { runGlobalSearch } from './search/global.js'
+import { prepareLocalIndex, runLocalSearch } from './search/local.js'
+import type { SearchRun } from './search/types.js'
+import type { SearchServices } from './services.js'
+import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
+import { openQueryVectors } from './vectors.js'
+
+export type SearchMethod = 'local' | 'global' | 'drift' | 'basic'
+export const SEARCH_METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic']
+
+export interface SearchOptions {
+  query: string
+  /** Loaded settings; when absent they are loaded from `root` (default: the current directory). */
+  settings?: Settings
+  root?: string
+  configFile?: string
+  /** Folder holding the index tables (default output_storage.base_dir); its lancedb/ is used when present. */
+  dataDir?: string
+  /** Community hierarchy level (default 2). */
+  communityLevel?: number
+  dynamicCommunitySelection?: boolean
+  /** Target length and format of the answer (default "Multiple Paragraphs"). */
+  responseType?: string
+  history?: readonly ConversationTurn[]
+  /** Randomness for global search's shuffle (default: seeded, so answers are reproducible). */
+  rng?: () => number
+  logger?: Logger
+  /** Models to use instead of the configured ones (library users with their own clients). */
+  models?: { chat?: ChatModel; embedder?: EmbeddingModel }
+}
+
+export interface SearchResult {
+  method: SearchMethod
+  response: string
+  /** The context tables the answer was based on, as records. */
+  context: ContextRecords
+  /** The exact context text sent to the model. */
+  contextText: string
+  usage: UsageSummary
+}
+
+/** A streaming search: iterate for answer chunks; `result` settles once the stream is drained. */
+export interface SearchStream extends AsyncIterable<string> {
+  readonly result: Promise<SearchResult>
+}
+
+/** The reference seeds its global-search shuffle with 86; we keep the seed. */
+export const DEFAULT_SEED = 86
+
+export const localSearch = (o: SearchOptions) => drain(searchStream('local', o))
+export const globalSearch = (o: SearchOptions) => drain(searchStream('global', o))
+export const driftSearch = (o: SearchOptions) => drain(searchStream('drift', o))
+export const basicSearch = (o: SearchOptions) => drain(searchStream('basic', o))
+export const localSearchStream = (o: SearchOptions) => searchStream('local', o)
+export const globalSearchStream = (o: SearchOptions) => searchStream('global', o)
+export const driftSearchStream = (o: SearchOptions) => searchStream('drift', o)
+export const basicSearchStream = (o: SearchOptions) => searchStream('basic', o)
+
+export interface RunQueryOptions extends SearchOptions {
+  method: SearchMethod
+  /** Called with each chunk as it arrives (streaming output). */
+  onChunk?: (chunk: string) => void
+}
+
+export async function runQuery(options: RunQueryOptions): Promise<SearchResult> {
+  const stream = searchStream(options.method, options)
+  for await (const chunk of stream) options.onChunk?.(chunk)
+  return stream.result
+}
+
+async function drain(stream: SearchStream): Promise<SearchResult> {
+  for await (const _ of stream) {
+    // chunks are joined into result.response
+  }
+  return stream.result
+}
+
+export function searchStream(method: SearchMethod, options: SearchOptions): SearchStream {
+  let settle: { resolve: (r: SearchResult) => void; reject: (e: unknown) => void } | undefined
+  const result = new Promise<SearchResult>((resolve, reject) => (settle = { resolve, reject }))
+  // Consumers may only iterate; an unobserved rejection must not crash the process.
+  result.catch(() => undefined)
+  async function* iterate(): AsyncGenerator<string, void, undefined> {
+    try {
+      const r = yield* execute(method, options)
+      settle!.resolve(r)
+    } catch (error) {
+      settle!.reject(error)
+      throw error
+    }
+  }
+  return { [Symbol.asyncIterator]: () => iterate(), result }
+}
+
+async function* execute(method: SearchMethod, options: SearchOptions): AsyncGenerator<string, SearchResult, undefined> {
+  const settings = options.settings ?? loadConfig({ root: options.root ?? '.', configFile: options.configFile }).settings
+  const dataDir = resolve(options.dataDir ?? settings.output_storage.base_dir)
+  const { services, close } = openServices(settings, method, dataDir, options)
+  try {
+    const run = await startRun(method, settings, dataDir, options, services)
+    let response = ''
+    let next = await run.next()
+    while (!next.done) {
+      response += next.value
+      yield next.value
+      next = await run.next()
+    }
+    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary() }
+  } finally {
+    close()
+  }
+}
+
+async function startRun(method: SearchMethod, settings: Settings, dataDir: string, options: SearchOptions, services: SearchServices): Promise<SearchRun> {
+  const input = { query: options.query, responseType: options.responseType ?? 'Multiple Paragraphs', history: options.history ?? [] }
+  const level = options.communityLevel ?? 2
+  switch (method) {
+    case 'local': {
+      const tables = await loadTables(dataDir, TABLES_BY_METHOD.local, ['covariates'])
+      return runLocalSearch(input, prepareLocalIndex(tables, level), settings.local_search, services)
+    }
+    case 'global': {
+      const tables = await loadTables(dataDir, TABLES_BY_METHOD.global)
+      const params = { ...input, communityLevel: level, dynamicCommunitySelection: options.dynamicCommunitySelection ?? false }
+      return runGlobalSearch(params, tables, settings.global_search, services)
+    }
+    case 'drift': {
+      // DRIFT local steps do not read claims (as in the reference).
+      const tables = await loadTables(dataDir, TABLES_BY_METHOD.drift)
+      return runDriftSearch(input, prepareLocalIndex(tables, level), settings.drift_search, services)
+    }
+    case 'basic': {
+      const tables = await loadTables(dataDir, TABLES_BY_METHOD.basic)
+      return runBasicSearch(input, tables.text_units, settings.basic_search, services)
+    }
+  }
+}
+
+const SECTION: Record<SearchMethod, SearchSection> = { local: 'local_search', global: 'global_search', drift: 'drift_search', basic: 'basic_search' }
+
+function openServices(settings: Settings, method: SearchMethod, dataDir: string, options: SearchOptions): { services: SearchServices; close: () => void } {
+  const models = createQueryModels(settings, SECTION[method], options.models ?? {})
+  const meter = new UsageMeter(models.price)
+  // --data moves the vector store too when the folder has one (the reference keeps db_uri).
+  const local = join(dataDir, 'lancedb')
+  const dbUri = options.dataDir !== undefined && existsSync(local) ? local : settings.vector_store.db_uri
+  const vectors = openQueryVectors(settings, dbUri)
+  const services: SearchServices = {
+    chat: models.chat === undefined ? undefined : new MeteredChat(models.chat, meter),
+    embedder: models.embedder,
+    vectors,
+    meter,
+    countTokens: models.countTokens,
+    concurrency: settings.concurrent_requests,
+    rng: options.rng ?? seededRng(DEFAULT_SEED),
+    logger: options.logger ?? SILENT_LOGGER,
+  }
+  return { services, close: () => vectors.close() }
+}
+
+export type { ConversationTurn } from './context/history.js'
+export { parseHistory } from './context/history.js'
+export type { ContextRecords } from './context/table-format.js'
+export type { UsageSummary } from './usage.js'

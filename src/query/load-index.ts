@@ -1,0 +1,49 @@
+/**
+ * Reads the index tables a search method needs from the output folder (ours or one written by
+ * Python GraphRAG: columns are read by name) and fails with the file name when one is missing.
+ */
+import { join } from 'node:path'
+import { QueryError } from '../errors.js'
+import { COMMUNITIES, COMMUNITY_REPORTS, COVARIATES, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../model/index.js'
+import type { RowOf } from '../model/schema.js'
+import { ParquetTableStore } from '../storage/index.js'
+
+const SCHEMAS = {
+  entities: ENTITIES,
+  relationships: RELATIONSHIPS,
+  communities: COMMUNITIES,
+  community_reports: COMMUNITY_REPORTS,
+  text_units: TEXT_UNITS,
+  covariates: COVARIATES,
+} as const
+
+export type TableName = keyof typeof SCHEMAS
+export type IndexTables = { [K in TableName]: RowOf<(typeof SCHEMAS)[K]>[] }
+
+/** Tables each method reads; covariates are optional (claims are off by default). */
+export const TABLES_BY_METHOD = {
+  local: ['entities', 'relationships', 'communities', 'community_reports', 'text_units'],
+  global: ['entities', 'communities', 'community_reports'],
+  drift: ['entities', 'relationships', 'communities', 'community_reports', 'text_units'],
+  basic: ['text_units'],
+} as const satisfies Record<string, readonly TableName[]>
+
+export async function loadTables<K extends TableName>(
+  dataDir: string,
+  names: readonly K[],
+  optional: readonly TableName[] = [],
+): Promise<Pick<IndexTables, K> & Partial<IndexTables>> {
+  const store = new ParquetTableStore(dataDir)
+  const out: Partial<IndexTables> = {}
+  for (const name of [...names, ...optional]) {
+    const required = (names as readonly TableName[]).includes(name)
+    if (!(await store.has(name))) {
+      if (required) {
+        throw new QueryError(`the index has no ${name} table (${join(dataDir, `${name}.parquet`)}); run \`graphrag index\` first or point --data at the output folder`)
+      }
+      continue
+    }
+    ;(out as Record<string, unknown>)[name] = await store.read(SCHEMAS[name])
+  }
+  return out as Pick<IndexTables, K> & Partial<IndexTables>
+}

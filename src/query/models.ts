@@ -1,0 +1,83 @@
+/**
+ * Chat and embedding models for a search method, built from the method's settings section
+ * (`completion_model_id` may be null: offline mode). Unknown ids are ConfigErrors naming the key.
+ */
+import type { ModelSettings, Settings } from '../config/index.js'
+import { ConfigError } from '../errors.js'
+import { encodingForModel, getTokenizer } from '../llm/tokenizer.js'
+import type { ChatModel, EmbeddingModel } from '../llm/types.js'
+import type { Price } from './usage.js'
+
+export type SearchSection = 'local_search' | 'global_search' | 'drift_search' | 'basic_search'
+
+export interface QueryModels {
+  chat: ChatModel | undefined
+  embedder: EmbeddingModel
+  countTokens: (text: string) => number
+  price: Price | undefined
+}
+
+export function createQueryModels(
+  settings: Settings,
+  section: SearchSection,
+  injected: { chat?: ChatModel; embedder?: EmbeddingModel },
+): QueryModels {
+  const chatId = settings[section].completion_model_id
+  const chat = injected.chat ?? (chatId === null ? undefined : buildChat(settings, chatId, `${section}.completion_model_id`))
+  const embeddingId = section === 'global_search' ? null : settings[section].embedding_model_id
+  const embedder = injected.embedder ?? lazyEmbedder(settings, embeddingId, `${section}.embedding_model_id`)
+  const tokenizer = getTokenizer(encodingForModel(chat?.model ?? 'gpt-4.1', chatId === null ? null : settings.completion_models[chatId]?.encoding_model))
+  return {
+    chat,
+    embedder,
+    countTokens: chat === undefined ? tokenizer.count : (text) => chat.countTokens(text),
+    price: chatId === null ? undefined : priceOf(settings, chatId),
+  }
+}
+
+function modelSettings(settings: Settings, group: 'completion_models' | 'embedding_models', id: string, keyPath: string) {
+  const model = settings[group][id]
+  if (model === undefined) {
+    const known = Object.keys(settings[group])
+    throw new ConfigError(`${keyPath}: no ${group} entry "${id}" (configured: ${known.length > 0 ? known.join(', ') : 'none'})`, { keyPath })
+  }
+  return model
+}
+
+function buildChat(settings: Settings, id: string, keyPath: string): ChatModel {
+  const model = modelSettings(settings, 'completion_models', id, keyPath)
+  return createChatModel(id, model, model.concurrent_requests ?? settings.concurrent_requests)
+}
+
+/** Built on first use, so a method that embeds nothing never needs an embedding model. */
+function lazyEmbedder(settings: Settings, id: string | null, keyPath: string): EmbeddingModel {
+  let model: EmbeddingModel | undefined
+  const get = (): EmbeddingModel => {
+    if (id === null) throw new ConfigError(`${keyPath} is null, but this search method embeds the question; set it to one of embedding_models`, { keyPath })
+    const s = modelSettings(settings, 'embedding_models', id, keyPath)
+    return (model ??= createEmbeddingModel(id, s, s.concurrent_requests ?? settings.concurrent_requests))
+  }
+  return {
+    get id() {
+      return id ?? 'none'
+    },
+    get model() {
+      return get().model
+    },
+    embed: (texts, options) => get().embed(texts, options),
+    countTokens: (text) => get().countTokens(text),
+  }
+}
+
+function priceOf(settings: Settings, id: string): Price | undefined {
+  const pricing = settings.completion_models[id]?.pricing
+  return pricing === null || pricing === undefined ? undefined : { inputPer1m: pricing.input_per_1m, outputPer1m: pricing.output_per_1m }
+}
+
+// Interim until src/llm/index.ts lands: configured models cannot be built yet, injected ones work.
+function createChatModel(id: string, _settings: ModelSettings, _concurrency: number): ChatModel {
+  throw new ConfigError(`completion model ${id}: the LLM client is not available in this build yet`)
+}
+function createEmbeddingModel(id: string, _settings: ModelSettings, _concurrency: number): EmbeddingModel {
+  throw new ConfigError(`embedding model ${id}: the LLM client is not available in this build yet`)
+}

@@ -1,0 +1,21 @@
+/**
+ * Offline answer: with no completion model configured, local and basic search print the ranked
+ * context (what an LLM would have read) as readable markdown instead of a generated answer.
+ */
+import type { ContextRecords } from '../context/table-format.js'
+
+export function offlineAnswer(records: ContextRecords, settingKey: string): string {
+  const parts = [
+    `_No completion model is configured (${settingKey} is null), so this is the ranked context an answer would be based on._`,
+  ]
+  const section = (title: string, lines: string[]) => {
+    if (lines.length > 0) parts.push(`## ${title}\n\n${lines.join('\n')}`)
+  }
+  section('Entities', (records.entities ?? []).map((e, i) => `${i + 1}. **${e.entity}** (id ${e.id}): ${e.description}`))
+  section('Relationships', (records.relationships ?? []).map((r) => `- ${r.source} → ${r.target} (id ${r.id}): ${r.description}`))
+  section('Claims', (records.claims ?? []).map((c) => `- ${c.entity} [${c.status}] (id ${c.id}): ${c.description}`))
+  section('Reports', (records.reports ?? []).map((r) => `- ${r.title} (id ${r.id})`))
+  section('Sources', (records.sources ?? []).map((s) => `### Source ${s.id}\n\n${String(s.text).trim()}\n`))
+  if (parts.length === 1) parts.push('Nothing in the index matched the question.')
+  return `${parts.join('\n\n')}\n`
+}

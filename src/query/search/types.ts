@@ -1,0 +1,21 @@
+/** Shapes shared by the four search methods. */
+import type { ContextRecords } from '../context/table-format.js'
+import type { ConversationTurn } from '../context/history.js'
+
+/** What a search used: the context tables as records and the exact context text sent. */
+export interface SearchContext {
+  records: ContextRecords
+  text: string
+}
+
+/**
+ * A search runs as an async generator: it yields answer chunks and returns its context, so the
+ * streaming API forwards chunks and the non-streaming API joins them; both see the same context.
+ */
+export type SearchRun = AsyncGenerator<string, SearchContext, undefined>
+
+export interface QuestionInput {
+  query: string
+  responseType: string
+  history: readonly ConversationTurn[]
+}

@@ -1,0 +1,98 @@
+/**
+ * Counts what a search spent: LLM calls and tokens per step (map, reduce, primer, …), embedding
+ * calls, and an estimated cost, for `--json` and the library result.
+ */
+import type { ChatModel, CompletionRequest, CompletionResult, EmbeddingModel } from '../llm/types.js'
+
+export interface Price {
+  inputPer1m: number
+  outputPer1m: number
+}
+
+export interface StepUsage {
+  calls: number
+  promptTokens: number
+  completionTokens: number
+  failures: number
+}
+
+export interface UsageSummary extends StepUsage {
+  embeddingCalls: number
+  embeddingTokens: number
+  /** Estimated USD, from the model's pricing; 0 when no price is known. */
+  costUsd: number
+  byStep: Record<string, StepUsage>
+}
+
+export class UsageMeter {
+  private readonly steps = new Map<string, StepUsage>()
+  private embeddingCalls = 0
+  private embeddingTokens = 0
+
+  constructor(private readonly price: Price | undefined) {}
+
+  record(step: string, promptTokens: number, completionTokens: number): void {
+    const s = this.step(step)
+    s.calls += 1
+    s.promptTokens += promptTokens
+    s.completionTokens += completionTokens
+  }
+
+  /** A call that failed for good and was tolerated by the search (counted, never hidden). */
+  recordFailure(step: string): void {
+    this.step(step).failures += 1
+  }
+
+  recordEmbedding(tokens: number): void {
+    this.embeddingCalls += 1
+    this.embeddingTokens += tokens
+  }
+
+  summary(): UsageSummary {
+    const byStep = Object.fromEntries([...this.steps].map(([k, v]) => [k, { ...v }]))
+    const total = [...this.steps.values()].reduce(
+      (a, s) => ({ calls: a.calls + s.calls, promptTokens: a.promptTokens + s.promptTokens, completionTokens: a.completionTokens + s.completionTokens, failures: a.failures + s.failures }),
+      { calls: 0, promptTokens: 0, completionTokens: 0, failures: 0 },
+    )
+    const costUsd = this.price === undefined ? 0 : (total.promptTokens * this.price.inputPer1m + total.completionTokens * this.price.outputPer1m) / 1e6
+    return { ...total, embeddingCalls: this.embeddingCalls, embeddingTokens: this.embeddingTokens, costUsd, byStep }
+  }
+
+  private step(name: string): StepUsage {
+    let s = this.steps.get(name)
+    if (s === undefined) this.steps.set(name, (s = { calls: 0, promptTokens: 0, completionTokens: 0, failures: 0 }))
+    return s
+  }
+}
+
+/** A chat model whose every call is attributed to a search step. */
+export class MeteredChat {
+  constructor(
+    readonly model: ChatModel,
+    private readonly meter: UsageMeter,
+  ) {}
+
+  async complete(step: string, request: CompletionRequest): Promise<CompletionResult> {
+    const result = await this.model.complete(request)
+    this.meter.record(step, result.usage.promptTokens, result.usage.completionTokens)
+    return result
+  }
+
+  /** Streams the reply; tokens are counted locally since a stream reports no usage to us. */
+  async *stream(step: string, request: CompletionRequest): AsyncIterable<string> {
+    let text = ''
+    for await (const chunk of this.model.stream(request)) {
+      text += chunk
+      yield chunk
+    }
+    const prompt = request.messages.reduce((n, m) => n + this.model.countTokens(m.content), 0)
+    this.meter.record(step, prompt, this.model.countTokens(text))
+  }
+}
+
+/** Embeds one text and counts the call. */
+export async function embedOne(embedder: EmbeddingModel, meter: UsageMeter, text: string): Promise<number[]> {
+  const [vector] = await embedder.embed([text])
+  meter.recordEmbedding(embedder.countTokens(text))
+  return vector ?? []
+}

@@ -1,0 +1,43 @@
+/**
+ * The vector-store view search needs, over src/storage's LanceDB store: table names follow
+ * vector_store.index_schema, and a missing table is a QueryError that says how to create it.
+ */
+import type { Settings } from '../config/index.js'
+import { QueryError } from '../errors.js'
+import type { EmbeddingName } from '../model/index.js'
+import { openVectorStore, type VectorHit, type VectorStore } from '../storage/vector-store.js'
+
+export interface QueryVectors {
+  hasTable(name: EmbeddingName): Promise<boolean>
+  /** The k nearest documents by cosine similarity, nearest first. */
+  search(name: EmbeddingName, vector: readonly number[], k: number): Promise<VectorHit[]>
+  /** Stored vectors by document id (unknown ids are absent). */
+  vectorsById(name: EmbeddingName, ids: readonly string[]): Promise<Map<string, number[]>>
+  close(): void
+}
+
+export function openQueryVectors(settings: Settings, dbUri: string): QueryVectors {
+  // Opened on first use: global search never needs it, and a missing folder should not fail it.
+  let opened: Promise<VectorStore> | undefined
+  const store = { get: () => (opened ??= openVectorStore(dbUri)) }
+  const tableName = (name: EmbeddingName) => settings.vector_store.index_schema[name]?.index_name ?? name
+  const checked = new Set<string>()
+  const ensure = async (name: EmbeddingName): Promise<string> => {
+    const table = tableName(name)
+    if (!checked.has(table)) {
+      if (!(await (await store.get()).hasTable(table))) {
+        throw new QueryError(`the vector store ${dbUri} has no ${table} table; run \`graphrag index\` with text embeddings (embed_text) or set vector_store.db_uri`)
+      }
+      checked.add(table)
+    }
+    return table
+  }
+  return {
+    hasTable: async (name) => (await store.get()).hasTable(tableName(name)),
+    search: async (name, vector, k) => (await store.get()).search(await ensure(name), vector, k),
+    vectorsById: async (name, ids) => (ids.length === 0 ? new Map() : (await store.get()).vectorsById(await ensure(name), ids)),
+    close: () => {
+      void opened?.then((s) => s.close())
+    },
+  }
+}
