@@ -63,7 +63,7 @@ export function buildLocalContexts(input: ContextInput): Map<number, LocalContex
   const claimsBySubject = groupClaims(input.claims ?? [])
   const out = new Map<number, LocalContext>()
   const levels = new Map<number, CommunityRow[]>()
-  for (const c of input.communities) levels.set(c.level, [...(levels.get(c.level) ?? []), c])
+  for (const c of input.communities) pushTo(levels, c.level, c)
   for (const communities of levels.values()) {
     const membersOf = communities.map((c) => memberDetails(c, entitiesById))
     const levelTitles = new Set(membersOf.flatMap((m) => [...m.keys()]))
@@ -81,6 +81,12 @@ export function buildLocalContexts(input: ContextInput): Map<number, LocalContex
     })
   }
   return out
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else list.push(value)
 }
 
 function memberDetails(community: CommunityRow, entitiesById: ReadonlyMap<string, EntityRow>): Map<string, EntityDetails> {
@@ -109,7 +115,7 @@ function indexLevelEdges(relationships: readonly RelationshipRow[], levelTitles:
       description: r.description ?? NO_DESCRIPTION,
       combined_degree: r.combined_degree,
     }
-    for (const title of new Set([r.source, r.target])) byTitle.set(title, [...(byTitle.get(title) ?? []), edge])
+    for (const title of new Set([r.source, r.target])) pushTo(byTitle, title, edge)
   }
   return byTitle
 }
@@ -125,7 +131,7 @@ function groupClaims(claims: readonly CovariateRow[]): Map<string, ClaimDetails[
       status: c.status,
       description: c.description,
     }
-    bySubject.set(c.subject_id, [...(bySubject.get(c.subject_id) ?? []), details])
+    pushTo(bySubject, c.subject_id, details)
   }
   return bySubject
 }
