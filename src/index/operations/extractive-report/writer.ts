@@ -1,0 +1,168 @@
+/**
+ * The offline (no-LLM) community report writer: a title from the community's most central phrases,
+ * a summary of its highest-ranked sentences (TextRank biased towards member mentions), findings
+ * from its strongest relationships with a supporting sentence, and a rating from size and centrality.
+ */
+import type { CommunityRow } from '../../../model/communities.js'
+import type { EntityRow } from '../../../model/entities.js'
+import type { RelationshipRow } from '../../../model/relationships.js'
+import type { TextUnitRow } from '../../../model/text-units.js'
+import type { CommunityReportDraft, ReportFinding } from '../community-reports/render.js'
+import { buildSentenceCorpus, type Sentence, type SentenceCorpus } from './corpus.js'
+import { entityFinding, relationshipFinding, type FindingContext } from './findings.js'
+import { displayName, listPhrase, plural, round1 } from './text.js'
+import { textRank } from './textrank.js'
+
+export interface ExtractiveReportOptions {
+  /** extract_graph_nlp.text_analyzer.word_delimiter: how phrase titles join their words. */
+  readonly wordDelimiter: string
+  readonly maxSummarySentences: number
+  /** The summary stops adding sentences once it has this many words. */
+  readonly maxSummaryWords: number
+  readonly minFindings: number
+  readonly maxFindings: number
+  /** Sentences ranked per community (the best-scoring by member mentions). */
+  readonly maxCandidates: number
+}
+
+export const EXTRACTIVE_REPORT_DEFAULTS: ExtractiveReportOptions = Object.freeze({
+  wordDelimiter: ' ',
+  maxSummarySentences: 3,
+  maxSummaryWords: 120,
+  minFindings: 3,
+  maxFindings: 8,
+  maxCandidates: 250,
+})
+
+export interface ExtractiveReportInput {
+  readonly communities: readonly CommunityRow[]
+  readonly entities: readonly Pick<EntityRow, 'id' | 'title' | 'degree' | 'frequency'>[]
+  readonly relationships: readonly Pick<RelationshipRow, 'id' | 'source' | 'target' | 'weight' | 'combined_degree' | 'text_unit_ids'>[]
+  readonly textUnits: readonly Pick<TextUnitRow, 'id' | 'human_readable_id' | 'text'>[]
+}
+
+type Member = ExtractiveReportInput['entities'][number]
+
+/** One draft per community, in the communities' order. */
+export function writeExtractiveReports(input: ExtractiveReportInput, options: Partial<ExtractiveReportOptions> = {}): CommunityReportDraft[] {
+  const opts = { ...EXTRACTIVE_REPORT_DEFAULTS, ...options }
+  const entityById = new Map(input.entities.map((e) => [e.id, e]))
+  const relationshipById = new Map(input.relationships.map((r) => [r.id, r]))
+  const corpus = buildSentenceCorpus(input.textUnits, new Set(input.entities.map((e) => e.title)), opts.wordDelimiter)
+  const unitNumber = new Map(input.textUnits.map((u) => [u.id, u.human_readable_id]))
+  const membersOf = (c: CommunityRow): Member[] => c.entity_ids.flatMap((id) => entityById.get(id) ?? [])
+  const scale = ratingScale(input.communities.map(membersOf))
+  return input.communities.map((community) => {
+    const members = membersOf(community)
+    const relationships = community.relationship_ids.flatMap((id) => relationshipById.get(id) ?? [])
+    const ranked = rankSentences(community, members, corpus, opts)
+    const context: FindingContext = { ranked, used: new Set(), unitNumber, delimiter: opts.wordDelimiter }
+    const summarySentences = pickSummary(ranked, opts)
+    for (const s of summarySentences) context.used.add(s.text)
+    const rating = rate(members, scale)
+    return {
+      community: community.community,
+      level: community.level,
+      title: titleOf(members, opts.wordDelimiter),
+      summary: summaryOf(summarySentences, members, community, opts.wordDelimiter),
+      findings: findingsOf(members, relationships, context, opts),
+      rating: rating.value,
+      rating_explanation: rating.explanation(members, community),
+    }
+  })
+}
+
+function byCentrality(a: Member, b: Member): number {
+  return b.degree - a.degree || b.frequency - a.frequency || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0)
+}
+
+function titleOf(members: readonly Member[], delimiter: string): string {
+  const top = [...members].sort(byCentrality).slice(0, 3).map((m) => displayName(m.title, delimiter))
+  return top.length === 0 ? 'Unnamed community' : listPhrase(top)
+}
+
+/**
+ * The community's sentences, best first: candidates are its complete sentences that mention a
+ * member (weighted by 1 + ln(1 + degree)), ranked by TextRank teleporting in proportion to that weight.
+ */
+function rankSentences(community: CommunityRow, members: readonly Member[], corpus: SentenceCorpus, opts: ExtractiveReportOptions): Sentence[] {
+  const weight = new Map(members.map((m) => [m.title, 1 + Math.log1p(Math.max(0, m.degree))]))
+  const seen = new Set<string>()
+  const all: Sentence[] = []
+  for (const unit of new Set(community.text_unit_ids)) {
+    for (const i of corpus.byUnit.get(unit) ?? []) {
+      const s = corpus.sentences[i]
+      if (!seen.has(s.text)) (seen.add(s.text), all.push(s))
+    }
+  }
+  const score = (s: Sentence): number => s.mentions.reduce((sum, t) => sum + (weight.get(t) ?? 0), 0)
+  let pool = all.filter((s) => s.complete && score(s) > 0)
+  if (pool.length === 0) pool = all.filter((s) => s.complete)
+  if (pool.length === 0) pool = all
+  const candidates = [...pool]
+    .sort((a, b) => score(b) - score(a) || a.index - b.index)
+    .slice(0, opts.maxCandidates)
+    .sort((a, b) => a.index - b.index)
+  const ranks = textRank(candidates.map((s) => s.wordIds), candidates.map(score))
+  const order = candidates.map((_, i) => i).sort((a, b) => ranks[b] - ranks[a] || candidates[a].index - candidates[b].index)
+  return order.map((i) => candidates[i])
+}
+
+function pickSummary(ranked: readonly Sentence[], opts: ExtractiveReportOptions): Sentence[] {
+  const chosen: Sentence[] = []
+  let words = 0
+  for (const s of ranked) {
+    if (chosen.length >= opts.maxSummarySentences || (chosen.length > 0 && words + s.wordCount > opts.maxSummaryWords)) break
+    chosen.push(s)
+    words += s.wordCount
+  }
+  return chosen.sort((a, b) => a.index - b.index)
+}
+
+function summaryOf(sentences: readonly Sentence[], members: readonly Member[], community: CommunityRow, delimiter: string): string {
+  if (sentences.length > 0) return sentences.map((s) => s.text).join(' ')
+  const names = [...members].sort(byCentrality).slice(0, 5).map((m) => displayName(m.title, delimiter))
+  return `This community of ${plural(members.length, 'phrase')} (${listPhrase(names)}) has no source text of its own; its ${plural(community.relationship_ids.length, 'relationship')} come from co-occurrence.`
+}
+
+function findingsOf(
+  members: readonly Member[],
+  relationships: ExtractiveReportInput['relationships'],
+  context: FindingContext,
+  opts: ExtractiveReportOptions,
+): ReportFinding[] {
+  const strongest = [...relationships].sort(
+    (a, b) => b.weight - a.weight || b.combined_degree - a.combined_degree || (a.source + '\u0000' + a.target < b.source + '\u0000' + b.target ? -1 : 1),
+  )
+  const findings = strongest.slice(0, opts.maxFindings).map((r) => relationshipFinding(r, context))
+  for (const m of [...members].sort(byCentrality)) {
+    if (findings.length >= opts.minFindings) break
+    findings.push(entityFinding(m, context))
+  }
+  return findings
+}
+
+interface RatingScale {
+  maxSize: number
+  maxMeanDegree: number
+}
+
+function meanDegree(members: readonly Member[]): number {
+  return members.length === 0 ? 0 : members.reduce((s, m) => s + m.degree, 0) / members.length
+}
+
+function ratingScale(all: readonly (readonly Member[])[]): RatingScale {
+  return { maxSize: Math.max(1, ...all.map((m) => m.length)), maxMeanDegree: Math.max(1e-9, ...all.map(meanDegree)) }
+}
+
+/** 1 + 4.5·(log size / log largest size) + 4.5·(mean degree / highest mean degree), one decimal. */
+function rate(members: readonly Member[], scale: RatingScale) {
+  const sizeScore = Math.log1p(members.length) / Math.log1p(scale.maxSize)
+  const mean = meanDegree(members)
+  const value = round1(1 + 4.5 * sizeScore + 4.5 * Math.min(1, mean / scale.maxMeanDegree))
+  return {
+    value,
+    explanation: (m: readonly Member[], c: CommunityRow): string =>
+      `Rated ${value.toFixed(1)} of 10 from its size (${plural(m.length, 'entity', 'entities')} in ${plural(new Set(c.text_unit_ids).size, 'text unit')}; the largest community has ${scale.maxSize}) and the centrality of its members (mean degree ${mean.toFixed(1)}; the highest community mean is ${scale.maxMeanDegree.toFixed(1)}).`,
+  }
+}
