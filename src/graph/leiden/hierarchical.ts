@@ -9,21 +9,49 @@ import type { XorShift128 } from './rng.js'
 import { Scratch } from './scratch.js'
 
 /** Column-wise entries in output order (objects are made once, at the API boundary). */
-export interface HierarchyColumns {
-  node: number[]
-  cluster: number[]
-  level: number[]
-  parent: number[]
-  isFinal: boolean[]
+class HierarchyColumns {
+  length = 0
+  node = new Int32Array(1024)
+  cluster = new Int32Array(1024)
+  level = new Int32Array(1024)
+  parent = new Int32Array(1024)
+  isFinal = new Uint8Array(1024)
+
+  push(node: number, cluster: number, level: number, parent: number): void {
+    if (this.length === this.node.length) this.grow()
+    const i = this.length++
+    this.node[i] = node
+    this.cluster[i] = cluster
+    this.level[i] = level
+    this.parent[i] = parent
+    this.isFinal[i] = 1
+  }
+
+  private grow(): void {
+    const cap = this.node.length * 2
+    const node = new Int32Array(cap)
+    const cluster = new Int32Array(cap)
+    const level = new Int32Array(cap)
+    const parent = new Int32Array(cap)
+    const isFinal = new Uint8Array(cap)
+    node.set(this.node)
+    cluster.set(this.cluster)
+    level.set(this.level)
+    parent.set(this.parent)
+    isFinal.set(this.isFinal)
+    Object.assign(this, { node, cluster, level, parent, isFinal })
+  }
 }
 
+/** `splitParams` drive the re-clustering of large clusters (quality mode may iterate less there). */
 export function hierarchicalPartition(
   g: CsrNetwork,
   params: LeidenParams,
+  splitParams: LeidenParams,
   maxClusterSize: number,
   rng: XorShift128,
 ): HierarchyColumns {
-  const out: HierarchyColumns = { node: [], cluster: [], level: [], parent: [], isFinal: [] }
+  const out = new HierarchyColumns()
   const n = g.nodeCount
   if (n === 0) return out
   const s = new Scratch(n)
@@ -37,9 +65,9 @@ export function hierarchicalPartition(
   // Level 0: sorted by (cluster, node id).
   const byCluster = membersByCluster(current, n, top.count)
   for (let c = 0; c < top.count; c++) {
-    entryStart.push(out.node.length)
-    for (let i = byCluster.start[c]; i < byCluster.start[c + 1]; i++) push(out, byCluster.members[i], c, 0, -1)
-    entryEnd.push(out.node.length)
+    entryStart.push(out.length)
+    for (let i = byCluster.start[c]; i < byCluster.start[c + 1]; i++) out.push(byCluster.members[i], c, 0, -1)
+    entryEnd.push(out.length)
   }
   let nextId = top.count
   for (let level = 1; ; level++) {
@@ -56,7 +84,7 @@ export function hierarchicalPartition(
         noSplit[c] = true
         continue
       }
-      const local = runLeiden(sub.view(), params, rng, s)
+      const local = runLeiden(sub.view(), splitParams, rng, s)
       if (local.count <= 1) {
         noSplit[c] = true
         continue
@@ -66,30 +94,22 @@ export function hierarchicalPartition(
       const l2g = sub.localToGlobal
       for (let lc = 0; lc < local.count; lc++) {
         const id = offset + lc
-        entryStart.push(out.node.length)
+        entryStart.push(out.length)
         for (let i = localGroups.start[lc]; i < localGroups.start[lc + 1]; i++) {
           const v = l2g[localGroups.members[i]]
-          push(out, v, id, level, c)
+          out.push(v, id, level, c)
           current[v] = id
         }
-        entryEnd.push(out.node.length)
+        entryEnd.push(out.length)
         sizes.push(localGroups.start[lc + 1] - localGroups.start[lc])
         noSplit.push(false)
       }
-      for (let e = entryStart[c]; e < entryEnd[c]; e++) out.isFinal[e] = false
+      out.isFinal.fill(0, entryStart[c], entryEnd[c])
       sizes[c] -= sub.nodeCount
       nextId = offset + local.count
     }
   }
   return out
-}
-
-function push(out: HierarchyColumns, node: number, cluster: number, level: number, parent: number): void {
-  out.node.push(node)
-  out.cluster.push(cluster)
-  out.level.push(level)
-  out.parent.push(parent)
-  out.isFinal.push(true)
 }
 
 /** Counting sort of nodes by cluster id; members ascending within a cluster. */

@@ -8,7 +8,7 @@ import { fisherYates, naiveShuffle } from './partition.js'
 import type { XorShift128 } from './rng.js'
 import type { Scratch } from './scratch.js'
 
-export interface LocalMoveResult {
+interface LocalMoveResult {
   moved: boolean
   /** Number of non-empty communities; ids are compact 0..k−1 afterwards when `moved`. */
   count: number
@@ -28,22 +28,23 @@ export function moveNodesFast(
 ): LocalMoveResult {
   const n = g.nodeCount
   const { offsets, neighbors, weights, nodeWeights } = g
-  // Per-community weight (slot 0), member count (1) and neighbour-weight accumulator (2; −1 = unused)
-  // share one cache line pair: the loop over neighbours is bound by memory latency.
+  // Per-community weight (even slot) and neighbour-weight accumulator (odd slot; −1 = unused) sit
+  // side by side: the loop over neighbours is bound by memory latency, so one miss serves both.
   const cd = s.communityData
-  for (let i = 0, end = 4 * n; i < end; i += 4) {
-    cd[i] = 0
-    cd[i + 1] = 0
-    cd[i + 2] = -1
+  const cc = s.communityCount
+  for (let i = 0; i < n; i++) {
+    cd[2 * i] = 0
+    cd[2 * i + 1] = -1
+    cc[i] = 0
   }
   for (let v = 0; v < n; v++) {
-    const c = membership[v] << 2
-    cd[c] += nodeWeights[v]
-    cd[c + 1]++
+    const c = membership[v]
+    cd[2 * c] += nodeWeights[v]
+    cc[c]++
   }
   const unused = s.unused
   let top = 0
-  for (let i = n - 1; i >= 0; i--) if (cd[(i << 2) + 1] === 0) unused[top++] = i
+  for (let i = n - 1; i >= 0; i--) if (cc[i] === 0) unused[top++] = i
 
   const queue = s.queue
   for (let i = 0; i < n; i++) queue[i] = i
@@ -62,17 +63,16 @@ export function moveNodesFast(
     size--
     stable[v] = 1
     const cur = membership[v]
-    const cur4 = cur << 2
     const wv = nodeWeights[v]
-    cd[cur4] -= wv
-    if (--cd[cur4 + 1] === 0) unused[top++] = cur
+    cd[2 * cur] -= wv
+    if (--cc[cur] === 0) unused[top++] = cur
 
     let nt = 0
     const eStart = offsets[v]
     const eEnd = offsets[v + 1]
     for (let e = eStart; e < eEnd; e++) {
       const c = membership[neighbors[e]]
-      const slot = (c << 2) + 2
+      const slot = 2 * c + 1
       const a = cd[slot]
       if (a < 0) {
         cd[slot] = weights[e]
@@ -82,26 +82,25 @@ export function moveNodesFast(
       }
     }
     let best = cur
-    const aCur = cd[cur4 + 2]
-    let bestQ = (aCur < 0 ? 0 : aCur) - wv * cd[cur4] * r
+    const aCur = cd[2 * cur + 1]
+    let bestQ = (aCur < 0 ? 0 : aCur) - wv * cd[2 * cur] * r
     const empty = unused[top - 1]
-    const qEmpty = 0 - wv * cd[empty << 2] * r
+    const qEmpty = 0 - wv * cd[2 * empty] * r
     if (qEmpty > bestQ) {
       best = empty
       bestQ = qEmpty
     }
     for (let i = 0; i < nt; i++) {
-      const c4 = touched[i] << 2
-      const q = cd[c4 + 2] - wv * cd[c4] * r
+      const c2 = 2 * touched[i]
+      const q = cd[c2 + 1] - wv * cd[c2] * r
       if (q > bestQ) {
         best = touched[i]
         bestQ = q
       }
-      cd[c4 + 2] = -1
+      cd[c2 + 1] = -1
     }
-    const best4 = best << 2
-    cd[best4] += wv
-    cd[best4 + 1]++
+    cd[2 * best] += wv
+    cc[best]++
     if (best === empty) top--
     if (best !== cur) {
       membership[v] = best
@@ -121,10 +120,10 @@ export function moveNodesFast(
   let count = 0
   if (moved) {
     const map = s.map
-    for (let i = 0; i < n; i++) map[i] = cd[(i << 2) + 1] > 0 ? count++ : -1
+    for (let i = 0; i < n; i++) map[i] = cc[i] > 0 ? count++ : -1
     for (let v = 0; v < n; v++) membership[v] = map[membership[v]]
   } else {
-    for (let i = 0; i < n; i++) if (cd[(i << 2) + 1] > 0) count++
+    for (let i = 0; i < n; i++) if (cc[i] > 0) count++
   }
   return { moved, count }
 }

@@ -73,7 +73,7 @@ export function buildNetwork(edges: ReadonlyArray<WeightedEdge>): LabeledNetwork
 }
 
 /** Undirected CSR from parallel arrays; duplicate pairs keep the weight of their first occurrence. */
-export function csrFromEdgeArrays(
+function csrFromEdgeArrays(
   n: number,
   src: Int32Array,
   dst: Int32Array,
@@ -152,7 +152,7 @@ function sortRowStable(nb: Int32Array, w: Float64Array, from: number, to: number
 }
 
 /** Adds node weights (row sums in row order) and the adjacency total. */
-export function finishNetwork(
+function finishNetwork(
   n: number,
   offsets: Int32Array,
   neighbors: Int32Array,

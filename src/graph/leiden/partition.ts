@@ -1,23 +1,9 @@
 /**
- * Partition helpers over Int32Array memberships: order-preserving compaction, members grouped by
- * community (counting sort, members ascending), and the two shuffles.
+ * Partition helpers over Int32Array memberships: members grouped by community (counting sort,
+ * members ascending) and the two shuffles.
  */
 import type { XorShift128 } from './rng.js'
 import type { Scratch } from './scratch.js'
-
-/**
- * Renumbers the used ids of `membership[0..n)` (all < `idBound`) to 0..k−1 keeping their relative
- * order; returns k.
- */
-export function compactPartition(membership: Int32Array, n: number, idBound: number, s: Scratch): number {
-  const map = s.map
-  for (let i = 0; i < idBound; i++) map[i] = -1
-  for (let v = 0; v < n; v++) map[membership[v]] = 0
-  let k = 0
-  for (let i = 0; i < idBound; i++) if (map[i] === 0) map[i] = k++
-  for (let v = 0; v < n; v++) membership[v] = map[membership[v]]
-  return k
-}
 
 /** Fills `s.start[0..k]` and `s.members` so that community c's members, ascending, are members[start[c]..start[c+1]). */
 export function groupMembers(membership: Int32Array, n: number, k: number, s: Scratch): void {

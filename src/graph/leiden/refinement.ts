@@ -10,7 +10,7 @@ import { fisherYates, groupMembers, naiveShuffle } from './partition.js'
 import type { XorShift128 } from './rng.js'
 import type { Scratch } from './scratch.js'
 
-export interface RefineResult {
+interface RefineResult {
   /** Refined community per node of g, compact; pieces of community c are contiguous and ordered by c. */
   refined: Int32Array
   refinedCount: number
@@ -19,7 +19,7 @@ export interface RefineResult {
 }
 
 /** (1 + x/256)^256 by eight squarings, as the reference does; 0 below −256. */
-export function approxExp(x: number): number {
+function approxExp(x: number): number {
   if (x < -256) return 0
   let y = 1 + x / 256
   y *= y

@@ -6,8 +6,9 @@ import { SubnetworkBuilder } from './subnetwork.js'
 
 export class Scratch {
   readonly capacity: number
-  // Local moving: per community [weight, count, accumulator, unused] (4 doubles each).
+  // Local moving: per community [weight, accumulator] pairs, and member counts.
   readonly communityData: Float64Array
+  readonly communityCount: Int32Array
   readonly unused: Int32Array
   readonly queue: Int32Array
   readonly stable: Uint8Array
@@ -36,7 +37,8 @@ export class Scratch {
   constructor(capacity: number) {
     const n = Math.max(1, capacity)
     this.capacity = n
-    this.communityData = new Float64Array(4 * n)
+    this.communityData = new Float64Array(2 * n)
+    this.communityCount = new Int32Array(n)
     this.unused = new Int32Array(n)
     this.queue = new Int32Array(n)
     this.stable = new Uint8Array(n)

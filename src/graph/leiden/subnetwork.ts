@@ -18,6 +18,9 @@ export class SubnetworkBuilder {
   private rawWeights = new Float64Array(16)
   private rawOffsets = new Int32Array(17)
   private fill = new Int32Array(16)
+  private pairA = new Int32Array(16)
+  private pairB = new Int32Array(16)
+  private pairW = new Float64Array(16)
 
   /** @param globalToLocal shared map over the parent's node ids, all −1 between calls. */
   constructor(private readonly globalToLocal: Int32Array) {}
@@ -36,10 +39,11 @@ export class SubnetworkBuilder {
   ): void {
     const { offsets: pOff, neighbors: pNb, weights: pW } = parent
     const g2l = this.globalToLocal
-    const size = to - from
-    this.ensureNodes(size)
+    this.ensureNodes(to - from)
     const l2g = this.localToGlobal
     const deg = this.rawOffsets
+    // One scan of the members' rows records each internal pair once (from its smaller endpoint,
+    // whose weight the reference keeps) while assigning local ids in first-appearance order.
     let n = 0
     let pairs = 0
     for (let i = from; i < to; i++) {
@@ -58,8 +62,14 @@ export class SubnetworkBuilder {
           l2g[n++] = u
         }
         if (v < u) {
-          deg[g2l[v] + 1]++
-          deg[g2l[u] + 1]++
+          const lv = g2l[v]
+          const lu = g2l[u]
+          deg[lv + 1]++
+          deg[lu + 1]++
+          this.ensurePairs(pairs + 1)
+          this.pairA[pairs] = lv
+          this.pairB[pairs] = lu
+          this.pairW[pairs] = pW[e]
           pairs++
         }
       }
@@ -72,22 +82,17 @@ export class SubnetworkBuilder {
     const rawW = this.rawWeights
     const fill = this.fill
     for (let i = 0; i < n; i++) fill[i] = deg[i]
-    for (let i = from; i < to; i++) {
-      const v = members[i]
-      const lv = g2l[v]
-      if (lv < 0) continue
-      for (let e = pOff[v], end = pOff[v + 1]; e < end; e++) {
-        const u = pNb[e]
-        if (u <= v || membership[u] !== community) continue
-        const lu = g2l[u]
-        const w = pW[e]
-        let p = fill[lv]++
-        rawNb[p] = lu
-        rawW[p] = w
-        p = fill[lu]++
-        rawNb[p] = lv
-        rawW[p] = w
-      }
+    const { pairA, pairB, pairW } = this
+    for (let k = 0; k < pairs; k++) {
+      const lv = pairA[k]
+      const lu = pairB[k]
+      const w = pairW[k]
+      let p = fill[lv]++
+      rawNb[p] = lu
+      rawW[p] = w
+      p = fill[lu]++
+      rawNb[p] = lv
+      rawW[p] = w
     }
     // Transpose: visiting rows in ascending local id leaves every destination row sorted.
     const off = this.offsets
@@ -140,6 +145,20 @@ export class SubnetworkBuilder {
     this.rawOffsets = new Int32Array(cap + 1)
     this.nodeWeights = new Float64Array(cap)
     this.fill = new Int32Array(cap)
+  }
+
+  private ensurePairs(size: number): void {
+    if (this.pairA.length >= size) return
+    const cap = Math.max(size, this.pairA.length * 2)
+    const a = new Int32Array(cap)
+    const b = new Int32Array(cap)
+    const w = new Float64Array(cap)
+    a.set(this.pairA)
+    b.set(this.pairB)
+    w.set(this.pairW)
+    this.pairA = a
+    this.pairB = b
+    this.pairW = w
   }
 
   private ensureEntries(size: number): void {
