@@ -23,7 +23,6 @@ import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
 import { openQueryVectors } from './vectors.js'
 
 export type SearchMethod = 'local' | 'global' | 'drift' | 'basic'
-export const SEARCH_METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic']
 
 export interface SearchOptions {
   query: string
@@ -62,7 +61,7 @@ export interface SearchStream extends AsyncIterable<string> {
 }
 
 /** The reference seeds its global-search shuffle with 86; we keep the seed. */
-export const DEFAULT_SEED = 86
+const DEFAULT_SEED = 86
 
 export const localSearch = (o: SearchOptions) => drain(searchStream('local', o))
 export const globalSearch = (o: SearchOptions) => drain(searchStream('global', o))
@@ -92,7 +91,7 @@ async function drain(stream: SearchStream): Promise<SearchResult> {
   return stream.result
 }
 
-export function searchStream(method: SearchMethod, options: SearchOptions): SearchStream {
+function searchStream(method: SearchMethod, options: SearchOptions): SearchStream {
   let settle: { resolve: (r: SearchResult) => void; reject: (e: unknown) => void } | undefined
   const result = new Promise<SearchResult>((resolve, reject) => (settle = { resolve, reject }))
   // Consumers may only iterate; an unobserved rejection must not crash the process.

@@ -4,6 +4,7 @@
  */
 import type { ModelSettings, Settings } from '../config/index.js'
 import { ConfigError } from '../errors.js'
+import { priceFor } from '../llm/pricing.js'
 import { encodingForModel, getTokenizer } from '../llm/tokenizer.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import type { Price } from './usage.js'
@@ -69,9 +70,12 @@ function lazyEmbedder(settings: Settings, id: string | null, keyPath: string): E
   }
 }
 
+/** Built-in list price of the model unless the settings give one (cost is an estimate). */
 function priceOf(settings: Settings, id: string): Price | undefined {
-  const pricing = settings.completion_models[id]?.pricing
-  return pricing === null || pricing === undefined ? undefined : { inputPer1m: pricing.input_per_1m, outputPer1m: pricing.output_per_1m }
+  const model = settings.completion_models[id]
+  if (model === undefined) return undefined
+  const override = model.pricing === null ? undefined : { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m }
+  return priceFor(model.model, override)
 }
 
 // Interim until src/llm/index.ts lands: configured models cannot be built yet, injected ones work.

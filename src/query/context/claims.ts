@@ -2,7 +2,7 @@
 import type { CovariateRow, EntityRow } from '../../model/index.js'
 import { fillRows, renderRow, renderTable } from './table-format.js'
 
-export const CLAIM_HEADER = ['id', 'entity', 'object_id', 'status', 'start_date', 'end_date', 'description'] as const
+const CLAIM_HEADER = ['id', 'entity', 'object_id', 'status', 'start_date', 'end_date', 'description'] as const
 
 export function selectClaims(selected: readonly EntityRow[], covariates: readonly CovariateRow[]): CovariateRow[] {
   const bySubject = new Map<string, CovariateRow[]>()

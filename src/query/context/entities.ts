@@ -47,7 +47,7 @@ export async function mapQueryToEntities(input: EntityMappingInput): Promise<Ent
   }
 }
 
-export const ENTITY_HEADER = ['id', 'entity', 'description', 'number of relationships'] as const
+const ENTITY_HEADER = ['id', 'entity', 'description', 'number of relationships'] as const
 
 export function entityRecord(e: EntityRow): Record<string, string | number> {
   return { id: e.human_readable_id, entity: e.title, description: e.description ?? '', 'number of relationships': e.degree }

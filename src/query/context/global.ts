@@ -8,7 +8,7 @@ import type { CommunityReportRow, CommunityRow, EntityRow } from '../../model/in
 import { shuffled } from '../rng.js'
 import { float, plainRecord, renderRow, renderTable, type ContextRecord } from './table-format.js'
 
-export const GLOBAL_REPORT_HEADER = ['id', 'title', 'occurrence weight', 'content', 'rank'] as const
+const GLOBAL_REPORT_HEADER = ['id', 'title', 'occurrence weight', 'content', 'rank'] as const
 
 export interface GlobalBatch {
   text: string
@@ -33,7 +33,7 @@ export function occurrenceWeights(
   return new Map(reports.map((r) => [r.community, max > 0 ? (counts.get(r.community) ?? 0) / max : 0]))
 }
 
-export function globalRecord(r: CommunityReportRow, weight: number): Record<string, string | number | { float: number }> {
+function globalRecord(r: CommunityReportRow, weight: number): Record<string, string | number | { float: number }> {
   return { id: r.community, title: r.title, 'occurrence weight': float(weight), content: r.full_content, rank: float(r.rank) }
 }
 

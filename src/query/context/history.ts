@@ -14,7 +14,7 @@ export interface ConversationTurn {
 /** Share of the context budget the history may take. */
 export const HISTORY_BUDGET_SHARE = 0.25
 
-export const HISTORY_HEADER = ['turn', 'content'] as const
+const HISTORY_HEADER = ['turn', 'content'] as const
 
 /** Validates parsed `--history` JSON: an array of {role: user|assistant, content}. */
 export function parseHistory(value: unknown, source: string): ConversationTurn[] {

@@ -33,7 +33,7 @@ export function selectRelationships(
   return [...inNetwork, ...ranked.slice(0, topK * selected.length)]
 }
 
-export const RELATIONSHIP_HEADER = ['id', 'source', 'target', 'description', 'weight'] as const
+const RELATIONSHIP_HEADER = ['id', 'source', 'target', 'description', 'weight'] as const
 
 export function relationshipRecord(r: RelationshipRow): Record<string, string | number | { float: number }> {
   return { id: r.human_readable_id, source: r.source, target: r.target, description: r.description ?? '', weight: float(r.weight) }

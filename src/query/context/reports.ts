@@ -6,7 +6,7 @@
 import type { CommunityReportRow, EntityRow } from '../../model/index.js'
 import { fillRows, renderRow, renderTable } from './table-format.js'
 
-export const REPORT_HEADER = ['id', 'title', 'content'] as const
+const REPORT_HEADER = ['id', 'title', 'content'] as const
 
 export function rankReportsForEntities(
   selected: readonly EntityRow[],

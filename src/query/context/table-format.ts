@@ -51,7 +51,7 @@ export function renderTable(title: string | null, header: readonly string[], row
   return `${head}${renderRow(header)}${rows.join('')}`
 }
 
-export function sectionTitle(title: string): string {
+function sectionTitle(title: string): string {
   return `-----${title}-----\n`
 }
 

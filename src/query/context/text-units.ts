@@ -6,7 +6,7 @@
 import type { EntityRow, RelationshipRow, TextUnitRow } from '../../model/index.js'
 import { fillRows, renderRow, renderTable } from './table-format.js'
 
-export const SOURCE_HEADER = ['id', 'text'] as const
+const SOURCE_HEADER = ['id', 'text'] as const
 
 export function rankTextUnits(
   selected: readonly EntityRow[],

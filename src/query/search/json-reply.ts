@@ -7,7 +7,7 @@ export function replyObject(result: CompletionResult): Record<string, unknown> |
   return parseJsonObject(result.content)
 }
 
-export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
   const candidates = [text.trim(), text.replace(/^\s*```(?:json)?\s*|\s*```\s*$/g, '')]
   const start = text.indexOf('{')
   const end = text.lastIndexOf('}')

@@ -24,7 +24,7 @@ export function prepareLocalIndex(tables: LocalTables, communityLevel: number): 
   }
 }
 
-export function localContextOptions(s: Settings['local_search']): LocalContextOptions {
+function localContextOptions(s: Settings['local_search']): LocalContextOptions {
   return {
     textUnitProp: s.text_unit_prop,
     communityProp: s.community_prop,
