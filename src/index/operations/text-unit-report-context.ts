@@ -1,0 +1,85 @@
+/**
+ * The text-unit context of create_community_reports_text (spec reference-index.md §5.12): a
+ * community's text units ranked by the summed degree of its member entities found in them, as a
+ * `-----SOURCES-----` CSV trimmed to the token budget. Unlike the reference, unit 0 is kept.
+ */
+import type { CommunityRow } from '../../model/communities.js'
+import type { EntityRow } from '../../model/entities.js'
+import type { TextUnitRow } from '../../model/text-units.js'
+import { renderSection, type CsvValue } from './community-reports/csv.js'
+
+export interface TextUnitContextInput {
+  readonly communities: readonly CommunityRow[]
+  readonly entities: readonly Pick<EntityRow, 'id' | 'degree' | 'text_unit_ids'>[]
+  readonly textUnits: readonly Pick<TextUnitRow, 'id' | 'human_readable_id' | 'text'>[]
+}
+
+export interface TextUnitRecord {
+  /** The text unit's human_readable_id. */
+  readonly id: number
+  readonly text: string
+  /** Sum of the degrees of the community's entities that occur in this unit. */
+  readonly entity_degree: number
+}
+
+export interface TextUnitContext {
+  readonly community: number
+  readonly level: number
+  /** Empty when the community has no text units. */
+  readonly text: string
+  readonly records: number
+}
+
+const COLUMNS = ['id', 'text', 'entity_degree'] as const
+
+export function renderSources(records: readonly TextUnitRecord[]): string {
+  return renderSection('SOURCES', COLUMNS, records.map((r): CsvValue[] => [r.id, r.text, r.entity_degree]))
+}
+
+/** Records of one community, most central first (ties keep the community's unit order), without duplicates. */
+export function textUnitRecords(
+  community: Pick<CommunityRow, 'entity_ids' | 'text_unit_ids'>,
+  entityById: ReadonlyMap<string, Pick<EntityRow, 'degree' | 'text_unit_ids'>>,
+  unitById: ReadonlyMap<string, Pick<TextUnitRow, 'human_readable_id' | 'text'>>,
+): TextUnitRecord[] {
+  const members = community.entity_ids.flatMap((id) => entityById.get(id) ?? [])
+  const records: TextUnitRecord[] = []
+  for (const unitId of new Set(community.text_unit_ids)) {
+    const unit = unitById.get(unitId)
+    if (unit === undefined) continue
+    const degree = members.reduce((sum, m) => (m.text_unit_ids.includes(unitId) ? sum + m.degree : sum), 0)
+    records.push({ id: unit.human_readable_id, text: unit.text, entity_degree: degree })
+  }
+  return records.sort((a, b) => b.entity_degree - a.entity_degree)
+}
+
+/**
+ * Renders the records, or when over `maxTokens` the longest prefix that fits (the full list when
+ * not even one record fits, as the reference does).
+ */
+export function trimToBudget(records: readonly TextUnitRecord[], maxTokens: number, countTokens: (text: string) => number): string {
+  const full = renderSources(records)
+  if (countTokens(full) <= maxTokens) return full
+  let fitted = ''
+  for (let n = 1; n <= records.length; n++) {
+    const candidate = renderSources(records.slice(0, n))
+    if (countTokens(candidate) > maxTokens) break
+    fitted = candidate
+  }
+  return fitted === '' ? full : fitted
+}
+
+/** One context per community, in the communities' order. */
+export function buildTextUnitContexts(
+  input: TextUnitContextInput,
+  maxTokens: number,
+  countTokens: (text: string) => number,
+): TextUnitContext[] {
+  const entityById = new Map(input.entities.map((e) => [e.id, e]))
+  const unitById = new Map(input.textUnits.map((u) => [u.id, u]))
+  return input.communities.map((c) => {
+    const records = textUnitRecords(c, entityById, unitById)
+    const text = records.length === 0 ? '' : trimToBudget(records, maxTokens, countTokens)
+    return { community: c.community, level: c.level, text, records: records.length }
+  })
+}

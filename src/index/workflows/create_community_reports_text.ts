@@ -1,0 +1,57 @@
+/**
+ * Workflow create_community_reports_text (fast): LLM reports over each community's text units when
+ * community_reports.completion_model_id names a configured chat model, extractive reports otherwise.
+ */
+import { WorkflowError } from '../../errors.js'
+import { loadPrompt } from '../../llm/prompt-template.js'
+import { COMMUNITIES } from '../../model/communities.js'
+import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
+import { ENTITIES } from '../../model/entities.js'
+import { RELATIONSHIPS } from '../../model/relationships.js'
+import { TEXT_UNITS } from '../../model/text-units.js'
+import { finalizeReports } from '../operations/community-reports/render.js'
+import { writeExtractiveReports } from '../operations/extractive-report/index.js'
+import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
+import { generateTextReports } from '../operations/text-unit-reports.js'
+import type { Workflow } from '../workflow.js'
+
+const NAME = 'create_community_reports_text'
+
+export const createCommunityReportsText: Workflow = {
+  name: NAME,
+  reads: [ENTITIES.name, RELATIONSHIPS.name, COMMUNITIES.name, TEXT_UNITS.name],
+  writes: [COMMUNITY_REPORTS.name],
+  fingerprint: (settings) => ({
+    reports: settings.community_reports,
+    llm: settings.community_reports.completion_model_id !== null && Object.hasOwn(settings.completion_models, settings.community_reports.completion_model_id),
+    delimiter: settings.extract_graph_nlp.text_analyzer.word_delimiter,
+  }),
+  async run(ctx) {
+    const settings = ctx.settings.community_reports
+    const entities = await ctx.tables.read(ENTITIES)
+    const communities = await ctx.tables.read(COMMUNITIES)
+    const textUnits = await ctx.tables.read(TEXT_UNITS)
+    if (!ctx.models.hasChat(settings.completion_model_id)) {
+      const relationships = await ctx.tables.read(RELATIONSHIPS)
+      const wordDelimiter = ctx.settings.extract_graph_nlp.text_analyzer.word_delimiter
+      const drafts = writeExtractiveReports({ communities, entities, relationships, textUnits }, { wordDelimiter })
+      const rows = finalizeReports(drafts, communities)
+      await ctx.tables.write(COMMUNITY_REPORTS, rows)
+      return { rows: { [COMMUNITY_REPORTS.name]: rows.length }, summary: { writer: 'extractive', failed: 0 } }
+    }
+    const chat = ctx.models.chat(settings.completion_model_id!, { keyPath: 'community_reports.completion_model_id', cachePartition: settings.model_instance_name })
+    const contexts = buildTextUnitContexts({ communities, entities, textUnits }, settings.max_input_length, (t) => chat.countTokens(t))
+    const progress = ctx.progress('community reports', contexts.filter((c) => c.text !== '').length)
+    const prompt = loadPrompt(settings.text_prompt, 'community_report_text.txt', 'community_reports.text_prompt')
+    const result = await generateTextReports(contexts, { prompt, maxReportLength: settings.max_length }, { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() })
+    progress.done()
+    for (const f of result.failures) ctx.stats.failure(`community ${f.community}`, f.reason)
+    if (result.failures.length > settings.max_failed_fraction * result.attempted) {
+      const message = `${result.failures.length} of ${result.attempted} community reports failed (community_reports.max_failed_fraction = ${settings.max_failed_fraction})`
+      throw new WorkflowError(NAME, message, { cause: result.failures[0]!.error })
+    }
+    const rows = finalizeReports(result.drafts, communities)
+    await ctx.tables.write(COMMUNITY_REPORTS, rows)
+    return { rows: { [COMMUNITY_REPORTS.name]: rows.length }, summary: { writer: 'llm', failed: result.failures.length } }
+  },
+}
