@@ -56,8 +56,11 @@ export interface ChatModel {
 export interface EmbeddingModel {
   readonly id: string
   readonly model: string
-  /** One vector per input text, in input order. Long texts are windowed and mean-pooled. */
-  embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<number[][]>
+  /**
+   * One vector per input text, in input order. Long texts are windowed and mean-pooled; an empty
+   * text gets an empty vector (there is nothing to embed). `noCache` bypasses the cache (preflight).
+   */
+  embed(texts: readonly string[], options?: { signal?: AbortSignal; noCache?: boolean }): Promise<number[][]>
   countTokens(text: string): number
 }
 

@@ -1,0 +1,187 @@
+/**
+ * Transport over the `openai` package: chat completions (plain and streamed) and embeddings against
+ * api.openai.com, any OpenAI-compatible api_base, or Azure OpenAI. Every failure becomes an
+ * AttemptFailure saying whether it is worth retrying; the SDK's own retries are off.
+ */
+import OpenAI, { AzureOpenAI } from 'openai'
+import { AttemptFailure, isRetryableStatus } from './failure.js'
+import { parseStructuredReply } from './json.js'
+import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
+import type { ResponseFormat } from './types.js'
+
+export interface ClientOptions {
+  provider: 'openai' | 'azure'
+  model: string
+  apiKey: string | undefined
+  apiBase: string | undefined
+  apiVersion: string | undefined
+  azureDeploymentName: string | undefined
+  /** Per-request timeout in milliseconds. */
+  timeoutMs: number
+  /** Embedding size to request from the provider (omitted when undefined). */
+  dimensions: number | undefined
+  /** Counts prompt tokens when a server omits usage (some OpenAI-compatible servers do). */
+  countTokens: (text: string) => number
+}
+
+export function createClient(options: ClientOptions): ChatTransport & EmbedTransport {
+  const sdk =
+    options.provider === 'azure'
+      ? new AzureOpenAI({
+          apiKey: options.apiKey,
+          endpoint: options.apiBase,
+          apiVersion: options.apiVersion,
+          deployment: options.azureDeploymentName ?? options.model,
+          maxRetries: 0,
+          timeout: options.timeoutMs,
+        })
+      : new OpenAI({
+          // Local OpenAI-compatible servers accept any key; the SDK refuses to start without one.
+          apiKey: options.apiKey ?? 'no-key',
+          baseURL: options.apiBase,
+          maxRetries: 0,
+          timeout: options.timeoutMs,
+        })
+
+  const estimatePrompt = (call: ChatCall) => call.messages.reduce((n, m) => n + 3 + options.countTokens(m.content), 3)
+
+  return {
+    async complete(call: ChatCall): Promise<ChatReply> {
+      let reply: OpenAI.ChatCompletion
+      try {
+        reply = await sdk.chat.completions.create(chatBody(options.model, call, false) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
+          signal: call.signal,
+        })
+      } catch (error) {
+        throw toFailure(error, call.signal)
+      }
+      const content = reply.choices?.[0]?.message?.content ?? ''
+      const usage = {
+        promptTokens: reply.usage?.prompt_tokens ?? estimatePrompt(call),
+        completionTokens: reply.usage?.completion_tokens ?? options.countTokens(content),
+      }
+      // Tokens are spent even when the reply then fails validation, so count them first.
+      call.meter.tokens(usage.promptTokens, usage.completionTokens)
+      if (call.responseFormat === undefined) return { content, usage }
+      return { content, usage, json: parseStructuredReply(content, call.responseFormat) }
+    },
+
+    async *stream(call: ChatCall): AsyncIterable<string> {
+      let text = ''
+      let usage: OpenAI.CompletionUsage | undefined
+      let opened = false
+      try {
+        const stream = await sdk.chat.completions.create(chatBody(options.model, call, true) as unknown as OpenAI.ChatCompletionCreateParamsStreaming, {
+          signal: call.signal,
+        })
+        opened = true
+        for await (const chunk of stream) {
+          usage = chunk.usage ?? usage
+          const delta = chunk.choices?.[0]?.delta?.content
+          if (delta) {
+            text += delta
+            yield delta
+          }
+        }
+      } catch (error) {
+        throw toFailure(error, call.signal)
+      } finally {
+        if (opened) call.meter.tokens(usage?.prompt_tokens ?? estimatePrompt(call), usage?.completion_tokens ?? options.countTokens(text))
+      }
+    },
+
+    async embed(call: EmbedCall): Promise<EmbedReply> {
+      let reply: OpenAI.CreateEmbeddingResponse
+      try {
+        reply = await sdk.embeddings.create(
+          {
+            model: options.model,
+            input: [...call.input],
+            // openai 6.x decodes base64 by default and silently returns [] for float replies: always ask for floats.
+            encoding_format: 'float',
+            ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
+          },
+          { signal: call.signal },
+        )
+      } catch (error) {
+        throw toFailure(error, call.signal)
+      }
+      const data = [...(reply.data ?? [])].sort((a, b) => a.index - b.index)
+      if (data.length !== call.input.length || data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)) {
+        throw new AttemptFailure(`embedding reply has ${data.length} vectors for ${call.input.length} inputs`, { kind: 'invalid_reply', retryable: true })
+      }
+      const promptTokens = reply.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0)
+      call.meter.tokens(promptTokens, 0)
+      return { vectors: data.map((d) => d.embedding), promptTokens }
+    },
+  }
+}
+
+function chatBody(model: string, call: ChatCall, stream: boolean): Record<string, unknown> {
+  return {
+    ...call.params,
+    model,
+    messages: call.messages.map((m) => ({ role: m.role, content: m.content })),
+    ...(call.responseFormat === undefined ? {} : { response_format: wireFormat(call.responseFormat) }),
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  }
+}
+
+function wireFormat(format: ResponseFormat): Record<string, unknown> {
+  if (format.type === 'json_object') return { type: 'json_object' }
+  return { type: 'json_schema', json_schema: { name: format.name, schema: format.schema } }
+}
+
+/** Classifies any error thrown by the SDK (or by fetch underneath it). */
+export function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFailure {
+  if (error instanceof AttemptFailure) return error
+  if (signal?.aborted === true || error instanceof OpenAI.APIUserAbortError) {
+    return new AttemptFailure('request aborted', { kind: 'aborted', retryable: false, cause: error })
+  }
+  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+    return new AttemptFailure('request timed out', { kind: 'timeout', retryable: true, cause: error })
+  }
+  if (error instanceof OpenAI.APIConnectionError) {
+    return new AttemptFailure(`connection error (${causeText(error)})`, { kind: 'connection', retryable: true, cause: error })
+  }
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    const status = error.status
+    // Auth replies may echo part of the key, so their text is never passed on.
+    const detail = status === 401 || status === 403 ? '' : `: ${serverMessage(error)}`
+    return new AttemptFailure(`HTTP ${status}${detail}`, {
+      kind: 'http',
+      status,
+      retryable: isRetryableStatus(status),
+      retryAfterMs: retryAfterMs(error.headers),
+      cause: error,
+    })
+  }
+  // A body cut short or not JSON at all: the server misbehaved once, so another attempt may work.
+  return new AttemptFailure(`invalid reply (${error instanceof Error ? error.message : String(error)})`, {
+    kind: 'invalid_reply',
+    retryable: true,
+    cause: error,
+  })
+}
+
+function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
+  const body = error.error as { message?: unknown } | undefined
+  return typeof body?.message === 'string' ? body.message : error.message
+}
+
+function causeText(error: Error): string {
+  const cause = error.cause as { code?: string; message?: string } | undefined
+  return cause?.code ?? cause?.message ?? error.message
+}
+
+/** `retry-after-ms` (OpenAI/Azure), else `retry-after` as seconds or an HTTP date. */
+export function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const ms = headers?.get('retry-after-ms')
+  if (ms != null && Number.isFinite(Number(ms))) return Math.max(0, Number(ms))
+  const value = headers?.get('retry-after')
+  if (value == null || value.trim() === '') return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}

@@ -1,0 +1,27 @@
+/**
+ * The outcome of one failed attempt, as the transport classifies it. The retry layer decides on it
+ * and, when it gives up, turns it into the public LlmError with the attempt count.
+ */
+
+export type FailureKind = 'http' | 'timeout' | 'connection' | 'invalid_reply' | 'aborted'
+
+export class AttemptFailure extends Error {
+  readonly kind: FailureKind
+  readonly status: number | undefined
+  readonly retryable: boolean
+  /** Server-requested wait (Retry-After / retry-after-ms), in milliseconds. */
+  readonly retryAfterMs: number | undefined
+  constructor(message: string, details: { kind: FailureKind; status?: number; retryable: boolean; retryAfterMs?: number; cause?: unknown }) {
+    super(message, { cause: details.cause })
+    this.name = 'AttemptFailure'
+    this.kind = details.kind
+    this.status = details.status
+    this.retryable = details.retryable
+    this.retryAfterMs = details.retryAfterMs
+  }
+}
+
+/** 408/409/429 and 5xx are transient; other 4xx (bad request, auth, not found, too large) are not. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500
+}

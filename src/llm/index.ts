@@ -1,0 +1,139 @@
+/**
+ * The LLM layer's entry point: builds a ChatModel or EmbeddingModel from plain options by stacking
+ * the transport, rate limit, retry, cache and usage layers.
+ */
+import { ConfigError } from '../errors.js'
+import type { Logger } from '../logger.js'
+import type { KeyValueStore } from '../storage/key-value-store.js'
+import { cachedChat, cachedEmbed, type CacheIdentity } from './cache.js'
+import { createClient } from './client.js'
+import { embedInBatches, type BatchingOptions } from './embeddings.js'
+import { LOCAL_EMBEDDING_DIMENSION, localEmbedder } from './local-embedder.js'
+import { priceFor } from './pricing.js'
+import { limitedChat, limitedEmbed, RateLimiter } from './rate-limit.js'
+import { retryingChat, retryingEmbed, type RetryContext } from './retry.js'
+import type { ModelOptions } from './settings.js'
+import { encodingForModel, getTokenizer } from './tokenizer.js'
+import type { ChatCall, ChatTransport, EmbedTransport } from './transport.js'
+import type { ChatModel, CompletionRequest, EmbeddingModel } from './types.js'
+import { meteredChat, meteredEmbed, UsageMeter } from './usage.js'
+
+export { DEFAULT_RETRY, modelOptionsFromSettings, type ModelOptions, type ModelSettingsShape } from './settings.js'
+export type { BatchingOptions } from './embeddings.js'
+export { RateLimiter } from './rate-limit.js'
+export { UsageMeter } from './usage.js'
+
+export interface ModelDeps {
+  /** The cache partition (`cache.child(model_instance_name)`); undefined disables caching. */
+  cache?: KeyValueStore
+  /** One limiter per model, shared by every workflow that uses it (see createRateLimiter). */
+  limiter?: RateLimiter
+  /** Where this user's calls are counted (one meter per workflow and model). */
+  meter?: UsageMeter
+  log?: Logger
+}
+
+export const DEFAULT_BATCHING: Readonly<BatchingOptions> = Object.freeze({ batchSize: 16, batchMaxTokens: 8191, windowOverlap: 100 })
+
+export function createRateLimiter(options: Pick<ModelOptions, 'concurrentRequests' | 'rateLimit'>): RateLimiter {
+  return new RateLimiter({
+    concurrentRequests: options.concurrentRequests,
+    periodSeconds: options.rateLimit?.periodSeconds ?? 60,
+    requestsPerPeriod: options.rateLimit?.requestsPerPeriod,
+    tokensPerPeriod: options.rateLimit?.tokensPerPeriod,
+  })
+}
+
+export function createUsageMeter(options: Pick<ModelOptions, 'model' | 'pricing'>): UsageMeter {
+  return new UsageMeter(priceFor(options.model, options.pricing))
+}
+
+export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): ChatModel {
+  if (options.provider === 'local') {
+    throw new ConfigError(`${options.settingsPath}.model_provider: "local" only provides embeddings; use openai or azure for chat models`, {
+      keyPath: `${options.settingsPath}.model_provider`,
+    })
+  }
+  const tokenizer = getTokenizer(encodingForModel(options.model, options.encodingModel))
+  const meter = deps.meter ?? createUsageMeter(options)
+  const client = createClient(clientOptions(options, tokenizer.count))
+  // Layers, outermost first: usage → cache → retry → rate limit → client. A cache hit therefore
+  // costs no slot and no token budget; each retry re-enters the limiter, so no slot is held while
+  // backing off and every attempt counts against the window, as the reference orders them.
+  let chain: ChatTransport = limitedChat(client, deps.limiter ?? createRateLimiter(options), tokenizer.count)
+  chain = retryingChat(chain, retryContext(options, deps.log))
+  if (deps.cache !== undefined) chain = cachedChat(chain, deps.cache, cacheIdentity(options))
+  chain = meteredChat(chain)
+  const toCall = (request: CompletionRequest): ChatCall => ({
+    messages: request.messages,
+    responseFormat: request.responseFormat,
+    params: { ...options.callArgs, ...(request.callArgs ?? {}) },
+    meter,
+    noCache: request.noCache === true,
+    signal: request.signal,
+  })
+  return {
+    id: options.id,
+    model: options.model,
+    async complete(request) {
+      const reply = await chain.complete(toCall(request))
+      const result = { content: reply.content, usage: reply.usage, cached: reply.cached === true }
+      return request.responseFormat === undefined ? result : { ...result, json: reply.json }
+    },
+    stream: (request) => chain.stream(toCall(request)),
+    countTokens: (text) => tokenizer.count(text),
+  }
+}
+
+/**
+ * An embedding model. `model_provider: local` is the offline hashing embedder (no HTTP, so no
+ * cache, retries or limits); every other provider goes through the same layers as chat.
+ */
+export function createEmbeddingModel(options: ModelOptions, deps: ModelDeps = {}, batching: Partial<BatchingOptions> = {}): EmbeddingModel {
+  const tokenizer = getTokenizer(encodingForModel(options.model, options.encodingModel))
+  const meter = deps.meter ?? createUsageMeter(options)
+  let chain: EmbedTransport
+  if (options.provider === 'local') {
+    chain = localEmbedder(options.dimensions ?? LOCAL_EMBEDDING_DIMENSION)
+  } else {
+    // Same order and reasons as for chat models (see createChatModel).
+    chain = limitedEmbed(createClient(clientOptions(options, tokenizer.count)), deps.limiter ?? createRateLimiter(options), tokenizer.count)
+    chain = retryingEmbed(chain, retryContext(options, deps.log))
+    if (deps.cache !== undefined) chain = cachedEmbed(chain, deps.cache, cacheIdentity(options))
+  }
+  chain = meteredEmbed(chain)
+  const resolved = { ...DEFAULT_BATCHING, ...batching }
+  return {
+    id: options.id,
+    model: options.model,
+    embed: (texts, opts) => embedInBatches(texts, chain, tokenizer, resolved, { meter, noCache: opts?.noCache === true, signal: opts?.signal }),
+    countTokens: (text) => tokenizer.count(text),
+  }
+}
+
+function clientOptions(options: ModelOptions, countTokens: (text: string) => number) {
+  return {
+    provider: options.provider === 'azure' ? ('azure' as const) : ('openai' as const),
+    model: options.model,
+    apiKey: options.apiKey,
+    apiBase: options.apiBase,
+    apiVersion: options.apiVersion,
+    azureDeploymentName: options.azureDeploymentName,
+    timeoutMs: options.requestTimeoutSeconds * 1000,
+    dimensions: options.dimensions,
+    countTokens,
+  }
+}
+
+function retryContext(options: ModelOptions, log: Logger | undefined): RetryContext {
+  return { modelRef: options.settingsPath, keyOrigin: options.keyOrigin, policy: options.retry, log }
+}
+
+function cacheIdentity(options: ModelOptions): CacheIdentity {
+  return {
+    provider: options.provider,
+    model: options.model,
+    apiBase: options.apiBase,
+    extra: { deployment: options.azureDeploymentName, apiVersion: options.apiVersion, dimensions: options.dimensions },
+  }
+}

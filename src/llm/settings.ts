@@ -1,0 +1,90 @@
+/**
+ * Maps one `completion_models.<id>` / `embedding_models.<id>` entry (snake_case, as in settings.yaml)
+ * to the camelCase options of this layer. The shape is declared here, so src/llm stays independent
+ * of src/config; the config's ModelSettings type satisfies it structurally.
+ */
+import type { Pricing } from './pricing.js'
+import type { RetryPolicy } from './retry.js'
+
+export interface ModelSettingsShape {
+  readonly model_provider: 'openai' | 'azure' | 'local'
+  readonly model: string
+  readonly api_key: string | null
+  readonly api_base: string | null
+  readonly api_version: string | null
+  readonly azure_deployment_name: string | null
+  readonly call_args: Readonly<Record<string, unknown>>
+  readonly retry: {
+    readonly type: 'exponential_backoff' | 'immediate'
+    readonly max_retries: number
+    readonly base_delay: number
+    readonly jitter: boolean
+    readonly max_delay: number | null
+  } | null
+  readonly rate_limit: { readonly period_in_seconds: number; readonly requests_per_period: number | null; readonly tokens_per_period: number | null } | null
+  readonly concurrent_requests: number | null
+  readonly request_timeout: number
+  readonly encoding_model: string | null
+  readonly dimensions: number | null
+  readonly pricing: { readonly input_per_1m: number; readonly output_per_1m: number } | null
+}
+
+export interface ModelOptions {
+  /** The settings id (`default_completion_model`). */
+  id: string
+  /** Where the model is configured (`completion_models.default_completion_model`), named in errors. */
+  settingsPath: string
+  provider: 'openai' | 'azure' | 'local'
+  model: string
+  apiKey: string | undefined
+  apiBase: string | undefined
+  apiVersion: string | undefined
+  azureDeploymentName: string | undefined
+  callArgs: Readonly<Record<string, unknown>>
+  retry: RetryPolicy
+  concurrentRequests: number
+  rateLimit: { periodSeconds: number; requestsPerPeriod: number | undefined; tokensPerPeriod: number | undefined } | undefined
+  requestTimeoutSeconds: number
+  encodingModel: string | undefined
+  dimensions: number | undefined
+  pricing: Pricing | undefined
+  /** Where the API key comes from, for auth errors (never the key itself). */
+  keyOrigin: string | undefined
+}
+
+/** Used when a model has no `retry` section: retrying is the safe default for a batch indexer. */
+export const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({ type: 'exponential_backoff', maxRetries: 7, baseDelay: 2, jitter: true, maxDelay: undefined })
+
+export function modelOptionsFromSettings(
+  group: 'completion_models' | 'embedding_models',
+  id: string,
+  s: ModelSettingsShape,
+  context: { concurrentRequests: number; keyOrigin: string | undefined },
+): ModelOptions {
+  const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
+  return {
+    id,
+    settingsPath: `${group}.${id}`,
+    provider: s.model_provider,
+    model: s.model,
+    apiKey: orUndefined(s.api_key),
+    apiBase: orUndefined(s.api_base),
+    apiVersion: orUndefined(s.api_version),
+    azureDeploymentName: orUndefined(s.azure_deployment_name),
+    callArgs: s.call_args,
+    retry:
+      s.retry === null
+        ? DEFAULT_RETRY
+        : { type: s.retry.type, maxRetries: s.retry.max_retries, baseDelay: s.retry.base_delay, jitter: s.retry.jitter, maxDelay: orUndefined(s.retry.max_delay) },
+    concurrentRequests: s.concurrent_requests ?? context.concurrentRequests,
+    rateLimit:
+      s.rate_limit === null
+        ? undefined
+        : { periodSeconds: s.rate_limit.period_in_seconds, requestsPerPeriod: orUndefined(s.rate_limit.requests_per_period), tokensPerPeriod: orUndefined(s.rate_limit.tokens_per_period) },
+    requestTimeoutSeconds: s.request_timeout,
+    encodingModel: orUndefined(s.encoding_model),
+    dimensions: orUndefined(s.dimensions),
+    pricing: s.pricing === null ? undefined : { inputPer1m: s.pricing.input_per_1m, outputPer1m: s.pricing.output_per_1m },
+    keyOrigin: context.keyOrigin,
+  }
+}

@@ -1,0 +1,92 @@
+/** Usage counters of one model within one workflow; the registry keeps one meter per pair. */
+import { costUsd, type Pricing } from './pricing.js'
+import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
+import type { ModelUsage } from './types.js'
+
+export class UsageMeter {
+  private readonly counts = { calls: 0, cacheHits: 0, retries: 0, failures: 0, promptTokens: 0, completionTokens: 0 }
+  private busySince: number | undefined
+  private inFlight = 0
+  private busyMs = 0
+
+  constructor(private readonly price: Pricing | undefined) {}
+
+  /** Marks the start of a logical call (a cache hit counts too); returns its end marker. */
+  start(): (outcome: 'ok' | 'cached' | 'failed') => void {
+    this.counts.calls += 1
+    if (this.inFlight++ === 0) this.busySince = performance.now()
+    let ended = false
+    return (outcome) => {
+      if (ended) return
+      ended = true
+      if (outcome === 'cached') this.counts.cacheHits += 1
+      if (outcome === 'failed') this.counts.failures += 1
+      // Wall time is the time with at least one call in flight, not the sum over parallel calls.
+      if (--this.inFlight === 0 && this.busySince !== undefined) this.busyMs += performance.now() - this.busySince
+    }
+  }
+
+  retry(): void {
+    this.counts.retries += 1
+  }
+
+  tokens(promptTokens: number, completionTokens: number): void {
+    this.counts.promptTokens += promptTokens
+    this.counts.completionTokens += completionTokens
+  }
+
+  snapshot(): ModelUsage {
+    const running = this.inFlight > 0 && this.busySince !== undefined ? performance.now() - this.busySince : 0
+    return {
+      ...this.counts,
+      wallSeconds: (this.busyMs + running) / 1000,
+      costUsd: costUsd(this.price, this.counts.promptTokens, this.counts.completionTokens),
+    }
+  }
+}
+
+/** The outermost layer: counts every logical call, whether the cache answered it, and failures. */
+export function meteredChat(inner: ChatTransport): ChatTransport {
+  return {
+    async complete(call: ChatCall): Promise<ChatReply> {
+      const end = call.meter.start()
+      try {
+        const reply = await inner.complete(call)
+        end(reply.cached === true ? 'cached' : 'ok')
+        return reply
+      } catch (error) {
+        end('failed')
+        throw error
+      }
+    },
+    async *stream(call: ChatCall): AsyncIterable<string> {
+      const end = call.meter.start()
+      // A consumer that stops reading early has not seen a failure.
+      let failed = false
+      try {
+        yield* inner.stream(call)
+      } catch (error) {
+        failed = true
+        throw error
+      } finally {
+        end(failed ? 'failed' : 'ok')
+      }
+    },
+  }
+}
+
+export function meteredEmbed(inner: EmbedTransport): EmbedTransport {
+  return {
+    async embed(call: EmbedCall): Promise<EmbedReply> {
+      const end = call.meter.start()
+      try {
+        const reply = await inner.embed(call)
+        end(reply.cached === true ? 'cached' : 'ok')
+        return reply
+      } catch (error) {
+        end('failed')
+        throw error
+      }
+    },
+  }
+}
