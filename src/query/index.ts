@@ -109,9 +109,10 @@ function searchStream(method: SearchMethod, options: SearchOptions): SearchStrea
 }
 
 async function* execute(method: SearchMethod, options: SearchOptions): AsyncGenerator<string, SearchResult, undefined> {
-  const settings = options.settings ?? loadConfig({ root: options.root ?? '.', configFile: options.configFile }).settings
+  const loaded = options.settings === undefined ? loadConfig({ root: options.root ?? '.', configFile: options.configFile }) : undefined
+  const settings = options.settings ?? loaded!.settings
   const dataDir = resolve(options.dataDir ?? settings.output_storage.base_dir)
-  const { services, close } = openServices(settings, method, dataDir, options)
+  const { services, close } = openServices(settings, method, dataDir, options, loaded?.apiKeyOrigins ?? {})
   try {
     const run = await startRun(method, settings, dataDir, options, services)
     let response = ''
@@ -137,7 +138,12 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
     }
     case 'global': {
       const tables = await loadTables(dataDir, TABLES_BY_METHOD.global)
-      const params = { ...input, communityLevel: level, dynamicCommunitySelection: options.dynamicCommunitySelection ?? false }
+      const params = {
+        ...input,
+        communityLevel: level,
+        dynamicCommunitySelection: options.dynamicCommunitySelection ?? false,
+        historyMaxTurns: settings.local_search.conversation_history_max_turns,
+      }
       return runGlobalSearch(params, tables, settings.global_search, services)
     }
     case 'drift': {
@@ -154,8 +160,14 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
 
 const SECTION: Record<SearchMethod, SearchSection> = { local: 'local_search', global: 'global_search', drift: 'drift_search', basic: 'basic_search' }
 
-function openServices(settings: Settings, method: SearchMethod, dataDir: string, options: SearchOptions): { services: SearchServices; close: () => void } {
-  const models = createQueryModels(settings, SECTION[method], options.models ?? {})
+function openServices(
+  settings: Settings,
+  method: SearchMethod,
+  dataDir: string,
+  options: SearchOptions,
+  keyOrigins: Readonly<Record<string, string>>,
+): { services: SearchServices; close: () => void } {
+  const models = createQueryModels(settings, SECTION[method], options.models ?? {}, keyOrigins)
   const meter = new UsageMeter(models.price)
   // --data moves the vector store too when the folder has one (the reference keeps db_uri).
   const local = join(dataDir, 'lancedb')

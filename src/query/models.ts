@@ -2,12 +2,16 @@
  * Chat and embedding models for a search method, built from the method's settings section
  * (`completion_model_id` may be null: offline mode). Unknown ids are ConfigErrors naming the key.
  */
-import type { ModelSettings, Settings } from '../config/index.js'
+import type { Settings } from '../config/index.js'
 import { ConfigError } from '../errors.js'
+import { createChatModel, createEmbeddingModel, modelOptionsFromSettings } from '../llm/index.js'
 import { priceFor } from '../llm/pricing.js'
 import { encodingForModel, getTokenizer } from '../llm/tokenizer.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import type { Price } from './usage.js'
+
+/** Where each model's API key comes from (LoadedConfig.apiKeyOrigins), for auth error messages. */
+type KeyOrigins = Readonly<Record<string, string>>
 
 export type SearchSection = 'local_search' | 'global_search' | 'drift_search' | 'basic_search'
 
@@ -22,11 +26,12 @@ export function createQueryModels(
   settings: Settings,
   section: SearchSection,
   injected: { chat?: ChatModel; embedder?: EmbeddingModel },
+  keyOrigins: KeyOrigins = {},
 ): QueryModels {
   const chatId = settings[section].completion_model_id
-  const chat = injected.chat ?? (chatId === null ? undefined : buildChat(settings, chatId, `${section}.completion_model_id`))
+  const chat = injected.chat ?? (chatId === null ? undefined : buildChat(settings, chatId, `${section}.completion_model_id`, keyOrigins))
   const embeddingId = section === 'global_search' ? null : settings[section].embedding_model_id
-  const embedder = injected.embedder ?? lazyEmbedder(settings, embeddingId, `${section}.embedding_model_id`)
+  const embedder = injected.embedder ?? lazyEmbedder(settings, embeddingId, `${section}.embedding_model_id`, keyOrigins)
   const tokenizer = getTokenizer(encodingForModel(chat?.model ?? 'gpt-4.1', chatId === null ? null : settings.completion_models[chatId]?.encoding_model))
   return {
     chat,
@@ -45,18 +50,20 @@ function modelSettings(settings: Settings, group: 'completion_models' | 'embeddi
   return model
 }
 
-function buildChat(settings: Settings, id: string, keyPath: string): ChatModel {
+function buildChat(settings: Settings, id: string, keyPath: string, keyOrigins: KeyOrigins): ChatModel {
   const model = modelSettings(settings, 'completion_models', id, keyPath)
-  return createChatModel(id, model, model.concurrent_requests ?? settings.concurrent_requests)
+  const context = { concurrentRequests: settings.concurrent_requests, keyOrigin: keyOrigins[`completion_models.${id}`] }
+  return createChatModel(modelOptionsFromSettings('completion_models', id, model, context))
 }
 
 /** Built on first use, so a method that embeds nothing never needs an embedding model. */
-function lazyEmbedder(settings: Settings, id: string | null, keyPath: string): EmbeddingModel {
+function lazyEmbedder(settings: Settings, id: string | null, keyPath: string, keyOrigins: KeyOrigins): EmbeddingModel {
   let model: EmbeddingModel | undefined
   const get = (): EmbeddingModel => {
     if (id === null) throw new ConfigError(`${keyPath} is null, but this search method embeds the question; set it to one of embedding_models`, { keyPath })
     const s = modelSettings(settings, 'embedding_models', id, keyPath)
-    return (model ??= createEmbeddingModel(id, s, s.concurrent_requests ?? settings.concurrent_requests))
+    const context = { concurrentRequests: settings.concurrent_requests, keyOrigin: keyOrigins[`embedding_models.${id}`] }
+    return (model ??= createEmbeddingModel(modelOptionsFromSettings('embedding_models', id, s, context)))
   }
   return {
     get id() {
@@ -76,12 +83,4 @@ function priceOf(settings: Settings, id: string): Price | undefined {
   if (model === undefined) return undefined
   const override = model.pricing === null ? undefined : { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m }
   return priceFor(model.model, override)
-}
-
-// Interim until src/llm/index.ts lands: configured models cannot be built yet, injected ones work.
-function createChatModel(id: string, _settings: ModelSettings, _concurrency: number): ChatModel {
-  throw new ConfigError(`completion model ${id}: the LLM client is not available in this build yet`)
-}
-function createEmbeddingModel(id: string, _settings: ModelSettings, _concurrency: number): EmbeddingModel {
-  throw new ConfigError(`embedding model ${id}: the LLM client is not available in this build yet`)
 }

@@ -9,7 +9,6 @@ import { openVectorStore } from '../../src/storage/vector-store.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { DULCE_DIMENSION, fakeProject, systemOf } from './support/dulce.js'
-import { interimModels } from './support/interim-models.js'
 
 const ALEX = 'bbb2ad85-3d0b-4c26-b6f9-71ed76ee64bd'
 const QUESTION = 'Tell me about Alex Mercer.'
@@ -30,7 +29,7 @@ describeShared('local search on a copy of the Dulce index', () => {
   it('reads the default output folder and lancedb from settings (no --data)', async () => {
     const { settings } = fakeProject(fake.baseUrl)
     const moved = { ...settings, root, output_storage: { ...settings.output_storage, base_dir: join(root, 'output') }, vector_store: { ...settings.vector_store, db_uri: join(root, 'output', 'lancedb') } }
-    const result = await localSearch({ settings: moved, query: QUESTION, models: interimModels(fake.baseUrl) })
+    const result = await localSearch({ settings: moved, query: QUESTION })
     expect(result.context.entities![0]!.entity).toBe('ALEX MERCER')
   })
 
@@ -40,7 +39,7 @@ describeShared('local search on a copy of the Dulce index', () => {
     await store.write(COMMUNITIES, communities.map((c) => ({ ...c, entity_ids: c.entity_ids.filter((id) => id !== ALEX) })))
     const { settings } = fakeProject(fake.baseUrl)
     fake.requests.length = 0
-    const result = await localSearch({ settings, dataDir: join(root, 'output'), query: QUESTION, models: interimModels(fake.baseUrl) })
+    const result = await localSearch({ settings, dataDir: join(root, 'output'), query: QUESTION })
     expect(result.context.entities![0]!.entity).toBe('ALEX MERCER')
     const prompt = systemOf(fake.requests.find((r) => r.kind === 'local_search')!.body)
     expect(prompt).toContain('0|ALEX MERCER|')

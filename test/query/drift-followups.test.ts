@@ -3,7 +3,6 @@ import { driftSearch } from '../../src/query/index.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { DULCE_DIMENSION, fakeProject, userOf } from './support/dulce.js'
-import { interimModels } from './support/interim-models.js'
 
 describeShared('DRIFT follow-up selection', () => {
   let fake: FakeLlm
@@ -29,7 +28,7 @@ describeShared('DRIFT follow-up selection', () => {
 
   it('runs the follow-ups of the best-scored answers first, at most drift_k_followups per epoch, bounded concurrency', async () => {
     const { settings } = fakeProject(fake.baseUrl, 'drift_search:\n  n_depth: 2\n  drift_k_followups: 2\n  primer_folds: 1\n  concurrency: 2')
-    const result = await driftSearch({ settings, dataDir: sharedPath('reference', 'msgr-v3-dulce'), query: 'Who leads the squad?', models: interimModels(fake.baseUrl) })
+    const result = await driftSearch({ settings, dataDir: sharedPath('reference', 'msgr-v3-dulce'), query: 'Who leads the squad?' })
     const steps = fake.requests.filter((r) => r.kind === 'drift_local').map((r) => userOf(r.body))
     // Epoch 1: P1, P2 (equal priority 50, table order). Epoch 2: P1's follow-ups (90) beat P3, P4 (50).
     expect(steps.slice(0, 2).sort()).toEqual(['P1?', 'P2?'])

@@ -5,7 +5,6 @@ import { NO_DATA_ANSWER } from '../../src/query/search/prompts.js'
 import { startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { DULCE_DIMENSION, fakeProject, systemOf, userOf } from './support/dulce.js'
-import { interimModels } from './support/interim-models.js'
 
 const QUESTION = 'What is Operation Dulce about?'
 
@@ -21,7 +20,7 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
 
   const run = (extra = '') => {
     fake.requests.length = 0
-    return { settings: fakeProject(fake.baseUrl, extra).settings, dataDir: data(), query: QUESTION, models: interimModels(fake.baseUrl) }
+    return { settings: fakeProject(fake.baseUrl, extra).settings, dataDir: data(), query: QUESTION }
   }
   const chats = () => fake.requests.filter((r) => r.kind !== 'embedding')
 
@@ -124,17 +123,16 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
 
   it('offline: local and basic print the ranked context; global and DRIFT name the setting', async () => {
     const offline = 'local_search:\n  completion_model_id: null\nbasic_search:\n  completion_model_id: null\nglobal_search:\n  completion_model_id: null\ndrift_search:\n  completion_model_id: null'
-    const { models: _models, ...base } = run(offline)
-    const embedderOnly = { embedder: interimModels(fake.baseUrl).embedder }
-    const local = await localSearch({ ...base, models: embedderOnly })
+    const base = run(offline)
+    const local = await localSearch(base)
     expect(local.response).toContain('local_search.completion_model_id')
     expect(local.response).toContain('## Entities')
     expect(local.response).toContain('## Reports')
     expect(local.response).toContain('## Sources')
-    const basic = await basicSearch({ ...base, models: embedderOnly })
+    const basic = await basicSearch(base)
     expect(basic.response).toContain('## Sources')
     expect(chats()).toHaveLength(0)
-    await expect(globalSearch({ ...base, models: embedderOnly })).rejects.toThrow(/global_search\.completion_model_id/)
-    await expect(driftSearch({ ...base, models: embedderOnly })).rejects.toBeInstanceOf(QueryError)
+    await expect(globalSearch(base)).rejects.toThrow(/global_search\.completion_model_id/)
+    await expect(driftSearch(base)).rejects.toBeInstanceOf(QueryError)
   })
 })

@@ -9,7 +9,6 @@ import { globalSearch } from '../../src/query/index.js'
 import { ParquetTableStore } from '../../src/storage/index.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { fakeProject, systemOf } from './support/dulce.js'
-import { interimModels } from './support/interim-models.js'
 
 const N = 1000
 const WORDS = ['harbour', 'ferry', 'council', 'winter', 'budget', 'island', 'crew', 'vote', 'signal', 'archive']
@@ -54,7 +53,7 @@ describe('global search over 1,000 synthetic reports', () => {
   it('issues its map calls concurrently (bounded) and keeps every prompt within the token budgets', async () => {
     const maxContext = 3000
     const { settings } = fakeProject(fake.baseUrl, `concurrent_requests: 8\nglobal_search:\n  max_context_tokens: ${maxContext}\n  data_max_tokens: 500`)
-    const result = await globalSearch({ settings, dataDir, query: 'What did the council decide about the winter ferry?', models: interimModels(fake.baseUrl) })
+    const result = await globalSearch({ settings, dataDir, query: 'What did the council decide about the winter ferry?' })
     const maps = fake.requests.filter((r) => r.kind === 'global_map')
     expect(result.context.reports).toHaveLength(N)
     expect(maps.length).toBeGreaterThan(20)

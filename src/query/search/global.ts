@@ -21,6 +21,8 @@ export type GlobalTables = Pick<IndexTables, 'entities' | 'communities' | 'commu
 export interface GlobalParams extends QuestionInput {
   communityLevel: number
   dynamicCommunitySelection: boolean
+  /** Conversation turns kept (global search has no setting of its own; local_search's is used). */
+  historyMaxTurns: number
 }
 
 export interface MapPoint {
@@ -35,7 +37,7 @@ export async function* runGlobalSearch(params: GlobalParams, tables: GlobalTable
   }
   const reports = await selectReports(params, tables, settings, services)
   const weights = occurrenceWeights(reports, tables.communities, tables.entities)
-  const history = historyBlock(params.history, 5, Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE), services.countTokens)
+  const history = historyBlock(params.history, params.historyMaxTurns, Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE), services.countTokens)
   const batches = buildGlobalBatches(reports, weights, { maxContextTokens: settings.max_context_tokens, historyText: history.text, rng: services.rng }, services.countTokens)
   const points = await mapBatches(params.query, batches, settings, services)
   const reduceData = reduceContext(points, settings.data_max_tokens, services.countTokens)

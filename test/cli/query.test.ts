@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { runCli } from '../support/cli.js'
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { describeShared, PROJECT_ROOT, sharedPath } from '../support/shared.js'
+import { DULCE_DIMENSION, fakeProject } from '../query/support/dulce.js'
+
+/** Builds dist/ once; undefined when the CLI cannot be built or run yet (then the tests skip visibly). */
+function buildCli(): string | undefined {
+  try {
+    execFileSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: PROJECT_ROOT, stdio: 'pipe' })
+  } catch (error) {
+    const out = String((error as { stdout?: Buffer }).stdout ?? '')
+    if (!existsSync(join(PROJECT_ROOT, 'dist', 'cli', 'main.js')) || !existsSync(join(PROJECT_ROOT, 'dist', 'query', 'index.js'))) {
+      return `dist/ could not be built: ${out.split('\n')[0]}`
+    }
+  }
+  return existsSync(join(PROJECT_ROOT, 'dist', 'cli', 'query.js')) ? undefined : 'dist/cli/query.js is missing'
+}
+
+describeShared('graphrag query (spawned CLI)', () => {
+  let fake: FakeLlm
+  let skip: string | undefined
+  let root: string
+  const data = () => sharedPath('reference', 'msgr-v3-dulce')
+
+  beforeAll(async () => {
+    skip = buildCli()
+    if (skip !== undefined) console.warn(`NOTICE: spawned graphrag query tests skipped: ${skip}`)
+    fake = await startFakeLlm({ embeddingDimension: DULCE_DIMENSION })
+    root = fakeProject(fake.baseUrl).root
+  }, 180_000)
+  afterAll(async () => fake?.close())
+
+  it('basic --json prints {response, context, usage}', async (ctx) => {
+    if (skip !== undefined) return ctx.skip()
+    const r = await runCli(['query', 'Who works at Dulce base?', '--method', 'basic', '--root', root, '--data', data(), '--json'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as { response: string; context: { sources: unknown[] }; usage: { calls: number; embeddingCalls: number } }
+    expect(out.response).toContain('[Data: Sources')
+    expect(out.context.sources.length).toBeGreaterThan(0)
+    expect(out.usage.calls).toBe(1)
+    expect(out.usage.embeddingCalls).toBe(1)
+  })
+
+  it('local --streaming prints the answer', async (ctx) => {
+    if (skip !== undefined) return ctx.skip()
+    const r = await runCli(['query', 'Who is Alex Mercer?', '-m', 'local', '-r', root, '-d', data(), '--streaming'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^## Answer/)
+  })
+
+  it('global without a chat model fails with exit code 1 and names the setting', async (ctx) => {
+    if (skip !== undefined) return ctx.skip()
+    writeFileSync(join(root, 'offline.yaml'), `${fakeProjectYaml()}\nglobal_search:\n  completion_model_id: null\n`)
+    const r = await runCli(['query', 'What is this about?', '-r', root, '-c', join(root, 'offline.yaml'), '-d', data()])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('global_search.completion_model_id')
+  })
+
+  function fakeProjectYaml(): string {
+    return `completion_models: {}\nembedding_models:\n  default_embedding_model:\n    model_provider: openai\n    model: text-embedding-3-small\n    api_key: test-key\n    api_base: ${fake.baseUrl}\nlocal_search:\n  completion_model_id: null\nbasic_search:\n  completion_model_id: null\ndrift_search:\n  completion_model_id: null\ncommunity_reports:\n  completion_model_id: null`
+  }
+})
