@@ -1,0 +1,91 @@
+/**
+ * Tolerant parser for claim-extraction replies: `(SUBJECT<|>OBJECT<|>TYPE<|>STATUS<|>START<|>END
+ * <|>DESCRIPTION<|>SOURCE)` records separated by `##` (or just by line breaks). Chatter without
+ * delimiters is ignored; records with too few fields are dropped and reported.
+ */
+import type { DroppedRecord } from '../extract-graph/parse.js'
+import { cleanField, cleanName, cleanText, normalizeReply, TUPLE_DELIMITER, unquote } from '../extract-graph/reply-text.js'
+
+export interface ParsedClaim {
+  subject_id: string
+  object_id: string | null
+  type: string | null
+  status: string | null
+  start_date: string | null
+  end_date: string | null
+  description: string | null
+  source_text: string | null
+}
+
+export interface ParsedClaimReply {
+  claims: ParsedClaim[]
+  dropped: DroppedRecord[]
+}
+
+const FIELDS = 8
+
+export function parseClaimReply(reply: string): ParsedClaimReply {
+  const out: ParsedClaimReply = { claims: [], dropped: [] }
+  for (const record of splitRecords(normalizeReply(reply))) {
+    const fields = recordBody(record).split(TUPLE_DELIMITER)
+    if (fields.length < FIELDS - 1) {
+      out.dropped.push({ text: record, reason: `claim with ${fields.length} fields (expected ${FIELDS})` })
+      continue
+    }
+    const claim = toClaim(fields)
+    if (claim === undefined) out.dropped.push({ text: record, reason: 'claim without a subject' })
+    else out.claims.push(claim)
+  }
+  return out
+}
+
+/** A parenthesised record ends at its last `)`; whatever follows on later lines is chatter. */
+function recordBody(record: string): string {
+  if (!record.startsWith('(')) return record.replace(/\)$/, '')
+  const close = record.lastIndexOf(')')
+  return close > 0 ? record.slice(1, close) : record.slice(1)
+}
+
+/** Pieces between `##`, further split where one parenthesised record ends a line and the next begins. */
+function splitRecords(text: string): string[] {
+  const records: string[] = []
+  for (const piece of text.split(/#{2,}/)) {
+    const parts = /^\s*\(/.test(piece) ? piece.split(/\)[ \t]*\n\s*(?=\()/) : splitUnparenthesised(piece)
+    for (const part of parts) {
+      const record = part.trim()
+      if (record.includes(TUPLE_DELIMITER)) records.push(record)
+    }
+  }
+  return records
+}
+
+/** Without parentheses each line holding delimiters is a record; other lines continue the previous one. */
+function splitUnparenthesised(piece: string): string[] {
+  const records: string[] = []
+  for (const line of piece.split('\n')) {
+    if (line.includes(TUPLE_DELIMITER) || records.length === 0) records.push(line)
+    else records[records.length - 1] += `\n${line}`
+  }
+  return records
+}
+
+function toClaim(fields: string[]): ParsedClaim | undefined {
+  const subject = cleanName(fields[0]!)
+  if (subject === '') return undefined
+  // Text beyond the eighth field (a stray delimiter) stays in source_text rather than being lost.
+  const source = fields.slice(FIELDS - 1).map(cleanText).filter((f) => f !== '').join(' ')
+  return {
+    subject_id: subject,
+    object_id: orNull(cleanName(fields[1]!)),
+    type: orNull(cleanName(fields[2]!)),
+    status: orNull(cleanName(fields[3]!)),
+    start_date: orNull(unquote(cleanField(fields[4]!))),
+    end_date: orNull(unquote(cleanField(fields[5]!))),
+    description: orNull(cleanText(fields[6]!)),
+    source_text: orNull(source),
+  }
+}
+
+function orNull(value: string): string | null {
+  return value === '' ? null : value
+}

@@ -1,0 +1,113 @@
+/**
+ * The tolerant, lossless parser for graph-extraction replies. Each reply (first answer and every
+ * gleaning answer) is parsed on its own. Records are found by their `("entity"<|>` /
+ * `("relationship"<|>` openings, so a completion marker glued to the last record, a missing `##`,
+ * missing parentheses, code fences, CRLF or a record split over lines lose nothing.
+ */
+import { cleanName, cleanText, normalizeReply, parseLeadingNumber, TUPLE_DELIMITER, unquote } from './reply-text.js'
+
+export interface ParsedEntity {
+  title: string
+  type: string
+  description: string
+}
+
+export interface ParsedRelationship {
+  source: string
+  target: string
+  description: string
+  weight: number
+}
+
+export interface DroppedRecord {
+  text: string
+  reason: string
+}
+
+export interface ParsedGraphReply {
+  entities: ParsedEntity[]
+  relationships: ParsedRelationship[]
+  /** Record-like text that could not be used (counted as parse drops). */
+  dropped: DroppedRecord[]
+  /** Relationships kept with weight 1 because the model gave no numeric strength. */
+  defaultedWeights: number
+}
+
+/** Weight used when a relationship record has no numeric strength (the reference's fallback). */
+export const DEFAULT_WEIGHT = 1
+
+// A record opening: optional `(`, the kind (quoted, bold or bare), then the tuple delimiter.
+const RECORD_START = /\(?[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
+
+export function parseGraphReply(reply: string): ParsedGraphReply {
+  const text = normalizeReply(reply)
+  const out: ParsedGraphReply = { entities: [], relationships: [], dropped: [], defaultedWeights: 0 }
+  const starts = [...text.matchAll(RECORD_START)]
+  let leftover = starts.length === 0 ? text : text.slice(0, starts[0]!.index)
+  starts.forEach((match, i) => {
+    const end = i + 1 < starts.length ? starts[i + 1]!.index : text.length
+    const segment = text.slice(match.index + match[0].length, end)
+    const { body, rest } = recordBody(segment, match[0].trimStart().startsWith('('))
+    leftover += `\n${rest}`
+    const fields = body.split(TUPLE_DELIMITER)
+    const kind = match[1]!.toLowerCase().startsWith('entit') ? 'entity' : 'relationship'
+    const raw = `${match[0]}${body}`
+    if (kind === 'entity') addEntity(out, fields, raw)
+    else addRelationship(out, fields, raw)
+  })
+  for (const piece of leftover.split(/#{2,}|\n/)) {
+    if (piece.includes(TUPLE_DELIMITER)) out.dropped.push({ text: piece.trim(), reason: 'not an entity or relationship record' })
+  }
+  return out
+}
+
+/**
+ * Splits the text after a record opening into the record's fields and trailing text. A record ends
+ * at `##`, at a blank line, or, when it opened with `(`, at the first `)` that closes a line.
+ */
+function recordBody(segment: string, parenthesised: boolean): { body: string; rest: string } {
+  let end = segment.length
+  const delimiter = segment.search(/#{2,}/)
+  if (delimiter >= 0) end = delimiter
+  const blank = segment.slice(0, end).search(/\n[ \t]*\n/)
+  if (blank >= 0) end = blank
+  let body = segment.slice(0, end)
+  let rest = segment.slice(end)
+  if (parenthesised) {
+    const close = /\)[ \t]*(?:\n|$)/.exec(body)
+    if (close !== null) {
+      rest = body.slice(close.index + close[0].length) + rest
+      body = body.slice(0, close.index)
+    }
+  }
+  body = body.replace(/\s+$/, '').replace(/\)$/, '')
+  return { body, rest }
+}
+
+function addEntity(out: ParsedGraphReply, fields: string[], raw: string): void {
+  if (fields.length < 2) return void out.dropped.push({ text: raw, reason: 'entity without a type' })
+  const title = cleanName(fields[0]!)
+  const type = cleanName(fields[1]!)
+  if (title === '') return void out.dropped.push({ text: raw, reason: 'entity without a name' })
+  out.entities.push({ title, type, description: joinDescription(fields.slice(2)) })
+}
+
+function addRelationship(out: ParsedGraphReply, fields: string[], raw: string): void {
+  if (fields.length < 3) return void out.dropped.push({ text: raw, reason: 'relationship without a target' })
+  const source = cleanName(fields[0]!)
+  const target = cleanName(fields[1]!)
+  if (source === '' || target === '') return void out.dropped.push({ text: raw, reason: 'relationship without source or target' })
+  const strength = fields.length >= 4 ? parseLeadingNumber(fields[fields.length - 1]!) : undefined
+  // Without a numeric strength the last field is text, so it stays in the description.
+  const descriptionFields = strength === undefined ? fields.slice(2) : fields.slice(2, -1)
+  if (strength === undefined) out.defaultedWeights++
+  out.relationships.push({ source, target, description: joinDescription(descriptionFields), weight: strength ?? DEFAULT_WEIGHT })
+}
+
+/** Descriptions are cleaned like the reference; extra fields (a stray `<|>`) are kept, not dropped. */
+function joinDescription(fields: readonly string[]): string {
+  return fields
+    .map((f) => unquote(cleanText(f)))
+    .filter((f) => f !== '')
+    .join(' ')
+}

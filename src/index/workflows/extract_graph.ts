@@ -1,0 +1,67 @@
+/** Workflow extract_graph (standard): LLM graph extraction per text unit, merge, description summaries. */
+import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
+import { loadPrompt } from '../../llm/prompt-template.js'
+import { EXTRACTED_ENTITIES } from '../../model/entities.js'
+import { EXTRACTED_RELATIONSHIPS } from '../../model/relationships.js'
+import { BASE_TEXT_UNITS } from '../../model/text-units.js'
+import { checkExtraction } from '../operations/extract-graph/check.js'
+import { extractGraph as extract } from '../operations/extract-graph/extract.js'
+import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../operations/extract-graph/raw-tables.js'
+import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
+import type { Workflow } from '../workflow.js'
+
+const NAME = 'extract_graph'
+
+export const extractGraph: Workflow = {
+  name: NAME,
+  reads: [BASE_TEXT_UNITS.name],
+  writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name],
+  fingerprint: (s) => ({ extract: s.extract_graph, summarize: s.summarize_descriptions, raw: s.snapshots.raw_graph }),
+  async run(ctx) {
+    const settings = ctx.settings.extract_graph
+    const chat = ctx.models.chat(settings.completion_model_id, { keyPath: 'extract_graph.completion_model_id', cachePartition: settings.model_instance_name })
+    const units = await ctx.tables.read(BASE_TEXT_UNITS)
+    const progress = ctx.progress('graph extraction', units.length)
+    const options = {
+      prompt: loadPrompt(settings.prompt, 'extract_graph.txt', 'extract_graph.prompt'),
+      continuationPrompt: loadPrompt(null, 'internal/extract_graph_continue.txt', 'extract_graph.prompt'),
+      loopPrompt: loadPrompt(null, 'internal/extract_graph_loop.txt', 'extract_graph.prompt'),
+      entityTypes: settings.entity_types ?? DEFAULT_ENTITY_TYPES,
+      maxGleanings: settings.max_gleanings,
+      concurrency: ctx.settings.concurrent_requests,
+    }
+    const graph = await extract(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
+    progress.done()
+    for (const f of graph.failures) ctx.stats.failure(f.textUnitId, f.reason)
+    for (const d of graph.dropped.slice(0, 20)) ctx.log.debug(`${NAME}: dropped record (${d.reason}): ${d.text.slice(0, 200)}`)
+    ctx.stats.count('extraction_calls', graph.calls)
+    ctx.stats.count('parse_drops', graph.dropped.length)
+    ctx.stats.count('weight_defaults', graph.defaultedWeights)
+    ctx.stats.count('chunks_failed', graph.failures.length)
+    if (graph.orphanRelationships > 0) ctx.stats.warning(`${graph.orphanRelationships} relationships dropped: an endpoint was not extracted as an entity`)
+    checkExtraction(NAME, { ...graph, entities: graph.entities.length, relationships: graph.relationships.length }, settings.max_failed_fraction, 'extract_graph.max_failed_fraction')
+    if (ctx.settings.snapshots.raw_graph) {
+      await ctx.tables.write(RAW_ENTITIES, graph.entities)
+      await ctx.tables.write(RAW_RELATIONSHIPS, graph.relationships)
+    }
+
+    const sum = ctx.settings.summarize_descriptions
+    const summaryChat = ctx.models.chat(sum.completion_model_id, { keyPath: 'summarize_descriptions.completion_model_id', cachePartition: sum.model_instance_name })
+    const summaryProgress = ctx.progress('description summaries', graph.entities.length + graph.relationships.length)
+    const summaryOptions = {
+      prompt: loadPrompt(sum.prompt, 'summarize_descriptions.txt', 'summarize_descriptions.prompt'),
+      maxLength: sum.max_length,
+      maxInputTokens: sum.max_input_tokens,
+      concurrency: ctx.settings.concurrent_requests,
+    }
+    const out = await summarizeDescriptions(graph, summaryOptions, { chat: summaryChat, signal: ctx.signal, onItemDone: () => summaryProgress.tick() })
+    summaryProgress.done()
+    ctx.stats.count('summary_calls', out.calls)
+    await ctx.tables.write(EXTRACTED_ENTITIES, out.entities)
+    await ctx.tables.write(EXTRACTED_RELATIONSHIPS, out.relationships)
+    return {
+      rows: { [EXTRACTED_ENTITIES.name]: out.entities.length, [EXTRACTED_RELATIONSHIPS.name]: out.relationships.length },
+      summary: { failed_chunks: graph.failures.length, parse_drops: graph.dropped.length },
+    }
+  },
+}
