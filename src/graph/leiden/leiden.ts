@@ -41,6 +41,8 @@ export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128,
   const membership = new Int32Array(n)
   for (let v = 0; v < n; v++) membership[v] = v
   let count = n
+  // Only zero-weight edges: every gain is 0·∞, so no move can be an improvement; keep singletons.
+  if (!Number.isFinite(r)) return { membership, count }
   // CPM always uses paper refinement: the reference's CPM path is broken (spec §5.8).
   const exactRefinement = params.compat && params.useModularity
   if (params.compat) {

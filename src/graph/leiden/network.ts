@@ -32,31 +32,43 @@ export type WeightedEdge = readonly [string, string, number]
 export function buildNetwork(edges: ReadonlyArray<WeightedEdge>): LabeledNetwork {
   const ids = new Map<string, number>()
   const labels: string[] = []
-  const idOf = (label: string): number => {
-    let id = ids.get(label)
-    if (id === undefined) {
-      id = labels.length
-      ids.set(label, id)
-      labels.push(label)
-    }
-    return id
-  }
   const edgeCount = edges.length
   const src = new Int32Array(edgeCount)
   const dst = new Int32Array(edgeCount)
   const wts = new Float64Array(edgeCount)
   let kept = 0
   const selfLoops = new Map<number, number>()
+  // Sorted edge lists (GraphRAG's) repeat the source from row to row: skip the map lookup then.
+  let lastSource: string | undefined
+  let lastSourceId = -1
   for (let i = 0; i < edgeCount; i++) {
     const edge = edges[i]
     if (!Array.isArray(edge) || edge.length < 3) throw new InvalidGraphError(`edge ${i} is not a [source, target, weight] tuple`)
-    const [s, t, w] = edge
+    const s = edge[0]
+    const t = edge[1]
+    const w = edge[2]
     if (typeof s !== 'string' || typeof t !== 'string') throw new InvalidGraphError(`edge ${i}: node ids must be strings`)
-    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) {
+    if (typeof w !== 'number' || !(w >= 0 && w < Infinity)) {
       throw new InvalidGraphError(`edge ${i} (${s} -- ${t}): weight must be a finite number >= 0, got ${String(w)}`)
     }
-    const a = idOf(s)
-    const b = idOf(t)
+    let a: number
+    if (s === lastSource) a = lastSourceId
+    else {
+      const known = ids.get(s)
+      if (known === undefined) {
+        a = labels.length
+        ids.set(s, a)
+        labels.push(s)
+      } else a = known
+      lastSource = s
+      lastSourceId = a
+    }
+    let b = ids.get(t)
+    if (b === undefined) {
+      b = labels.length
+      ids.set(t, b)
+      labels.push(t)
+    }
     if (a === b) {
       if (!selfLoops.has(a)) selfLoops.set(a, w)
       continue

@@ -51,6 +51,16 @@ describe('hierarchicalLeiden edge cases', () => {
       expect(new Set(out.filter((e) => e.node.startsWith('x')).map((e) => e.cluster)).size).toBe(1)
     })
 
+    it(`${mode}: zero weights are accepted; a graph of only zero-weight edges stays as singletons`, () => {
+      const out = hierarchicalLeiden([['a', 'b', 0], ['b', 'c', 0]], { mode })
+      expect(out.map((e) => [e.node, e.level, e.isFinal])).toEqual([
+        ['a', 0, true],
+        ['b', 0, true],
+        ['c', 0, true],
+      ])
+      expect(new Set(out.map((e) => e.cluster)).size).toBe(3)
+    })
+
     it(`${mode}: max cluster size 1 skips singleton splits instead of failing`, () => {
       const out = hierarchicalLeiden([...triangle('x'), ...triangle('y'), ['xa', 'ya', 0.5]], { mode, maxClusterSize: 1 })
       expect(out.filter((e) => e.isFinal)).toHaveLength(6)
