@@ -63,6 +63,7 @@ export async function buildLocalContext(
     meter: services.meter,
   })
 
+  services.logger.debug(`local context: mapped ${selected.map((e) => e.title).join(', ') || 'no entities'}`)
   let budget = Math.floor(total * options.communityProp)
   const reports = reportTable(rankReportsForEntities(selected, index.communitiesByEntity, index.reportsByCommunity), budget, count)
   budget += Math.floor(total * (1 - options.communityProp - options.textUnitProp)) - reports.tokens

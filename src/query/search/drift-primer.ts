@@ -8,6 +8,7 @@ import { QueryError } from '../../errors.js'
 import { formatPrompt } from '../../llm/prompt-template.js'
 import type { CommunityReportRow } from '../../model/index.js'
 import { mapLimited } from '../concurrency.js'
+import { fillRows } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
 import { replyObject, toNumber } from './json-reply.js'
@@ -24,7 +25,7 @@ export interface PrimerResult {
 export async function primeDrift(
   query: string,
   reports: readonly CommunityReportRow[],
-  options: { topK: number; folds: number },
+  options: { topK: number; folds: number; maxTokens: number },
   services: SearchServices,
 ): Promise<PrimerResult> {
   const vectors = await services.vectors.vectorsById('community_full_content', reports.map((r) => r.id))
@@ -43,7 +44,7 @@ export async function primeDrift(
   let lastError: unknown
   const primed = await mapLimited(folds, services.concurrency, async (fold) => {
     try {
-      return await primeFold(query, fold.map((f) => f.report), services)
+      return await primeFold(query, fold.map((f) => f.report), options.maxTokens, services)
     } catch (error) {
       lastError = error
       services.meter.recordFailure('primer')
@@ -70,8 +71,10 @@ async function hypotheticalAnswer(query: string, reports: readonly CommunityRepo
   return result.content.trim() === '' ? query : result.content
 }
 
-async function primeFold(query: string, fold: readonly CommunityReportRow[], services: SearchServices) {
-  const prompt = formatPrompt(PRIMER_PROMPT, { query, community_reports: fold.map((r) => r.full_content).join('\n\n') })
+/** One primer call; the fold's reports are added most similar first while they fit primer_llm_max_tokens. */
+async function primeFold(query: string, fold: readonly CommunityReportRow[], maxTokens: number, services: SearchServices) {
+  const fill = fillRows(fold, (r) => `${r.full_content}\n\n`, maxTokens - services.countTokens(PRIMER_PROMPT), services.countTokens)
+  const prompt = formatPrompt(PRIMER_PROMPT, { query, community_reports: fill.rows.join('').trim() })
   const result = await services.chat!.complete('primer', { messages: [{ role: 'user', content: prompt }], responseFormat: { type: 'json_object' } })
   const reply = replyObject(result)
   const answer = reply?.intermediate_answer

@@ -18,9 +18,10 @@ export async function* runDriftSearch(input: QuestionInput, index: LocalIndex, s
   }
   if (input.query.trim() === '') throw new QueryError('DRIFT search needs a non-empty question')
   const reports = [...index.reportsByCommunity.values()]
-  const primer = await primeDrift(input.query, reports, { topK: settings.drift_k_followups, folds: settings.primer_folds }, services)
+  const primer = await primeDrift(input.query, reports, { topK: settings.drift_k_followups, folds: settings.primer_folds, maxTokens: settings.primer_llm_max_tokens }, services)
   const actions: DriftAction[] = primer.followUps.filter((q, i, all) => all.indexOf(q) === i).map((q) => newAction(q, -1, primer.score))
   const template = loadPrompt(settings.prompt, 'drift_search_system_prompt.txt', 'drift_search.prompt')
+  services.logger.debug(`DRIFT primer: ${primer.reports.length} reports, ${actions.length} follow-ups, score ${primer.score}`)
   await runEpochs(actions, { globalQuery: input.query, template, index, settings, services })
 
   const notes = reduceNotes([primer.answer, ...actions.flatMap((a) => (a.answer ? [a.answer] : []))], settings.data_max_tokens, services.countTokens)

@@ -39,6 +39,7 @@ export async function* runGlobalSearch(params: GlobalParams, tables: GlobalTable
   const weights = occurrenceWeights(reports, tables.communities, tables.entities)
   const history = historyBlock(params.history, params.historyMaxTurns, Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE), services.countTokens)
   const batches = buildGlobalBatches(reports, weights, { maxContextTokens: settings.max_context_tokens, historyText: history.text, rng: services.rng }, services.countTokens)
+  services.logger.debug(`global search: ${reports.length} reports in ${batches.length} batches`)
   const points = await mapBatches(params.query, batches, settings, services)
   const reduceData = reduceContext(points, settings.data_max_tokens, services.countTokens)
   const records = {
