@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { COMMUNITIES } from '../../src/model/index.js'
-import { localSearch } from '../../src/query/index.js'
+import { COMMUNITIES, COMMUNITY_REPORTS, COVARIATES, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../../src/model/index.js'
+import { basicSearch, driftSearch, globalSearch, localSearch } from '../../src/query/index.js'
 import { ParquetTableStore } from '../../src/storage/index.js'
 import { openVectorStore } from '../../src/storage/vector-store.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
@@ -45,5 +45,37 @@ describeShared('local search on a copy of the Dulce index', () => {
     expect(prompt).toContain('0|ALEX MERCER|')
     // Reports still come from the other mapped entities' communities.
     expect(result.context.reports!.length).toBeGreaterThan(0)
+  })
+})
+
+describeShared('all four methods on the Dulce index rewritten in our own formats', () => {
+  let fake: FakeLlm
+  let dataDir: string
+  beforeAll(async () => {
+    fake = await startFakeLlm({ embeddingDimension: DULCE_DIMENSION })
+    dataDir = mkdtempSync(join(tmpdir(), 'graphrag-ours-'))
+    // Every table through our Parquet writer, every vector table through our LanceDB writer.
+    const source = new ParquetTableStore(sharedPath('reference', 'msgr-v3-dulce'))
+    const target = new ParquetTableStore(dataDir)
+    for (const schema of [ENTITIES, RELATIONSHIPS, COMMUNITIES, COMMUNITY_REPORTS, TEXT_UNITS, COVARIATES]) {
+      await target.write(schema, await source.read(schema))
+    }
+    const from = await openVectorStore(sharedPath('reference', 'msgr-v3-dulce', 'lancedb'))
+    const to = await openVectorStore(join(dataDir, 'lancedb'))
+    for (const name of ['entity_description', 'community_full_content', 'text_unit_text']) {
+      const vectors = await from.vectorsById(name)
+      await to.replaceTable(name, [...vectors].map(([id, vector]) => ({ id, vector })), new Date(0))
+    }
+    from.close()
+    to.close()
+  })
+  afterAll(async () => fake?.close())
+
+  it.each(['local', 'global', 'drift', 'basic'] as const)('%s search answers', async (method) => {
+    const { settings } = fakeProject(fake.baseUrl, 'drift_search:\n  n_depth: 1\n  drift_k_followups: 3')
+    const search = { local: localSearch, global: globalSearch, drift: driftSearch, basic: basicSearch }[method]
+    const result = await search({ settings, dataDir, query: 'Who is Alex Mercer?' })
+    expect(result.response).toContain('## Answer')
+    expect(Object.keys(result.context).length).toBeGreaterThan(0)
   })
 })

@@ -33,6 +33,9 @@ describeShared('DRIFT follow-up selection', () => {
     // Epoch 1: P1, P2 (equal priority 50, table order). Epoch 2: P1's follow-ups (90) beat P3, P4 (50).
     expect(steps.slice(0, 2).sort()).toEqual(['P1?', 'P2?'])
     expect(steps.slice(2).sort()).toEqual(['P1? deeper A', 'P1? deeper B'])
+    // At most `concurrency` (2) steps in flight at once.
+    const local = fake.requests.filter((r) => r.kind === 'drift_local')
+    for (const r of local) expect(local.filter((o) => o.startedAt < r.endedAt && r.startedAt < o.endedAt).length).toBeLessThanOrEqual(2)
     const actions = result.context.actions!
     expect(actions.find((a) => a.query === 'P3?')!.status).toBe('not run')
     const reduce = fake.requests.filter((r) => r.kind === 'drift_reduce')
