@@ -45,7 +45,9 @@ function checkHierarchy(edges: ReadonlyArray<WeightedEdge>, entries: Hierarchica
   for (const [id, parent] of parentOf) {
     if (parent === null) continue
     expect(levelOf.get(parent)).toBe((levelOf.get(id) ?? -1) - 1)
-    children.set(parent, [...(children.get(parent) ?? []), id])
+    const kids = children.get(parent)
+    if (kids) kids.push(id)
+    else children.set(parent, [id])
   }
   for (const [parent, kids] of children) {
     const union = kids.flatMap((k) => byCluster.get(k) ?? []).sort()
@@ -63,6 +65,15 @@ function checkHierarchy(edges: ReadonlyArray<WeightedEdge>, entries: Hierarchica
 const MODES: LeidenMode[] = ['compat', 'quality']
 
 describe('hierarchicalLeiden properties', () => {
+  it('the connectivity check itself detects a disconnected set', () => {
+    const adj = adjacency([
+      ['a', 'b', 1],
+      ['b', 'c', 1],
+    ])
+    expect(isConnected(['a', 'b', 'c'], adj)).toBe(true)
+    expect(isConnected(['a', 'c'], adj)).toBe(false)
+  })
+
   for (const mode of MODES) {
     it(`${mode}: connected communities and hierarchy invariants on planted graphs, 200–2000 nodes, many seeds`, () => {
       const rand = seededRandom(99)
