@@ -71,17 +71,11 @@ function recordBody(segment: string, parenthesised: boolean): { body: string; re
   if (delimiter >= 0) end = delimiter
   const blank = segment.slice(0, end).search(/\n[ \t]*\n/)
   if (blank >= 0) end = blank
-  let body = segment.slice(0, end)
-  let rest = segment.slice(end)
-  if (parenthesised) {
-    const close = /\)[ \t]*(?:\n|$)/.exec(body)
-    if (close !== null) {
-      rest = body.slice(close.index + close[0].length) + rest
-      body = body.slice(0, close.index)
-    }
-  }
-  body = body.replace(/\s+$/, '').replace(/\)$/, '')
-  return { body, rest }
+  const body = segment.slice(0, end)
+  const rest = segment.slice(end)
+  const close = parenthesised ? /\)[ \t]*(?:\n|$)/.exec(body) : null
+  if (close !== null) return { body: body.slice(0, close.index), rest: body.slice(close.index + close[0].length) + rest }
+  return { body: body.replace(/\s+$/, '').replace(/\)$/, ''), rest }
 }
 
 function addEntity(out: ParsedGraphReply, fields: string[], raw: string): void {

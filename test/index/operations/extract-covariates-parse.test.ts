@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseClaimReply } from '../../../src/index/operations/extract-covariates/parse.js'
+import { PROJECT_ROOT } from '../../support/shared.js'
+
+const reply = (name: string) => readFileSync(join(PROJECT_ROOT, 'fixtures', 'model-output', 'extract-claims', name), 'utf8')
+
+describe('parseClaimReply', () => {
+  it('reads well-formed claims, the last one glued to <|COMPLETE|>', () => {
+    const { claims, dropped } = parseClaimReply(reply('well-formed.txt'))
+    expect(dropped).toEqual([])
+    expect(claims).toEqual([
+      {
+        subject_id: 'EBENEZER SCROOGE',
+        object_id: 'BOB CRATCHIT',
+        type: 'LABOUR EXPLOITATION',
+        status: 'TRUE',
+        start_date: '1843-12-24T00:00:00',
+        end_date: '1843-12-24T00:00:00',
+        description: 'Scrooge keeps his clerk working in a freezing office with a tiny fire on Christmas Eve',
+        source_text: "Scrooge had a very small fire, but the clerk's fire was so very much smaller that it looked like one coal.",
+      },
+      {
+        subject_id: 'JACOB MARLEY',
+        object_id: 'NONE',
+        type: 'DEATH',
+        status: 'TRUE',
+        start_date: 'NONE',
+        end_date: 'NONE',
+        description: 'Marley has been dead for seven years',
+        source_text: 'Marley was dead: to begin with.',
+      },
+    ])
+  })
+
+  it('splits records on line breaks, ignores chatter, keeps a claim without source text, drops short ones', () => {
+    const { claims, dropped } = parseClaimReply(reply('broken.txt'))
+    expect(claims.map((c) => [c.subject_id, c.object_id, c.type, c.source_text])).toEqual([
+      ['EBENEZER SCROOGE', 'NONE', 'MISERLINESS', 'Oh! But he was a tight-fisted hand at the grind-stone, Scrooge!'],
+      ['FRED', 'EBENEZER SCROOGE', 'INVITATION', null],
+    ])
+    expect(dropped).toEqual([{ text: '(the ghost<|>scrooge<|>haunting)', reason: 'claim with 3 fields (expected 8)' }])
+  })
+
+  it('returns nothing for a bare completion marker', () => {
+    expect(parseClaimReply('<|COMPLETE|>')).toEqual({ claims: [], dropped: [] })
+  })
+})

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseGraphReply } from '../../../src/index/operations/extract-graph/parse.js'
+import { PROJECT_ROOT } from '../../support/shared.js'
+
+const reply = (name: string) => readFileSync(join(PROJECT_ROOT, 'fixtures', 'model-output', 'extract-graph', name), 'utf8')
+const titles = (text: string) => parseGraphReply(text).entities.map((e) => e.title)
+const weights = (text: string) => parseGraphReply(text).relationships.map((r) => [r.source, r.target, r.weight])
+
+describe('parseGraphReply', () => {
+  it('keeps every record of a well-formed reply, including the last one glued to <|COMPLETE|>', () => {
+    const parsed = parseGraphReply(reply('well-formed.txt'))
+    expect(parsed.entities.map((e) => [e.title, e.type])).toEqual([
+      ['EBENEZER SCROOGE', 'PERSON'],
+      ['JACOB MARLEY', 'PERSON'],
+      ['SCROOGE AND MARLEY', 'ORGANIZATION'],
+      ['LONDON', 'GEO'],
+    ])
+    // The reference turns the last weight into 1.0 because `)\n<|COMPLETE|>` stays attached.
+    expect(weights(reply('well-formed.txt'))).toEqual([
+      ['EBENEZER SCROOGE', 'JACOB MARLEY', 9],
+      ['EBENEZER SCROOGE', 'SCROOGE AND MARLEY', 8],
+      ['EBENEZER SCROOGE', 'LONDON', 4],
+    ])
+    expect(parsed.relationships[2]!.description).toBe('Scrooge lives and works in London')
+    expect(parsed.dropped).toEqual([])
+    expect(parsed.defaultedWeights).toBe(0)
+  })
+
+  it('keeps the first record of a gleaning reply that starts with ##', () => {
+    const parsed = parseGraphReply(reply('gleaning-leading-delimiter.txt'))
+    expect(parsed.entities.map((e) => e.title)).toEqual(['BOB CRATCHIT'])
+    expect(weights(reply('gleaning-leading-delimiter.txt'))).toEqual([['EBENEZER SCROOGE', 'BOB CRATCHIT', 7]])
+  })
+
+  it('reads replies wrapped in code fences with CRLF line ends', () => {
+    const parsed = parseGraphReply(reply('code-fence-crlf.txt'))
+    expect(parsed.entities.map((e) => e.title)).toEqual(['FRED', 'EBENEZER SCROOGE'])
+    expect(parsed.entities[0]!.description).toBe("Fred is Scrooge's cheerful nephew who invites him to Christmas dinner")
+    expect(weights(reply('code-fence-crlf.txt'))).toEqual([['FRED', 'EBENEZER SCROOGE', 8]])
+    expect(parsed.dropped).toEqual([])
+  })
+
+  it('reads records without parentheses or ## and weights with trailing text', () => {
+    const parsed = parseGraphReply(reply('small-model-no-parens.txt'))
+    expect(parsed.entities.map((e) => e.title)).toEqual(['THE GHOST OF CHRISTMAS PAST', 'FEZZIWIG'])
+    expect(parsed.entities[1]!.description).toBe('Old Fezziwig was the kind master to whom Scrooge was apprenticed')
+    expect(weights(reply('small-model-no-parens.txt'))).toEqual([
+      ['THE GHOST OF CHRISTMAS PAST', 'EBENEZER SCROOGE', 8],
+      ['FEZZIWIG', 'EBENEZER SCROOGE', 6],
+    ])
+    expect(parsed.relationships[0]!.description).toBe('The spirit shows Scrooge scenes of his own past')
+    expect(parsed.dropped).toEqual([])
+  })
+
+  it('removes stray quotes and markdown emphasis, upper-cases names and types, reads quoted and decimal weights', () => {
+    const parsed = parseGraphReply(reply('small-model-quoted.txt'))
+    expect(parsed.entities.map((e) => [e.title, e.type])).toEqual([
+      ['BELLE', 'PERSON'],
+      ['EBENEZER SCROOGE', 'PERSON'],
+    ])
+    expect(parsed.entities[0]!.description).toBe('Belle is a young woman who was once engaged to Scrooge and released him because he loved money more')
+    expect(weights(reply('small-model-quoted.txt'))).toEqual([
+      ['BELLE', 'EBENEZER SCROOGE', 7],
+      ['BELLE', 'EBENEZER SCROOGE', 5.5],
+    ])
+    expect(parsed.relationships[0]!.description).toBe('Belle breaks off her engagement to Scrooge')
+  })
+
+  it('joins records split over lines and ignores chatter after the last record', () => {
+    const parsed = parseGraphReply(reply('split-over-lines.txt'))
+    expect(parsed.entities).toEqual([
+      { title: 'TINY TIM', type: 'PERSON', description: "Tiny Tim is Bob Cratchit's youngest son, who is frail and walks with a crutch and whose fate moves Scrooge" },
+      { title: 'THE CRATCHIT FAMILY', type: 'ORGANIZATION', description: 'The poor but loving family of Bob Cratchit (including Tiny Tim)' },
+    ])
+    expect(weights(reply('split-over-lines.txt'))).toEqual([
+      ['TINY TIM', 'THE CRATCHIT FAMILY', 9],
+      ['EBENEZER SCROOGE', 'TINY TIM', 8],
+    ])
+    expect(parsed.relationships[1]!.description).toBe('Scrooge becomes a second father to Tiny Tim')
+    expect(parsed.dropped).toEqual([])
+  })
+
+  it('drops and reports malformed records, keeps a relationship without strength at weight 1', () => {
+    const parsed = parseGraphReply(reply('malformed-records.txt'))
+    expect(parsed.entities.map((e) => e.title)).toEqual(['THE GHOST OF CHRISTMAS PRESENT'])
+    expect(parsed.dropped.map((d) => d.reason)).toEqual([
+      'entity without a type',
+      'relationship without a target',
+      'entity without a name',
+      'not an entity or relationship record',
+    ])
+    expect(parsed.relationships).toEqual([
+      { source: 'THE GHOST OF CHRISTMAS PRESENT', target: 'EBENEZER SCROOGE', description: 'The spirit takes Scrooge through the city on Christmas Day', weight: 1 },
+    ])
+    expect(parsed.defaultedWeights).toBe(1)
+  })
+
+  it('cleans fields like the reference: HTML entities unescaped, control characters deleted', () => {
+    const parsed = parseGraphReply(reply('html-and-control-chars.txt'))
+    expect(parsed.entities).toEqual([
+      { title: 'CAMDEN TOWN & HOLBORN', type: 'GEO', description: "Districts of London where Scrooge's nephew walks on Christmas" },
+      { title: 'EBENEZER SCROOGE', type: 'PERSON', description: 'Scrooge "the squeezing, wrenching, grasping" old sinner' },
+    ])
+    expect(weights(reply('html-and-control-chars.txt'))).toEqual([['EBENEZER SCROOGE', 'CAMDEN TOWN & HOLBORN', 3]])
+  })
+
+  it('returns nothing, and drops nothing, for an empty reply or a bare completion marker', () => {
+    for (const text of ['', '<|COMPLETE|>', '##\n<|COMPLETE|>', 'I could not find any entities.']) {
+      expect(parseGraphReply(text)).toEqual({ entities: [], relationships: [], dropped: [], defaultedWeights: 0 })
+    }
+  })
+
+  it('keeps a description that contains a stray delimiter', () => {
+    const parsed = parseGraphReply('("entity"<|>FRED<|>PERSON<|>Scrooge\'s nephew<|>a cheerful man)\n<|COMPLETE|>')
+    expect(parsed.entities[0]!.description).toBe("Scrooge's nephew a cheerful man")
+    expect(titles('("entity"<|>"A" AND "B"<|>ORGANIZATION<|>x)')).toEqual(['"A" AND "B"'])
+  })
+})
