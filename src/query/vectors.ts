@@ -34,7 +34,15 @@ export function openQueryVectors(settings: Settings, dbUri: string): QueryVector
   }
   return {
     hasTable: async (name) => (await store.get()).hasTable(tableName(name)),
-    search: async (name, vector, k) => (await store.get()).search(await ensure(name), vector, k),
+    async search(name, vector, k) {
+      const table = await ensure(name)
+      try {
+        return await (await store.get()).search(table, vector, k)
+      } catch (cause) {
+        // Usually a dimension mismatch: the question was embedded with another model than the index.
+        throw new QueryError(`searching ${table} in ${dbUri} failed (embed questions with the embedding model used for indexing)`, { cause })
+      }
+    },
     vectorsById: async (name, ids) => (ids.length === 0 ? new Map() : (await store.get()).vectorsById(await ensure(name), ids)),
     close: () => {
       void opened?.then((s) => s.close())

@@ -11,11 +11,16 @@ export function offlineAnswer(records: ContextRecords, settingKey: string): stri
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) parts.push(`## ${title}\n\n${lines.join('\n')}`)
   }
-  section('Entities', (records.entities ?? []).map((e, i) => `${i + 1}. **${e.entity}** (id ${e.id}): ${e.description}`))
-  section('Relationships', (records.relationships ?? []).map((r) => `- ${r.source} → ${r.target} (id ${r.id}): ${r.description}`))
-  section('Claims', (records.claims ?? []).map((c) => `- ${c.entity} [${c.status}] (id ${c.id}): ${c.description}`))
+  section('Entities', (records.entities ?? []).map((e, i) => `${i + 1}. **${e.entity}** (id ${e.id}): ${oneLine(e.description)}`))
+  section('Relationships', (records.relationships ?? []).map((r) => `- ${r.source} → ${r.target} (id ${r.id}): ${oneLine(r.description)}`))
+  section('Claims', (records.claims ?? []).map((c) => `- ${c.entity} [${c.status}] (id ${c.id}): ${oneLine(c.description)}`))
   section('Reports', (records.reports ?? []).map((r) => `- ${r.title} (id ${r.id})`))
   section('Sources', (records.sources ?? []).map((s) => `### Source ${s.id}\n\n${String(s.text).trim()}\n`))
   if (parts.length === 1) parts.push('Nothing in the index matched the question.')
   return `${parts.join('\n\n')}\n`
+}
+
+/** Multi-paragraph descriptions would break the markdown list items. */
+function oneLine(value: string | number | undefined): string {
+  return String(value ?? '').replace(/\s*\n\s*/g, ' ').trim()
 }
