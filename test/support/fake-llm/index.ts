@@ -30,6 +30,8 @@ export interface FakeLlmOptions {
   faults?: FaultOptions
   /** Exact input text → vector. */
   fixedEmbeddings?: Record<string, number[]>
+  /** Embedding requests with more inputs than this get 413 (as servers with a batch limit do). */
+  maxEmbeddingInputs?: number
   /** Port to listen on (default 0: a free one). */
   port?: number
 }
@@ -199,6 +201,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (commonFault(h, finish)) return
     const input = h.body.input
     const texts = typeof input === 'string' ? [input] : Array.isArray(input) ? input.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : []
+    if (h.options.maxEmbeddingInputs !== undefined && texts.length > h.options.maxEmbeddingInputs) {
+      finish(413)
+      return sendJson(h.res, 413, { error: { message: `at most ${h.options.maxEmbeddingInputs} inputs per request`, type: 'invalid_request_error' } })
+    }
     const dimension = typeof h.body.dimensions === 'number' ? h.body.dimensions : (h.options.embeddingDimension ?? 1536)
     const base64 = h.body.encoding_format === 'base64'
     const data = texts.map((text, index) => {

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest'
+import { costUsd, priceFor } from '../../src/llm/pricing.js'
+import { UsageMeter } from '../../src/llm/usage.js'
+
+describe('prices and usage', () => {
+  it('matches dated snapshots by the longest known prefix and honours overrides', () => {
+    expect(priceFor('gpt-4.1-mini-2025-04-14')).toEqual({ inputPer1m: 0.4, outputPer1m: 1.6 })
+    expect(priceFor('gpt-4.1')).toEqual({ inputPer1m: 2, outputPer1m: 8 })
+    expect(priceFor('openai/gpt-4o-mini')).toEqual({ inputPer1m: 0.15, outputPer1m: 0.6 })
+    expect(priceFor('text-embedding-3-large')?.inputPer1m).toBe(0.13)
+    expect(priceFor('llama3.1:8b')).toBeUndefined()
+    expect(priceFor('gpt-4.1', { inputPer1m: 1, outputPer1m: 1 })).toEqual({ inputPer1m: 1, outputPer1m: 1 })
+    expect(costUsd({ inputPer1m: 2, outputPer1m: 8 }, 1_000_000, 500_000)).toBeCloseTo(6, 10)
+  })
+
+  it('counts calls, cache hits, failures and busy wall time', async () => {
+    const meter = new UsageMeter(priceFor('gpt-4.1'))
+    const a = meter.start()
+    const b = meter.start()
+    await new Promise((r) => setTimeout(r, 50))
+    a('ok')
+    b('cached')
+    meter.start()('failed')
+    meter.retry()
+    meter.tokens(1000, 100)
+    const usage = meter.snapshot()
+    expect(usage).toMatchObject({ calls: 3, cacheHits: 1, failures: 1, retries: 1, promptTokens: 1000, completionTokens: 100 })
+    expect(usage.wallSeconds).toBeGreaterThanOrEqual(0.045)
+    expect(usage.wallSeconds).toBeLessThan(0.5)
+    expect(usage.costUsd).toBeCloseTo(0.0028, 10)
+  })
+})

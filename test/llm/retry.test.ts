@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LlmError } from '../../src/errors.js'
+import { AttemptFailure } from '../../src/llm/failure.js'
+import { createChatModel, UsageMeter } from '../../src/llm/index.js'
+import { waitMs, withRetry, type RetryContext } from '../../src/llm/retry.js'
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { fakeOptions, HELLO } from './helpers.js'
+
+const REPORT_FORMAT = {
+  type: 'json_schema' as const,
+  name: 'report',
+  schema: { type: 'object', required: ['title', 'findings'], properties: { title: { type: 'string' }, findings: { type: 'array' } } },
+}
+
+describe('retries through the fake server', () => {
+  let fake: FakeLlm
+  beforeAll(async () => {
+    fake = await startFakeLlm()
+  })
+  afterAll(() => fake.close())
+
+  it('honours Retry-After between attempts and reports the attempt count', async () => {
+    fake.setFaults({ rate: 1, kinds: ['429'], retryAfterSeconds: 0.2 })
+    const before = fake.requests.length
+    const meter = new UsageMeter(undefined)
+    const model = createChatModel(fakeOptions(fake, { retry: { type: 'exponential_backoff', maxRetries: 2, baseDelay: 0.001, jitter: false, maxDelay: 0.001 } }), { meter })
+    const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e)
+    fake.setFaults(undefined)
+    expect(error).toBeInstanceOf(LlmError)
+    expect(error).toMatchObject({ attempts: 3, status: 429, model: 'completion_models.default_completion_model' })
+    expect((error as LlmError).message).toContain('3 attempts')
+    const starts = fake.requests.slice(before).map((r) => r.startedAt)
+    expect(starts).toHaveLength(3)
+    // max_delay is 1 ms, so only the server's Retry-After explains the gaps.
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(190)
+    expect(meter.snapshot()).toMatchObject({ calls: 1, retries: 2, failures: 1 })
+  })
+
+  it('fails fast on 401 naming the model and the key origin, never the key', async () => {
+    const before = fake.requests.length
+    const model = createChatModel(fakeOptions(fake, { apiKey: 'bad-key' }))
+    const error = (await model.complete({ messages: HELLO }).catch((e: unknown) => e)) as LlmError
+    expect(error).toBeInstanceOf(LlmError)
+    expect(error).toMatchObject({ status: 401, attempts: 1, retryable: false })
+    expect(error.message).toContain('completion_models.default_completion_model')
+    expect(error.message).toContain('environment variable GRAPHRAG_API_KEY')
+    expect(error.message).not.toContain('bad-key')
+    expect(fake.requests.length - before).toBe(1)
+  })
+
+  it('with 30 % injected faults of every kind, every request eventually succeeds', async () => {
+    fake.setFaults({ rate: 0.3, kinds: ['429', '500', 'hang', 'truncated', 'malformed'], seed: 7, retryAfterSeconds: 0.01 })
+    const before = fake.requests.length
+    const meter = new UsageMeter(undefined)
+    const model = createChatModel(
+      fakeOptions(fake, { requestTimeoutSeconds: 1.5, concurrentRequests: 16, retry: { type: 'exponential_backoff', maxRetries: 12, baseDelay: 0.005, jitter: true, maxDelay: 0.05 } }),
+      { meter },
+    )
+    const prompts = Array.from({ length: 120 }, (_, i) => `Write a report about subject ${i}`)
+    const replies = await Promise.all(
+      prompts.map((content, i) => model.complete({ messages: [{ role: 'user', content }], ...(i % 2 === 0 ? { responseFormat: REPORT_FORMAT } : {}) })),
+    )
+    fake.setFaults(undefined)
+    expect(replies).toHaveLength(120)
+    replies.forEach((r, i) => (i % 2 === 0 ? expect(r.json).toMatchObject({ title: expect.any(String) }) : expect(r.content).not.toBe('')))
+    const faulted = fake.requests.slice(before).filter((r) => r.fault !== undefined)
+    expect(new Set(faulted.map((r) => r.fault))).toEqual(new Set(['429', '500', 'hang', 'truncated', 'malformed']))
+    const usage = meter.snapshot()
+    expect(usage).toMatchObject({ calls: 120, failures: 0 })
+    // Every injected fault cost one retry (a loaded machine may add a few timeouts of its own).
+    expect(usage.retries).toBeGreaterThanOrEqual(faulted.length)
+    expect(fake.requests.length - before).toBeGreaterThanOrEqual(120 + faulted.length)
+  })
+
+  it('computes exponential waits with a cap, and immediate retries', () => {
+    const policy = { type: 'exponential_backoff' as const, maxRetries: 5, baseDelay: 2, jitter: false, maxDelay: 5 }
+    const ctx: RetryContext = { modelRef: 'm', keyOrigin: undefined, policy }
+    const f = new AttemptFailure('x', { kind: 'http', status: 500, retryable: true })
+    expect([1, 2, 3].map((n) => waitMs(ctx, f, n))).toEqual([2000, 4000, 5000])
+    expect(waitMs({ ...ctx, policy: { ...policy, type: 'immediate' } }, f, 3)).toBe(0)
+    expect(waitMs({ ...ctx, policy: { ...policy, jitter: true, maxDelay: undefined }, random: () => 0.5 }, f, 1)).toBe(2500)
+    expect(waitMs(ctx, new AttemptFailure('x', { kind: 'http', status: 429, retryable: true, retryAfterMs: 7000 }), 1)).toBe(7000)
+  })
+
+  it('does not retry errors that are not attempt failures', async () => {
+    let calls = 0
+    const ctx: RetryContext = { modelRef: 'm', keyOrigin: undefined, policy: { type: 'immediate', maxRetries: 3, baseDelay: 0, jitter: false, maxDelay: undefined } }
+    await expect(withRetry(ctx, new UsageMeter(undefined), undefined, async () => {
+      calls++
+      throw new TypeError('bug')
+    })).rejects.toThrow(TypeError)
+    expect(calls).toBe(1)
+  })
+})
