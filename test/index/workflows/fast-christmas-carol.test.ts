@@ -1,5 +1,5 @@
 /**
- * A Christmas Carol through the fast operations (noun graph → prune → finalize-like degrees →
+ * A Christmas Carol through the fast operations (noun graph → prune → finalize_graph →
  * Leiden communities → extractive reports), with the demo's prune settings.
  */
 import { readFileSync } from 'node:fs'
@@ -10,7 +10,7 @@ import { buildNounGraph } from '../../../src/index/operations/build-noun-graph.j
 import { createCommunities } from '../../../src/index/operations/create-communities.js'
 import { createFinalTextUnits } from '../../../src/index/operations/create-final-text-units.js'
 import { normalizeWhitespace, splitSentences, writeExtractiveReports } from '../../../src/index/operations/extractive-report/index.js'
-import { entityId, relationshipId } from '../../../src/index/operations/graph-ids.js'
+import { finalizeGraph } from '../../../src/index/operations/finalize-graph.js'
 import { createNounPhraseExtractor } from '../../../src/index/operations/noun-phrases/index.js'
 import { pruneGraph } from '../../../src/index/operations/prune-graph.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
@@ -31,21 +31,6 @@ function chunk(text: string, size: number, overlap: number): { id: string; docum
   return out
 }
 
-/** What finalize_graph adds that communities and reports need: ids and undirected degrees. */
-function finalize(entities: ReturnType<typeof buildNounGraph>['entities'], relationships: ReturnType<typeof buildNounGraph>['relationships']) {
-  const degree = new Map<string, number>()
-  for (const r of relationships) for (const t of [r.source, r.target]) degree.set(t, (degree.get(t) ?? 0) + 1)
-  const finalEntities: EntityRow[] = entities.map((e, i) => ({
-    id: entityId(e.title), human_readable_id: i, title: e.title, type: e.type, description: e.description,
-    text_unit_ids: e.text_unit_ids, frequency: e.frequency, degree: degree.get(e.title) ?? 0,
-  }))
-  const finalRelationships: RelationshipRow[] = relationships.map((r, i) => ({
-    id: relationshipId(r.source, r.target), human_readable_id: i, source: r.source, target: r.target, description: r.description,
-    weight: r.weight, combined_degree: (degree.get(r.source) ?? 0) + (degree.get(r.target) ?? 0), text_unit_ids: r.text_unit_ids,
-  }))
-  return { entities: finalEntities, relationships: finalRelationships }
-}
-
 describeShared('fast method on A Christmas Carol', () => {
   let entities: EntityRow[]
   let relationships: RelationshipRow[]
@@ -64,7 +49,7 @@ describeShared('fast method on A Christmas Carol', () => {
     const graph = buildNounGraph(phrases, settings.extract_graph_nlp)
     rawTitles = new Set(graph.entities.map((e) => e.title))
     const pruned = pruneGraph(graph.entities, graph.relationships, settings.prune_graph)
-    ;({ entities, relationships } = finalize(pruned.entities, pruned.relationships))
+    ;({ entities, relationships } = finalizeGraph(pruned.entities, pruned.relationships))
     communities = createCommunities(entities, relationships, settings.cluster_graph, '2026-01-15')
     textUnits = createFinalTextUnits(units, entities, relationships, undefined)
     reports = writeExtractiveReports({ communities, entities, relationships, textUnits }, { wordDelimiter: settings.extract_graph_nlp.text_analyzer.word_delimiter })
