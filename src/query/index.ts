@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig, type Settings } from '../config/index.js'
+import { QueryError } from '../errors.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import { SILENT_LOGGER, type Logger } from '../logger.js'
 import type { ConversationTurn } from './context/history.js'
@@ -60,8 +61,14 @@ export interface SearchStream extends AsyncIterable<string> {
   readonly result: Promise<SearchResult>
 }
 
-/** The reference seeds its global-search shuffle with 86; we keep the seed. */
-const DEFAULT_SEED = 86
+/** Defaults of the search options (the CLI's flags default to the same values). */
+export const SEARCH_DEFAULTS = Object.freeze({
+  communityLevel: 2,
+  dynamicCommunitySelection: false,
+  responseType: 'Multiple Paragraphs',
+  // The reference seeds its global-search shuffle with 86; we keep the seed.
+  seed: 86,
+})
 
 export const localSearch = (o: SearchOptions) => drain(searchStream('local', o))
 export const globalSearch = (o: SearchOptions) => drain(searchStream('global', o))
@@ -97,12 +104,17 @@ function searchStream(method: SearchMethod, options: SearchOptions): SearchStrea
   // Consumers may only iterate; an unobserved rejection must not crash the process.
   result.catch(() => undefined)
   async function* iterate(): AsyncGenerator<string, void, undefined> {
+    let settled = false
     try {
-      const r = yield* execute(method, options)
-      settle!.resolve(r)
+      settle!.resolve(yield* execute(method, options))
+      settled = true
     } catch (error) {
       settle!.reject(error)
+      settled = true
       throw error
+    } finally {
+      // The consumer stopped early (break): the search was abandoned, so there is no result.
+      if (!settled) settle!.reject(new QueryError('the search stream was closed before the answer was complete'))
     }
   }
   return { [Symbol.asyncIterator]: () => iterate(), result }
@@ -129,8 +141,8 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
 }
 
 async function startRun(method: SearchMethod, settings: Settings, dataDir: string, options: SearchOptions, services: SearchServices): Promise<SearchRun> {
-  const input = { query: options.query, responseType: options.responseType ?? 'Multiple Paragraphs', history: options.history ?? [] }
-  const level = options.communityLevel ?? 2
+  const input = { query: options.query, responseType: options.responseType ?? SEARCH_DEFAULTS.responseType, history: options.history ?? [] }
+  const level = options.communityLevel ?? SEARCH_DEFAULTS.communityLevel
   switch (method) {
     case 'local': {
       const tables = await loadTables(dataDir, TABLES_BY_METHOD.local, ['covariates'])
@@ -141,7 +153,7 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
       const params = {
         ...input,
         communityLevel: level,
-        dynamicCommunitySelection: options.dynamicCommunitySelection ?? false,
+        dynamicCommunitySelection: options.dynamicCommunitySelection ?? SEARCH_DEFAULTS.dynamicCommunitySelection,
         historyMaxTurns: settings.local_search.conversation_history_max_turns,
       }
       return runGlobalSearch(params, tables, settings.global_search, services)
@@ -180,7 +192,7 @@ function openServices(
     meter,
     countTokens: models.countTokens,
     concurrency: settings.concurrent_requests,
-    rng: options.rng ?? seededRng(DEFAULT_SEED),
+    rng: options.rng ?? seededRng(SEARCH_DEFAULTS.seed),
     logger: options.logger ?? SILENT_LOGGER,
   }
   return { services, close: () => vectors.close() }

@@ -43,7 +43,13 @@ export async function loadTables<K extends TableName>(
       }
       continue
     }
-    ;(out as Record<string, unknown>)[name] = await store.read(SCHEMAS[name])
+    const rows = await store.read(SCHEMAS[name])
+    ;(out as Record<string, unknown>)[name] = name === 'text_units' ? withRowIds(rows as IndexTables['text_units']) : rows
   }
   return out as Pick<IndexTables, K> & Partial<IndexTables>
+}
+
+/** Indexes from before human_readable_id existed: fall back to the row position (as the reference does). */
+function withRowIds(units: IndexTables['text_units']): IndexTables['text_units'] {
+  return units.map((u, i) => ((u.human_readable_id as number | null) === null ? { ...u, human_readable_id: i } : u))
 }

@@ -88,6 +88,10 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
     for await (const c of stream) chunks.push(c)
     expect(chunks.length).toBeGreaterThan(1)
     expect(chunks.join('')).toBe((await stream.result).response)
+    // Stopping early abandons the search: there is no result to resolve.
+    const early = globalSearchStream(run())
+    for await (const _ of early) break
+    await expect(early.result).rejects.toBeInstanceOf(QueryError)
   })
 
   it('drift: HyDE, primer folds, scored follow-up steps with entity tables, final reduce', async () => {
