@@ -118,3 +118,21 @@ describe('parseGraphReply', () => {
     expect(titles('("entity"<|>"A" AND "B"<|>ORGANIZATION<|>x)')).toEqual(['"A" AND "B"'])
   })
 })
+
+describe('parseGraphReply record boundaries', () => {
+  it('does not take a description ending in "relationship" for a new record', () => {
+    const text = '("relationship"<|>SCROOGE<|>PLUMP SISTER<|>They share a social and familial relationship<|>5)\n<|COMPLETE|>'
+    expect(parseGraphReply(text)).toEqual({
+      entities: [],
+      relationships: [{ source: 'SCROOGE', target: 'PLUMP SISTER', description: 'They share a social and familial relationship', weight: 5 }],
+      dropped: [],
+      defaultedWeights: 0,
+    })
+  })
+
+  it('reads numbered or bulleted records and records glued together without ##', () => {
+    const text = '1. ("entity"<|>A<|>PERSON<|>first)\n- ("entity"<|>B<|>PERSON<|>second)("relationship"<|>A<|>B<|>linked<|>4)'
+    expect(titles(text)).toEqual(['A', 'B'])
+    expect(weights(text)).toEqual([['A', 'B', 4]])
+  })
+})

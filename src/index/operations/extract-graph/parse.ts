@@ -36,8 +36,10 @@ export interface ParsedGraphReply {
 /** Weight used when a relationship record has no numeric strength (the reference's fallback). */
 export const DEFAULT_WEIGHT = 1
 
-// A record opening: optional `(`, the kind (quoted, bold or bare), then the tuple delimiter.
-const RECORD_START = /\(?[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
+// A record opening: at the start of a line or right after `##` / `)` (optionally behind a list
+// bullet), an optional `(`, the kind (quoted, bold or bare), then the tuple delimiter. Anchoring it
+// keeps a description that ends in "... relationship" from being taken for a new record.
+const RECORD_START = /(?<=(?:^|[\n#)])[ \t]*(?:[-*]|\d+[.)])?[ \t]*)\(?[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
 
 export function parseGraphReply(reply: string): ParsedGraphReply {
   const text = normalizeReply(reply)
