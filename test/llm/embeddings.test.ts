@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LlmError } from '../../src/errors.js'
+import { createEmbeddingModel } from '../../src/llm/index.js'
+import { getTokenizer } from '../../src/llm/tokenizer.js'
+import { UsageMeter } from '../../src/llm/usage.js'
+import { fakeEmbedding, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { fakeOptions } from './helpers.js'
+
+const DIM = 8
+const texts = Array.from({ length: 37 }, (_, i) => `text number ${i} about the ghost of Christmas ${i % 3 === 0 ? 'past' : 'present'}`)
+
+describe('embedding batches', () => {
+  let fake: FakeLlm
+  beforeAll(async () => {
+    fake = await startFakeLlm({ embeddingDimension: DIM, maxEmbeddingInputs: 5 })
+  })
+  afterAll(() => fake.close())
+
+  const model = (batching: { batchSize?: number; batchMaxTokens?: number }, meter = new UsageMeter(undefined)) =>
+    createEmbeddingModel({ ...fakeOptions(fake), model: 'text-embedding-3-small', id: 'e', settingsPath: 'embedding_models.e' }, { meter }, batching)
+
+  it('packs by batch_size and batch_max_tokens, preserving order', async () => {
+    const before = fake.requests.length
+    const vectors = await model({ batchSize: 4 }).embed(texts)
+    expect(vectors).toEqual(texts.map((t) => fakeEmbedding(t, DIM)))
+    const inputs = fake.requests.slice(before).map((r) => (r.body as { input: string[] }).input.length)
+    expect(inputs.sort((a, b) => b - a)).toEqual([...Array(9).fill(4), 1])
+    const byTokens = fake.requests.length
+    await model({ batchSize: 4, batchMaxTokens: 25 }).embed(texts.slice(0, 8))
+    // Each text has about 10 tokens, so at most two fit under 25.
+    expect(fake.requests.slice(byTokens).every((r) => (r.body as { input: string[] }).input.length <= 2)).toBe(true)
+  })
+
+  it('splits a failing batch in halves down to what the server accepts, keeping order', async () => {
+    const before = fake.requests.length
+    const meter = new UsageMeter(undefined)
+    const vectors = await model({ batchSize: 16 }, meter).embed(texts)
+    expect(vectors).toEqual(texts.map((t) => fakeEmbedding(t, DIM)))
+    const statuses = fake.requests.slice(before).map((r) => r.status)
+    expect(statuses.filter((s) => s === 413).length).toBeGreaterThan(0)
+    expect(meter.snapshot().failures).toBe(statuses.filter((s) => s === 413).length)
+  })
+
+  it('splits on retryable failures too, and gives up on a single text', async () => {
+    const noRetry = { type: 'immediate' as const, maxRetries: 0, baseDelay: 0, jitter: false, maxDelay: undefined }
+    const m = createEmbeddingModel({ ...fakeOptions(fake, { retry: noRetry }), model: 'text-embedding-3-small' }, {}, { batchSize: 4 })
+    fake.setFaults({ rate: 1, kinds: ['500'] })
+    const before = fake.requests.length
+    const error = await m.embed(texts.slice(0, 4)).catch((e: unknown) => e)
+    fake.setFaults(undefined)
+    expect(error).toBeInstanceOf(LlmError)
+    // The batch of 4, then its halves of 2, then single texts until the first one fails for good.
+    expect(fake.requests.length - before).toBeGreaterThanOrEqual(4)
+  })
+
+  it('windows a long text, mean-pools and L2-normalises', async () => {
+    const tokenizer = getTokenizer('cl100k_base')
+    const long = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ')
+    expect(tokenizer.count(long)).toBeGreaterThan(200)
+    const before = fake.requests.length
+    const [vector, short, empty] = await model({ batchSize: 16, batchMaxTokens: 120 }).embed([long, 'short', ''])
+    const windows = fake.requests.slice(before).flatMap((r) => (r.body as { input: string[] }).input).filter((t) => t !== 'short')
+    expect(windows.length).toBeGreaterThan(2)
+    windows.forEach((w) => expect(tokenizer.count(w)).toBeLessThanOrEqual(120))
+    const mean = Array.from({ length: DIM }, (_, i) => windows.reduce((s, w) => s + fakeEmbedding(w, DIM)[i]!, 0))
+    const norm = Math.hypot(...mean)
+    vector!.forEach((v, i) => expect(v).toBeCloseTo(mean[i]! / norm, 10))
+    expect(Math.hypot(...vector!)).toBeCloseTo(1, 10)
+    expect(short).toEqual(fakeEmbedding('short', DIM))
+    expect(empty).toEqual([])
+  })
+})
