@@ -180,7 +180,7 @@ function openServices(
   keyOrigins: Readonly<Record<string, string>>,
 ): { services: SearchServices; close: () => void } {
   const models = createQueryModels(settings, SECTION[method], options.models ?? {}, keyOrigins)
-  const meter = new UsageMeter(models.price)
+  const meter = new UsageMeter(models.price, models.embeddingPrice)
   // --data moves the vector store too when the folder has one (the reference keeps db_uri).
   const local = join(dataDir, 'lancedb')
   const dbUri = options.dataDir !== undefined && existsSync(local) ? local : settings.vector_store.db_uri

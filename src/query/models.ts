@@ -20,6 +20,7 @@ export interface QueryModels {
   embedder: EmbeddingModel
   countTokens: (text: string) => number
   price: Price | undefined
+  embeddingPrice: Price | undefined
 }
 
 export function createQueryModels(
@@ -37,7 +38,8 @@ export function createQueryModels(
     chat,
     embedder,
     countTokens: chat === undefined ? tokenizer.count : (text) => chat.countTokens(text),
-    price: chatId === null ? undefined : priceOf(settings, chatId),
+    price: chatId === null ? undefined : priceOf(settings, 'completion_models', chatId),
+    embeddingPrice: embeddingId === null ? undefined : priceOf(settings, 'embedding_models', embeddingId),
   }
 }
 
@@ -78,9 +80,9 @@ function lazyEmbedder(settings: Settings, id: string | null, keyPath: string, ke
 }
 
 /** Built-in list price of the model unless the settings give one (cost is an estimate). */
-function priceOf(settings: Settings, id: string): Price | undefined {
-  const model = settings.completion_models[id]
-  if (model === undefined) return undefined
+function priceOf(settings: Settings, group: 'completion_models' | 'embedding_models', id: string): Price | undefined {
+  const model = settings[group][id]
+  if (model === undefined || model.model_provider === 'local') return undefined
   const override = model.pricing === null ? undefined : { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m }
   return priceFor(model.model, override)
 }

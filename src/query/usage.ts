@@ -19,7 +19,7 @@ export interface StepUsage {
 export interface UsageSummary extends StepUsage {
   embeddingCalls: number
   embeddingTokens: number
-  /** Estimated USD, from the model's pricing; 0 when no price is known. */
+  /** Estimated USD (chat and embedding calls), from the models' pricing; 0 when no price is known. */
   costUsd: number
   byStep: Record<string, StepUsage>
 }
@@ -29,7 +29,10 @@ export class UsageMeter {
   private embeddingCalls = 0
   private embeddingTokens = 0
 
-  constructor(private readonly price: Price | undefined) {}
+  constructor(
+    private readonly price: Price | undefined,
+    private readonly embeddingPrice: Price | undefined,
+  ) {}
 
   record(step: string, promptTokens: number, completionTokens: number): void {
     const s = this.step(step)
@@ -54,7 +57,9 @@ export class UsageMeter {
       (a, s) => ({ calls: a.calls + s.calls, promptTokens: a.promptTokens + s.promptTokens, completionTokens: a.completionTokens + s.completionTokens, failures: a.failures + s.failures }),
       { calls: 0, promptTokens: 0, completionTokens: 0, failures: 0 },
     )
-    const costUsd = this.price === undefined ? 0 : (total.promptTokens * this.price.inputPer1m + total.completionTokens * this.price.outputPer1m) / 1e6
+    const chat = this.price === undefined ? 0 : total.promptTokens * this.price.inputPer1m + total.completionTokens * this.price.outputPer1m
+    const embed = this.embeddingPrice === undefined ? 0 : this.embeddingTokens * this.embeddingPrice.inputPer1m
+    const costUsd = (chat + embed) / 1e6
     return { ...total, embeddingCalls: this.embeddingCalls, embeddingTokens: this.embeddingTokens, costUsd, byStep }
   }
 
