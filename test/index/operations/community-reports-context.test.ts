@@ -176,6 +176,22 @@ describe('sub-community report substitution', () => {
     expect(one.text).toBe(`-----Reports-----\ncommunity,full_content\n1,${long}\n`)
   })
 
+  it('when the reports do not all fit, fills the budget left by the kept reports with uncovered rows', () => {
+    const ctx = contexts.get(0)!
+    const long = 'word '.repeat(40)
+    const expected = [
+      `-----Reports-----\ncommunity,full_content\n1,${long}\n`,
+      '-----Entities-----\nhuman_readable_id,title,description,degree\n2,CRATCHIT,"Clerk, ""underpaid""",2\n',
+      '-----Relationships-----\nhuman_readable_id,source,target,description,combined_degree\n' +
+        '1,SCROOGE,CRATCHIT,SCROOGE knows CRATCHIT,5\n3,MARLEY,CRATCHIT,MARLEY knows CRATCHIT,4\n',
+    ].join('\n\n')
+    // Community 2's long report does not fit next to community 1's; the two best-ranked rows of the
+    // members community 1 leaves uncovered do, the third (CRATCHIT–TINY TIM) does not.
+    const result = buildCommunityContext(ctx, subs({ 1: long, 2: long.repeat(4) }), count(expected) + 3, count)
+    expect(result.substituted).toEqual([1])
+    expect(result.text).toBe(expected)
+  })
+
   it('skips sub-communities without a report and trims the own context when there is none', () => {
     const ctx = contexts.get(0)!
     const budget = renderFull(ctx, count).tokens - 5

@@ -203,13 +203,14 @@ export interface RenderedContext {
  * Renders the context of `members` (default: all members) after `head` (e.g. a Reports section),
  * keeping the longest ranked prefix whose total stays within `budget` tokens. Token counts grow
  * with the prefix, so a binary search finds the same cut as adding one relationship at a time.
- * When even the first step is over budget it is kept anyway (a report needs some input).
+ * When even the first step is over budget it is kept anyway (a report needs some input), unless
+ * `allowEmpty` (the head alone is enough).
  */
 export function renderTrimmed(
   ctx: LocalContext,
   budget: number,
   countTokens: CountTokens,
-  options: { members?: ReadonlySet<string>; head?: string } = {},
+  options: { members?: ReadonlySet<string>; head?: string; allowEmpty?: boolean } = {},
 ): RenderedContext {
   const steps = contextSteps(ctx, options.members ?? new Set(ctx.members.keys()))
   const render = (n: number): RenderedContext => {
@@ -221,6 +222,7 @@ export function renderTrimmed(
   let lo = 1
   let hi = steps.length - 1
   let best = render(1)
+  if (options.allowEmpty === true && best.tokens > budget) return render(0)
   while (lo <= hi) {
     const mid = (lo + hi) >> 1
     const candidate = render(mid)

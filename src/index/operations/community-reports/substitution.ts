@@ -2,9 +2,9 @@
  * The context actually sent for one community. Within budget it is the community's own context.
  * Over budget, a parent stands its sub-communities' already generated reports (largest first) in
  * for their members: each substituted report removes its members' rows (relationships between two
- * covered members go with them), until Reports + the remaining own context fit. If even all reports
- * plus the remainder do not fit, the remainder is trimmed; if the reports alone are too long, as
- * many reports as fit are kept. Without sub-community reports the own context is trimmed.
+ * covered members go with them), until Reports + the remaining own context fit. Otherwise as many
+ * reports as fit are kept (at least one) and the rows of the members they leave uncovered fill the
+ * rest of the budget, best ranked first. Without sub-community reports the own context is trimmed.
  */
 import { joinParts, renderFull, renderTrimmed, type CountTokens, type LocalContext } from './context.js'
 import { renderSection } from './csv.js'
@@ -51,18 +51,24 @@ export function buildCommunityContext(
     const tokens = countTokens(text)
     if (tokens <= budget) return { text, tokens, substituted: reported.slice(0, i).map((s) => s.community) }
   }
-  const all = reportsSection(reported)
-  if (countTokens(all) <= budget) {
-    const trimmed = renderTrimmed(local, budget, countTokens, { members: remaining(), head: all })
-    return { ...trimmed, substituted: reported.map((s) => s.community) }
-  }
-  return reportsOnly(reported, budget, countTokens)
+  return reportsAndRemainder(local, reported, budget, countTokens)
 }
 
-/** The longest prefix of reports (at least one) whose section fits the budget. */
-function reportsOnly(reported: readonly SubCommunity[], budget: number, countTokens: CountTokens): CommunityContext {
+/**
+ * Nothing fit whole: keep the longest prefix of reports whose section fits (at least one), and fill
+ * what budget is left with the ranked rows of the members those reports do not cover.
+ */
+function reportsAndRemainder(
+  local: LocalContext,
+  reported: readonly SubCommunity[],
+  budget: number,
+  countTokens: CountTokens,
+): CommunityContext {
   let kept = 1
   while (kept < reported.length && countTokens(reportsSection(reported.slice(0, kept + 1))) <= budget) kept++
-  const text = reportsSection(reported.slice(0, kept))
-  return { text, tokens: countTokens(text), substituted: reported.slice(0, kept).map((s) => s.community) }
+  const covered = new Set(reported.slice(0, kept).flatMap((s) => [...s.members]))
+  const members = new Set([...local.members.keys()].filter((t) => !covered.has(t)))
+  const head = reportsSection(reported.slice(0, kept))
+  const trimmed = renderTrimmed(local, budget, countTokens, { members, head, allowEmpty: true })
+  return { ...trimmed, substituted: reported.slice(0, kept).map((s) => s.community) }
 }

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { ConfigError } from '../../../src/errors.js'
+import { createModelRegistry } from '../../../src/index/models.js'
+import { generateTextEmbeddings } from '../../../src/index/workflows/generate_text_embeddings.js'
+import { SILENT_LOGGER } from '../../../src/logger.js'
+import { COMMUNITY_REPORTS, ENTITIES, TEXT_UNITS, embeddingSnapshotTable } from '../../../src/model/index.js'
+import { openVectorStore } from '../../../src/storage/vector-store.js'
+import { duckDescribe } from '../../support/duckdb.js'
+import { fakeEmbedding, fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
+import { describeShared, sharedPath } from '../../support/shared.js'
+import { createTestContext } from '../../support/workflow-context.js'
+import { testdir } from '../../support/testdir.js'
+
+describeShared('generate_text_embeddings into LanceDB', () => {
+  let llm: FakeLlm
+  beforeAll(async () => {
+    llm = await startFakeLlm({ embeddingDimension: 1536 })
+  })
+  afterAll(async () => llm.close())
+
+  async function context(options: { root?: string; yaml?: string; tables?: string[] } = {}) {
+    const ref = sharedPath('reference', 'christmas-carol-index')
+    const tables = options.tables ?? ['text_units', 'entities', 'community_reports']
+    const files = Object.fromEntries(tables.map((n) => [`output/${n}.parquet`, readFileSync(join(ref, `${n}.parquet`))]))
+    const settingsYaml = fakeModelSettingsYaml(llm.baseUrl) + (options.yaml ?? 'vector_store:\n  vector_size: 1536\nsnapshots:\n  embeddings: true\n')
+    const root = options.root ?? (await testdir({ 'settings.yaml': settingsYaml, ...files }))
+    return createTestContext({
+      root,
+      models: (settings, cache) => createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow(generateTextEmbeddings.name),
+    })
+  }
+
+  it('writes three tables that reopen and answer nearest-neighbour searches; a rerun adds no rows and no calls', async () => {
+    const t = await context()
+    await generateTextEmbeddings.run(t.ctx)
+    const units = await t.tables.read(TEXT_UNITS)
+    const entities = await t.tables.read(ENTITIES)
+    const reports = await t.tables.read(COMMUNITY_REPORTS)
+    expect(units.length).toBe(42)
+
+    const check = async () => {
+      const store = await openVectorStore(t.settings.vector_store.db_uri)
+      expect((await store.tableNames()).sort()).toEqual(['community_full_content', 'entity_description', 'text_unit_text'])
+      expect((await store.vectorsById('text_unit_text')).size).toBe(units.length)
+      expect((await store.vectorsById('entity_description')).size).toBe(entities.length)
+      expect((await store.vectorsById('community_full_content')).size).toBe(reports.length)
+      const scrooge = entities.find((e) => e.title === 'SCROOGE')!
+      const hits = await store.search('entity_description', fakeEmbedding(`${scrooge.title}:${scrooge.description}`), 3)
+      expect(hits[0]!.id).toBe(scrooge.id)
+      expect(hits[0]!.score).toBeCloseTo(1, 5)
+      const unitHits = await store.search('text_unit_text', fakeEmbedding(units[7]!.text), 1)
+      expect(unitHits[0]!.id).toBe(units[7]!.id)
+      store.close()
+    }
+    await check()
+
+    const snapshot = await t.tables.read(embeddingSnapshotTable('community_full_content'))
+    expect(snapshot.map((r) => r.id)).toEqual(reports.map((r) => r.id))
+    const expected = fakeEmbedding(reports[0]!.full_content)
+    snapshot[0]!.embedding.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 6))
+    expect(await duckDescribe(t.tables.path('embeddings.community_full_content'))).toEqual(
+      await duckDescribe(sharedPath('reference', 'msgr-v3-dulce', 'embeddings.community_full_content.parquet')),
+    )
+
+    const calls = llm.requests.filter((r) => r.kind === 'embedding').length
+    expect(calls).toBeGreaterThan(0)
+    const again = await context({ root: t.root })
+    await generateTextEmbeddings.run(again.ctx)
+    expect(llm.requests.filter((r) => r.kind === 'embedding').length).toBe(calls)
+    await check()
+  }, 60_000)
+
+  it('skips a missing source table with a warning', async () => {
+    const t = await context({ tables: ['text_units', 'entities'] })
+    const result = await generateTextEmbeddings.run(t.ctx)
+    expect(t.stats.warnings.some((w) => w.includes('community_reports'))).toBe(true)
+    expect(result.rows).toEqual({ 'lancedb/entity_description': 529, 'lancedb/text_unit_text': 42 })
+  }, 60_000)
+
+  it('fails fast when the model dimension differs from vector_size, naming both', async () => {
+    const t = await context({ yaml: 'vector_store:\n  vector_size: 3072\n', tables: ['text_units'] })
+    const run = generateTextEmbeddings.run(t.ctx)
+    await expect(run).rejects.toBeInstanceOf(ConfigError)
+    await expect(run).rejects.toThrow(/1536.*3072/)
+  }, 60_000)
+})
