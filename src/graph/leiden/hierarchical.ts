@@ -4,7 +4,7 @@
  * re-clustered alone, breadth-first by level, children numbered after the largest id so far.
  */
 import { runLeiden, type LeidenParams } from './leiden.js'
-import type { CsrNetwork } from './network.js'
+import { permuteNetwork, type CsrNetwork } from './network.js'
 import type { XorShift128 } from './rng.js'
 import { Scratch } from './scratch.js'
 
@@ -56,19 +56,25 @@ export function hierarchicalPartition(
   if (n === 0) return out
   const s = new Scratch(n)
   const top = runLeiden(g, params, rng, s)
-  const current = top.membership.slice()
   const sizes: number[] = new Array<number>(top.count).fill(0)
-  for (let v = 0; v < n; v++) sizes[current[v]]++
+  for (let v = 0; v < n; v++) sizes[top.membership[v]]++
   const entryStart: number[] = []
   const entryEnd: number[] = []
   const noSplit: boolean[] = new Array<boolean>(top.count).fill(false)
   // Level 0: sorted by (cluster, node id).
-  const byCluster = membersByCluster(current, n, top.count)
+  const byCluster = membersByCluster(top.membership, n, top.count)
   for (let c = 0; c < top.count; c++) {
     entryStart.push(out.length)
     for (let i = byCluster.start[c]; i < byCluster.start[c + 1]; i++) out.push(byCluster.members[i], c, 0, -1)
     entryEnd.push(out.length)
   }
+  // The splits work on a copy renumbered in that same order, so every cluster (and each of its
+  // descendants) is a contiguous block of memory. Within a cluster the new ids keep the original
+  // order and rows keep their original neighbour order, so the subnetworks are built identically.
+  const oldOf = byCluster.members
+  const ordered = permuteNetwork(g, oldOf)
+  const current = new Int32Array(n)
+  for (let x = 0; x < n; x++) current[x] = top.membership[oldOf[x]]
   let nextId = top.count
   for (let level = 1; ; level++) {
     const queue: number[] = []
@@ -79,26 +85,26 @@ export function hierarchicalPartition(
     const groups = membersByCluster(current, n, nextId)
     for (const c of queue) {
       const sub = s.splitSub
-      sub.build(g, groups.members, groups.start[c], groups.start[c + 1], current, c)
+      sub.build(ordered, groups.members, groups.start[c], groups.start[c + 1], current, c)
       if (sub.nodeCount === 0) {
         noSplit[c] = true
         continue
       }
-      const local = runLeiden(sub.view(), splitParams, rng, s)
-      if (local.count <= 1) {
+      const split = runLeiden(sub.view(), splitParams, rng, s)
+      if (split.count <= 1) {
         noSplit[c] = true
         continue
       }
       const offset = nextId
-      const localGroups = membersByCluster(local.membership, sub.nodeCount, local.count)
+      const localGroups = membersByCluster(split.membership, sub.nodeCount, split.count)
       const l2g = sub.localToGlobal
-      for (let lc = 0; lc < local.count; lc++) {
+      for (let lc = 0; lc < split.count; lc++) {
         const id = offset + lc
         entryStart.push(out.length)
         for (let i = localGroups.start[lc]; i < localGroups.start[lc + 1]; i++) {
-          const v = l2g[localGroups.members[i]]
-          out.push(v, id, level, c)
-          current[v] = id
+          const x = l2g[localGroups.members[i]]
+          out.push(oldOf[x], id, level, c)
+          current[x] = id
         }
         entryEnd.push(out.length)
         sizes.push(localGroups.start[lc + 1] - localGroups.start[lc])
@@ -106,7 +112,7 @@ export function hierarchicalPartition(
       }
       out.isFinal.fill(0, entryStart[c], entryEnd[c])
       sizes[c] -= sub.nodeCount
-      nextId = offset + local.count
+      nextId = offset + split.count
     }
   }
   return out

@@ -183,3 +183,30 @@ function finishNetwork(
   }
   return { nodeCount: n, offsets, neighbors, weights, nodeWeights, totalAdjacencyWeight, selfLoopWeight }
 }
+
+/**
+ * Copy of g with node x of the copy = node oldOf[x] of g. Rows keep their original neighbour order
+ * (not re-sorted by new id), which is what lets callers reproduce enumeration orders of g.
+ */
+export function permuteNetwork(g: CsrNetwork, oldOf: Int32Array): CsrNetwork {
+  const n = g.nodeCount
+  const newOf = new Int32Array(n)
+  for (let x = 0; x < n; x++) newOf[oldOf[x]] = x
+  const offsets = new Int32Array(n + 1)
+  const neighbors = new Int32Array(g.neighbors.length)
+  const weights = new Float64Array(g.weights.length)
+  const nodeWeights = new Float64Array(n)
+  let out = 0
+  for (let x = 0; x < n; x++) {
+    const v = oldOf[x]
+    offsets[x] = out
+    nodeWeights[x] = g.nodeWeights[v]
+    for (let e = g.offsets[v], end = g.offsets[v + 1]; e < end; e++) {
+      neighbors[out] = newOf[g.neighbors[e]]
+      weights[out] = g.weights[e]
+      out++
+    }
+  }
+  offsets[n] = out
+  return { ...g, offsets, neighbors, weights, nodeWeights }
+}
