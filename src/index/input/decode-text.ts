@@ -1,0 +1,102 @@
+/**
+ * Bytes → text for input files, as Python's text mode reads them: the named encoding, universal
+ * newlines (CRLF and CR become LF) and a leading UTF-8 BOM kept as U+FEFF (stripped only by
+ * `utf-8-sig`). Undecodable and binary-looking files are rejected with a reason, never indexed.
+ */
+import { ConfigError } from '../../errors.js'
+
+/** Why a file's bytes are not usable text; the loader turns it into a warning naming the file. */
+export class UnreadableTextError extends Error {
+  constructor(reason: string) {
+    super(reason)
+    this.name = 'UnreadableTextError'
+  }
+}
+
+export type TextDecodeFn = (bytes: Uint8Array) => string
+
+/**
+ * A decoder for a Python codec name (`utf-8`, `utf-8-sig`, `latin1`, `utf-16le`, `cp1252`, …).
+ * Unknown names are a ConfigError on `input.encoding`, raised once before any file is read.
+ */
+export function textDecoderFor(encoding: string | null): TextDecodeFn {
+  const name = (encoding ?? 'utf-8').trim().toLowerCase().replace(/_/g, '-')
+  if (['utf-8', 'utf8', 'u8'].includes(name)) return strict('utf-8', true, 'UTF-8')
+  if (['utf-8-sig', 'utf8-sig'].includes(name)) return strict('utf-8', false, 'UTF-8')
+  if (['latin1', 'latin-1', 'iso-8859-1', 'iso8859-1', 'l1'].includes(name)) return decodeLatin1
+  if (['ascii', 'us-ascii'].includes(name)) return decodeAscii
+  if (['utf-16le', 'utf-16-le'].includes(name)) return strict('utf-16le', true, 'UTF-16LE')
+  if (['utf-16be', 'utf-16-be'].includes(name)) return strict('utf-16be', true, 'UTF-16BE')
+  if (['utf-16', 'utf16'].includes(name)) return decodeUtf16
+  const label = /^cp\d+$/.test(name) ? `windows-${name.slice(2)}` : name
+  try {
+    new TextDecoder(label)
+  } catch {
+    throw new ConfigError(`input.encoding: unsupported encoding "${encoding}"`, { keyPath: 'input.encoding' })
+  }
+  return strict(label, true, encoding ?? label)
+}
+
+function strict(label: string, keepBom: boolean, display: string): TextDecodeFn {
+  const decoder = new TextDecoder(label, { fatal: true, ignoreBOM: keepBom })
+  return (bytes) => {
+    try {
+      return decoder.decode(bytes)
+    } catch {
+      throw new UnreadableTextError(`not valid ${display} (${firstBadLine(bytes, label)}); set input.encoding if the file uses another encoding`)
+    }
+  }
+}
+
+/** Where decoding first fails, as "line N", for the warning. */
+function firstBadLine(bytes: Uint8Array, label: string): string {
+  const text = new TextDecoder(label, { fatal: false, ignoreBOM: true }).decode(bytes)
+  const at = text.indexOf('\uFFFD')
+  if (at < 0) return 'truncated at the end'
+  return `line ${text.slice(0, at).split(/\r\n?|\n/).length}`
+}
+
+function decodeLatin1(bytes: Uint8Array): string {
+  let out = ''
+  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192))
+  return out
+}
+
+function decodeAscii(bytes: Uint8Array): string {
+  const bad = bytes.findIndex((b) => b > 0x7f)
+  if (bad >= 0) throw new UnreadableTextError(`not valid ASCII (byte 0x${bytes[bad]!.toString(16)} at offset ${bad})`)
+  return decodeLatin1(bytes)
+}
+
+/** Python's `utf-16`: a BOM picks the byte order and is removed; without one, little-endian. */
+function decodeUtf16(bytes: Uint8Array): string {
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return strict('utf-16be', false, 'UTF-16')(bytes)
+  return strict('utf-16le', false, 'UTF-16')(bytes)
+}
+
+/** Universal newlines: CRLF and lone CR become LF. */
+export function normaliseNewlines(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text
+}
+
+// C0 controls other than tab, LF, VT, FF, CR; DEL; and the replacement character.
+const SUSPICIOUS = /[\u0001-\u0008\u000E-\u001F\u007F\uFFFD]/g
+const MAX_SUSPICIOUS_RATIO = 0.1
+
+/** Rejects text that is really binary data: NUL characters or many control/replacement characters. */
+export function assertTextual(text: string): void {
+  const nul = text.indexOf('\u0000')
+  if (nul >= 0) throw new UnreadableTextError(`binary file (NUL byte on line ${text.slice(0, nul).split('\n').length})`)
+  const sample = text.length > 65536 ? text.slice(0, 65536) : text
+  const suspicious = sample.match(SUSPICIOUS)?.length ?? 0
+  if (sample.length > 0 && suspicious / sample.length > MAX_SUSPICIOUS_RATIO) {
+    throw new UnreadableTextError(`binary file (${Math.round((100 * suspicious) / sample.length)}% control characters)`)
+  }
+}
+
+/** Decodes, checks and normalises a file's bytes; throws UnreadableTextError with the reason. */
+export function readText(bytes: Uint8Array, decode: TextDecodeFn): string {
+  const text = normaliseNewlines(decode(bytes))
+  assertTextual(text)
+  return text
+}

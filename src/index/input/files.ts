@@ -1,0 +1,67 @@
+/**
+ * Finding input files and their creation dates. Files are listed recursively in sorted relative-path
+ * order (the reference uses filesystem order, which is not deterministic) and selected with the
+ * `input.file_pattern` regular expression, searched in the relative and the absolute path.
+ */
+import { readdir } from 'node:fs/promises'
+import { join, relative, sep } from 'node:path'
+import { ConfigError } from '../../errors.js'
+
+export const DEFAULT_FILE_PATTERNS = {
+  text: '.*\\.txt$',
+  csv: '.*\\.csv$',
+  json: '.*\\.json$',
+  jsonl: '.*\\.jsonl$',
+  parquet: '.*\\.parquet$',
+  markitdown: '.*\\.(md|markdown|txt)$',
+} as const
+
+/** Compiles a Python-style pattern (`(?P<name>…)` groups are accepted). */
+export function compilePattern(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>'))
+  } catch (cause) {
+    throw new ConfigError(`input.file_pattern: not a valid regular expression: ${(cause as Error).message}`, {
+      keyPath: 'input.file_pattern',
+      cause,
+    })
+  }
+}
+
+/** Relative paths (with `/`) of the files under `baseDir` matching `pattern`, sorted. */
+export async function listInputFiles(baseDir: string, pattern: RegExp): Promise<string[]> {
+  const files = await walk(baseDir)
+  return files
+    .map((abs) => ({ abs, rel: relative(baseDir, abs).split(sep).join('/') }))
+    .filter(({ abs, rel }) => pattern.test(rel) || pattern.test(abs))
+    .map(({ rel }) => rel)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+}
+
+async function walk(dir: string): Promise<string[]> {
+  let entries
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const entry of entries) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) out.push(...(await walk(path)))
+    else if (entry.isFile()) out.push(path)
+  }
+  return out
+}
+
+/** A file time as Python's `strftime("%Y-%m-%d %H:%M:%S %z")` in the local time zone. */
+export function formatCreationDate(time: Date): string {
+  const pad = (n: number, width = 2): string => String(n).padStart(width, '0')
+  const offset = -time.getTimezoneOffset()
+  const sign = offset >= 0 ? '+' : '-'
+  const abs = Math.abs(offset)
+  return (
+    `${pad(time.getFullYear(), 4)}-${pad(time.getMonth() + 1)}-${pad(time.getDate())} ` +
+    `${pad(time.getHours())}:${pad(time.getMinutes())}:${pad(time.getSeconds())} ${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`
+  )
+}

@@ -1,0 +1,103 @@
+/**
+ * create_base_text_units (spec reference-index.md §5.2): documents → text units. The `tokens`
+ * chunker cuts token windows of `size` advancing by `size - overlap`; the `sentence` chunker gives
+ * one unit per sentence. `prepend_metadata` fields are written as `key: value.` lines before each
+ * chunk; they do not count against `size` but do count in `n_tokens`. Ids are SHA-512 of the text.
+ */
+import { createHash } from 'node:crypto'
+import { ConfigError } from '../../errors.js'
+import type { InputDocumentRow } from '../../model/documents.js'
+import type { JsonValue } from '../../model/schema.js'
+import type { BaseTextUnitRow } from '../../model/text-units.js'
+import type { Tokenizer } from '../../llm/tokenizer.js'
+import { splitSentences, stripPython } from './split-sentences.js'
+
+export interface ChunkingOptions {
+  readonly type: 'tokens' | 'sentence'
+  readonly size: number
+  readonly overlap: number
+  readonly prepend_metadata: readonly string[] | null
+}
+
+type ChunkSource = Pick<InputDocumentRow, 'id' | 'title' | 'text' | 'creation_date' | 'raw_data'>
+
+/** Token windows over `text`, decoded (split multi-byte characters become U+FFFD, as in Python). */
+export function splitOnTokens(text: string, size: number, overlap: number, tokenizer: Tokenizer): string[] {
+  if (overlap >= size) {
+    throw new ConfigError(`chunking.overlap (${overlap}) must be smaller than chunking.size (${size})`, { keyPath: 'chunking.overlap' })
+  }
+  const tokens = tokenizer.encode(text)
+  const chunks: string[] = []
+  for (let start = 0; start < tokens.length; start += size - overlap) {
+    const end = Math.min(start + size, tokens.length)
+    chunks.push(tokenizer.decode(tokens.subarray(start, end)))
+    if (end === tokens.length) break
+  }
+  return chunks
+}
+
+/** Python's `str()` of a metadata value. */
+function pyStr(value: JsonValue): string {
+  if (typeof value === 'string') return value
+  return pyRepr(value)
+}
+
+function pyRepr(value: JsonValue): string {
+  if (value === null) return 'None'
+  if (typeof value === 'boolean') return value ? 'True' : 'False'
+  if (typeof value === 'number') return String(value)
+  if (typeof value === 'string') return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`
+  return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`
+}
+
+/** The `key: value.\n` prefix for a document; fields whose value is absent or null are left out. */
+export function metadataPrefix(doc: ChunkSource, fields: readonly string[] | null): string {
+  let prefix = ''
+  for (const field of fields ?? []) {
+    const value = lookup(doc, field)
+    if (value !== undefined && value !== null) prefix += `${field}: ${pyStr(value)}.\n`
+  }
+  return prefix
+}
+
+function lookup(doc: ChunkSource, field: string): JsonValue | undefined {
+  if (field === 'id' || field === 'title' || field === 'text' || field === 'creation_date') return doc[field]
+  let current: JsonValue | undefined = doc.raw_data
+  for (const key of field.split('.')) {
+    if (current === null || current === undefined || typeof current !== 'object' || Array.isArray(current)) return undefined
+    current = Object.hasOwn(current, key) ? current[key] : undefined
+  }
+  return current
+}
+
+/** The text units of one document, in order. */
+export function chunkDocument(doc: ChunkSource, options: ChunkingOptions, tokenizer: Tokenizer): BaseTextUnitRow[] {
+  const pieces =
+    options.type === 'sentence' ? splitSentences(stripPython(doc.text)) : splitOnTokens(doc.text, options.size, options.overlap, tokenizer)
+  const prefix = metadataPrefix(doc, options.prepend_metadata)
+  return pieces.map((piece) => {
+    const text = prefix + piece
+    return {
+      id: createHash('sha512').update(text, 'utf8').digest('hex'),
+      document_id: doc.id,
+      text,
+      n_tokens: tokenizer.count(text),
+    }
+  })
+}
+
+/** Text units of all documents in table order; `onDocument` is called after each (progress). */
+export function chunkDocuments(
+  documents: readonly ChunkSource[],
+  options: ChunkingOptions,
+  tokenizer: Tokenizer,
+  onDocument?: () => void,
+): BaseTextUnitRow[] {
+  const rows: BaseTextUnitRow[] = []
+  for (const doc of documents) {
+    for (const row of chunkDocument(doc, options, tokenizer)) rows.push(row)
+    onDocument?.()
+  }
+  return rows
+}

@@ -1,0 +1,19 @@
+/** Workflow create_final_documents: rewrites documents with their text unit ids, in final column order (§5.3). */
+import { DOCUMENTS, INPUT_DOCUMENTS } from '../../model/documents.js'
+import { BASE_TEXT_UNITS } from '../../model/text-units.js'
+import { createFinalDocuments as finalDocuments } from '../operations/create-final-documents.js'
+import type { Workflow } from '../workflow.js'
+
+export const createFinalDocuments: Workflow = {
+  name: 'create_final_documents',
+  reads: [INPUT_DOCUMENTS.name, BASE_TEXT_UNITS.name],
+  writes: [DOCUMENTS.name],
+  fingerprint: () => null,
+  async run(ctx) {
+    const documents = await ctx.tables.read(INPUT_DOCUMENTS)
+    const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
+    const rows = finalDocuments(documents, textUnits)
+    await ctx.tables.write(DOCUMENTS, rows)
+    return { rows: { [DOCUMENTS.name]: rows.length } }
+  },
+}
