@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
@@ -7,8 +7,20 @@ import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { describeShared, PROJECT_ROOT, sharedPath } from '../support/shared.js'
 import { DULCE_DIMENSION, fakeProject } from '../query/support/dulce.js'
 
-/** Builds dist/ once; undefined when the CLI cannot be built or run yet (then the tests skip visibly). */
+/** Newest modification time under a folder (files only). */
+function newest(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .reduce((t, e) => Math.max(t, statSync(join(e.parentPath, e.name)).mtimeMs), 0)
+}
+
+/**
+ * Builds dist/ unless it is newer than src/ (`npm test` builds first); undefined when the CLI can
+ * run, else why not (then the tests skip visibly).
+ */
 function buildCli(): string | undefined {
+  const built = join(PROJECT_ROOT, 'dist', 'cli', 'query.js')
+  if (existsSync(built) && statSync(built).mtimeMs >= newest(join(PROJECT_ROOT, 'src'))) return undefined
   try {
     execFileSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: PROJECT_ROOT, stdio: 'pipe' })
   } catch (error) {
