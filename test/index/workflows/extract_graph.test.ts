@@ -72,6 +72,11 @@ describeShared('extract_graph, finalize_graph and extract_covariates over the re
       expect([e.title, e.type, e.text_unit_ids, e.frequency]).toEqual([r.title, r.type, r.text_unit_ids, r.frequency])
       expect(e.id).toBe(entityId(e.title))
     }
+    // The replay sends each entity's reference description (on one line) in every unit, so there is one
+    // distinct description per entity and it is kept verbatim without a summary call.
+    const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim()
+    expect(entities.filter((e) => e.description !== oneLine(byTitle.get(e.title)!.description))).toEqual([])
+    expect(first.contexts.extract_graph!.stats.counters.summary_calls).toBe(0)
     expect(entities.map((e) => e.human_readable_id)).toEqual(entities.map((_, i) => i))
   })
 
@@ -95,6 +100,7 @@ describeShared('extract_graph, finalize_graph and extract_covariates over the re
       const expected = byKey.get(key(r))!.text_unit_ids.reduce((sum, id) => sum + strengths.get(`${id}|${key(r)}`)!, 0)
       expect(r.weight, key(r)).toBe(expected)
       expect(r.text_unit_ids).toEqual(byKey.get(key(r))!.text_unit_ids)
+      expect(r.description).toBe(byKey.get(key(r))!.description.replace(/\s*\n\s*/g, ' ').trim())
     }
   })
 
