@@ -11,16 +11,17 @@ export function offlineAnswer(records: ContextRecords, settingKey: string): stri
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) parts.push(`## ${title}\n\n${lines.join('\n')}`)
   }
-  section('Entities', (records.entities ?? []).map((e, i) => `${i + 1}. **${e.entity}** (id ${e.id}): ${oneLine(e.description)}`))
-  section('Relationships', (records.relationships ?? []).map((r) => `- ${r.source} → ${r.target} (id ${r.id}): ${oneLine(r.description)}`))
-  section('Claims', (records.claims ?? []).map((c) => `- ${c.entity} [${c.status}] (id ${c.id}): ${oneLine(c.description)}`))
+  section('Entities', (records.entities ?? []).map((e, i) => `${i + 1}. **${e.entity}** (id ${e.id})${described(e.description)}`))
+  section('Relationships', (records.relationships ?? []).map((r) => `- ${r.source} → ${r.target} (id ${r.id})${described(r.description)}`))
+  section('Claims', (records.claims ?? []).map((c) => `- ${c.entity} [${c.status}] (id ${c.id})${described(c.description)}`))
   section('Reports', (records.reports ?? []).map((r) => `- ${r.title} (id ${r.id})`))
   section('Sources', (records.sources ?? []).map((s) => `### Source ${s.id}\n\n${String(s.text).trim()}\n`))
   if (parts.length === 1) parts.push('Nothing in the index matched the question.')
   return `${parts.join('\n\n')}\n`
 }
 
-/** Multi-paragraph descriptions would break the markdown list items. */
-function oneLine(value: string | number | undefined): string {
-  return String(value ?? '').replace(/\s*\n\s*/g, ' ').trim()
+/** `: description` on one line (multi-paragraph text would break the list item); '' when empty. */
+function described(value: string | number | undefined): string {
+  const text = String(value ?? '').replace(/\s*\n\s*/g, ' ').trim()
+  return text === '' ? '' : `: ${text}`
 }
