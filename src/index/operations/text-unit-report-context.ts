@@ -42,13 +42,20 @@ export function textUnitRecords(
   entityById: ReadonlyMap<string, Pick<EntityRow, 'degree' | 'text_unit_ids'>>,
   unitById: ReadonlyMap<string, Pick<TextUnitRow, 'human_readable_id' | 'text'>>,
 ): TextUnitRecord[] {
-  const members = community.entity_ids.flatMap((id) => entityById.get(id) ?? [])
+  const units = new Set(community.text_unit_ids)
+  const degreeOf = new Map<string, number>()
+  for (const id of community.entity_ids) {
+    const member = entityById.get(id)
+    if (member === undefined) continue
+    for (const unitId of new Set(member.text_unit_ids)) {
+      if (units.has(unitId)) degreeOf.set(unitId, (degreeOf.get(unitId) ?? 0) + member.degree)
+    }
+  }
   const records: TextUnitRecord[] = []
-  for (const unitId of new Set(community.text_unit_ids)) {
+  for (const unitId of units) {
     const unit = unitById.get(unitId)
     if (unit === undefined) continue
-    const degree = members.reduce((sum, m) => (m.text_unit_ids.includes(unitId) ? sum + m.degree : sum), 0)
-    records.push({ id: unit.human_readable_id, text: unit.text, entity_degree: degree })
+    records.push({ id: unit.human_readable_id, text: unit.text, entity_degree: degreeOf.get(unitId) ?? 0 })
   }
   return records.sort((a, b) => b.entity_degree - a.entity_degree)
 }

@@ -27,7 +27,8 @@ export function buildSentenceCorpus(
   titles: ReadonlySet<string>,
   wordDelimiter: string,
 ): SentenceCorpus {
-  const maxWords = Math.max(1, ...[...titles].map((t) => t.split(wordDelimiter).length))
+  let maxWords = 1
+  for (const t of titles) maxWords = Math.max(maxWords, delimiterCount(t, wordDelimiter) + 1)
   const vocabulary = new Map<string, number>()
   const sentences: Sentence[] = []
   const byUnit = new Map<string, number[]>()
@@ -53,6 +54,10 @@ export function buildSentenceCorpus(
     }
   }
   return { sentences, byUnit }
+}
+
+function delimiterCount(title: string, delimiter: string): number {
+  return delimiter === '' ? 0 : title.split(delimiter).length - 1
 }
 
 function mentionsOf(words: readonly string[], titles: ReadonlySet<string>, maxWords: number, delimiter: string): string[] {

@@ -152,7 +152,10 @@ function meanDegree(members: readonly Member[]): number {
 }
 
 function ratingScale(all: readonly (readonly Member[])[]): RatingScale {
-  return { maxSize: Math.max(1, ...all.map((m) => m.length)), maxMeanDegree: Math.max(1e-9, ...all.map(meanDegree)) }
+  return {
+    maxSize: all.reduce((max, m) => Math.max(max, m.length), 1),
+    maxMeanDegree: all.reduce((max, m) => Math.max(max, meanDegree(m)), 1e-9),
+  }
 }
 
 /** 1 + 4.5·(log size / log largest size) + 4.5·(mean degree / highest mean degree), one decimal. */
