@@ -18,7 +18,7 @@ export function finalizeGraph(
 }
 
 /** Undirected degree: each distinct unordered pair adds one to both ends (a self-loop adds two). */
-export function computeDegrees(relationships: readonly Pick<RelationshipIn, 'source' | 'target'>[]): Map<string, number> {
+function computeDegrees(relationships: readonly Pick<RelationshipIn, 'source' | 'target'>[]): Map<string, number> {
   const seen = new Set<string>()
   const degrees = new Map<string, number>()
   for (const { source, target } of relationships) {

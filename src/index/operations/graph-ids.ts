@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 
 /** Formats the first 16 bytes of SHA-256(key) as an RFC 9562 version-8 (custom) UUID. */
-export function uuidFromKey(key: string): string {
+function uuidFromKey(key: string): string {
   const bytes = createHash('sha256').update(key, 'utf8').digest().subarray(0, 16)
   bytes[6] = (bytes[6]! & 0x0f) | 0x80
   bytes[8] = (bytes[8]! & 0x3f) | 0x80

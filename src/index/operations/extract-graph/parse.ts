@@ -34,7 +34,7 @@ export interface ParsedGraphReply {
 }
 
 /** Weight used when a relationship record has no numeric strength (the reference's fallback). */
-export const DEFAULT_WEIGHT = 1
+const DEFAULT_WEIGHT = 1
 
 // A record opening: at the start of a line or right after `##` / `)` (optionally behind a list
 // bullet), an optional `(`, the kind (quoted, bold or bare), then the tuple delimiter. Anchoring it
