@@ -136,3 +136,13 @@ describe('parseGraphReply record boundaries', () => {
     expect(weights(text)).toEqual([['A', 'B', 4]])
   })
 })
+
+describe('parseGraphReply trailing delimiters', () => {
+  it('ignores an empty field after a trailing delimiter', () => {
+    const text = '("entity"<|>A<|>PERSON<|>first<|>)\n##\n("relationship"<|>A<|>A<|>self<|>6<|> )\n<|COMPLETE|>'
+    const parsed = parseGraphReply(text)
+    expect(parsed.entities).toEqual([{ title: 'A', type: 'PERSON', description: 'first' }])
+    expect(parsed.relationships).toEqual([{ source: 'A', target: 'A', description: 'self', weight: 6 }])
+    expect(parsed.defaultedWeights).toBe(0)
+  })
+})

@@ -51,7 +51,7 @@ export function parseGraphReply(reply: string): ParsedGraphReply {
     const segment = text.slice(match.index + match[0].length, end)
     const { body, rest } = recordBody(segment, match[0].trimStart().startsWith('('))
     leftover += `\n${rest}`
-    const fields = body.split(TUPLE_DELIMITER)
+    const fields = withoutTrailingEmpty(body.split(TUPLE_DELIMITER))
     const kind = match[1]!.toLowerCase().startsWith('entit') ? 'entity' : 'relationship'
     const raw = `${match[0]}${body}`
     if (kind === 'entity') addEntity(out, fields, raw)
@@ -78,6 +78,13 @@ function recordBody(segment: string, parenthesised: boolean): { body: string; re
   const close = parenthesised ? /\)[ \t]*(?:\n|$)/.exec(body) : null
   if (close !== null) return { body: body.slice(0, close.index), rest: body.slice(close.index + close[0].length) + rest }
   return { body: body.replace(/\s+$/, '').replace(/\)$/, ''), rest }
+}
+
+/** `(...<|>8<|>)`: a delimiter before the closing parenthesis adds an empty last field. */
+function withoutTrailingEmpty(fields: string[]): string[] {
+  let n = fields.length
+  while (n > 1 && fields[n - 1]!.trim() === '') n--
+  return fields.slice(0, n)
 }
 
 function addEntity(out: ParsedGraphReply, fields: string[], raw: string): void {
