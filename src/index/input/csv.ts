@@ -1,7 +1,7 @@
 /**
  * CSV input: an RFC 4180 parser (quoted fields, embedded newlines, doubled quotes) and the reader
  * that maps rows to documents. Like Python's csv.DictReader, the first record is the header, every
- * value is a string, a short row leaves later columns absent and extra values are dropped.
+ * value is a string, a short row gets null for its missing columns and extra values are dropped.
  */
 import { UnreadableTextError } from './decode-text.js'
 import { rowsToDocuments, type ColumnOptions, type FileDocuments, type JsonObject } from './rows.js'
@@ -59,7 +59,7 @@ export function csvRows(text: string): JsonObject[] {
   return body.map((values) => {
     const row: JsonObject = {}
     names.forEach((name, i) => {
-      if (i < values.length) row[name] = values[i]!
+      row[name] = i < values.length ? values[i]! : null
     })
     return row
   })

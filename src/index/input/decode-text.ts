@@ -28,6 +28,8 @@ export function textDecoderFor(encoding: string | null): TextDecodeFn {
   if (['utf-16le', 'utf-16-le'].includes(name)) return strict('utf-16le', true, 'UTF-16LE')
   if (['utf-16be', 'utf-16-be'].includes(name)) return strict('utf-16be', true, 'UTF-16BE')
   if (['utf-16', 'utf16'].includes(name)) return decodeUtf16
+  // Node's TextDecoder decodes windows-1252 as latin1, so it gets its own table.
+  if (['cp1252', 'windows-1252'].includes(name)) return decodeCp1252
   const label = /^cp\d+$/.test(name) ? `windows-${name.slice(2)}` : name
   try {
     new TextDecoder(label)
@@ -68,6 +70,21 @@ function decodeAscii(bytes: Uint8Array): string {
   return decodeLatin1(bytes)
 }
 
+// Code points of bytes 0x80-0x9F in cp1252; 0 marks the five bytes Python's codec refuses.
+const CP1252_HIGH = [
+  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0,
+  0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
+]
+
+function decodeCp1252(bytes: Uint8Array): string {
+  const text = decodeLatin1(bytes)
+  return text.replace(/[\u0080-\u009f]/g, (c) => {
+    const code = CP1252_HIGH[c.charCodeAt(0) - 0x80]!
+    if (code === 0) throw new UnreadableTextError(`not valid cp1252 (byte 0x${c.charCodeAt(0).toString(16)})`)
+    return String.fromCharCode(code)
+  })
+}
+
 /** Python's `utf-16`: a BOM picks the byte order and is removed; without one, little-endian. */
 function decodeUtf16(bytes: Uint8Array): string {
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return strict('utf-16be', false, 'UTF-16')(bytes)
@@ -96,7 +113,16 @@ export function assertTextual(text: string): void {
 
 /** Decodes, checks and normalises a file's bytes; throws UnreadableTextError with the reason. */
 export function readText(bytes: Uint8Array, decode: TextDecodeFn): string {
-  const text = normaliseNewlines(decode(bytes))
+  let decoded: string
+  try {
+    decoded = decode(bytes)
+  } catch (error) {
+    // Undecodable bytes with NULs are a binary file, which says more than "not valid UTF-8".
+    const nul = bytes.indexOf(0)
+    if (error instanceof UnreadableTextError && nul >= 0) throw new UnreadableTextError(`binary file (NUL byte at offset ${nul})`)
+    throw error
+  }
+  const text = normaliseNewlines(decoded)
   assertTextual(text)
   return text
 }

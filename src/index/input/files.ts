@@ -3,7 +3,7 @@
  * order (the reference uses filesystem order, which is not deterministic) and selected with the
  * `input.file_pattern` regular expression, searched in the relative and the absolute path.
  */
-import { readdir } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { ConfigError } from '../../errors.js'
 
@@ -49,9 +49,18 @@ async function walk(dir: string): Promise<string[]> {
   for (const entry of entries) {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) out.push(...(await walk(path)))
-    else if (entry.isFile()) out.push(path)
+    else if (entry.isFile() || (entry.isSymbolicLink() && (await isFileLink(path)))) out.push(path)
   }
   return out
+}
+
+/** A link to a file counts as a file; a dangling link too, so that reading it reports the problem. */
+async function isFileLink(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile()
+  } catch {
+    return true
+  }
 }
 
 /** A file time as Python's `strftime("%Y-%m-%d %H:%M:%S %z")` in the local time zone. */

@@ -107,6 +107,6 @@ function reason(error: Error): string {
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
   if (code === 'EISDIR') return 'is a directory'
-  if (code === 'ENOENT') return 'file disappeared while loading'
+  if (code === 'ENOENT') return 'cannot read: file or link target not found'
   return code !== undefined && isFsError(error) ? `cannot read (${code})` : error.message
 }

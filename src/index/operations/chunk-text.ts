@@ -46,7 +46,10 @@ function pyRepr(value: JsonValue): string {
   if (value === null) return 'None'
   if (typeof value === 'boolean') return value ? 'True' : 'False'
   if (typeof value === 'number') return String(value)
-  if (typeof value === 'string') return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+  if (typeof value === 'string') {
+    const escaped = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t')
+    return value.includes("'") && !value.includes('"') ? `"${escaped}"` : `'${escaped.replace(/'/g, "\\'")}'`
+  }
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`
   return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`
 }
@@ -65,10 +68,26 @@ function lookup(doc: ChunkSource, field: string): JsonValue | undefined {
   if (field === 'id' || field === 'title' || field === 'text' || field === 'creation_date') return doc[field]
   let current: JsonValue | undefined = doc.raw_data
   for (const key of field.split('.')) {
-    if (current === null || current === undefined || typeof current !== 'object' || Array.isArray(current)) return undefined
-    current = Object.hasOwn(current, key) ? current[key] : undefined
+    const object = asObject(current)
+    if (object === undefined) return undefined
+    current = Object.hasOwn(object, key) ? object[key] : undefined
   }
   return current
+}
+
+/**
+ * Nested objects in raw_data come back from the documents Parquet table as JSON text (the table
+ * stores one level of struct), so a dot path also descends into such a string.
+ */
+function asObject(value: JsonValue | undefined): { [key: string]: JsonValue } | undefined {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value
+  if (typeof value !== 'string' || !value.startsWith('{')) return undefined
+  try {
+    const parsed = JSON.parse(value) as JsonValue
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The text units of one document, in order. */

@@ -85,6 +85,11 @@ describe('prepend_metadata', () => {
     )
   })
 
+  it('follows dot paths into nested objects stored as JSON text by the documents table', () => {
+    const stored = { ...source, raw_data: { meta: JSON.stringify({ year: 1843 }), note: '{not json' } as never }
+    expect(metadataPrefix(stored, ['meta.year', 'note.x', 'note'])).toBe('meta.year: 1843.\nnote: {not json.\n')
+  })
+
   it('does not count the prefix against size but counts it in n_tokens; the id covers the prefixed text', () => {
     const text = 'word '.repeat(100)
     const plain = chunkDocument({ ...source, text }, { ...TOKENS, size: 20, overlap: 0 }, o200k)
