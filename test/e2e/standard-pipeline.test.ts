@@ -50,7 +50,7 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
     for (const name of await db.tableNames()) {
       const table = await db.openTable(name)
       const [row] = await table.query().limit(1).toArray()
-      const hits = await table.search(Array.from(row.vector as Iterable<number>)).distanceType('cosine').limit(3).toArray()
+      const hits = await table.vectorSearch(Array.from(row.vector as Iterable<number>)).distanceType('cosine').limit(3).toArray()
       expect(hits[0].id).toBe(row.id)
     }
   })
