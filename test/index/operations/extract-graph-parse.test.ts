@@ -146,3 +146,14 @@ describe('parseGraphReply trailing delimiters', () => {
     expect(parsed.defaultedWeights).toBe(0)
   })
 })
+
+describe('parseGraphReply parentheses inside descriptions', () => {
+  it('keeps a description whose parenthesis closes at a line end of a record split over lines', () => {
+    const text = '("entity"<|>SCROOGE<|>PERSON<|>A miser (old)   \nwho hates Christmas)\n##\n[("entity"<|>FRED<|>PERSON<|>nephew), ("entity"<|>BELLE<|>PERSON<|>former fiancée)]'
+    expect(parseGraphReply(text).entities).toEqual([
+      { title: 'SCROOGE', type: 'PERSON', description: 'A miser (old) who hates Christmas' },
+      { title: 'FRED', type: 'PERSON', description: 'nephew' },
+      { title: 'BELLE', type: 'PERSON', description: 'former fiancée' },
+    ])
+  })
+})

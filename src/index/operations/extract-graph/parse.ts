@@ -36,10 +36,10 @@ export interface ParsedGraphReply {
 /** Weight used when a relationship record has no numeric strength (the reference's fallback). */
 const DEFAULT_WEIGHT = 1
 
-// A record opening: at the start of a line or right after `##` / `)` (optionally behind a list
-// bullet), an optional `(`, the kind (quoted, bold or bare), then the tuple delimiter. Anchoring it
-// keeps a description that ends in "... relationship" from being taken for a new record.
-const RECORD_START = /(?<=(?:^|[\n#)])[ \t]*(?:[-*]|\d+[.)])?[ \t]*)\(?[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
+// A record opening: at the start of a line or right after `##`, `)`, `,` or `[` (optionally behind a
+// list bullet), an optional `(`, the kind (quoted, bold or bare), then the tuple delimiter. Anchoring
+// it keeps a description that ends in "... relationship" from being taken for a new record.
+const RECORD_START = /(?<=(?:^|[\n#),;[])[ \t]*(?:[-*]|\d+[.)])?[ \t]*)\(?[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
 
 export function parseGraphReply(reply: string): ParsedGraphReply {
   const text = normalizeReply(reply)
@@ -65,7 +65,7 @@ export function parseGraphReply(reply: string): ParsedGraphReply {
 
 /**
  * Splits the text after a record opening into the record's fields and trailing text. A record ends
- * at `##`, at a blank line, or, when it opened with `(`, at the first `)` that closes a line.
+ * at `##`, at a blank line, or, when it opened with `(`, at the `)` that closes it at a line end.
  */
 function recordBody(segment: string, parenthesised: boolean): { body: string; rest: string } {
   let end = segment.length
@@ -75,9 +75,32 @@ function recordBody(segment: string, parenthesised: boolean): { body: string; re
   if (blank >= 0) end = blank
   const body = segment.slice(0, end)
   const rest = segment.slice(end)
-  const close = parenthesised ? /\)[ \t]*(?:\n|$)/.exec(body) : null
-  if (close !== null) return { body: body.slice(0, close.index), rest: body.slice(close.index + close[0].length) + rest }
+  const close = parenthesised ? closingParenthesis(body) : -1
+  if (close >= 0) return { body: body.slice(0, close), rest: body.slice(close + 1) + rest }
   return { body: body.replace(/\s+$/, '').replace(/\)$/, ''), rest }
+}
+
+/**
+ * The `)` that closes the record: the first one at a line end where the parentheses opened since the
+ * record's `(` are balanced (`... (including Tiny Tim))`), else the first one at a line end.
+ */
+// A line end, optionally after list punctuation (records written as `[(...), (...)]`).
+const LINE_END = /[ \t]*[,;\]]*[ \t]*(?:\n|$)/y
+
+function closingParenthesis(body: string): number {
+  let depth = 1
+  let first = -1
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]
+    if (c === '(') depth++
+    if (c !== ')') continue
+    depth--
+    LINE_END.lastIndex = i + 1
+    if (!LINE_END.test(body)) continue
+    if (depth <= 0) return i
+    if (first < 0) first = i
+  }
+  return first
 }
 
 /** `(...<|>8<|>)`: a delimiter before the closing parenthesis adds an empty last field. */
