@@ -116,14 +116,20 @@ describe('LanceDB vector store', () => {
   it('builds an IVF_FLAT index on large tables and still finds the exact row', async () => {
     const dir = await testdir({})
     const store = await openVectorStore(dir)
-    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+    const rows = Array.from({ length: 50_000 }, (_, i) => ({
       id: `r${i}`,
       vector: unit([Math.sin(i), Math.cos(i * 1.3), Math.sin(i * 0.7) + 1.5, Math.cos(i * 0.1)]),
     }))
     await store.replaceTable('big', rows, CREATED)
     const hits = await store.search('big', rows[1234]!.vector, 1)
     expect(hits[0]!.id).toBe('r1234')
+    expect(hits[0]!.score).toBeCloseTo(1, 5)
     store.close()
+    const lancedb = await import('@lancedb/lancedb')
+    const db = await lancedb.connect(dir)
+    const indices = await (await db.openTable('big')).listIndices()
+    expect(indices.map((i) => [i.columns, i.indexType])).toEqual([[['vector'], 'IvfFlat']])
+    db.close()
   }, 60_000)
 })
 
