@@ -57,19 +57,20 @@ abstract class BaseReporter implements Reporter {
   pipelineEnd(info: PipelineEndInfo): void {
     this.line('')
     this.line(`Index complete in ${formatSeconds(info.seconds)}: ${info.outputDir}`)
-    for (const t of info.tables) this.line(`  ${t.name.padEnd(22)} ${formatCount(t.rows).padStart(8)} rows`)
-    if (info.vectorStore) this.line(`  vectors (LanceDB)      ${info.vectorStore}`)
+    const width = Math.max(20, ...info.tables.map((t) => t.name.length)) + 2
+    for (const t of info.tables) this.line(`  ${t.name.padEnd(width)}${formatCount(t.rows).padStart(8)} rows`)
+    if (info.vectorStore) this.line(`  ${'vectors (LanceDB)'.padEnd(width)}${info.vectorStore}`)
     const u = info.usage
     if (u.calls > 0 || u.cacheHits > 0) {
       this.line(
-        `LLM: ${formatCount(u.calls)} calls, ${formatCount(u.cacheHits)} cache hits, ${formatCount(u.promptTokens)} prompt + ${formatCount(u.completionTokens)} completion tokens, ${formatUsd(u.costUsd)}`,
+        `Model calls: ${formatCount(u.calls)}, ${formatCount(u.cacheHits)} cache hits, ${formatCount(u.promptTokens)} prompt + ${formatCount(u.completionTokens)} completion tokens, ${formatUsd(u.costUsd)}`,
       )
     }
   }
 }
 
 class LineReporter extends BaseReporter {
-  private lastPrinted = new Map<string, number>()
+  private lastPrinted = new Map<string, { at: number; done: number }>()
 
   private stamp(text: string): void {
     this.line(`[${clockTime(new Date())}] ${text}`)
@@ -82,11 +83,12 @@ class LineReporter extends BaseReporter {
   progress(_workflow: string, label: string, done: number, total: number): void {
     const text = this.progressText(label, done, total)
     const now = performance.now()
-    const last = this.lastPrinted.get(label) ?? 0
-    // Throttle: first, last and at most one line every five seconds.
-    if (done === total || done === 0 || now - last > 5000) {
-      if (done === 0 && total === 0) return
-      this.lastPrinted.set(label, now)
+    const last = this.lastPrinted.get(label)
+    if (last !== undefined && last.done === done) return
+    // Throttle: the end and at most one line every five seconds.
+    if (done === total || now - (last?.at ?? 0) > 5000) {
+      if (total === 0) return
+      this.lastPrinted.set(label, { at: now, done })
       this.stamp(`  ${text}`)
     }
   }

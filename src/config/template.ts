@@ -59,6 +59,8 @@ function templateValues(options: TemplateOptions): Record<string, unknown> {
     values.completion_models = {}
     values.embedding_models = { default_embedding_model: { model_provider: 'local', model: 'hashing-384', dimensions: 384 } }
     set('vector_store', 'vector_size', 384)
+    // In a single book the protagonist is the highest-degree phrase; the reference default drops it.
+    set('prune_graph', 'remove_ego_nodes', false)
     for (const section of ['community_reports', 'local_search', 'global_search', 'drift_search', 'basic_search']) {
       set(section, 'completion_model_id', null)
     }
