@@ -38,6 +38,7 @@ export const extractGraph: Workflow = {
     ctx.stats.count('parse_drops', graph.dropped.length)
     ctx.stats.count('weight_defaults', graph.defaultedWeights)
     ctx.stats.count('chunks_failed', graph.failures.length)
+    ctx.stats.count('orphan_relationships', graph.orphanRelationships)
     if (graph.orphanRelationships > 0) ctx.stats.warning(`${graph.orphanRelationships} relationships dropped: an endpoint was not extracted as an entity`)
     checkExtraction(NAME, { ...graph, entities: graph.entities.length, relationships: graph.relationships.length }, settings.max_failed_fraction, 'extract_graph.max_failed_fraction')
     if (ctx.settings.snapshots.raw_graph) {
