@@ -81,6 +81,8 @@ describeShared('create_community_reports over the replayed Christmas Carol answe
     const prompts = llm.requests.filter((r) => r.kind === 'community_report').map((r) => JSON.stringify(r.body))
     expect(prompts).toHaveLength(122)
     expect(prompts.some((p) => p.includes('-----Claims-----'))).toBe(true)
+    // A few parents exceed max_input_length (8000) with their own rows and use their sub-community reports.
+    expect(prompts.some((p) => p.includes('-----Reports-----\\ncommunity,full_content\\n'))).toBe(true)
     expect(prompts.every((p) => p.includes('json_schema'))).toBe(true)
   }, 120_000)
 
