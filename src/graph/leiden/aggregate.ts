@@ -5,18 +5,22 @@
  */
 import type { CsrNetwork } from './network.js'
 import { groupMembers } from './partition.js'
-import type { Scratch } from './scratch.js'
+import type { AggregateBuffer, Scratch } from './scratch.js'
 
-export function aggregateNetwork(g: CsrNetwork, refined: Int32Array, count: number, s: Scratch): CsrNetwork {
+/** Builds the aggregate into `target` and returns a view of it (valid until `target` is reused). */
+export function aggregateNetwork(
+  g: CsrNetwork,
+  refined: Int32Array,
+  count: number,
+  s: Scratch,
+  target: AggregateBuffer,
+): CsrNetwork {
   const n = g.nodeCount
   const { offsets, neighbors, weights, nodeWeights } = g
   groupMembers(refined, n, count, s)
   const { start, members, acc, touched } = s
-  const aOffsets = new Int32Array(count + 1)
-  const aNodeWeights = new Float64Array(count)
-  const cap = offsets[n]
-  const aNeighbors = new Int32Array(cap)
-  const aWeights = new Float64Array(cap)
+  target.ensure(count, offsets[n])
+  const { offsets: aOffsets, nodeWeights: aNodeWeights, neighbors: aNeighbors, weights: aWeights } = target
   let out = 0
   let total = 0
   for (let a = 0; a < count; a++) {
@@ -52,10 +56,10 @@ export function aggregateNetwork(g: CsrNetwork, refined: Int32Array, count: numb
   aOffsets[count] = out
   return {
     nodeCount: count,
-    offsets: aOffsets,
-    neighbors: aNeighbors.slice(0, out),
-    weights: aWeights.slice(0, out),
-    nodeWeights: aNodeWeights,
+    offsets: aOffsets.subarray(0, count + 1),
+    neighbors: aNeighbors.subarray(0, out),
+    weights: aWeights.subarray(0, out),
+    nodeWeights: aNodeWeights.subarray(0, count),
     totalAdjacencyWeight: total,
     selfLoopWeight: g.selfLoopWeight,
   }

@@ -79,18 +79,20 @@ function improve(
     if (depth > MAX_DEPTH) throw new InternalError('Leiden did not converge: aggregation depth limit reached')
     count = moveNodesFast(g, p, r, rng, s, params.compat).count
     if (count >= g.nodeCount) break
-    const ref = refinePartition(g, p, count, r, params.randomness, rng, s, exactRefinement)
+    const ref = refinePartition(g, p, count, r, params.randomness, rng, s, exactRefinement, depth)
     parts.push(p)
+    // Depth d reads g from one aggregate buffer and writes depth d+1 into the other.
+    const target = s.aggregates[depth % 2]
     if (!params.compat && ref.refinedCount === g.nodeCount) {
       // igraph's guard: refinement merged nothing, so aggregate on the unrefined partition.
       maps.push(p)
-      g = aggregateNetwork(g, p, count, s)
-      const next = new Int32Array(count)
+      g = aggregateNetwork(g, p, count, s, target)
+      const next = s.blockBuffer(depth, count)
       for (let i = 0; i < count; i++) next[i] = i
       p = next
     } else {
       maps.push(ref.refined)
-      g = aggregateNetwork(g, ref.refined, ref.refinedCount, s)
+      g = aggregateNetwork(g, ref.refined, ref.refinedCount, s, target)
       p = ref.blockOf
     }
   }

@@ -43,11 +43,12 @@ export function refinePartition(
   rng: XorShift128,
   s: Scratch,
   compat: boolean,
+  depth: number,
 ): RefineResult {
   const n = g.nodeCount
   groupMembers(membership, n, k, s)
-  const refined = new Int32Array(n)
-  const blockOf = new Int32Array(n)
+  const refined = s.refinedBuffer(depth, n)
+  const blockOf = s.blockBuffer(depth, n)
   const { start, members } = s
   let offset = 0
   for (let c = 0; c < k; c++) {

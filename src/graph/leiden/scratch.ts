@@ -33,6 +33,11 @@ export class Scratch {
   readonly globalToLocal: Int32Array
   readonly refinementSub: SubnetworkBuilder
   readonly splitSub: SubnetworkBuilder
+  /** Two alternating aggregate buffers: the network of depth d+1 is written while depth d is read. */
+  readonly aggregates: readonly [AggregateBuffer, AggregateBuffer] = [new AggregateBuffer(), new AggregateBuffer()]
+  // Per aggregation depth: refined maps and block partitions live until an iteration unwinds.
+  private readonly refinedPool: Int32Array[] = []
+  private readonly blockPool: Int32Array[] = []
 
   constructor(capacity: number) {
     const n = Math.max(1, capacity)
@@ -58,9 +63,50 @@ export class Scratch {
     this.splitSub = new SubnetworkBuilder(this.globalToLocal)
   }
 
+  /** Refined-community map for aggregation depth `depth`, length n (contents undefined). */
+  refinedBuffer(depth: number, n: number): Int32Array {
+    return pooled(this.refinedPool, depth, n)
+  }
+
+  /** Block partition (refined piece → community) for depth `depth`, length n (contents undefined). */
+  blockBuffer(depth: number, n: number): Int32Array {
+    return pooled(this.blockPool, depth, n)
+  }
+
   /** Returns the accumulator slots of touched[0..count) to −1. */
   clearAccumulator(count: number): void {
     const { acc, touched } = this
     for (let i = 0; i < count; i++) acc[touched[i]] = -1
+  }
+}
+
+function pooled(pool: Int32Array[], depth: number, n: number): Int32Array {
+  let buf = pool[depth]
+  if (buf === undefined || buf.length < n) {
+    buf = new Int32Array(Math.max(n, 16, (buf?.length ?? 0) * 2))
+    pool[depth] = buf
+  }
+  return buf.subarray(0, n)
+}
+
+/** Growable arrays holding one aggregate network. */
+export class AggregateBuffer {
+  offsets = new Int32Array(17)
+  nodeWeights = new Float64Array(16)
+  neighbors = new Int32Array(16)
+  weights = new Float64Array(16)
+
+  /** Makes room for `nodes` nodes and `entries` adjacency entries (contents are not kept). */
+  ensure(nodes: number, entries: number): void {
+    if (this.nodeWeights.length < nodes) {
+      const cap = Math.max(nodes, this.nodeWeights.length * 2)
+      this.offsets = new Int32Array(cap + 1)
+      this.nodeWeights = new Float64Array(cap)
+    }
+    if (this.neighbors.length < entries) {
+      const cap = Math.max(entries, this.neighbors.length * 2)
+      this.neighbors = new Int32Array(cap)
+      this.weights = new Float64Array(cap)
+    }
   }
 }
