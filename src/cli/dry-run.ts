@@ -1,15 +1,32 @@
-/** `graphrag index --dry-run`: settings and inputs checked, workflows listed, nothing called or written. */
+/** `graphrag index --dry-run`: settings and inputs checked, workflows listed, cost estimated; nothing called or written. */
+import { chunkFiguresFromInputs, estimateWorkflows } from '../index/estimate-run.js'
 import { planIndex, type RunIndexOptions } from '../index/runner.js'
+import { formatCount, formatUsd } from './format.js'
 
 export async function printDryRun(options: RunIndexOptions, out: { write(text: string): unknown }): Promise<void> {
   const plan = await planIndex(options)
   const { settings, warnings } = plan.loaded
   for (const warning of warnings) out.write(`warning: ${warning}\n`)
   out.write(`Settings: ${settings.configFile ?? '(defaults)'} (valid)\n`)
+  const figures = await chunkFiguresFromInputs(settings, (message) => out.write(`warning: ${message}\n`))
+  out.write(`Inputs: ${formatCount(figures.chunks)} chunks, ${formatCount(figures.chunkTokens)} tokens\n`)
   out.write(`Method: ${plan.method}\n`)
   out.write('Workflows:\n')
   plan.workflows.forEach((w, i) => {
     out.write(`  ${i < plan.resumeFrom ? 'skip' : 'run '}  ${w.name}${i < plan.resumeFrom ? '  (finished before, inputs unchanged)' : ''}\n`)
   })
+  const toRun = plan.workflows.slice(plan.resumeFrom).map((w) => w.name)
+  const estimate = estimateWorkflows(settings, toRun, figures)
+  if (estimate.workflows.length > 0) {
+    out.write('Estimated model usage (heuristic; stats.json puts it next to the actual figures after a run):\n')
+    const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))
+    for (const w of [...estimate.workflows, { workflow: 'total', ...estimate.total }]) {
+      out.write(
+        `  ${w.workflow.padEnd(30)} ${formatCount(w.calls).padStart(7)} calls ${formatCount(w.promptTokens).padStart(11)} prompt ${formatCount(w.completionTokens).padStart(10)} completion  ${cost(w.costUsd)}\n`,
+      )
+    }
+    const a = estimate.assumed
+    out.write(`  assuming ~${formatCount(a.entities)} entities, ~${formatCount(a.relationships)} relationships, ~${formatCount(a.communities)} communities\n`)
+  }
   out.write('Dry run: nothing was called or written.\n')
 }

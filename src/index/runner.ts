@@ -11,7 +11,9 @@ import type { Logger } from '../logger.js'
 import { writeFileAtomic } from '../storage/atomic-write.js'
 import { FileKeyValueStore, MemoryKeyValueStore, NullKeyValueStore, type KeyValueStore } from '../storage/key-value-store.js'
 import { ParquetTableStore } from '../storage/table-store.js'
+import { BASE_TEXT_UNITS } from '../model/text-units.js'
 import { VERSION } from '../version.js'
+import { compareWithActual, estimateWorkflows } from './estimate-run.js'
 import { createFileLogger } from './file-logger.js'
 import { inputFilesFingerprint } from './input-fingerprint.js'
 import { createModelRegistry } from './models.js'
@@ -129,6 +131,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     ran.push(planned.name)
     if (outcome.stop) break
   }
+  stats.estimate = await estimateNextToActual(settings, ran, new ParquetTableStore(outputDir), registry.usageByWorkflow())
   stats.total_runtime = (performance.now() - started) / 1000
   await finishRun(outputDir, stats, log)
   reporter.pipelineEnd({
@@ -139,6 +142,20 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     vectorStore: plan.workflows.some((w) => w.name === 'generate_text_embeddings') ? settings.vector_store.db_uri : undefined,
   })
   return { outputDir, ran, skipped, stats }
+}
+
+/** The dry-run estimate recomputed from the real chunks, next to what the run used (undefined without model calls). */
+async function estimateNextToActual(
+  settings: Settings,
+  ran: readonly WorkflowName[],
+  tables: ParquetTableStore,
+  usage: Parameters<typeof compareWithActual>[1],
+): Promise<ReturnType<typeof compareWithActual> | undefined> {
+  if (!(await tables.has(BASE_TEXT_UNITS.name))) return undefined
+  const units = await tables.read(BASE_TEXT_UNITS)
+  const figures = { chunks: units.length, chunkTokens: units.reduce((sum, u) => sum + u.n_tokens, 0) }
+  const comparison = compareWithActual(estimateWorkflows(settings, ran, figures), usage)
+  return comparison.length > 0 ? comparison : undefined
 }
 
 function resolveWorkflowNames(settings: Settings, method: IndexMethod): WorkflowName[] {
