@@ -16,7 +16,7 @@ export function assertMarkdownReadable(path: string): void {
   }
 }
 
-export function markdownTitle(text: string): string | undefined {
+function markdownTitle(text: string): string | undefined {
   const heading = /^\uFEFF?# +(.+?)[ \t]*#*[ \t]*$/m.exec(text)
   const title = heading?.[1]?.trim()
   return title === undefined || title === '' ? undefined : title

@@ -10,7 +10,7 @@ import { decodeArrow } from '../../storage/parquet.js'
 import { UnreadableTextError } from './decode-text.js'
 import { rowsToDocuments, type ColumnOptions, type FileDocuments, type JsonObject } from './rows.js'
 
-export function parquetRows(bytes: Uint8Array): JsonObject[] {
+function parquetRows(bytes: Uint8Array): JsonObject[] {
   let table
   try {
     table = decodeArrow(bytes)

@@ -10,7 +10,7 @@ import { UnreadableTextError } from './decode-text.js'
 export type JsonObject = { [key: string]: JsonValue }
 
 /** A document before it gets its load-order human_readable_id. */
-export type DocumentDraft = Omit<InputDocumentRow, 'human_readable_id'>
+type DocumentDraft = Omit<InputDocumentRow, 'human_readable_id'>
 
 export interface ColumnOptions {
   /** Column with the document id; null → SHA-512 of the text. */
@@ -31,7 +31,7 @@ export function sha512(text: string): string {
 }
 
 /** Looks up `a.b.c` through nested objects; undefined when a step is missing or not an object. */
-export function getPath(row: JsonObject, path: string): JsonValue | undefined {
+function getPath(row: JsonObject, path: string): JsonValue | undefined {
   let current: JsonValue | undefined = row
   for (const key of path.split('.')) {
     if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, key)) {
