@@ -29,35 +29,20 @@ import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
 import type { TokenUsage } from '../../llm/types.js'
 
 export const ESTIMATE_HEURISTICS = Object.freeze({
-  entityRecordsPer1k: 15.5,
-  relationshipRecordsPer1k: 21.9,
-  claimRecordsPer1k: 8.1,
-  entityRecordTokens: 45,
-  relationshipRecordTokens: 42,
-  claimRecordTokens: 140,
+  entityRecordsPer1k: 15.5, relationshipRecordsPer1k: 21.9, claimRecordsPer1k: 8.1,
+  entityRecordTokens: 45, relationshipRecordTokens: 42, claimRecordTokens: 140,
   firstReplyShare: 2 / 3,
-  distinctEntityRatio: 0.68,
-  distinctRelationshipRatio: 0.89,
-  summarizedEntityShare: 0.17,
-  summarizedRelationshipShare: 0.07,
-  descriptionsPerEntitySummary: 3.75,
-  descriptionsPerRelationshipSummary: 2.8,
-  entityDescriptionTokens: 30,
-  relationshipDescriptionTokens: 18,
-  entitySummaryTokens: 185,
-  relationshipSummaryTokens: 155,
-  communitiesPerEntity: 0.23,
-  membershipsPerEntity: 2.18,
-  contextTokensPerMember: 180,
-  claimContextTokensPerMember: 40,
-  contextTrimFactor: 0.85,
+  distinctEntityRatio: 0.68, distinctRelationshipRatio: 0.89,
+  summarizedEntityShare: 0.17, summarizedRelationshipShare: 0.07,
+  descriptionsPerEntitySummary: 3.75, descriptionsPerRelationshipSummary: 2.8,
+  entityDescriptionTokens: 30, relationshipDescriptionTokens: 18,
+  entitySummaryTokens: 185, relationshipSummaryTokens: 155,
+  communitiesPerEntity: 0.23, membershipsPerEntity: 2.18,
+  contextTokensPerMember: 180, claimContextTokensPerMember: 40, contextTrimFactor: 0.85,
   reportReplyTokens: 1130,
-  nounPhraseEntitiesPer1k: 22.8,
-  textReportContextChunks: 3,
-  entityEmbeddingTokens: 60,
-  reportEmbeddingTokens: 965,
-  requestOverheadTokens: 3,
-  messageOverheadTokens: 4,
+  nounPhraseEntitiesPer1k: 22.8, textReportContextChunks: 3,
+  entityEmbeddingTokens: 60, reportEmbeddingTokens: 965,
+  requestOverheadTokens: 3, messageOverheadTokens: 4,
 })
 
 export type EstimateSettings = Pick<
@@ -165,28 +150,33 @@ function guessGraph(input: EstimateInput): Graph {
   }
 }
 
+/** Every chunk's extraction calls, given the reply tokens of the records the rounds together find. */
+function chunkExtraction(input: EstimateInput, template: number, internal: string, foundTokens: number, gleanings: number): Usage {
+  const cont = promptTokens(input, null, `internal/${internal}_continue.txt`, `${internal}.prompt`, {})
+  const loop = promptTokens(input, null, `internal/${internal}_loop.txt`, `${internal}.prompt`, {})
+  const chunks = Math.max(1, input.chunks)
+  const allTokens = foundTokens / (gleanings > 0 ? 1 : H.firstReplyShare)
+  return scale(gleanedExtraction(template + input.chunkTokens / chunks, allTokens / chunks, gleanings, cont, loop), input.chunks)
+}
+
 function extractGraph(input: EstimateInput, g: Graph): Usage {
-  const s = input.settings
-  const template = promptTokens(input, s.extract_graph.prompt, 'extract_graph.txt', 'extract_graph.prompt', {
+  const { extract_graph: eg, summarize_descriptions: sd } = input.settings
+  const template = promptTokens(input, eg.prompt, 'extract_graph.txt', 'extract_graph.prompt', {
     input_text: '',
-    entity_types: (s.extract_graph.entity_types ?? DEFAULT_ENTITY_TYPES).join(','),
+    entity_types: (eg.entity_types ?? DEFAULT_ENTITY_TYPES).join(','),
   })
-  const cont = promptTokens(input, null, 'internal/extract_graph_continue.txt', 'extract_graph.prompt', {})
-  const loop = promptTokens(input, null, 'internal/extract_graph_loop.txt', 'extract_graph.prompt', {})
-  const perChunkRecords = (g.entityRecords * H.entityRecordTokens + g.relationshipRecords * H.relationshipRecordTokens) / Math.max(1, input.chunks)
-  const perChunkPrompt = template + input.chunkTokens / Math.max(1, input.chunks)
-  const found = s.extract_graph.max_gleanings > 0 ? 1 : H.firstReplyShare
-  const extraction = scale(gleanedExtraction(perChunkPrompt, perChunkRecords / found, s.extract_graph.max_gleanings, cont, loop), input.chunks)
-  const summaryTemplate = promptTokens(input, s.summarize_descriptions.prompt, 'summarize_descriptions.txt', 'summarize_descriptions.prompt', {
+  const found = g.entityRecords * H.entityRecordTokens + g.relationshipRecords * H.relationshipRecordTokens
+  const extraction = chunkExtraction(input, template, 'extract_graph', found, eg.max_gleanings)
+  const summaryTemplate = promptTokens(input, sd.prompt, 'summarize_descriptions.txt', 'summarize_descriptions.prompt', {
     entity_name: '',
     description_list: '',
-    max_length: String(s.summarize_descriptions.max_length),
+    max_length: String(sd.max_length),
   })
-  const entityPrompt = Math.min(s.summarize_descriptions.max_input_tokens, summaryTemplate + 8 + H.descriptionsPerEntitySummary * H.entityDescriptionTokens)
-  const relPrompt = Math.min(s.summarize_descriptions.max_input_tokens, summaryTemplate + 16 + H.descriptionsPerRelationshipSummary * H.relationshipDescriptionTokens)
-  const entitySummaries = scale(call([entityPrompt], H.entitySummaryTokens), g.entities * H.summarizedEntityShare)
-  const relSummaries = scale(call([relPrompt], H.relationshipSummaryTokens), g.relationships * H.summarizedRelationshipShare)
-  return add(extraction, add(entitySummaries, relSummaries))
+  const summary = (names: number, descriptions: number, replyTokens: number, count: number): Usage =>
+    scale(call([Math.min(sd.max_input_tokens, summaryTemplate + names + descriptions)], replyTokens), count)
+  const entities = summary(8, H.descriptionsPerEntitySummary * H.entityDescriptionTokens, H.entitySummaryTokens, g.entities * H.summarizedEntityShare)
+  const relationships = summary(16, H.descriptionsPerRelationshipSummary * H.relationshipDescriptionTokens, H.relationshipSummaryTokens, g.relationships * H.summarizedRelationshipShare)
+  return add(extraction, add(entities, relationships))
 }
 
 function extractClaims(input: EstimateInput, g: Graph): Usage {
@@ -196,35 +186,29 @@ function extractClaims(input: EstimateInput, g: Graph): Usage {
     claim_description: s.description,
     entity_specs: "['organization', 'person', 'geo', 'event']",
   })
-  const cont = promptTokens(input, null, 'internal/extract_claims_continue.txt', 'extract_claims.prompt', {})
-  const loop = promptTokens(input, null, 'internal/extract_claims_loop.txt', 'extract_claims.prompt', {})
-  const chunks = Math.max(1, input.chunks)
-  const found = s.max_gleanings > 0 ? 1 : H.firstReplyShare
-  const perChunk = gleanedExtraction(template + input.chunkTokens / chunks, (g.claims * H.claimRecordTokens) / chunks / found, s.max_gleanings, cont, loop)
-  return scale(perChunk, input.chunks)
+  return chunkExtraction(input, template, 'extract_claims', g.claims * H.claimRecordTokens, s.max_gleanings)
+}
+
+/** One report call per community with a `context`-token input. */
+function reports(input: EstimateInput, g: Graph, kind: 'graph' | 'text', context: number): Usage {
+  const s = input.settings.community_reports
+  const template = promptTokens(input, s[`${kind}_prompt`], `community_report_${kind}.txt`, `community_reports.${kind}_prompt`, {
+    input_text: '',
+    max_report_length: String(s.max_length),
+  })
+  return scale(call([template + Math.min(s.max_input_length, context)], H.reportReplyTokens), g.communities)
 }
 
 function graphReports(input: EstimateInput, g: Graph): Usage {
-  const s = input.settings.community_reports
-  const template = promptTokens(input, s.graph_prompt, 'community_report_graph.txt', 'community_reports.graph_prompt', {
-    input_text: '',
-    max_report_length: String(s.max_length),
-  })
   const perMember = H.contextTokensPerMember + (g.claims > 0 ? H.claimContextTokensPerMember : 0)
   const members = (g.entities * H.membershipsPerEntity) / g.communities
-  const context = H.contextTrimFactor * Math.min(s.max_input_length, members * perMember)
-  return scale(call([template + context], H.reportReplyTokens), g.communities)
+  const budget = input.settings.community_reports.max_input_length
+  return reports(input, g, 'graph', H.contextTrimFactor * Math.min(budget, members * perMember))
 }
 
 function textReports(input: EstimateInput, g: Graph): Usage {
-  const s = input.settings.community_reports
-  if (s.completion_model_id === null) return ZERO
-  const template = promptTokens(input, s.text_prompt, 'community_report_text.txt', 'community_reports.text_prompt', {
-    input_text: '',
-    max_report_length: String(s.max_length),
-  })
-  const context = Math.min(s.max_input_length, (H.textReportContextChunks * input.chunkTokens) / Math.max(1, input.chunks))
-  return scale(call([template + context], H.reportReplyTokens), g.communities)
+  if (input.settings.community_reports.completion_model_id === null) return ZERO
+  return reports(input, g, 'text', (H.textReportContextChunks * input.chunkTokens) / Math.max(1, input.chunks))
 }
 
 function embeddings(input: EstimateInput, g: Graph): Usage {
