@@ -3,9 +3,10 @@
  * embeddings, models and Azure deployment paths, with pluggable responders, latency and faults.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { delay, normaliseMessages, readBody, sendBroken, sendJson, sendTruncated } from './http.js'
 import type { AddressInfo } from 'node:net'
 import type { JsonValue } from '../../../src/model/schema.js'
-import { classifyMessages, type ChatMessageLike, type PromptKind } from './classify.js'
+import { classifyMessages, type PromptKind } from './classify.js'
 import { embeddingFor, encodeBase64 } from './embeddings.js'
 import { FaultPicker, type FaultKind, type FaultOptions } from './faults.js'
 import { REPLAY_RESPONDER } from './replay.js'
@@ -256,47 +257,4 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 interface Usage {
   prompt_tokens: number
   completion_tokens: number
-}
-
-function normaliseMessages(value: unknown): ChatMessageLike[] {
-  if (!Array.isArray(value)) return []
-  return value.map((m: { role?: unknown; content?: unknown }) => ({
-    role: typeof m.role === 'string' ? m.role : 'user',
-    content: typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p: { text?: string }) => p.text ?? '').join('') : '',
-  }))
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
-
-function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(payload)
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
-  res.end(text)
-}
-
-/** A 200 whose body is not JSON. */
-function sendBroken(res: ServerResponse, finish: (s: number) => void): void {
-  finish(200)
-  const text = '{"id": "chatcmpl-broken", "choices": [ {'
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
-  res.end(text)
-}
-
-/** Announces the full length, sends half, then drops the connection. */
-function sendTruncated(res: ServerResponse, text: string, finish: (s: number) => void): void {
-  finish(200)
-  const bytes = Buffer.from(text, 'utf8')
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length })
-  res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy())
-}
-
-function delay(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()
 }

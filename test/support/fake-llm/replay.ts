@@ -160,10 +160,13 @@ function extractionTurns(messages: readonly ChatMessageLike[]): number {
 
 function bestCommunity(text: string, caseSensitive: boolean): string | undefined {
   const haystack = caseSensitive ? text : text.toUpperCase()
+  const data = load()
+  // Search each title once, then score communities by membership.
+  const present = new Set([...data.entityDescriptions.keys()].filter((t) => haystack.includes(t)))
   let best: { score: number; size: number; report: string } | undefined
-  for (const c of load().communities) {
+  for (const c of data.communities) {
     if (c.titles.length === 0) continue
-    const found = c.titles.filter((t) => haystack.includes(t)).length
+    const found = c.titles.filter((t) => present.has(t)).length
     const score = found / c.titles.length
     if (found > 0 && (best === undefined || score > best.score || (score === best.score && c.titles.length > best.size))) {
       best = { score, size: c.titles.length, report: c.report }
