@@ -55,6 +55,13 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
     }
   })
 
+  it('puts the dry-run estimate next to the actual usage in stats.json', async () => {
+    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+    const rows = stats.estimate as Array<{ workflow: string; estimated: Record<string, number>; actual: Record<string, number> }>
+    expect(rows.map((r) => r.workflow)).toEqual(['extract_graph', 'extract_covariates', 'create_community_reports', 'generate_text_embeddings'])
+    for (const r of rows) console.log(`estimate ${r.workflow}: ${JSON.stringify(r.estimated)} actual ${JSON.stringify(r.actual)}`)
+  })
+
   it('gives every community that has a context a report', async () => {
     const missing = await duckQuery(
       `SELECT c.community FROM read_parquet('${join(root, 'output', 'communities.parquet')}') c
