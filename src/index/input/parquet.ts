@@ -19,7 +19,7 @@ function parquetRows(bytes: Uint8Array): JsonObject[] {
   }
   const rows: JsonObject[] = Array.from({ length: table.numRows }, () => ({}))
   for (const field of table.schema.fields) {
-    const values = columnValues(table.getChild(field.name)!)
+    const values = columnValues(field.name, table.getChild(field.name)!)
     values.forEach((value, i) => {
       rows[i]![field.name] = value
     })
@@ -27,11 +27,15 @@ function parquetRows(bytes: Uint8Array): JsonObject[] {
   return rows
 }
 
-function columnValues(vector: Vector): JsonValue[] {
+function columnValues(name: string, vector: Vector): JsonValue[] {
   try {
     return readColumn(vector).map(toJson)
   } catch {
-    return vector.toArray().map(toJson) as JsonValue[]
+    try {
+      return Array.from(vector.toArray() as ArrayLike<unknown>, toJson)
+    } catch (cause) {
+      throw new UnreadableTextError(`column "${name}" has an unsupported type ${String(vector.type)} (${(cause as Error).message})`)
+    }
   }
 }
 
