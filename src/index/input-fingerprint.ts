@@ -7,9 +7,18 @@ export async function inputFilesFingerprint(baseDir: string): Promise<string> {
   const hash = createHash('sha256')
   for (const file of await listFiles(baseDir)) {
     hash.update(relative(baseDir, file)).update('\u0000')
-    hash.update(createHash('sha256').update(await readFile(file)).digest('hex')).update('\u0000')
+    hash.update(await contentHash(file)).update('\u0000')
   }
   return hash.digest('hex')
+}
+
+/** An unreadable file must not stop the run here: the loader reports it; its error code stands in for the content. */
+async function contentHash(file: string): Promise<string> {
+  try {
+    return createHash('sha256').update(await readFile(file)).digest('hex')
+  } catch (error) {
+    return `unreadable:${(error as NodeJS.ErrnoException).code ?? 'error'}`
+  }
 }
 
 async function listFiles(dir: string): Promise<string[]> {
