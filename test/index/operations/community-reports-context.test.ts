@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildLocalContexts, renderFull, renderTrimmed } from '../../../src/index/operations/community-reports/context.js'
+import { buildLocalContexts } from '../../../src/index/operations/community-reports/context.js'
+import { renderFull, renderTrimmed } from '../../../src/index/operations/community-reports/context-render.js'
 import { toCsv } from '../../../src/index/operations/community-reports/csv.js'
 import { buildCommunityContext, type SubCommunity } from '../../../src/index/operations/community-reports/substitution.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'

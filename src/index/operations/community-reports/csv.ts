@@ -12,14 +12,22 @@ function renderField(value: CsvValue): string {
   return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }
 
+/** One CSV line with its `\n`. */
+export function csvLine(values: readonly CsvValue[]): string {
+  return `${values.map(renderField).join(',')}\n`
+}
+
 /** Renders `rows` (each in `columns` order) with a header line. */
 export function toCsv(columns: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
-  const lines = [columns.map(renderField).join(',')]
-  for (const row of rows) lines.push(row.map(renderField).join(','))
-  return lines.join('\n') + '\n'
+  return csvLine(columns) + rows.map(csvLine).join('')
+}
+
+/** The title line and header line of a context section. */
+export function sectionHead(label: string, columns: readonly string[]): string {
+  return `-----${label}-----\n${csvLine(columns)}`
 }
 
 /** A titled context section: `-----Label-----` then its CSV. */
 export function renderSection(label: string, columns: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
-  return `-----${label}-----\n${toCsv(columns, rows)}`
+  return sectionHead(label, columns) + rows.map(csvLine).join('')
 }

@@ -11,6 +11,7 @@ import { formatPrompt } from '../../../llm/prompt-template.js'
 import type { ChatModel, JsonSchemaFormat } from '../../../llm/types.js'
 import type { CommunityRow } from '../../../model/communities.js'
 import { buildLocalContexts, type ContextInput, type LocalContext } from './context.js'
+import type { CountTokens } from './context-render.js'
 import { renderFullContent, type CommunityReportDraft, type ReportContent } from './render.js'
 import { buildCommunityContext, type SubCommunity } from './substitution.js'
 
@@ -74,6 +75,8 @@ export async function generateGraphReports(
   services: GraphReportServices,
 ): Promise<GraphReportResult> {
   const locals = buildLocalContexts(input)
+  // One counting function for the run, so line token counts are memoised across communities.
+  const countTokens = (text: string): number => services.chat.countTokens(text)
   const byCommunity = new Map(input.communities.map((c) => [c.community, c]))
   const levels = [...new Set(input.communities.map((c) => c.level))].sort((a, b) => b - a)
   const reports = new Map<number, string>()
@@ -81,7 +84,7 @@ export async function generateGraphReports(
   for (const level of levels) {
     const communities = input.communities.filter((c) => c.level === level).sort((a, b) => a.community - b.community)
     const outcomes = await Promise.all(
-      communities.map((c) => reportOne(c, subCommunities(c, byCommunity, locals, reports), locals, options, services)),
+      communities.map((c) => reportOne(c, subCommunities(c, byCommunity, locals, reports), locals, options, { ...services, countTokens })),
     )
     for (const outcome of outcomes) {
       if (outcome.kind === 'report') {
@@ -118,10 +121,12 @@ async function reportOne(
   subs: SubCommunity[],
   locals: ReadonlyMap<number, LocalContext>,
   options: GraphReportOptions,
-  services: GraphReportServices,
+  services: GraphReportServices & { countTokens: CountTokens },
 ): Promise<Outcome> {
+  // Yield first: contexts are built one per macrotask, so requests go out while others are built.
+  await new Promise<void>((resolve) => setImmediate(resolve))
   const local = locals.get(community.community)!
-  const context = buildCommunityContext(local, subs, options.maxInputLength, (t) => services.chat.countTokens(t))
+  const context = buildCommunityContext(local, subs, options.maxInputLength, services.countTokens)
   try {
     if (context.text === '') return { kind: 'empty' }
     const content = await requestReport(context.text, options, services)

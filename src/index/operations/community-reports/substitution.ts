@@ -6,7 +6,8 @@
  * reports as fit are kept (at least one) and the rows of the members they leave uncovered fill the
  * rest of the budget, best ranked first. Without sub-community reports the own context is trimmed.
  */
-import { joinParts, renderFull, renderTrimmed, type CountTokens, type LocalContext } from './context.js'
+import type { LocalContext } from './context.js'
+import { renderIfFits, renderTrimmed, type CountTokens } from './context-render.js'
 import { renderSection } from './csv.js'
 
 /** A direct sub-community: its size, its members and, when generated, its report. */
@@ -35,21 +36,19 @@ export function buildCommunityContext(
   budget: number,
   countTokens: CountTokens,
 ): CommunityContext {
-  const own = renderFull(local, countTokens)
+  const own = renderIfFits(local, budget, countTokens)
+  if (own !== undefined) return { ...own, substituted: [] }
   const reported = subCommunities
     .filter((s) => s.fullContent !== undefined)
     .sort((a, b) => b.size - a.size || a.community - b.community)
-  if (own.tokens <= budget) return { ...own, substituted: [] }
   if (reported.length === 0) return { ...renderTrimmed(local, budget, countTokens), substituted: [] }
 
   const covered = new Set<string>()
-  const remaining = (): Set<string> => new Set([...local.members.keys()].filter((t) => !covered.has(t)))
   for (let i = 1; i <= reported.length; i++) {
     reported[i - 1]!.members.forEach((t) => covered.add(t))
-    const head = reportsSection(reported.slice(0, i))
-    const text = joinParts(head, renderFull(local, countTokens, remaining()).text)
-    const tokens = countTokens(text)
-    if (tokens <= budget) return { text, tokens, substituted: reported.slice(0, i).map((s) => s.community) }
+    const members = new Set([...local.members.keys()].filter((t) => !covered.has(t)))
+    const fits = renderIfFits(local, budget, countTokens, { members, head: reportsSection(reported.slice(0, i)) })
+    if (fits !== undefined) return { ...fits, substituted: reported.slice(0, i).map((s) => s.community) }
   }
   return reportsAndRemainder(local, reported, budget, countTokens)
 }

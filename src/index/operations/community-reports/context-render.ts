@@ -1,0 +1,149 @@
+/**
+ * Rendering a community's context as Entities / Claims / Relationships CSV sections (after an
+ * optional head such as a Reports section) and cutting it to a token budget. Relationships are
+ * added in rank order, each with its member endpoints and their claims; members no relationship
+ * mentions follow by degree. The cut is the longest prefix whose exact token count fits: line
+ * token counts (memoised per tokenizer) give a near-exact estimate to search on, and exact counts
+ * of one or two renderings settle it, so long contexts are not re-tokenised again and again.
+ */
+import type { ClaimDetails, EdgeDetails, EntityDetails, LocalContext } from './context.js'
+import { csvLine, sectionHead } from './csv.js'
+
+export type CountTokens = (text: string) => number
+
+export interface RenderedContext {
+  text: string
+  tokens: number
+}
+
+const SECTIONS = {
+  entities: sectionHead('Entities', ['human_readable_id', 'title', 'description', 'degree']),
+  claims: sectionHead('Claims', ['human_readable_id', 'subject_id', 'type', 'status', 'description']),
+  edges: sectionHead('Relationships', ['human_readable_id', 'source', 'target', 'description', 'combined_degree']),
+} as const
+type Section = keyof typeof SECTIONS
+const ORDER: readonly Section[] = ['entities', 'claims', 'edges']
+/** Estimates may miss by a token or two where sections meet; beyond this margin no exact check is needed. */
+const SLACK = 16
+
+const entityLine = (e: EntityDetails): string => csvLine([e.human_readable_id, e.title, e.description, e.degree])
+const claimLine = (c: ClaimDetails): string => csvLine([c.human_readable_id, c.subject_id, c.type, c.status, c.description])
+const edgeLine = (e: EdgeDetails): string => csvLine([e.human_readable_id, e.source, e.target, e.description, e.combined_degree])
+
+/** Joins non-empty context parts the way sections are joined. */
+function joinParts(...parts: string[]): string {
+  return parts.filter((p) => p !== '').join('\n\n')
+}
+
+const memos = new WeakMap<CountTokens, Map<string, number>>()
+function lineTokens(count: CountTokens, line: string): number {
+  let memo = memos.get(count)
+  if (memo === undefined) memos.set(count, (memo = new Map()))
+  let n = memo.get(line)
+  if (n === undefined) memo.set(line, (n = count(line)))
+  return n
+}
+
+/** The lines each ranked step adds: its new member entities (with their claims) and its relationship. */
+function stepLines(ctx: LocalContext, members: ReadonlySet<string>): Array<Record<Section, string[]>> {
+  const steps: Array<Record<Section, string[]>> = []
+  const added = new Set<string>()
+  const step = (titles: readonly string[], edge: EdgeDetails | null): void => {
+    const lines: Record<Section, string[]> = { entities: [], claims: [], edges: edge === null ? [] : [edgeLine(edge)] }
+    for (const title of titles) {
+      if (added.has(title)) continue
+      added.add(title)
+      lines.entities.push(entityLine(ctx.members.get(title)!))
+      for (const claim of ctx.claims.get(title) ?? []) lines.claims.push(claimLine(claim))
+    }
+    steps.push(lines)
+  }
+  for (const edge of ctx.edges) {
+    const titles = [edge.source, edge.target].filter((t) => members.has(t))
+    if (titles.length > 0) step(titles, edge)
+  }
+  const lone = [...members].filter((t) => !added.has(t)).map((t) => ctx.members.get(t)!)
+  lone.sort((a, b) => b.degree - a.degree || a.human_readable_id - b.human_readable_id)
+  for (const e of lone) step([e.title], null)
+  return steps
+}
+
+/** A context ready to be cut: exact rendering of any prefix, and estimated tokens of every prefix. */
+function plan(ctx: LocalContext, count: CountTokens, members: ReadonlySet<string> | undefined, head: string) {
+  const steps = stepLines(ctx, members ?? new Set(ctx.members.keys()))
+  const estimates = [head === '' ? 0 : count(head)]
+  const present = new Set<Section>()
+  for (const lines of steps) {
+    let tokens = estimates[estimates.length - 1]!
+    for (const section of ORDER) {
+      if (lines[section].length === 0) continue
+      if (!present.has(section)) {
+        tokens += lineTokens(count, SECTIONS[section]) + (present.size > 0 || head !== '' ? 1 : 0)
+        present.add(section)
+      }
+      for (const line of lines[section]) tokens += lineTokens(count, line)
+    }
+    estimates.push(tokens)
+  }
+  const render = (n: number): RenderedContext => {
+    const parts = ORDER.map((section) => {
+      const lines = steps.slice(0, n).flatMap((s) => s[section])
+      return lines.length === 0 ? '' : SECTIONS[section] + lines.join('')
+    })
+    const text = joinParts(head, ...parts)
+    return { text, tokens: count(text) }
+  }
+  return { size: steps.length, estimates, render }
+}
+
+/** The whole context of `members` (default: all), with its exact token count. */
+export function renderFull(ctx: LocalContext, count: CountTokens, members?: ReadonlySet<string>): RenderedContext {
+  const p = plan(ctx, count, members, '')
+  return p.render(p.size)
+}
+
+/** The whole context after `head` when it fits the budget, else undefined. */
+export function renderIfFits(
+  ctx: LocalContext,
+  budget: number,
+  count: CountTokens,
+  options: { members?: ReadonlySet<string>; head?: string } = {},
+): RenderedContext | undefined {
+  const p = plan(ctx, count, options.members, options.head ?? '')
+  if (p.estimates[p.size]! > budget + SLACK) return undefined
+  const full = p.render(p.size)
+  return full.tokens <= budget ? full : undefined
+}
+
+/**
+ * The longest ranked prefix of the context of `members` (default: all) after `head` whose exact
+ * token count fits `budget`. When even the first step is over budget it is kept anyway (a report
+ * needs some input), unless `allowEmpty` (the head alone is enough).
+ */
+export function renderTrimmed(
+  ctx: LocalContext,
+  budget: number,
+  count: CountTokens,
+  options: { members?: ReadonlySet<string>; head?: string; allowEmpty?: boolean } = {},
+): RenderedContext {
+  const p = plan(ctx, count, options.members, options.head ?? '')
+  const least = options.allowEmpty === true || p.size === 0 ? 0 : 1
+  // Largest prefix whose estimate fits (estimates grow with the prefix), then settle on exact counts.
+  let lo = 0
+  let hi = p.size
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (p.estimates[mid]! <= budget) lo = mid
+    else hi = mid - 1
+  }
+  let k = Math.max(least, lo)
+  let best = p.render(k)
+  while (best.tokens > budget && k > least) best = p.render(--k)
+  while (k < p.size) {
+    const next = p.render(k + 1)
+    if (next.tokens > budget) break
+    best = next
+    k++
+  }
+  return best
+}
