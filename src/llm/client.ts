@@ -133,7 +133,7 @@ function wireFormat(format: ResponseFormat): Record<string, unknown> {
 }
 
 /** Classifies any error thrown by the SDK (or by fetch underneath it). */
-export function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFailure {
+function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFailure {
   if (error instanceof AttemptFailure) return error
   if (signal?.aborted === true || error instanceof OpenAI.APIUserAbortError) {
     return new AttemptFailure('request aborted', { kind: 'aborted', retryable: false, cause: error })

@@ -18,8 +18,7 @@ import type { ChatCall, ChatTransport, EmbedTransport } from './transport.js'
 import type { ChatModel, CompletionRequest, EmbeddingModel } from './types.js'
 import { meteredChat, meteredEmbed, UsageMeter } from './usage.js'
 
-export { DEFAULT_RETRY, modelOptionsFromSettings, type ModelOptions, type ModelSettingsShape } from './settings.js'
-export type { BatchingOptions } from './embeddings.js'
+export { modelOptionsFromSettings, type ModelOptions } from './settings.js'
 export { RateLimiter } from './rate-limit.js'
 export { UsageMeter } from './usage.js'
 
@@ -33,7 +32,7 @@ export interface ModelDeps {
   log?: Logger
 }
 
-export const DEFAULT_BATCHING: Readonly<BatchingOptions> = Object.freeze({ batchSize: 16, batchMaxTokens: 8191, windowOverlap: 100 })
+const DEFAULT_BATCHING: Readonly<BatchingOptions> = Object.freeze({ batchSize: 16, batchMaxTokens: 8191, windowOverlap: 100 })
 
 export function createRateLimiter(options: Pick<ModelOptions, 'concurrentRequests' | 'rateLimit'>): RateLimiter {
   return new RateLimiter({

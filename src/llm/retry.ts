@@ -58,7 +58,7 @@ export function waitMs(ctx: RetryContext, failure: AttemptFailure, attempt: numb
   return seconds * 1000
 }
 
-export function toLlmError(ctx: RetryContext, failure: AttemptFailure, attempts: number): LlmError {
+function toLlmError(ctx: RetryContext, failure: AttemptFailure, attempts: number): LlmError {
   const details = { model: ctx.modelRef, attempts, status: failure.status, retryable: failure.retryable, cause: failure }
   if (failure.status === 401 || failure.status === 403) {
     const origin = ctx.keyOrigin === undefined ? 'no API key is configured for it' : `the key comes from ${ctx.keyOrigin}`

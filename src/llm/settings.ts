@@ -53,7 +53,7 @@ export interface ModelOptions {
 }
 
 /** Used when a model has no `retry` section: retrying is the safe default for a batch indexer. */
-export const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({ type: 'exponential_backoff', maxRetries: 7, baseDelay: 2, jitter: true, maxDelay: undefined })
+const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({ type: 'exponential_backoff', maxRetries: 7, baseDelay: 2, jitter: true, maxDelay: undefined })
 
 export function modelOptionsFromSettings(
   group: 'completion_models' | 'embedding_models',
