@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatPrompt, loadPrompt } from '../../src/llm/prompt-template.js'
+import { HYDE_PROMPT, PRIMER_PROMPT, RATE_REPORT_PROMPT } from '../../src/query/search/prompts.js'
 import { classifyMessages, type PromptKind } from '../support/fake-llm/index.js'
 
 const DUMMY = {
@@ -62,6 +63,13 @@ describe('prompt classification of our prompt files', () => {
     // The follow-up prompts are recognisable on their own too.
     expect(classifyMessages([user(prompt(cont))])).toBe(`${family}_continue`)
     expect(classifyMessages([user(prompt(loop))])).toBe(`${family}_loop`)
+  })
+
+  it('recognises the built-in DRIFT primer, HyDE and relevance-rating prompts of src/query', () => {
+    const report = '# Scrooge and Marley\n\nThe firm of Scrooge and Marley.\n\n## Finding\n\nText [Data: Entities (1)]'
+    expect(classifyMessages([user(formatPrompt(PRIMER_PROMPT, { query: 'Who is Scrooge?', community_reports: report }))])).toBe('drift_primer')
+    expect(classifyMessages([system(formatPrompt(RATE_REPORT_PROMPT, { description: report })), user('Who is Scrooge?')])).toBe('dynamic_rating')
+    expect(classifyMessages([user(formatPrompt(HYDE_PROMPT, { query: 'Who is Scrooge?', template: report }))])).toBe('unknown')
   })
 
   it('recognises the preflight and structured query prompts', () => {

@@ -38,6 +38,8 @@ const YES_NO = /\b(?:Y|YES)\b[^\n]*\b(?:N|NO)\b/
 /** Classifies a single prompt text (the system message, or the user message of single-shot prompts). */
 export function classifyText(text: string): PromptKind {
   if (/connectivity test/i.test(text)) return 'preflight'
+  // DRIFT's HyDE call embeds a report as an example; it has no kind of its own.
+  if (/^Write a hypothetical answer/i.test(text)) return 'unknown'
   if (ENTITY_RECORD.test(text) && RELATIONSHIP_RECORD.test(text)) {
     if (isLoopQuestion(text)) return 'extract_graph_loop'
     return /\b(missing|left out|more entities|were missed)\b/i.test(text) && !/Entity[_ ]types:/i.test(text) ? 'extract_graph_continue' : 'extract_graph'
@@ -59,10 +61,10 @@ export function classifyText(text: string): PromptKind {
   if (/descriptions? to merge|description list|comprehensive (summary|description)|merge (their|the) descriptions/i.test(text)) {
     return 'summarize_descriptions'
   }
-  // Local search cites any table (`[Data: <table> (ids)]`); basic search only cites Sources.
+  // Local search cites any table (`[Data: <table> (ids)]`); basic search only cites Sources. The
+  // placeholders are matched, not plain references, which also occur inside the data.
   if (/\[Data: <(?:table|dataset name)>/.test(text)) return 'local_search'
-  if (/\[Data: Sources/.test(text)) return 'basic_search'
-  if (/\[Data:/.test(text)) return 'local_search'
+  if (/\[Data: Sources \((?:<ids>|record ids)/.test(text)) return 'basic_search'
   return 'unknown'
 }
 
