@@ -16,6 +16,7 @@ import {
 } from '../llm/index.js'
 import type { ChatModel, EmbeddingModel, ModelUsage } from '../llm/types.js'
 import type { Logger } from '../logger.js'
+import { EMBEDDING_NAMES } from '../model/embeddings.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import type { ModelProvider } from './workflow.js'
 
@@ -32,7 +33,10 @@ export interface ModelRegistry {
   forWorkflow(name: string): ModelProvider
   /** workflow → model id → usage. */
   usageByWorkflow(): Record<string, Record<string, ModelUsage>>
-  /** One tiny uncached call per model; throws an LlmError naming every model that failed and why. */
+  /**
+   * One tiny uncached call per model; throws an LlmError naming every model that failed and why, or
+   * a ConfigError when the embed_text model's dimension differs from the vector store's size.
+   */
   preflight(ids?: { chat: string[]; embedding: string[] }): Promise<void>
 }
 
@@ -107,7 +111,8 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
       if (group === 'completion_models') {
         await createChatModel(quick, d).complete({ messages: [{ role: 'user', content: PREFLIGHT_CHAT }], noCache: true })
       } else {
-        await createEmbeddingModel(quick, d).embed([PREFLIGHT_EMBEDDING], { noCache: true })
+        const [vector] = await createEmbeddingModel(quick, d).embed([PREFLIGHT_EMBEDDING], { noCache: true })
+        checkDimension(id, vector?.length ?? 0)
       }
       deps.log.info(`preflight: ${group}.${id} (${opts.model}) answered`)
       return undefined
@@ -115,6 +120,19 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
       if (error instanceof ConfigError) throw error
       const message = error instanceof Error ? error.message : String(error)
       return message.startsWith(`${group}.${id}`) ? message : `${group}.${id}: ${message}`
+    }
+  }
+
+  /** A vector size that cannot match the model fails now, before any extraction is paid for. */
+  function checkDimension(id: string, size: number): void {
+    if (id !== settings.embed_text.embedding_model_id) return
+    const vs = settings.vector_store
+    for (const name of settings.embed_text.names ?? EMBEDDING_NAMES) {
+      const own = vs.index_schema[name]?.vector_size
+      const [expected, keyPath] = own ? [own, `vector_store.index_schema.${name}.vector_size`] : [vs.vector_size, 'vector_store.vector_size']
+      if (expected !== size) {
+        throw new ConfigError(`embedding model ${id} returns vectors of dimension ${size}, but ${keyPath} is ${expected}; set it to ${size}`, { keyPath })
+      }
     }
   }
 

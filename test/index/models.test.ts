@@ -66,11 +66,21 @@ describe('model registry', () => {
   })
 
   it('preflight passes against a working server and calls every model uncached', async () => {
-    const { settings } = await load()
+    const { settings } = await load('vector_store:\n  vector_size: 4\n')
     const before = fake.requests.length
     await createModelRegistry(settings, { cache: new MemoryKeyValueStore(), log: SILENT_LOGGER }).preflight()
     const kinds = fake.requests.slice(before).map((r) => r.kind).sort()
     expect(kinds).toEqual(['embedding', 'preflight'])
+  })
+
+  it('preflight fails fast when the embedding dimension differs from vector_size, naming both', async () => {
+    const { settings } = await load('vector_store:\n  vector_size: 3072\n')
+    const error = await createModelRegistry(settings, { cache: new MemoryKeyValueStore(), log: SILENT_LOGGER })
+      .preflight({ chat: [], embedding: ['default_embedding_model'] })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error).toMatchObject({ keyPath: 'vector_store.vector_size' })
+    expect((error as Error).message).toMatch(/dimension 4\b.*3072/)
   })
 
   it('preflight names the failing model and the cause, without the key', async () => {
