@@ -53,6 +53,18 @@ describe('embedding batches', () => {
     expect(fake.requests.length - before).toBeGreaterThanOrEqual(4)
   })
 
+  it('with 30 % injected faults every batch eventually succeeds, in order', async () => {
+    fake.setFaults({ rate: 0.3, kinds: ['429', '500', 'hang', 'truncated', 'malformed'], seed: 11, retryAfterSeconds: 0.01 })
+    const retry = { type: 'exponential_backoff' as const, maxRetries: 12, baseDelay: 0.005, jitter: true, maxDelay: 0.05 }
+    const meter = new UsageMeter(undefined)
+    const m = createEmbeddingModel({ ...fakeOptions(fake, { retry, requestTimeoutSeconds: 1.5 }), model: 'text-embedding-3-small' }, { meter }, { batchSize: 2 })
+    const vectors = await m.embed(texts)
+    fake.setFaults(undefined)
+    expect(vectors).toEqual(texts.map((t) => fakeEmbedding(t, DIM)))
+    expect(meter.snapshot().retries).toBeGreaterThan(0)
+    expect(meter.snapshot().failures).toBe(0)
+  })
+
   it('windows a long text, mean-pools and L2-normalises', async () => {
     const tokenizer = getTokenizer('cl100k_base')
     const long = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ')
