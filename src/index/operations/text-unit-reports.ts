@@ -4,9 +4,9 @@
  * for the caller's max_failed_fraction instead of stopping the run.
  */
 import { LlmError } from '../../errors.js'
-import { formatPrompt } from '../../llm/prompt-template.js'
-import type { ChatModel, JsonSchemaFormat } from '../../llm/types.js'
-import type { CommunityReportDraft, ReportContent } from './community-reports/render.js'
+import type { ChatModel } from '../../llm/types.js'
+import type { CommunityReportDraft } from './community-reports/render.js'
+import { requestReport } from './community-reports/request.js'
 import type { TextUnitContext } from './text-unit-report-context.js'
 
 export interface TextReportOptions {
@@ -27,66 +27,8 @@ export interface TextReportResult {
   attempted: number
 }
 
-export const REPORT_RESPONSE_FORMAT: JsonSchemaFormat = {
-  type: 'json_schema',
-  name: 'CommunityReportResponse',
-  schema: {
-    type: 'object',
-    properties: {
-      title: { type: 'string' },
-      summary: { type: 'string' },
-      findings: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: { summary: { type: 'string' }, explanation: { type: 'string' } },
-          required: ['summary', 'explanation'],
-          additionalProperties: false,
-        },
-      },
-      rating: { type: 'number' },
-      rating_explanation: { type: 'string' },
-    },
-    required: ['title', 'summary', 'findings', 'rating', 'rating_explanation'],
-    additionalProperties: false,
-  },
-}
-
-/** Validates a parsed reply; a numeric-string rating is accepted. */
-export function parseReportContent(value: unknown): ReportContent | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const v = value as Record<string, unknown>
-  const rating = typeof v.rating === 'string' && v.rating.trim() !== '' ? Number(v.rating) : v.rating
-  if (typeof v.title !== 'string' || typeof v.summary !== 'string' || typeof v.rating_explanation !== 'string') return undefined
-  if (typeof rating !== 'number' || !Number.isFinite(rating) || !Array.isArray(v.findings)) return undefined
-  const findings: ReportContent['findings'][number][] = []
-  for (const f of v.findings as unknown[]) {
-    const o = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>
-    if (typeof o.summary !== 'string' || typeof o.explanation !== 'string') return undefined
-    findings.push({ summary: o.summary, explanation: o.explanation })
-  }
-  return { title: v.title, summary: v.summary, findings, rating, rating_explanation: v.rating_explanation }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
 async function reportOne(context: TextUnitContext, chat: ChatModel, options: TextReportOptions, signal?: AbortSignal): Promise<CommunityReportDraft> {
-  const prompt = formatPrompt(options.prompt, { input_text: context.text, max_report_length: String(options.maxReportLength) })
-  const reply = await chat.complete({
-    messages: [{ role: 'user', content: prompt }],
-    responseFormat: REPORT_RESPONSE_FORMAT,
-    ...(signal === undefined ? {} : { signal }),
-  })
-  const content = parseReportContent(reply.json ?? parseJson(reply.content))
-  if (content === undefined) {
-    throw new LlmError('the model returned a community report that does not match the report schema', { model: chat.model, attempts: 1 })
-  }
+  const content = await requestReport(context.text, options, signal === undefined ? { chat } : { chat, signal })
   return { community: context.community, level: context.level, ...content }
 }
 

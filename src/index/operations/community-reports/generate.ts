@@ -7,12 +7,12 @@
  * bounds concurrency (concurrent_requests) and rate.
  */
 import { LlmError } from '../../../errors.js'
-import { formatPrompt } from '../../../llm/prompt-template.js'
-import type { ChatModel, JsonSchemaFormat } from '../../../llm/types.js'
+import type { ChatModel } from '../../../llm/types.js'
 import type { CommunityRow } from '../../../model/communities.js'
 import { buildLocalContexts, type ContextInput, type LocalContext } from './context.js'
 import type { CountTokens } from './context-render.js'
-import { renderFullContent, type CommunityReportDraft, type ReportContent } from './render.js'
+import { renderFullContent, type CommunityReportDraft } from './render.js'
+import { requestReport } from './request.js'
 import { buildCommunityContext, type SubCommunity } from './substitution.js'
 
 export interface GraphReportOptions {
@@ -42,31 +42,6 @@ export interface GraphReportResult {
   failures: ReportFailure[]
   /** Communities that had a context and were sent to the model. */
   attempted: number
-}
-
-const REPORT_FORMAT: JsonSchemaFormat = {
-  type: 'json_schema',
-  name: 'CommunityReportResponse',
-  schema: {
-    type: 'object',
-    properties: {
-      title: { type: 'string' },
-      summary: { type: 'string' },
-      findings: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: { summary: { type: 'string' }, explanation: { type: 'string' } },
-          required: ['summary', 'explanation'],
-          additionalProperties: false,
-        },
-      },
-      rating: { type: 'number' },
-      rating_explanation: { type: 'string' },
-    },
-    required: ['title', 'summary', 'findings', 'rating', 'rating_explanation'],
-    additionalProperties: false,
-  },
 }
 
 export async function generateGraphReports(
@@ -136,51 +111,5 @@ async function reportOne(
     return { kind: 'failed', failure: { community: community.community, reason: error.message, error } }
   } finally {
     services.onCommunityDone?.()
-  }
-}
-
-async function requestReport(contextText: string, options: GraphReportOptions, services: GraphReportServices): Promise<ReportContent> {
-  const prompt = formatPrompt(options.prompt, { input_text: contextText, max_report_length: String(options.maxReportLength) })
-  const reply = await services.chat.complete({
-    messages: [{ role: 'user', content: prompt }],
-    responseFormat: REPORT_FORMAT,
-    ...(services.signal === undefined ? {} : { signal: services.signal }),
-  })
-  const report = parseReport(reply.json ?? safeParse(reply.content))
-  if (report === undefined) {
-    throw new LlmError('the model returned a community report that does not match the report schema', {
-      model: services.chat.model,
-      attempts: 1,
-    })
-  }
-  return report
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-/** Checks the reply's shape; a numeric string rating is accepted as the number it spells. */
-function parseReport(value: unknown): ReportContent | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const v = value as Record<string, unknown>
-  const rating = typeof v.rating === 'string' && v.rating.trim() !== '' ? Number(v.rating) : v.rating
-  if (typeof v.title !== 'string' || typeof v.summary !== 'string' || typeof v.rating_explanation !== 'string') return undefined
-  if (typeof rating !== 'number' || !Number.isFinite(rating) || !Array.isArray(v.findings)) return undefined
-  const findings = (v.findings as unknown[]).map((f) => {
-    const o = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>
-    return typeof o.summary === 'string' && typeof o.explanation === 'string' ? { summary: o.summary, explanation: o.explanation } : undefined
-  })
-  if (findings.some((f) => f === undefined)) return undefined
-  return {
-    title: v.title,
-    summary: v.summary,
-    findings: findings as ReportContent['findings'],
-    rating,
-    rating_explanation: v.rating_explanation,
   }
 }

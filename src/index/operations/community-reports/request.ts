@@ -1,0 +1,79 @@
+/** One community-report call: the prompt, the JSON schema of the reply, and its validation. */
+import { LlmError } from '../../../errors.js'
+import { formatPrompt } from '../../../llm/prompt-template.js'
+import type { ChatModel, JsonSchemaFormat } from '../../../llm/types.js'
+import type { ReportContent } from './render.js'
+
+export const REPORT_RESPONSE_FORMAT: JsonSchemaFormat = {
+  type: 'json_schema',
+  name: 'CommunityReportResponse',
+  schema: {
+    type: 'object',
+    properties: {
+      title: { type: 'string' },
+      summary: { type: 'string' },
+      findings: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { summary: { type: 'string' }, explanation: { type: 'string' } },
+          required: ['summary', 'explanation'],
+          additionalProperties: false,
+        },
+      },
+      rating: { type: 'number' },
+      rating_explanation: { type: 'string' },
+    },
+    required: ['title', 'summary', 'findings', 'rating', 'rating_explanation'],
+    additionalProperties: false,
+  },
+}
+
+export interface ReportRequestOptions {
+  /** The prompt template with {input_text} and {max_report_length}. */
+  prompt: string
+  maxReportLength: number
+}
+
+/** Sends one report prompt; an unusable reply is an LlmError, so callers count it like a failed call. */
+export async function requestReport(
+  contextText: string,
+  options: ReportRequestOptions,
+  services: { chat: ChatModel; signal?: AbortSignal },
+): Promise<ReportContent> {
+  const prompt = formatPrompt(options.prompt, { input_text: contextText, max_report_length: String(options.maxReportLength) })
+  const reply = await services.chat.complete({
+    messages: [{ role: 'user', content: prompt }],
+    responseFormat: REPORT_RESPONSE_FORMAT,
+    ...(services.signal === undefined ? {} : { signal: services.signal }),
+  })
+  const report = parseReportContent(reply.json ?? parseJson(reply.content))
+  if (report === undefined) {
+    throw new LlmError('the model returned a community report that does not match the report schema', { model: services.chat.model, attempts: 1 })
+  }
+  return report
+}
+
+/** Checks the reply's shape; a numeric string rating is accepted as the number it spells. */
+export function parseReportContent(value: unknown): ReportContent | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const v = value as Record<string, unknown>
+  const rating = typeof v.rating === 'string' && v.rating.trim() !== '' ? Number(v.rating) : v.rating
+  if (typeof v.title !== 'string' || typeof v.summary !== 'string' || typeof v.rating_explanation !== 'string') return undefined
+  if (typeof rating !== 'number' || !Number.isFinite(rating) || !Array.isArray(v.findings)) return undefined
+  const findings: ReportContent['findings'][number][] = []
+  for (const f of v.findings as unknown[]) {
+    const o = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>
+    if (typeof o.summary !== 'string' || typeof o.explanation !== 'string') return undefined
+    findings.push({ summary: o.summary, explanation: o.explanation })
+  }
+  return { title: v.title, summary: v.summary, findings, rating, rating_explanation: v.rating_explanation }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
