@@ -14,7 +14,7 @@ import { BUILTIN_RESPONDER, fallbackReply, type Responder } from './responders.j
 import { countTokens } from './tokens.js'
 
 export type { PromptKind } from './classify.js'
-export { classifyMessages, classifyText } from './classify.js'
+export { classifyMessages } from './classify.js'
 export type { Responder, ResponderRequest } from './responders.js'
 export { replayExpectations, type ReplayClaim, type ReplayEntity, type ReplayRelationship, type ReplayUnit } from './replay.js'
 export { fakeModelSettingsYaml, type FakeModelSettingsOptions } from './settings.js'
@@ -80,9 +80,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   })
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Arrival time, before the body is read: the closest the server can get to when the client sent it.
+    const startedAt = Date.now()
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const raw = await readBody(req)
-    const startedAt = Date.now()
     let body: Record<string, unknown> = {}
     try {
       body = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>)
@@ -105,8 +106,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       model,
     }
     requests.push(record)
-    res.on('close', () => {
+    // A reply ends when its last byte is written; an abandoned one when its connection closes.
+    res.on('finish', () => {
       record.endedAt = Date.now()
+    })
+    res.on('close', () => {
+      if (record.endedAt === 0) record.endedAt = Date.now()
       if (!res.writableFinished) record.status = 0
     })
     const finish = (status: number) => {
