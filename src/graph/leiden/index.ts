@@ -22,7 +22,10 @@ export interface LeidenOptions {
   /** Seed of the XorShift128 stream (GraphRAG: 0xDEADBEEF). */
   seed?: number
   mode?: LeidenMode
-  /** Compat: Leiden iterations (reference: 1). Quality: cap on iterations until stable. */
+  /**
+   * Compat: Leiden iterations (reference: 1). Quality: cap on iterations until the partition is
+   * stable (default 3); re-clustered splits use at most 2.
+   */
   maxIterations?: number
   resolution?: number
   /** θ of the refinement step. */
