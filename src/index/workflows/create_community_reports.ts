@@ -1,5 +1,5 @@
 /** Workflow create_community_reports (standard): one LLM report per community from its graph context. */
-import { ConfigError, WorkflowError } from '../../errors.js'
+import { ConfigError } from '../../errors.js'
 import { loadPrompt } from '../../llm/prompt-template.js'
 import { COMMUNITIES } from '../../model/communities.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
@@ -7,6 +7,7 @@ import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { generateGraphReports } from '../operations/community-reports/generate.js'
+import { enforceFailureBudget } from '../operations/failure-budget.js'
 import { finalizeReports } from '../operations/community-reports/render.js'
 import type { Workflow } from '../workflow.js'
 
@@ -40,11 +41,15 @@ export const createCommunityReports: Workflow = {
     const result = await generateGraphReports(input, options, { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() })
     progress.done()
 
-    for (const f of result.failures) ctx.stats.failure(`community ${f.community}`, f.reason)
-    if (result.failures.length > settings.max_failed_fraction * result.attempted) {
-      const message = `${result.failures.length} of ${result.attempted} community reports failed (community_reports.max_failed_fraction = ${settings.max_failed_fraction})`
-      throw new WorkflowError(NAME, message, { cause: result.failures[0]!.error })
-    }
+    const failures = result.failures.map((f) => ({ item: `community ${f.community}`, reason: f.reason, error: f.error }))
+    for (const f of failures) ctx.stats.failure(f.item, f.reason)
+    enforceFailureBudget(NAME, {
+      what: 'community reports',
+      attempted: result.attempted,
+      failures,
+      maxFailedFraction: settings.max_failed_fraction,
+      setting: 'community_reports.max_failed_fraction',
+    })
     const rows = finalizeReports(result.drafts, communities)
     await ctx.tables.write(COMMUNITY_REPORTS, rows)
     return { rows: { [COMMUNITY_REPORTS.name]: rows.length }, summary: { failed: result.failures.length } }

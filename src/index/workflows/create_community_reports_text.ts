@@ -2,7 +2,6 @@
  * Workflow create_community_reports_text (fast): LLM reports over each community's text units when
  * community_reports.completion_model_id names a configured chat model, extractive reports otherwise.
  */
-import { WorkflowError } from '../../errors.js'
 import { loadPrompt } from '../../llm/prompt-template.js'
 import { COMMUNITIES } from '../../model/communities.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
@@ -11,6 +10,7 @@ import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { finalizeReports } from '../operations/community-reports/render.js'
 import { writeExtractiveReports } from '../operations/extractive-report/index.js'
+import { enforceFailureBudget } from '../operations/failure-budget.js'
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
 import { generateTextReports } from '../operations/text-unit-reports.js'
 import type { Workflow } from '../workflow.js'
@@ -45,11 +45,15 @@ export const createCommunityReportsText: Workflow = {
     const prompt = loadPrompt(settings.text_prompt, 'community_report_text.txt', 'community_reports.text_prompt')
     const result = await generateTextReports(contexts, { prompt, maxReportLength: settings.max_length }, { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() })
     progress.done()
-    for (const f of result.failures) ctx.stats.failure(`community ${f.community}`, f.reason)
-    if (result.failures.length > settings.max_failed_fraction * result.attempted) {
-      const message = `${result.failures.length} of ${result.attempted} community reports failed (community_reports.max_failed_fraction = ${settings.max_failed_fraction})`
-      throw new WorkflowError(NAME, message, { cause: result.failures[0]!.error })
-    }
+    const failures = result.failures.map((f) => ({ item: `community ${f.community}`, reason: f.reason, error: f.error }))
+    for (const f of failures) ctx.stats.failure(f.item, f.reason)
+    enforceFailureBudget(NAME, {
+      what: 'community reports',
+      attempted: result.attempted,
+      failures,
+      maxFailedFraction: settings.max_failed_fraction,
+      setting: 'community_reports.max_failed_fraction',
+    })
     const rows = finalizeReports(result.drafts, communities)
     await ctx.tables.write(COMMUNITY_REPORTS, rows)
     return { rows: { [COMMUNITY_REPORTS.name]: rows.length }, summary: { writer: 'llm', failed: result.failures.length } }

@@ -3,6 +3,7 @@
  * workflow with a message that names the likely cause.
  */
 import { WorkflowError } from '../../../errors.js'
+import { enforceFailureBudget } from '../failure-budget.js'
 
 export interface FailureOutcome {
   attempted: number
@@ -16,21 +17,11 @@ export interface ExtractionOutcome extends FailureOutcome {
 }
 
 const SAMPLE_CHARS = 600
-const LISTED_FAILURES = 5
 
 /** Throws when more than `maxFailedFraction` of the units failed; `setting` names the key to raise. */
 export function checkFailures(workflow: string, outcome: FailureOutcome, maxFailedFraction: number, setting: string): void {
-  const failed = outcome.failures.length
-  if (failed === 0 || failed <= maxFailedFraction * outcome.attempted) return
-  const listed = outcome.failures.slice(0, LISTED_FAILURES).map((f) => `  ${f.textUnitId}: ${f.reason}`)
-  const more = failed > LISTED_FAILURES ? [`  ... and ${failed - LISTED_FAILURES} more`] : []
-  const message = [
-    `${failed} of ${outcome.attempted} text units failed after retries (${setting} = ${maxFailedFraction}):`,
-    ...listed,
-    ...more,
-    'Run the command again to retry only the failed text units (the others are answered from the cache).',
-  ].join('\n')
-  throw new WorkflowError(workflow, message, { cause: outcome.failures[0]!.error })
+  const failures = outcome.failures.map((f) => ({ item: f.textUnitId, reason: f.reason, error: f.error }))
+  enforceFailureBudget(workflow, { what: 'text units', attempted: outcome.attempted, failures, maxFailedFraction, setting })
 }
 
 /** checkFailures, then fails when the graph has no entities or no relationships, showing one raw reply. */
