@@ -41,6 +41,19 @@ describe('composed models', () => {
     expect(meter.snapshot()).toMatchObject({ calls: 1, retries: 1, failures: 0 })
   })
 
+  it('stops at once when the caller aborts, without retrying', async () => {
+    const slow = await startFakeLlm({ latency: { fixedMs: 2000 } })
+    const meter = new UsageMeter(undefined)
+    const controller = new AbortController()
+    const started = performance.now()
+    setTimeout(() => controller.abort(), 50)
+    const error = await createChatModel(fakeOptions(slow), { meter }).complete({ messages: HELLO, signal: controller.signal }).catch((e: unknown) => e)
+    await slow.close()
+    expect(error).toBeInstanceOf(Error)
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(meter.snapshot()).toMatchObject({ retries: 0, failures: 1 })
+  })
+
   it('works against Azure deployment paths', async () => {
     const azure = fakeOptions(fake, { provider: 'azure', apiBase: `http://127.0.0.1:${fake.port}`, apiVersion: '2024-10-21', azureDeploymentName: 'chat-dep' })
     expect((await createChatModel(azure).complete({ messages: HELLO })).content).toBe('Hello World')
