@@ -9,7 +9,7 @@ import type { ChatModel } from '../../llm/types.js'
 import type { ExtractedEntityRow } from '../../model/entities.js'
 import type { ExtractedRelationshipRow } from '../../model/relationships.js'
 import { mapBounded } from './extract-graph/bounded-map.js'
-import type { RawEntityRow, RawRelationshipRow } from './extract-graph/raw-tables.js'
+import type { RawEntityRow, RawRelationshipRow } from '../../model/raw-graph.js'
 
 export interface SummarizeDescriptionsOptions {
   /** The template ({entity_name}, {description_list}, {max_length}). */

@@ -6,7 +6,7 @@ import { EXTRACTED_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { checkExtraction } from '../operations/extract-graph/check.js'
 import { extractGraph as extract } from '../operations/extract-graph/extract.js'
-import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../operations/extract-graph/raw-tables.js'
+import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../model/raw-graph.js'
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
 import type { Workflow } from '../workflow.js'
 

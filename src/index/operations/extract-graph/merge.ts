@@ -4,7 +4,7 @@
  * different types stays one row (the most frequent type wins, ties by first seen).
  */
 import type { ParsedEntity, ParsedRelationship } from './parse.js'
-import type { RawEntityRow, RawRelationshipRow } from './raw-tables.js'
+import type { RawEntityRow, RawRelationshipRow } from '../../../model/raw-graph.js'
 
 export interface UnitExtraction {
   textUnitId: string

@@ -1,9 +1,8 @@
 /**
- * Schemas of the `raw_entities` / `raw_relationships` snapshots (snapshots.raw_graph): the merged
- * extraction before summarisation, with every description still listed. They live here rather than
- * in src/model because only extract_graph writes them and nothing in the pipeline reads them.
+ * The `raw_entities` / `raw_relationships` snapshots (snapshots.raw_graph): the merged extraction
+ * before summarisation, with every description still listed.
  */
-import { column, defineTable, type RowOf } from '../../../model/schema.js'
+import { column, defineTable, type RowOf } from './schema.js'
 
 export const RAW_ENTITIES = defineTable('raw_entities', [
   column('title', 'string'),
