@@ -8,23 +8,9 @@ import type { Settings } from '../../src/config/schema.js'
 import { SILENT_LOGGER } from '../../src/logger.js'
 import { FileKeyValueStore, type KeyValueStore } from '../../src/storage/key-value-store.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
-import type { ModelProvider, WorkflowContext, WorkflowStats } from '../../src/index/workflow.js'
+import { WorkflowStatsRecorder } from '../../src/index/run-stats.js'
+import type { ModelProvider, WorkflowContext } from '../../src/index/workflow.js'
 import { testdir } from './testdir.js'
-
-export class RecordingStats implements WorkflowStats {
-  readonly counters: Record<string, number> = {}
-  readonly failures: Array<{ item: string; reason: string }> = []
-  readonly warnings: string[] = []
-  count(name: string, amount = 1): void {
-    this.counters[name] = (this.counters[name] ?? 0) + amount
-  }
-  failure(item: string, reason: string): void {
-    this.failures.push({ item, reason })
-  }
-  warning(message: string): void {
-    this.warnings.push(message)
-  }
-}
 
 /** A provider for workflows that must not call any model. */
 export const NO_MODELS: ModelProvider = {
@@ -42,7 +28,7 @@ export interface TestContext {
   root: string
   settings: Settings
   tables: ParquetTableStore
-  stats: RecordingStats
+  stats: WorkflowStatsRecorder
   progress: Array<{ label: string; total: number; done: number }>
 }
 
@@ -60,7 +46,7 @@ export async function createTestContext(
   const { settings } = loadConfig({ root, env: options.env ?? {} })
   const tables = new ParquetTableStore(settings.output_storage.base_dir)
   const cache = new FileKeyValueStore(settings.cache.storage.base_dir)
-  const stats = new RecordingStats()
+  const stats = new WorkflowStatsRecorder(() => {})
   const progress: TestContext['progress'] = []
   const models = typeof options.models === 'function' ? options.models(settings, cache) : (options.models ?? NO_MODELS)
   const now = options.now ?? new Date('2026-01-15T12:00:00Z')
