@@ -60,6 +60,12 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
     const rows = stats.estimate as Array<{ workflow: string; estimated: Record<string, number>; actual: Record<string, number> }>
     expect(rows.map((r) => r.workflow)).toEqual(['extract_graph', 'extract_covariates', 'create_community_reports', 'generate_text_embeddings'])
     for (const r of rows) console.log(`estimate ${r.workflow}: ${JSON.stringify(r.estimated)} actual ${JSON.stringify(r.actual)}`)
+    const within30 = (estimated: number, actual: number) => Math.abs(estimated - actual) <= 0.3 * actual
+    for (const r of rows) expect(within30(r.estimated.calls!, r.actual.calls!), `${r.workflow} calls`).toBe(true)
+    for (const field of ['calls', 'promptTokens', 'completionTokens']) {
+      const total = (side: 'estimated' | 'actual') => rows.reduce((sum, r) => sum + r[side][field]!, 0)
+      expect(within30(total('estimated'), total('actual')), `total ${field}`).toBe(true)
+    }
   })
 
   it('gives every community that has a context a report', async () => {

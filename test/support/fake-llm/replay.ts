@@ -62,6 +62,29 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim()
 }
 
+/**
+ * What one text unit says about an item that the reference saw in `units` text units: a share of
+ * the sentences of its final (summarised) description, as a model reading only that unit would
+ * write. Items described differently in several units then go through description summarisation,
+ * as they do with a real model (the summary prompt is answered with the reference description).
+ */
+function fragment(description: string, position: number, units: number): string {
+  const text = oneLine(description)
+  if (units < 2) return text
+  const sentences = (text.match(/[^.!?]+(?:[.!?]+|$)/g) ?? [text]).map((x) => x.trim()).filter((x) => x !== '')
+  if (sentences.length < 2) return text
+  if (sentences.length < units) return sentences[position % sentences.length]!
+  const start = Math.floor((position * sentences.length) / units)
+  const end = Math.floor(((position + 1) * sentences.length) / units)
+  return sentences.slice(start, end).join(' ')
+}
+
+/** Position of a text unit among the distinct units an item appears in, and their count. */
+function unitPosition(textUnitIds: readonly string[], id: string): [number, number] {
+  const distinct = [...new Set(textUnitIds)]
+  return [distinct.indexOf(id), distinct.length]
+}
+
 function read<S extends TableSchema>(schema: S, file: string) {
   if (SHARED_DIR === undefined) throw new Error('replay needs ../shared/reference/christmas-carol-index')
   const path = join(SHARED_DIR, 'reference', 'christmas-carol-index', file)
@@ -78,13 +101,13 @@ function load(): ReplayData {
   const units = textUnits.map((tu): ReplayUnit => {
     const unitEntities = entities
       .filter((e) => e.text_unit_ids.includes(tu.id))
-      .map((e) => ({ title: e.title, type: e.type, description: oneLine(e.description) }))
+      .map((e) => ({ title: e.title, type: e.type, description: fragment(e.description, ...unitPosition(e.text_unit_ids, tu.id)) }))
     const unitRelationships = relationships
       .filter((r) => r.text_unit_ids.includes(tu.id) && known.has(r.source) && known.has(r.target))
       .map((r) => ({
         source: r.source,
         target: r.target,
-        description: oneLine(r.description),
+        description: fragment(r.description, ...unitPosition(r.text_unit_ids, tu.id)),
         strength: 1 + Math.floor(hashUnit(`${tu.id}|${r.source}|${r.target}`) * 10),
       }))
     const claims = covariates
@@ -181,9 +204,19 @@ function summary(text: string): string | undefined {
   if (subject === undefined) return undefined
   const direct = data.entityDescriptions.get(subject.replace(/^["']|["']$/g, ''))
   if (direct !== undefined) return direct
-  const names = [...subject.matchAll(/["']([^"']+)["']/g)].map((m) => m[1]!)
-  if (names.length !== 2) return undefined
+  // A relationship is named by a JSON array ["SOURCE", "TARGET"]; names may contain apostrophes.
+  const names = parseNames(subject)
+  if (names === undefined) return undefined
   return data.relationshipDescriptions.get(`${names[0]}\u0000${names[1]}`) ?? data.relationshipDescriptions.get(`${names[1]}\u0000${names[0]}`)
+}
+
+function parseNames(subject: string): [string, string] | undefined {
+  try {
+    const value: unknown = JSON.parse(subject)
+    return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string') ? [value[0], value[1]] : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The replay responder: answers from the reference index, or defers to the built-in ones. */
