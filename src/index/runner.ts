@@ -2,6 +2,7 @@
  * The pipeline runner: resolves the workflow list, resumes after the last unchanged finished
  * workflow, runs the rest with staged writes, and records stats.json, context.json and the log.
  */
+import { setMaxListeners } from 'node:events'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadConfig, type LoadedConfig } from '../config/load.js'
@@ -114,6 +115,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   const stats = await initialStats(outputDir, skipped)
   const state: ResumeState = { version: 1, completed: plan.resumeState.completed.slice(0, plan.resumeFrom) }
   const ran: WorkflowName[] = []
+  const signal = runSignal(options.signal)
   for (const planned of toRun) {
     const outcome = await runWorkflow(planned, {
       settings,
@@ -125,7 +127,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
       stats,
       state,
       clock: options.clock ?? SYSTEM_CLOCK,
-      signal: options.signal ?? new AbortController().signal,
+      signal,
       verbose: options.verbose ?? false,
     })
     ran.push(planned.name)
@@ -142,6 +144,20 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     vectorStore: plan.workflows.some((w) => w.name === 'generate_text_embeddings') ? settings.vector_store.db_uri : undefined,
   })
   return { outputDir, ran, skipped, stats }
+}
+
+/**
+ * The signal every model call of the run listens to. Each queued or retrying request adds a
+ * listener, so hundreds can be attached at once; that is expected, not a leak.
+ */
+function runSignal(outer: AbortSignal | undefined): AbortSignal {
+  const controller = new AbortController()
+  setMaxListeners(0, controller.signal)
+  if (outer !== undefined) {
+    if (outer.aborted) controller.abort(outer.reason)
+    else outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true })
+  }
+  return controller.signal
 }
 
 /** The dry-run estimate recomputed from the real chunks, next to what the run used (undefined without model calls). */

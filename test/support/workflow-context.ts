@@ -3,6 +3,7 @@
  * Parquet tables in its output folder, recording stats and progress. Pass `models` (e.g. from
  * createModelRegistry(...).forWorkflow(name)) for workflows that call LLMs.
  */
+import { setMaxListeners } from 'node:events'
 import { loadConfig } from '../../src/config/load.js'
 import type { Settings } from '../../src/config/schema.js'
 import { SILENT_LOGGER } from '../../src/logger.js'
@@ -21,6 +22,13 @@ export const NO_MODELS: ModelProvider = {
     throw new Error(`unexpected embedding model request: ${id}`)
   },
   hasChat: () => false,
+}
+
+/** Like the runner's run signal: many queued requests listen to it at once. */
+function unlimitedSignal(): AbortSignal {
+  const controller = new AbortController()
+  setMaxListeners(0, controller.signal)
+  return controller.signal
 }
 
 export interface TestContext {
@@ -59,7 +67,7 @@ export async function createTestContext(
     log: SILENT_LOGGER,
     stats,
     clock: { now: () => now },
-    signal: new AbortController().signal,
+    signal: unlimitedSignal(),
     progress(label, total) {
       const entry = { label, total, done: 0 }
       progress.push(entry)
