@@ -1,12 +1,11 @@
 /** Basic search: plain vector RAG over text_unit_text, passages in similarity order → one answer. */
 import type { Settings } from '../../config/index.js'
-import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
 import type { TextUnitRow } from '../../model/index.js'
 import { sourceRecord, sourceTable } from '../context/text-units.js'
 import { plainRecord } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
-import { offlineAnswer } from './offline.js'
+import { answerFromContext } from './offline.js'
 import type { QuestionInput, SearchRun } from './types.js'
 
 export async function* runBasicSearch(
@@ -18,20 +17,12 @@ export async function* runBasicSearch(
   const units = await rankPassages(input.query, textUnits, settings.k, services)
   const table = sourceTable(units, settings.max_context_tokens, services.countTokens)
   const records = { sources: table.kept.map((u) => plainRecord(sourceRecord(u))) }
-  const result = { records, text: table.text }
-  if (services.chat === undefined) {
-    yield offlineAnswer(records, 'basic_search.completion_model_id')
-    return result
-  }
-  const template = loadPrompt(settings.prompt, 'basic_search_system_prompt.txt', 'basic_search.prompt')
-  const system = formatPrompt(template, { context_data: table.text, response_type: input.responseType })
-  yield* services.chat.stream('response', {
-    messages: [
-      { role: 'system', content: system },
-      { role: 'user', content: input.query },
-    ],
-  })
-  return result
+  return yield* answerFromContext(
+    { records, text: table.text },
+    { path: settings.prompt, builtin: 'basic_search_system_prompt.txt', key: 'basic_search.prompt', modelKey: 'basic_search.completion_model_id' },
+    input,
+    services.chat,
+  )
 }
 
 /** The k nearest text units, nearest first (the reference re-sorts them into table order). */

@@ -1,11 +1,10 @@
 /** Local search: entity-centred context (reports, entities, relationships, claims, sources) → one answer. */
 import type { Settings } from '../../config/index.js'
-import { loadPrompt, formatPrompt } from '../../llm/prompt-template.js'
 import type { IndexTables } from '../load-index.js'
 import { communitiesByEntity, reportsAtLevel } from '../context/communities.js'
 import { buildLocalContext, type LocalContextOptions, type LocalIndex } from '../context/local.js'
 import type { SearchServices } from '../services.js'
-import { offlineAnswer } from './offline.js'
+import { answerFromContext } from './offline.js'
 import type { QuestionInput, SearchRun } from './types.js'
 
 export type LocalTables = Pick<IndexTables, 'entities' | 'relationships' | 'communities' | 'community_reports' | 'text_units'> &
@@ -42,18 +41,10 @@ export async function* runLocalSearch(
   services: SearchServices,
 ): SearchRun {
   const context = await buildLocalContext(input.query, input.history, index, localContextOptions(settings), services)
-  const result = { records: context.records, text: context.text }
-  if (services.chat === undefined) {
-    yield offlineAnswer(context.records, 'local_search.completion_model_id')
-    return result
-  }
-  const template = loadPrompt(settings.prompt, 'local_search_system_prompt.txt', 'local_search.prompt')
-  const system = formatPrompt(template, { context_data: context.text, response_type: input.responseType })
-  yield* services.chat.stream('response', {
-    messages: [
-      { role: 'system', content: system },
-      { role: 'user', content: input.query },
-    ],
-  })
-  return result
+  return yield* answerFromContext(
+    { records: context.records, text: context.text },
+    { path: settings.prompt, builtin: 'local_search_system_prompt.txt', key: 'local_search.prompt', modelKey: 'local_search.completion_model_id' },
+    input,
+    services.chat,
+  )
 }

@@ -2,9 +2,12 @@
  * Offline answer: with no completion model configured, local and basic search print the ranked
  * context (what an LLM would have read) as readable markdown instead of a generated answer.
  */
+import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
 import type { ContextRecords } from '../context/table-format.js'
+import type { SearchServices } from '../services.js'
+import type { QuestionInput, SearchContext, SearchRun } from './types.js'
 
-export function offlineAnswer(records: ContextRecords, settingKey: string): string {
+function offlineAnswer(records: ContextRecords, settingKey: string): string {
   const parts = [
     `_No completion model is configured (${settingKey} is null), so this is the ranked context an answer would be based on._`,
   ]
@@ -24,4 +27,39 @@ export function offlineAnswer(records: ContextRecords, settingKey: string): stri
 function described(value: string | number | undefined): string {
   const text = String(value ?? '').replace(/\s*\n\s*/g, ' ').trim()
   return text === '' ? '' : `: ${text}`
+}
+
+/** Where a context-based search finds its prompt, for `answerFromContext`. */
+export interface AnswerPrompt {
+  /** The configured prompt file, or null for the built-in one. */
+  path: string | null
+  builtin: string
+  /** The settings key of the prompt (`local_search.prompt`). */
+  key: string
+  /** The settings key of the chat model, named in the offline notice. */
+  modelKey: string
+}
+
+/**
+ * The last step of local and basic search: the ranked context itself when no chat model is
+ * configured, else the system prompt filled with the context and the answer streamed.
+ */
+export async function* answerFromContext(
+  context: SearchContext,
+  prompt: AnswerPrompt,
+  input: QuestionInput,
+  chat: SearchServices['chat'],
+): SearchRun {
+  if (chat === undefined) {
+    yield offlineAnswer(context.records, prompt.modelKey)
+    return context
+  }
+  const system = formatPrompt(loadPrompt(prompt.path, prompt.builtin, prompt.key), { context_data: context.text, response_type: input.responseType })
+  yield* chat.stream('response', {
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: input.query },
+    ],
+  })
+  return context
 }
