@@ -6,25 +6,13 @@
 import { LlmError } from '../../errors.js'
 import type { ChatModel } from '../../llm/types.js'
 import type { CommunityReportDraft } from './community-reports/render.js'
-import { requestReport } from './community-reports/request.js'
+import { requestReport, type ReportRunResult } from './community-reports/request.js'
 import type { TextUnitContext } from './text-unit-report-context.js'
 
 export interface TextReportOptions {
   /** Template with {input_text} and {max_report_length}. */
   readonly prompt: string
   readonly maxReportLength: number
-}
-
-export interface TextReportFailure {
-  readonly community: number
-  readonly reason: string
-  readonly error: Error
-}
-
-export interface TextReportResult {
-  drafts: CommunityReportDraft[]
-  failures: TextReportFailure[]
-  attempted: number
 }
 
 async function reportOne(context: TextUnitContext, chat: ChatModel, options: TextReportOptions, signal?: AbortSignal): Promise<CommunityReportDraft> {
@@ -37,8 +25,8 @@ export async function generateTextReports(
   contexts: readonly TextUnitContext[],
   options: TextReportOptions,
   services: { chat: ChatModel; signal?: AbortSignal; onCommunityDone?: () => void },
-): Promise<TextReportResult> {
-  const result: TextReportResult = { drafts: [], failures: [], attempted: 0 }
+): Promise<ReportRunResult> {
+  const result: ReportRunResult = { drafts: [], failures: [], attempted: 0 }
   const levels = [...new Set(contexts.map((c) => c.level))].sort((a, b) => b - a)
   for (const level of levels) {
     const batch = contexts.filter((c) => c.level === level && c.text !== '').sort((a, b) => a.community - b.community)

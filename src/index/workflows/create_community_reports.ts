@@ -7,9 +7,8 @@ import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { generateGraphReports } from '../operations/community-reports/generate.js'
-import { enforceFailureBudget } from '../operations/failure-budget.js'
-import { finalizeReports } from '../operations/community-reports/render.js'
 import type { Workflow } from '../workflow.js'
+import { writeReports } from './report-output.js'
 
 const NAME = 'create_community_reports'
 
@@ -41,17 +40,7 @@ export const createCommunityReports: Workflow = {
     const result = await generateGraphReports(input, options, { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() })
     progress.done()
 
-    const failures = result.failures.map((f) => ({ item: `community ${f.community}`, reason: f.reason, error: f.error }))
-    for (const f of failures) ctx.stats.failure(f.item, f.reason)
-    enforceFailureBudget(NAME, {
-      what: 'community reports',
-      attempted: result.attempted,
-      failures,
-      maxFailedFraction: settings.max_failed_fraction,
-      setting: 'community_reports.max_failed_fraction',
-    })
-    const rows = finalizeReports(result.drafts, communities)
-    await ctx.tables.write(COMMUNITY_REPORTS, rows)
-    return { rows: { [COMMUNITY_REPORTS.name]: rows.length }, summary: { failed: result.failures.length } }
+    const written = await writeReports(ctx, NAME, result, communities)
+    return { rows: { [COMMUNITY_REPORTS.name]: written }, summary: { failed: result.failures.length } }
   },
 }

@@ -10,10 +10,10 @@ import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { finalizeReports } from '../operations/community-reports/render.js'
 import { writeExtractiveReports } from '../operations/extractive-report/index.js'
-import { enforceFailureBudget } from '../operations/failure-budget.js'
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
 import { generateTextReports } from '../operations/text-unit-reports.js'
 import type { Workflow } from '../workflow.js'
+import { writeReports } from './report-output.js'
 
 const NAME = 'create_community_reports_text'
 
@@ -45,17 +45,7 @@ export const createCommunityReportsText: Workflow = {
     const prompt = loadPrompt(settings.text_prompt, 'community_report_text.txt', 'community_reports.text_prompt')
     const result = await generateTextReports(contexts, { prompt, maxReportLength: settings.max_length }, { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() })
     progress.done()
-    const failures = result.failures.map((f) => ({ item: `community ${f.community}`, reason: f.reason, error: f.error }))
-    for (const f of failures) ctx.stats.failure(f.item, f.reason)
-    enforceFailureBudget(NAME, {
-      what: 'community reports',
-      attempted: result.attempted,
-      failures,
-      maxFailedFraction: settings.max_failed_fraction,
-      setting: 'community_reports.max_failed_fraction',
-    })
-    const rows = finalizeReports(result.drafts, communities)
-    await ctx.tables.write(COMMUNITY_REPORTS, rows)
-    return { rows: { [COMMUNITY_REPORTS.name]: rows.length }, summary: { writer: 'llm', failed: result.failures.length } }
+    const written = await writeReports(ctx, NAME, result, communities)
+    return { rows: { [COMMUNITY_REPORTS.name]: written }, summary: { writer: 'llm', failed: result.failures.length } }
   },
 }

@@ -12,7 +12,7 @@ import type { CommunityRow } from '../../../model/communities.js'
 import { buildLocalContexts, type ContextInput, type LocalContext } from './context.js'
 import type { CountTokens } from './context-render.js'
 import { renderFullContent, type CommunityReportDraft } from './render.js'
-import { requestReport } from './request.js'
+import { requestReport, type ReportFailure, type ReportRunResult } from './request.js'
 import { buildCommunityContext, type SubCommunity } from './substitution.js'
 
 export interface GraphReportOptions {
@@ -31,31 +31,18 @@ export interface GraphReportServices {
   onCommunityDone?: () => void
 }
 
-export interface ReportFailure {
-  community: number
-  reason: string
-  error: Error
-}
-
-export interface GraphReportResult {
-  drafts: CommunityReportDraft[]
-  failures: ReportFailure[]
-  /** Communities that had a context and were sent to the model. */
-  attempted: number
-}
-
 export async function generateGraphReports(
   input: ContextInput,
   options: GraphReportOptions,
   services: GraphReportServices,
-): Promise<GraphReportResult> {
+): Promise<ReportRunResult> {
   const locals = buildLocalContexts(input)
   // One counting function for the run, so line token counts are memoised across communities.
   const countTokens = (text: string): number => services.chat.countTokens(text)
   const byCommunity = new Map(input.communities.map((c) => [c.community, c]))
   const levels = [...new Set(input.communities.map((c) => c.level))].sort((a, b) => b - a)
   const reports = new Map<number, string>()
-  const result: GraphReportResult = { drafts: [], failures: [], attempted: 0 }
+  const result: ReportRunResult = { drafts: [], failures: [], attempted: 0 }
   for (const level of levels) {
     const communities = input.communities.filter((c) => c.level === level).sort((a, b) => a.community - b.community)
     const outcomes = await Promise.all(

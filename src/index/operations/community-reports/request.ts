@@ -2,7 +2,7 @@
 import { LlmError } from '../../../errors.js'
 import { formatPrompt } from '../../../llm/prompt-template.js'
 import type { ChatModel, JsonSchemaFormat } from '../../../llm/types.js'
-import type { ReportContent } from './render.js'
+import type { CommunityReportDraft, ReportContent } from './render.js'
 
 export const REPORT_RESPONSE_FORMAT: JsonSchemaFormat = {
   type: 'json_schema',
@@ -27,6 +27,20 @@ export const REPORT_RESPONSE_FORMAT: JsonSchemaFormat = {
     required: ['title', 'summary', 'findings', 'rating', 'rating_explanation'],
     additionalProperties: false,
   },
+}
+
+export interface ReportFailure {
+  community: number
+  reason: string
+  error: Error
+}
+
+/** What a report writer returns: the reports, the communities that failed for good, and how many were tried. */
+export interface ReportRunResult {
+  drafts: CommunityReportDraft[]
+  failures: ReportFailure[]
+  /** Communities that had a context and were sent to the model. */
+  attempted: number
 }
 
 export interface ReportRequestOptions {
