@@ -41,4 +41,16 @@ describe('offline demo (README main command)', () => {
     const db = await connect(join(root, 'output', 'lancedb'))
     expect((await db.tableNames()).sort()).toEqual(['community_full_content', 'entity_description', 'text_unit_text'])
   })
+
+  it('answers local and basic questions offline with the ranked context', async () => {
+    for (const method of ['local', 'basic']) {
+      const answer = await runCli(['query', 'What happened to the ferry Kittiwake?', '--root', root, '--method', method])
+      expect(answer.code, answer.stderr).toBe(0)
+      expect(answer.stdout).toContain('No completion model is configured')
+      expect(answer.stdout).toMatch(method === 'local' ? /## Entities/ : /## Sources/)
+    }
+    const global = await runCli(['query', 'What are the main themes?', '--root', root, '--method', 'global'])
+    expect(global.code).toBe(1)
+    expect(global.stderr).toContain('global_search.completion_model_id')
+  })
 })

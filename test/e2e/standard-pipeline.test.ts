@@ -77,6 +77,22 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
     expect(missing).toEqual([])
   })
 
+  it('answers with all four query methods over the index it built', async () => {
+    for (const method of ['local', 'global', 'drift', 'basic']) {
+      const before = fake.requests.length
+      const run = await runCli(['query', 'Who is Ebenezer Scrooge?', '--root', root, '--method', method, '--json'])
+      expect(run.code, `${method}: ${run.stderr}`).toBe(0)
+      const answer = JSON.parse(run.stdout) as { method: string; response: string; context: Record<string, unknown[] | undefined> }
+      expect(answer.method).toBe(method)
+      expect(answer.response.length, method).toBeGreaterThan(0)
+      const kinds = fake.requests.slice(before).map((r) => r.kind)
+      expect(kinds.length, method).toBeGreaterThan(0)
+      if (method === 'local') expect(answer.context.entities?.length).toBeGreaterThan(0)
+      if (method === 'basic') expect(answer.context.sources?.length).toBeGreaterThan(0)
+    }
+    firstCalls = fake.requests.length
+  })
+
   it('a second run with a warm cache makes zero LLM calls and writes identical tables', async () => {
     const before = await Promise.all(TABLES.map((t) => readFile(join(root, 'output', `${t}.parquet`))))
     const second = await runCli(['index', '--root', root, '--method', 'standard', '--no-resume', '--skip-validation'])
