@@ -6,6 +6,7 @@ import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { extractClaims } from '../operations/extract-covariates/extract.js'
 import { checkFailures } from '../operations/extract-graph/check.js'
 import type { Workflow, WorkflowResult } from '../workflow.js'
+import { recordExtraction } from './extraction-stats.js'
 
 const NAME = 'extract_covariates'
 
@@ -31,11 +32,7 @@ export const extractCovariates: Workflow = {
     }
     const result = await extractClaims(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
     progress.done()
-    for (const f of result.failures) ctx.stats.failure(f.textUnitId, f.reason)
-    for (const d of result.dropped.slice(0, 20)) ctx.log.debug(`${NAME}: dropped claim (${d.reason}): ${d.text.slice(0, 200)}`)
-    ctx.stats.count('extraction_calls', result.calls)
-    ctx.stats.count('parse_drops', result.dropped.length)
-    ctx.stats.count('chunks_failed', result.failures.length)
+    recordExtraction(ctx, NAME, result, 'claim')
     // Claims share graph extraction's failure budget (extract_claims has no setting of its own).
     checkFailures(NAME, result, ctx.settings.extract_graph.max_failed_fraction, 'extract_graph.max_failed_fraction')
     await ctx.tables.write(COVARIATES, result.rows)

@@ -9,6 +9,7 @@ import { extractGraph as extract } from '../operations/extract-graph/extract.js'
 import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../model/raw-graph.js'
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
 import type { Workflow } from '../workflow.js'
+import { recordExtraction } from './extraction-stats.js'
 
 const NAME = 'extract_graph'
 
@@ -32,12 +33,8 @@ export const extractGraph: Workflow = {
     }
     const graph = await extract(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
     progress.done()
-    for (const f of graph.failures) ctx.stats.failure(f.textUnitId, f.reason)
-    for (const d of graph.dropped.slice(0, 20)) ctx.log.debug(`${NAME}: dropped record (${d.reason}): ${d.text.slice(0, 200)}`)
-    ctx.stats.count('extraction_calls', graph.calls)
-    ctx.stats.count('parse_drops', graph.dropped.length)
+    recordExtraction(ctx, NAME, graph, 'record')
     ctx.stats.count('weight_defaults', graph.defaultedWeights)
-    ctx.stats.count('chunks_failed', graph.failures.length)
     ctx.stats.count('orphan_relationships', graph.orphanRelationships)
     if (graph.orphanRelationships > 0) ctx.stats.warning(`${graph.orphanRelationships} relationships dropped: an endpoint was not extracted as an entity`)
     checkExtraction(NAME, { ...graph, entities: graph.entities.length, relationships: graph.relationships.length }, settings.max_failed_fraction, 'extract_graph.max_failed_fraction')
