@@ -25,7 +25,7 @@ import { emptyUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
 import { clearStaging } from './staged-table-store.js'
 import { runWorkflow } from './run-workflow.js'
 import type { Clock } from './workflow.js'
-import { mergeModelsUsed, modelsUsedBy } from './workflow-models.js'
+import { mergeModelsUsed, modelsUsedBy, type ModelsUsed } from './workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from './workflows/index.js'
 
 export interface RunIndexOptions {
@@ -108,9 +108,9 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
   reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped)
   if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
-  if (!options.skipValidation && toRun.length > 0) {
-    await registry.preflight(mergeModelsUsed(toRun.map((w) => modelsUsedBy(w.name, settings))))
-  }
+  const used = mergeModelsUsed(toRun.map((w) => modelsUsedBy(w.name, settings)))
+  rejectPlaceholderKeys(settings, used, apiKeyOrigins)
+  if (!options.skipValidation && toRun.length > 0) await registry.preflight(used)
   await clearStaging(join(outputDir, '.staging'))
   const stats = await initialStats(outputDir, skipped)
   const state: ResumeState = { version: 1, completed: plan.resumeState.completed.slice(0, plan.resumeFrom) }
@@ -144,6 +144,22 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     vectorStore: plan.workflows.some((w) => w.name === 'generate_text_embeddings') ? settings.vector_store.db_uri : undefined,
   })
   return { outputDir, ran, skipped, stats }
+}
+
+/** `graphrag init` writes GRAPHRAG_API_KEY=<API_KEY>; say so before any call is attempted with it. */
+function rejectPlaceholderKeys(settings: Settings, used: ModelsUsed, origins: Readonly<Record<string, string>>): void {
+  const groups = [['completion_models', used.chat], ['embedding_models', used.embedding]] as const
+  for (const [group, ids] of groups) {
+    for (const id of ids) {
+      const model = settings[group][id]
+      if (model?.api_key?.trim() !== '<API_KEY>') continue
+      const origin = origins[`${group}.${id}`] ?? `${group}.${id}.api_key`
+      throw new ConfigError(
+        `${group}.${id}.api_key: still the placeholder <API_KEY> (from ${origin}); put your key in ${join(settings.root, '.env')} as GRAPHRAG_API_KEY=...`,
+        { keyPath: `${group}.${id}.api_key` },
+      )
+    }
+  }
 }
 
 /**

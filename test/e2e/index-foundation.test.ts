@@ -112,6 +112,17 @@ describe('graphrag index: one clear line for bad input', () => {
     expect(missing.stderr).toMatch(/settings\.yaml:\d+: environment variable GRAPHRAG_API_KEY is not set/)
   })
 
+  it('stops before any model call when the API key is still the init placeholder', async () => {
+    const root = await testdir({})
+    expect((await runCli(['init', '--root', root])).code).toBe(0)
+    await writeFile(join(root, 'input', 'a.txt'), 'Marta Quill keeps the town records.')
+    const run = await runCli(['index', '--root', root], { env: { GRAPHRAG_API_KEY: undefined } })
+    expect(run.code).toBe(1)
+    const lines = run.stderr.trim().split('\n').filter((l) => l.startsWith('graphrag:'))
+    expect(lines).toEqual([expect.stringContaining('completion_models.default_completion_model.api_key: still the placeholder <API_KEY>')])
+    expect(lines[0]).toContain(join(root, '.env'))
+  })
+
   it('names a settings key with a bad type', async () => {
     const root = await testdir({ 'settings.yaml': 'chunking:\n  size: large\n', 'input/a.txt': 'text' })
     const run = await runCli(['index', '--root', root])
