@@ -9,12 +9,19 @@ import { clockTime, formatCount, formatSeconds, formatUsd } from './format.js'
 interface Stream {
   write(text: string): unknown
   isTTY?: boolean
+  columns?: number
 }
 
 export function createConsoleReporter(options: { stream?: Stream; interactive?: boolean } = {}): Reporter {
   const stream = options.stream ?? process.stderr
-  const interactive = options.interactive ?? (Boolean(stream.isTTY) && process.env.CI !== 'true' && process.env.CI !== '1')
+  const interactive = options.interactive ?? (isSizedTerminal(stream) && process.env.CI !== 'true' && process.env.CI !== '1')
   return interactive ? new SpinnerReporter(stream) : new LineReporter(stream)
+}
+
+// A pseudo-terminal with no window size (`script` in a pipeline, `docker run -t` before a resize)
+// reports 0 columns; a spinner there computes an unbounded number of lines to erase.
+function isSizedTerminal(stream: Stream): boolean {
+  return Boolean(stream.isTTY) && (stream.columns ?? 0) > 0
 }
 
 abstract class BaseReporter implements Reporter {
