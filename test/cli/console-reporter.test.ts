@@ -6,7 +6,7 @@ function capture(props: { isTTY?: boolean; columns?: number }) {
   return { chunks, stream: { ...props, write: (text: string) => chunks.push(text) } }
 }
 
-const end = { seconds: 1.25, rows: { entities: 12 }, failures: 0 }
+const end = { seconds: 1.25, rows: { entities: 12 }, failures: 0, skipped: false }
 
 describe('console reporter', () => {
   it('writes timestamped lines, throttled progress and a final table when not interactive', () => {
