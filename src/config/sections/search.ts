@@ -26,7 +26,7 @@ export const globalSearch = section({
   data_max_tokens: int(12000, 'Token budget of the reduce context.', { min: 1 }),
   map_max_length: int(1000, 'Word limit of one map answer.', { min: 1 }),
   reduce_max_length: int(2000, 'Word limit of the final answer.', { min: 1 }),
-  dynamic_search_threshold: int(1, 'Minimum relevance rating (0-10) for a report in dynamic selection.', { min: 0 }),
+  dynamic_search_threshold: int(1, 'Minimum relevance rating (0-5, as the rating prompt asks) for a report to count in dynamic selection.', { min: 0 }),
   dynamic_search_keep_parent: bool(false, 'Keep a parent report when its children are relevant.'),
   dynamic_search_num_repeats: int(1, 'Ratings per report (averaged).', { min: 1 }),
   dynamic_search_use_summary: bool(false, 'Rate on the summary instead of the full report.'),

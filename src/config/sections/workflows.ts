@@ -59,7 +59,7 @@ export const pruneGraph = section({
 })
 
 export const clusterGraph = section({
-  max_cluster_size: int(10, 'Communities larger than this are split into a further level.', { min: 1 }),
+  max_cluster_size: int(10, 'Communities with at least this many members are split into a further level.', { min: 1 }),
   use_lcc: bool(true, 'Cluster only the largest connected component.'),
   seed: int(0xdeadbeef, 'Random seed (same seed, same communities).', { min: 0 }),
   mode: oneOf(['quality', 'compat'], 'quality', 'quality: Leiden iterated to a stable partition (higher modularity); compat: identical to Microsoft GraphRAG (graspologic-native 1.2).'),
