@@ -20,7 +20,7 @@ export const localSearch = section({
 export const globalSearch = section({
   map_prompt: optionalStr('Map prompt file (null = built-in).'),
   reduce_prompt: optionalStr('Reduce prompt file (null = built-in).'),
-  knowledge_prompt: optionalStr('General-knowledge add-on prompt file (null = built-in).'),
+  knowledge_prompt: optionalStr('General-knowledge add-on prompt file. Unused, as in Microsoft GraphRAG: global search never adds general knowledge.'),
   completion_model_id: completion(),
   max_context_tokens: int(12000, 'Token budget of one map batch.', { min: 1 }),
   data_max_tokens: int(12000, 'Token budget of the reduce context.', { min: 1 }),
