@@ -2,6 +2,7 @@
  * The settings DSL: each key is declared once with its default, a description (used as the comment
  * in the generated settings.yaml) and a parser that reports problems with the key's YAML path.
  */
+import { isDeepStrictEqual } from 'node:util'
 
 export interface Issues {
   errors: string[]
@@ -11,9 +12,17 @@ export interface Issues {
 export interface Field<T> {
   readonly description: string
   readonly default: T
-  /** Hidden keys are accepted but left out of the init template (advanced or legacy). */
-  readonly hidden?: boolean
+  /** Shown commented out in the init template while the key keeps its default (null or empty). */
+  readonly example?: unknown
   parse(raw: unknown, path: string, issues: Issues): T
+}
+
+/** Any declared key, seen from code that walks the declarations (the init template, tests). */
+export type Declaration = Field<unknown> & {
+  /** The keys of a section. */
+  readonly shape?: Readonly<Record<string, Declaration>>
+  /** The keys of each entry of a mapping from free ids to sections. */
+  readonly entries?: Readonly<Record<string, Declaration>>
 }
 
 export type Infer<F> = F extends Field<infer T> ? T : never
@@ -24,11 +33,11 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value)
 }
 
-function field<T>(description: string, def: T, parse: Field<T>['parse'], hidden?: boolean): Field<T> {
-  return { description, default: def, parse, ...(hidden ? { hidden } : {}) }
+function field<T>(description: string, def: T, parse: Field<T>['parse'], example?: unknown): Field<T> {
+  return { description, default: def, parse, ...(example === undefined ? {} : { example }) }
 }
 
-type Opts = { hidden?: boolean }
+type Opts = { example?: unknown }
 
 export function int(def: number, description: string, opts: Opts & { min?: number } = {}): Field<number> {
   const min = opts.min ?? Number.MIN_SAFE_INTEGER
@@ -38,7 +47,7 @@ export function int(def: number, description: string, opts: Opts & { min?: numbe
     if (typeof raw === 'number' && Number.isInteger(raw) && raw >= min) return raw
     issues.errors.push(`${path}: expected ${what}, got ${describe(raw)}`)
     return def
-  }, opts.hidden)
+  }, opts.example)
 }
 
 export function num(def: number, description: string, opts: Opts & { min?: number; max?: number } = {}): Field<number> {
@@ -48,7 +57,7 @@ export function num(def: number, description: string, opts: Opts & { min?: numbe
     const range = opts.min !== undefined ? ` between ${opts.min} and ${opts.max ?? '∞'}` : ''
     issues.errors.push(`${path}: expected a number${range}, got ${describe(raw)}`)
     return def
-  }, opts.hidden)
+  }, opts.example)
 }
 
 export function optionalNum(description: string, opts: Opts & { min?: number } = {}): Field<number | null> {
@@ -57,7 +66,7 @@ export function optionalNum(description: string, opts: Opts & { min?: number } =
     if (typeof raw === 'number' && Number.isFinite(raw) && raw >= (opts.min ?? -Infinity)) return raw
     issues.errors.push(`${path}: expected a number or null, got ${describe(raw)}`)
     return null
-  }, opts.hidden)
+  }, opts.example)
 }
 
 export function bool(def: boolean, description: string, opts: Opts = {}): Field<boolean> {
@@ -66,7 +75,7 @@ export function bool(def: boolean, description: string, opts: Opts = {}): Field<
     if (typeof raw === 'boolean') return raw
     issues.errors.push(`${path}: expected true or false, got ${describe(raw)}`)
     return def
-  }, opts.hidden)
+  }, opts.example)
 }
 
 export function str(def: string, description: string, opts: Opts = {}): Field<string> {
@@ -76,7 +85,7 @@ export function str(def: string, description: string, opts: Opts = {}): Field<st
     if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw)
     issues.errors.push(`${path}: expected a string, got ${describe(raw)}`)
     return def
-  }, opts.hidden)
+  }, opts.example)
 }
 
 export function optionalStr(description: string, opts: Opts & { def?: string | null } = {}): Field<string | null> {
@@ -88,26 +97,81 @@ export function optionalStr(description: string, opts: Opts & { def?: string | n
     if (typeof raw === 'number') return String(raw)
     issues.errors.push(`${path}: expected a string or null, got ${describe(raw)}`)
     return def
-  }, opts.hidden)
+  }, opts.example)
 }
 
-export function oneOf<const V extends string>(values: readonly V[], def: V, description: string, opts: Opts = {}): Field<V> {
+/**
+ * One of `values`. Values of the reference that graphrag cannot honour are listed in `unsupported`:
+ * they get an error saying so and naming the supported values, never a silent fallback.
+ */
+export function oneOf<const V extends string>(
+  values: readonly V[],
+  def: V,
+  description: string,
+  opts: Opts & { unsupported?: readonly string[] } = {},
+): Field<V> {
   return field(description, def, (raw, path, issues) => {
     if (raw === undefined || raw === null) return def
     if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as V
+    if (typeof raw === 'string' && opts.unsupported?.includes(raw)) {
+      const supported = values.map((v) => JSON.stringify(v))
+      const use = supported.length === 1 ? supported[0] : `one of ${supported.join(', ')}`
+      issues.errors.push(`${path}: "${raw}" is not supported by graphrag (use ${use})`)
+      return def
+    }
     issues.errors.push(`${path}: expected one of ${values.join(', ')}, got ${describe(raw)}`)
     return def
-  }, opts.hidden)
+  }, opts.example)
 }
 
-export function strList(def: readonly string[] | null, description: string, opts: Opts = {}): Field<readonly string[] | null> {
+/** A list of strings; with `nullMeansDefault`, an explicit null also gives the default (as the reference does). */
+export function strList(
+  def: readonly string[] | null,
+  description: string,
+  opts: Opts & { nullMeansDefault?: boolean } = {},
+): Field<readonly string[] | null> {
   return field<readonly string[] | null>(description, def, (raw, path, issues) => {
     if (raw === undefined) return def
-    if (raw === null) return null
+    if (raw === null) return opts.nullMeansDefault ? def : null
     if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) return raw as string[]
     issues.errors.push(`${path}: expected a list of strings, got ${describe(raw)}`)
     return def
-  }, opts.hidden)
+  }, opts.example)
+}
+
+/** A mapping of strings to strings with a default (extract_graph_nlp.text_analyzer.noun_phrase_grammars). */
+export function strMap(def: Readonly<Record<string, string>>, description: string): Field<Readonly<Record<string, string>>> {
+  return field<Readonly<Record<string, string>>>(description, def, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return def
+    if (isPlainObject(raw) && Object.values(raw).every((v) => typeof v === 'string')) return raw as Record<string, string>
+    issues.errors.push(`${path}: expected a mapping of strings to strings, got ${describe(raw)}`)
+    return def
+  })
+}
+
+/** A list of anything, passed through (mock_responses). */
+export function anyList(description: string): Field<readonly unknown[]> {
+  return field<readonly unknown[]>(description, [], (raw, path, issues) => {
+    if (raw === undefined || raw === null) return []
+    if (Array.isArray(raw)) return raw
+    issues.errors.push(`${path}: expected a list, got ${describe(raw)}`)
+    return []
+  })
+}
+
+/**
+ * A key of the reference that graphrag accepts but does not act on. Its description must say so;
+ * a value other than the default gets one warning naming the key (never the value: it may be a secret).
+ */
+export function ignored<T>(declared: Field<T>, reason: string): Field<T> {
+  return {
+    ...declared,
+    parse(raw, path, issues) {
+      const value = declared.parse(raw, path, issues)
+      if (raw !== undefined && !isDeepStrictEqual(value, declared.default)) issues.warnings.push(`${path}: ignored by graphrag (${reason})`)
+      return value
+    },
+  }
 }
 
 /** A free-form mapping passed through as is (call_args, metrics, extra vector-store fields). */
@@ -117,7 +181,7 @@ export function freeMap(description: string, opts: Opts = {}): Field<Readonly<Re
     if (isPlainObject(raw)) return raw
     issues.errors.push(`${path}: expected a mapping, got ${describe(raw)}`)
     return {}
-  }, opts.hidden)
+  }, opts.example)
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -170,17 +234,19 @@ export function optionalSection<S extends SectionShape>(shape: S, description: s
   }
 }
 
-/** A mapping from free ids to sections (completion_models, index_schema). */
+/** A mapping from free ids to sections (completion_models, index_schema); `example` is keyed by id. */
 export function mapOf<S extends SectionShape>(
   shape: S,
   description: string,
-  def: Readonly<Record<string, InferSection<S>>> = {},
-): Field<Readonly<Record<string, InferSection<S>>>> & { shape: S } {
+  opts: Opts = {},
+): Field<Readonly<Record<string, InferSection<S>>>> & { entries: S } {
   const inner = section(shape)
+  const def: Readonly<Record<string, InferSection<S>>> = {}
   return {
     description,
     default: def,
-    shape,
+    entries: shape,
+    ...(opts.example === undefined ? {} : { example: opts.example }),
     parse(raw, path, issues) {
       if (raw === undefined || raw === null) return def
       if (!isPlainObject(raw)) {
@@ -207,11 +273,11 @@ function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`
 }
 
-export function optionalOneOf<const V extends string>(values: readonly V[], description: string): Field<V | null> {
+export function optionalOneOf<const V extends string>(values: readonly V[], description: string, opts: Opts = {}): Field<V | null> {
   return field<V | null>(description, null, (raw, path, issues) => {
     if (raw === undefined || raw === null) return null
     if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as V
     issues.errors.push(`${path}: expected one of ${values.join(', ')} or null, got ${describe(raw)}`)
     return null
-  })
+  }, opts.example)
 }

@@ -1,5 +1,5 @@
 /** Cross-field rules applied after every key parsed; each returns error messages with key paths. */
-import type { RawSettings } from './schema.js'
+import type { ModelSettings, RawSettings } from './schema.js'
 
 type Rule = (settings: RawSettings) => string[]
 
@@ -13,21 +13,26 @@ const modelProviderRules: Rule = (s) => {
   for (const [group, models] of [['completion_models', s.completion_models], ['embedding_models', s.embedding_models]] as const) {
     for (const [id, m] of Object.entries(models)) {
       const path = `${group}.${id}`
-      if (m.model_provider === 'azure' && !m.api_base) errors.push(`${path}.api_base: required for model_provider azure`)
+      if (m.model_provider === 'azure') errors.push(...azureRequirements(path, m))
       if (m.azure_deployment_name && m.model_provider !== 'azure') {
         errors.push(`${path}.azure_deployment_name: only allowed with model_provider azure`)
       }
       if (m.model_provider === 'local' && group === 'completion_models') {
         errors.push(`${path}.model_provider: local is an embedding provider; chat models need openai or azure`)
       }
-      if (m.model_provider !== 'local' && m.auth_method === 'api_key' && (m.api_key ?? '').trim() === '') {
+      if (m.model_provider !== 'local' && (m.api_key ?? '').trim() === '') {
         errors.push(`${path}.api_key: expected a non-empty API key (e.g. api_key: \${GRAPHRAG_API_KEY} with the key in .env)`)
-      }
-      if (m.auth_method === 'azure_managed_identity') {
-        errors.push(`${path}.auth_method: azure_managed_identity is not supported yet; use api_key`)
       }
     }
   }
+  return errors
+}
+
+/** Azure OpenAI needs an endpoint and an API version; the SDK's own error for a missing version names an env var instead. */
+function azureRequirements(path: string, m: ModelSettings): string[] {
+  const errors: string[] = []
+  if (!m.api_base) errors.push(`${path}.api_base: required for model_provider azure`)
+  if (!m.api_version?.trim()) errors.push(`${path}.api_version: required for model_provider azure (e.g. api_version: 2024-10-21)`)
   return errors
 }
 

@@ -19,7 +19,7 @@ export const SETTINGS = section({
   completion_models: completionModels,
   embedding_models: embeddingModels,
   concurrent_requests: int(25, 'Parallel LLM requests per model (unless the model sets its own).', { min: 1 }),
-  async_mode: oneOf(['threaded', 'asyncio'], 'threaded', 'Accepted for compatibility; all calls are async.', { hidden: true }),
+  async_mode: oneOf(['threaded', 'asyncio'], 'threaded', 'threaded or asyncio: both make async calls bounded by concurrent_requests, as in Microsoft GraphRAG.'),
   input,
   input_storage: inputStorage,
   chunking,

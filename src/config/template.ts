@@ -1,9 +1,10 @@
 /**
  * The settings.yaml that `graphrag init` writes, rendered from the same declarations that validate
- * it: every section, every visible key with its default and its description as a comment.
+ * it: every declared key with its description as a comment and its default (or chosen) value. Keys
+ * left at null or empty that declare an example are shown as commented-out examples.
  */
 import { stringify } from 'yaml'
-import { isPlainObject, type Field } from './fields.js'
+import { isPlainObject, type Declaration } from './fields.js'
 import { SETTINGS } from './schema.js'
 
 export interface TemplateOptions {
@@ -14,8 +15,6 @@ export interface TemplateOptions {
   /** Offline settings: fast method, local hashing embedder, no chat model. */
   offline?: boolean
 }
-
-type AnyField = Field<unknown> & { shape?: Record<string, AnyField> }
 
 /** Files of prompts/ that init writes, keyed by the setting that points at each. */
 export const PROMPT_SETTINGS: ReadonlyArray<readonly [section: string, key: string, file: string]> = [
@@ -37,13 +36,12 @@ export function renderSettingsTemplate(options: TemplateOptions = {}): string {
   const values = templateValues(options)
   const header = options.offline
     ? ['# graphrag settings (offline): fast NLP extraction, local hashing embedder, no API key needed.',
-       '# Add a chat model under completion_models to get LLM-written reports and answers.']
+       '# Add a chat model under completion_models (an example is commented out below) to get LLM-written reports and answers.']
     : ['# graphrag settings. Keys and defaults follow Microsoft GraphRAG v3, so its settings files load unchanged.',
        '# Environment variables ($VAR or ${VAR}) are substituted; .env beside this file is read first.']
   const lines = [...header, '']
-  for (const [key, field] of Object.entries(SETTINGS.shape as Record<string, AnyField>)) {
-    if (field.hidden) continue
-    lines.push(...renderKey(key, field, values[key], 0), '')
+  for (const [key, declaration] of Object.entries(SETTINGS.shape as Readonly<Record<string, Declaration>>)) {
+    lines.push(...renderKey(key, declaration, values[key], TOP), '')
   }
   return `${lines.join('\n').trimEnd()}\n`
 }
@@ -79,34 +77,76 @@ function templateValues(options: TemplateOptions): Record<string, unknown> {
   return values
 }
 
-function renderKey(key: string, field: AnyField, value: unknown, depth: number): string[] {
-  const pad = '  '.repeat(depth)
-  const comment = field.description ? [`${pad}# ${field.description}`] : []
-  if (field.shape && isPlainObject(value) && !isMapOfIds(field, value)) {
-    const body = Object.entries(field.shape).filter(([, f]) => !f.hidden).flatMap(([k, f]) => renderKey(k, f, value[k], depth + 1))
-    return [...comment, `${pad}${key}:`, ...body]
-  }
-  if (isPlainObject(value) && Object.keys(value).length > 0) {
-    return [...comment, `${pad}${key}:`, ...indent(stringify(value, { lineWidth: 0 }).trimEnd(), depth + 1)]
-  }
-  if (Array.isArray(value) && value.length > 0) {
-    return [...comment, `${pad}${key}:`, ...value.map((v) => `${pad}  - ${scalar(v)}`)]
-  }
-  return [...comment, `${pad}${key}: ${scalar(value)}`]
+/** Where a line goes: its nesting depth, and the depths at which commented-out blocks started. */
+interface Place {
+  depth: number
+  commentedAt: readonly number[]
 }
 
-/** completion_models, embedding_models and index_schema map free ids to sections. */
-function isMapOfIds(field: AnyField, value: Record<string, unknown>): boolean {
-  const keys = Object.keys(value)
-  return keys.length === 0 || keys.some((k) => !(k in (field.shape ?? {})))
+const TOP: Place = { depth: 0, commentedAt: [] }
+
+const deeper = (at: Place): Place => ({ ...at, depth: at.depth + 1 })
+/** Comments out a block; inside a block already commented out, the markers nest, so uncommenting one level still gives valid settings. */
+const commented = (at: Place): Place => ({ ...at, commentedAt: [...at.commentedAt, at.depth] })
+
+/** Each `# ` marker sits at the depth its block starts; deleting one level of markers gives valid YAML. */
+function line(at: Place, text: string): string {
+  let prefix = ''
+  let column = 0
+  for (const depth of at.commentedAt) {
+    prefix += `${'  '.repeat(depth - column)}# `
+    column = depth
+  }
+  return `${prefix}${'  '.repeat(at.depth - column)}${text}`
+}
+
+function renderKey(key: string, declaration: Declaration, value: unknown, at: Place): string[] {
+  const description = declaration.description ? [line(at, `# ${declaration.description}`)] : []
+  return [...description, ...renderBody(key, declaration, value, at)]
+}
+
+function renderBody(key: string, declaration: Declaration, value: unknown, at: Place): string[] {
+  if (declaration.entries) return renderEntries(key, declaration.entries, value, declaration.example, at)
+  if (declaration.shape) {
+    // An optional section left null is shown with its keys, commented out.
+    const where = isPlainObject(value) ? at : commented(at)
+    return [line(where, `${key}:`), ...renderSection(declaration.shape, isPlainObject(value) ? value : {}, deeper(where))]
+  }
+  if (isUnset(value) && declaration.example !== undefined) return renderValue(key, declaration.example, commented(at))
+  return renderValue(key, value, at)
+}
+
+/** A mapping from ids to sections: its entries, else its example entries commented out, else `{}`. */
+function renderEntries(key: string, shape: Readonly<Record<string, Declaration>>, value: unknown, example: unknown, at: Place): string[] {
+  const [entries, where] = isPlainObject(value) && Object.keys(value).length > 0 ? [value, at] : isPlainObject(example) ? [example, commented(at)] : [{}, at]
+  if (Object.keys(entries).length === 0) return [line(at, `${key}: {}`)]
+  const body = Object.entries(entries).flatMap(([id, entry]) => [
+    line(deeper(where), `${id}:`),
+    ...renderSection(shape, isPlainObject(entry) ? entry : {}, deeper(deeper(where))),
+  ])
+  return [line(where, `${key}:`), ...body]
+}
+
+/** Every declared key of a section; keys the values leave out take their declared default. */
+function renderSection(shape: Readonly<Record<string, Declaration>>, values: Record<string, unknown>, at: Place): string[] {
+  return Object.entries(shape).flatMap(([key, declaration]) => renderKey(key, declaration, key in values ? values[key] : declaration.default, at))
+}
+
+function renderValue(key: string, value: unknown, at: Place): string[] {
+  if (isPlainObject(value) && Object.keys(value).length > 0) {
+    const body = stringify(value, { lineWidth: 0 }).trimEnd().split('\n')
+    return [line(at, `${key}:`), ...body.map((text) => line(deeper(at), text))]
+  }
+  if (Array.isArray(value) && value.length > 0) return [line(at, `${key}:`), ...value.map((v) => line(deeper(at), `- ${scalar(v)}`))]
+  return [line(at, `${key}: ${scalar(value)}`)]
+}
+
+function isUnset(value: unknown): boolean {
+  return value === null || value === undefined || (isPlainObject(value) && Object.keys(value).length === 0)
 }
 
 function scalar(value: unknown): string {
   if (value === null || value === undefined) return 'null'
   if (isPlainObject(value) || Array.isArray(value)) return stringify(value, { flow: true, lineWidth: 0 }).trim()
   return stringify(value).trim()
-}
-
-function indent(text: string, depth: number): string[] {
-  return text.split('\n').map((line) => `${'  '.repeat(depth)}${line}`)
 }

@@ -2,7 +2,6 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config/load.js'
-import { renderSettingsTemplate } from '../../src/config/template.js'
 import { ConfigError } from '../../src/errors.js'
 import { testdir } from '../support/testdir.js'
 
@@ -180,30 +179,5 @@ describe('loadConfig', () => {
     expect(warnings).toEqual([])
     expect(settings.extract_graph.prompt).toBe(join(root, 'prompts/extract_graph.txt'))
     expect(settings.completion_models.default_completion_model!.api_key).toBe('<API_KEY>')
-  })
-})
-
-describe('settings template', () => {
-  it('renders every section and loads back to the same settings as the defaults', async () => {
-    const text = renderSettingsTemplate({ model: 'gpt-4.1-mini', embedding: 'text-embedding-3-small' })
-    for (const section of ['completion_models', 'chunking', 'extract_graph', 'cluster_graph', 'local_search', 'basic_search']) {
-      expect(text).toMatch(new RegExp(`^${section}:`, 'm'))
-    }
-    expect(text).not.toMatch(/^\s*\w+: \{.+\}$/m) // block style: no non-empty flow mappings
-    const root = await testdir({ 'settings.yaml': text })
-    const { settings, warnings } = loadConfig({ root, env: { GRAPHRAG_API_KEY: 'k' } })
-    expect(warnings).toEqual([])
-    expect(settings.completion_models.default_completion_model!.model).toBe('gpt-4.1-mini')
-    expect(settings.drift_search.reduce_prompt).toBe(join(root, 'prompts/drift_reduce_prompt.txt'))
-    expect(settings.cluster_graph.mode).toBe('quality')
-  })
-
-  it('renders offline settings that need no key', async () => {
-    const root = await testdir({ 'settings.yaml': renderSettingsTemplate({ offline: true }) })
-    const { settings } = loadConfig({ root, env: {} })
-    expect(settings.method).toBe('fast')
-    expect(settings.completion_models).toEqual({})
-    expect(settings.embedding_models.default_embedding_model!.model_provider).toBe('local')
-    expect(settings.community_reports.completion_model_id).toBeNull()
   })
 })

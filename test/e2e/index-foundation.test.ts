@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { chmod, readFile, readdir, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DOCUMENTS } from '../../src/model/index.js'
@@ -84,15 +84,17 @@ describe('graphrag index (foundation workflows)', () => {
   })
 
   it('resumes after a failed workflow without redoing the finished ones', async () => {
-    const settingsPath = join(root, 'settings.yaml')
-    const good = await readFile(settingsPath, 'utf8')
-    await writeFile(settingsPath, good.replace('encoding_model: o200k_base', 'encoding_model: no_such_encoding'))
+    // Bad settings now fail at load, so block the table's path instead: a folder where
+    // text_units.parquet must go makes create_base_text_units fail after loading succeeded.
+    const blocked = join(root, 'output', 'text_units.parquet')
+    await rm(blocked, { force: true })
+    await mkdir(join(blocked, 'obstacle'), { recursive: true })
     const failed = await runCli(['index', '--root', root, '--no-resume'], { env: { GRAPHRAG_API_KEY: 'unused' } })
     expect(failed.code).toBe(1)
     const lines = failed.stderr.trim().split('\n').filter((l) => l.startsWith('graphrag:'))
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/create_base_text_units.*no_such_encoding/)
-    await writeFile(settingsPath, good)
+    expect(lines[0]).toMatch(/create_base_text_units/)
+    await rm(blocked, { recursive: true })
     const resumed = await runCli(['index', '--root', root], { env: { GRAPHRAG_API_KEY: 'unused' } })
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(resumed.stderr).toContain('skipping 1 finished workflow(s) with unchanged inputs (load_input_documents)')

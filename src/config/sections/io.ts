@@ -1,10 +1,11 @@
 /** Inputs, storage, chunking, cache, reporting, tables and vector store. */
-import { freeMap, int, mapOf, oneOf, optionalStr, section, str, strList } from '../fields.js'
+import { freeMap, ignored, int, mapOf, oneOf, optionalStr, section, str, strList } from '../fields.js'
+import { TIKTOKEN_ENCODINGS } from '../tiktoken-encodings.js'
 
 export const INPUT_TYPES = ['text', 'csv', 'json', 'jsonl', 'parquet', 'markitdown'] as const
 
 export const input = section({
-  type: oneOf(INPUT_TYPES, 'text', 'Input file type.'),
+  type: oneOf(INPUT_TYPES, 'text', 'Input file type (text, csv, json, jsonl, parquet or markitdown).'),
   encoding: optionalStr('Text encoding of input files (null = utf-8).'),
   file_pattern: optionalStr('Regular expression selecting input files (null = by type, e.g. .*\\.txt$).'),
   id_column: optionalStr('Column holding document ids (null = SHA-512 of the text). Dot paths reach nested fields.'),
@@ -12,14 +13,19 @@ export const input = section({
   text_column: optionalStr('Column holding the text (null = "text").'),
 })
 
+const NOT_FILE_STORAGE = 'only blob and cosmosdb storage use it; graphrag stores files'
+
 const storageShape = {
-  type: oneOf(['file', 'memory'], 'file', 'Storage kind.'),
+  type: oneOf(['file'], 'file', 'Storage kind: file (memory, blob and cosmosdb storage are not supported).', { unsupported: ['memory', 'blob', 'cosmosdb'] }),
   base_dir: str('', 'Folder, relative to the project root.'),
-  encoding: optionalStr('Text encoding (null = utf-8).', { hidden: true }),
-  connection_string: optionalStr('Accepted for compatibility (blob/cosmos storage are not supported).', { hidden: true }),
-  container_name: optionalStr('Accepted for compatibility.', { hidden: true }),
-  account_url: optionalStr('Accepted for compatibility.', { hidden: true }),
-  database_name: optionalStr('Accepted for compatibility.', { hidden: true }),
+  encoding: ignored(
+    optionalStr('Text encoding of stored files. Not used: graphrag writes UTF-8 (input.encoding sets how input documents are read).'),
+    'stored files are UTF-8; input.encoding sets how input documents are read',
+  ),
+  connection_string: ignored(optionalStr('Blob/Cosmos DB connection. Not used (file storage only).'), NOT_FILE_STORAGE),
+  container_name: ignored(optionalStr('Blob/Cosmos DB container. Not used (file storage only).'), NOT_FILE_STORAGE),
+  account_url: ignored(optionalStr('Blob account URL. Not used (file storage only).'), NOT_FILE_STORAGE),
+  database_name: ignored(optionalStr('Cosmos DB database. Not used (file storage only).'), NOT_FILE_STORAGE),
 }
 
 function storage(baseDir: string, description: string) {
@@ -39,49 +45,57 @@ export const outputStorage = storage('output', 'Where the index tables are writt
 export const updateOutputStorage = storage('update_output', 'Where `graphrag update` keeps the previous index and the delta.')
 
 export const chunking = section({
-  type: oneOf(['tokens', 'sentence'], 'tokens', 'tokens: fixed token windows; sentence: one chunk per sentence.'),
-  encoding_model: str('o200k_base', 'tiktoken encoding used for chunk sizes and n_tokens.'),
+  type: oneOf(['tokens', 'sentence'], 'tokens', 'How documents are split: tokens (fixed token windows) or sentence (one chunk per sentence).'),
+  encoding_model: oneOf(TIKTOKEN_ENCODINGS, 'o200k_base', `tiktoken encoding used for chunk sizes and n_tokens (${TIKTOKEN_ENCODINGS.join(', ')}).`),
   size: int(1200, 'Tokens per chunk.', { min: 1 }),
   overlap: int(100, 'Tokens shared by consecutive chunks.', { min: 0 }),
   prepend_metadata: strList(null, 'Document fields written as "key: value." lines before each chunk (e.g. [title]).'),
 })
 
 export const tableProvider = section({
-  type: oneOf(['parquet'], 'parquet', 'Table format (Parquet, Microsoft GraphRAG v3 schema).'),
-  container_name: optionalStr('Accepted for compatibility.', { hidden: true }),
-  legacy_container: optionalStr('Accepted for compatibility.', { hidden: true }),
-  batch_size: int(50, 'Accepted for compatibility.', { min: 1, hidden: true }),
+  type: oneOf(['parquet'], 'parquet', 'Table format: parquet, Microsoft GraphRAG v3 schema (csv and cosmosdb are not supported).', { unsupported: ['csv', 'cosmosdb'] }),
+  container_name: ignored(optionalStr('Cosmos DB container. Not used (Parquet files only).'), 'only the cosmosdb table provider uses it'),
+  legacy_container: ignored(optionalStr('Cosmos DB legacy container. Not used (Parquet files only).'), 'only the cosmosdb table provider uses it'),
+  batch_size: ignored(int(50, 'Rows per write batch. Not used: each table is written in one piece.', { min: 1 }), 'each table is written in one piece'),
 })
 
 export const cache = section({
-  type: oneOf(['json', 'memory', 'none'], 'json', 'json: files under storage.base_dir; memory: this run only; none: no cache.'),
+  type: oneOf(['json', 'memory', 'none'], 'json', 'Cache kind: json (files under storage.base_dir), memory (this run only) or none.'),
   storage: storage('cache', 'Where cache entries are stored.'),
 })
 
+const NOT_FILE_REPORTING = 'only blob reporting uses it; graphrag logs to a file'
+
 export const reporting = section({
-  type: oneOf(['file'], 'file', 'Log destination.'),
+  type: oneOf(['file'], 'file', 'Log destination: file (blob is not supported).', { unsupported: ['blob'] }),
   base_dir: str('logs', 'Folder for indexing-engine.log, relative to the project root.'),
-  connection_string: optionalStr('Accepted for compatibility.', { hidden: true }),
-  container_name: optionalStr('Accepted for compatibility.', { hidden: true }),
-  account_url: optionalStr('Accepted for compatibility.', { hidden: true }),
+  connection_string: ignored(optionalStr('Blob connection. Not used (file logs only).'), NOT_FILE_REPORTING),
+  container_name: ignored(optionalStr('Blob container. Not used (file logs only).'), NOT_FILE_REPORTING),
+  account_url: ignored(optionalStr('Blob account URL. Not used (file logs only).'), NOT_FILE_REPORTING),
 })
+
+const LANCEDB_COLUMNS = 'LanceDB tables always use the columns id and vector'
 
 const indexSchemaShape = {
   index_name: optionalStr('Table name in the vector store (null = the embedding name).'),
-  id_field: str('id', 'Id column.'),
-  vector_field: str('vector', 'Vector column.'),
+  id_field: ignored(str('id', 'Id column. Only the default is supported: tables always use id.'), LANCEDB_COLUMNS),
+  vector_field: ignored(str('vector', 'Vector column. Only the default is supported: tables always use vector.'), LANCEDB_COLUMNS),
   vector_size: int(0, 'Vector dimension (0 = vector_store.vector_size).', { min: 0 }),
-  fields: freeMap('Extra fields.', { hidden: true }),
+  fields: ignored(freeMap('Extra columns. Not used: tables hold id, vector and the creation date.'), 'extra columns are not supported'),
 }
 
+const NOT_LANCEDB = 'only azure_ai_search and cosmosdb vector stores use it; graphrag uses LanceDB'
+
 export const vectorStore = section({
-  type: oneOf(['lancedb'], 'lancedb', 'Vector store kind.'),
+  type: oneOf(['lancedb'], 'lancedb', 'Vector store kind: lancedb (azure_ai_search and cosmosdb are not supported).', { unsupported: ['azure_ai_search', 'cosmosdb'] }),
   db_uri: str('output/lancedb', 'LanceDB folder, relative to the project root.'),
   vector_size: int(3072, 'Embedding dimension; a mismatch with the model fails fast.', { min: 1 }),
-  index_schema: mapOf(indexSchemaShape, 'Per-embedding table settings (entity_description, community_full_content, text_unit_text).'),
-  url: optionalStr('Accepted for compatibility.', { hidden: true }),
-  api_key: optionalStr('Accepted for compatibility.', { hidden: true }),
-  audience: optionalStr('Accepted for compatibility.', { hidden: true }),
-  connection_string: optionalStr('Accepted for compatibility.', { hidden: true }),
-  database_name: optionalStr('Accepted for compatibility.', { hidden: true }),
+  index_schema: mapOf(indexSchemaShape, 'Per-embedding table settings (entity_description, community_full_content, text_unit_text).', {
+    example: { entity_description: { index_name: 'entity_description' } },
+  }),
+  url: ignored(optionalStr('Azure AI Search URL. Not used (LanceDB only).'), NOT_LANCEDB),
+  api_key: ignored(optionalStr('Azure AI Search key. Not used (LanceDB only).'), NOT_LANCEDB),
+  audience: ignored(optionalStr('Azure AI Search audience. Not used (LanceDB only).'), NOT_LANCEDB),
+  connection_string: ignored(optionalStr('Cosmos DB connection. Not used (LanceDB only).'), NOT_LANCEDB),
+  database_name: ignored(optionalStr('Cosmos DB database. Not used (LanceDB only).'), NOT_LANCEDB),
 })

@@ -1,5 +1,5 @@
 /** Settings of the indexing workflows, one section each, keyed as in Microsoft GraphRAG v3. */
-import { bool, int, num, oneOf, optionalNum, optionalStr, section, str, strList } from '../fields.js'
+import { bool, ignored, int, num, oneOf, optionalNum, optionalStr, section, str, strList, strMap } from '../fields.js'
 
 export const DEFAULT_ENTITY_TYPES = ['organization', 'person', 'geo', 'event'] as const
 export const DEFAULT_EXCLUDE_NOUNS = [
@@ -31,20 +31,33 @@ export const summarizeDescriptions = section({
   max_input_tokens: int(4000, 'Token budget for the descriptions sent in one call.', { min: 1 }),
 })
 
+/** The reference's cfg-extractor grammar: adjacent tag pairs merged into one phrase tag. */
+const DEFAULT_NOUN_PHRASE_GRAMMARS = { 'PROPN,PROPN': 'PROPN', 'NOUN,NOUN': 'NOUNS', 'NOUNS,NOUN': 'NOUNS', 'ADJ,ADJ': 'ADJ', 'ADJ,NOUN': 'NOUNS' }
+
+const WINK_ONLY = 'noun phrases always come from the built-in wink-nlp English tagger'
+const SPACY_ONLY = 'only the syntactic_parser and cfg extractors use it; graphrag always uses its wink-nlp tagger'
+
 export const extractGraphNlp = section({
   normalize_edge_weights: bool(true, 'Replace co-occurrence counts by pointwise mutual information.'),
-  concurrent_requests: int(25, 'Accepted for compatibility (NLP extraction is local).', { min: 1, hidden: true }),
-  async_mode: oneOf(['threaded', 'asyncio'], 'threaded', 'Accepted for compatibility.', { hidden: true }),
+  concurrent_requests: int(25, 'Unused, as in Microsoft GraphRAG (NLP extraction makes no requests).', { min: 1 }),
+  async_mode: oneOf(['threaded', 'asyncio'], 'threaded', 'Unused, as in Microsoft GraphRAG.'),
   text_analyzer: section({
-    extractor_type: oneOf(['regex_english', 'syntactic_parser', 'cfg'], 'regex_english', 'Noun-phrase extractor (all use the built-in English tagger here).'),
-    model_name: str('en_core_web_md', 'Accepted for compatibility.', { hidden: true }),
+    extractor_type: ignored(
+      oneOf(['regex_english', 'syntactic_parser', 'cfg'], 'regex_english', 'Extractor of the reference (regex_english, syntactic_parser or cfg). Not used: graphrag always uses its wink-nlp English tagger, closest to regex_english.'),
+      WINK_ONLY,
+    ),
+    model_name: ignored(str('en_core_web_md', 'spaCy model of the syntactic_parser / cfg extractors. Not used (no spaCy here).'), SPACY_ONLY),
     max_word_length: int(15, 'Longest word kept in a phrase.', { min: 1 }),
     word_delimiter: str(' ', 'Joins the words of a phrase.'),
-    include_named_entities: bool(true, 'Keep proper-noun phrases.'),
-    exclude_nouns: strList([...DEFAULT_EXCLUDE_NOUNS], 'Words dropped from phrases.'),
-    exclude_entity_tags: strList(['DATE'], 'Entity tags excluded.'),
-    exclude_pos_tags: strList(['DET', 'PRON', 'INTJ', 'X'], 'Part-of-speech tags excluded.'),
-    noun_phrase_tags: strList(['PROPN', 'NOUNS'], 'Tags that make a noun phrase.', { hidden: true }),
+    include_named_entities: bool(true, 'Keep single-word phrases that are proper nouns.'),
+    exclude_nouns: strList([...DEFAULT_EXCLUDE_NOUNS], 'Words dropped from phrases (null = this default list).', { nullMeansDefault: true }),
+    exclude_entity_tags: ignored(strList(['DATE'], 'Entity tags dropped by the syntactic_parser / cfg extractors. Not used (wink-nlp runs without NER here).'), SPACY_ONLY),
+    exclude_pos_tags: ignored(strList(['DET', 'PRON', 'INTJ', 'X'], 'Part-of-speech tags dropped by the syntactic_parser / cfg extractors. Not used.'), SPACY_ONLY),
+    noun_phrase_tags: ignored(strList(['PROPN', 'NOUNS'], 'Tags the cfg extractor keeps as phrases. Not used.'), SPACY_ONLY),
+    noun_phrase_grammars: ignored(
+      strMap(DEFAULT_NOUN_PHRASE_GRAMMARS, 'Tag pairs the cfg extractor merges. Not used: phrases are up to two adjectives followed by one to three nouns.'),
+      SPACY_ONLY,
+    ),
   }),
 })
 
@@ -59,10 +72,10 @@ export const pruneGraph = section({
 })
 
 export const clusterGraph = section({
-  max_cluster_size: int(10, 'Communities larger than this are split into a further level.', { min: 1 }),
+  max_cluster_size: int(10, 'Communities with at least this many members are split into a further level.', { min: 1 }),
   use_lcc: bool(true, 'Cluster only the largest connected component.'),
   seed: int(0xdeadbeef, 'Random seed (same seed, same communities).', { min: 0 }),
-  mode: oneOf(['quality', 'compat'], 'quality', 'quality: Leiden iterated to a stable partition (higher modularity); compat: identical to Microsoft GraphRAG (graspologic-native 1.2).'),
+  mode: oneOf(['quality', 'compat'], 'quality', 'Leiden mode: quality (iterated to a stable partition, higher modularity) or compat (identical to Microsoft GraphRAG, graspologic-native 1.2).'),
   max_iterations: int(3, 'Upper bound of Leiden iterations per run in quality mode; it stops earlier once the partition is stable (3 balances modularity and time on large graphs).', { min: 1 }),
 })
 

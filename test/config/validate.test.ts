@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { TIKTOKEN_ENCODINGS } from '../../src/config/tiktoken-encodings.js'
+import { validateSettings, type ValidationResult } from '../../src/config/validate.js'
+import { getTokenizer } from '../../src/llm/tokenizer.js'
+
+const MODEL = { model_provider: 'openai', model: 'gpt-4.1', api_key: 'k' }
+
+function validate(raw: unknown): ValidationResult {
+  return validateSettings(raw, { root: '/project' })
+}
+
+function errorsOf(raw: unknown): string[] {
+  const result = validate(raw)
+  return result.ok ? [] : result.errors
+}
+
+function warningsOf(raw: unknown): string[] {
+  const result = validate(raw)
+  expect(result.ok, result.ok ? '' : result.errors.join('\n')).toBe(true)
+  return result.warnings
+}
+
+describe('validateSettings: values graphrag cannot honour are errors', () => {
+  it.each([
+    ['input_storage.type', { input_storage: { type: 'memory' } }, 'memory', '"file"'],
+    ['output_storage.type', { output_storage: { type: 'memory' } }, 'memory', '"file"'],
+    ['update_output_storage.type', { update_output_storage: { type: 'blob' } }, 'blob', '"file"'],
+    ['cache.storage.type', { cache: { storage: { type: 'memory' } } }, 'memory', '"file"'],
+    ['table_provider.type', { table_provider: { type: 'csv' } }, 'csv', '"parquet"'],
+    ['reporting.type', { reporting: { type: 'blob' } }, 'blob', '"file"'],
+    ['vector_store.type', { vector_store: { type: 'azure_ai_search' } }, 'azure_ai_search', '"lancedb"'],
+    ['completion_models.m.type', { completion_models: { m: { ...MODEL, type: 'mock' } } }, 'mock', '"litellm"'],
+    ['completion_models.m.auth_method', { completion_models: { m: { ...MODEL, auth_method: 'azure_managed_identity' } } }, 'azure_managed_identity', '"api_key"'],
+  ])('%s', (path, raw, value, supported) => {
+    expect(errorsOf(raw)).toEqual([`${path}: "${value}" is not supported by graphrag (use ${supported})`])
+  })
+
+  it('keeps the cache kinds the runner honours, memory included', () => {
+    for (const type of ['json', 'memory', 'none']) expect(warningsOf({ cache: { type } })).toEqual([])
+  })
+
+  it('rejects a value that is neither supported nor known, listing the supported ones', () => {
+    expect(errorsOf({ output_storage: { type: 'ftp' } })).toEqual(['output_storage.type: expected one of file, got "ftp"'])
+  })
+})
+
+describe('validateSettings: keys accepted but not acted on', () => {
+  it('warns once per key set to something other than its default, and keeps the value', () => {
+    const grammars = { 'NOUN,NOUN': 'NOUNS' }
+    const result = validate({ extract_graph_nlp: { text_analyzer: { extractor_type: 'cfg', noun_phrase_grammars: grammars, max_word_length: 12 } } })
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    expect(result.warnings).toEqual([
+      'extract_graph_nlp.text_analyzer.extractor_type: ignored by graphrag (noun phrases always come from the built-in wink-nlp English tagger)',
+      'extract_graph_nlp.text_analyzer.noun_phrase_grammars: ignored by graphrag (only the syntactic_parser and cfg extractors use it; graphrag always uses its wink-nlp tagger)',
+    ])
+    expect(result.settings.extract_graph_nlp.text_analyzer.noun_phrase_grammars).toEqual(grammars)
+  })
+
+  it('stays silent when a v3 file spells out the defaults', () => {
+    const analyzer = { extractor_type: 'regex_english', model_name: 'en_core_web_md', exclude_entity_tags: ['DATE'], noun_phrase_tags: ['PROPN', 'NOUNS'] }
+    expect(warningsOf({ extract_graph_nlp: { text_analyzer: analyzer }, table_provider: { batch_size: 50 } })).toEqual([])
+  })
+
+  it('names the key but never the value, which may be a secret', () => {
+    const warnings = warningsOf({ vector_store: { api_key: 'sk-very-secret' }, output_storage: { connection_string: 'AccountKey=hidden' } })
+    expect(warnings).toHaveLength(2)
+    expect(warnings.join('\n')).not.toMatch(/sk-very-secret|hidden/)
+    expect(warnings[0]).toMatch(/^output_storage\.connection_string: ignored by graphrag/)
+    expect(warnings[1]).toMatch(/^vector_store\.api_key: ignored by graphrag/)
+  })
+
+  it('reads exclude_nouns: null as the default list, as the reference does', () => {
+    const result = validate({ extract_graph_nlp: { text_analyzer: { exclude_nouns: null } } })
+    expect(result.ok && result.settings.extract_graph_nlp.text_analyzer.exclude_nouns).toContain('stuff')
+  })
+
+  it('accepts mock_responses as the list the reference declares', () => {
+    expect(errorsOf({ completion_models: { m: { ...MODEL, mock_responses: [] } } })).toEqual([])
+  })
+})
+
+describe('validateSettings: Azure models', () => {
+  const azure = { model_provider: 'azure', model: 'gpt-4.1', api_key: 'k', api_base: 'https://example.openai.azure.com' }
+
+  it('requires api_version, naming the model key', () => {
+    expect(errorsOf({ completion_models: { chat: azure } })).toEqual([
+      'completion_models.chat.api_version: required for model_provider azure (e.g. api_version: 2024-10-21)',
+    ])
+    expect(errorsOf({ embedding_models: { emb: { ...azure, api_version: '  ' } } })).toEqual([
+      'embedding_models.emb.api_version: required for model_provider azure (e.g. api_version: 2024-10-21)',
+    ])
+  })
+
+  it('accepts a complete Azure model', () => {
+    expect(errorsOf({ completion_models: { chat: { ...azure, api_version: '2024-10-21', azure_deployment_name: 'my-deployment' } } })).toEqual([])
+  })
+})
+
+describe('validateSettings: tiktoken encodings', () => {
+  it('rejects an unknown chunking encoding at load, before any workflow runs', () => {
+    expect(errorsOf({ chunking: { encoding_model: 'o200k' } })).toEqual([
+      'chunking.encoding_model: expected one of gpt2, r50k_base, p50k_base, p50k_edit, cl100k_base, o200k_base, got "o200k"',
+    ])
+  })
+
+  it('rejects an unknown model encoding, naming the model', () => {
+    expect(errorsOf({ embedding_models: { emb: { ...MODEL, encoding_model: 'cl100k' } } })).toEqual([
+      'embedding_models.emb.encoding_model: expected one of gpt2, r50k_base, p50k_base, p50k_edit, cl100k_base, o200k_base or null, got "cl100k"',
+    ])
+  })
+
+  it('accepts exactly the encodings the tokenizer loads', () => {
+    for (const encoding of TIKTOKEN_ENCODINGS) {
+      expect(getTokenizer(encoding).encoding).toBe(encoding)
+      expect(errorsOf({ chunking: { encoding_model: encoding }, completion_models: { m: { ...MODEL, encoding_model: encoding } } })).toEqual([])
+    }
+  })
+})
