@@ -1,3 +1,4 @@
+import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient, retryAfterMs } from '../../src/llm/client.js'
 import { AttemptFailure } from '../../src/llm/failure.js'
@@ -66,6 +67,7 @@ describe('client (transport over the openai package)', () => {
     const auth = await failure(client(fake, { apiKey: 'bad-key' }).complete(call()))
     expect(auth).toMatchObject({ status: 401, retryable: false })
     expect(auth.message).not.toContain('bad-key')
+    expect(inspect(auth, { depth: 10 })).not.toContain('bad-key')
     fake.setFaults({ rate: 1, kinds: ['429'], retryAfterSeconds: 1.5 })
     expect(await failure(client(fake).complete(call()))).toMatchObject({ status: 429, retryable: true, retryAfterMs: 1500 })
     fake.setFaults({ rate: 1, kinds: ['500'] })

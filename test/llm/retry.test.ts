@@ -1,3 +1,4 @@
+import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LlmError } from '../../src/errors.js'
 import { AttemptFailure } from '../../src/llm/failure.js'
@@ -45,7 +46,19 @@ describe('retries through the fake server', () => {
     expect(error.message).toContain('completion_models.default_completion_model')
     expect(error.message).toContain('environment variable GRAPHRAG_API_KEY')
     expect(error.message).not.toContain('bad-key')
+    // The server's 401 text echoes the key: nothing along the cause chain may carry it either.
+    expect(inspect(error, { depth: 10 })).not.toContain('bad-key')
+    expect(JSON.stringify(error)).not.toContain('bad-key')
     expect(fake.requests.length - before).toBe(1)
+  })
+
+  it('keeps a long key out of a 401 error, whole and in the masked form the server echoes', async () => {
+    const key = 'bad-key-sk-proj-7f3a9c1e5b2dQZXW'
+    const error = (await createChatModel(fakeOptions(fake, { apiKey: key })).complete({ messages: HELLO }).catch((e: unknown) => e)) as LlmError
+    expect(error).toMatchObject({ status: 401 })
+    const shown = inspect(error, { depth: 10 })
+    expect(shown).not.toContain(key)
+    expect(shown).not.toContain(key.slice(-4))
   })
 
   it('with 30 % injected faults of every kind, every request eventually succeeds', async () => {
