@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createChatModel } from '../../src/llm/index.js'
 import { estimateChatTokens, RateLimiter } from '../../src/llm/rate-limit.js'
 import { encodingForModel, getTokenizer } from '../../src/llm/tokenizer.js'
@@ -49,6 +49,58 @@ describe('RateLimiter', () => {
     const started = performance.now()
     ;(await limiter.acquire(10))()
     expect(performance.now() - started).toBeGreaterThanOrEqual(150)
+  })
+
+  it('keeps every 60-second window within tokens_per_period and requests_per_period (fake clock)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const periodMs = 60_000
+      const rpm = 40
+      const tpm = 20_000
+      const limiter = new RateLimiter({ concurrentRequests: 6, periodSeconds: periodMs / 1000, requestsPerPeriod: rpm, tokensPerPeriod: tpm }, () => Date.now())
+      // Small requests first (the request limit binds), then large ones (the token limit binds); each
+      // holds its slot for 0.5–9.5 s of fake time.
+      const jobs = Array.from({ length: 300 }, (_, i) => ({ tokens: i < 120 ? 50 + (i % 7) * 10 : 400 + ((i * 7919) % 1300), holdMs: 500 + ((i * 104_729) % 9000) }))
+      const started = Date.now()
+      const grants: Array<{ at: number; tokens: number }> = []
+      let active = 0
+      let peak = 0
+      const done = Promise.all(
+        jobs.map(async (job) => {
+          const release = await limiter.acquire(job.tokens)
+          grants.push({ at: Date.now() - started, tokens: job.tokens })
+          peak = Math.max(peak, ++active)
+          await new Promise((r) => setTimeout(r, job.holdMs))
+          active--
+          release()
+        }),
+      )
+      await vi.runAllTimersAsync()
+      await done
+      expect(grants).toHaveLength(jobs.length)
+      expect(peak).toBe(6)
+      // A window's load only grows when a request starts, so the windows ending at each start cover every maximum.
+      const windows = grants.map((g) => {
+        const inside = grants.filter((o) => o.at > g.at - periodMs && o.at <= g.at)
+        return { requests: inside.length, tokens: inside.reduce((n, o) => n + o.tokens, 0) }
+      })
+      for (const w of windows) {
+        expect(w.requests).toBeLessThanOrEqual(rpm)
+        expect(w.tokens).toBeLessThanOrEqual(tpm)
+      }
+      // Both limits were actually reached, so the run exercised them rather than passing trivially.
+      expect(Math.max(...windows.map((w) => w.requests))).toBe(rpm)
+      expect(Math.max(...windows.map((w) => w.tokens))).toBeGreaterThan(tpm - 1700)
+      // And the limiter keeps up: each minute is used, not wasted waiting.
+      const small = jobs.slice(0, 120).length
+      const largeTokens = jobs.slice(120).reduce((n, j) => n + j.tokens, 0)
+      const minimumMinutes = Math.ceil(small / rpm) - 1 + Math.ceil(largeTokens / tpm)
+      const last = grants.at(-1)!.at
+      expect(last).toBeGreaterThanOrEqual((minimumMinutes - 1) * periodMs)
+      expect(last).toBeLessThanOrEqual((minimumMinutes + 1) * periodMs)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('removes an aborted waiter from the queue', async () => {
