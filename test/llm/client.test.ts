@@ -10,7 +10,7 @@ import { HELLO } from './helpers.js'
 const count = (t: string) => Math.ceil(t.length / 4)
 
 function client(fake: FakeLlm, overrides: Partial<Parameters<typeof createClient>[0]> = {}) {
-  return createClient({ provider: 'openai', model: 'gpt-4.1', apiKey: 'test-key', apiBase: fake.baseUrl, apiVersion: undefined, azureDeploymentName: undefined, timeoutMs: 2000, dimensions: undefined, countTokens: count, ...overrides })
+  return createClient({ provider: 'openai', model: 'gpt-4.1', apiKey: 'test-key', apiBase: fake.baseUrl, apiVersion: undefined, azureDeploymentName: undefined, timeoutMs: 10_000, dimensions: undefined, countTokens: count, ...overrides })
 }
 
 function call(overrides: Partial<ChatCall> = {}): ChatCall {
