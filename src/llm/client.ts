@@ -110,9 +110,8 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       if (data.length !== call.input.length || data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)) {
         throw new AttemptFailure(`embedding reply has ${data.length} vectors for ${call.input.length} inputs`, { kind: 'invalid_reply', retryable: true })
       }
-      const promptTokens = reply.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0)
-      call.meter.tokens(promptTokens, 0)
-      return { vectors: data.map((d) => d.embedding), promptTokens }
+      call.meter.tokens(reply.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0), 0)
+      return { vectors: data.map((d) => d.embedding) }
     },
   }
 }
