@@ -47,10 +47,13 @@ export class UsageMeter {
 
   snapshot(): ModelUsage {
     const running = this.inFlight > 0 && this.busySince !== undefined ? performance.now() - this.busySince : 0
+    const { promptTokens, completionTokens } = this.counts
     return {
       ...this.counts,
       wallSeconds: (this.busyMs + running) / 1000,
-      costUsd: costUsd(this.price, this.counts.promptTokens, this.counts.completionTokens),
+      costUsd: this.price === undefined ? 0 : costUsd(this.price, promptTokens, completionTokens),
+      // Without a price the cost is unknown, not zero; the tokens say how much of it is missing.
+      unpricedTokens: this.price === undefined ? promptTokens + completionTokens : 0,
     }
   }
 }
