@@ -1,11 +1,12 @@
 /**
- * The LLM answer cache: one JSON entry per request under the workflow's cache partition. The key is
- * a SHA-256 of everything that changes the answer (provider, model, api_base, messages,
- * response_format, call parameters, never the API key). Only successful, validated replies are stored.
+ * The LLM answer cache under the workflow's cache partition: one JSON entry per chat request and one
+ * per embedded text. The key is a SHA-256 of everything that changes the answer (provider, model,
+ * api_base, deployment, dimensions, messages or text, response_format, call parameters, never the API
+ * key). Only successful, validated replies are stored.
  */
 import { createHash } from 'node:crypto'
 import type { KeyValueStore } from '../storage/key-value-store.js'
-import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
+import type { ChatCall, ChatReply, ChatTransport } from './transport.js'
 
 /** What identifies the model behind a cache entry. */
 export interface CacheIdentity {
@@ -67,19 +68,36 @@ export function cachedChat(inner: ChatTransport, store: KeyValueStore, identity:
   }
 }
 
-export function cachedEmbed(inner: EmbedTransport, store: KeyValueStore, identity: CacheIdentity): EmbedTransport {
+/**
+ * Embedding vectors cached per text (per token window for long texts), so inserting or editing one
+ * text re-sends only that text whatever batch it would have landed in.
+ */
+export interface EmbeddingCache {
+  /** The cached vector of each text, undefined where there is none. */
+  lookup(texts: readonly string[]): Promise<Array<number[] | undefined>>
+  save(texts: readonly string[], vectors: readonly number[][]): Promise<void>
+}
+
+// Bounds the files a file-backed store opens at once when a call brings thousands of texts.
+const IO_CHUNK = 256
+
+export function embeddingCache(store: KeyValueStore, identity: CacheIdentity): EmbeddingCache {
+  const keyOf = (text: string) => cacheKey({ kind: 'embedding', ...identity, text })
+  const readVector = async (text: string): Promise<number[] | undefined> => {
+    const vector = (await readEntry(store, keyOf(text)))?.vector
+    return Array.isArray(vector) && vector.length > 0 && vector.every((x) => typeof x === 'number') ? (vector as number[]) : undefined
+  }
   return {
-    async embed(call: EmbedCall): Promise<EmbedReply> {
-      if (call.noCache) return inner.embed(call)
-      const key = cacheKey({ kind: 'embedding', ...identity, input: call.input })
-      const entry = await readEntry(store, key)
-      const vectors = entry?.vectors
-      if (Array.isArray(vectors) && vectors.length === call.input.length && vectors.every((v) => Array.isArray(v) && v.length > 0)) {
-        return { vectors: vectors as number[][], promptTokens: Number(entry?.promptTokens ?? 0), cached: true }
+    async lookup(texts) {
+      const out: Array<number[] | undefined> = []
+      for (let start = 0; start < texts.length; start += IO_CHUNK) out.push(...(await Promise.all(texts.slice(start, start + IO_CHUNK).map(readVector))))
+      return out
+    },
+    async save(texts, vectors) {
+      for (let start = 0; start < texts.length; start += IO_CHUNK) {
+        const chunk = texts.slice(start, start + IO_CHUNK)
+        await Promise.all(chunk.map((text, i) => store.set(keyOf(text), JSON.stringify({ version: VERSION, vector: vectors[start + i] }))))
       }
-      const reply = await inner.embed(call)
-      await store.set(key, JSON.stringify({ version: VERSION, vectors: reply.vectors, promptTokens: reply.promptTokens }))
-      return reply
     },
   }
 }

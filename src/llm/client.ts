@@ -110,9 +110,8 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       if (data.length !== call.input.length || data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)) {
         throw new AttemptFailure(`embedding reply has ${data.length} vectors for ${call.input.length} inputs`, { kind: 'invalid_reply', retryable: true })
       }
-      const promptTokens = reply.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0)
-      call.meter.tokens(promptTokens, 0)
-      return { vectors: data.map((d) => d.embedding), promptTokens }
+      call.meter.tokens(reply.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0), 0)
+      return { vectors: data.map((d) => d.embedding) }
     },
   }
 }
@@ -146,14 +145,14 @@ function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFail
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     const status = error.status
-    // Auth replies may echo part of the key, so their text is never passed on.
-    const detail = status === 401 || status === 403 ? '' : `: ${serverMessage(error)}`
-    return new AttemptFailure(`HTTP ${status}${detail}`, {
+    // Auth replies echo (part of) the key, so neither their text nor the SDK error holding it is passed on.
+    const auth = status === 401 || status === 403
+    return new AttemptFailure(auth ? `HTTP ${status}` : `HTTP ${status}: ${serverMessage(error)}`, {
       kind: 'http',
       status,
       retryable: isRetryableStatus(status),
       retryAfterMs: retryAfterMs(error.headers),
-      cause: error,
+      cause: auth ? undefined : error,
     })
   }
   // A body cut short or not JSON at all: the server misbehaved once, so another attempt may work.

@@ -1,10 +1,12 @@
 /**
  * Embedding batching (reference §5.13): texts longer than `batchMaxTokens` are split into
- * overlapping token windows, windows are packed into batches by count and tokens, batches run
- * concurrently (the rate limiter bounds them), and multi-window texts are mean-pooled and
- * L2-normalised. A batch that still fails after retries is split in halves down to single texts.
+ * overlapping token windows; windows already in the cache are served from it; the rest (each distinct
+ * text once) are packed into batches by count and tokens, run concurrently (the rate limiter bounds
+ * them), and cached one by one. Multi-window texts are mean-pooled and L2-normalised. A batch that
+ * still fails after retries is split in halves down to single texts.
  */
 import { LlmError } from '../errors.js'
+import type { EmbeddingCache } from './cache.js'
 import type { Tokenizer } from './tokenizer.js'
 import type { EmbedCall, EmbedTransport } from './transport.js'
 
@@ -19,31 +21,56 @@ export interface BatchingOptions {
 
 type CallBase = Omit<EmbedCall, 'input'>
 
-/** One vector per text, in input order; an empty text gets an empty vector (nothing to embed). */
+interface Snippet {
+  text: string
+  tokens: number
+}
+
+/**
+ * One vector per text, in input order; an empty text gets an empty vector (nothing to embed).
+ * `cache` is undefined when caching is off; `base.noCache` bypasses it for one call.
+ */
 export async function embedInBatches(
   texts: readonly string[],
   transport: EmbedTransport,
   tokenizer: Tokenizer,
   options: BatchingOptions,
   base: CallBase,
+  cache: EmbeddingCache | undefined,
 ): Promise<number[][]> {
-  const snippets: Array<{ owner: number; text: string; tokens: number }> = []
-  texts.forEach((text, owner) => {
-    for (const window of windows(text, tokenizer, options)) snippets.push({ owner, ...window })
+  const perText = texts.map((text) => windows(text, tokenizer, options))
+  const distinct = [...new Map(perText.flat().map((s) => [s.text, s])).values()]
+  const usable = base.noCache ? undefined : cache
+  const vectors = await cachedVectors(distinct, usable, base)
+  const misses = distinct.filter((s) => !vectors.has(s.text))
+  const keep = async (input: readonly string[], answered: readonly number[][]) => {
+    input.forEach((text, i) => vectors.set(text, answered[i]!))
+    await usable?.save(input, answered)
+  }
+  await settleAll(pack(misses, options).map((batch) => embedSplitting(batch.map((s) => s.text), transport, base, keep)))
+  return perText.map((snippets) => {
+    const own = snippets.map((s) => vectors.get(s.text)!)
+    return own.length <= 1 ? (own[0] ?? []) : meanNormalised(own)
   })
-  const batches = pack(snippets, options)
-  const results = await Promise.all(batches.map((batch) => embedSplitting(batch.map((s) => s.text), transport, base)))
-  const perText: number[][][] = texts.map(() => [])
-  batches.forEach((batch, b) => batch.forEach((snippet, i) => perText[snippet.owner]!.push(results[b]![i]!)))
-  return perText.map((vectors) => (vectors.length <= 1 ? (vectors[0] ?? []) : meanNormalised(vectors)))
 }
 
-function windows(text: string, tokenizer: Tokenizer, options: BatchingOptions): Array<{ text: string; tokens: number }> {
+async function cachedVectors(snippets: readonly Snippet[], cache: EmbeddingCache | undefined, base: CallBase): Promise<Map<string, number[]>> {
+  const found = new Map<string, number[]>()
+  if (cache === undefined || snippets.length === 0) return found
+  const hits = await cache.lookup(snippets.map((s) => s.text))
+  hits.forEach((vector, i) => {
+    if (vector !== undefined) found.set(snippets[i]!.text, vector)
+  })
+  base.meter.servedFromCache(found.size)
+  return found
+}
+
+function windows(text: string, tokenizer: Tokenizer, options: BatchingOptions): Snippet[] {
   if (text === '') return []
   const tokens = tokenizer.encode(text)
   if (tokens.length <= options.batchMaxTokens) return [{ text, tokens: tokens.length }]
   const step = Math.max(1, options.batchMaxTokens - options.windowOverlap)
-  const out: Array<{ text: string; tokens: number }> = []
+  const out: Snippet[] = []
   for (let start = 0; start < tokens.length; start += step) {
     const slice = tokens.subarray(start, Math.min(tokens.length, start + options.batchMaxTokens))
     const piece = tokenizer.decode(slice)
@@ -71,19 +98,42 @@ function pack<T extends { tokens: number }>(snippets: readonly T[], options: Bat
   return batches
 }
 
-/** A batch that fails for a size- or load-related reason is retried as two halves. */
-async function embedSplitting(input: readonly string[], transport: EmbedTransport, base: CallBase): Promise<number[][]> {
+/**
+ * Sends one batch as one metered call. A batch that fails for a size- or load-related reason is
+ * retried as two halves; that failure counts as a retry, and only a request that cannot be split
+ * further counts as a failure.
+ */
+async function embedSplitting(
+  input: readonly string[],
+  transport: EmbedTransport,
+  base: CallBase,
+  keep: (input: readonly string[], vectors: readonly number[][]) => Promise<void>,
+): Promise<void> {
+  const end = base.meter.start()
+  let vectors: number[][]
   try {
-    return (await transport.embed({ ...base, input })).vectors
+    vectors = (await transport.embed({ ...base, input })).vectors
   } catch (error) {
-    if (input.length <= 1 || !splittable(error)) throw error
+    if (input.length <= 1 || !splittable(error)) {
+      end('failed')
+      throw error
+    }
+    end('split')
     const middle = Math.ceil(input.length / 2)
-    const [left, right] = await Promise.all([
-      embedSplitting(input.slice(0, middle), transport, base),
-      embedSplitting(input.slice(middle), transport, base),
-    ])
-    return [...left, ...right]
+    await settleAll([embedSplitting(input.slice(0, middle), transport, base, keep), embedSplitting(input.slice(middle), transport, base, keep)])
+    return
   }
+  end('ok')
+  await keep(input, vectors)
+}
+
+/**
+ * Like Promise.all, but when one batch fails it still waits for the others, so no request is running,
+ * uncounted or uncached once the caller sees the failure; the first failure is rethrown.
+ */
+async function settleAll(work: readonly Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((r) => r.status === 'rejected')
+  if (failed !== undefined) throw failed.reason
 }
 
 function splittable(error: unknown): boolean {

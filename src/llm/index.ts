@@ -5,7 +5,7 @@
 import { ConfigError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
-import { cachedChat, cachedEmbed, type CacheIdentity } from './cache.js'
+import { cachedChat, embeddingCache, type CacheIdentity, type EmbeddingCache } from './cache.js'
 import { createClient } from './client.js'
 import { embedInBatches, type BatchingOptions } from './embeddings.js'
 import { LOCAL_EMBEDDING_DIMENSION, localEmbedder } from './local-embedder.js'
@@ -16,7 +16,7 @@ import type { ModelOptions } from './settings.js'
 import { encodingForModel, getTokenizer } from './tokenizer.js'
 import type { ChatCall, ChatTransport, EmbedTransport } from './transport.js'
 import type { ChatModel, CompletionRequest, EmbeddingModel } from './types.js'
-import { meteredChat, meteredEmbed, UsageMeter } from './usage.js'
+import { meteredChat, UsageMeter } from './usage.js'
 
 export { modelOptionsFromSettings, type ModelOptions } from './settings.js'
 export { RateLimiter } from './rate-limit.js'
@@ -92,20 +92,21 @@ export function createEmbeddingModel(options: ModelOptions, deps: ModelDeps = {}
   const tokenizer = getTokenizer(encodingForModel(options.model, options.encodingModel))
   const meter = deps.meter ?? createUsageMeter(options)
   let chain: EmbedTransport
+  let cache: EmbeddingCache | undefined
   if (options.provider === 'local') {
     chain = localEmbedder(options.dimensions ?? LOCAL_EMBEDDING_DIMENSION)
   } else {
-    // Same order and reasons as for chat models (see createChatModel).
+    // Same order and reasons as for chat models (see createChatModel), except that usage and cache
+    // sit in the batching step: it looks up each text before packing batches from the misses alone.
     chain = limitedEmbed(createClient(clientOptions(options, tokenizer.count)), deps.limiter ?? createRateLimiter(options), tokenizer.count)
     chain = retryingEmbed(chain, retryContext(options, deps.log))
-    if (deps.cache !== undefined) chain = cachedEmbed(chain, deps.cache, cacheIdentity(options))
+    if (deps.cache !== undefined) cache = embeddingCache(deps.cache, cacheIdentity(options))
   }
-  chain = meteredEmbed(chain)
   const resolved = { ...DEFAULT_BATCHING, ...batching }
   return {
     id: options.id,
     model: options.model,
-    embed: (texts, opts) => embedInBatches(texts, chain, tokenizer, resolved, { meter, noCache: opts?.noCache === true, signal: opts?.signal }),
+    embed: (texts, opts) => embedInBatches(texts, chain, tokenizer, resolved, { meter, noCache: opts?.noCache === true, signal: opts?.signal }, cache),
     countTokens: (text) => tokenizer.count(text),
   }
 }

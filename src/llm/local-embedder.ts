@@ -14,7 +14,7 @@ const NGRAM_WEIGHT = 0.5
 export function localEmbedder(dimension: number = LOCAL_EMBEDDING_DIMENSION): EmbedTransport {
   return {
     async embed(call: EmbedCall): Promise<EmbedReply> {
-      return { vectors: call.input.map((text) => hashEmbedding(text, dimension)), promptTokens: 0 }
+      return { vectors: call.input.map((text) => hashEmbedding(text, dimension)) }
     },
   }
 }

@@ -37,7 +37,6 @@ export function priceFor(model: string, override?: Pricing): Pricing | undefined
   return best === undefined ? undefined : PRICES[best]
 }
 
-export function costUsd(price: Pricing | undefined, promptTokens: number, completionTokens: number): number {
-  if (price === undefined) return 0
+export function costUsd(price: Pricing, promptTokens: number, completionTokens: number): number {
   return (promptTokens * price.inputPer1m + completionTokens * price.outputPer1m) / 1_000_000
 }

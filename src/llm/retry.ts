@@ -13,8 +13,9 @@ export interface RetryPolicy {
   type: 'exponential_backoff' | 'immediate'
   /** Retries after the first attempt. */
   maxRetries: number
-  /** Seconds; the n-th retry waits baseDelay × 2^(n-1) (2, 4, 8 … for the default 2). */
+  /** The backoff multiplier, as in the reference: the n-th retry waits baseDelay^n seconds (2, 4, 8 … for the default 2). */
   baseDelay: number
+  /** Adds up to one second, drawn uniformly, to each backoff wait. */
   jitter: boolean
   /** Upper bound of one backoff wait in seconds (Retry-After is honoured beyond it). */
   maxDelay: number | undefined
@@ -52,10 +53,11 @@ export function waitMs(ctx: RetryContext, failure: AttemptFailure, attempt: numb
   if (failure.retryAfterMs !== undefined) return failure.retryAfterMs
   const { policy } = ctx
   if (policy.type === 'immediate') return 0
-  const base = policy.baseDelay * 2 ** (attempt - 1)
-  const jitter = policy.jitter ? (ctx.random ?? Math.random)() * Math.min(1, base) : 0
-  const seconds = policy.maxDelay === undefined ? base + jitter : Math.min(policy.maxDelay, base + jitter)
-  return seconds * 1000
+  // graphrag-llm's ExponentialRetry: the delay starts at 1 s and is multiplied by base_delay before
+  // each retry, so retry.base_delay means the same wait schedule here as in the reference.
+  const jitter = policy.jitter ? (ctx.random ?? Math.random)() : 0
+  const seconds = policy.baseDelay ** attempt + jitter
+  return (policy.maxDelay === undefined ? seconds : Math.min(policy.maxDelay, seconds)) * 1000
 }
 
 function toLlmError(ctx: RetryContext, failure: AttemptFailure, attempts: number): LlmError {

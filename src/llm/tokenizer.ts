@@ -16,13 +16,18 @@ const ENCODINGS = ['gpt2', 'r50k_base', 'p50k_base', 'p50k_edit', 'cl100k_base',
 const cache = new Map<string, Tokenizer>()
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: false })
 
+/** Whether `name` is a tiktoken encoding this layer can load (for validating `encoding_model` settings). */
+export function isKnownEncoding(name: string): name is TiktokenEncoding {
+  return (ENCODINGS as readonly string[]).includes(name)
+}
+
 export function getTokenizer(encoding: string): Tokenizer {
   let tokenizer = cache.get(encoding)
   if (tokenizer === undefined) {
-    if (!(ENCODINGS as readonly string[]).includes(encoding)) {
+    if (!isKnownEncoding(encoding)) {
       throw new ConfigError(`unknown tiktoken encoding "${encoding}" (expected one of ${ENCODINGS.join(', ')})`)
     }
-    tokenizer = wrap(encoding, get_encoding(encoding as TiktokenEncoding))
+    tokenizer = wrap(encoding, get_encoding(encoding))
     cache.set(encoding, tokenizer)
   }
   return tokenizer

@@ -37,9 +37,8 @@ export interface EmbedCall {
 }
 
 export interface EmbedReply {
+  /** One vector per input, in input order; usage is added to `call.meter`. */
   vectors: number[][]
-  promptTokens: number
-  cached?: boolean
 }
 
 export interface EmbedTransport {

@@ -73,5 +73,11 @@ export interface ModelUsage {
   promptTokens: number
   completionTokens: number
   wallSeconds: number
+  /** USD for the tokens of priced models; tokens of a model without a known price add nothing here. */
   costUsd: number
+  /**
+   * Tokens spent on a model with no built-in or configured price: when above 0, `costUsd` is only a
+   * lower bound and a summary should say the cost is (partly) unknown. Absent means 0.
+   */
+  unpricedTokens?: number
 }

@@ -1,6 +1,6 @@
 /** Usage counters of one model within one workflow; the registry keeps one meter per pair. */
 import { costUsd, type Pricing } from './pricing.js'
-import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
+import type { ChatCall, ChatReply, ChatTransport } from './transport.js'
 import type { ModelUsage } from './types.js'
 
 export class UsageMeter {
@@ -11,8 +11,11 @@ export class UsageMeter {
 
   constructor(private readonly price: Pricing | undefined) {}
 
-  /** Marks the start of a logical call (a cache hit counts too); returns its end marker. */
-  start(): (outcome: 'ok' | 'cached' | 'failed') => void {
+  /**
+   * Marks the start of a logical call (a cache hit counts too); returns its end marker. A call that
+   * failed but is recovered by the caller splitting its input ends as `split` and counts as a retry.
+   */
+  start(): (outcome: 'ok' | 'cached' | 'failed' | 'split') => void {
     this.counts.calls += 1
     if (this.inFlight++ === 0) this.busySince = performance.now()
     let ended = false
@@ -21,9 +24,16 @@ export class UsageMeter {
       ended = true
       if (outcome === 'cached') this.counts.cacheHits += 1
       if (outcome === 'failed') this.counts.failures += 1
+      if (outcome === 'split') this.counts.retries += 1
       // Wall time is the time with at least one call in flight, not the sum over parallel calls.
       if (--this.inFlight === 0 && this.busySince !== undefined) this.busyMs += performance.now() - this.busySince
     }
+  }
+
+  /** Texts an embedding call found in the cache: each counts as a call the cache answered. */
+  servedFromCache(count: number): void {
+    this.counts.calls += count
+    this.counts.cacheHits += count
   }
 
   retry(): void {
@@ -37,15 +47,22 @@ export class UsageMeter {
 
   snapshot(): ModelUsage {
     const running = this.inFlight > 0 && this.busySince !== undefined ? performance.now() - this.busySince : 0
+    const { promptTokens, completionTokens } = this.counts
     return {
       ...this.counts,
       wallSeconds: (this.busyMs + running) / 1000,
-      costUsd: costUsd(this.price, this.counts.promptTokens, this.counts.completionTokens),
+      costUsd: this.price === undefined ? 0 : costUsd(this.price, promptTokens, completionTokens),
+      // Without a price the cost is unknown, not zero; the tokens say how much of it is missing.
+      unpricedTokens: this.price === undefined ? promptTokens + completionTokens : 0,
     }
   }
 }
 
-/** The outermost layer: counts every logical call, whether the cache answered it, and failures. */
+/**
+ * The outermost chat layer: counts every logical call, whether the cache answered it, and failures.
+ * Embedding calls are counted where they are batched (embeddings.ts), which knows cache hits per text
+ * and which failed batches a split recovers.
+ */
 export function meteredChat(inner: ChatTransport): ChatTransport {
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
@@ -70,22 +87,6 @@ export function meteredChat(inner: ChatTransport): ChatTransport {
         throw error
       } finally {
         end(failed ? 'failed' : 'ok')
-      }
-    },
-  }
-}
-
-export function meteredEmbed(inner: EmbedTransport): EmbedTransport {
-  return {
-    async embed(call: EmbedCall): Promise<EmbedReply> {
-      const end = call.meter.start()
-      try {
-        const reply = await inner.embed(call)
-        end(reply.cached === true ? 'cached' : 'ok')
-        return reply
-      } catch (error) {
-        end('failed')
-        throw error
       }
     },
   }

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient, retryAfterMs } from '../../src/llm/client.js'
 import { AttemptFailure } from '../../src/llm/failure.js'
@@ -9,7 +10,7 @@ import { HELLO } from './helpers.js'
 const count = (t: string) => Math.ceil(t.length / 4)
 
 function client(fake: FakeLlm, overrides: Partial<Parameters<typeof createClient>[0]> = {}) {
-  return createClient({ provider: 'openai', model: 'gpt-4.1', apiKey: 'test-key', apiBase: fake.baseUrl, apiVersion: undefined, azureDeploymentName: undefined, timeoutMs: 2000, dimensions: undefined, countTokens: count, ...overrides })
+  return createClient({ provider: 'openai', model: 'gpt-4.1', apiKey: 'test-key', apiBase: fake.baseUrl, apiVersion: undefined, azureDeploymentName: undefined, timeoutMs: 10_000, dimensions: undefined, countTokens: count, ...overrides })
 }
 
 function call(overrides: Partial<ChatCall> = {}): ChatCall {
@@ -66,6 +67,7 @@ describe('client (transport over the openai package)', () => {
     const auth = await failure(client(fake, { apiKey: 'bad-key' }).complete(call()))
     expect(auth).toMatchObject({ status: 401, retryable: false })
     expect(auth.message).not.toContain('bad-key')
+    expect(inspect(auth, { depth: 10 })).not.toContain('bad-key')
     fake.setFaults({ rate: 1, kinds: ['429'], retryAfterSeconds: 1.5 })
     expect(await failure(client(fake).complete(call()))).toMatchObject({ status: 429, retryable: true, retryAfterMs: 1500 })
     fake.setFaults({ rate: 1, kinds: ['500'] })

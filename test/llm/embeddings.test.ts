@@ -37,20 +37,27 @@ describe('embedding batches', () => {
     const vectors = await model({ batchSize: 16 }, meter).embed(texts)
     expect(vectors).toEqual(texts.map((t) => fakeEmbedding(t, DIM)))
     const statuses = fake.requests.slice(before).map((r) => r.status)
-    expect(statuses.filter((s) => s === 413).length).toBeGreaterThan(0)
-    expect(meter.snapshot().failures).toBe(statuses.filter((s) => s === 413).length)
+    const rejected = statuses.filter((s) => s === 413).length
+    // 37 texts in batches of 16, 16, 5: each 16 fails, then both its 8s, then its four 4s pass.
+    expect(rejected).toBe(6)
+    // Every text got its vector, so nothing failed: the rejected requests count as retries.
+    expect(meter.snapshot()).toMatchObject({ calls: statuses.length, failures: 0, retries: rejected })
   })
 
   it('splits on retryable failures too, and gives up on a single text', async () => {
     const noRetry = { type: 'immediate' as const, maxRetries: 0, baseDelay: 0, jitter: false, maxDelay: undefined }
-    const m = createEmbeddingModel({ ...fakeOptions(fake, { retry: noRetry }), model: 'text-embedding-3-small' }, {}, { batchSize: 4 })
+    const meter = new UsageMeter(undefined)
+    const m = createEmbeddingModel({ ...fakeOptions(fake, { retry: noRetry }), model: 'text-embedding-3-small' }, { meter }, { batchSize: 4 })
     fake.setFaults({ rate: 1, kinds: ['500'] })
     const before = fake.requests.length
     const error = await m.embed(texts.slice(0, 4)).catch((e: unknown) => e)
     fake.setFaults(undefined)
     expect(error).toBeInstanceOf(LlmError)
-    // The batch of 4, then its halves of 2, then single texts until the first one fails for good.
-    expect(fake.requests.length - before).toBeGreaterThanOrEqual(4)
+    // The batch of 4, then its halves of 2, then the four single texts, which fail for good. The call
+    // rejects only once all of them have settled, so the counts are final: the splits are retries and
+    // only the single texts count as failures.
+    expect(fake.requests.length - before).toBe(7)
+    expect(meter.snapshot()).toMatchObject({ calls: 7, retries: 3, failures: 4 })
   })
 
   it('with 30 % injected faults every batch eventually succeeds, in order', async () => {

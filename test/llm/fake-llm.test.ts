@@ -61,8 +61,15 @@ describe('fake OpenAI server', () => {
     expect(sized.data[0]!.embedding).toHaveLength(3)
   })
 
-  it('rejects bad-key with an OpenAI-style 401', async () => {
+  it('rejects bad-key with an OpenAI-style 401 that echoes the key (short keys whole, long ones masked)', async () => {
     await expect(client(fake, 'bad-key').models.list()).rejects.toMatchObject({ status: 401 })
+    // The echo is what makes the "no key in auth errors" tests able to fail.
+    const short = await fetch(`${fake.baseUrl}/models`, { headers: { authorization: 'Bearer bad-key' } })
+    expect(((await short.json()) as { error: { message: string } }).error.message).toContain('Incorrect API key provided: bad-key.')
+    const long = await fetch(`${fake.baseUrl}/models`, { headers: { authorization: 'Bearer bad-key-0123456789abcdef' } })
+    const message = ((await long.json()) as { error: { message: string } }).error.message
+    expect(message).toContain(`bad${'*'.repeat(17)}cdef`)
+    expect(message).not.toContain('0123456789')
   })
 
   it('serves Azure deployment paths', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/errors.js'
-import { createChatModel, createEmbeddingModel, modelOptionsFromSettings } from '../../src/llm/index.js'
+import { createChatModel, createEmbeddingModel, createUsageMeter, modelOptionsFromSettings } from '../../src/llm/index.js'
 import { UsageMeter } from '../../src/llm/usage.js'
 import { MemoryKeyValueStore } from '../../src/storage/key-value-store.js'
 import { FaultPicker } from '../support/fake-llm/faults.js'
@@ -52,6 +52,21 @@ describe('composed models', () => {
     expect(error).toBeInstanceOf(Error)
     expect(performance.now() - started).toBeLessThan(1000)
     expect(meter.snapshot()).toMatchObject({ retries: 0, failures: 1 })
+  })
+
+  it('costs a priced model and reports an unpriced one as unknown rather than $0', async () => {
+    const priced = fakeOptions(fake)
+    const known = createUsageMeter(priced)
+    await createChatModel(priced, { meter: known }).complete({ messages: HELLO })
+    expect(known.snapshot().costUsd).toBeGreaterThan(0)
+    expect(known.snapshot().unpricedTokens).toBe(0)
+    const selfHosted = fakeOptions(fake, { model: 'llama3.1:8b' })
+    const unknown = createUsageMeter(selfHosted)
+    await createChatModel(selfHosted, { meter: unknown }).complete({ messages: HELLO })
+    const usage = unknown.snapshot()
+    expect(usage.costUsd).toBe(0)
+    expect(usage.unpricedTokens).toBeGreaterThan(0)
+    expect(usage.unpricedTokens).toBe(usage.promptTokens + usage.completionTokens)
   })
 
   it('works against Azure deployment paths', async () => {

@@ -28,5 +28,21 @@ describe('prices and usage', () => {
     expect(usage.wallSeconds).toBeGreaterThanOrEqual(0.04)
     expect(usage.wallSeconds).toBeLessThan(0.5)
     expect(usage.costUsd).toBeCloseTo(0.0028, 10)
+    expect(usage.unpricedTokens).toBe(0)
+  })
+
+  it('reports the tokens of a model without a price as unpriced instead of costing them $0', () => {
+    const unknown = new UsageMeter(priceFor('llama3.1:8b'))
+    unknown.start()('ok')
+    unknown.tokens(1200, 300)
+    expect(unknown.snapshot()).toMatchObject({ costUsd: 0, unpricedTokens: 1500 })
+    // A model without a price that spent nothing (all answers cached) has a known cost: zero.
+    const cachedOnly = new UsageMeter(undefined)
+    cachedOnly.start()('cached')
+    expect(cachedOnly.snapshot()).toMatchObject({ costUsd: 0, unpricedTokens: 0 })
+    // A price from settings makes the same model priced.
+    const overridden = new UsageMeter(priceFor('llama3.1:8b', { inputPer1m: 1, outputPer1m: 2 }))
+    overridden.tokens(1_000_000, 1_000_000)
+    expect(overridden.snapshot()).toMatchObject({ costUsd: 3, unpricedTokens: 0 })
   })
 })

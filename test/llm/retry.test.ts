@@ -1,3 +1,4 @@
+import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LlmError } from '../../src/errors.js'
 import { AttemptFailure } from '../../src/llm/failure.js'
@@ -45,7 +46,19 @@ describe('retries through the fake server', () => {
     expect(error.message).toContain('completion_models.default_completion_model')
     expect(error.message).toContain('environment variable GRAPHRAG_API_KEY')
     expect(error.message).not.toContain('bad-key')
+    // The server's 401 text echoes the key: nothing along the cause chain may carry it either.
+    expect(inspect(error, { depth: 10 })).not.toContain('bad-key')
+    expect(JSON.stringify(error)).not.toContain('bad-key')
     expect(fake.requests.length - before).toBe(1)
+  })
+
+  it('keeps a long key out of a 401 error, whole and in the masked form the server echoes', async () => {
+    const key = 'bad-key-sk-proj-7f3a9c1e5b2dQZXW'
+    const error = (await createChatModel(fakeOptions(fake, { apiKey: key })).complete({ messages: HELLO }).catch((e: unknown) => e)) as LlmError
+    expect(error).toMatchObject({ status: 401 })
+    const shown = inspect(error, { depth: 10 })
+    expect(shown).not.toContain(key)
+    expect(shown).not.toContain(key.slice(-4))
   })
 
   it('with 30 % injected faults of every kind, every request eventually succeeds', async () => {
@@ -72,14 +85,27 @@ describe('retries through the fake server', () => {
     expect(fake.requests.length - before).toBeGreaterThanOrEqual(120 + faulted.length)
   })
 
-  it('computes exponential waits with a cap, and immediate retries', () => {
-    const policy = { type: 'exponential_backoff' as const, maxRetries: 5, baseDelay: 2, jitter: false, maxDelay: 5 }
+  it('waits base_delay^n seconds as the reference does, plus up to 1 s of jitter, capped by max_delay', () => {
+    const policy = { type: 'exponential_backoff' as const, maxRetries: 5, baseDelay: 2, jitter: false, maxDelay: undefined }
     const ctx: RetryContext = { modelRef: 'm', keyOrigin: undefined, policy }
     const f = new AttemptFailure('x', { kind: 'http', status: 500, retryable: true })
-    expect([1, 2, 3].map((n) => waitMs(ctx, f, n))).toEqual([2000, 4000, 5000])
+    expect([1, 2, 3, 7].map((n) => waitMs(ctx, f, n))).toEqual([2000, 4000, 8000, 128_000])
+    // A base other than 2 tells base^n apart from base × 2^(n-1): 3, 9, 27 s, not 3, 6, 12 s.
+    const base3 = { ...ctx, policy: { ...policy, baseDelay: 3 } }
+    expect([1, 2, 3].map((n) => waitMs(base3, f, n))).toEqual([3000, 9000, 27_000])
+    expect([1, 2, 3].map((n) => waitMs({ ...base3, policy: { ...base3.policy, maxDelay: 10 } }, f, n))).toEqual([3000, 9000, 10_000])
+    // Jitter is U(0,1) seconds whatever the base, and the cap applies after it.
+    expect(waitMs({ ...base3, policy: { ...base3.policy, jitter: true }, random: () => 0.5 }, f, 2)).toBe(9500)
+    expect(waitMs({ ...base3, policy: { ...base3.policy, jitter: true, maxDelay: 9.2 }, random: () => 0.5 }, f, 2)).toBe(9200)
     expect(waitMs({ ...ctx, policy: { ...policy, type: 'immediate' } }, f, 3)).toBe(0)
-    expect(waitMs({ ...ctx, policy: { ...policy, jitter: true, maxDelay: undefined }, random: () => 0.5 }, f, 1)).toBe(2500)
-    expect(waitMs(ctx, new AttemptFailure('x', { kind: 'http', status: 429, retryable: true, retryAfterMs: 7000 }), 1)).toBe(7000)
+  })
+
+  it('lets Retry-After win over the backoff, even beyond max_delay', () => {
+    const policy = { type: 'exponential_backoff' as const, maxRetries: 5, baseDelay: 2, jitter: true, maxDelay: 5 }
+    const ctx: RetryContext = { modelRef: 'm', keyOrigin: undefined, policy, random: () => 0.9 }
+    const limited = new AttemptFailure('x', { kind: 'http', status: 429, retryable: true, retryAfterMs: 7000 })
+    expect(waitMs(ctx, limited, 1)).toBe(7000)
+    expect(waitMs(ctx, new AttemptFailure('x', { kind: 'http', status: 429, retryable: true, retryAfterMs: 0 }), 3)).toBe(0)
   })
 
   it('does not retry errors that are not attempt failures', async () => {

@@ -122,10 +122,15 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return sendJson(res, 400, { error: { message: 'api-version query parameter is required', type: 'invalid_request_error' } })
     }
     const key = (req.headers['api-key'] as string | undefined) ?? req.headers.authorization?.replace(/^Bearer\s+/i, '')
-    if (key === 'bad-key') {
+    if (key?.startsWith('bad-key') === true) {
       finish(401)
+      // Like OpenAI, echo the presented key, so a client that passed this text on would leak it.
       return sendJson(res, 401, {
-        error: { message: 'Incorrect API key provided. You can find your API key in your account settings.', type: 'invalid_request_error', code: 'invalid_api_key' },
+        error: {
+          message: `Incorrect API key provided: ${echoedKey(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
       })
     }
     if (req.method === 'GET' && endpoint === 'models') {
@@ -257,6 +262,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         server.close(() => resolve())
       }),
   }
+}
+
+/** OpenAI shows a short key whole and a long one as its first 3 and last 4 characters around stars. */
+function echoedKey(key: string): string {
+  return key.length <= 12 ? key : `${key.slice(0, 3)}${'*'.repeat(key.length - 7)}${key.slice(-4)}`
 }
 
 interface Usage {
