@@ -4,6 +4,7 @@
  */
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken'
 import { ConfigError } from '../errors.js'
+import { TIKTOKEN_ENCODINGS } from './encodings.js'
 
 export interface Tokenizer {
   readonly encoding: string
@@ -12,20 +13,19 @@ export interface Tokenizer {
   count(text: string): number
 }
 
-const ENCODINGS = ['gpt2', 'r50k_base', 'p50k_base', 'p50k_edit', 'cl100k_base', 'o200k_base'] as const
 const cache = new Map<string, Tokenizer>()
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: false })
 
 /** Whether `name` is a tiktoken encoding this layer can load (for validating `encoding_model` settings). */
 export function isKnownEncoding(name: string): name is TiktokenEncoding {
-  return (ENCODINGS as readonly string[]).includes(name)
+  return (TIKTOKEN_ENCODINGS as readonly string[]).includes(name)
 }
 
 export function getTokenizer(encoding: string): Tokenizer {
   let tokenizer = cache.get(encoding)
   if (tokenizer === undefined) {
     if (!isKnownEncoding(encoding)) {
-      throw new ConfigError(`unknown tiktoken encoding "${encoding}" (expected one of ${ENCODINGS.join(', ')})`)
+      throw new ConfigError(`unknown tiktoken encoding "${encoding}" (expected one of ${TIKTOKEN_ENCODINGS.join(', ')})`)
     }
     tokenizer = wrap(encoding, get_encoding(encoding))
     cache.set(encoding, tokenizer)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TIKTOKEN_ENCODINGS } from '../../src/config/tiktoken-encodings.js'
+import { TIKTOKEN_ENCODINGS } from '../../src/llm/encodings.js'
 import { validateSettings, type ValidationResult } from '../../src/config/validate.js'
 import { getTokenizer } from '../../src/llm/tokenizer.js'
 

@@ -1,6 +1,6 @@
 /** Inputs, storage, chunking, cache, reporting, tables and vector store. */
 import { freeMap, ignored, int, mapOf, oneOf, optionalStr, section, str, strList } from '../fields.js'
-import { TIKTOKEN_ENCODINGS } from '../tiktoken-encodings.js'
+import { TIKTOKEN_ENCODINGS } from '../../llm/encodings.js'
 
 export const INPUT_TYPES = ['text', 'csv', 'json', 'jsonl', 'parquet', 'markitdown'] as const
 

@@ -1,6 +1,6 @@
 /** `completion_models` / `embedding_models`: keyed as in Microsoft GraphRAG v3, plus our own extras. */
 import { anyList, bool, freeMap, ignored, int, mapOf, num, oneOf, optionalNum, optionalOneOf, optionalSection, optionalStr, required } from '../fields.js'
-import { TIKTOKEN_ENCODINGS } from '../tiktoken-encodings.js'
+import { TIKTOKEN_ENCODINGS } from '../../llm/encodings.js'
 
 export const MODEL_PROVIDERS = ['openai', 'azure', 'local'] as const
 
@@ -8,7 +8,7 @@ const retry = optionalSection(
   {
     type: oneOf(['exponential_backoff', 'immediate'], 'exponential_backoff', 'Backoff strategy between attempts (exponential_backoff or immediate).'),
     max_retries: int(7, 'Retries after the first attempt (429, 5xx, timeouts, connection resets).', { min: 0 }),
-    base_delay: num(2, 'Backoff multiplier in seconds; the wait doubles (×base_delay) each retry, plus jitter.', { min: 0 }),
+    base_delay: num(2, 'Backoff base in seconds: the n-th retry waits base_delay^n seconds (plus jitter, up to max_delay); a Retry-After header from the server wins.', { min: 0 }),
     jitter: bool(true, 'Add up to one second of random jitter to each wait.'),
     max_delay: optionalNum('Upper bound of one wait in seconds (null = unbounded).', { min: 0, example: 60 }),
   },
