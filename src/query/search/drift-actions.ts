@@ -17,7 +17,7 @@ export interface DriftAction {
   query: string
   /** Index of the action whose answer proposed this one (-1 for the primer's follow-ups). */
   parent: number
-  /** Score of the parent answer: the priority of this action. */
+  /** Score of the answer that proposed it (the primer fold's for the first ones): its priority. */
   priority: number
   answer: string | undefined
   score: number | undefined

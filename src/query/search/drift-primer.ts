@@ -14,10 +14,16 @@ import { embedOne } from '../usage.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { HYDE_PROMPT, PRIMER_PROMPT } from './prompts.js'
 
+/** A follow-up question with the score of the primer fold that proposed it. */
+export interface PrimerFollowUp {
+  query: string
+  score: number
+}
+
 export interface PrimerResult {
   answer: string
-  score: number
-  followUps: string[]
+  /** In fold order; each fold scores its own answer, so its questions carry that score. */
+  followUps: PrimerFollowUp[]
   /** The reports the primer read, most similar first. */
   reports: { report: CommunityReportRow; similarity: number }[]
 }
@@ -56,8 +62,7 @@ export async function primeDrift(
   if (ok.length === 0) throw new QueryError('DRIFT search failed: no primer call succeeded', { cause: lastError })
   return {
     answer: ok.map((p) => p.answer).join('\n\n'),
-    score: ok.reduce((n, p) => n + p.score, 0) / ok.length,
-    followUps: ok.flatMap((p) => p.followUps),
+    followUps: ok.flatMap((p) => p.followUps.map((query) => ({ query, score: p.score }))),
     reports: ranked,
   }
 }

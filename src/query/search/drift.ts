@@ -9,7 +9,7 @@ import type { LocalIndex } from '../context/local.js'
 import { float, plainRecord } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { newAction, runEpochs, type DriftAction } from './drift-actions.js'
-import { primeDrift } from './drift-primer.js'
+import { primeDrift, type PrimerFollowUp } from './drift-primer.js'
 import type { QuestionInput, SearchRun } from './types.js'
 
 export async function* runDriftSearch(input: QuestionInput, index: LocalIndex, settings: Settings['drift_search'], services: SearchServices): SearchRun {
@@ -19,9 +19,9 @@ export async function* runDriftSearch(input: QuestionInput, index: LocalIndex, s
   if (input.query.trim() === '') throw new QueryError('DRIFT search needs a non-empty question')
   const reports = [...index.reportsByCommunity.values()]
   const primer = await primeDrift(input.query, reports, { topK: settings.drift_k_followups, folds: settings.primer_folds, maxTokens: settings.primer_llm_max_tokens }, services)
-  const actions: DriftAction[] = primer.followUps.filter((q, i, all) => all.indexOf(q) === i).map((q) => newAction(q, -1, primer.score))
+  const actions = primerActions(primer.followUps)
   const template = loadPrompt(settings.prompt, 'drift_search_system_prompt.txt', 'drift_search.prompt')
-  services.logger.debug(`DRIFT primer: ${primer.reports.length} reports, ${actions.length} follow-ups, score ${primer.score}`)
+  services.logger.debug(`DRIFT primer: ${primer.reports.length} reports, ${actions.length} follow-ups`)
   await runEpochs(actions, { globalQuery: input.query, template, index, settings, services })
 
   const notes = reduceNotes([primer.answer, ...actions.flatMap((a) => (a.answer ? [a.answer] : []))], settings.data_max_tokens, services.countTokens)
@@ -43,6 +43,16 @@ export async function* runDriftSearch(input: QuestionInput, index: LocalIndex, s
     callArgs: reduceCallArgs(settings),
   })
   return { records, text: notes }
+}
+
+/**
+ * One action per distinct primer question, prioritised by the score of the fold that asked it
+ * (the best, when two folds ask the same); best first, ties in fold order.
+ */
+function primerActions(followUps: readonly PrimerFollowUp[]): DriftAction[] {
+  const best = new Map<string, number>()
+  for (const { query, score } of followUps) best.set(query, Math.max(best.get(query) ?? Number.NEGATIVE_INFINITY, score))
+  return [...best].sort((a, b) => b[1] - a[1]).map(([query, score]) => newAction(query, -1, score))
 }
 
 /** Notes in discovery order (primer first), each kept while the total fits the budget. */
