@@ -6,9 +6,9 @@ import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { DULCE_DIMENSION, fakeProject, systemOf } from './support/dulce.js'
 
-function capture(): { write: (t: string) => void; text: () => string } {
-  let out = ''
-  return { write: (t) => void (out += t), text: () => out }
+function capture(): { write: (t: string) => void; writes: string[]; text: () => string } {
+  const writes: string[] = []
+  return { write: (t) => void writes.push(t), writes, text: () => writes.join('') }
 }
 
 describeShared('runQuery through configured models (in-process CLI command)', () => {
@@ -48,10 +48,20 @@ describeShared('runQuery through configured models (in-process CLI command)', ()
     })
   }
 
-  it('--streaming writes chunks then a newline', async () => {
+  it('--streaming writes the answer chunk by chunk, then one newline', async () => {
     const stdout = capture()
-    await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local', streaming: true }), { stdout, stderr: capture() })
-    expect(stdout.text()).toMatch(/^## Answer[\s\S]*\n$/)
+    const result = await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local', streaming: true }), { stdout, stderr: capture() })
+    const chunks = stdout.writes.slice(0, -1)
+    expect(chunks.length).toBeGreaterThan(1)
+    expect(chunks.join('')).toBe(result.response)
+    expect(result.response).toMatch(/^## Answer[\s\S]*[^\n]$/)
+    expect(stdout.writes.at(-1)).toBe('\n')
+  })
+
+  it('without --streaming writes the whole answer at once', async () => {
+    const stdout = capture()
+    const result = await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local' }), { stdout, stderr: capture() })
+    expect(stdout.writes).toEqual([`${result.response}\n`])
   })
 
   it('--history adds the conversation to the context and to entity mapping', async () => {
