@@ -1,10 +1,15 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { QueryError } from '../../src/errors.js'
+import { TEXT_UNITS } from '../../src/model/index.js'
 import { basicSearch, driftSearch, globalSearch, globalSearchStream, localSearch } from '../../src/query/index.js'
 import { NO_DATA_ANSWER } from '../../src/query/search/prompts.js'
-import { startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
+import { decodeParquet } from '../../src/storage/index.js'
+import { openVectorStore } from '../../src/storage/vector-store.js'
+import { fakeEmbedding, startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { DULCE_DIMENSION, fakeProject, systemOf, userOf } from './support/dulce.js'
+import { nearestByCosine } from './support/nearest.js'
 
 const QUESTION = 'What is Operation Dulce about?'
 
@@ -117,8 +122,20 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
 
   it('basic: nearest text units first, in the Sources table, answer returned without streaming', async () => {
     const result = await basicSearch(run('basic_search:\n  k: 3'))
-    expect(result.context.sources).toHaveLength(3)
+    // Expected order: cosine similarity of the question's vector to every stored text unit vector.
+    const store = await openVectorStore(`${data()}/lancedb`)
+    const vectors = await store.vectorsById('text_unit_text')
+    store.close()
+    const units = decodeParquet(TEXT_UNITS, readFileSync(`${data()}/text_units.parquet`), 'text_units')
+    const nearest = nearestByCosine(fakeEmbedding(QUESTION, DULCE_DIMENSION), vectors)
+      .slice(0, 3)
+      .map(({ id }) => units.find((u) => u.id === id)!.human_readable_id)
+    // Similarity order, not table order (the reference re-sorts hits into table order).
+    expect(nearest).not.toEqual([...nearest].sort((a, b) => a - b))
+    expect(result.context.sources!.map((s) => s.id)).toEqual(nearest)
     expect(result.contextText.startsWith('-----Sources-----\nid|text\n')).toBe(true)
+    const rowIds = [...result.contextText.matchAll(/^(\d+)\|/gm)].map((m) => Number(m[1]))
+    expect(rowIds).toEqual(nearest)
     const call = chats()
     expect(call).toHaveLength(1)
     expect(call[0]!.kind).toBe('basic_search')
