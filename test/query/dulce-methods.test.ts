@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { QueryError } from '../../src/errors.js'
-import { TEXT_UNITS } from '../../src/model/index.js'
+import { COMMUNITY_REPORTS, TEXT_UNITS } from '../../src/model/index.js'
 import { basicSearch, driftSearch, globalSearch, globalSearchStream, localSearch } from '../../src/query/index.js'
 import { NO_DATA_ANSWER } from '../../src/query/search/prompts.js'
 import { decodeParquet } from '../../src/storage/index.js'
@@ -100,7 +100,23 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
   })
 
   it('drift: HyDE, primer folds, scored follow-up steps with entity tables, final reduce', async () => {
-    const result = await driftSearch(run('drift_search:\n  n_depth: 2\n  drift_k_followups: 4\n  primer_folds: 2'))
+    const hyde = 'A hypothetical report about the squad at Dulce.'
+    responders[0] = (req) => (req.kind === 'unknown' && userOf(req.body).startsWith('Write a hypothetical answer') ? hyde : undefined)
+    let result: Awaited<ReturnType<typeof driftSearch>>
+    try {
+      result = await driftSearch(run('drift_search:\n  n_depth: 2\n  drift_k_followups: 4\n  primer_folds: 2'))
+    } finally {
+      responders.length = 0
+    }
+    // The primer reads the 4 reports of the level-2 cut (all but parent 0) most similar to the HyDE answer's vector.
+    const reports = decodeParquet(COMMUNITY_REPORTS, readFileSync(`${data()}/community_reports.parquet`), 'community_reports').filter((r) => r.community !== 0)
+    const store = await openVectorStore(`${data()}/lancedb`)
+    const vectors = await store.vectorsById('community_full_content', reports.map((r) => r.id))
+    store.close()
+    const expected = nearestByCosine(fakeEmbedding(hyde, DULCE_DIMENSION), vectors).slice(0, 4)
+    const primerReports = result.context.primer_reports!
+    expect(primerReports.map((r) => r.id)).toEqual(expected.map(({ id }) => reports.find((r) => r.id === id)!.community))
+    primerReports.forEach((r, i) => expect(r.similarity).toBeCloseTo(expected[i]!.similarity, 10))
     const kinds = chats().map((r) => r.kind)
     expect(kinds.filter((k) => k === 'drift_primer')).toHaveLength(2)
     const steps = chats().filter((r) => r.kind === 'drift_local')
@@ -110,13 +126,13 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
       expect(system).toContain(`Overall research question: ${QUESTION}`)
       // Local steps keep room for entities and relationships (the reference gives them 0 tokens).
       expect(system).toMatch(/-----Entities-----\nid\|entity\|description\|number of relationships\n\d+\|/)
+      expect(system).toMatch(/-----Relationships-----\nid\|source\|target\|description\|weight\n\d+\|/)
       expect(system).toContain('-----Sources-----\nid|text\n')
     }
     expect(kinds[kinds.length - 1]).toBe('drift_reduce')
     const reduce = chats().at(-1)!
     expect(systemOf(reduce.body)).toContain('----Note 1----\n# Intermediate answer')
     expect(result.context.actions!.filter((a) => a.status === 'answered')).toHaveLength(8)
-    expect(result.context.primer_reports!.length).toBe(4)
     expect(result.response).toContain('## Answer')
   })
 
