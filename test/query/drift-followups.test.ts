@@ -37,7 +37,9 @@ describeShared('DRIFT follow-up selection', () => {
     if (req.kind !== 'drift_local') return undefined
     // P1 answers well (90), P2 poorly (10); their follow-ups inherit those scores as priority.
     const score = user === 'P1?' ? 90 : user === 'P2?' ? 10 : 40
-    return JSON.stringify({ response: `Answer to ${user}`, score, follow_up_queries: [`${user} deeper A`, `${user} deeper B`] })
+    // Wide steps answer at length (~0.5 s at 1 ms per token), so steps in flight together overlap even on a busy machine.
+    const response = user.startsWith('Wide') ? `Answer to ${user} ${'More detail. '.repeat(150)}` : `Answer to ${user}`
+    return JSON.stringify({ response, score, follow_up_queries: [`${user} deeper A`, `${user} deeper B`] })
   }
 
   beforeAll(async () => {
@@ -45,7 +47,6 @@ describeShared('DRIFT follow-up selection', () => {
     const store = await openVectorStore(`${data()}/lancedb`)
     const leadVector = (await store.vectorsById('community_full_content', [lead.id])).get(lead.id)!
     store.close()
-    // Replies take ~1 ms per token, so a local step's call lasts far longer than the work between calls.
     fake = await startFakeLlm({ embeddingDimension: DULCE_DIMENSION, latency: { fixedMs: 5, perTokenMs: 1 }, fixedEmbeddings: { [HYDE]: leadVector }, responders: [respond] })
   })
   afterAll(async () => fake?.close())
