@@ -118,7 +118,12 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
 }
 
 async function startRun(method: SearchMethod, settings: Settings, dataDir: string, options: SearchOptions, services: SearchServices): Promise<SearchRun> {
-  const input = { query: options.query, responseType: options.responseType ?? SEARCH_DEFAULTS.responseType, history: options.history ?? [] }
+  const input = {
+    query: options.query,
+    responseType: options.responseType ?? SEARCH_DEFAULTS.responseType,
+    history: options.history ?? [],
+    historyMaxTurns: settings.local_search.conversation_history_max_turns,
+  }
   const level = options.communityLevel ?? SEARCH_DEFAULTS.communityLevel
   switch (method) {
     case 'local': {
@@ -131,7 +136,6 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
         ...input,
         communityLevel: level,
         dynamicCommunitySelection: options.dynamicCommunitySelection ?? SEARCH_DEFAULTS.dynamicCommunitySelection,
-        historyMaxTurns: settings.local_search.conversation_history_max_turns,
       }
       return runGlobalSearch(params, tables, settings.global_search, services)
     }

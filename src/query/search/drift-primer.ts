@@ -78,7 +78,7 @@ async function hypotheticalAnswer(query: string, reports: readonly CommunityRepo
 
 /** One primer call; the fold's reports are added most similar first while they fit primer_llm_max_tokens. */
 async function primeFold(query: string, fold: readonly CommunityReportRow[], maxTokens: number, services: SearchServices) {
-  const fill = fillRows(fold, (r) => `${r.full_content}\n\n`, maxTokens - services.countTokens(PRIMER_PROMPT), services.countTokens)
+  const fill = fillRows(fold, (r) => `${r.full_content}\n\n`, maxTokens - services.countTokens(formatPrompt(PRIMER_PROMPT, { query, community_reports: '' })), services.countTokens)
   const prompt = formatPrompt(PRIMER_PROMPT, { query, community_reports: fill.rows.join('').trim() })
   const result = await services.chat!.complete('primer', { messages: [{ role: 'user', content: prompt }], responseFormat: { type: 'json_object' } })
   const reply = replyObject(result)
