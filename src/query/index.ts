@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig, type Settings } from '../config/index.js'
-import { QueryError } from '../errors.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import { SILENT_LOGGER, type Logger } from '../logger.js'
 import type { ConversationTurn } from './context/history.js'
@@ -20,6 +19,7 @@ import { runGlobalSearch } from './search/global.js'
 import { prepareLocalIndex, runLocalSearch } from './search/local.js'
 import type { SearchRun } from './search/types.js'
 import type { SearchServices } from './services.js'
+import { sharedRun, type SharedRun } from './shared-run.js'
 import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
 import { openQueryVectors } from './vectors.js'
 
@@ -56,10 +56,12 @@ export interface SearchResult {
   usage: UsageSummary
 }
 
-/** A streaming search: iterate for answer chunks; `result` settles once the stream is drained. */
-export interface SearchStream extends AsyncIterable<string> {
-  readonly result: Promise<SearchResult>
-}
+/**
+ * A streaming search, run once: iterating yields the answer chunks (another iteration replays
+ * them), and `result` alone runs the search to its end. Breaking out of the only loop before
+ * `result` was asked for abandons the search; `result` then rejects with a QueryError.
+ */
+export type SearchStream = SharedRun<SearchResult>
 
 /** Defaults of the search options (the CLI's flags default to the same values). */
 export const SEARCH_DEFAULTS = Object.freeze({
@@ -70,10 +72,10 @@ export const SEARCH_DEFAULTS = Object.freeze({
   seed: 86,
 })
 
-export const localSearch = (o: SearchOptions) => drain(searchStream('local', o))
-export const globalSearch = (o: SearchOptions) => drain(searchStream('global', o))
-export const driftSearch = (o: SearchOptions) => drain(searchStream('drift', o))
-export const basicSearch = (o: SearchOptions) => drain(searchStream('basic', o))
+export const localSearch = (o: SearchOptions) => searchStream('local', o).result
+export const globalSearch = (o: SearchOptions) => searchStream('global', o).result
+export const driftSearch = (o: SearchOptions) => searchStream('drift', o).result
+export const basicSearch = (o: SearchOptions) => searchStream('basic', o).result
 export const localSearchStream = (o: SearchOptions) => searchStream('local', o)
 export const globalSearchStream = (o: SearchOptions) => searchStream('global', o)
 export const driftSearchStream = (o: SearchOptions) => searchStream('drift', o)
@@ -91,33 +93,8 @@ export async function runQuery(options: RunQueryOptions): Promise<SearchResult> 
   return stream.result
 }
 
-async function drain(stream: SearchStream): Promise<SearchResult> {
-  for await (const _ of stream) {
-    // chunks are joined into result.response
-  }
-  return stream.result
-}
-
 function searchStream(method: SearchMethod, options: SearchOptions): SearchStream {
-  let settle: { resolve: (r: SearchResult) => void; reject: (e: unknown) => void } | undefined
-  const result = new Promise<SearchResult>((resolve, reject) => (settle = { resolve, reject }))
-  // Consumers may only iterate; an unobserved rejection must not crash the process.
-  result.catch(() => undefined)
-  async function* iterate(): AsyncGenerator<string, void, undefined> {
-    let settled = false
-    try {
-      settle!.resolve(yield* execute(method, options))
-      settled = true
-    } catch (error) {
-      settle!.reject(error)
-      settled = true
-      throw error
-    } finally {
-      // The consumer stopped early (break): the search was abandoned, so there is no result.
-      if (!settled) settle!.reject(new QueryError('the search stream was closed before the answer was complete'))
-    }
-  }
-  return { [Symbol.asyncIterator]: () => iterate(), result }
+  return sharedRun(() => execute(method, options))
 }
 
 async function* execute(method: SearchMethod, options: SearchOptions): AsyncGenerator<string, SearchResult, undefined> {
@@ -141,7 +118,12 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
 }
 
 async function startRun(method: SearchMethod, settings: Settings, dataDir: string, options: SearchOptions, services: SearchServices): Promise<SearchRun> {
-  const input = { query: options.query, responseType: options.responseType ?? SEARCH_DEFAULTS.responseType, history: options.history ?? [] }
+  const input = {
+    query: options.query,
+    responseType: options.responseType ?? SEARCH_DEFAULTS.responseType,
+    history: options.history ?? [],
+    historyMaxTurns: settings.local_search.conversation_history_max_turns,
+  }
   const level = options.communityLevel ?? SEARCH_DEFAULTS.communityLevel
   switch (method) {
     case 'local': {
@@ -154,7 +136,6 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
         ...input,
         communityLevel: level,
         dynamicCommunitySelection: options.dynamicCommunitySelection ?? SEARCH_DEFAULTS.dynamicCommunitySelection,
-        historyMaxTurns: settings.local_search.conversation_history_max_turns,
       }
       return runGlobalSearch(params, tables, settings.global_search, services)
     }

@@ -1,5 +1,7 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
@@ -32,6 +34,58 @@ function buildCli(): string | undefined {
   return existsSync(join(PROJECT_ROOT, 'dist', 'cli', 'query.js')) ? undefined : 'dist/cli/query.js is missing'
 }
 
+interface HoldingRelay {
+  baseUrl: string
+  /** Settles once a streamed reply has been sent halfway. */
+  held: Promise<void>
+  /** Sends the rest of every held reply. */
+  release(): void
+  close(): Promise<void>
+}
+
+/** A relay in front of the fake server that sends each streamed reply only halfway until release(). */
+async function startHoldingRelay(target: string): Promise<HoldingRelay> {
+  const origin = new URL(target).origin
+  let onHeld = () => {}
+  const held = new Promise<void>((resolve) => (onHeld = resolve))
+  let release = () => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const server = createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = []
+      for await (const chunk of req) chunks.push(chunk as Buffer)
+      const upstream = await fetch(`${origin}${req.url ?? '/'}`, {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
+      })
+      const type = upstream.headers.get('content-type') ?? 'application/json'
+      res.writeHead(upstream.status, { 'content-type': type })
+      if (!type.startsWith('text/event-stream')) return void res.end(Buffer.from(await upstream.arrayBuffer()))
+      const events = (await upstream.text()).split('\n\n').filter((e) => e !== '')
+      const half = Math.floor(events.length / 2)
+      for (const e of events.slice(0, half)) res.write(`${e}\n\n`)
+      onHeld()
+      await released
+      for (const e of events.slice(half)) res.write(`${e}\n\n`)
+      res.end()
+    })().catch(() => res.destroy())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    held,
+    release: () => release(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        release()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
 describeShared('graphrag query (spawned CLI)', () => {
   let fake: FakeLlm
   let skip: string | undefined
@@ -58,11 +112,32 @@ describeShared('graphrag query (spawned CLI)', () => {
     expect(out.usage.embeddingCalls).toBe(1)
   })
 
-  it('local --streaming prints the answer', async (ctx) => {
+  it('local --streaming prints the answer while it is still arriving, then one newline', async (ctx) => {
     if (skip !== undefined) return ctx.skip()
-    const r = await runCli(['query', 'Who is Alex Mercer?', '-m', 'local', '-r', root, '-d', data(), '--streaming'])
-    expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^## Answer/)
+    const relay = await startHoldingRelay(fake.baseUrl)
+    try {
+      const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'graphrag.js'), 'query', 'Who is Alex Mercer?', '-m', 'local', '-r', fakeProject(relay.baseUrl).root, '-d', data(), '--streaming'], {
+        env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stdout = ''
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+      const printed = new Promise<boolean>((resolve) => child.stdout.once('data', () => resolve(true)))
+      await relay.held
+      // A CLI that buffered the answer would print nothing until the reply ends, which waits for release().
+      const printedWhileHeld = await Promise.race([printed, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000))])
+      const partial = stdout
+      relay.release()
+      expect(await exited).toBe(0)
+      expect(printedWhileHeld).toBe(true)
+      expect(partial).toMatch(/^## Answer/)
+      expect(stdout.length).toBeGreaterThan(partial.length)
+      expect(stdout.startsWith(partial)).toBe(true)
+      expect(stdout).toMatch(/^## Answer[\s\S]*[^\n]\n$/)
+    } finally {
+      await relay.close()
+    }
   })
 
   it('global without a chat model fails with exit code 1 and names the setting', async (ctx) => {

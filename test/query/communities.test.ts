@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { COMMUNITIES, COMMUNITY_REPORTS, type CommunityReportRow, type CommunityRow } from '../../src/model/index.js'
 import { decodeParquet } from '../../src/storage/index.js'
-import { communitiesByEntity, reportsAtLevel } from '../../src/query/context/communities.js'
+import { communityByEntity, reportsAtLevel } from '../../src/query/context/communities.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 
 function community(c: number, level: number, parent: number, children: number[], entityIds: string[]): CommunityRow {
@@ -13,25 +13,38 @@ function report(c: CommunityRow): CommunityReportRow {
 }
 
 describe('reports at a community level', () => {
-  // 0 → {2, 3}; 1 has no children; 2 → {4}
-  const comms = [community(0, 0, -1, [2, 3], ['a', 'b', 'c']), community(1, 0, -1, [], ['d']), community(2, 1, 0, [4], ['a', 'b']), community(3, 1, 0, [], ['c']), community(4, 2, 2, [], ['a'])]
+  // 0 → {2, 3}; 1 has no children; 2 → {4, 5}. Each level partitions its parent's entities.
+  const comms = [
+    community(0, 0, -1, [2, 3], ['a', 'b', 'c']),
+    community(1, 0, -1, [], ['d']),
+    community(2, 1, 0, [4, 5], ['a', 'b']),
+    community(3, 1, 0, [], ['c']),
+    community(4, 2, 2, [], ['a']),
+    community(5, 2, 2, [], ['b']),
+  ]
   const reps = comms.map(report)
+  const cut = (reports: CommunityReportRow[], level: number) => reportsAtLevel(reports, comms, level).map((r) => r.community)
 
   it('cuts the hierarchy at L: the deepest report on each branch, no parent next to its children', () => {
-    expect(reportsAtLevel(reps, comms, 0).map((r) => r.community)).toEqual([0, 1])
-    expect(reportsAtLevel(reps, comms, 1).map((r) => r.community)).toEqual([1, 2, 3])
-    expect(reportsAtLevel(reps, comms, 2).map((r) => r.community)).toEqual([1, 3, 4])
+    expect(cut(reps, 0)).toEqual([0, 1])
+    expect(cut(reps, 1)).toEqual([1, 2, 3])
+    expect(cut(reps, 2)).toEqual([1, 3, 4, 5])
   })
 
   it('keeps a parent whose children have no report', () => {
-    const withoutChildReports = reps.filter((r) => r.community !== 2 && r.community !== 3 && r.community !== 4)
-    expect(reportsAtLevel(withoutChildReports, comms, 2).map((r) => r.community)).toEqual([0, 1])
+    expect(cut(reps.filter((r) => r.community < 2), 2)).toEqual([0, 1])
   })
 
-  it('maps each entity to its community in the cut; entities in none are absent, not dropped', () => {
-    const selected = reportsAtLevel(reps, comms, 2)
-    const map = communitiesByEntity(selected, comms)
-    expect(Object.fromEntries(map)).toEqual({ a: [4], c: [3], d: [1] })
+  it('keeps a parent when only some children have reports, so every entity is still covered once', () => {
+    // 5 has no report: b is covered by its parent 2, a by 4.
+    const partial = reps.filter((r) => r.community !== 5)
+    expect(cut(partial, 2)).toEqual([1, 2, 3, 4])
+    expect(Object.fromEntries(communityByEntity(reportsAtLevel(partial, comms, 2), comms))).toEqual({ a: 4, b: 2, c: 3, d: 1 })
+  })
+
+  it('maps each entity to its one community in the cut; entities in none are absent, not dropped', () => {
+    const selected = reportsAtLevel(reps.filter((r) => r.community !== 1), comms, 2)
+    expect(Object.fromEntries(communityByEntity(selected, comms))).toEqual({ a: 4, b: 5, c: 3 })
   })
 })
 

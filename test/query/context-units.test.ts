@@ -76,7 +76,7 @@ describe('reduce budgets', () => {
   })
 
   it('DRIFT local steps keep a share for entities and relationships with the default props', () => {
-    const options = driftLocalOptions(SETTINGS.default.drift_search)
+    const options = driftLocalOptions(SETTINGS.default.drift_search, 5)
     expect(1 - options.communityProp - options.textUnitProp).toBeCloseTo(0.25)
     expect(options.textUnitProp / options.communityProp).toBeCloseTo(9)
   })

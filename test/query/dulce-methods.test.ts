@@ -1,10 +1,15 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { QueryError } from '../../src/errors.js'
+import { COMMUNITY_REPORTS, TEXT_UNITS } from '../../src/model/index.js'
 import { basicSearch, driftSearch, globalSearch, globalSearchStream, localSearch } from '../../src/query/index.js'
 import { NO_DATA_ANSWER } from '../../src/query/search/prompts.js'
-import { startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
+import { decodeParquet } from '../../src/storage/index.js'
+import { openVectorStore } from '../../src/storage/vector-store.js'
+import { fakeEmbedding, startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { DULCE_DIMENSION, fakeProject, systemOf, userOf } from './support/dulce.js'
+import { nearestByCosine } from './support/nearest.js'
 
 const QUESTION = 'What is Operation Dulce about?'
 
@@ -95,7 +100,23 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
   })
 
   it('drift: HyDE, primer folds, scored follow-up steps with entity tables, final reduce', async () => {
-    const result = await driftSearch(run('drift_search:\n  n_depth: 2\n  drift_k_followups: 4\n  primer_folds: 2'))
+    const hyde = 'A hypothetical report about the squad at Dulce.'
+    responders[0] = (req) => (req.kind === 'unknown' && userOf(req.body).startsWith('Write a hypothetical answer') ? hyde : undefined)
+    let result: Awaited<ReturnType<typeof driftSearch>>
+    try {
+      result = await driftSearch(run('drift_search:\n  n_depth: 2\n  drift_k_followups: 4\n  primer_folds: 2'))
+    } finally {
+      responders.length = 0
+    }
+    // The primer reads the 4 reports of the level-2 cut (all but parent 0) most similar to the HyDE answer's vector.
+    const reports = decodeParquet(COMMUNITY_REPORTS, readFileSync(`${data()}/community_reports.parquet`), 'community_reports').filter((r) => r.community !== 0)
+    const store = await openVectorStore(`${data()}/lancedb`)
+    const vectors = await store.vectorsById('community_full_content', reports.map((r) => r.id))
+    store.close()
+    const expected = nearestByCosine(fakeEmbedding(hyde, DULCE_DIMENSION), vectors).slice(0, 4)
+    const primerReports = result.context.primer_reports!
+    expect(primerReports.map((r) => r.id)).toEqual(expected.map(({ id }) => reports.find((r) => r.id === id)!.community))
+    primerReports.forEach((r, i) => expect(r.similarity).toBeCloseTo(expected[i]!.similarity, 10))
     const kinds = chats().map((r) => r.kind)
     expect(kinds.filter((k) => k === 'drift_primer')).toHaveLength(2)
     const steps = chats().filter((r) => r.kind === 'drift_local')
@@ -105,20 +126,32 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
       expect(system).toContain(`Overall research question: ${QUESTION}`)
       // Local steps keep room for entities and relationships (the reference gives them 0 tokens).
       expect(system).toMatch(/-----Entities-----\nid\|entity\|description\|number of relationships\n\d+\|/)
+      expect(system).toMatch(/-----Relationships-----\nid\|source\|target\|description\|weight\n\d+\|/)
       expect(system).toContain('-----Sources-----\nid|text\n')
     }
     expect(kinds[kinds.length - 1]).toBe('drift_reduce')
     const reduce = chats().at(-1)!
     expect(systemOf(reduce.body)).toContain('----Note 1----\n# Intermediate answer')
     expect(result.context.actions!.filter((a) => a.status === 'answered')).toHaveLength(8)
-    expect(result.context.primer_reports!.length).toBe(4)
     expect(result.response).toContain('## Answer')
   })
 
   it('basic: nearest text units first, in the Sources table, answer returned without streaming', async () => {
     const result = await basicSearch(run('basic_search:\n  k: 3'))
-    expect(result.context.sources).toHaveLength(3)
+    // Expected order: cosine similarity of the question's vector to every stored text unit vector.
+    const store = await openVectorStore(`${data()}/lancedb`)
+    const vectors = await store.vectorsById('text_unit_text')
+    store.close()
+    const units = decodeParquet(TEXT_UNITS, readFileSync(`${data()}/text_units.parquet`), 'text_units')
+    const nearest = nearestByCosine(fakeEmbedding(QUESTION, DULCE_DIMENSION), vectors)
+      .slice(0, 3)
+      .map(({ id }) => units.find((u) => u.id === id)!.human_readable_id)
+    // Similarity order, not table order (the reference re-sorts hits into table order).
+    expect(nearest).not.toEqual([...nearest].sort((a, b) => a - b))
+    expect(result.context.sources!.map((s) => s.id)).toEqual(nearest)
     expect(result.contextText.startsWith('-----Sources-----\nid|text\n')).toBe(true)
+    const rowIds = [...result.contextText.matchAll(/^(\d+)\|/gm)].map((m) => Number(m[1]))
+    expect(rowIds).toEqual(nearest)
     const call = chats()
     expect(call).toHaveLength(1)
     expect(call[0]!.kind).toBe('basic_search')
@@ -131,6 +164,7 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
     const local = await localSearch(base)
     expect(local.response).toContain('local_search.completion_model_id')
     expect(local.response).toContain('## Entities')
+    expect(local.response).toMatch(/## Relationships\n\n- [A-Z :]+ → [A-Z :]+ \(id \d+\): \S/)
     expect(local.response).toContain('## Reports')
     expect(local.response).toContain('## Sources')
     const basic = await basicSearch(base)

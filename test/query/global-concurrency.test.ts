@@ -9,6 +9,7 @@ import { globalSearch } from '../../src/query/index.js'
 import { ParquetTableStore } from '../../src/storage/index.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { fakeProject, systemOf } from './support/dulce.js'
+import { maxOverlap } from './support/overlap.js'
 
 const N = 1000
 const WORDS = ['harbour', 'ferry', 'council', 'winter', 'budget', 'island', 'crew', 'vote', 'signal', 'archive']
@@ -30,15 +31,6 @@ async function syntheticIndex(): Promise<string> {
   await store.write(COMMUNITIES, communities)
   await store.write(COMMUNITY_REPORTS, reports)
   return dir
-}
-
-/** Largest number of requests in flight at the same moment. */
-function maxOverlap(intervals: { startedAt: number; endedAt: number }[]): number {
-  const events = intervals.flatMap((r) => [[r.startedAt, 1] as const, [r.endedAt, -1] as const]).sort((a, b) => a[0] - b[0] || a[1] - b[1])
-  let now = 0
-  let max = 0
-  for (const [, d] of events) max = Math.max(max, (now += d))
-  return max
 }
 
 describe('global search over 1,000 synthetic reports', () => {

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { runQueryCommand, type QueryCommandFlags } from '../../src/query/command.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { describeShared, sharedPath } from '../support/shared.js'
-import { DULCE_DIMENSION, fakeProject, systemOf } from './support/dulce.js'
+import { DULCE_DIMENSION, fakeProject, systemOf, userOf } from './support/dulce.js'
 
-function capture(): { write: (t: string) => void; text: () => string } {
-  let out = ''
-  return { write: (t) => void (out += t), text: () => out }
+function capture(): { write: (t: string) => void; writes: string[]; text: () => string } {
+  const writes: string[] = []
+  return { write: (t) => void writes.push(t), writes, text: () => writes.join('') }
 }
 
 describeShared('runQuery through configured models (in-process CLI command)', () => {
@@ -48,20 +48,61 @@ describeShared('runQuery through configured models (in-process CLI command)', ()
     })
   }
 
-  it('--streaming writes chunks then a newline', async () => {
+  it('--streaming writes the answer chunk by chunk, then one newline', async () => {
     const stdout = capture()
-    await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local', streaming: true }), { stdout, stderr: capture() })
-    expect(stdout.text()).toMatch(/^## Answer[\s\S]*\n$/)
+    const result = await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local', streaming: true }), { stdout, stderr: capture() })
+    const chunks = stdout.writes.slice(0, -1)
+    expect(chunks.length).toBeGreaterThan(1)
+    expect(chunks.join('')).toBe(result.response)
+    expect(result.response).toMatch(/^## Answer[\s\S]*[^\n]$/)
+    expect(stdout.writes.at(-1)).toBe('\n')
   })
 
-  it('--history adds the conversation to the context and to entity mapping', async () => {
+  it('without --streaming writes the whole answer at once', async () => {
+    const stdout = capture()
+    const result = await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local' }), { stdout, stderr: capture() })
+    expect(stdout.writes).toEqual([`${result.response}\n`])
+  })
+
+  const CONVERSATION = '-----Conversation History-----\nturn|content\nuser|Tell me about Jordan Hayes.\nassistant|Jordan Hayes is a scientist.\n'
+  const askWithHistory = async (extra: Partial<QueryCommandFlags>) => {
     const file = join(root, 'history.json')
     writeFileSync(file, JSON.stringify([{ role: 'user', content: 'Tell me about Jordan Hayes.' }, { role: 'assistant', content: 'Jordan Hayes is a scientist.' }]))
     fake.requests.length = 0
-    await runQueryCommand('And who do they work with?', flags({ method: 'local', history: file }), { stdout: capture(), stderr: capture() })
-    const embed = fake.requests.find((r) => r.kind === 'embedding')!
-    expect(JSON.stringify(embed.body)).toContain('And who do they work with?\\nTell me about Jordan Hayes.')
+    const stderr = capture()
+    const result = await runQueryCommand('And who do they work with?', flags({ ...extra, history: file }), { stdout: capture(), stderr })
+    expect(stderr.text()).toBe('')
+    return result
+  }
+  const firstEmbedding = () => JSON.stringify(fake.requests.find((r) => r.kind === 'embedding')!.body)
+
+  it('--history adds the conversation to the context and to entity mapping', async () => {
+    await askWithHistory({ method: 'local' })
+    expect(firstEmbedding()).toContain('And who do they work with?\\nTell me about Jordan Hayes.')
     const prompt = systemOf(fake.requests.find((r) => r.kind === 'local_search')!.body)
-    expect(prompt).toContain('-----Conversation History-----\nturn|content\nuser|Tell me about Jordan Hayes.\nassistant|Jordan Hayes is a scientist.\n')
+    expect(prompt).toContain(CONVERSATION)
+  })
+
+  it('--history in basic search: the conversation precedes the passages, the earlier question joins the search text', async () => {
+    const result = await askWithHistory({ method: 'basic' })
+    expect(firstEmbedding()).toContain('And who do they work with?\\nTell me about Jordan Hayes.')
+    const prompt = systemOf(fake.requests.find((r) => r.kind === 'basic_search')!.body)
+    expect(prompt).toContain(`${CONVERSATION}\n-----Sources-----\nid|text\n`)
+    expect(result.context['conversation history']).toHaveLength(2)
+  })
+
+  it('--history in DRIFT search reaches the HyDE and primer prompts, every local step and the reduce', async () => {
+    const drift = fakeProject(fake.baseUrl, 'drift_search:\n  n_depth: 1\n  drift_k_followups: 2\n  primer_folds: 1').root
+    await askWithHistory({ method: 'drift', root: drift })
+    const chats = (kind: string) => fake.requests.filter((r) => r.kind === kind)
+    const hyde = chats('unknown').filter((r) => userOf(r.body).startsWith('Write a hypothetical answer'))
+    expect(hyde).toHaveLength(1)
+    expect(userOf(hyde[0]!.body)).toContain(`Question: And who do they work with?\n\nThe question continues this conversation:\n${CONVERSATION}`)
+    expect(chats('drift_primer')).toHaveLength(1)
+    expect(userOf(chats('drift_primer')[0]!.body)).toContain(CONVERSATION)
+    expect(chats('drift_local')).toHaveLength(2)
+    for (const step of chats('drift_local')) expect(systemOf(step.body)).toContain(CONVERSATION)
+    expect(chats('drift_reduce')).toHaveLength(1)
+    expect(systemOf(chats('drift_reduce')[0]!.body)).toContain(`${CONVERSATION}\n----Note 1----`)
   })
 })

@@ -33,7 +33,8 @@ export function claimTable(
   countTokens: (text: string) => number,
 ): { text: string; kept: CovariateRow[]; tokens: number } {
   if (rows.length === 0) return { text: '', kept: [], tokens: 0 }
-  const head = renderTable('Claims', CLAIM_HEADER, [])
+  // Lower-case, as the reference names this section after its covariate key (`-----claims-----`).
+  const head = renderTable('claims', CLAIM_HEADER, [])
   const headTokens = countTokens(head)
   const fill = fillRows(rows, (c) => renderRow(Object.values(claimRecord(c))), budget - headTokens, countTokens)
   if (fill.kept.length === 0) return { text: '', kept: [], tokens: 0 }

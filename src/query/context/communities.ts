@@ -1,21 +1,22 @@
 /**
  * Which community reports answer at level L. The reference keeps every report with level ≤ L, so
- * a parent and its children repeat each other; we keep the documented intent instead: the
- * deepest report ≤ L on each branch of the hierarchy (a report is dropped when one of its
- * children at level ≤ L has a report), so every entity is covered exactly once.
+ * a parent and its children repeat each other; we keep the documented intent instead: each entity
+ * is covered by the deepest community at level ≤ L that has a report, and exactly those reports
+ * are kept. A parent whose children's reports cover all its entities is dropped; one with an
+ * entity in no reported child (that child's report is missing) stays, for that entity.
  */
 import type { CommunityReportRow, CommunityRow } from '../../model/index.js'
 
-/** Reports at level ≤ L whose children (at level ≤ L) have no report: the hierarchy cut at L. */
+/** The reports covering the entities at level ≤ L (and reports whose members are unknown). */
 export function reportsAtLevel(
   reports: readonly CommunityReportRow[],
   communities: readonly CommunityRow[],
   level: number,
 ): CommunityReportRow[] {
   const eligible = reports.filter((r) => r.level <= level)
-  const reported = new Set(eligible.map((r) => r.community))
-  const children = childrenByCommunity(reports, communities)
-  return eligible.filter((r) => !(children.get(r.community) ?? []).some((c) => reported.has(c)))
+  const covering = new Set(communityByEntity(eligible, communities).values())
+  const known = new Set(communities.filter((c) => (c.entity_ids ?? []).length > 0).map((c) => c.community))
+  return eligible.filter((r) => covering.has(r.community) || !known.has(r.community))
 }
 
 /** Children per community number, from both tables (older indexes may lack one of the columns). */
@@ -38,21 +39,21 @@ export function childrenByCommunity(
 }
 
 /**
- * Entity id → the selected communities it belongs to (normally one). Entities in no selected
- * community are simply absent: they stay searchable, they just bring no report.
+ * Entity id → the deepest of the given reports' communities that contains it. Entities in none are
+ * simply absent: they stay searchable, they just bring no report.
  */
-export function communitiesByEntity(
-  selected: readonly CommunityReportRow[],
+export function communityByEntity(
+  reports: readonly CommunityReportRow[],
   communities: readonly CommunityRow[],
-): Map<string, number[]> {
-  const wanted = new Set(selected.map((r) => r.community))
-  const out = new Map<string, number[]>()
+): Map<string, number> {
+  const levelOf = new Map(reports.map((r) => [r.community, r.level]))
+  const out = new Map<string, number>()
   for (const c of communities) {
-    if (!wanted.has(c.community)) continue
+    const level = levelOf.get(c.community)
+    if (level === undefined) continue
     for (const id of c.entity_ids ?? []) {
-      const list = out.get(id)
-      if (list === undefined) out.set(id, [c.community])
-      else if (!list.includes(c.community)) list.push(c.community)
+      const current = out.get(id)
+      if (current === undefined || level > levelOf.get(current)!) out.set(id, c.community)
     }
   }
   return out

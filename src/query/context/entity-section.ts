@@ -1,9 +1,11 @@
 /**
- * Entities, Relationships and Claims under one budget. Entities are added nearest first together
- * with their relationships and claims, and adding stops at the first entity whose tables no longer
- * fit, so the three tables always describe the same entities (as in the reference). When even the
- * first entity does not fit whole, its rows are filled greedily instead of leaving the section empty.
- * The remaining entities then get Entities rows while the budget allows.
+ * Entities, Relationships and Claims under one budget. Entities are added nearest first, each with
+ * its relationships (in- and out-network, see relationships.ts) and claims, until the next one's
+ * tables no longer fit; the Relationships and Claims tables describe that prefix (as in the
+ * reference). Mapped entities after the prefix still get Entities rows in the room left (a row too
+ * long is skipped, a later shorter one may fit), so the Entities table can name more entities than
+ * the other two. When even the first entity does not fit whole, its own rows are filled greedily
+ * instead of leaving the section empty.
  */
 import type { CovariateRow, EntityRow, RelationshipRow } from '../../model/index.js'
 import { claimTable, selectClaims } from './claims.js'

@@ -30,7 +30,8 @@ export interface LocalIndex {
   covariates: readonly CovariateRow[]
   textUnitsById: ReadonlyMap<string, TextUnitRow>
   reportsByCommunity: ReadonlyMap<number, CommunityReportRow>
-  communitiesByEntity: ReadonlyMap<string, readonly number[]>
+  /** Entity id → the one selected community covering it (see communities.ts). */
+  communityByEntity: ReadonlyMap<string, number>
 }
 
 export interface BuiltContext {
@@ -65,7 +66,7 @@ export async function buildLocalContext(
 
   services.logger.debug(`local context: mapped ${selected.map((e) => e.title).join(', ') || 'no entities'}`)
   let budget = Math.floor(total * options.communityProp)
-  const reports = reportTable(rankReportsForEntities(selected, index.communitiesByEntity, index.reportsByCommunity), budget, count)
+  const reports = reportTable(rankReportsForEntities(selected, index.communityByEntity, index.reportsByCommunity), budget, count)
   budget += Math.floor(total * (1 - options.communityProp - options.textUnitProp)) - reports.tokens
   const section = buildEntitySection(selected, index.relationships, index.covariates, options.topKRelationships, budget, count)
   const { entities: ents, relationships: rels, claims } = section

@@ -10,12 +10,13 @@ const REPORT_HEADER = ['id', 'title', 'content'] as const
 
 export function rankReportsForEntities(
   selected: readonly EntityRow[],
-  communitiesByEntity: ReadonlyMap<string, readonly number[]>,
+  communityByEntity: ReadonlyMap<string, number>,
   reportsByCommunity: ReadonlyMap<number, CommunityReportRow>,
 ): CommunityReportRow[] {
   const matches = new Map<number, number>()
   for (const e of selected) {
-    for (const c of communitiesByEntity.get(e.id) ?? []) matches.set(c, (matches.get(c) ?? 0) + 1)
+    const c = communityByEntity.get(e.id)
+    if (c !== undefined) matches.set(c, (matches.get(c) ?? 0) + 1)
   }
   const candidates = [...matches.keys()].filter((c) => reportsByCommunity.has(c))
   candidates.sort((a, b) => matches.get(b)! - matches.get(a)! || reportsByCommunity.get(b)!.rank - reportsByCommunity.get(a)!.rank)

@@ -1,8 +1,13 @@
-/** Basic search: plain vector RAG over text_unit_text, passages in similarity order → one answer. */
+/**
+ * Basic search: plain vector RAG over text_unit_text, passages in similarity order → one answer.
+ * A conversation history is shown before the passages (as in local search), and its recent
+ * questions join the text that is embedded, so a follow-up question finds its subject's passages.
+ */
 import type { Settings } from '../../config/index.js'
 import type { TextUnitRow } from '../../model/index.js'
+import { HISTORY_BUDGET_SHARE, historyBlock, recentQuestions } from '../context/history.js'
 import { sourceRecord, sourceTable } from '../context/text-units.js'
-import { plainRecord } from '../context/table-format.js'
+import { plainRecord, type ContextRecords } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
 import { answerFromContext } from './offline.js'
@@ -14,11 +19,18 @@ export async function* runBasicSearch(
   settings: Settings['basic_search'],
   services: SearchServices,
 ): SearchRun {
-  const units = await rankPassages(input.query, textUnits, settings.k, services)
-  const table = sourceTable(units, settings.max_context_tokens, services.countTokens)
-  const records = { sources: table.kept.map((u) => plainRecord(sourceRecord(u))) }
+  const count = services.countTokens
+  const history = historyBlock(input.history, input.historyMaxTurns, Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE), count)
+  const searchText = input.query.trim() === '' ? '' : [input.query, ...recentQuestions(input.history, input.historyMaxTurns)].join('\n')
+  const units = await rankPassages(searchText, textUnits, settings.k, services)
+  // The blank line between the history and the passages costs a token too.
+  const room = settings.max_context_tokens - (history.text === '' ? 0 : history.tokens + count('\n'))
+  const table = sourceTable(units, room, count)
+  const records: ContextRecords = {}
+  if (history.records.length > 0) records['conversation history'] = history.records
+  records.sources = table.kept.map((u) => plainRecord(sourceRecord(u)))
   return yield* answerFromContext(
-    { records, text: table.text },
+    { records, text: history.text === '' ? table.text : `${history.text}\n${table.text}` },
     { path: settings.prompt, builtin: 'basic_search_system_prompt.txt', key: 'basic_search.prompt', modelKey: 'basic_search.completion_model_id' },
     input,
     services.chat,
@@ -26,9 +38,9 @@ export async function* runBasicSearch(
 }
 
 /** The k nearest text units, nearest first (the reference re-sorts them into table order). */
-async function rankPassages(query: string, textUnits: readonly TextUnitRow[], k: number, services: SearchServices): Promise<TextUnitRow[]> {
-  if (query.trim() === '') return []
-  const vector = await embedOne(services.embedder, services.meter, query)
+async function rankPassages(text: string, textUnits: readonly TextUnitRow[], k: number, services: SearchServices): Promise<TextUnitRow[]> {
+  if (text === '') return []
+  const vector = await embedOne(services.embedder, services.meter, text)
   const hits = await services.vectors.search('text_unit_text', vector, k)
   const byId = new Map(textUnits.map((u) => [u.id, u]))
   return hits.flatMap((h) => {

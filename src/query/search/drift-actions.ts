@@ -7,6 +7,7 @@
 import type { Settings } from '../../config/index.js'
 import { QueryError } from '../../errors.js'
 import { formatPrompt } from '../../llm/prompt-template.js'
+import type { ConversationTurn } from '../context/history.js'
 import type { LocalContextOptions, LocalIndex } from '../context/local.js'
 import { buildLocalContext } from '../context/local.js'
 import { mapLimited } from '../concurrency.js'
@@ -17,7 +18,7 @@ export interface DriftAction {
   query: string
   /** Index of the action whose answer proposed this one (-1 for the primer's follow-ups). */
   parent: number
-  /** Score of the parent answer: the priority of this action. */
+  /** Score of the answer that proposed it (the primer fold's for the first ones): its priority. */
   priority: number
   answer: string | undefined
   score: number | undefined
@@ -28,7 +29,7 @@ export interface DriftAction {
 /** Local steps always get some room for entities and relationships; the defaults (0.1 + 0.9) leave none. */
 const MIN_LOCAL_SHARE = 0.25
 
-export function driftLocalOptions(s: Settings['drift_search']): LocalContextOptions {
+export function driftLocalOptions(s: Settings['drift_search'], historyMaxTurns: number): LocalContextOptions {
   let communityProp = s.local_search_community_prop
   let textUnitProp = s.local_search_text_unit_prop
   const shares = communityProp + textUnitProp
@@ -43,12 +44,15 @@ export function driftLocalOptions(s: Settings['drift_search']): LocalContextOpti
     topKEntities: s.local_search_top_k_mapped_entities,
     topKRelationships: s.local_search_top_k_relationships,
     maxContextTokens: s.local_search_max_data_tokens,
-    historyMaxTurns: 0,
+    historyMaxTurns,
   }
 }
 
 export interface ActionRunner {
   globalQuery: string
+  /** The conversation the question continues: shown to every step, as local search shows it. */
+  history: readonly ConversationTurn[]
+  historyMaxTurns: number
   template: string
   index: LocalIndex
   settings: Settings['drift_search']
@@ -83,7 +87,7 @@ export function newAction(query: string, parent: number, priority: number): Drif
 async function runAction(action: DriftAction, runner: ActionRunner): Promise<void> {
   const { settings, services } = runner
   try {
-    const context = await buildLocalContext(action.query, [], runner.index, driftLocalOptions(settings), services)
+    const context = await buildLocalContext(action.query, runner.history, runner.index, driftLocalOptions(settings, runner.historyMaxTurns), services)
     const system = formatPrompt(runner.template, {
       context_data: context.text,
       response_type: 'multiple paragraphs',

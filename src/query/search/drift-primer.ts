@@ -14,10 +14,16 @@ import { embedOne } from '../usage.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { HYDE_PROMPT, PRIMER_PROMPT } from './prompts.js'
 
+/** A follow-up question with the score of the primer fold that proposed it. */
+export interface PrimerFollowUp {
+  query: string
+  score: number
+}
+
 export interface PrimerResult {
   answer: string
-  score: number
-  followUps: string[]
+  /** In fold order; each fold scores its own answer, so its questions carry that score. */
+  followUps: PrimerFollowUp[]
   /** The reports the primer read, most similar first. */
   reports: { report: CommunityReportRow; similarity: number }[]
 }
@@ -56,8 +62,7 @@ export async function primeDrift(
   if (ok.length === 0) throw new QueryError('DRIFT search failed: no primer call succeeded', { cause: lastError })
   return {
     answer: ok.map((p) => p.answer).join('\n\n'),
-    score: ok.reduce((n, p) => n + p.score, 0) / ok.length,
-    followUps: ok.flatMap((p) => p.followUps),
+    followUps: ok.flatMap((p) => p.followUps.map((query) => ({ query, score: p.score }))),
     reports: ranked,
   }
 }
@@ -73,7 +78,7 @@ async function hypotheticalAnswer(query: string, reports: readonly CommunityRepo
 
 /** One primer call; the fold's reports are added most similar first while they fit primer_llm_max_tokens. */
 async function primeFold(query: string, fold: readonly CommunityReportRow[], maxTokens: number, services: SearchServices) {
-  const fill = fillRows(fold, (r) => `${r.full_content}\n\n`, maxTokens - services.countTokens(PRIMER_PROMPT), services.countTokens)
+  const fill = fillRows(fold, (r) => `${r.full_content}\n\n`, maxTokens - services.countTokens(formatPrompt(PRIMER_PROMPT, { query, community_reports: '' })), services.countTokens)
   const prompt = formatPrompt(PRIMER_PROMPT, { query, community_reports: fill.rows.join('').trim() })
   const result = await services.chat!.complete('primer', { messages: [{ role: 'user', content: prompt }], responseFormat: { type: 'json_object' } })
   const reply = replyObject(result)

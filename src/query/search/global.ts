@@ -21,8 +21,6 @@ export type GlobalTables = Pick<IndexTables, 'entities' | 'communities' | 'commu
 export interface GlobalParams extends QuestionInput {
   communityLevel: number
   dynamicCommunitySelection: boolean
-  /** Conversation turns kept (global search has no setting of its own; local_search's is used). */
-  historyMaxTurns: number
 }
 
 export interface MapPoint {

@@ -1,7 +1,7 @@
 /** Local search: entity-centred context (reports, entities, relationships, claims, sources) → one answer. */
 import type { Settings } from '../../config/index.js'
 import type { IndexTables } from '../load-index.js'
-import { communitiesByEntity, reportsAtLevel } from '../context/communities.js'
+import { communityByEntity, reportsAtLevel } from '../context/communities.js'
 import { buildLocalContext, type LocalContextOptions, type LocalIndex } from '../context/local.js'
 import type { SearchServices } from '../services.js'
 import { answerFromContext } from './offline.js'
@@ -19,7 +19,7 @@ export function prepareLocalIndex(tables: LocalTables, communityLevel: number): 
     covariates: tables.covariates ?? [],
     textUnitsById: new Map(tables.text_units.map((u) => [u.id, u])),
     reportsByCommunity: new Map(selected.map((r) => [r.community, r])),
-    communitiesByEntity: communitiesByEntity(selected, tables.communities),
+    communityByEntity: communityByEntity(selected, tables.communities),
   }
 }
 

@@ -18,4 +18,6 @@ export interface QuestionInput {
   query: string
   responseType: string
   history: readonly ConversationTurn[]
+  /** Turns of `history` kept (local_search.conversation_history_max_turns, the only such setting). */
+  historyMaxTurns: number
 }
