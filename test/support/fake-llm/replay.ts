@@ -36,7 +36,10 @@ export interface ReplayClaim {
   sourceText: string
 }
 
-/** What the replay responder sends for one text unit; records past `firstReplyRecords` come in the gleaning reply. */
+/**
+ * What the replay responder sends for one text unit. Graph records past `firstReplyRecords` and
+ * claims past `firstReplyClaims` come in the first gleaning reply, as a model that missed some would.
+ */
 export interface ReplayUnit {
   textUnitId: string
   text: string
@@ -44,6 +47,7 @@ export interface ReplayUnit {
   relationships: ReplayRelationship[]
   claims: ReplayClaim[]
   firstReplyRecords: number
+  firstReplyClaims: number
 }
 
 interface ReplayData {
@@ -123,7 +127,15 @@ function load(): ReplayData {
         sourceText: oneLine(c.source_text ?? ''),
       }))
     const total = unitEntities.length + unitRelationships.length
-    return { textUnitId: tu.id, text: tu.text, entities: unitEntities, relationships: unitRelationships, claims, firstReplyRecords: Math.ceil((total * 2) / 3) }
+    return {
+      textUnitId: tu.id,
+      text: tu.text,
+      entities: unitEntities,
+      relationships: unitRelationships,
+      claims,
+      firstReplyRecords: Math.ceil((total * 2) / 3),
+      firstReplyClaims: Math.ceil((claims.length * 2) / 3),
+    }
   })
   const needles = textUnits.map((tu) => {
     const body = tu.text.trim()
@@ -170,6 +182,10 @@ function graphRecords(unit: ReplayUnit): string[] {
     ...unit.entities.map((e) => `("entity"<|>${e.title}<|>${e.type}<|>${e.description})`),
     ...unit.relationships.map((r) => `("relationship"<|>${r.source}<|>${r.target}<|>${r.description}<|>${r.strength})`),
   ]
+}
+
+function claimRecords(unit: ReplayUnit): string[] {
+  return unit.claims.map((c) => `(${c.subject}<|>${c.object}<|>${c.type}<|>${c.status}<|>${c.startDate}<|>${c.endDate}<|>${c.description}<|>${c.sourceText})`)
 }
 
 function withComplete(records: readonly string[]): string {
@@ -234,10 +250,12 @@ export const REPLAY_RESPONDER: Responder = ({ kind, messages }) => {
     }
     case 'extract_claims': {
       const unit = findUnit(first)
+      return unit === undefined ? undefined : withComplete(claimRecords(unit).slice(0, unit.firstReplyClaims))
+    }
+    case 'extract_claims_continue': {
+      const unit = findUnit(first)
       if (unit === undefined) return undefined
-      return withComplete(
-        unit.claims.map((c) => `(${c.subject}<|>${c.object}<|>${c.type}<|>${c.status}<|>${c.startDate}<|>${c.endDate}<|>${c.description}<|>${c.sourceText})`),
-      )
+      return extractionTurns(messages) === 1 ? withComplete(claimRecords(unit).slice(unit.firstReplyClaims)) : '<|COMPLETE|>'
     }
     case 'summarize_descriptions':
       return summary(first)
