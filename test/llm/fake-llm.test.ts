@@ -153,13 +153,22 @@ describeShared('fake OpenAI server: Christmas Carol replay', () => {
     expect(loop.choices[0]!.message.content).toBe('N')
   })
 
-  it('replays claims and the report of the best-matching community', async () => {
-    const unit = Object.values(replayExpectations()).find((u) => u.claims.length > 0)!
+  it('replays claims in two parts (two thirds first, the rest on gleaning) and the report of the best-matching community', async () => {
+    const unit = Object.values(replayExpectations()).find((u) => u.claims.length >= 3)!
     const claimsPrompt = formatPrompt(loadPrompt(null, 'extract_claims.txt', 't'), { entity_specs: 'person', claim_description: 'x', input_text: unit.text })
     const c = client(fake)
     const claims = (await c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: claimsPrompt }] })).choices[0]!.message.content!
-    expect(claims.split('##')).toHaveLength(unit.claims.length)
+    expect(claims.split('##')).toHaveLength(unit.firstReplyClaims)
     expect(claims).toContain(unit.claims[0]!.description)
+    const history = [
+      { role: 'user' as const, content: claimsPrompt },
+      { role: 'assistant' as const, content: claims },
+      { role: 'user' as const, content: loadPrompt(null, 'internal/extract_claims_continue.txt', 't') },
+    ]
+    const rest = (await c.chat.completions.create({ model: 'm', messages: history })).choices[0]!.message.content!
+    expect(rest.split('##')).toHaveLength(unit.claims.length - unit.firstReplyClaims)
+    const last = unit.claims.at(-1)!
+    expect(rest).toContain(`(${last.subject}<|>${last.object}<|>${last.type}<|>`)
     const table = '-----Entities-----\nhuman_readable_id,title,description,degree\n1,JACOB MARLEY,Scrooge\'s late partner,5\n2,EBENEZER SCROOGE,a miser,30\n'
     const reportPrompt = formatPrompt(loadPrompt(null, 'community_report_graph.txt', 't'), { input_text: table, max_report_length: 1500 })
     const report = JSON.parse((await c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: reportPrompt }] })).choices[0]!.message.content!)

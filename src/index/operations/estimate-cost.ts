@@ -16,7 +16,9 @@
  * - Communities = 0.23 × distinct entities; each entity sits in 2.18 communities (one per level), a
  *   member costs ~180 context tokens (+40 with claims); contexts are capped at max_input_length and
  *   the largest are trimmed, so the average is 0.85 × min(budget, members × tokens per member).
- *   A report reply is ~1130 tokens.
+ *   A report reply is ~1045 tokens: the reference reports written as the compact JSON a
+ *   structured-output (json_schema) reply is (1043 o200k; indented JSON, which no such reply
+ *   uses, would be ~1130). The Dulce reference index gives 1006.
  * - Fast method: noun-phrase graphs have ~22.8 distinct entities per 1000 chunk tokens; a text-unit
  *   report context averages min(budget, 3 chunks).
  * - Embeddings: chunk texts, `title:description` (~60 tokens) and report full_content (~965 tokens);
@@ -39,7 +41,7 @@ export const ESTIMATE_HEURISTICS = Object.freeze({
   entitySummaryTokens: 185, relationshipSummaryTokens: 155,
   communitiesPerEntity: 0.23, membershipsPerEntity: 2.18,
   contextTokensPerMember: 180, claimContextTokensPerMember: 40, contextTrimFactor: 0.85,
-  reportReplyTokens: 1130,
+  reportReplyTokens: 1045,
   nounPhraseEntitiesPer1k: 22.8, textReportContextChunks: 3,
   entityEmbeddingTokens: 60, reportEmbeddingTokens: 965,
   requestOverheadTokens: 3, messageOverheadTokens: 4,

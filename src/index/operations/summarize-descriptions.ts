@@ -1,8 +1,10 @@
 /**
  * Description summarisation (spec §5.4.1): an entity or relationship with two or more distinct
  * descriptions gets one LLM-written summary; inputs are sorted by code point and fed in batches
- * that fit `maxInputTokens`, each later batch starting from the previous summary.
+ * that fit `maxInputTokens` (a hard cap, where the reference lets the last description overflow),
+ * each later batch starting from the previous summary.
  */
+import { ConfigError } from '../../errors.js'
 import { compareCodePoints } from '../../graph/components/index.js'
 import { formatPrompt } from '../../llm/prompt-template.js'
 import type { ChatModel } from '../../llm/types.js'
@@ -30,6 +32,14 @@ export interface SummarizedGraph {
   relationships: ExtractedRelationshipRow[]
   /** LLM calls made (cache hits included). */
   calls: number
+  /** Descriptions cut to fit max_input_tokens on their own. */
+  truncated: number
+}
+
+interface SummaryOutcome {
+  text: string
+  calls: number
+  truncated: number
 }
 
 export async function summarizeDescriptions(
@@ -38,9 +48,11 @@ export async function summarizeDescriptions(
   services: SummarizeServices,
 ): Promise<SummarizedGraph> {
   let calls = 0
+  let truncated = 0
   const summarize = async (subject: string, descriptions: readonly string[]) => {
     const out = await summarizeOne(subject, descriptions, options, services)
     calls += out.calls
+    truncated += out.truncated
     services.onItemDone?.()
     return out.text
   }
@@ -58,7 +70,7 @@ export async function summarizeDescriptions(
     weight: r.weight,
     description: await summarize(jsonList([r.source, r.target]), r.description),
   }))
-  return { entities, relationships, calls }
+  return { entities, relationships, calls, truncated }
 }
 
 /** Python `json.dumps(list, ensure_ascii=False)`: `", "` between items. */
@@ -71,30 +83,64 @@ async function summarizeOne(
   descriptions: readonly string[],
   options: SummarizeDescriptionsOptions,
   services: SummarizeServices,
-): Promise<{ text: string; calls: number }> {
+): Promise<SummaryOutcome> {
   const sorted = [...new Set(descriptions)].filter((d) => d !== '').sort(compareCodePoints)
-  if (sorted.length < 2) return { text: sorted[0] ?? '', calls: 0 }
+  if (sorted.length < 2) return { text: sorted[0] ?? '', calls: 0, truncated: 0 }
   const { chat } = services
-  const templateTokens = chat.countTokens(options.prompt)
-  let budget = options.maxInputTokens - templateTokens
-  let collected: string[] = []
-  let summary = ''
-  let calls = 0
-  for (let i = 0; i < sorted.length; i++) {
-    const description = sorted[i]!
-    budget -= chat.countTokens(description)
-    collected.push(description)
-    const last = i === sorted.length - 1
-    if (!last && !(budget < 0 && collected.length >= 2)) continue
+  const budget = descriptionBudget(options, chat)
+  const ask = async (batch: readonly string[]) => {
     const prompt = formatPrompt(options.prompt, {
       entity_name: subject,
-      description_list: jsonList([...collected].sort(compareCodePoints)),
+      description_list: jsonList([...batch].sort(compareCodePoints)),
       max_length: options.maxLength,
     })
-    summary = (await chat.complete({ messages: [{ role: 'user', content: prompt }], ...(services.signal ? { signal: services.signal } : {}) })).content
-    calls++
-    collected = [summary]
-    budget = options.maxInputTokens - templateTokens - chat.countTokens(summary)
+    return (await chat.complete({ messages: [{ role: 'user', content: prompt }], ...(services.signal ? { signal: services.signal } : {}) })).content
   }
-  return { text: summary, calls }
+  // A batch is the previous summary (if any) plus new descriptions, never more than `budget` tokens:
+  // it is sent before a description that would overflow it. The carried summary is cut to half the
+  // budget so a later batch always has room for new text.
+  let carried: string[] = []
+  let batch: string[] = []
+  let used = 0
+  let calls = 0
+  let truncated = 0
+  for (const description of sorted) {
+    if (batch.length > 0 && used + chat.countTokens(description) > budget) {
+      const summary = await ask([...carried, ...batch])
+      calls++
+      carried = [fitTokens(summary, Math.floor(budget / 2), chat)]
+      batch = []
+      used = chat.countTokens(carried[0]!)
+    }
+    const fitted = fitTokens(description, budget - used, chat)
+    if (fitted !== description) truncated++
+    batch.push(fitted)
+    used += chat.countTokens(fitted)
+  }
+  return { text: await ask([...carried, ...batch]), calls: calls + 1, truncated }
+}
+
+/** Tokens left for descriptions once the template is counted; none left is a settings error. */
+function descriptionBudget(options: SummarizeDescriptionsOptions, chat: ChatModel): number {
+  const template = chat.countTokens(options.prompt)
+  const budget = options.maxInputTokens - template
+  if (budget > 0) return budget
+  throw new ConfigError(
+    `summarize_descriptions.max_input_tokens is ${options.maxInputTokens}, but the summary prompt alone takes ${template} tokens: raise it so descriptions fit.`,
+    { keyPath: 'summarize_descriptions.max_input_tokens' },
+  )
+}
+
+/** The longest prefix of `text` (cut between code points) that has at most `limit` tokens. */
+function fitTokens(text: string, limit: number, chat: ChatModel): string {
+  if (chat.countTokens(text) <= limit) return text
+  const chars = [...text]
+  let low = 0
+  let high = chars.length
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2)
+    if (chat.countTokens(chars.slice(0, mid).join('')) <= limit) low = mid
+    else high = mid - 1
+  }
+  return chars.slice(0, low).join('')
 }

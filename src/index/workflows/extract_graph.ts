@@ -55,6 +55,7 @@ export const extractGraph: Workflow = {
     const out = await summarizeDescriptions(graph, summaryOptions, { chat: summaryChat, signal: ctx.signal, onItemDone: () => summaryProgress.tick() })
     summaryProgress.done()
     ctx.stats.count('summary_calls', out.calls)
+    ctx.stats.count('truncated_descriptions', out.truncated)
     await ctx.tables.write(EXTRACTED_ENTITIES, out.entities)
     await ctx.tables.write(EXTRACTED_RELATIONSHIPS, out.relationships)
     return {

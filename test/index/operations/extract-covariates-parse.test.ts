@@ -47,3 +47,14 @@ describe('parseClaimReply', () => {
     expect(parseClaimReply('<|COMPLETE|>')).toEqual({ claims: [], dropped: [] })
   })
 })
+
+describe('parseClaimReply preamble, completion markers and chatter', () => {
+  it('reads a claim on the preamble line, joins a wrapped line and stops at a bare COMPLETE and chatter', () => {
+    const { claims, dropped } = parseClaimReply(reply('chatty.txt'))
+    expect(dropped).toEqual([])
+    expect(claims.map((c) => [c.subject_id, c.object_id, c.type, c.source_text])).toEqual([
+      ['EBENEZER SCROOGE', 'BOB CRATCHIT', 'UNDERPAYMENT', 'Bob had but fifteen "Bob" a-week himself'],
+      ['EBENEZER SCROOGE', 'NONE', 'MISANTHROPY', 'If they would rather die, they had better do it, and decrease the surplus population.'],
+    ])
+  })
+})

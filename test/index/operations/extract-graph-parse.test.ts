@@ -157,3 +157,69 @@ describe('parseGraphReply parentheses inside descriptions', () => {
     ])
   })
 })
+
+describe('parseGraphReply preamble, completion markers and chatter', () => {
+  it('reads a record that starts on the same line as the preamble, without inventing records from parentheses in descriptions', () => {
+    const parsed = parseGraphReply(reply('preamble-same-line.txt'))
+    expect(parsed.entities).toEqual([
+      { title: 'MRS. FEZZIWIG', type: 'PERSON', description: 'Mrs. Fezziwig, "one vast substantial smile" (entity of good cheer), dances with her husband at the ball' },
+      { title: 'DICK WILKINS', type: 'PERSON', description: "Dick Wilkins was apprenticed with young Scrooge (relationship status: fellow apprentice) at Fezziwig's" },
+    ])
+    expect(weights(reply('preamble-same-line.txt'))).toEqual([['MRS. FEZZIWIG', 'DICK WILKINS', 4]])
+    expect(parsed.dropped).toEqual([])
+    expect(titles('Entities: "entity"<|>A<|>PERSON<|>first\n"entity"<|>B<|>PERSON<|>second')).toEqual(['A', 'B'])
+  })
+
+  it('ends the last record at a bare COMPLETE line that follows it directly', () => {
+    const parsed = parseGraphReply(reply('small-model-bare-complete.txt'))
+    expect(parsed.entities.map((e) => e.description)).toEqual([
+      'The ghost of Jacob Marley, bound in a chain of cash-boxes and padlocks',
+      "Wandering spirits outside Scrooge's window, each chained like Marley",
+    ])
+    expect(parsed.relationships.map((r) => [r.description, r.weight])).toEqual([
+      ['Marley\'s ghost warns Scrooge that three spirits will visit him', 9],
+      ["Marley's ghost joins the phantoms in their mournful dirge", 6],
+    ])
+    expect(parsed.dropped).toEqual([])
+  })
+
+  it('treats a line holding only a completion marker, in any common spelling, as the end of the record', () => {
+    for (const marker of ['COMPLETE', '<|COMPLETE|>', '[COMPLETE]', '**COMPLETE**', '<COMPLETE>', '`<|COMPLETE|>`', '`COMPLETE`', '  COMPLETE.  ']) {
+      const parsed = parseGraphReply(`"entity"<|>A<|>PERSON<|>desc a\n"entity"<|>B<|>PERSON<|>desc b\n${marker}\nthanks for reading`)
+      expect(parsed.entities.map((e) => e.description), marker).toEqual(['desc a', 'desc b'])
+    }
+    // Only a whole line is a marker: the word inside a description stays text.
+    expect(parseGraphReply('"entity"<|>A<|>EVENT<|>The ball is COMPLETE at midnight').entities[0]!.description).toBe('The ball is COMPLETE at midnight')
+  })
+
+  it('keeps chatter after an unparenthesised record out of its last field, but joins a wrapped lower-case line', () => {
+    const parsed = parseGraphReply(reply('small-model-chatter.txt'))
+    expect(parsed.entities).toEqual([
+      { title: "MARLEY'S GHOST", type: 'PERSON', description: 'The ghost of Jacob Marley, bound in a chain of cash-boxes, padlocks and heavy purses wrought in steel' },
+      { title: 'THE PHANTOMS', type: 'PERSON', description: "Wandering spirits outside Scrooge's window, each chained like Marley" },
+    ])
+    expect(weights(reply('small-model-chatter.txt'))).toEqual([["MARLEY'S GHOST", 'EBENEZER SCROOGE', 9]])
+    expect(parsed.dropped).toEqual([])
+  })
+})
+
+describe('parseGraphReply strengths', () => {
+  it('reads the strength only at the start of the last field and defaults a missing one to 1, keeping its text', () => {
+    const parsed = parseGraphReply(reply('numbers-in-fields.txt'))
+    expect(parsed.entities.map((e) => e.description)).toEqual(["London in 1843, where Scrooge's counting-house stands"])
+    expect(parsed.relationships.map((r) => [r.target, r.description, r.weight])).toEqual([
+      ['BOB CRATCHIT', 'Scrooge pays Bob 15 shillings a week', 8],
+      ['THE CITY', 'Scrooge has kept his counting-house in the city since 1820', 6],
+      ['JACOB MARLEY', 'Scrooge and Marley met in 1843 at the office on floor 3', 1],
+      ['THE CITY', 'Bob runs home through Camden Town, 20 streets away', 7],
+    ])
+    expect(parsed.defaultedWeights).toBe(1)
+    expect(parsed.dropped).toEqual([])
+  })
+
+  it('does not read a number that is part of a word as the strength', () => {
+    const parsed = parseGraphReply('("relationship"<|>A<|>B<|>neighbours<|>3rd floor)')
+    expect(parsed.relationships).toEqual([{ source: 'A', target: 'B', description: 'neighbours 3rd floor', weight: 1 }])
+    expect(parsed.defaultedWeights).toBe(1)
+  })
+})

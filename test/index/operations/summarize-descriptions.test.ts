@@ -57,16 +57,54 @@ describe('summarizeDescriptions through the fake server', () => {
     expect(sent.every((b) => b.includes('no more than 120 words'))).toBe(true)
   })
 
-  it('feeds descriptions in batches that fit max_input_tokens, each later batch starting from the summary', async () => {
+  /** The description list each summary request carried, in request order. */
+  const batchesSince = (before: number) =>
+    llm.requests.slice(before).map((r) => {
+      const content = (r.body as { messages: Array<{ content: string }> }).messages[0]!.content
+      return JSON.parse(/# Descriptions to merge\n(.*)\n/.exec(content)![1]!) as string[]
+    })
+  const tokens = (batch: readonly string[]) => batch.reduce((n, d) => n + chat.countTokens(d), 0)
+
+  it('sends a batch before the description that would overflow max_input_tokens, each later batch starting from the summary', async () => {
     const descriptions = ['d1 one two three', 'd2 one two three', 'd3 one two three', 'd4 one two three']
     const perDescription = chat.countTokens(descriptions[0]!)
-    const budget = chat.countTokens(prompt) + 2 * perDescription + 1
+    const budget = 2 * perDescription + 1
     const before = llm.requests.length
-    const out = await summarizeDescriptions({ entities: [entity('GHOST', descriptions)], relationships: [] }, { ...options, maxInputTokens: budget }, { chat })
-    const batches = llm.requests.slice(before).map((r) => /Descriptions to merge\\n(.*?)\\n/.exec(JSON.stringify(r.body))?.[1])
-    expect(batches.length).toBeGreaterThan(1)
-    expect(batches[0]).toBe('[\\"d1 one two three\\", \\"d2 one two three\\", \\"d3 one two three\\"]')
-    expect(out.entities[0]!.description.startsWith('SUMMARY OF [')).toBe(true)
+    const out = await summarizeDescriptions(
+      { entities: [entity('GHOST', descriptions)], relationships: [] },
+      { ...options, maxInputTokens: chat.countTokens(prompt) + budget },
+      { chat },
+    )
+    const batches = batchesSince(before)
+    expect(batches[0]).toEqual(['d1 one two three', 'd2 one two three'])
+    for (const batch of batches) expect(tokens(batch)).toBeLessThanOrEqual(budget)
+    expect(batches.slice(1).every((b) => b.some((d) => d.startsWith('SUMMARY OF [')))).toBe(true)
+    for (const d of descriptions) expect(batches.some((b) => b.includes(d)), d).toBe(true)
+    expect(out.calls).toBe(batches.length)
+    expect(out.truncated).toBe(0)
     expect(out.entities[0]!.description).toContain('d4 one two three')
+  })
+
+  it('cuts a description longer than the whole budget to fit instead of dropping it', async () => {
+    const long = `a long description of the ghost ${'who walks the night '.repeat(40)}`.trim()
+    const budget = 20
+    const before = llm.requests.length
+    const out = await summarizeDescriptions(
+      { entities: [entity('GHOST', [long, 'short one'])], relationships: [] },
+      { ...options, maxInputTokens: chat.countTokens(prompt) + budget },
+      { chat },
+    )
+    const batches = batchesSince(before)
+    expect(batches[0]).toHaveLength(1)
+    expect(batches[0]![0]!.length).toBeGreaterThan(0)
+    expect(long.startsWith(batches[0]![0]!)).toBe(true)
+    for (const batch of batches) expect(tokens(batch)).toBeLessThanOrEqual(budget)
+    expect(batches.at(-1)).toContain('short one')
+    expect(out.truncated).toBe(1)
+  })
+
+  it('fails with a ConfigError naming max_input_tokens when the prompt alone exceeds it', async () => {
+    const run = summarizeDescriptions({ entities: [entity('GHOST', ['a', 'b'])], relationships: [] }, { ...options, maxInputTokens: 10 }, { chat })
+    await expect(run).rejects.toMatchObject({ code: 'CONFIG', keyPath: 'summarize_descriptions.max_input_tokens' })
   })
 })

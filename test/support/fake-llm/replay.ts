@@ -1,7 +1,8 @@
 /**
- * Replays the real answers behind the Christmas Carol reference index: per text unit its entities,
- * relationships and claims, and per community its report. Strengths are deterministic per
- * (unit, relationship) and exposed through `replayExpectations()` so tests can compute weights.
+ * Replays the real answers behind a reference index (Christmas Carol by default, or Operation Dulce):
+ * per text unit its entities, relationships and claims, and per community its report. Strengths are
+ * deterministic per (unit, relationship) and exposed through `replayExpectations()` so tests can
+ * compute weights.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,7 +10,7 @@ import { COMMUNITIES, COMMUNITY_REPORTS, COVARIATES, ENTITIES, RELATIONSHIPS, TE
 import type { TableSchema } from '../../../src/model/schema.js'
 import { decodeParquet } from '../../../src/storage/parquet.js'
 import { SHARED_DIR } from '../shared.js'
-import type { ChatMessageLike } from './classify.js'
+import type { ChatMessageLike, PromptKind } from './classify.js'
 import { hashUnit, type Responder } from './responders.js'
 
 export interface ReplayEntity {
@@ -36,7 +37,10 @@ export interface ReplayClaim {
   sourceText: string
 }
 
-/** What the replay responder sends for one text unit; records past `firstReplyRecords` come in the gleaning reply. */
+/**
+ * What the replay responder sends for one text unit. Graph records past `firstReplyRecords` and
+ * claims past `firstReplyClaims` come in the first gleaning reply, as a model that missed some would.
+ */
 export interface ReplayUnit {
   textUnitId: string
   text: string
@@ -44,6 +48,7 @@ export interface ReplayUnit {
   relationships: ReplayRelationship[]
   claims: ReplayClaim[]
   firstReplyRecords: number
+  firstReplyClaims: number
 }
 
 interface ReplayData {
@@ -55,7 +60,10 @@ interface ReplayData {
   communities: Array<{ titles: string[]; report: string }>
 }
 
-let loaded: ReplayData | undefined
+/** A folder of ../shared/reference holding a complete index. */
+export type ReplayDataset = 'christmas-carol-index' | 'msgr-v3-dulce'
+
+const loaded = new Map<ReplayDataset, ReplayData>()
 
 /** One line per record, as real models write them. */
 function oneLine(text: string): string {
@@ -85,14 +93,14 @@ function unitPosition(textUnitIds: readonly string[], id: string): [number, numb
   return [distinct.indexOf(id), distinct.length]
 }
 
-function read<S extends TableSchema>(schema: S, file: string) {
-  if (SHARED_DIR === undefined) throw new Error('replay needs ../shared/reference/christmas-carol-index')
-  const path = join(SHARED_DIR, 'reference', 'christmas-carol-index', file)
-  return decodeParquet(schema, readFileSync(path), path)
-}
-
-function load(): ReplayData {
-  if (loaded !== undefined) return loaded
+function load(dataset: ReplayDataset): ReplayData {
+  const cached = loaded.get(dataset)
+  if (cached !== undefined) return cached
+  const read = <S extends TableSchema>(schema: S, file: string) => {
+    if (SHARED_DIR === undefined) throw new Error(`replay needs ../shared/reference/${dataset}`)
+    const path = join(SHARED_DIR, 'reference', dataset, file)
+    return decodeParquet(schema, readFileSync(path), path)
+  }
   const textUnits = read(TEXT_UNITS, 'text_units.parquet')
   const entities = read(ENTITIES, 'entities.parquet')
   const relationships = read(RELATIONSHIPS, 'relationships.parquet')
@@ -123,7 +131,15 @@ function load(): ReplayData {
         sourceText: oneLine(c.source_text ?? ''),
       }))
     const total = unitEntities.length + unitRelationships.length
-    return { textUnitId: tu.id, text: tu.text, entities: unitEntities, relationships: unitRelationships, claims, firstReplyRecords: Math.ceil((total * 2) / 3) }
+    return {
+      textUnitId: tu.id,
+      text: tu.text,
+      entities: unitEntities,
+      relationships: unitRelationships,
+      claims,
+      firstReplyRecords: Math.ceil((total * 2) / 3),
+      firstReplyClaims: Math.ceil((claims.length * 2) / 3),
+    }
   })
   const needles = textUnits.map((tu) => {
     const body = tu.text.trim()
@@ -144,23 +160,23 @@ function load(): ReplayData {
     }
     return [{ titles: c.entity_ids.map((id) => titleById.get(id) ?? '').filter((t) => t !== ''), report: JSON.stringify(report) }]
   })
-  loaded = {
+  const data = {
     units,
     needles,
     entityDescriptions: new Map(entities.map((e) => [e.title, e.description])),
     relationshipDescriptions: new Map(relationships.map((r) => [`${r.source}\u0000${r.target}`, r.description])),
     communities,
   }
-  return loaded
+  loaded.set(dataset, data)
+  return data
 }
 
 /** Per text unit id: the entities, relationships (with the strengths sent) and claims the replay answers with. */
-export function replayExpectations(): Record<string, ReplayUnit> {
-  return Object.fromEntries(load().units.map((u) => [u.textUnitId, u]))
+export function replayExpectations(dataset: ReplayDataset = 'christmas-carol-index'): Record<string, ReplayUnit> {
+  return Object.fromEntries(load(dataset).units.map((u) => [u.textUnitId, u]))
 }
 
-function findUnit(text: string): ReplayUnit | undefined {
-  const data = load()
+function findUnit(data: ReplayData, text: string): ReplayUnit | undefined {
   const i = data.needles.findIndex((needle) => needle !== '' && text.includes(needle))
   return i >= 0 ? data.units[i] : undefined
 }
@@ -172,6 +188,10 @@ function graphRecords(unit: ReplayUnit): string[] {
   ]
 }
 
+function claimRecords(unit: ReplayUnit): string[] {
+  return unit.claims.map((c) => `(${c.subject}<|>${c.object}<|>${c.type}<|>${c.status}<|>${c.startDate}<|>${c.endDate}<|>${c.description}<|>${c.sourceText})`)
+}
+
 function withComplete(records: readonly string[]): string {
   return records.length === 0 ? '<|COMPLETE|>' : `${records.join('\n##\n')}\n<|COMPLETE|>`
 }
@@ -181,9 +201,8 @@ function extractionTurns(messages: readonly ChatMessageLike[]): number {
   return messages.filter((m) => m.role === 'assistant' && !/^\s*[YN]\s*$/i.test(m.content)).length
 }
 
-function bestCommunity(text: string, caseSensitive: boolean): string | undefined {
+function bestCommunity(data: ReplayData, text: string, caseSensitive: boolean): string | undefined {
   const haystack = caseSensitive ? text : text.toUpperCase()
-  const data = load()
   // Search each title once, then score communities by membership.
   const present = new Set([...data.entityDescriptions.keys()].filter((t) => haystack.includes(t)))
   let best: { score: number; size: number; report: string } | undefined
@@ -198,8 +217,7 @@ function bestCommunity(text: string, caseSensitive: boolean): string | undefined
   return best?.report
 }
 
-function summary(text: string): string | undefined {
-  const data = load()
+function summary(data: ReplayData, text: string): string | undefined {
   const subject = /#\s*Subject\s*\n([\s\S]*?)\n\s*(?:\(|#)/.exec(text)?.[1]?.trim()
   if (subject === undefined) return undefined
   const direct = data.entityDescriptions.get(subject.replace(/^["']|["']$/g, ''))
@@ -219,32 +237,40 @@ function parseNames(subject: string): [string, string] | undefined {
   }
 }
 
-/** The replay responder: answers from the reference index, or defers to the built-in ones. */
-export const REPLAY_RESPONDER: Responder = ({ kind, messages }) => {
+/** The replay responder for `dataset`: answers from the reference index, or defers to the built-in ones. */
+export function replayResponder(dataset: ReplayDataset): Responder {
+  return ({ kind, messages }) => replay(load(dataset), kind, messages)
+}
+
+export const REPLAY_RESPONDER: Responder = replayResponder('christmas-carol-index')
+
+function replay(data: ReplayData, kind: PromptKind, messages: readonly ChatMessageLike[]): string | undefined {
   const first = messages.find((m) => m.role === 'user')?.content ?? ''
   switch (kind) {
     case 'extract_graph': {
-      const unit = findUnit(first)
+      const unit = findUnit(data, first)
       return unit === undefined ? undefined : withComplete(graphRecords(unit).slice(0, unit.firstReplyRecords))
     }
     case 'extract_graph_continue': {
-      const unit = findUnit(first)
+      const unit = findUnit(data, first)
       if (unit === undefined) return undefined
       return extractionTurns(messages) === 1 ? withComplete(graphRecords(unit).slice(unit.firstReplyRecords)) : '<|COMPLETE|>'
     }
     case 'extract_claims': {
-      const unit = findUnit(first)
+      const unit = findUnit(data, first)
+      return unit === undefined ? undefined : withComplete(claimRecords(unit).slice(0, unit.firstReplyClaims))
+    }
+    case 'extract_claims_continue': {
+      const unit = findUnit(data, first)
       if (unit === undefined) return undefined
-      return withComplete(
-        unit.claims.map((c) => `(${c.subject}<|>${c.object}<|>${c.type}<|>${c.status}<|>${c.startDate}<|>${c.endDate}<|>${c.description}<|>${c.sourceText})`),
-      )
+      return extractionTurns(messages) === 1 ? withComplete(claimRecords(unit).slice(unit.firstReplyClaims)) : '<|COMPLETE|>'
     }
     case 'summarize_descriptions':
-      return summary(first)
+      return summary(data, first)
     case 'community_report':
-      return bestCommunity(first, true)
+      return bestCommunity(data, first, true)
     case 'community_report_text':
-      return bestCommunity(first, false)
+      return bestCommunity(data, first, false)
     default:
       return undefined
   }

@@ -4,7 +4,7 @@
  * delimiters is ignored; records with too few fields are dropped and reported.
  */
 import type { DroppedRecord } from '../extract-graph/parse.js'
-import { cleanField, cleanName, cleanText, normalizeReply, TUPLE_DELIMITER, unquote } from '../extract-graph/reply-text.js'
+import { cleanField, cleanName, cleanText, continuesRecord, normalizeReply, TUPLE_DELIMITER, unquote } from '../extract-graph/reply-text.js'
 
 export interface ParsedClaim {
   subject_id: string
@@ -24,9 +24,12 @@ export interface ParsedClaimReply {
 
 const FIELDS = 8
 
+// Prose ending in `:` before a record's `(` on the same line (`Here are the claims: (SCROOGE<|>…`).
+const PREAMBLE = /^[^\n(<]*:[ \t]*(?=\([^\n]*<\|>)/gm
+
 export function parseClaimReply(reply: string): ParsedClaimReply {
   const out: ParsedClaimReply = { claims: [], dropped: [] }
-  for (const record of splitRecords(normalizeReply(reply))) {
+  for (const record of splitRecords(normalizeReply(reply).replace(PREAMBLE, ''))) {
     const fields = recordBody(record).split(TUPLE_DELIMITER)
     if (fields.length < FIELDS - 1) {
       out.dropped.push({ text: record, reason: `claim with ${fields.length} fields (expected ${FIELDS})` })
@@ -59,12 +62,18 @@ function splitRecords(text: string): string[] {
   return records
 }
 
-/** Without parentheses each line holding delimiters is a record; other lines continue the previous one. */
+/** Without parentheses each line holding delimiters is a record; a line that continues it (see continuesRecord) is joined. */
 function splitUnparenthesised(piece: string): string[] {
   const records: string[] = []
+  let open = false
   for (const line of piece.split('\n')) {
-    if (line.includes(TUPLE_DELIMITER) || records.length === 0) records.push(line)
-    else records[records.length - 1] += `\n${line}`
+    const last = records.length - 1
+    if (!line.includes(TUPLE_DELIMITER) && open && continuesRecord(records[last]!, line)) {
+      records[last] += `\n${line}`
+      continue
+    }
+    records.push(line)
+    open = line.includes(TUPLE_DELIMITER)
   }
   return records
 }

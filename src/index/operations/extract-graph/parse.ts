@@ -4,7 +4,7 @@
  * `("relationship"<|>` openings, so a completion marker glued to the last record, a missing `##`,
  * missing parentheses, code fences, CRLF or a record split over lines lose nothing.
  */
-import { cleanName, cleanText, normalizeReply, parseLeadingNumber, TUPLE_DELIMITER, unquote } from './reply-text.js'
+import { cleanName, cleanText, continuesRecord, normalizeReply, parseStrength, TUPLE_DELIMITER, unquote } from './reply-text.js'
 
 export interface ParsedEntity {
   title: string
@@ -29,17 +29,18 @@ export interface ParsedGraphReply {
   relationships: ParsedRelationship[]
   /** Record-like text that could not be used (counted as parse drops). */
   dropped: DroppedRecord[]
-  /** Relationships kept with weight 1 because the model gave no numeric strength. */
+  /** Relationships kept with weight 1 because their last field does not start with a strength. */
   defaultedWeights: number
 }
 
 /** Weight used when a relationship record has no numeric strength (the reference's fallback). */
 const DEFAULT_WEIGHT = 1
 
-// A record opening: at the start of a line or right after `##`, `)`, `,` or `[` (optionally behind a
-// list bullet), an optional `(`, the kind (quoted, bold or bare), then the tuple delimiter. Anchoring
-// it keeps a description that ends in "... relationship" from being taken for a new record.
-const RECORD_START = /(?<=(?:^|[\n#),;[])[ \t]*(?:[-*]|\d+[.)])?[ \t]*)\(?[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
+// A record opening: the kind (quoted, bold or bare) then the tuple delimiter, either behind a `(`
+// anywhere (`Here are the results: ("entity"<|>…`), or without one at the start of a line or right
+// after `##`, `)`, `,`, `;`, `:` or `[` (optionally behind a list bullet). Anchoring the bare form
+// keeps a description that ends in "... relationship" from being taken for a new record.
+const RECORD_START = /(?:\(|(?<=(?:^|[\n#),;:[])[ \t]*(?:[-*]|\d+[.)])?[ \t]*))[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
 
 export function parseGraphReply(reply: string): ParsedGraphReply {
   const text = normalizeReply(reply)
@@ -65,7 +66,8 @@ export function parseGraphReply(reply: string): ParsedGraphReply {
 
 /**
  * Splits the text after a record opening into the record's fields and trailing text. A record ends
- * at `##`, at a blank line, or, when it opened with `(`, at the `)` that closes it at a line end.
+ * at `##`, at a blank line, at the `)` that closes it at a line end when it opened with `(`, and
+ * otherwise at the first line break that does not continue it.
  */
 function recordBody(segment: string, parenthesised: boolean): { body: string; rest: string } {
   let end = segment.length
@@ -73,11 +75,19 @@ function recordBody(segment: string, parenthesised: boolean): { body: string; re
   if (delimiter >= 0) end = delimiter
   const blank = segment.slice(0, end).search(/\n[ \t]*\n/)
   if (blank >= 0) end = blank
-  const body = segment.slice(0, end)
-  const rest = segment.slice(end)
-  const close = parenthesised ? closingParenthesis(body) : -1
-  if (close >= 0) return { body: body.slice(0, close), rest: body.slice(close + 1) + rest }
-  return { body: body.replace(/\s+$/, '').replace(/\)$/, ''), rest }
+  const close = parenthesised ? closingParenthesis(segment.slice(0, end)) : -1
+  if (close >= 0) return { body: segment.slice(0, close), rest: segment.slice(close + 1) }
+  end = Math.min(end, unmarkedRecordEnd(segment.slice(0, end)))
+  return { body: segment.slice(0, end).replace(/\s+$/, '').replace(/\)$/, ''), rest: segment.slice(end) }
+}
+
+/** Where a record with no closing `)` ends: at the first line break that does not continue it. */
+function unmarkedRecordEnd(body: string): number {
+  for (const lineBreak of body.matchAll(/\n/g)) {
+    const before = body.slice(0, lineBreak.index)
+    if (before.trim() !== '' && !continuesRecord(before, body.slice(lineBreak.index + 1))) return lineBreak.index
+  }
+  return body.length
 }
 
 /**
@@ -123,8 +133,8 @@ function addRelationship(out: ParsedGraphReply, fields: string[], raw: string): 
   const source = cleanName(fields[0]!)
   const target = cleanName(fields[1]!)
   if (source === '' || target === '') return void out.dropped.push({ text: raw, reason: 'relationship without source or target' })
-  const strength = fields.length >= 4 ? parseLeadingNumber(fields[fields.length - 1]!) : undefined
-  // Without a numeric strength the last field is text, so it stays in the description.
+  const strength = fields.length >= 4 ? parseStrength(fields[fields.length - 1]!) : undefined
+  // A last field that does not start with a number is text (`…<|>on floor 3`): it stays in the description.
   const descriptionFields = strength === undefined ? fields.slice(2) : fields.slice(2, -1)
   if (strength === undefined) out.defaultedWeights++
   out.relationships.push({ source, target, description: joinDescription(descriptionFields), weight: strength ?? DEFAULT_WEIGHT })

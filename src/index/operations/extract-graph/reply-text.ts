@@ -9,16 +9,33 @@ export const TUPLE_DELIMITER = '<|>'
 const CODE_FENCE_LINE = /^[ \t]*(?:```|~~~)[^\n]*$/gm
 // `<|COMPLETE|>` as prompted, plus the spellings small models produce (`<COMPLETE>`, `<| complete |>`).
 const COMPLETION_MARKER = /<[ \t]*\|?[ \t]*COMPLETE[ \t]*\|?[ \t]*>/gi
+// A line holding nothing but `COMPLETE`, bare or as `[COMPLETE]`, `**COMPLETE**`, `` `COMPLETE` ``
+// (capitals only, so a wrapped description line reading "complete" stays text).
+const COMPLETION_LINE = /^[ \t]*(?:\[|\*\*?|__?|`)?[ \t]*COMPLETED?[ \t]*(?:\]|\*\*?|__?|`)?[ \t]*\.?[ \t]*$/gm
 const SPACED_DELIMITER = /<[ \t]*\|[ \t]*>/g
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g
 
-/** CRLF/CR → LF, code-fence lines and completion markers removed, `< | >` → `<|>`. */
+/**
+ * CRLF/CR → LF, code-fence lines removed, `< | >` → `<|>`. A completion marker becomes a blank line,
+ * which ends the record before it (text after it is still read: nothing is thrown away).
+ */
 export function normalizeReply(reply: string): string {
   return reply
     .replace(/\r\n?/g, '\n')
     .replace(CODE_FENCE_LINE, '')
-    .replace(COMPLETION_MARKER, '\n')
+    .replace(COMPLETION_MARKER, '\n\n')
+    .replace(COMPLETION_LINE, '')
     .replace(SPACED_DELIMITER, TUPLE_DELIMITER)
+}
+
+/**
+ * Whether the line after a break continues a record that no `)` closes. Nothing marks where such a
+ * record ends, so only a break touching a `<|>` (fields split over lines) or a next line starting in
+ * lower case (a wrapped sentence) continues it; "I hope this helps!" is chatter, not the last field.
+ */
+export function continuesRecord(before: string, after: string): boolean {
+  const next = after.trimStart()
+  return before.trimEnd().endsWith(TUPLE_DELIMITER) || next.startsWith(TUPLE_DELIMITER) || /^\p{Ll}/u.test(next)
 }
 
 /** The reference's field cleaning: strip, HTML-unescape, delete C0/C1 control characters. */
@@ -49,8 +66,12 @@ export function cleanName(value: string): string {
   return unquote(cleanField(value.toUpperCase()))
 }
 
-/** The first number in a field (`8`, `8 (strong)`, `strength: 7`, `"9"`), or undefined. */
-export function parseLeadingNumber(value: string): number | undefined {
-  const m = /-?\d+(?:\.\d+)?/.exec(value)
-  return m === null ? undefined : Number(m[0])
+// The strength opens its field, maybe behind quotes, emphasis or a label (`8`, `"9"`, `**7**`,
+// `strength: 6`, `weight = 7.5 (strong)`, `8/10`); a number further in belongs to text (`floor 3`).
+const STRENGTH = /^[\s"'`*([]*(?:(?:relationship[ _-]?)?(?:strength|weight|score)[\s"'`*]*[:=]?[\s"'`*]*)?(-?\d+(?:\.\d+)?)(?![\p{L}\d]|\.\d)/iu
+
+/** The relationship strength a field starts with, or undefined when it does not start with one. */
+export function parseStrength(value: string): number | undefined {
+  const m = STRENGTH.exec(value)
+  return m === null ? undefined : Number(m[1])
 }
