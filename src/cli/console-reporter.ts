@@ -44,10 +44,8 @@ abstract class BaseReporter implements Reporter {
   abstract workflowEnd(name: string, info: WorkflowEndInfo): void
   abstract warning(message: string): void
 
-  /** The cause is printed once, by the CLI's error printer. */
-  workflowFailed(name: string): void {
-    this.line(`${name} failed`)
-  }
+  /** Only the name: the cause is printed once, by the CLI's error printer. */
+  abstract workflowFailed(name: string): void
 
   protected progressText(label: string, done: number, total: number): string {
     const now = performance.now()
@@ -116,6 +114,10 @@ class LineReporter extends BaseReporter {
     this.stamp(this.endText(name, info))
   }
 
+  workflowFailed(name: string): void {
+    this.stamp(`${name} failed`)
+  }
+
   warning(message: string): void {
     this.stamp(`warning: ${message}`)
   }
@@ -143,7 +145,7 @@ class SpinnerReporter extends BaseReporter {
     if (this.spinner) this.spinner.render()
   }
 
-  override workflowFailed(name: string): void {
+  workflowFailed(name: string): void {
     if (this.spinner) this.spinner.fail(`${name} failed`)
     this.spinner = undefined
   }

@@ -53,8 +53,14 @@ function reportError(error: unknown, verbose: boolean): number {
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const cause = error.cause
-  if (cause instanceof Error && !error.message.includes(cause.message)) return `${error.message}: ${cause.message}`
+  if (cause instanceof Error && !saysAlready(error.message, cause)) return `${error.message}: ${cause.message}`
   return error.message.split('\n').join('\n  ')
+}
+
+/** A message that quotes its cause, or names a system error by its code (`(ENOENT)`), needs no repeat of it. */
+function saysAlready(message: string, cause: Error): boolean {
+  const code = (cause as NodeJS.ErrnoException).code
+  return message.includes(cause.message) || (typeof code === 'string' && message.includes(`(${code})`))
 }
 
 function causeStack(error: Error): string {

@@ -99,7 +99,9 @@ export async function runWorkflow(
   } catch (error) {
     const { peakBytes, deltaBytes } = memory.stop()
     await tables.discard()
-    const failure = describeFailure(name, guard.fatal() ?? error, recorder.failures.length, deps)
+    const fatal = guard.fatal()
+    // After a rejected key every item fails the same way; a re-run would not help, so no retry hint.
+    const failure = describeFailure(name, fatal ?? error, fatal === undefined ? recorder.failures.length : 0, deps)
     deps.stats.workflows[name] = {
       status: 'failed',
       error: failure.message,
