@@ -24,6 +24,8 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  stopWritingWhenClosed(process.stdout)
+  stopWritingWhenClosed(process.stderr)
   const verbose = argv.includes('--verbose') || argv.includes('-v')
   const program = buildProgram()
   if (argv.length <= 2) {
@@ -36,6 +38,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     return reportError(error, verbose)
   }
+}
+
+/**
+ * `graphrag ... | head -1`: the reader went away. Output nobody reads is not an error, so later
+ * writes are dropped quietly and the command ends with its own exit code.
+ */
+function stopWritingWhenClosed(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+  })
 }
 
 function reportError(error: unknown, verbose: boolean): number {

@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
 const THROUGH_EXTRACTION = 'workflows: [load_input_documents, create_base_text_units, extract_graph]\n'
@@ -144,5 +146,32 @@ describe('graphrag index: usage per model', () => {
     expect(run.stderr).toMatch(/^Model usage: .* tokens, \$[\d.]+ \+ unknown \(default_completion_model\)$/m)
     expect(run.stderr).toMatch(/^ {2}default_completion_model \(harbour-llama-7b\): \d+ calls, .*, cost unknown$/m)
     expect(run.stderr).toMatch(/^ {2}default_embedding_model \(text-embedding-3-small\): \d+ calls, .*, \$0\.\d+$/m)
+  })
+})
+
+/** Runs the CLI with its stdout already closed by the reader, as `graphrag ... | head -0` does. */
+function runWithClosedStdout(args: readonly string[]): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'graphrag.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code: code ?? -1, stderr }))
+  })
+}
+
+describe('output piped to a reader that has gone', () => {
+  it('init ends quietly with exit code 0', async () => {
+    const root = await testdir({})
+    const run = await runWithClosedStdout(['init', '--root', root])
+    expect(run).toEqual({ code: 0, stderr: '' })
+    expect(existsSync(join(root, 'settings.yaml'))).toBe(true)
+  })
+
+  it('index --dry-run ends quietly with exit code 0', async () => {
+    const root = await testdir({ 'settings.yaml': fakeModelSettingsYaml('http://127.0.0.1:9/v1'), 'input/a.txt': 'Marta Quill keeps the records.' })
+    const run = await runWithClosedStdout(['index', '--root', root, '--dry-run'])
+    expect(run).toEqual({ code: 0, stderr: '' })
   })
 })
