@@ -70,9 +70,7 @@ abstract class BaseReporter implements Reporter {
     if (info.vectorStore) this.line(`  ${'vectors (LanceDB)'.padEnd(width)}${info.vectorStore}`)
     const u = info.usage
     if (u.calls > 0 || u.cacheHits > 0) {
-      const unpriced = info.usageByModel.filter((m) => !m.priced)
-      const cost = unpriced.length === 0 ? formatUsd(u.costUsd) : unpriced.length === info.usageByModel.length ? 'cost unknown' : `${formatUsd(u.costUsd)} + unknown (${unpriced.map((m) => m.id).join(', ')})`
-      this.line(`Model usage: ${usageText(u)}, ${cost}`)
+      this.line(`Model usage: ${usageText(u)}, ${totalCost(info)}`)
     }
     if (info.usageByModel.length > 1) for (const m of info.usageByModel) this.line(`  ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}`)
   }
@@ -80,6 +78,14 @@ abstract class BaseReporter implements Reporter {
 
 function usageText(u: PipelineEndInfo['usage']): string {
   return `${formatCount(u.calls)} calls, ${formatCount(u.cacheHits)} cache hits, ${formatCount(u.promptTokens)} prompt + ${formatCount(u.completionTokens)} completion tokens`
+}
+
+/** A model without a known price makes the total a lower bound: say so rather than show $0. */
+function totalCost(info: PipelineEndInfo): string {
+  const unpriced = info.usageByModel.filter((m) => !m.priced)
+  if (unpriced.length === 0) return formatUsd(info.usage.costUsd)
+  if (unpriced.length === info.usageByModel.length) return 'cost unknown'
+  return `${formatUsd(info.usage.costUsd)} + unknown (${unpriced.map((m) => m.id).join(', ')})`
 }
 
 function modelCost(m: ModelUsageLine): string {

@@ -50,6 +50,13 @@ export function addUsage(into: ModelUsage, add: ModelUsage): ModelUsage {
   }
 }
 
+/** What this run used: the preflight check and every workflow that ran (not those resumed from an earlier run). */
+export function totalUsage(stats: Pick<RunStatsFile, 'preflight' | 'workflows'>): ModelUsage {
+  const ran = Object.values(stats.workflows).filter((w) => !w.skipped)
+  const usages = [...Object.values(stats.preflight?.llm ?? {}), ...ran.flatMap((w) => Object.values(w.llm))]
+  return usages.reduce(addUsage, emptyUsage())
+}
+
 /** Collects what one workflow reports while it runs. */
 export class WorkflowStatsRecorder implements WorkflowStats {
   readonly counters: Record<string, number> = {}

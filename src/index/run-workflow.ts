@@ -2,7 +2,6 @@
 import { join } from 'node:path'
 import type { Settings } from '../config/schema.js'
 import { WorkflowError } from '../errors.js'
-import type { ModelUsage } from '../llm/types.js'
 import type { Logger } from '../logger.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import { ParquetTableStore } from '../storage/table-store.js'
@@ -11,7 +10,7 @@ import { sampleMemory } from './memory-sampler.js'
 import type { ModelRegistry } from './models.js'
 import type { Reporter } from './reporter.js'
 import { tableHashes, writeResumeState, type ResumeState } from './resume.js'
-import { addUsage, emptyUsage, WorkflowStatsRecorder, writeStatsFile, type RunStatsFile } from './run-stats.js'
+import { totalUsage, WorkflowStatsRecorder, writeStatsFile, type RunStatsFile, type WorkflowStatsEntry } from './run-stats.js'
 import { StagedTableStore } from './staged-table-store.js'
 import type { Clock, ProgressTicker, Workflow, WorkflowContext } from './workflow.js'
 import { WORKFLOWS, type WorkflowName } from './workflows/index.js'
@@ -66,22 +65,14 @@ export async function runWorkflow(
   try {
     const result = await workflow.run(ctx)
     await tables.commit()
-    const { peakBytes, deltaBytes } = memory.stop()
     const seconds = (performance.now() - started) / 1000
-    const usage = recordUsage(deps, name)
-    deps.stats.workflows[name] = {
+    deps.stats.workflows[name] = statsEntry(recorder, seconds, memory.stop(), {
       status: recorder.failures.length > 0 ? 'succeeded_with_failures' : 'succeeded',
-      overall: seconds,
-      peak_memory_bytes: peakBytes,
-      memory_delta_bytes: deltaBytes,
-      skipped: false,
       rows: { ...(result.rows ?? {}) },
-      counters: recorder.counters,
-      failures: recorder.failures,
-      warnings: recorder.warnings,
       summary: { ...(result.summary ?? {}) },
-      llm: usage,
-    }
+      llm: deps.registry.usageByWorkflow()[name] ?? {},
+    })
+    deps.stats.llm_totals = totalUsage(deps.stats)
     if (name === 'load_input_documents') deps.stats.num_documents = result.rows?.documents ?? 0
     deps.state.completed.push({
       workflow: name,
@@ -97,25 +88,16 @@ export async function runWorkflow(
     deps.reporter.workflowEnd(name, { seconds, rows: result.rows ?? {}, skipped: false, failures: recorder.failures.length })
     return { stop: result.stop === true }
   } catch (error) {
-    const { peakBytes, deltaBytes } = memory.stop()
+    const memoryFigures = memory.stop()
     await tables.discard()
     const fatal = guard.fatal()
     // After a rejected key every item fails the same way; a re-run would not help, so no retry hint.
     const failure = describeFailure(name, fatal ?? error, fatal === undefined ? recorder.failures.length : 0, deps)
-    deps.stats.workflows[name] = {
-      status: 'failed',
-      error: failure.message,
-      overall: (performance.now() - started) / 1000,
-      peak_memory_bytes: peakBytes,
-      memory_delta_bytes: deltaBytes,
-      skipped: false,
-      rows: {},
-      counters: recorder.counters,
-      failures: recorder.failures,
-      warnings: recorder.warnings,
-      summary: {},
-      llm: recordUsage(deps, name),
-    }
+    const seconds = (performance.now() - started) / 1000
+    // Calls that were paid for count even though the workflow failed.
+    const llm = deps.registry.usageByWorkflow()[name] ?? {}
+    deps.stats.workflows[name] = statsEntry(recorder, seconds, memoryFigures, { status: 'failed', error: failure.message, rows: {}, summary: {}, llm })
+    deps.stats.llm_totals = totalUsage(deps.stats)
     await writeStatsFile(deps.outputDir, deps.stats)
     logFailedItems(deps.log, name, recorder.failures)
     deps.reporter.workflowFailed(name, failure.message)
@@ -124,11 +106,26 @@ export async function runWorkflow(
   }
 }
 
-/** This workflow's usage per model, added to the run totals: calls that were paid for count even when it failed. */
-function recordUsage(deps: RunWorkflowDeps, name: WorkflowName): Record<string, ModelUsage> {
-  const usage = deps.registry.usageByWorkflow()[name] ?? {}
-  for (const u of Object.values(usage)) deps.stats.llm_totals = addUsage(deps.stats.llm_totals ?? emptyUsage(), u)
-  return usage
+function statsEntry(
+  recorder: WorkflowStatsRecorder,
+  seconds: number,
+  memory: { peakBytes: number; deltaBytes: number },
+  outcome: Pick<WorkflowStatsEntry, 'status' | 'error' | 'rows' | 'summary' | 'llm'>,
+): WorkflowStatsEntry {
+  return {
+    status: outcome.status,
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    overall: seconds,
+    peak_memory_bytes: memory.peakBytes,
+    memory_delta_bytes: memory.deltaBytes,
+    skipped: false,
+    rows: outcome.rows,
+    counters: recorder.counters,
+    failures: recorder.failures,
+    warnings: recorder.warnings,
+    summary: outcome.summary,
+    llm: outcome.llm,
+  }
 }
 
 function logFailedItems(log: Logger, name: string, failures: readonly { item: string; reason: string }[]): void {

@@ -22,7 +22,7 @@ import { METHODS, PIPELINES, type IndexMethod } from './pipelines.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from './plan-fingerprints.js'
 import { SILENT_REPORTER, type Reporter } from './reporter.js'
 import { readResumeState, rerunReason, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
-import { addUsage, emptyUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
+import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
 import { clearStaging } from './staged-table-store.js'
 import { runWorkflow } from './run-workflow.js'
 import { usageByModel } from './usage-by-model.js'
@@ -76,9 +76,9 @@ export async function planIndex(options: RunIndexOptions = {}): Promise<IndexPla
   const workflows = await fingerprintWorkflows(resolveWorkflowNames(settings, method), settings)
   const outputDir = settings.output_storage.base_dir
   const resumeState = await readResumeState(outputDir)
-  const records = workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint }))
-  const resumeFrom = options.resume === false ? 0 : resumablePrefix(records, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
-  const reason = options.resume === false ? undefined : rerunReason(records, resumeState, resumeFrom)
+  const planned = workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint }))
+  const resumeFrom = options.resume === false ? 0 : resumablePrefix(planned, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
+  const reason = options.resume === false ? undefined : rerunReason(planned, resumeState, resumeFrom)
   const rerun = reason === undefined ? undefined : { workflow: workflows[resumeFrom]!.name, reason }
   return { loaded, method, workflows, resumeFrom, rerun, resumeState }
 }
@@ -147,9 +147,8 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
 
 /** The connectivity check is paid for too: its usage gets its own entry and joins the totals. */
 function recordPreflight(stats: RunStatsFile, usage: Record<string, Record<string, ModelUsage>>): void {
-  const llm = usage.preflight ?? {}
-  stats.preflight = { llm }
-  for (const u of Object.values(llm)) stats.llm_totals = addUsage(stats.llm_totals, u)
+  stats.preflight = { llm: usage.preflight ?? {} }
+  stats.llm_totals = totalUsage(stats)
 }
 
 /** `graphrag init` writes GRAPHRAG_API_KEY=<API_KEY>; say so before any call is attempted with it. */
