@@ -3,7 +3,8 @@
  * TTY; plain timestamped lines when not a TTY or when CI=true (logs stay readable).
  */
 import ora, { type Ora } from 'ora'
-import type { PipelineEndInfo, Reporter, WorkflowEndInfo } from '../index/reporter.js'
+import type { PipelineEndInfo, Reporter, RerunInfo, WorkflowEndInfo } from '../index/reporter.js'
+import type { ModelUsageLine } from '../index/usage-by-model.js'
 import { clockTime, formatCount, formatSeconds, formatUsd } from './format.js'
 
 interface Stream {
@@ -32,9 +33,10 @@ abstract class BaseReporter implements Reporter {
     this.stream.write(`${text}\n`)
   }
 
-  pipelineStart(workflows: readonly string[], resumed: readonly string[]): void {
+  pipelineStart(workflows: readonly string[], resumed: readonly string[], rerun: RerunInfo | undefined): void {
     this.line(`Pipeline: ${workflows.join(', ')}`)
     if (resumed.length > 0) this.line(`Resuming: skipping ${resumed.length} finished workflow(s) with unchanged inputs (${resumed.join(', ')}); --no-resume runs all`)
+    if (rerun !== undefined) this.line(`Re-running ${rerun.workflow}: ${rerun.reason}`)
   }
 
   abstract workflowStart(name: string): void
@@ -42,9 +44,8 @@ abstract class BaseReporter implements Reporter {
   abstract workflowEnd(name: string, info: WorkflowEndInfo): void
   abstract warning(message: string): void
 
-  workflowFailed(name: string, message: string): void {
-    this.line(`${name} failed: ${message}`)
-  }
+  /** Only the name: the cause is printed once, by the CLI's error printer. */
+  abstract workflowFailed(name: string): void
 
   protected progressText(label: string, done: number, total: number): string {
     const now = performance.now()
@@ -69,11 +70,26 @@ abstract class BaseReporter implements Reporter {
     if (info.vectorStore) this.line(`  ${'vectors (LanceDB)'.padEnd(width)}${info.vectorStore}`)
     const u = info.usage
     if (u.calls > 0 || u.cacheHits > 0) {
-      this.line(
-        `Model calls: ${formatCount(u.calls)}, ${formatCount(u.cacheHits)} cache hits, ${formatCount(u.promptTokens)} prompt + ${formatCount(u.completionTokens)} completion tokens, ${formatUsd(u.costUsd)}`,
-      )
+      this.line(`Model usage: ${usageText(u)}, ${totalCost(info)}`)
     }
+    if (info.usageByModel.length > 1) for (const m of info.usageByModel) this.line(`  ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}`)
   }
+}
+
+function usageText(u: PipelineEndInfo['usage']): string {
+  return `${formatCount(u.calls)} calls, ${formatCount(u.cacheHits)} cache hits, ${formatCount(u.promptTokens)} prompt + ${formatCount(u.completionTokens)} completion tokens`
+}
+
+/** A model without a known price makes the total a lower bound: say so rather than show $0. */
+function totalCost(info: PipelineEndInfo): string {
+  const unpriced = info.usageByModel.filter((m) => !m.priced)
+  if (unpriced.length === 0) return formatUsd(info.usage.costUsd)
+  if (unpriced.length === info.usageByModel.length) return 'cost unknown'
+  return `${formatUsd(info.usage.costUsd)} + unknown (${unpriced.map((m) => m.id).join(', ')})`
+}
+
+function modelCost(m: ModelUsageLine): string {
+  return m.priced ? formatUsd(m.usage.costUsd) : 'cost unknown'
 }
 
 class LineReporter extends BaseReporter {
@@ -104,6 +120,10 @@ class LineReporter extends BaseReporter {
     this.stamp(this.endText(name, info))
   }
 
+  workflowFailed(name: string): void {
+    this.stamp(`${name} failed`)
+  }
+
   warning(message: string): void {
     this.stamp(`warning: ${message}`)
   }
@@ -131,7 +151,7 @@ class SpinnerReporter extends BaseReporter {
     if (this.spinner) this.spinner.render()
   }
 
-  override workflowFailed(name: string, _message: string): void {
+  workflowFailed(name: string): void {
     if (this.spinner) this.spinner.fail(`${name} failed`)
     this.spinner = undefined
   }

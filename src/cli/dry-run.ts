@@ -13,7 +13,8 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
   out.write(`Method: ${plan.method}\n`)
   out.write('Workflows:\n')
   plan.workflows.forEach((w, i) => {
-    out.write(`  ${i < plan.resumeFrom ? 'skip' : 'run '}  ${w.name}${i < plan.resumeFrom ? '  (finished before, inputs unchanged)' : ''}\n`)
+    const note = i < plan.resumeFrom ? '  (finished before, inputs unchanged)' : i === plan.resumeFrom && plan.rerun !== undefined ? `  (${plan.rerun.reason})` : ''
+    out.write(`  ${i < plan.resumeFrom ? 'skip' : 'run '}  ${w.name}${note}\n`)
   })
   const toRun = plan.workflows.slice(plan.resumeFrom).map((w) => w.name)
   const estimate = estimateWorkflows(settings, toRun, figures)

@@ -24,6 +24,8 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  stopWritingWhenClosed(process.stdout)
+  stopWritingWhenClosed(process.stderr)
   const verbose = argv.includes('--verbose') || argv.includes('-v')
   const program = buildProgram()
   if (argv.length <= 2) {
@@ -36,6 +38,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     return reportError(error, verbose)
   }
+}
+
+/**
+ * `graphrag ... | head -1`: the reader went away. Output nobody reads is not an error, so later
+ * writes are dropped quietly and the command ends with its own exit code.
+ */
+function stopWritingWhenClosed(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+  })
 }
 
 function reportError(error: unknown, verbose: boolean): number {
@@ -53,8 +65,14 @@ function reportError(error: unknown, verbose: boolean): number {
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const cause = error.cause
-  if (cause instanceof Error && !error.message.includes(cause.message)) return `${error.message}: ${cause.message}`
+  if (cause instanceof Error && !saysAlready(error.message, cause)) return `${error.message}: ${cause.message}`
   return error.message.split('\n').join('\n  ')
+}
+
+/** A message that quotes its cause, or names a system error by its code (`(ENOENT)`), needs no repeat of it. */
+function saysAlready(message: string, cause: Error): boolean {
+  const code = (cause as NodeJS.ErrnoException).code
+  return message.includes(cause.message) || (typeof code === 'string' && message.includes(`(${code})`))
 }
 
 function causeStack(error: Error): string {

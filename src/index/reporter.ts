@@ -1,5 +1,6 @@
 /** What the runner tells the outside world; the CLI renders it, tests record it. */
 import type { ModelUsage } from '../llm/types.js'
+import type { ModelUsageLine } from './usage-by-model.js'
 
 export interface WorkflowEndInfo {
   seconds: number
@@ -13,11 +14,19 @@ export interface PipelineEndInfo {
   outputDir: string
   tables: ReadonlyArray<{ name: string; rows: number }>
   usage: ModelUsage
+  /** Per configured model, in the order they were first used. */
+  usageByModel: readonly ModelUsageLine[]
   vectorStore: string | undefined
 }
 
+/** The first workflow that runs again because of its own failed items last time. */
+export interface RerunInfo {
+  workflow: string
+  reason: string
+}
+
 export interface Reporter {
-  pipelineStart(workflows: readonly string[], resumed: readonly string[]): void
+  pipelineStart(workflows: readonly string[], resumed: readonly string[], rerun: RerunInfo | undefined): void
   workflowStart(name: string): void
   progress(workflow: string, label: string, done: number, total: number): void
   workflowEnd(name: string, info: WorkflowEndInfo): void
@@ -39,8 +48,8 @@ export const SILENT_REPORTER: Reporter = {
 /** Keeps every event, for tests and library callers that want to inspect a run. */
 export class RecordingReporter implements Reporter {
   readonly events: Array<{ type: string; [key: string]: unknown }> = []
-  pipelineStart(workflows: readonly string[], resumed: readonly string[]): void {
-    this.events.push({ type: 'pipelineStart', workflows, resumed })
+  pipelineStart(workflows: readonly string[], resumed: readonly string[], rerun: RerunInfo | undefined): void {
+    this.events.push({ type: 'pipelineStart', workflows, resumed, rerun })
   }
   workflowStart(name: string): void {
     this.events.push({ type: 'workflowStart', name })

@@ -1,8 +1,8 @@
 /**
- * Resume bookkeeping. Each workflow's fingerprint chains the previous one with its own settings
- * and external inputs, so a change anywhere re-runs everything after it. After each workflow the
- * hashes of all tables are recorded; a run resumes after the longest matching prefix whose
- * recorded tables are all still on disk unchanged.
+ * Resume bookkeeping. Each workflow's fingerprint chains the previous one with its own settings,
+ * models, prompts and external inputs, so a change anywhere re-runs everything after it. After each
+ * workflow the hashes of all tables are recorded; a run resumes after the longest matching prefix
+ * of cleanly finished workflows whose recorded tables are still on disk, unchanged or only extended.
  */
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -17,6 +17,10 @@ export interface ResumeRecord {
   fingerprint: string
   /** Hash of every table in the index right after this workflow finished. */
   tables: Record<string, string>
+  /** Tables it rewrote keeping every row and column they had (documents gains text_unit_ids). */
+  extended: string[]
+  /** Items that failed within the failure budget: the workflow finished, but not cleanly. */
+  failed_items: number
 }
 
 export interface ResumeState {
@@ -41,11 +45,16 @@ export function stableJson(value: unknown): string {
 export async function readResumeState(outputDir: string): Promise<ResumeState> {
   try {
     const parsed = JSON.parse(await readFile(join(outputDir, RESUME_FILE), 'utf8')) as ResumeState
-    if (parsed.version === 1 && Array.isArray(parsed.completed)) return parsed
+    if (parsed.version === 1 && Array.isArray(parsed.completed) && parsed.completed.every(isRecord)) return parsed
   } catch {
     // absent or unreadable: nothing to resume
   }
   return { version: 1, completed: [] }
+}
+
+/** Records written before a field existed do not count: their workflows simply run again. */
+function isRecord(value: ResumeRecord): boolean {
+  return typeof value.fingerprint === 'string' && Array.isArray(value.extended) && typeof value.failed_items === 'number'
 }
 
 export async function writeResumeState(outputDir: string, state: ResumeState): Promise<void> {
@@ -62,8 +71,8 @@ export async function tableHashes(store: TableStore): Promise<Record<string, str
 }
 
 /**
- * How many leading workflows can be skipped: the longest prefix whose fingerprints match the
- * record and whose recorded table state is exactly what the index holds now.
+ * How many leading workflows can be skipped: the longest prefix of cleanly finished workflows
+ * whose fingerprints match the record and whose recorded tables the index still holds.
  */
 export function resumablePrefix(
   planned: readonly { workflow: string; fingerprint: string }[],
@@ -71,24 +80,42 @@ export function resumablePrefix(
   current: Record<string, string>,
 ): number {
   let matching = 0
-  while (
-    matching < planned.length &&
-    matching < state.completed.length &&
-    state.completed[matching]!.workflow === planned[matching]!.workflow &&
-    state.completed[matching]!.fingerprint === planned[matching]!.fingerprint
-  ) {
+  while (matching < planned.length && matching < state.completed.length && sameRun(state.completed[matching]!, planned[matching]!)) {
+    if (state.completed[matching]!.failed_items > 0) break
     matching++
   }
   for (let k = matching; k > 0; k--) {
-    if (unchangedSince(state.completed[k - 1]!.tables, current)) return k
+    if (tablesStillAsAt(k - 1, state.completed, current)) return k
   }
   return 0
 }
 
+/** Why the first workflow that runs again does so, when the reason is its own failed items. */
+export function rerunReason(planned: readonly { workflow: string; fingerprint: string }[], state: ResumeState, from: number): string | undefined {
+  const record = state.completed[from]
+  if (record === undefined || planned[from] === undefined || !sameRun(record, planned[from]) || record.failed_items === 0) return undefined
+  return `${record.failed_items} ${record.failed_items === 1 ? 'item' : 'items'} failed last time`
+}
+
+function sameRun(record: ResumeRecord, planned: { workflow: string; fingerprint: string }): boolean {
+  return record.workflow === planned.workflow && record.fingerprint === planned.fingerprint
+}
+
 /**
- * Every table recorded at that point is still there, byte for byte. Tables written later are
- * allowed: the workflows that run again rewrite them before anything reads them.
+ * Every table recorded after workflow `at` is still there as it was then, or as a later workflow
+ * of the recorded run extended it (final documents keep every input-document column, so chunking
+ * can re-run on them). Tables written later are allowed: the workflows that run again rewrite
+ * them before anything reads them.
  */
-function unchangedSince(recorded: Record<string, string>, current: Record<string, string>): boolean {
-  return Object.entries(recorded).every(([name, hash]) => current[name] === hash)
+function tablesStillAsAt(at: number, records: readonly ResumeRecord[], current: Record<string, string>): boolean {
+  return Object.entries(records[at]!.tables).every(([name, hash]) => {
+    let expected = hash
+    for (const later of records.slice(at + 1)) {
+      const rewritten = later.tables[name]
+      if (rewritten === undefined || rewritten === expected) continue
+      if (!later.extended.includes(name)) return false
+      expected = rewritten
+    }
+    return current[name] === expected
+  })
 }

@@ -5,6 +5,10 @@ import { writeFileAtomic } from '../storage/atomic-write.js'
 import type { WorkflowStats } from './workflow.js'
 
 export interface WorkflowStatsEntry {
+  /** succeeded_with_failures: failed items within the failure budget; the next run retries the workflow. */
+  status: 'succeeded' | 'succeeded_with_failures' | 'failed'
+  /** Why it failed (status failed). */
+  error?: string
   overall: number
   peak_memory_bytes: number
   memory_delta_bytes: number
@@ -23,6 +27,8 @@ export interface RunStatsFile {
   update_documents: number
   input_load_time: number
   workflows: Record<string, WorkflowStatsEntry>
+  /** The one-call-per-model connectivity check before the first workflow (absent when skipped). */
+  preflight?: { llm: Record<string, ModelUsage> }
   llm_totals: ModelUsage
   estimate?: unknown
 }
@@ -42,6 +48,13 @@ export function addUsage(into: ModelUsage, add: ModelUsage): ModelUsage {
     wallSeconds: into.wallSeconds + add.wallSeconds,
     costUsd: into.costUsd + add.costUsd,
   }
+}
+
+/** What this run used: the preflight check and every workflow that ran (not those resumed from an earlier run). */
+export function totalUsage(stats: Pick<RunStatsFile, 'preflight' | 'workflows'>): ModelUsage {
+  const ran = Object.values(stats.workflows).filter((w) => !w.skipped)
+  const usages = [...Object.values(stats.preflight?.llm ?? {}), ...ran.flatMap((w) => Object.values(w.llm))]
+  return usages.reduce(addUsage, emptyUsage())
 }
 
 /** Collects what one workflow reports while it runs. */

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { loadConfig, type LoadedConfig } from '../config/load.js'
 import type { Settings } from '../config/schema.js'
 import { ConfigError } from '../errors.js'
+import type { ModelUsage } from '../llm/types.js'
 import type { Logger } from '../logger.js'
 import { writeFileAtomic } from '../storage/atomic-write.js'
 import { FileKeyValueStore, MemoryKeyValueStore, NullKeyValueStore, type KeyValueStore } from '../storage/key-value-store.js'
@@ -16,14 +17,15 @@ import { BASE_TEXT_UNITS } from '../model/text-units.js'
 import { VERSION } from '../version.js'
 import { compareWithActual, estimateWorkflows } from './estimate-run.js'
 import { createFileLogger } from './file-logger.js'
-import { inputFilesFingerprint } from './input-fingerprint.js'
 import { createModelRegistry } from './models.js'
 import { METHODS, PIPELINES, type IndexMethod } from './pipelines.js'
+import { fingerprintWorkflows, type PlannedWorkflow } from './plan-fingerprints.js'
 import { SILENT_REPORTER, type Reporter } from './reporter.js'
-import { chainFingerprint, readResumeState, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
-import { emptyUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
+import { readResumeState, rerunReason, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
+import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
 import { clearStaging } from './staged-table-store.js'
 import { runWorkflow } from './run-workflow.js'
+import { usageByModel } from './usage-by-model.js'
 import type { Clock } from './workflow.js'
 import { mergeModelsUsed, modelsUsedBy, type ModelsUsed } from './workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from './workflows/index.js'
@@ -45,17 +47,14 @@ export interface RunIndexOptions {
   clock?: Clock
 }
 
-export interface PlannedWorkflow {
-  name: WorkflowName
-  fingerprint: string
-}
-
 export interface IndexPlan {
   loaded: LoadedConfig
   method: IndexMethod
   workflows: PlannedWorkflow[]
   /** How many leading workflows are skipped because they finished before with the same inputs. */
   resumeFrom: number
+  /** The first workflow that runs again when it is because of its own failed items last time. */
+  rerun: { workflow: WorkflowName; reason: string } | undefined
   resumeState: ResumeState
 }
 
@@ -74,20 +73,14 @@ export async function planIndex(options: RunIndexOptions = {}): Promise<IndexPla
   const { settings } = loaded
   const method = options.method ?? settings.method ?? 'standard'
   if (!(METHODS as readonly string[]).includes(method)) throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
-  const names = resolveWorkflowNames(settings, method)
-  const models = sanitizedModels(settings)
-  const workflows: PlannedWorkflow[] = []
-  let previous = VERSION
-  for (const name of names) {
-    const workflow = WORKFLOWS[name]
-    const external = name === 'load_input_documents' ? await inputFilesFingerprint(settings.input_storage.base_dir) : null
-    previous = chainFingerprint(previous, name, { settings: workflow.fingerprint(settings), models, external })
-    workflows.push({ name, fingerprint: previous })
-  }
+  const workflows = await fingerprintWorkflows(resolveWorkflowNames(settings, method), settings)
   const outputDir = settings.output_storage.base_dir
   const resumeState = await readResumeState(outputDir)
-  const resumeFrom = options.resume === false ? 0 : resumablePrefix(workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint })), resumeState, await tableHashes(new ParquetTableStore(outputDir)))
-  return { loaded, method, workflows, resumeFrom, resumeState }
+  const planned = workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint }))
+  const resumeFrom = options.resume === false ? 0 : resumablePrefix(planned, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
+  const reason = options.resume === false ? undefined : rerunReason(planned, resumeState, resumeFrom)
+  const rerun = reason === undefined ? undefined : { workflow: workflows[resumeFrom]!.name, reason }
+  return { loaded, method, workflows, resumeFrom, rerun, resumeState }
 }
 
 export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunResult> {
@@ -106,13 +99,17 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   const registry = createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: options.cache === false })
   const toRun = plan.workflows.slice(plan.resumeFrom)
   const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
-  reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped)
+  reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped, plan.rerun)
   if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
+  if (plan.rerun !== undefined) log.info(`re-running ${plan.rerun.workflow}: ${plan.rerun.reason}`)
   const used = mergeModelsUsed(toRun.map((w) => modelsUsedBy(w.name, settings)))
   rejectPlaceholderKeys(settings, used, apiKeyOrigins)
-  if (!options.skipValidation && toRun.length > 0) await registry.preflight(used)
-  await clearStaging(join(outputDir, '.staging'))
   const stats = await initialStats(outputDir, skipped)
+  if (!options.skipValidation && toRun.length > 0) {
+    await registry.preflight(used)
+    recordPreflight(stats, registry.usageByWorkflow())
+  }
+  await clearStaging(join(outputDir, '.staging'))
   const state: ResumeState = { version: 1, completed: plan.resumeState.completed.slice(0, plan.resumeFrom) }
   const ran: WorkflowName[] = []
   const signal = runSignal(options.signal)
@@ -121,6 +118,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
       settings,
       outputDir,
       cache,
+      persistentCache: options.cache !== false && settings.cache.type === 'json',
       registry,
       log,
       reporter,
@@ -141,9 +139,16 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     outputDir,
     tables: finalTables(stats),
     usage: stats.llm_totals,
+    usageByModel: usageByModel(settings, registry.usageByWorkflow()),
     vectorStore: plan.workflows.some((w) => w.name === 'generate_text_embeddings') ? settings.vector_store.db_uri : undefined,
   })
   return { outputDir, ran, skipped, stats }
+}
+
+/** The connectivity check is paid for too: its usage gets its own entry and joins the totals. */
+function recordPreflight(stats: RunStatsFile, usage: Record<string, Record<string, ModelUsage>>): void {
+  stats.preflight = { llm: usage.preflight ?? {} }
+  stats.llm_totals = totalUsage(stats)
 }
 
 /** `graphrag init` writes GRAPHRAG_API_KEY=<API_KEY>; say so before any call is attempted with it. */
@@ -200,13 +205,6 @@ function resolveWorkflowNames(settings: Settings, method: IndexMethod): Workflow
     }
     return name
   })
-}
-
-/** Model definitions without secrets: part of every fingerprint, since a model change changes outputs. */
-function sanitizedModels(settings: Settings): unknown {
-  const strip = (models: Settings['completion_models']) =>
-    Object.fromEntries(Object.entries(models).map(([id, m]) => [id, { ...m, api_key: null }]))
-  return { completion: strip(settings.completion_models), embedding: strip(settings.embedding_models) }
 }
 
 function modelSecrets(settings: Settings): string[] {

@@ -67,6 +67,15 @@ export interface WorkflowResult {
   readonly stop?: boolean
 }
 
+/** A prompt a workflow reads: the configured file, or the built-in one when `path` is null. */
+export interface PromptFile {
+  /** The settings key that sets it, named when the file cannot be read. */
+  keyPath: string
+  path: string | null
+  /** The built-in prompt's name under prompts/ (`extract_graph.txt`, `internal/extract_graph_loop.txt`). */
+  builtin: string
+}
+
 export interface Workflow {
   readonly name: string
   /** Table names this workflow reads from `ctx.tables` (part of the resume fingerprint). */
@@ -75,5 +84,15 @@ export interface Workflow {
   readonly writes: readonly string[]
   /** The settings that change this workflow's output (part of the resume fingerprint). */
   fingerprint(settings: Settings): unknown
+  /**
+   * The prompts it reads with these settings (absent: none). Their text joins the resume
+   * fingerprint, and a file that cannot be read stops the run before the first workflow.
+   */
+  prompts?(settings: Settings): readonly PromptFile[]
+  /**
+   * Tables it rewrites keeping every row and column they had (create_final_documents adds
+   * text_unit_ids): a resumed run may read them, as they are now, in their earlier shape.
+   */
+  readonly extendsTables?: readonly string[]
   run(ctx: WorkflowContext): Promise<WorkflowResult>
 }

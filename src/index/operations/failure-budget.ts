@@ -1,7 +1,7 @@
 /**
  * The failure policy shared by every workflow that tolerates some failed items (text units,
  * community reports): above `maxFailedFraction` of the attempted items, the workflow fails with a
- * message that lists the first failures and says how to retry.
+ * one-line summary naming the first failure. Every item is listed in stats.json and the log by the runner.
  */
 import { WorkflowError } from '../../errors.js'
 
@@ -21,18 +21,17 @@ export interface FailureBudget {
   setting: string
 }
 
-const LISTED_FAILURES = 5
-
 export function enforceFailureBudget(workflow: string, budget: FailureBudget): void {
   const failed = budget.failures.length
   if (failed === 0 || failed <= budget.maxFailedFraction * budget.attempted) return
-  const listed = budget.failures.slice(0, LISTED_FAILURES).map((f) => `  ${f.item}: ${f.reason}`)
-  const more = failed > LISTED_FAILURES ? [`  ... and ${failed - LISTED_FAILURES} more`] : []
-  const message = [
-    `${failed} of ${budget.attempted} ${budget.what} failed after retries (${budget.setting} = ${budget.maxFailedFraction}):`,
-    ...listed,
-    ...more,
-    `Run the command again to retry only the failed ${budget.what} (the others are answered from the cache).`,
-  ].join('\n')
-  throw new WorkflowError(workflow, message, { cause: budget.failures[0]!.error })
+  const first = budget.failures[0]!
+  const message =
+    `${failed} of ${budget.attempted} ${budget.what} failed after retries, more than ${budget.setting} = ${budget.maxFailedFraction} allows ` +
+    `(first: ${first.item}: ${firstLine(first.reason)})`
+  throw new WorkflowError(workflow, message, { cause: first.error })
+}
+
+function firstLine(text: string): string {
+  const end = text.indexOf('\n')
+  return end < 0 ? text : `${text.slice(0, end)} …`
 }

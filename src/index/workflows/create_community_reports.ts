@@ -1,22 +1,26 @@
 /** Workflow create_community_reports (standard): one LLM report per community from its graph context. */
 import { ConfigError } from '../../errors.js'
-import { loadPrompt } from '../../llm/prompt-template.js'
+import type { Settings } from '../../config/schema.js'
 import { COMMUNITIES } from '../../model/communities.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
 import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { generateGraphReports } from '../operations/community-reports/generate.js'
-import type { Workflow } from '../workflow.js'
+import { readPrompt } from '../prompt-files.js'
+import type { PromptFile, Workflow } from '../workflow.js'
 import { writeReports } from './report-output.js'
 
 const NAME = 'create_community_reports'
+
+const promptFile = (s: Settings): PromptFile => ({ keyPath: 'community_reports.graph_prompt', path: s.community_reports.graph_prompt, builtin: 'community_report_graph.txt' })
 
 export const createCommunityReports: Workflow = {
   name: NAME,
   reads: [ENTITIES.name, RELATIONSHIPS.name, COMMUNITIES.name, COVARIATES.name],
   writes: [COMMUNITY_REPORTS.name],
   fingerprint: (settings) => ({ reports: settings.community_reports, claims: settings.extract_claims.enabled }),
+  prompts: (s) => [promptFile(s)],
   async run(ctx) {
     const settings = ctx.settings.community_reports
     const modelId = settings.completion_model_id
@@ -32,7 +36,7 @@ export const createCommunityReports: Workflow = {
 
     const progress = ctx.progress('community reports', communities.length)
     const options = {
-      prompt: loadPrompt(settings.graph_prompt, 'community_report_graph.txt', 'community_reports.graph_prompt'),
+      prompt: readPrompt(promptFile(ctx.settings)),
       maxReportLength: settings.max_length,
       maxInputLength: settings.max_input_length,
     }

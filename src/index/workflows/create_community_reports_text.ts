@@ -2,7 +2,7 @@
  * Workflow create_community_reports_text (fast): LLM reports over each community's text units when
  * community_reports.completion_model_id names a configured chat model, extractive reports otherwise.
  */
-import { loadPrompt } from '../../llm/prompt-template.js'
+import type { Settings } from '../../config/schema.js'
 import { COMMUNITIES } from '../../model/communities.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
 import { ENTITIES } from '../../model/entities.js'
@@ -12,10 +12,14 @@ import { finalizeReports } from '../operations/community-reports/render.js'
 import { writeExtractiveReports } from '../operations/extractive-report/index.js'
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
 import { generateTextReports } from '../operations/text-unit-reports.js'
-import type { Workflow } from '../workflow.js'
+import { readPrompt } from '../prompt-files.js'
+import type { PromptFile, Workflow } from '../workflow.js'
 import { writeReports } from './report-output.js'
 
 const NAME = 'create_community_reports_text'
+
+const usesLlm = (s: Settings) => s.community_reports.completion_model_id !== null && Object.hasOwn(s.completion_models, s.community_reports.completion_model_id)
+const promptFile = (s: Settings): PromptFile => ({ keyPath: 'community_reports.text_prompt', path: s.community_reports.text_prompt, builtin: 'community_report_text.txt' })
 
 export const createCommunityReportsText: Workflow = {
   name: NAME,
@@ -23,9 +27,10 @@ export const createCommunityReportsText: Workflow = {
   writes: [COMMUNITY_REPORTS.name],
   fingerprint: (settings) => ({
     reports: settings.community_reports,
-    llm: settings.community_reports.completion_model_id !== null && Object.hasOwn(settings.completion_models, settings.community_reports.completion_model_id),
+    llm: usesLlm(settings),
     delimiter: settings.extract_graph_nlp.text_analyzer.word_delimiter,
   }),
+  prompts: (s) => (usesLlm(s) ? [promptFile(s)] : []),
   async run(ctx) {
     const settings = ctx.settings.community_reports
     const entities = await ctx.tables.read(ENTITIES)
@@ -42,7 +47,7 @@ export const createCommunityReportsText: Workflow = {
     const chat = ctx.models.chat(settings.completion_model_id!, { keyPath: 'community_reports.completion_model_id', cachePartition: settings.model_instance_name })
     const contexts = buildTextUnitContexts({ communities, entities, textUnits }, settings.max_input_length, (t) => chat.countTokens(t))
     const progress = ctx.progress('community reports', contexts.filter((c) => c.text !== '').length)
-    const prompt = loadPrompt(settings.text_prompt, 'community_report_text.txt', 'community_reports.text_prompt')
+    const prompt = readPrompt(promptFile(ctx.settings))
     const result = await generateTextReports(contexts, { prompt, maxReportLength: settings.max_length }, { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() })
     progress.done()
     const written = await writeReports(ctx, NAME, result, communities)

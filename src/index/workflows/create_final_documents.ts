@@ -8,6 +8,7 @@ export const createFinalDocuments: Workflow = {
   name: 'create_final_documents',
   reads: [INPUT_DOCUMENTS.name, BASE_TEXT_UNITS.name],
   writes: [DOCUMENTS.name],
+  extendsTables: [DOCUMENTS.name],
   fingerprint: () => null,
   async run(ctx) {
     const documents = await ctx.tables.read(INPUT_DOCUMENTS)

@@ -10,6 +10,7 @@ export const createFinalTextUnits: Workflow = {
   name: 'create_final_text_units',
   reads: [BASE_TEXT_UNITS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name],
   writes: [TEXT_UNITS.name],
+  extendsTables: [TEXT_UNITS.name],
   fingerprint: (settings) => ({ claims: settings.extract_claims.enabled }),
   async run(ctx) {
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)

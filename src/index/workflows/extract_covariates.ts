@@ -1,30 +1,39 @@
 /** Workflow extract_covariates (standard, only when extract_claims.enabled): claims per text unit. */
 import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
-import { loadPrompt } from '../../llm/prompt-template.js'
+import type { Settings } from '../../config/schema.js'
 import { COVARIATES } from '../../model/covariates.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { extractClaims } from '../operations/extract-covariates/extract.js'
 import { checkFailures } from '../operations/extract-graph/check.js'
+import { readPrompt } from '../prompt-files.js'
 import type { Workflow, WorkflowResult } from '../workflow.js'
 import { recordExtraction } from './extraction-stats.js'
 
 const NAME = 'extract_covariates'
+
+const promptFiles = (s: Settings) => ({
+  extract: { keyPath: 'extract_claims.prompt', path: s.extract_claims.prompt, builtin: 'extract_claims.txt' },
+  continuation: { keyPath: 'extract_claims.prompt', path: null, builtin: 'internal/extract_claims_continue.txt' },
+  loop: { keyPath: 'extract_claims.prompt', path: null, builtin: 'internal/extract_claims_loop.txt' },
+})
 
 export const extractCovariates: Workflow = {
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
   writes: [COVARIATES.name],
   fingerprint: (s) => ({ claims: s.extract_claims, entity_types: s.extract_graph.entity_types, budget: s.extract_graph.max_failed_fraction }),
+  prompts: (s) => (s.extract_claims.enabled ? Object.values(promptFiles(s)) : []),
   async run(ctx): Promise<WorkflowResult> {
     const settings = ctx.settings.extract_claims
     if (!settings.enabled) return { summary: { skipped: 'extract_claims.enabled is false' } }
     const chat = ctx.models.chat(settings.completion_model_id, { keyPath: 'extract_claims.completion_model_id', cachePartition: settings.model_instance_name })
     const units = await ctx.tables.read(BASE_TEXT_UNITS)
     const progress = ctx.progress('claim extraction', units.length)
+    const prompts = promptFiles(ctx.settings)
     const options = {
-      prompt: loadPrompt(settings.prompt, 'extract_claims.txt', 'extract_claims.prompt'),
-      continuationPrompt: loadPrompt(null, 'internal/extract_claims_continue.txt', 'extract_claims.prompt'),
-      loopPrompt: loadPrompt(null, 'internal/extract_claims_loop.txt', 'extract_claims.prompt'),
+      prompt: readPrompt(prompts.extract),
+      continuationPrompt: readPrompt(prompts.continuation),
+      loopPrompt: readPrompt(prompts.loop),
       entityTypes: ctx.settings.extract_graph.entity_types ?? DEFAULT_ENTITY_TYPES,
       claimDescription: settings.description,
       maxGleanings: settings.max_gleanings,

@@ -1,6 +1,6 @@
 /** Workflow extract_graph (standard): LLM graph extraction per text unit, merge, description summaries. */
 import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
-import { loadPrompt } from '../../llm/prompt-template.js'
+import type { Settings } from '../../config/schema.js'
 import { EXTRACTED_ENTITIES } from '../../model/entities.js'
 import { EXTRACTED_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
@@ -8,25 +8,35 @@ import { checkExtraction } from '../operations/extract-graph/check.js'
 import { extractGraph as extract } from '../operations/extract-graph/extract.js'
 import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../model/raw-graph.js'
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
+import { readPrompt } from '../prompt-files.js'
 import type { Workflow } from '../workflow.js'
 import { recordExtraction } from './extraction-stats.js'
 
 const NAME = 'extract_graph'
+
+const promptFiles = (s: Settings) => ({
+  extract: { keyPath: 'extract_graph.prompt', path: s.extract_graph.prompt, builtin: 'extract_graph.txt' },
+  continuation: { keyPath: 'extract_graph.prompt', path: null, builtin: 'internal/extract_graph_continue.txt' },
+  loop: { keyPath: 'extract_graph.prompt', path: null, builtin: 'internal/extract_graph_loop.txt' },
+  summarize: { keyPath: 'summarize_descriptions.prompt', path: s.summarize_descriptions.prompt, builtin: 'summarize_descriptions.txt' },
+})
 
 export const extractGraph: Workflow = {
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
   writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name],
   fingerprint: (s) => ({ extract: s.extract_graph, summarize: s.summarize_descriptions, raw: s.snapshots.raw_graph }),
+  prompts: (s) => Object.values(promptFiles(s)),
   async run(ctx) {
     const settings = ctx.settings.extract_graph
     const chat = ctx.models.chat(settings.completion_model_id, { keyPath: 'extract_graph.completion_model_id', cachePartition: settings.model_instance_name })
     const units = await ctx.tables.read(BASE_TEXT_UNITS)
     const progress = ctx.progress('graph extraction', units.length)
+    const prompts = promptFiles(ctx.settings)
     const options = {
-      prompt: loadPrompt(settings.prompt, 'extract_graph.txt', 'extract_graph.prompt'),
-      continuationPrompt: loadPrompt(null, 'internal/extract_graph_continue.txt', 'extract_graph.prompt'),
-      loopPrompt: loadPrompt(null, 'internal/extract_graph_loop.txt', 'extract_graph.prompt'),
+      prompt: readPrompt(prompts.extract),
+      continuationPrompt: readPrompt(prompts.continuation),
+      loopPrompt: readPrompt(prompts.loop),
       entityTypes: settings.entity_types ?? DEFAULT_ENTITY_TYPES,
       maxGleanings: settings.max_gleanings,
       concurrency: ctx.settings.concurrent_requests,
@@ -47,7 +57,7 @@ export const extractGraph: Workflow = {
     const summaryChat = ctx.models.chat(sum.completion_model_id, { keyPath: 'summarize_descriptions.completion_model_id', cachePartition: sum.model_instance_name })
     const summaryProgress = ctx.progress('description summaries', graph.entities.length + graph.relationships.length)
     const summaryOptions = {
-      prompt: loadPrompt(sum.prompt, 'summarize_descriptions.txt', 'summarize_descriptions.prompt'),
+      prompt: readPrompt(prompts.summarize),
       maxLength: sum.max_length,
       maxInputTokens: sum.max_input_tokens,
       concurrency: ctx.settings.concurrent_requests,

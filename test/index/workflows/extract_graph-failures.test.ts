@@ -1,11 +1,15 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GraphragError, WorkflowError } from '../../../src/errors.js'
 import { createModelRegistry } from '../../../src/index/models.js'
+import { runIndex } from '../../../src/index/runner.js'
 import { extractGraph } from '../../../src/index/workflows/extract_graph.js'
 import { SILENT_LOGGER } from '../../../src/logger.js'
 import { BASE_TEXT_UNITS, EXTRACTED_ENTITIES } from '../../../src/model/index.js'
 import { encodeParquet } from '../../../src/storage/parquet.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type Responder } from '../../support/fake-llm/index.js'
+import { testdir } from '../../support/testdir.js'
 import { createTestContext } from '../../support/workflow-context.js'
 
 const UNITS = [
@@ -15,12 +19,13 @@ const UNITS = [
 ]
 
 /** Server behaviour the tests switch per case. */
-const behaviour = { failMarley: false, refuse: false, yesAnswers: 0 }
+const behaviour = { failMarley: false, refuse: false, yesAnswers: 0, failFogBell: false }
 
 const responders: Responder[] = [
   ({ kind, messages }) => {
     const first = messages.find((m) => m.role === 'user')?.content ?? ''
     if (behaviour.failMarley && kind.startsWith('extract_graph') && first.includes('Jacob Marley')) throw new Error('injected failure')
+    if (behaviour.failFogBell && kind === 'extract_graph' && first.includes('Fog Bell')) throw new Error('injected failure')
     if (behaviour.refuse && kind.startsWith('extract_graph')) return 'Sorry, as an AI model I cannot produce that format.'
     if (kind === 'extract_graph_loop') return behaviour.yesAnswers-- > 0 ? 'Y' : 'N'
     if (kind === 'extract_graph_continue') {
@@ -110,5 +115,32 @@ describe('extract_graph failures and gleaning', () => {
       ['GLEANED 2', ['unit-a', 'unit-b', 'unit-c']],
     ])
     expect(t.stats.counters.extraction_calls).toBe(12)
+  })
+
+  it('keeps the failed workflow in stats.json with every failed item, and logs each one', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 9; i++) files[`input/night-${i}.txt`] = `${i < 7 ? 'The Fog Bell' : 'Ebenezer Scrooge'} was heard from the Counting House on night ${i}.`
+    const root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}workflows: [load_input_documents, create_base_text_units, extract_graph]\n`,
+      ...files,
+    })
+    behaviour.failFogBell = true
+    const error = await runIndex({ root, skipValidation: true }).then(() => undefined, (e: unknown) => e)
+    behaviour.failFogBell = false
+    expect(error).toBeInstanceOf(WorkflowError)
+
+    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+    const entry = stats.workflows.extract_graph
+    expect(entry).toMatchObject({ status: 'failed', error: (error as Error).message, skipped: false, counters: { chunks_failed: 7 } })
+    expect(entry.overall).toBeGreaterThan(0)
+    expect(entry.failures).toHaveLength(7)
+    for (const f of entry.failures) expect(f.reason).toMatch(/HTTP 500/)
+    expect(entry.llm.default_completion_model).toMatchObject({ failures: 7 })
+    expect(entry.llm.default_completion_model.calls).toBeGreaterThanOrEqual(9)
+    expect(stats.llm_totals.calls).toBe(entry.llm.default_completion_model.calls)
+    expect(stats.workflows.create_base_text_units.status).toBe('succeeded')
+
+    const log = await readFile(join(root, 'logs', 'indexing-engine.log'), 'utf8')
+    for (const f of entry.failures) expect(log).toContain(`extract_graph: failed item ${f.item}: ${f.reason}`)
   })
 })

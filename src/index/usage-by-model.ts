@@ -1,0 +1,35 @@
+/** Usage per configured model over the whole run (the preflight check included), for the end-of-run summary. */
+import type { ModelSettings, Settings } from '../config/schema.js'
+import { priceFor } from '../llm/pricing.js'
+import type { ModelUsage } from '../llm/types.js'
+import { addUsage, emptyUsage } from './run-stats.js'
+
+export interface ModelUsageLine {
+  /** The settings id (`default_completion_model`). */
+  id: string
+  /** The provider's model name (`gpt-4.1`). */
+  model: string
+  usage: ModelUsage
+  /** False when no price is known for the model: its cost is unknown, not $0. */
+  priced: boolean
+}
+
+/** workflow → model id → usage, summed per model; models that were never called are left out. */
+export function usageByModel(settings: Settings, byWorkflow: Readonly<Record<string, Readonly<Record<string, ModelUsage>>>>): ModelUsageLine[] {
+  const totals = new Map<string, ModelUsage>()
+  for (const byModel of Object.values(byWorkflow)) {
+    for (const [id, usage] of Object.entries(byModel)) totals.set(id, addUsage(totals.get(id) ?? emptyUsage(), usage))
+  }
+  return [...totals]
+    .filter(([, usage]) => usage.calls > 0)
+    .map(([id, usage]) => {
+      const entry = settings.completion_models[id] ?? settings.embedding_models[id]
+      return { id, model: entry?.model ?? id, usage, priced: entry !== undefined && isPriced(entry) }
+    })
+}
+
+function isPriced(model: ModelSettings): boolean {
+  if (model.model_provider === 'local') return true
+  const override = model.pricing ? { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m } : undefined
+  return priceFor(model.model, override) !== undefined
+}
