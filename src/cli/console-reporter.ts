@@ -82,14 +82,14 @@ function usageText(u: PipelineEndInfo['usage']): string {
 
 /** A model without a known price makes the total a lower bound: say so rather than show $0. */
 function totalCost(info: PipelineEndInfo): string {
-  const unpriced = info.usageByModel.filter((m) => !m.priced)
+  const unpriced = info.usageByModel.filter((m) => m.usage.unpricedTokens > 0)
   if (unpriced.length === 0) return formatUsd(info.usage.costUsd)
   if (unpriced.length === info.usageByModel.length) return 'cost unknown'
   return `${formatUsd(info.usage.costUsd)} + unknown (${unpriced.map((m) => m.id).join(', ')})`
 }
 
 function modelCost(m: ModelUsageLine): string {
-  return m.priced ? formatUsd(m.usage.costUsd) : 'cost unknown'
+  return m.usage.unpricedTokens > 0 ? 'cost unknown' : formatUsd(m.usage.costUsd)
 }
 
 class LineReporter extends BaseReporter {

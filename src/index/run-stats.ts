@@ -34,7 +34,7 @@ export interface RunStatsFile {
 }
 
 export function emptyUsage(): ModelUsage {
-  return { calls: 0, cacheHits: 0, retries: 0, failures: 0, promptTokens: 0, completionTokens: 0, wallSeconds: 0, costUsd: 0 }
+  return { calls: 0, cacheHits: 0, retries: 0, failures: 0, promptTokens: 0, completionTokens: 0, wallSeconds: 0, costUsd: 0, unpricedTokens: 0 }
 }
 
 export function addUsage(into: ModelUsage, add: ModelUsage): ModelUsage {
@@ -47,6 +47,7 @@ export function addUsage(into: ModelUsage, add: ModelUsage): ModelUsage {
     completionTokens: into.completionTokens + add.completionTokens,
     wallSeconds: into.wallSeconds + add.wallSeconds,
     costUsd: into.costUsd + add.costUsd,
+    unpricedTokens: into.unpricedTokens + add.unpricedTokens,
   }
 }
 

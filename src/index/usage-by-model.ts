@@ -1,6 +1,5 @@
 /** Usage per configured model over the whole run (the preflight check included), for the end-of-run summary. */
-import type { ModelSettings, Settings } from '../config/schema.js'
-import { priceFor } from '../llm/pricing.js'
+import type { Settings } from '../config/schema.js'
 import type { ModelUsage } from '../llm/types.js'
 import { addUsage, emptyUsage } from './run-stats.js'
 
@@ -10,8 +9,6 @@ export interface ModelUsageLine {
   /** The provider's model name (`gpt-4.1`). */
   model: string
   usage: ModelUsage
-  /** False when no price is known for the model: its cost is unknown, not $0. */
-  priced: boolean
 }
 
 /** workflow → model id → usage, summed per model; models that were never called are left out. */
@@ -24,12 +21,6 @@ export function usageByModel(settings: Settings, byWorkflow: Readonly<Record<str
     .filter(([, usage]) => usage.calls > 0)
     .map(([id, usage]) => {
       const entry = settings.completion_models[id] ?? settings.embedding_models[id]
-      return { id, model: entry?.model ?? id, usage, priced: entry !== undefined && isPriced(entry) }
+      return { id, model: entry?.model ?? id, usage }
     })
-}
-
-function isPriced(model: ModelSettings): boolean {
-  if (model.model_provider === 'local') return true
-  const override = model.pricing ? { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m } : undefined
-  return priceFor(model.model, override) !== undefined
 }

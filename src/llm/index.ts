@@ -9,7 +9,7 @@ import { cachedChat, embeddingCache, type CacheIdentity, type EmbeddingCache } f
 import { createClient } from './client.js'
 import { embedInBatches, type BatchingOptions } from './embeddings.js'
 import { LOCAL_EMBEDDING_DIMENSION, localEmbedder } from './local-embedder.js'
-import { priceFor } from './pricing.js'
+import { priceOfModel } from './pricing.js'
 import { limitedChat, limitedEmbed, RateLimiter } from './rate-limit.js'
 import { retryingChat, retryingEmbed, type RetryContext } from './retry.js'
 import type { ModelOptions } from './settings.js'
@@ -43,8 +43,8 @@ export function createRateLimiter(options: Pick<ModelOptions, 'concurrentRequest
   })
 }
 
-export function createUsageMeter(options: Pick<ModelOptions, 'model' | 'pricing'>): UsageMeter {
-  return new UsageMeter(priceFor(options.model, options.pricing))
+export function createUsageMeter(options: Pick<ModelOptions, 'provider' | 'model' | 'pricing'>): UsageMeter {
+  return new UsageMeter(priceOfModel(options.provider, options.model, options.pricing))
 }
 
 export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): ChatModel {

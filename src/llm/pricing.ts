@@ -37,6 +37,14 @@ export function priceFor(model: string, override?: Pricing): Pricing | undefined
   return best === undefined ? undefined : PRICES[best]
 }
 
+/**
+ * The price of a configured model: `model_provider: local` (the offline embedder) runs on this
+ * machine and costs nothing; any other provider is priced by `priceFor`.
+ */
+export function priceOfModel(provider: string, model: string, override: Pricing | undefined): Pricing | undefined {
+  return provider === 'local' ? { inputPer1m: 0, outputPer1m: 0 } : priceFor(model, override)
+}
+
 export function costUsd(price: Pricing, promptTokens: number, completionTokens: number): number {
   return (promptTokens * price.inputPer1m + completionTokens * price.outputPer1m) / 1_000_000
 }

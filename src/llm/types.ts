@@ -77,7 +77,7 @@ export interface ModelUsage {
   costUsd: number
   /**
    * Tokens spent on a model with no built-in or configured price: when above 0, `costUsd` is only a
-   * lower bound and a summary should say the cost is (partly) unknown. Absent means 0.
+   * lower bound and a summary should say the cost is (partly) unknown.
    */
-  unpricedTokens?: number
+  unpricedTokens: number
 }

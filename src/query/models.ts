@@ -5,10 +5,9 @@
 import type { Settings } from '../config/index.js'
 import { ConfigError } from '../errors.js'
 import { createChatModel, createEmbeddingModel, modelOptionsFromSettings } from '../llm/index.js'
-import { priceFor } from '../llm/pricing.js'
+import { priceOfModel, type Pricing } from '../llm/pricing.js'
 import { encodingForModel, getTokenizer } from '../llm/tokenizer.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
-import type { Price } from './usage.js'
 
 /** Where each model's API key comes from (LoadedConfig.apiKeyOrigins), for auth error messages. */
 type KeyOrigins = Readonly<Record<string, string>>
@@ -19,8 +18,8 @@ export interface QueryModels {
   chat: ChatModel | undefined
   embedder: EmbeddingModel
   countTokens: (text: string) => number
-  price: Price | undefined
-  embeddingPrice: Price | undefined
+  price: Pricing | undefined
+  embeddingPrice: Pricing | undefined
 }
 
 export function createQueryModels(
@@ -80,9 +79,9 @@ function lazyEmbedder(settings: Settings, id: string | null, keyPath: string, ke
 }
 
 /** Built-in list price of the model unless the settings give one (cost is an estimate). */
-function priceOf(settings: Settings, group: 'completion_models' | 'embedding_models', id: string): Price | undefined {
+function priceOf(settings: Settings, group: 'completion_models' | 'embedding_models', id: string): Pricing | undefined {
   const model = settings[group][id]
-  if (model === undefined || model.model_provider === 'local') return undefined
+  if (model === undefined) return undefined
   const override = model.pricing === null ? undefined : { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m }
-  return priceFor(model.model, override)
+  return priceOfModel(model.model_provider, model.model, override)
 }

@@ -2,12 +2,8 @@
  * Counts what a search spent: LLM calls and tokens per step (map, reduce, primer, …), embedding
  * calls, and an estimated cost, for `--json` and the library result.
  */
+import { costUsd, type Pricing } from '../llm/pricing.js'
 import type { ChatModel, CompletionRequest, CompletionResult, EmbeddingModel } from '../llm/types.js'
-
-export interface Price {
-  inputPer1m: number
-  outputPer1m: number
-}
 
 export interface StepUsage {
   calls: number
@@ -19,8 +15,8 @@ export interface StepUsage {
 export interface UsageSummary extends StepUsage {
   embeddingCalls: number
   embeddingTokens: number
-  /** Estimated USD (chat and embedding calls), from the models' pricing; 0 when no price is known. */
-  costUsd: number
+  /** Estimated USD (chat and embedding calls) from the models' pricing; null when tokens went to a model with no known price. */
+  costUsd: number | null
   byStep: Record<string, StepUsage>
 }
 
@@ -30,8 +26,8 @@ export class UsageMeter {
   private embeddingTokens = 0
 
   constructor(
-    private readonly price: Price | undefined,
-    private readonly embeddingPrice: Price | undefined,
+    private readonly price: Pricing | undefined,
+    private readonly embeddingPrice: Pricing | undefined,
   ) {}
 
   record(step: string, promptTokens: number, completionTokens: number): void {
@@ -57,10 +53,10 @@ export class UsageMeter {
       (a, s) => ({ calls: a.calls + s.calls, promptTokens: a.promptTokens + s.promptTokens, completionTokens: a.completionTokens + s.completionTokens, failures: a.failures + s.failures }),
       { calls: 0, promptTokens: 0, completionTokens: 0, failures: 0 },
     )
-    const chat = this.price === undefined ? 0 : total.promptTokens * this.price.inputPer1m + total.completionTokens * this.price.outputPer1m
-    const embed = this.embeddingPrice === undefined ? 0 : this.embeddingTokens * this.embeddingPrice.inputPer1m
-    const costUsd = (chat + embed) / 1e6
-    return { ...total, embeddingCalls: this.embeddingCalls, embeddingTokens: this.embeddingTokens, costUsd, byStep }
+    const chat = priced(this.price, total.promptTokens, total.completionTokens)
+    const embed = priced(this.embeddingPrice, this.embeddingTokens, 0)
+    const cost = chat === null || embed === null ? null : chat + embed
+    return { ...total, embeddingCalls: this.embeddingCalls, embeddingTokens: this.embeddingTokens, costUsd: cost, byStep }
   }
 
   private step(name: string): StepUsage {
@@ -68,6 +64,11 @@ export class UsageMeter {
     if (s === undefined) this.steps.set(name, (s = { calls: 0, promptTokens: 0, completionTokens: 0, failures: 0 }))
     return s
   }
+}
+
+function priced(price: Pricing | undefined, promptTokens: number, completionTokens: number): number | null {
+  if (promptTokens + completionTokens === 0) return 0
+  return price === undefined ? null : costUsd(price, promptTokens, completionTokens)
 }
 
 /** A chat model whose every call is attributed to a search step. */

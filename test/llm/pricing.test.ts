@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { costUsd, priceFor } from '../../src/llm/pricing.js'
+import { costUsd, priceFor, priceOfModel } from '../../src/llm/pricing.js'
 import { UsageMeter } from '../../src/llm/usage.js'
 
 describe('prices and usage', () => {
@@ -44,5 +44,11 @@ describe('prices and usage', () => {
     const overridden = new UsageMeter(priceFor('llama3.1:8b', { inputPer1m: 1, outputPer1m: 2 }))
     overridden.tokens(1_000_000, 1_000_000)
     expect(overridden.snapshot()).toMatchObject({ costUsd: 3, unpricedTokens: 0 })
+  })
+
+  it('prices the offline local embedder at zero, whatever its model name', () => {
+    expect(priceOfModel('local', 'hashing-384', undefined)).toEqual({ inputPer1m: 0, outputPer1m: 0 })
+    expect(priceOfModel('openai', 'hashing-384', undefined)).toBeUndefined()
+    expect(priceOfModel('azure', 'gpt-4.1', undefined)).toEqual(priceFor('gpt-4.1'))
   })
 })
