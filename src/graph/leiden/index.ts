@@ -24,9 +24,14 @@ export interface LeidenOptions {
   mode?: LeidenMode
   /**
    * Compat: Leiden iterations (reference: 1). Quality: cap on iterations until the partition is
-   * stable (default 3); re-clustered splits use at most 2.
+   * stable (default 10); re-clustered splits use at most 2.
    */
   maxIterations?: number
+  /**
+   * Quality mode: an iteration that raises the quality by at most this fraction of it counts as
+   * stable and ends the run (default 1e-3; 0 = only an iteration that moves no node).
+   */
+  tolerance?: number
   resolution?: number
   /** θ of the refinement step. */
   randomness?: number
@@ -49,14 +54,15 @@ export const LEIDEN_DEFAULTS = Object.freeze({
   resolution: 1,
   randomness: 0.001,
   useModularity: true,
+  // Measured on a 100k-node planted graph: iterations 3 and 4 raise modularity by about 2e-3 and 5e-4
+  // of it, later ones by ~1e-4 each at the same cost, and nodes still move after 12 iterations, so
+  // "until no node moves" would cost three times compat mode for +0.001. Karate's smallest gain
+  // before its optimum is 2.4e-3, over 1,000 seeds.
+  tolerance: 1e-3,
 } as const) satisfies Required<Omit<LeidenOptions, 'maxIterations'>>
 
-/**
- * Iteration defaults per mode: the reference runs one. Quality iterates until the partition is
- * stable, at most 3 times: on a 100k-node planted graph iterations 2 and 3 lift modularity from
- * 0.644 to 0.699 and the next seven add only 0.001 for three times the cost.
- */
-const DEFAULT_ITERATIONS: Record<LeidenMode, number> = { compat: 1, quality: 3 }
+/** Iteration defaults per mode: the reference runs one; quality iterates until stable, at most 10 times. */
+const DEFAULT_ITERATIONS: Record<LeidenMode, number> = { compat: 1, quality: 10 }
 
 /**
  * Quality mode re-clusters large clusters with at most 2 iterations: the splits are many small
@@ -135,6 +141,7 @@ function resolveOptions(options: LeidenOptions): { params: LeidenParams; seed: n
   requireInteger('seed', o.seed, 0)
   if (!(o.resolution > 0 && Number.isFinite(o.resolution))) throw new InvalidGraphError('resolution must be a finite number > 0')
   if (!(o.randomness > 0 && Number.isFinite(o.randomness))) throw new InvalidGraphError('randomness must be a finite number > 0')
+  if (!(o.tolerance >= 0 && o.tolerance < 1)) throw new InvalidGraphError(`tolerance must be a number in [0, 1), got ${String(o.tolerance)}`)
   return {
     params: {
       compat: mode === 'compat',
@@ -142,6 +149,7 @@ function resolveOptions(options: LeidenOptions): { params: LeidenParams; seed: n
       randomness: o.randomness,
       useModularity: o.useModularity,
       iterations,
+      tolerance: o.tolerance,
     },
     seed: o.seed,
     maxClusterSize: o.maxClusterSize,

@@ -2,7 +2,8 @@
  * Flat Leiden (Traag, Waltman, van Eck 2019, "From Louvain to Leiden"): local moving, refinement,
  * aggregation on the refined partition with the unrefined one as start, repeated until local moving
  * leaves every node alone. Compat mode matches graspologic-native's `leiden` (spec leiden.md §5.2–5.3);
- * quality mode adds igraph's no-merge guard and iterates until the partition is stable.
+ * quality mode adds igraph's no-merge guard and iterates until the partition is stable (no node moves,
+ * or an iteration gains less than a relative tolerance).
  */
 import { InternalError } from '../../errors.js'
 import { aggregateNetwork } from './aggregate.js'
@@ -19,6 +20,11 @@ export interface LeidenParams {
   readonly useModularity: boolean
   /** Compat: exact number of Leiden iterations. Quality: cap on iterations until stable. */
   readonly iterations: number
+  /**
+   * Quality mode only: stop once an iteration raises the quality by at most this fraction of it
+   * (0: only when an iteration moves no node).
+   */
+  readonly tolerance: number
 }
 
 export interface FlatPartition {
@@ -52,9 +58,13 @@ export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128,
     return { membership, count }
   }
   const previous = membership.slice()
+  let quality = partitionQuality(network, membership, n, r)
   for (let it = 0; it < params.iterations; it++) {
     count = improve(network, membership, r, params, false, rng, s)
     if (samePartition(previous, membership, n, s)) break
+    const next = partitionQuality(network, membership, count, r)
+    if (next - quality <= params.tolerance * Math.abs(next)) break
+    quality = next
     previous.set(membership)
   }
   return { membership, count }
@@ -124,6 +134,24 @@ function samePartition(a: Int32Array, b: Int32Array, n: number, s: Scratch): boo
     }
   }
   return true
+}
+
+/**
+ * The quality Leiden optimises, in edge-weight units and doubled: Σ_c [2·e_c − r·W_c²] (e_c internal
+ * edge weight, W_c total node weight). Modularity is this divided by 2m, so relative changes agree.
+ */
+function partitionQuality(g: CsrNetwork, membership: Int32Array, count: number, r: number): number {
+  const { offsets, neighbors, weights, nodeWeights } = g
+  const nodeWeight = new Float64Array(count)
+  let inside = 0
+  for (let v = 0, n = g.nodeCount; v < n; v++) {
+    const c = membership[v]
+    nodeWeight[c] += nodeWeights[v]
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) if (membership[neighbors[e]] === c) inside += weights[e]
+  }
+  let penalty = 0
+  for (let c = 0; c < count; c++) penalty += nodeWeight[c] * nodeWeight[c]
+  return inside - r * penalty
 }
 
 function withUnitNodeWeights(g: CsrNetwork): CsrNetwork {

@@ -29,10 +29,19 @@ export interface Cluster {
   readonly nodes: string[]
 }
 
+interface ClusterGraphResult {
+  readonly clusters: Cluster[]
+  /** Node pairs left out because their weight is ≤ 0 (see `prepareEdges`). */
+  readonly nonPositiveEdges: number
+}
+
 /** Clusters per level (ascending), each level in first-seen order, like GraphRAG's cluster_graph. */
-export function clusterGraph(relationships: ReadonlyArray<ClusterEdge>, options: ClusterGraphOptions): Cluster[] {
-  const edges = prepareEdges(relationships, options.use_lcc)
-  if (edges.length === 0) return []
+export function clusterGraph(relationships: ReadonlyArray<ClusterEdge>, options: ClusterGraphOptions): ClusterGraphResult {
+  const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
+  return { clusters: edges.length === 0 ? [] : clusterEdges(edges, options), nonPositiveEdges }
+}
+
+function clusterEdges(edges: WeightedEdge[], options: ClusterGraphOptions): Cluster[] {
   const entries = hierarchicalLeiden(edges, {
     maxClusterSize: options.max_cluster_size,
     seed: options.seed,
@@ -61,8 +70,18 @@ export function clusterGraph(relationships: ReadonlyArray<ClusterEdge>, options:
 /**
  * Steps 1–3: orient each pair (smaller name first) keeping the last row of a repeated pair, then
  * optionally the stable LCC, then the sorted (source, target, weight) list that fixes node ids.
+ *
+ * Pairs whose weight is ≤ 0 are left out before the LCC (the reference passes them on; spec
+ * leiden.md §11.12 leaves them to us). Such an edge carries no affinity: modularity has no meaning
+ * for a negative weight (the fast method's PMI weights can be negative), and a zero weight adds
+ * nothing to it, yet graspologic's refinement spots a new candidate community by its accumulated
+ * weight being 0, so a zero-weight edge would list its community twice. Leaving both out means a
+ * node or component held to the graph only by such edges gets no community.
  */
-export function prepareEdges(relationships: ReadonlyArray<ClusterEdge>, useLcc: boolean): WeightedEdge[] {
+export function prepareEdges(
+  relationships: ReadonlyArray<ClusterEdge>,
+  useLcc: boolean,
+): { edges: WeightedEdge[]; nonPositiveEdges: number } {
   const lastByPair = new Map<string, { source: string; target: string; weight: number }>()
   for (const r of relationships) {
     const [source, target] = compareCodePoints(r.source, r.target) <= 0 ? [r.source, r.target] : [r.target, r.source]
@@ -71,9 +90,11 @@ export function prepareEdges(relationships: ReadonlyArray<ClusterEdge>, useLcc: 
     lastByPair.delete(key)
     lastByPair.set(key, { source, target, weight: r.weight ?? 1 })
   }
-  let rows = [...lastByPair.values()]
+  let rows = [...lastByPair.values()].filter((r) => !(Number(r.weight) <= 0))
+  const nonPositiveEdges = lastByPair.size - rows.length
   if (useLcc) rows = stableLargestConnectedComponent(rows)
-  return rows
+  const edges = rows
     .map((r) => [r.source, r.target, Number(r.weight)] as const)
     .sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || a[2] - b[2])
+  return { edges, nonPositiveEdges }
 }

@@ -13,15 +13,18 @@ import { clusterGraph, type Cluster, type ClusterGraphOptions } from './cluster-
 type EntityRef = Pick<EntityRow, 'id' | 'title'>
 type RelationshipRef = Pick<RelationshipRow, 'id' | 'source' | 'target' | 'weight' | 'text_unit_ids'>
 
-/** @param period the run date as `YYYY-MM-DD` (UTC), from the injected clock. */
+/**
+ * @param period the run date as `YYYY-MM-DD` (UTC), from the injected clock.
+ * @returns the rows and how many relationship pairs clustering left out for a weight ≤ 0.
+ */
 export function createCommunities(
   entities: ReadonlyArray<EntityRef>,
   relationships: ReadonlyArray<RelationshipRef>,
   options: ClusterGraphOptions,
   period: string,
-): CommunityRow[] {
-  const clusters = clusterGraph(relationships, options)
-  return buildCommunityRows(clusters, entities, relationships, period)
+): { rows: CommunityRow[]; nonPositiveEdges: number } {
+  const { clusters, nonPositiveEdges } = clusterGraph(relationships, options)
+  return { rows: buildCommunityRows(clusters, entities, relationships, period), nonPositiveEdges }
 }
 
 /** Steps 6–9 on given clusters (exported for tests that pin the clustering). */

@@ -15,7 +15,10 @@ export const createCommunities: Workflow = {
     const relationships = await ctx.tables.read(RELATIONSHIPS)
     // The reference stamps the UTC run date; it comes from the injected clock so tests can pin it.
     const period = ctx.clock.now().toISOString().slice(0, 10)
-    const rows = computeCommunities(entities, relationships, ctx.settings.cluster_graph, period)
+    const { rows, nonPositiveEdges } = computeCommunities(entities, relationships, ctx.settings.cluster_graph, period)
+    if (nonPositiveEdges > 0) {
+      ctx.stats.warning(`${nonPositiveEdges} relationships with weight <= 0 left out of clustering (no affinity); the relationships table keeps them`)
+    }
     await ctx.tables.write(COMMUNITIES, rows)
     const levels = new Set(rows.map((r) => r.level)).size
     return { rows: { [COMMUNITIES.name]: rows.length }, summary: { levels, mode: ctx.settings.cluster_graph.mode } }

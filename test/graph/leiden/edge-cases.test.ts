@@ -81,6 +81,7 @@ describe('hierarchicalLeiden edge cases', () => {
     expect(() => hierarchicalLeiden(edges, { randomness: 0 })).toThrow(InvalidGraphError)
     expect(() => hierarchicalLeiden(edges, { resolution: -1 })).toThrow(InvalidGraphError)
     expect(() => hierarchicalLeiden(edges, { maxIterations: 0 })).toThrow(InvalidGraphError)
+    for (const tolerance of [-0.1, 1, Number.NaN]) expect(() => hierarchicalLeiden(edges, { tolerance })).toThrow(InvalidGraphError)
     expect(() => hierarchicalLeiden(edges, { mode: 'fast' as 'compat' })).toThrow(InvalidGraphError)
   })
 })

@@ -85,22 +85,35 @@ describe('hierarchicalLeiden properties', () => {
       }
     })
 
+    it(`${mode}: connected communities and hierarchy invariants on 5k and 12k-node graphs, several seeds`, () => {
+      const rand = seededRandom(mode === 'compat' ? 7 : 8)
+      for (const [i, n] of [5000, 5000, 12_000, 12_000].entries()) {
+        const edges = plantedPartition(n, 2000 + i, { block: 30 + Math.floor(rand() * 150), mixing: 0.2 + rand() * 0.3, edgesPerNode: 2 + Math.floor(rand() * 3) })
+        checkHierarchy(edges, hierarchicalLeiden(edges, { mode, seed: 31 * i + 3 }), 10)
+      }
+    })
+
     it(`${mode}: connected communities on a 20k-node sparse graph (many fragile communities)`, () => {
       const edges = plantedPartition(20_000, 4242, { block: 200, mixing: 0.45, edgesPerNode: 2 })
       checkHierarchy(edges, hierarchicalLeiden(edges, { mode, seed: 5 }), 10)
     })
 
-    it(`${mode}: same seed gives the same output; the input is not mutated`, () => {
-      const edges = plantedPartition(1500, 77)
-      const copy = structuredClone(edges)
-      Object.freeze(edges)
-      for (const e of edges) Object.freeze(e)
-      const a = hierarchicalLeiden(edges, { mode, seed: 1234 })
-      const b = hierarchicalLeiden(edges, { mode, seed: 1234 })
-      expect(b).toEqual(a)
-      expect(edges).toEqual(copy)
-      const c = hierarchicalLeiden(edges, { mode, seed: 4321 })
-      expect(c).not.toEqual(a)
+    it(`${mode}: same seed gives the same output on several graphs; the input is not mutated`, () => {
+      const graphs = [
+        plantedPartition(1500, 77),
+        plantedPartition(5000, 78, { block: 120, mixing: 0.4, edgesPerNode: 2 }),
+        ringOfCliques(30, 5),
+      ]
+      for (const edges of graphs) {
+        const copy = structuredClone(edges)
+        Object.freeze(edges)
+        for (const e of edges) Object.freeze(e)
+        const a = hierarchicalLeiden(edges, { mode, seed: 1234 })
+        expect(hierarchicalLeiden(edges, { mode, seed: 1234 })).toEqual(a)
+        expect(edges).toEqual(copy)
+      }
+      const first = graphs[0]
+      expect(hierarchicalLeiden(first, { mode, seed: 4321 })).not.toEqual(hierarchicalLeiden(first, { mode, seed: 1234 }))
     })
 
     it(`${mode}: ring of cliques keeps cliques whole; max 11 leaves no level 1`, () => {

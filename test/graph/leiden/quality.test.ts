@@ -57,7 +57,15 @@ describeShared('modularity of the golden partitions', () => {
 describeShared('quality mode', () => {
   it("reaches karate's optimum modularity 0.419790 for every seed", () => {
     const karate = readEdges('karate_unweighted_edges.tsv')
-    for (let seed = 0; seed < 60; seed++) expect(flatModularity(karate, 'quality', seed)).toBeCloseTo(0.41979, 6)
+    // Seed 273 needs a fourth iteration (0.418803 after three).
+    for (let seed = 0; seed < 300; seed++) expect(flatModularity(karate, 'quality', seed), `seed ${seed}`).toBeCloseTo(0.41979, 6)
+  })
+
+  it('hierarchical level 0 reaches the optimum as well, at default options', () => {
+    const karate = readEdges('karate_unweighted_edges.tsv')
+    for (const seed of [273, 0xdeadbeef]) {
+      expect(modularity(karate, levelAssignment(hierarchicalLeiden(karate, { seed }), 0))).toBeCloseTo(0.41979, 6)
+    }
   })
 
   it('beats compat modularity on the GraphRAG fixture on average', () => {
@@ -112,7 +120,7 @@ describe('quality mode on generated graphs', () => {
     for (let seed = 0; seed < 4; seed++) {
       const edges = plantedPartition(300, 50 + seed, { block: 30, mixing: 0.35 })
       const { network } = buildNetwork(edges)
-      const { membership, count } = leidenNetwork(network, { mode: 'quality', seed, maxIterations: 100 })
+      const { membership, count } = leidenNetwork(network, { mode: 'quality', seed, maxIterations: 100, tolerance: 0 })
       const q = networkModularity(network, membership)
       const trial = membership.slice()
       for (let v = 0; v < network.nodeCount; v++) {

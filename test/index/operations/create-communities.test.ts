@@ -85,19 +85,19 @@ function expectConnected(rows: CommunityRow[], titleOf: Map<string, string>, rel
 describeShared('cluster_graph edge preparation', () => {
   it("turns GraphRAG's relationships.csv into exactly the edge list graspologic was fed", () => {
     const expected = readFileSync(sharedPath('leiden', 'graphrag_christmas_carol_lcc_edges.tsv'), 'utf8').trim().split('\n')
-    const edges = prepareEdges(fixtureRelationships(), true)
+    const { edges } = prepareEdges(fixtureRelationships(), true)
     expect(edges.map(([s, t, w]) => `${s}\t${t}\t${w.toFixed(1)}`)).toEqual(expected)
   })
 
   it('gives the pinned 122 clusters {0: 23, 1: 65, 2: 32, 3: 2} in compat mode', () => {
-    expect(perLevel(clusterGraph(fixtureRelationships(), COMPAT))).toEqual({ 0: 23, 1: 65, 2: 32, 3: 2 })
+    expect(perLevel(clusterGraph(fixtureRelationships(), COMPAT).clusters)).toEqual({ 0: 23, 1: 65, 2: 32, 3: 2 })
   })
 
   it('yields 122 communities with ids 0–121 when every title is an entity', () => {
     const rels = fixtureRelationships()
     const titles = [...new Set(rels.flatMap((r) => [r.source, r.target]))]
     const entities = titles.map((title, i) => ({ id: `e${i}`, title }))
-    const rows = createCommunities(entities, rels, COMPAT, '2026-01-15')
+    const { rows } = createCommunities(entities, rels, COMPAT, '2026-01-15')
     expect(perLevel(rows)).toEqual({ 0: 23, 1: 65, 2: 32, 3: 2 })
     expect(rows.map((r) => r.community)).toEqual(Array.from({ length: 122 }, (_, i) => i))
   })
@@ -114,7 +114,7 @@ describeShared('create_communities on the Christmas Carol reference index', () =
       const store = new ParquetTableStore(dir())
       const entities = await store.read(ENTITIES)
       const relationships = await store.read(RELATIONSHIPS)
-      const rows = createCommunities(entities, relationships, options, '2026-01-15')
+      const { rows } = createCommunities(entities, relationships, options, '2026-01-15')
       expect(rows.length).toBeGreaterThan(0)
       for (const row of rows) expect(Object.keys(row)).toEqual(COMMUNITIES.columns.map((c) => c.name))
       expectConnected(rows, new Map(entities.map((e) => [e.id, e.title])), new Map(relationships.map((r) => [r.id, r])))
@@ -129,14 +129,14 @@ describeShared('create_communities on the Christmas Carol reference index', () =
       const sorted = [...rows].sort((a, b) => a.level - b.level || a.community - b.community)
       expect(rows).toEqual(sorted)
       // Deterministic: the same input gives byte-identical rows.
-      expect(createCommunities(entities, relationships, options, '2026-01-15')).toEqual(rows)
+      expect(createCommunities(entities, relationships, options, '2026-01-15').rows).toEqual(rows)
     })
   }
 
   it('compat mode reproduces the reference communities (membership, relationships, text units, tree)', async () => {
     const store = new ParquetTableStore(dir())
     const reference = await store.read(COMMUNITIES)
-    const rows = createCommunities(await store.read(ENTITIES), await store.read(RELATIONSHIPS), COMPAT, '2026-01-15')
+    const { rows } = createCommunities(await store.read(ENTITIES), await store.read(RELATIONSHIPS), COMPAT, '2026-01-15')
     expect(perLevel(rows)).toEqual(perLevel(reference))
     const strip = (r: CommunityRow): unknown => ({ ...r, id: undefined, period: undefined })
     expect(rows.map(strip)).toEqual(reference.map(strip))
@@ -175,6 +175,6 @@ describe('create_communities rows', () => {
   })
 
   it('returns no rows for no relationships', () => {
-    expect(createCommunities([], [], COMPAT, '2026-01-15')).toEqual([])
+    expect(createCommunities([], [], COMPAT, '2026-01-15')).toEqual({ rows: [], nonPositiveEdges: 0 })
   })
 })
