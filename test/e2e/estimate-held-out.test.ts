@@ -11,17 +11,10 @@ import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fa
 import { replayResponder } from '../support/fake-llm/replay.js'
 import { runCli, type CliResult } from '../support/cli.js'
 import { describeShared, sharedPath } from '../support/shared.js'
+import { pickUsage, readEstimateRows, totalsWithin30Percent, USAGE_FIELDS, within30Percent } from '../support/estimate.js'
 import { testdir } from '../support/testdir.js'
 
-const USAGE_FIELDS = ['calls', 'promptTokens', 'completionTokens'] as const
 const CHUNK_DRIVEN = ['extract_graph', 'extract_covariates']
-
-type Usage = Record<(typeof USAGE_FIELDS)[number], number>
-interface EstimateRow {
-  workflow: string
-  estimated: Usage
-  actual: Usage
-}
 
 describeShared('dry-run estimate held out: Operation Dulce, replayed', () => {
   let fake: FakeLlm
@@ -49,27 +42,18 @@ describeShared('dry-run estimate held out: Operation Dulce, replayed', () => {
   })
 
   it('estimates what the chunks drive within ±30 %, and the graph-size guesses within a factor of 2', async () => {
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8')) as { estimate: EstimateRow[] }
-    const rows = stats.estimate
-    for (const r of rows) console.log(`held-out ${r.workflow}: estimated ${JSON.stringify(pick(r.estimated))} actual ${JSON.stringify(pick(r.actual))}`)
-    const within30 = (estimated: number, actual: number) => Math.abs(estimated - actual) <= 0.3 * actual
+    const rows = await readEstimateRows(root)
+    for (const r of rows) console.log(`held-out ${r.workflow}: estimated ${JSON.stringify(pickUsage(r.estimated))} actual ${JSON.stringify(pickUsage(r.actual))}`)
     const withinFactor2 = (estimated: number, actual: number) => estimated <= 2 * actual && 2 * estimated >= actual
     for (const r of rows) {
       // Reports and entity embeddings scale with the guessed entity count: Dulce has 7.5 entities per
       // 1000 chunk tokens where the calibration corpus has 10.5, which no chunk-based guess can know.
-      const close = CHUNK_DRIVEN.includes(r.workflow) ? within30 : withinFactor2
+      const close = CHUNK_DRIVEN.includes(r.workflow) ? within30Percent : withinFactor2
       for (const field of USAGE_FIELDS) {
         if (r.actual[field] === 0 && r.estimated[field] === 0) continue
         expect(close(r.estimated[field], r.actual[field]), `${r.workflow} ${field}: estimated ${r.estimated[field]}, actual ${r.actual[field]}`).toBe(true)
       }
     }
-    for (const field of USAGE_FIELDS) {
-      const total = (side: 'estimated' | 'actual') => rows.reduce((sum, r) => sum + r[side][field], 0)
-      expect(within30(total('estimated'), total('actual')), `total ${field}`).toBe(true)
-    }
+    for (const { field, ok } of totalsWithin30Percent(rows)) expect(ok, `total ${field}`).toBe(true)
   })
 })
-
-function pick(usage: Usage): Usage {
-  return { calls: usage.calls, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens }
-}

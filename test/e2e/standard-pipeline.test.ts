@@ -9,18 +9,11 @@ import { fakeEmbedding, replayExpectations, startFakeLlm, fakeModelSettingsYaml,
 import { runCli, type CliResult } from '../support/cli.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { describeShared, sharedPath } from '../support/shared.js'
+import { pickUsage, readEstimateRows, totalsWithin30Percent, USAGE_FIELDS, within30Percent, type Usage } from '../support/estimate.js'
 import { testdir } from '../support/testdir.js'
 
 const TABLES = ['documents', 'text_units', 'entities', 'relationships', 'communities', 'community_reports', 'covariates']
 const VECTOR_SIZE = 64
-const USAGE_FIELDS = ['calls', 'promptTokens', 'completionTokens'] as const
-
-type Usage = Record<(typeof USAGE_FIELDS)[number], number>
-interface EstimateRow {
-  workflow: string
-  estimated: Usage
-  actual: Usage
-}
 
 describeShared('standard method end to end (Christmas Carol, replayed LLM answers)', () => {
   let fake: FakeLlm
@@ -110,22 +103,17 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
 
   it('prints the same --dry-run estimate that stats.json records, within ±30 % of the actual usage per workflow', async () => {
     expect(dryRun.code, dryRun.stderr).toBe(0)
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8')) as { estimate: EstimateRow[] }
-    const rows = stats.estimate
+    const rows = await readEstimateRows(root)
     expect(rows.map((r) => r.workflow)).toEqual(['extract_graph', 'extract_covariates', 'create_community_reports', 'generate_text_embeddings'])
-    expect(printedEstimate(dryRun.stdout)).toEqual(rows.map((r) => ({ workflow: r.workflow, ...pick(r.estimated) })))
-    for (const r of rows) console.log(`estimate ${r.workflow}: ${JSON.stringify(pick(r.estimated))} actual ${JSON.stringify(pick(r.actual))}`)
-    const within30 = (estimated: number, actual: number) => Math.abs(estimated - actual) <= 0.3 * actual
+    expect(printedEstimate(dryRun.stdout)).toEqual(rows.map((r) => ({ workflow: r.workflow, ...pickUsage(r.estimated) })))
+    for (const r of rows) console.log(`estimate ${r.workflow}: ${JSON.stringify(pickUsage(r.estimated))} actual ${JSON.stringify(pickUsage(r.actual))}`)
     for (const r of rows) {
       for (const field of USAGE_FIELDS) {
         if (r.actual[field] === 0 && r.estimated[field] === 0) continue
-        expect(within30(r.estimated[field], r.actual[field]), `${r.workflow} ${field}: estimated ${r.estimated[field]}, actual ${r.actual[field]}`).toBe(true)
+        expect(within30Percent(r.estimated[field], r.actual[field]), `${r.workflow} ${field}: estimated ${r.estimated[field]}, actual ${r.actual[field]}`).toBe(true)
       }
     }
-    for (const field of USAGE_FIELDS) {
-      const total = (side: 'estimated' | 'actual') => rows.reduce((sum, r) => sum + r[side][field], 0)
-      expect(within30(total('estimated'), total('actual')), `total ${field}`).toBe(true)
-    }
+    for (const { field, ok } of totalsWithin30Percent(rows)) expect(ok, `total ${field}`).toBe(true)
   })
 
   it('gives every community that has a context a report', async () => {
@@ -213,8 +201,4 @@ function printedEstimate(stdout: string): Array<{ workflow: string } & Usage> {
   return [...stdout.matchAll(/^ {2}(\w+)\s+([\d,]+) calls\s+([\d,]+) prompt\s+([\d,]+) completion/gm)]
     .filter((m) => m[1] !== 'total')
     .map((m) => ({ workflow: m[1]!, calls: number(m[2]!), promptTokens: number(m[3]!), completionTokens: number(m[4]!) }))
-}
-
-function pick(usage: Usage): Usage {
-  return { calls: usage.calls, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens }
 }
