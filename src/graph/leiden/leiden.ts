@@ -96,13 +96,13 @@ function improve(
     if (!params.compat && ref.refinedCount === g.nodeCount) {
       // igraph's guard: refinement merged nothing, so aggregate on the unrefined partition.
       maps.push(p)
-      g = aggregateNetwork(g, p, count, s, target)
+      g = aggregateNetwork(g, p, count, s, target, params.compat)
       const next = s.blockBuffer(depth, count)
       for (let i = 0; i < count; i++) next[i] = i
       p = next
     } else {
       maps.push(ref.refined)
-      g = aggregateNetwork(g, ref.refined, ref.refinedCount, s, target)
+      g = aggregateNetwork(g, ref.refined, ref.refinedCount, s, target, params.compat)
       p = ref.blockOf
     }
   }
