@@ -1,11 +1,13 @@
 // Leiden benchmark: seeded planted-partition graphs (average degree 8, mixing 0.3, weights 1–10),
 // compat vs quality mode, flat and hierarchical (max cluster size 10), then igraph's comparison graph
 // (spec libraries.md §4). Run: npm run bench:leiden
-// Optional argument: comma-separated sizes, e.g. `node bench/leiden.mjs 10000,100000`. Times are the
-// median of 3 runs up to 100k nodes (1 run at 1M), after a JIT warm-up.
+// Optional argument: comma-separated planted sizes and/or `igraph`, e.g. `node bench/leiden.mjs 100000`
+// (default: 10000,100000,1000000,igraph). Times are the median of 3 runs up to 100k nodes (1 run at
+// 1M), after a JIT warm-up.
 import { buildNetwork, hierarchicalLeidenNetwork, leidenNetwork, networkModularity } from '../dist/graph/leiden/index.js'
 
-const SIZES = (process.argv[2] ?? '10000,100000,1000000').split(',').map(Number)
+const GRAPHS = (process.argv[2] ?? '10000,100000,1000000,igraph').split(',')
+const SIZES = GRAPHS.filter((g) => g !== 'igraph').map(Number)
 const COMMUNITY_SIZE = 100
 const MIXING = 0.3
 const MODES = ['compat', 'quality']
@@ -177,7 +179,7 @@ for (const n of SIZES) {
   runModes(build.result, build, repeat, TARGETS[n])
 }
 
-{
+if (GRAPHS.includes('igraph')) {
   const { edges, planted, communities } = lfrLikeGraph(100_000, 500_000, 2024)
   globalThis.gc?.()
   const build = timed(() => buildNetwork(edges), 3)

@@ -53,16 +53,17 @@ export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128,
   const exactRefinement = params.compat && params.useModularity
   if (params.compat) {
     for (let it = 0; it < params.iterations; it++) {
-      count = improve(network, membership, r, params, exactRefinement, rng, s)
+      count = improve(network, membership, r, params, exactRefinement, rng, s).nodeCount
     }
     return { membership, count }
   }
   const previous = membership.slice()
-  let quality = partitionQuality(network, membership, n, r)
-  for (let it = 0; it < params.iterations; it++) {
-    count = improve(network, membership, r, params, false, rng, s)
-    if (samePartition(previous, membership, n, s)) break
-    const next = partitionQuality(network, membership, count, r)
+  let quality = quotientQuality(network, network, r)
+  for (let it = 1; ; it++) {
+    const top = improve(network, membership, r, params, false, rng, s)
+    count = top.nodeCount
+    if (it === params.iterations || samePartition(previous, membership, n, s)) break
+    const next = quotientQuality(network, top, r)
     if (next - quality <= params.tolerance * Math.abs(next)) break
     quality = next
     previous.set(membership)
@@ -70,7 +71,10 @@ export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128,
   return { membership, count }
 }
 
-/** One Leiden iteration starting from `membership` (compact ids); returns the community count. */
+/**
+ * One Leiden iteration starting from `membership` (compact ids). Returns the last aggregate network
+ * (a view valid until the next call), whose nodes are the resulting communities.
+ */
 function improve(
   g0: CsrNetwork,
   membership: Int32Array,
@@ -79,15 +83,14 @@ function improve(
   exactRefinement: boolean,
   rng: XorShift128,
   s: Scratch,
-): number {
+): CsrNetwork {
   const parts: Int32Array[] = []
   const maps: Int32Array[] = []
   let g = g0
   let p = membership
-  let count: number
   for (let depth = 0; ; depth++) {
     if (depth > MAX_DEPTH) throw new InternalError('Leiden did not converge: aggregation depth limit reached')
-    count = moveNodesFast(g, p, r, rng, s, params.compat).count
+    const count = moveNodesFast(g, p, r, rng, s, params.compat).count
     if (count >= g.nodeCount) break
     const ref = refinePartition(g, p, count, r, params.randomness, rng, s, exactRefinement, depth)
     parts.push(p)
@@ -96,13 +99,13 @@ function improve(
     if (!params.compat && ref.refinedCount === g.nodeCount) {
       // igraph's guard: refinement merged nothing, so aggregate on the unrefined partition.
       maps.push(p)
-      g = aggregateNetwork(g, p, count, s, target)
+      g = aggregateNetwork(g, p, count, s, target, params.compat)
       const next = s.blockBuffer(depth, count)
       for (let i = 0; i < count; i++) next[i] = i
       p = next
     } else {
       maps.push(ref.refined)
-      g = aggregateNetwork(g, ref.refined, ref.refinedCount, s, target)
+      g = aggregateNetwork(g, ref.refined, ref.refinedCount, s, target, params.compat)
       p = ref.blockOf
     }
   }
@@ -112,7 +115,7 @@ function improve(
     for (let v = 0, n = upper.length; v < n; v++) upper[v] = p[map[v]]
     p = upper
   }
-  return count
+  return g
 }
 
 /** True when a and b group the nodes identically (labels may differ). */
@@ -138,20 +141,15 @@ function samePartition(a: Int32Array, b: Int32Array, n: number, s: Scratch): boo
 
 /**
  * The quality Leiden optimises, in edge-weight units and doubled: Σ_c [2·e_c − r·W_c²] (e_c internal
- * edge weight, W_c total node weight). Modularity is this divided by 2m, so relative changes agree.
+ * edge weight, W_c total node weight); modularity is this divided by 2m, so relative changes agree.
+ * Read off `top`, a network whose nodes are the communities of g0 (aggregation keeps only the
+ * weight between nodes): O(communities) instead of a pass over g0.
  */
-function partitionQuality(g: CsrNetwork, membership: Int32Array, count: number, r: number): number {
-  const { offsets, neighbors, weights, nodeWeights } = g
-  const nodeWeight = new Float64Array(count)
-  let inside = 0
-  for (let v = 0, n = g.nodeCount; v < n; v++) {
-    const c = membership[v]
-    nodeWeight[c] += nodeWeights[v]
-    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) if (membership[neighbors[e]] === c) inside += weights[e]
-  }
+function quotientQuality(g0: CsrNetwork, top: CsrNetwork, r: number): number {
+  const { nodeWeights } = top
   let penalty = 0
-  for (let c = 0; c < count; c++) penalty += nodeWeight[c] * nodeWeight[c]
-  return inside - r * penalty
+  for (let c = 0, k = top.nodeCount; c < k; c++) penalty += nodeWeights[c] * nodeWeights[c]
+  return g0.totalAdjacencyWeight - top.totalAdjacencyWeight - r * penalty
 }
 
 function withUnitNodeWeights(g: CsrNetwork): CsrNetwork {

@@ -5,7 +5,10 @@
  */
 import { InvalidGraphError } from '../../errors.js'
 
-/** One level of the graph: undirected, both directions stored, rows sorted by neighbour id. */
+/**
+ * One level of the graph: undirected, both directions stored. Rows are sorted by neighbour id as
+ * built and in compat-mode aggregates; quality-mode aggregates and permuted copies leave them unsorted.
+ */
 export interface CsrNetwork {
   readonly nodeCount: number
   /** Row starts, length nodeCount + 1. */

@@ -51,7 +51,8 @@ export function refinePaper(
     const v = order[i]
     if (single[comm[v]] === 0) continue
     const wv = nodeWeights[v]
-    if (!(ext[v] >= wv * (total - wv) * r)) continue
+    const inside = ext[v]
+    if (!(inside >= wv * (total - wv) * r)) continue
     cw[v] = 0
     ext[v] = 0
     acc[v] = 0
@@ -86,18 +87,14 @@ export function refinePaper(
       }
       cumulative[j] = sum
     }
-    s.clearAccumulator(nt)
     let chosen = best
     if (sum !== Infinity && sum === sum) {
       chosen = touched[pickCumulative(cumulative, nt, sum * rng.nextF64())]
     }
+    // E(C ∪ {v}, S ∖ (C ∪ {v})) = E(C, S ∖ C) + E(v, S ∖ {v}) − 2·w(v, C): no second pass over v's row.
+    ext[chosen] += inside - 2 * acc[chosen]
+    s.clearAccumulator(nt)
     cw[chosen] += wv
-    for (let e = eStart; e < eEnd; e++) {
-      const u = neighbors[e]
-      if (membership[u] !== c) continue
-      if (comm[u] === chosen) ext[chosen] -= weights[e]
-      else ext[chosen] += weights[e]
-    }
     if (chosen !== v) {
       comm[v] = chosen
       single[chosen] = 0

@@ -116,6 +116,29 @@ describe('quality mode on generated graphs', () => {
     expect(new Set(byClique.values()).size).toBe(30)
   })
 
+  it('stops after the first iteration whose modularity gain is at most tolerance × modularity', () => {
+    const stops = new Set<number>()
+    for (const [n, seed] of [
+      [1500, 4],
+      [3000, 5],
+    ]) {
+      const { network } = buildNetwork(plantedPartition(n, seed, { block: 40, mixing: 0.4 }))
+      // Same seed, so the run capped at k iterations is the k-th iterate of the uncapped one.
+      const iterate = (k: number) => leidenNetwork(network, { mode: 'quality', seed, maxIterations: k, tolerance: 0 }).membership
+      const singletons = Int32Array.from({ length: network.nodeCount }, (_, v) => v)
+      const q = [networkModularity(network, singletons)]
+      for (let k = 1; k <= 10; k++) q.push(networkModularity(network, iterate(k)))
+      for (const tolerance of [1e-2, 1e-3, 1e-4]) {
+        let stop = 1
+        while (stop < 10 && q[stop] - q[stop - 1] > tolerance * Math.abs(q[stop])) stop++
+        stops.add(stop)
+        const got = leidenNetwork(network, { mode: 'quality', seed, tolerance }).membership
+        expect(Array.from(got), `n ${n}, tolerance ${tolerance}`).toEqual(Array.from(iterate(stop)))
+      }
+    }
+    expect(stops.size).toBeGreaterThan(1)
+  })
+
   it('after convergence no single node move and no merge of two communities improves modularity', () => {
     for (let seed = 0; seed < 4; seed++) {
       const edges = plantedPartition(300, 50 + seed, { block: 30, mixing: 0.35 })
