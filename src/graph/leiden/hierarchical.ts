@@ -3,7 +3,7 @@
  * Leiden on the whole network gives level 0; every cluster with ≥ maxClusterSize members is
  * re-clustered alone, breadth-first by level, children numbered after the largest id so far.
  */
-import { runLeiden, type LeidenParams } from './leiden.js'
+import { runLeiden, runLeidenBest, type LeidenParams } from './leiden.js'
 import { permuteNetwork, type CsrNetwork } from './network.js'
 import type { XorShift128 } from './rng.js'
 import { Scratch } from './scratch.js'
@@ -55,7 +55,7 @@ export function hierarchicalPartition(
   const n = g.nodeCount
   if (n === 0) return out
   const s = new Scratch(n)
-  const top = runLeiden(g, params, rng, s)
+  const top = runLeidenBest(g, params, rng, s)
   const sizes: number[] = new Array<number>(top.count).fill(0)
   for (let v = 0; v < n; v++) sizes[top.membership[v]]++
   const entryStart: number[] = []

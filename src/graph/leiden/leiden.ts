@@ -8,9 +8,10 @@
 import { InternalError } from '../../errors.js'
 import { aggregateNetwork } from './aggregate.js'
 import { moveNodesFast } from './local-moving.js'
+import { networkModularity } from './modularity.js'
 import type { CsrNetwork } from './network.js'
 import { refinePartition } from './refinement.js'
-import type { XorShift128 } from './rng.js'
+import { XorShift128 } from './rng.js'
 import type { Scratch } from './scratch.js'
 
 export interface LeidenParams {
@@ -25,6 +26,8 @@ export interface LeidenParams {
    * (0: only when an iteration moves no node).
    */
   readonly tolerance: number
+  /** Quality mode, networks of at most RESTART_MAX_NODES nodes: runs of the top level, best kept. */
+  readonly restarts: number
 }
 
 export interface FlatPartition {
@@ -35,6 +38,32 @@ export interface FlatPartition {
 
 /** Aggregation depth beyond which the reference's unguarded recursion is treated as stuck. */
 const MAX_DEPTH = 1000
+
+/** Larger networks run once: a run costs more there, and one poor draw weighs less among many communities. */
+const RESTART_MAX_NODES = 5000
+
+/**
+ * The top-level run of a clustering. Iterating until stable still ends, now and then, in a stable
+ * local optimum (karate: 5 of 20,000 seeds stop at Q 0.398 instead of its optimum 0.4198). On a small
+ * network, where a run takes milliseconds, quality mode runs `params.restarts` times (the later runs
+ * from streams seeded off `rng`) and keeps the highest modularity (the first on ties), so a poor
+ * result needs that many poor draws in a row.
+ * Compat mode and CPM run once, as the reference does.
+ */
+export function runLeidenBest(g: CsrNetwork, params: LeidenParams, rng: XorShift128, s: Scratch): FlatPartition {
+  let best = runLeiden(g, params, rng, s)
+  if (params.compat || !params.useModularity || g.nodeCount > RESTART_MAX_NODES) return best
+  let bestQuality = networkModularity(g, best.membership, params.resolution)
+  for (let run = 1; run < params.restarts; run++) {
+    const candidate = runLeiden(g, params, new XorShift128(rng.nextU32()), s)
+    const quality = networkModularity(g, candidate.membership, params.resolution)
+    if (quality > bestQuality + 1e-12) {
+      best = candidate
+      bestQuality = quality
+    }
+  }
+  return best
+}
 
 /** Runs Leiden from singletons on `g` (nodeCount ≥ 1), consuming `rng` in the reference order. */
 export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128, s: Scratch): FlatPartition {

@@ -82,6 +82,7 @@ describe('hierarchicalLeiden edge cases', () => {
     expect(() => hierarchicalLeiden(edges, { resolution: -1 })).toThrow(InvalidGraphError)
     expect(() => hierarchicalLeiden(edges, { maxIterations: 0 })).toThrow(InvalidGraphError)
     for (const tolerance of [-0.1, 1, Number.NaN]) expect(() => hierarchicalLeiden(edges, { tolerance })).toThrow(InvalidGraphError)
+    for (const restarts of [0, 1.5, Number.NaN]) expect(() => hierarchicalLeiden(edges, { restarts })).toThrow(InvalidGraphError)
     expect(() => hierarchicalLeiden(edges, { mode: 'fast' as 'compat' })).toThrow(InvalidGraphError)
   })
 })
