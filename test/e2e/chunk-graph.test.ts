@@ -180,3 +180,60 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     expect(stats.workflows.create_chunk_graph!.counters.invalid_edges).toBe(12)
   })
 })
+
+/** A cross-document batch [unit, n1, n2]: n1 is similar to the unit; n2 → n1 joins two units of one document (both neighbours come from the other document). */
+const CROSS: Responder = ({ kind, messages }) => {
+  if (kind !== 'chunk_graph') return undefined
+  const l = chunkGraphUnits(messages)
+  const edges = [{ source: l[1], target: l[0], relation: 'similar_to', weight: 0.7, description: `unit ${l[1]} says what unit ${l[0]} says` }]
+  if (l.length > 2) edges.push({ source: l[2], target: l[1], relation: 'similar_to', weight: 0.6, description: 'same document' })
+  return JSON.stringify({ edges })
+}
+
+describe('chunk graph with cross-document edges (CLI, fake model server)', () => {
+  let fake: FakeLlm
+  let root: string
+  let run: CliResult
+
+  beforeAll(async () => {
+    fake = await startFakeLlm({ responders: [CROSS], embeddingDimension: 64 })
+    const settings = [
+      fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 1 }),
+      'chunking:\n  size: 30\n  overlap: 0',
+      'extract_graph:\n  max_gleanings: 0',
+      'vector_store:\n  vector_size: 64',
+      // Random fake vectors are far apart: a threshold of -1 lets every unit of the other document qualify.
+      'chunk_graph:\n  cross_document: true\n  sequence_edges: false\n  shared_entity_edges: false\n  cross_document_threshold: -1\n  cross_document_top_k: 2',
+      '',
+    ].join('\n')
+    root = await testdir({ 'settings.yaml': settings, ...DOCS })
+    run = await runCli(['index', '--root', root])
+  }, 120_000)
+
+  afterAll(async () => {
+    await fake?.close()
+  })
+
+  it('sends each unit with its two most similar units of the other document and keeps only edges across documents', async () => {
+    expect(run.code, run.stderr).toBe(0)
+    const batches = fake.requests.filter((r) => r.kind === 'chunk_graph').map((r) => chunkGraphUnits((r.body as { messages: Array<{ role: string; content: string }> }).messages))
+    // Each unit of the first document brings two new pairs; later units only bring the pairs not sent yet.
+    expect(batches.length).toBeGreaterThanOrEqual(3)
+    const docOf = new Map(
+      (await duckQuery(`SELECT human_readable_id::INTEGER AS hr, document_id FROM read_parquet('${join(root, 'output', 'text_units.parquet')}')`)).map((r) => [String(r.hr), r.document_id]),
+    )
+    for (const batch of batches) for (const other of batch.slice(1)) expect(docOf.get(other)).not.toBe(docOf.get(batch[0]!))
+    const rows = await duckQuery(
+      `SELECT s.human_readable_id::INTEGER AS source, t.human_readable_id::INTEGER AS target, s.document_id <> t.document_id AS crosses, e.origin, e.weight
+       FROM read_parquet('${join(root, 'output', 'chunk_edges.parquet')}') e
+       JOIN read_parquet('${join(root, 'output', 'text_units.parquet')}') s ON s.id = e.source_id JOIN read_parquet('${join(root, 'output', 'text_units.parquet')}') t ON t.id = e.target_id`,
+    )
+    expect(rows.map((r) => `${r.source}>${r.target}`).sort()).toEqual(batches.map((b) => `${b[1]}>${b[0]}`).sort())
+    expect(rows.every((r) => r.crosses === true && r.origin === 'cross_document' && r.weight === 0.7)).toBe(true)
+    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8')) as { workflows: Record<string, StatsEntry> }
+    expect(stats.workflows.create_chunk_graph!.counters).toMatchObject({
+      llm_batches: batches.length,
+      invalid_edges_same_document: batches.filter((b) => b.length === 3).length,
+    })
+  })
+})
