@@ -171,6 +171,7 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
 
   it('re-runs only the failed workflow on the next index run, answering the successful batches from the cache', async () => {
     const before = chunkGraphRequests()
+    const table = await readFile(out('chunk_edges.parquet'))
     const again = await runCli(['index', '--root', root])
     expect(again.code, again.stderr).toBe(0)
     // Only the failing batch reaches the server again: its first attempt and one retry.
@@ -178,6 +179,8 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     const stats = JSON.parse(await readFile(out('stats.json'), 'utf8')) as { workflows: Record<string, StatsEntry> }
     expect(Object.keys(stats.workflows)).toContain('create_chunk_graph')
     expect(stats.workflows.create_chunk_graph!.counters.invalid_edges).toBe(12)
+    // Same replies (cached or scripted), same bytes.
+    expect((await readFile(out('chunk_edges.parquet'))).equals(table)).toBe(true)
   })
 })
 

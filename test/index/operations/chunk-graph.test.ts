@@ -37,9 +37,9 @@ describe('shared-entity edges', () => {
   it('link pairs sharing at least the minimum, both directions, weight = count / largest count, count and titles in the description', () => {
     const edges = sharedEntityEdges(UNITS, TITLES, 2)
     // Shared: a1-a2 {e1,e2} = 2, a1-b1 {e1,e2,e3} = 3, a2-b1 {e1,e2} = 2; a3-b1, a3-b2, b1-b2 share only e4.
-    expect(pairs(edges)).toEqual(['a1>a2', 'a2>a1', 'a1>b1', 'b1>a1', 'a2>b1', 'b1>a2'])
-    expect(edges.map((e) => e.weight)).toEqual([2 / 3, 2 / 3, 1, 1, 2 / 3, 2 / 3])
-    expect(edges[2]!.description).toBe('3 shared entities: SCROOGE, MARLEY, BOB')
+    expect(pairs(edges)).toEqual(['a1>a2', 'a1>b1', 'a2>a1', 'a2>b1', 'b1>a1', 'b1>a2'])
+    expect(edges.map((e) => e.weight)).toEqual([2 / 3, 1, 2 / 3, 2 / 3, 1, 2 / 3])
+    expect(edges[1]!.description).toBe('3 shared entities: SCROOGE, MARLEY, BOB')
     expect(edges.every((e) => e.relation === 'related_to' && e.origin === 'shared_entities')).toBe(true)
   })
 
@@ -54,6 +54,11 @@ describe('shared-entity edges', () => {
     const y = unit('y', 1, 'Y', ['e1', 'q1', 'q2', 'q3', 'q4', 'q5'])
     const [edge] = sharedEntityEdges([x, y], TITLES, 2)
     expect(edge).toMatchObject({ weight: 1, description: '6 shared entities: SCROOGE, q1, q2, q3, q4, …' })
+  })
+
+  it('keeps only the heaviest edges of each unit when capped, normalising by the largest count kept', () => {
+    // a1: b1 (3) before a2 (2); a2: a1 and b1 tie at 2, the lower position stays; b1: a1 (3).
+    expect(pairs(sharedEntityEdges(UNITS, TITLES, 2, 1))).toEqual(['a1>b1', 'a2>a1', 'b1>a1'])
   })
 
   it('gives no edges when no unit has entities', () => {
@@ -187,6 +192,7 @@ describe('buildChunkGraph without a model', () => {
     const pruned = await buildChunkGraph(UNITS, TITLES, { ...options, maxEdgesPerChunk: 1 }, {})
     // a1, a2 and b1 have 3 outgoing edges each; a1's two of weight 1 tie, and the one proposed first (sequence) stays.
     expect(pruned.rows.filter((r) => r.source_id === 'a1').map((r) => `${r.target_id}:${r.relation}`)).toEqual(['a2:sequence'])
-    expect(pruned.pruned).toBe(6)
+    // Shared-entity edges are already capped per unit as they are counted (a1, a2, b1 keep 1 each), so 3 remain to prune.
+    expect(pruned.pruned).toBe(3)
   })
 })

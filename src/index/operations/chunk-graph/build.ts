@@ -55,7 +55,7 @@ export async function buildChunkGraph(
   services: ChunkGraphServices,
 ): Promise<ChunkGraphResult> {
   const sequence = options.sequence ? sequenceEdges(units) : []
-  const shared = options.sharedEntities ? sharedEntityEdges(units, titles, options.minSharedEntities) : []
+  const shared = options.sharedEntities ? sharedEntityEdges(units, titles, options.minSharedEntities, options.maxEdgesPerChunk) : []
   const windows = options.llm === null ? [] : slidingWindows(units.length, options.llm.batchSize, options.llm.batchOverlap).map(([s, e]) => units.slice(s, e))
   const cross = options.crossDocument === null ? [] : crossDocumentBatches(units, options.crossDocument.vectors, options.crossDocument.threshold, options.crossDocument.topK)
   services.onBatches?.(windows.length + cross.length)

@@ -8,40 +8,49 @@ import type { ChunkUnit, DraftEdge } from './types.js'
 
 const NAMED_ENTITIES = 5
 
-export function sharedEntityEdges(units: readonly ChunkUnit[], titles: ReadonlyMap<string, string>, minShared: number): DraftEdge[] {
+interface Counted {
+  source: number
+  target: number
+  entities: string[]
+}
+
+/**
+ * Pairs are counted one source unit at a time, so memory holds one unit's counts plus the edges
+ * kept. With `maxPerUnit` > 0 only each unit's heaviest edges are kept (max_edges_per_chunk would
+ * drop the others anyway), which bounds the output when a few entities appear in most units.
+ */
+export function sharedEntityEdges(units: readonly ChunkUnit[], titles: ReadonlyMap<string, string>, minShared: number, maxPerUnit = 0): DraftEdge[] {
+  const entitiesOf = units.map((u) => [...new Set(u.entity_ids ?? [])])
   const unitsByEntity = new Map<string, number[]>()
-  units.forEach((unit, i) => {
-    for (const entity of new Set(unit.entity_ids ?? [])) {
+  entitiesOf.forEach((entities, i) => {
+    for (const entity of entities) {
       const list = unitsByEntity.get(entity)
       if (list === undefined) unitsByEntity.set(entity, [i])
       else list.push(i)
     }
   })
-  // Pair key "a,b" (a < b, unit positions) → the entities both mention, in first-seen order.
-  const shared = new Map<string, string[]>()
-  for (const [entity, list] of unitsByEntity) {
-    for (let x = 0; x < list.length; x++) {
-      for (let y = x + 1; y < list.length; y++) {
-        const key = `${list[x]},${list[y]}`
-        const entities = shared.get(key)
-        if (entities === undefined) shared.set(key, [entity])
-        else entities.push(entity)
+  const kept: Counted[] = []
+  let most = 0
+  entitiesOf.forEach((entities, source) => {
+    const shared = new Map<number, string[]>()
+    for (const entity of entities) {
+      for (const target of unitsByEntity.get(entity)!) {
+        if (target === source) continue
+        const list = shared.get(target)
+        if (list === undefined) shared.set(target, [entity])
+        else list.push(entity)
       }
     }
-  }
-  const kept = [...shared].filter(([, entities]) => entities.length >= minShared)
-  const most = kept.reduce((max, [, entities]) => Math.max(max, entities.length), 0)
-  const edges: DraftEdge[] = []
-  const pairs = kept.map(([key, entities]) => ({ pair: key.split(',').map(Number) as [number, number], entities }))
-  pairs.sort((p, q) => p.pair[0] - q.pair[0] || p.pair[1] - q.pair[1])
-  for (const { pair, entities } of pairs) {
-    const [a, b] = [units[pair[0]]!, units[pair[1]]!]
+    let own = [...shared].filter(([, list]) => list.length >= minShared).map(([target, list]) => ({ source, target, entities: list }))
+    own.sort((a, b) => a.target - b.target)
+    if (maxPerUnit > 0) own = [...own].sort((a, b) => b.entities.length - a.entities.length).slice(0, maxPerUnit).sort((a, b) => a.target - b.target)
+    for (const c of own) most = Math.max(most, c.entities.length)
+    kept.push(...own)
+  })
+  return kept.map(({ source, target, entities }) => {
     const names = entities.map((id) => titles.get(id) ?? id).slice(0, NAMED_ENTITIES)
     const more = entities.length > NAMED_ENTITIES ? ', …' : ''
     const description = `${entities.length} shared entities: ${names.join(', ')}${more}`
-    const weight = entities.length / most
-    edges.push({ source: a.id, target: b.id, relation: 'related_to', weight, description, origin: 'shared_entities' })
-    edges.push({ source: b.id, target: a.id, relation: 'related_to', weight, description, origin: 'shared_entities' })
-  }
-  return edges
+    return { source: units[source]!.id, target: units[target]!.id, relation: 'related_to', weight: entities.length / most, description, origin: 'shared_entities' as const }
+  })
 }
