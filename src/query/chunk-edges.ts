@@ -6,13 +6,17 @@ import { join } from 'node:path'
 import { CHUNK_EDGES, type ChunkEdgeRow } from '../model/chunk-edges.js'
 import { ParquetTableStore } from '../storage/index.js'
 
-export type ChunkEdgesLoad = { kind: 'loaded'; edges: ChunkEdgeRow[] } | { kind: 'missing'; warning: string } | { kind: 'unreadable'; warning: string }
+export type ChunkEdgesLoad =
+  | { kind: 'loaded'; edges: ChunkEdgeRow[] }
+  | { kind: 'missing'; warning: string }
+  | { kind: 'unreadable'; warning: string }
 
 export async function loadChunkEdges(dataDir: string): Promise<ChunkEdgesLoad> {
   const store = new ParquetTableStore(dataDir)
   const file = join(dataDir, `${CHUNK_EDGES.name}.parquet`)
   if (!(await store.has(CHUNK_EDGES.name))) {
-    return { kind: 'missing', warning: `the index has no chunk_edges table (${file}), so graph search returns plain vector results; run \`graphrag index\` to build the chunk graph` }
+    const warning = `the index has no chunk_edges table (${file}), so graph search returns plain vector results; run \`graphrag index\` to build the chunk graph`
+    return { kind: 'missing', warning }
   }
   try {
     return { kind: 'loaded', edges: await store.read(CHUNK_EDGES) }

@@ -42,7 +42,8 @@ export async function runQueryCommand(question: string, flags: QueryCommandFlags
     onChunk: streaming ? (chunk) => io.stdout.write(chunk) : undefined,
   })
   if (flags.json) {
-    const json = { method: result.method, response: result.response, context: result.context, usage: result.usage, ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}) }
+    const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {}
+    const json = { method: result.method, response: result.response, context: result.context, usage: result.usage, ...warnings }
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
   } else if (streaming) {
     io.stdout.write('\n')

@@ -117,7 +117,8 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
       yield next.value
       next = await run.next()
     }
-    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary(), warnings: next.value.warnings ?? [] }
+    const warnings = next.value.warnings ?? []
+    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary(), warnings }
   } finally {
     close()
   }
@@ -161,7 +162,13 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
   }
 }
 
-const SECTION: Record<SearchMethod, SearchSection> = { local: 'local_search', global: 'global_search', drift: 'drift_search', basic: 'basic_search', graph: 'graph_search' }
+const SECTION: Record<SearchMethod, SearchSection> = {
+  local: 'local_search',
+  global: 'global_search',
+  drift: 'drift_search',
+  basic: 'basic_search',
+  graph: 'graph_search',
+}
 
 function openServices(
   settings: Settings,

@@ -87,7 +87,13 @@ export const createChunkGraph: Workflow = {
     progress?.done()
     record(ctx, result)
     await ctx.tables.write(CHUNK_EDGES, result.rows)
-    const summary = { ...result.proposed, invalid_edges: result.dropped.length, failed_batches: result.failures.length, duplicates: result.duplicates, pruned: result.pruned }
+    const summary = {
+      ...result.proposed,
+      invalid_edges: result.dropped.length,
+      failed_batches: result.failures.length,
+      duplicates: result.duplicates,
+      pruned: result.pruned,
+    }
     return { rows: { [CHUNK_EDGES.name]: result.rows.length }, summary }
   },
 }

@@ -78,8 +78,8 @@ export function walkChunkGraph(seeds: readonly WalkSeed[], edges: readonly WalkE
         const score = options.graphWeight * traversal
         const best = reached.get(step.to)
         if (best !== undefined && best.score >= score) continue
-        const via = { from: unit.id, relation: step.edge.relation, description: step.edge.description, weight: step.edge.weight, direction: step.direction }
-        reached.set(step.to, { id: step.to, score, hop, via })
+        const { relation, description, weight } = step.edge
+        reached.set(step.to, { id: step.to, score, hop, via: { from: unit.id, relation, description, weight, direction: step.direction } })
       }
     }
     for (const [id, result] of reached) found.set(id, result)

@@ -11,7 +11,7 @@ import { HISTORY_BUDGET_SHARE, historyBlock, recentQuestions } from '../context/
 import { fillRows, float, plainRecord, renderRow, renderTable, type Cell, type ContextRecords } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
-import { walkChunkGraph, type WalkResult, type WalkSeed } from './graph-walk.js'
+import { walkChunkGraph, type WalkOptions, type WalkResult, type WalkSeed } from './graph-walk.js'
 import { formatRelated } from './graph-format.js'
 import { answerFromContext } from './offline.js'
 import type { QuestionInput, SearchRun } from './types.js'
@@ -36,22 +36,8 @@ export async function* runGraphSearch(
   const history = historyBlock(input.history, input.historyMaxTurns, Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE), count)
   const searchText = input.query.trim() === '' ? '' : [input.query, ...recentQuestions(input.history, input.historyMaxTurns)].join('\n')
   const seeds = await seedUnits(searchText, settings.seed_top_k, services)
-  const walked = walkChunkGraph(seeds, edges.kind === 'loaded' ? edges.edges.map(walkEdge) : [], {
-    maxHops: settings.max_hops,
-    bidirectional: settings.bidirectional,
-    relationFilter: settings.relation_filter,
-    minTraversalScore: settings.min_traversal_score,
-    vectorWeight: settings.vector_weight,
-    graphWeight: settings.graph_weight,
-    hopDecay: settings.hop_decay,
-  })
-  const byId = new Map(textUnits.map((u) => [u.id, u]))
-  const ranked = walked
-    .flatMap((result) => {
-      const unit = byId.get(result.id)
-      return unit === undefined ? [] : [{ unit, result, from: result.via === undefined ? undefined : byId.get(result.via.from) }]
-    })
-    .slice(0, settings.top_k)
+  const walked = walkChunkGraph(seeds, edges.kind === 'loaded' ? edges.edges.map(walkEdge) : [], walkOptions(settings))
+  const ranked = withUnits(walked, textUnits).slice(0, settings.top_k)
   const room = settings.max_context_tokens - (history.text === '' ? 0 : history.tokens + count('\n'))
   const head = renderTable('Sources', HEADER, [])
   const fill = fillRows(ranked, (r) => renderRow(cells(r)), room - count(head), count)
@@ -60,14 +46,41 @@ export async function* runGraphSearch(
   records.sources = fill.kept.map(sourceRecord)
   const table = head + fill.rows.join('')
   const context = { records, text: history.text === '' ? table : `${history.text}\n${table}`, warnings }
-  const prompt = { path: settings.prompt, builtin: 'graph_search_system_prompt.txt', key: 'graph_search.prompt', modelKey: 'graph_search.completion_model_id' }
+  const prompt = {
+    path: settings.prompt,
+    builtin: 'graph_search_system_prompt.txt',
+    key: 'graph_search.prompt',
+    modelKey: 'graph_search.completion_model_id',
+  }
   const result = yield* answerFromContext(context, prompt, input, services.chat)
   // The model's answer is followed by how the linked sources were reached (offline, the context shows it).
   if (services.chat !== undefined) {
     const reached = fill.kept.filter((r) => r.result.via !== undefined)
-    if (reached.length > 0) yield `\n\n---\nSources reached through the chunk graph:\n${reached.map((r) => `- Source ${r.unit.human_readable_id} ${relatedLine(r)}`).join('\n')}\n`
+    const lines = reached.map((r) => `- Source ${r.unit.human_readable_id} ${relatedLine(r)}`)
+    if (reached.length > 0) yield `\n\n---\nSources reached through the chunk graph:\n${lines.join('\n')}\n`
   }
   return result
+}
+
+function walkOptions(settings: Settings['graph_search']): WalkOptions {
+  return {
+    maxHops: settings.max_hops,
+    bidirectional: settings.bidirectional,
+    relationFilter: settings.relation_filter,
+    minTraversalScore: settings.min_traversal_score,
+    vectorWeight: settings.vector_weight,
+    graphWeight: settings.graph_weight,
+    hopDecay: settings.hop_decay,
+  }
+}
+
+/** Walk results with their text units (ids missing from text_units, e.g. stale vectors, are left out). */
+function withUnits(walked: readonly WalkResult[], textUnits: readonly TextUnitRow[]): Ranked[] {
+  const byId = new Map(textUnits.map((u) => [u.id, u]))
+  return walked.flatMap((result) => {
+    const unit = byId.get(result.id)
+    return unit === undefined ? [] : [{ unit, result, from: result.via === undefined ? undefined : byId.get(result.via.from) }]
+  })
 }
 
 /** The seeds: the nearest text units by cosine similarity (LanceDB's score, 1 - |distance|). */

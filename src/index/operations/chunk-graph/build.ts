@@ -56,8 +56,9 @@ export async function buildChunkGraph(
 ): Promise<ChunkGraphResult> {
   const sequence = options.sequence ? sequenceEdges(units) : []
   const shared = options.sharedEntities ? sharedEntityEdges(units, titles, options.minSharedEntities, options.maxEdgesPerChunk) : []
-  const windows = options.llm === null ? [] : slidingWindows(units.length, options.llm.batchSize, options.llm.batchOverlap).map(([s, e]) => units.slice(s, e))
-  const cross = options.crossDocument === null ? [] : crossDocumentBatches(units, options.crossDocument.vectors, options.crossDocument.threshold, options.crossDocument.topK)
+  const { llm, crossDocument } = options
+  const windows = llm === null ? [] : slidingWindows(units.length, llm.batchSize, llm.batchOverlap).map(([s, e]) => units.slice(s, e))
+  const cross = crossDocument === null ? [] : crossDocumentBatches(units, crossDocument.vectors, crossDocument.threshold, crossDocument.topK)
   services.onBatches?.(windows.length + cross.length)
   const empty = { edges: [] as DraftEdge[], dropped: [] as DropReason[], failures: [] as FailedBatch[], calls: 0 }
   const call = async (batches: ChunkUnit[][], origin: 'llm' | 'cross_document') => {

@@ -7,7 +7,8 @@ export function sequenceEdges(units: readonly ChunkUnit[]): DraftEdge[] {
   for (const unit of units) {
     const previous = lastOfDocument.get(unit.document_id)
     if (previous !== undefined) {
-      edges.push({ source: previous.id, target: unit.id, relation: 'sequence', weight: 1, description: 'continues in the next chunk of the document', origin: 'sequence' })
+      const description = 'continues in the next chunk of the document'
+      edges.push({ source: previous.id, target: unit.id, relation: 'sequence', weight: 1, description, origin: 'sequence' })
     }
     lastOfDocument.set(unit.document_id, unit)
   }

@@ -51,6 +51,7 @@ export function sharedEntityEdges(units: readonly ChunkUnit[], titles: ReadonlyM
     const names = entities.map((id) => titles.get(id) ?? id).slice(0, NAMED_ENTITIES)
     const more = entities.length > NAMED_ENTITIES ? ', …' : ''
     const description = `${entities.length} shared entities: ${names.join(', ')}${more}`
-    return { source: units[source]!.id, target: units[target]!.id, relation: 'related_to', weight: entities.length / most, description, origin: 'shared_entities' as const }
+    const weight = entities.length / most
+    return { source: units[source]!.id, target: units[target]!.id, relation: 'related_to', weight, description, origin: 'shared_entities' as const }
   })
 }
