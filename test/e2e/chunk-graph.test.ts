@@ -111,6 +111,7 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     })
     expect(entry.failures).toEqual([{ item: 'units 2,3,4', reason: expect.stringContaining('JSON') }])
     expect(first.stderr).toContain('1 of 4 typed-edge batches failed')
+    expect(first.stderr).toMatch(/chunk graph batches 4\/4/)
   })
 
   it('estimates the four typed-edge calls in --dry-run', async () => {
@@ -148,6 +149,17 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     }
     const graphAnswers = fake.requests.filter((r) => r.kind === 'basic_search')
     expect(JSON.stringify(graphAnswers.at(-1)?.body)).toContain('unit 4 builds on unit 3')
+  })
+
+  it('query --method graph --history shows the conversation to the model and searches with the earlier question too', async () => {
+    const history = join(root, 'history.json')
+    await writeFile(history, JSON.stringify([{ role: 'user', content: 'How do I get an API key?' }, { role: 'assistant', content: 'From the settings page.' }]))
+    const run = await runCli(['query', 'And then?', '--root', root, '--method', 'graph', '--history', history])
+    expect(run.code, run.stderr).toBe(0)
+    const system = (fake.requests.filter((r) => r.kind === 'basic_search').at(-1)?.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    expect(system).toContain('How do I get an API key?')
+    const embedded = fake.requests.filter((r) => r.kind === 'embedding').at(-1)?.body as { input: string[] }
+    expect(embedded.input).toEqual(['And then?\nHow do I get an API key?'])
   })
 
   it('degrades to the vector seeds with a warning when chunk_edges is missing or unreadable', async () => {
