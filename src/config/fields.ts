@@ -139,6 +139,18 @@ export function strList(
   }, opts.example)
 }
 
+/** A non-empty list of numbers, each within [min, max] (graph_search.hop_decay). */
+export function numList(def: readonly number[], description: string, opts: Opts & { min?: number; max?: number } = {}): Field<readonly number[]> {
+  return field<readonly number[]>(description, def, (raw, path, issues) => {
+    if (raw === undefined || raw === null) return def
+    const ok = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= (opts.min ?? -Infinity) && v <= (opts.max ?? Infinity)
+    if (Array.isArray(raw) && raw.length > 0 && raw.every(ok)) return raw as number[]
+    const range = opts.min !== undefined ? ` between ${opts.min} and ${opts.max ?? '∞'}` : ''
+    issues.errors.push(`${path}: expected a non-empty list of numbers${range}, got ${describe(raw)}`)
+    return def
+  }, opts.example)
+}
+
 /** A mapping of strings to strings with a default (extract_graph_nlp.text_analyzer.noun_phrase_grammars). */
 export function strMap(def: Readonly<Record<string, string>>, description: string): Field<Readonly<Record<string, string>>> {
   return field<Readonly<Record<string, string>>>(description, def, (raw, path, issues) => {

@@ -41,4 +41,9 @@ const promptProportions: Rule = (s) =>
     ? ['local_search: text_unit_prop + community_prop must not exceed 1']
     : []
 
-export const RULES: readonly Rule[] = [chunkOverlapBelowSize, modelProviderRules, promptProportions]
+const chunkGraphBatchOverlap: Rule = (s) =>
+  s.chunk_graph.batch_overlap >= s.chunk_graph.batch_size
+    ? [`chunk_graph.batch_overlap: expected less than chunk_graph.batch_size (${s.chunk_graph.batch_size}), got ${s.chunk_graph.batch_overlap}`]
+    : []
+
+export const RULES: readonly Rule[] = [chunkOverlapBelowSize, modelProviderRules, promptProportions, chunkGraphBatchOverlap]

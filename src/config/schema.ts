@@ -3,6 +3,7 @@ import { int, oneOf, optionalOneOf, section, strList, type Infer } from './field
 import { completionModels, embeddingModels } from './sections/models.js'
 import { cache, chunking, input, inputStorage, outputStorage, reporting, tableProvider, updateOutputStorage, vectorStore } from './sections/io.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
+import { chunkGraph, graphSearch } from './sections/chunk-graph.js'
 import {
   clusterGraph,
   communityReports,
@@ -44,6 +45,9 @@ export const SETTINGS = section({
   global_search: globalSearch,
   drift_search: driftSearch,
   basic_search: basicSearch,
+  // Ours (not in Microsoft GraphRAG): the chunk graph and the search that walks it.
+  chunk_graph: chunkGraph,
+  graph_search: graphSearch,
 })
 
 /** Settings as written in the file, defaults applied (paths still relative). */

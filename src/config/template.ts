@@ -30,6 +30,8 @@ export const PROMPT_SETTINGS: ReadonlyArray<readonly [section: string, key: stri
   ['drift_search', 'prompt', 'drift_search_system_prompt.txt'],
   ['drift_search', 'reduce_prompt', 'drift_reduce_prompt.txt'],
   ['basic_search', 'prompt', 'basic_search_system_prompt.txt'],
+  ['chunk_graph', 'prompt', 'chunk_graph_edges.txt'],
+  ['graph_search', 'prompt', 'graph_search_system_prompt.txt'],
 ]
 
 export function renderSettingsTemplate(options: TemplateOptions = {}): string {
@@ -59,7 +61,7 @@ function templateValues(options: TemplateOptions): Record<string, unknown> {
     set('vector_store', 'vector_size', 384)
     // In a single book the protagonist is the highest-degree phrase; the reference default drops it.
     set('prune_graph', 'remove_ego_nodes', false)
-    for (const section of ['community_reports', 'local_search', 'global_search', 'drift_search', 'basic_search']) {
+    for (const section of ['community_reports', 'local_search', 'global_search', 'drift_search', 'basic_search', 'graph_search']) {
       set(section, 'completion_model_id', null)
     }
     return values

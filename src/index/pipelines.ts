@@ -16,6 +16,8 @@ export const PIPELINES: Readonly<Record<IndexMethod, readonly WorkflowName[]>> =
     'create_final_text_units',
     'create_community_reports',
     'generate_text_embeddings',
+    // Ours: last, as cross-document edges read the text_unit_text vectors written just before.
+    'create_chunk_graph',
   ],
   fast: [
     'load_input_documents',
@@ -28,5 +30,6 @@ export const PIPELINES: Readonly<Record<IndexMethod, readonly WorkflowName[]>> =
     'create_final_text_units',
     'create_community_reports_text',
     'generate_text_embeddings',
+    'create_chunk_graph',
   ],
 }

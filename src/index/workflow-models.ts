@@ -20,6 +20,10 @@ export function modelsUsedBy(name: WorkflowName, settings: Settings): ModelsUsed
       const id = settings.community_reports.completion_model_id
       return chat(id !== null && Object.hasOwn(settings.completion_models, id) ? id : null)
     }
+    case 'create_chunk_graph': {
+      const s = settings.chunk_graph
+      return chat(s.llm_edges || s.cross_document ? s.completion_model_id : null)
+    }
     case 'generate_text_embeddings':
       return { chat: [], embedding: [settings.embed_text.embedding_model_id] }
     default:

@@ -42,12 +42,15 @@ export async function runQueryCommand(question: string, flags: QueryCommandFlags
     onChunk: streaming ? (chunk) => io.stdout.write(chunk) : undefined,
   })
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify({ method: result.method, response: result.response, context: result.context, usage: result.usage }, null, 2)}\n`)
+    const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {}
+    const json = { method: result.method, response: result.response, context: result.context, usage: result.usage, ...warnings }
+    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
   } else if (streaming) {
     io.stdout.write('\n')
   } else {
     io.stdout.write(result.response.endsWith('\n') ? result.response : `${result.response}\n`)
   }
+  for (const warning of result.warnings) io.stderr.write(`graphrag: warning: ${warning}\n`)
   if (result.usage.failures > 0) io.stderr.write(`graphrag: warning: ${result.usage.failures} model call(s) failed and were skipped (see --verbose)\n`)
   return result
 }

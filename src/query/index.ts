@@ -1,5 +1,5 @@
 /**
- * The query library API: localSearch, globalSearch, driftSearch, basicSearch (and streaming
+ * The query library API: localSearch, globalSearch, driftSearch, basicSearch, graphSearch (and streaming
  * twins), each taking settings (or a project root) and a question and returning
  * `{response, context, usage}`; runQuery dispatches by method for the CLI.
  */
@@ -10,12 +10,14 @@ import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import { SILENT_LOGGER, type Logger } from '../logger.js'
 import type { ConversationTurn } from './context/history.js'
 import type { ContextRecords } from './context/table-format.js'
+import { loadChunkEdges } from './chunk-edges.js'
 import { loadTables, TABLES_BY_METHOD } from './load-index.js'
 import { createQueryModels, type SearchSection } from './models.js'
 import { seededRng } from './rng.js'
 import { runBasicSearch } from './search/basic.js'
 import { runDriftSearch } from './search/drift.js'
 import { runGlobalSearch } from './search/global.js'
+import { runGraphSearch } from './search/graph.js'
 import { prepareLocalIndex, runLocalSearch } from './search/local.js'
 import type { SearchRun } from './search/types.js'
 import type { SearchServices } from './services.js'
@@ -23,7 +25,7 @@ import { sharedRun, type SharedRun } from './shared-run.js'
 import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
 import { openQueryVectors } from './vectors.js'
 
-export type SearchMethod = 'local' | 'global' | 'drift' | 'basic'
+export type SearchMethod = 'local' | 'global' | 'drift' | 'basic' | 'graph'
 
 export interface SearchOptions {
   query: string
@@ -54,6 +56,8 @@ export interface SearchResult {
   /** The exact context text sent to the model. */
   contextText: string
   usage: UsageSummary
+  /** Problems the search worked around (graph search without chunk_edges); empty when none. */
+  warnings: string[]
 }
 
 /**
@@ -80,6 +84,8 @@ export const localSearchStream = (o: SearchOptions) => searchStream('local', o)
 export const globalSearchStream = (o: SearchOptions) => searchStream('global', o)
 export const driftSearchStream = (o: SearchOptions) => searchStream('drift', o)
 export const basicSearchStream = (o: SearchOptions) => searchStream('basic', o)
+export const graphSearch = (o: SearchOptions) => searchStream('graph', o).result
+export const graphSearchStream = (o: SearchOptions) => searchStream('graph', o)
 
 export interface RunQueryOptions extends SearchOptions {
   method: SearchMethod
@@ -111,7 +117,8 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
       yield next.value
       next = await run.next()
     }
-    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary() }
+    const warnings = next.value.warnings ?? []
+    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary(), warnings }
   } finally {
     close()
   }
@@ -148,10 +155,20 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
       const tables = await loadTables(dataDir, TABLES_BY_METHOD.basic)
       return runBasicSearch(input, tables.text_units, settings.basic_search, services)
     }
+    case 'graph': {
+      const tables = await loadTables(dataDir, TABLES_BY_METHOD.basic)
+      return runGraphSearch(input, tables.text_units, await loadChunkEdges(dataDir), settings.graph_search, services)
+    }
   }
 }
 
-const SECTION: Record<SearchMethod, SearchSection> = { local: 'local_search', global: 'global_search', drift: 'drift_search', basic: 'basic_search' }
+const SECTION: Record<SearchMethod, SearchSection> = {
+  local: 'local_search',
+  global: 'global_search',
+  drift: 'drift_search',
+  basic: 'basic_search',
+  graph: 'graph_search',
+}
 
 function openServices(
   settings: Settings,

@@ -63,6 +63,8 @@ describe('settings template', () => {
     expect(settings.completion_models.default_completion_model!.model).toBe('gpt-4.1-mini')
     expect(settings.drift_search.reduce_prompt).toBe(join(root, 'prompts/drift_reduce_prompt.txt'))
     expect(settings.cluster_graph.mode).toBe('quality')
+    expect(settings.chunk_graph.prompt).toBe(join(root, 'prompts/chunk_graph_edges.txt'))
+    expect(settings.chunk_graph).toMatchObject({ sequence_edges: true, shared_entity_edges: true, llm_edges: false, cross_document: false })
   })
 
   it('renders offline settings that need no key and load without warnings', async () => {
@@ -73,6 +75,7 @@ describe('settings template', () => {
     expect(settings.completion_models).toEqual({})
     expect(settings.embedding_models.default_embedding_model!.model_provider).toBe('local')
     expect(settings.community_reports.completion_model_id).toBeNull()
+    expect(settings.graph_search.completion_model_id).toBeNull()
   })
 
   it.each([

@@ -117,3 +117,19 @@ describe('validateSettings: tiktoken encodings', () => {
     }
   })
 })
+
+describe('validateSettings: chunk_graph and graph_search (ours)', () => {
+  it('rejects a batch overlap that is not below the batch size, and batches of fewer than 2 units', () => {
+    expect(errorsOf({ chunk_graph: { batch_size: 4, batch_overlap: 4 } })).toEqual(['chunk_graph.batch_overlap: expected less than chunk_graph.batch_size (4), got 4'])
+    expect(errorsOf({ chunk_graph: { batch_size: 1 } })).toEqual([expect.stringContaining('chunk_graph.batch_size: expected')])
+    expect(warningsOf({ chunk_graph: { batch_size: 4, batch_overlap: 3 } })).toEqual([])
+  })
+
+  it('checks hop_decay as a non-empty list of factors in [0, 1] and resolves the prompt paths', () => {
+    expect(errorsOf({ graph_search: { hop_decay: [1, 1.5] } })).toEqual(['graph_search.hop_decay: expected a non-empty list of numbers between 0 and 1, got [1,1.5]'])
+    expect(errorsOf({ graph_search: { hop_decay: [] } })).toEqual([expect.stringContaining('graph_search.hop_decay')])
+    const result = validate({ graph_search: { hop_decay: [1, 0.5], relation_filter: ['depends_on'] }, chunk_graph: { prompt: 'prompts/edges.txt' } })
+    expect(result.ok && result.settings.graph_search.hop_decay).toEqual([1, 0.5])
+    expect(result.ok && result.settings.chunk_graph.prompt).toBe('/project/prompts/edges.txt')
+  })
+})

@@ -24,14 +24,15 @@ async function initProject(): Promise<string> {
 }
 
 describe('graphrag init', () => {
-  it('writes settings, .env, input/ and 13 prompts, says what it wrote, and refuses to overwrite', async () => {
+  it('writes settings, .env, input/ and 15 prompts (13 for the reference methods, 2 for the chunk graph), says what it wrote, and refuses to overwrite', async () => {
     const root = await testdir({})
     const first = await runCli(['init', '--root', root])
     expect(first.code, first.stderr).toBe(0)
     expect(first.stdout).toContain('wrote settings.yaml')
     expect(await readFile(join(root, '.env'), 'utf8')).toBe('GRAPHRAG_API_KEY=<API_KEY>\n')
     const prompts = (await readdir(join(root, 'prompts'))).filter((f) => f.endsWith('.txt'))
-    expect(prompts).toHaveLength(13)
+    expect(prompts).toHaveLength(15)
+    expect(prompts).toEqual(expect.arrayContaining(['chunk_graph_edges.txt', 'graph_search_system_prompt.txt']))
     const settings = await readFile(join(root, 'settings.yaml'), 'utf8')
     for (const match of settings.matchAll(/prompts\/([\w.]+\.txt)/g)) expect(prompts).toContain(match[1])
     const again = await runCli(['init', '--root', root])

@@ -2,7 +2,7 @@ import { cp, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connect } from '@lancedb/lancedb'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { COMMUNITIES, COMMUNITY_REPORTS, DOCUMENTS, ENTITIES, RELATIONSHIPS, TEXT_UNITS, type ColumnKind, type TableSchema } from '../../src/model/index.js'
+import { CHUNK_EDGES, COMMUNITIES, COMMUNITY_REPORTS, DOCUMENTS, ENTITIES, RELATIONSHIPS, TEXT_UNITS, type ColumnKind, type TableSchema } from '../../src/model/index.js'
 import { runCli, type CliResult } from '../support/cli.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { PROJECT_ROOT } from '../support/shared.js'
@@ -15,6 +15,8 @@ const FINAL_TABLES: Record<string, TableSchema> = {
   relationships: RELATIONSHIPS,
   communities: COMMUNITIES,
   community_reports: COMMUNITY_REPORTS,
+  // Ours: the chunk graph (sequence and shared-entity edges offline).
+  chunk_edges: CHUNK_EDGES,
 }
 
 /** How DuckDB describes each column kind when it reads our Parquet files. */
@@ -60,7 +62,7 @@ describe('offline demo (README main command)', () => {
     console.log(`offline demo index: ${seconds.toFixed(1)} s`)
   })
 
-  it('writes every table the standard method writes, each with its src/model schema', async () => {
+  it('writes every table the standard method writes and chunk_edges, each with its src/model schema', async () => {
     const files = (await readdir(join(root, 'output'))).filter((f) => f.endsWith('.parquet')).sort()
     expect(files).toEqual(Object.keys(FINAL_TABLES).map((t) => `${t}.parquet`).sort())
     for (const [name, schema] of Object.entries(FINAL_TABLES)) {
@@ -95,5 +97,34 @@ describe('offline demo (README main command)', () => {
     const global = await runCli(['query', 'What are the main themes?', '--root', root, '--method', 'global'])
     expect(global.code).toBe(1)
     expect(global.stderr).toContain('global_search.completion_model_id')
+  })
+
+  it('builds sequence and shared-entity edges offline, one sequence edge per pair of consecutive chunks', async () => {
+    const file = (name: string) => `read_parquet('${join(root, 'output', `${name}.parquet`)}')`
+    const origins = await duckQuery(`SELECT origin, relation, count(*)::INTEGER AS n, min(weight) AS lo, max(weight) AS hi FROM ${file('chunk_edges')} GROUP BY ALL ORDER BY origin`)
+    const [{ pairs }] = await duckQuery(`SELECT (count(*) - count(DISTINCT document_id))::INTEGER AS pairs FROM ${file('text_units')}`)
+    expect(origins.map((o) => [o.origin, o.relation])).toEqual([['sequence', 'sequence'], ['shared_entities', 'related_to']])
+    expect(origins[0]).toMatchObject({ n: pairs, lo: 1, hi: 1 })
+    expect(origins[1]!.hi).toBe(1)
+    expect(origins[1]!.lo as number).toBeGreaterThan(0)
+    // Every edge joins two existing text units.
+    const [{ dangling }] = await duckQuery(
+      `SELECT count(*)::INTEGER AS dangling FROM ${file('chunk_edges')} e WHERE e.source_id NOT IN (SELECT id FROM ${file('text_units')}) OR e.target_id NOT IN (SELECT id FROM ${file('text_units')})`,
+    )
+    expect(dangling).toBe(0)
+  })
+
+  it('answers graph questions offline: the ranked context shows the sources reached through the chunk graph', async () => {
+    const text = await runCli(['query', 'What happened to the ferry Kittiwake?', '--root', root, '--method', 'graph'])
+    expect(text.code, text.stderr).toBe(0)
+    expect(text.stdout).toContain('No completion model is configured (graph_search.completion_model_id is null)')
+    expect(text.stdout).toMatch(/↳ related: "[^"\n]*" \((sequence|related_to)(, reversed)?\), from Source \d+/)
+    const json = await runCli(['query', 'What happened to the ferry Kittiwake?', '--root', root, '--method', 'graph', '--json'])
+    expect(json.code, json.stderr).toBe(0)
+    const sources = (JSON.parse(json.stdout) as { context: { sources: Array<Record<string, string | number>> } }).context.sources
+    expect(sources.filter((s) => s.hop === 0)).toHaveLength(10)
+    const reached = sources.filter((s) => s.hop !== 0)
+    expect(reached.length).toBeGreaterThan(0)
+    for (const s of reached) expect(s).toMatchObject({ reached_from: expect.any(Number), relation: expect.stringMatching(/^(sequence|related_to)$/), link: expect.any(String) })
   })
 })

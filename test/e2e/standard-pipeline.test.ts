@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connect } from '@lancedb/lancedb'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { COMMUNITY_REPORTS, COVARIATES, DOCUMENTS, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../../src/model/index.js'
+import { CHUNK_EDGES, COMMUNITY_REPORTS, COVARIATES, DOCUMENTS, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../../src/model/index.js'
 import { decodeParquet } from '../../src/storage/parquet.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { fakeEmbedding, replayExpectations, startFakeLlm, fakeModelSettingsYaml, type FakeLlm } from '../support/fake-llm/index.js'
@@ -54,6 +54,23 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
       const theirs = await duckDescribe(sharedPath('reference', 'christmas-carol-index', `${table}.parquet`))
       expect(ours, table).toEqual(theirs)
     }
+  })
+
+  it('writes our chunk_edges table with its src/model schema: sequence edges between consecutive units, shared-entity edges', async () => {
+    const types: Record<string, string> = { string: 'VARCHAR', double: 'DOUBLE' }
+    const file = join(root, 'output', 'chunk_edges.parquet')
+    expect(await duckDescribe(file)).toEqual(CHUNK_EDGES.columns.map((c) => `${c.name}:${types[c.kind]}`))
+    const units = await output().read(TEXT_UNITS)
+    const edges = await output().read(CHUNK_EDGES)
+    const position = new Map(units.map((u, i) => [u.id, i]))
+    const sequence = edges.filter((e) => e.origin === 'sequence')
+    expect(sequence.map((e) => [position.get(e.source_id), position.get(e.target_id)])).toEqual(units.slice(1).map((_, i) => [i, i + 1]))
+    const shared = edges.filter((e) => e.origin === 'shared_entities')
+    expect(shared.length).toBeGreaterThan(0)
+    // Each shared-entity edge is backed by at least 2 entities both units mention (LLM edges are off by default).
+    const entityIds = new Map(units.map((u) => [u.id, new Set(u.entity_ids)]))
+    for (const e of shared) expect([...entityIds.get(e.source_id)!].filter((id) => entityIds.get(e.target_id)!.has(id)).length).toBeGreaterThanOrEqual(2)
+    expect(edges.every((e) => e.origin === 'sequence' || e.origin === 'shared_entities')).toBe(true)
   })
 
   it('chunks into the reference text units and extracts the reference entities with their text units', async () => {

@@ -140,15 +140,15 @@ describe('resume after edits (standard method, fake model server)', () => {
     await writeFile(file, `${await readFile(file, 'utf8')}\nKeep every finding short.\n`)
     const before = llm.requests.length
     const run = await index()
-    expect(run.ran).toEqual(['create_community_reports', 'generate_text_embeddings'])
+    expect(run.ran).toEqual(['create_community_reports', 'generate_text_embeddings', 'create_chunk_graph'])
     expect(llm.requests.slice(before).some((r) => r.kind === 'community_report')).toBe(true)
   })
 
-  it('re-runs only the embeddings when the embedding model changes', async () => {
+  it('re-runs only the embeddings (and the chunk graph after them) when the embedding model changes', async () => {
     const settings = await readFile(settingsPath(), 'utf8')
     await writeFile(settingsPath(), settings.replace('model: text-embedding-3-small', 'model: text-embedding-3-large'))
     const run = await index()
-    expect(run.ran).toEqual(['generate_text_embeddings'])
+    expect(run.ran).toEqual(['generate_text_embeddings', 'create_chunk_graph'])
   })
 
   it('re-runs extraction and what follows when the extraction prompt text changes, but not loading or chunking', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { formatPrompt, loadPrompt } from '../../src/llm/prompt-template.js'
 import { HYDE_PROMPT, PRIMER_PROMPT, RATE_REPORT_PROMPT } from '../../src/query/search/prompts.js'
+import { renderBatch } from '../../src/index/operations/chunk-graph/llm-edges.js'
 import { classifyMessages, type PromptKind } from '../support/fake-llm/index.js'
+import { chunkGraphUnits } from '../support/fake-llm/responders.js'
 
 const DUMMY = {
   entity_types: 'ORGANIZATION,PERSON,GEO',
@@ -41,11 +43,21 @@ describe('prompt classification of our prompt files', () => {
     ['global_search_reduce_system_prompt.txt', 'global_reduce'],
     ['local_search_system_prompt.txt', 'local_search'],
     ['basic_search_system_prompt.txt', 'basic_search'],
+    // Graph search cites Sources as basic search does, so the same answers fit.
+    ['graph_search_system_prompt.txt', 'basic_search'],
     ['drift_search_system_prompt.txt', 'drift_local'],
     ['drift_reduce_prompt.txt', 'drift_reduce'],
   ]
   it.each(query)('%s → %s (system template + user query)', (file, kind) => {
     expect(classifyMessages([system(prompt(file)), user('What happens to Anna?')])).toBe(kind)
+  })
+
+  it('chunk_graph_edges.txt with a batch of units → chunk_graph, and the batch labels are read back', () => {
+    const units = [3, 4].map((n) => ({ id: `u${n}`, human_readable_id: n, document_id: 'd', text: `Text of unit ${n}.`, entity_ids: [] }))
+    const text = formatPrompt(loadPrompt(null, 'chunk_graph_edges.txt', 'test'), { input_text: renderBatch(units) })
+    expect(classifyMessages([user(text)])).toBe('chunk_graph')
+    expect(chunkGraphUnits([user(text)])).toEqual(['3', '4'])
+    expect(classifyMessages([user(prompt('extract_graph.txt'))])).not.toBe('chunk_graph')
   })
 
   it('global reduce with the general-knowledge addendum stays global_reduce', () => {

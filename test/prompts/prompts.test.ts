@@ -8,11 +8,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { get_encoding } from 'tiktoken'
 import { afterAll, describe, expect, it } from 'vitest'
+import { LLM_RELATIONS, validateEdges } from '../../src/index/operations/chunk-graph/validate-edges.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 
 const PROMPTS_DIR = join(PROJECT_ROOT, 'prompts')
 
-type JsonShape = 'report' | 'drift' | 'map'
+type JsonShape = 'report' | 'drift' | 'map' | 'edges'
 
 interface PromptContract {
   /** Path under prompts/, with forward slashes. */
@@ -42,6 +43,8 @@ const CONTRACTS: readonly PromptContract[] = [
   { file: 'global_search_knowledge_system_prompt.txt', vars: [], maxTokens: 200 },
   { file: 'local_search_system_prompt.txt', vars: ['context_data', 'response_type'], dataVar: 'context_data', restated: '[Data:', maxTokens: 800 },
   { file: 'basic_search_system_prompt.txt', vars: ['context_data', 'response_type'], dataVar: 'context_data', restated: '[Data: Sources', maxTokens: 700 },
+  { file: 'chunk_graph_edges.txt', vars: ['input_text'], json: 'edges', dataVar: 'input_text', restated: '"edges"', maxTokens: 800 },
+  { file: 'graph_search_system_prompt.txt', vars: ['context_data', 'response_type'], dataVar: 'context_data', restated: '[Data: Sources', maxTokens: 700 },
   { file: 'question_gen_system_prompt.txt', vars: ['context_data', 'question_count'], dataVar: 'context_data', restated: '{question_count}', maxTokens: 600 },
   { file: 'internal/extract_graph_continue.txt', vars: [], maxTokens: 300 },
   { file: 'internal/extract_graph_loop.txt', vars: [], maxTokens: 100 },
@@ -163,6 +166,13 @@ function checkJsonShape(shape: JsonShape, value: unknown): void {
     expect(Number.isInteger(obj.score)).toBe(true)
     expect(Array.isArray(obj.follow_up_queries)).toBe(true)
     for (const q of obj.follow_up_queries as unknown[]) expect(typeof q).toBe('string')
+  } else if (shape === 'edges') {
+    // The example must pass the workflow's own validation for a batch of units 1 and 2.
+    expect(Object.keys(obj)).toEqual(['edges'])
+    const units = [1, 2].map((n) => ({ id: `u${n}`, human_readable_id: n, document_id: 'd', text: '', entity_ids: [] }))
+    const checked = validateEdges(obj.edges as unknown[], units, 'llm')
+    expect(checked.dropped).toEqual([])
+    expect(checked.edges.length).toBeGreaterThan(0)
   } else {
     expect(Object.keys(obj)).toEqual(['points'])
     expect(Array.isArray(obj.points)).toBe(true)
@@ -379,6 +389,7 @@ describe('query prompts', () => {
   it.each([
     ['local_search_system_prompt.txt', 'Sources'],
     ['basic_search_system_prompt.txt', 'Sources'],
+    ['graph_search_system_prompt.txt', 'Sources'],
     ['drift_search_system_prompt.txt', 'Sources'],
     ['global_search_map_system_prompt.txt', 'Reports'],
     ['global_search_reduce_system_prompt.txt', 'Reports'],
@@ -400,6 +411,15 @@ describe('query prompts', () => {
 
   it('community_report_text.txt names the SOURCES table', () => {
     expect(read('community_report_text.txt')).toContain('-----SOURCES-----')
+  })
+
+  it('chunk_graph_edges.txt names every relation the workflow accepts', () => {
+    const text = read('chunk_graph_edges.txt')
+    for (const relation of LLM_RELATIONS) expect(text).toContain(`- ${relation}:`)
+  })
+
+  it('graph_search_system_prompt.txt explains the graph columns of the Sources table', () => {
+    for (const column of ['reached_from', 'relation', 'link']) expect(read('graph_search_system_prompt.txt')).toContain(column)
   })
 
   it('question_gen_system_prompt.txt asks for a "- " bulleted list', () => {

@@ -24,11 +24,15 @@
  * - Embeddings: chunk texts, `title:description` (~60 tokens) and report full_content (~965 tokens);
  *   one call per batch of batch_size texts or batch_max_tokens tokens.
  * - Every chat request adds 3 tokens and every message 4 tokens of chat-format overhead.
+ * - Chunk graph (ours, not calibrated on a reference): the sliding batches are counted exactly;
+ *   a batch of n units gets n - 1 edges of ~45 tokens back. Cross-document batches are guessed at
+ *   one per two chunks, each a unit with two similar units of other documents.
  */
 import type { Settings } from '../../config/schema.js'
 import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
 import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
 import type { TokenUsage } from '../../llm/types.js'
+import { slidingWindows } from './chunk-graph/batches.js'
 
 export const ESTIMATE_HEURISTICS = Object.freeze({
   entityRecordsPer1k: 15.5, relationshipRecordsPer1k: 21.9, claimRecordsPer1k: 8.1,
@@ -45,11 +49,12 @@ export const ESTIMATE_HEURISTICS = Object.freeze({
   nounPhraseEntitiesPer1k: 22.8, textReportContextChunks: 3,
   entityEmbeddingTokens: 60, reportEmbeddingTokens: 965,
   requestOverheadTokens: 3, messageOverheadTokens: 4,
+  chunkEdgeTokens: 45, crossDocumentBatchesPerChunk: 0.5, crossDocumentNeighbours: 2,
 })
 
 export type EstimateSettings = Pick<
   Settings,
-  'extract_graph' | 'summarize_descriptions' | 'extract_claims' | 'community_reports' | 'embed_text'
+  'extract_graph' | 'summarize_descriptions' | 'extract_claims' | 'community_reports' | 'embed_text' | 'chunk_graph'
 >
 
 export interface EstimateInput {
@@ -229,12 +234,30 @@ function embeddings(input: EstimateInput, g: Graph): Usage {
   }, ZERO)
 }
 
+/** Typed-edge calls: exact sliding windows over the chunks, guessed cross-document batches. */
+function chunkGraph(input: EstimateInput): Usage {
+  const s = input.settings.chunk_graph
+  const template = promptTokens(input, s.prompt, 'chunk_graph_edges.txt', 'chunk_graph.prompt', { input_text: '' })
+  const perChunk = input.chunkTokens / Math.max(1, input.chunks)
+  const batch = (units: number): Usage => call([template + units * perChunk], (units - 1) * H.chunkEdgeTokens)
+  let usage = ZERO
+  if (s.llm_edges) {
+    for (const [start, end] of slidingWindows(input.chunks, s.batch_size, s.batch_overlap)) usage = add(usage, batch(end - start))
+  }
+  if (s.cross_document) {
+    const units = 1 + Math.min(s.cross_document_top_k, H.crossDocumentNeighbours)
+    usage = add(usage, scale(batch(units), input.chunks * H.crossDocumentBatchesPerChunk))
+  }
+  return usage
+}
+
 const ESTIMATORS: Record<string, { kind: 'chat' | 'embedding'; estimate: (input: EstimateInput, g: Graph) => Usage }> = {
   extract_graph: { kind: 'chat', estimate: extractGraph },
   extract_covariates: { kind: 'chat', estimate: (i, g) => (i.settings.extract_claims.enabled ? extractClaims(i, g) : ZERO) },
   create_community_reports: { kind: 'chat', estimate: graphReports },
   create_community_reports_text: { kind: 'chat', estimate: textReports },
   generate_text_embeddings: { kind: 'embedding', estimate: embeddings },
+  create_chunk_graph: { kind: 'chat', estimate: chunkGraph },
 }
 
 /** Estimates the LLM usage of each workflow that calls a model; workflows without calls are left out. */

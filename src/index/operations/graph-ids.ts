@@ -27,3 +27,8 @@ export function relationshipId(source: string, target: string): string {
 export function covariateId(textUnitId: string, index: number): string {
   return uuidFromKey(`claim\u0000${textUnitId}\u0000${index}`)
 }
+
+/** The id of the chunk edge source → target with this relation (text unit ids never contain U+0000). */
+export function chunkEdgeId(source: string, target: string, relation: string): string {
+  return uuidFromKey(`chunk_edge\u0000${source}\u0000${target}\u0000${relation}`)
+}

@@ -1,6 +1,7 @@
 /** Every workflow, by its reference name. Pipelines refer to these names; tsc rejects a typo. */
 import type { Workflow } from '../workflow.js'
 import { createBaseTextUnits } from './create_base_text_units.js'
+import { createChunkGraph } from './create_chunk_graph.js'
 import { createCommunities } from './create_communities.js'
 import { createCommunityReports } from './create_community_reports.js'
 import { createCommunityReportsText } from './create_community_reports_text.js'
@@ -28,6 +29,7 @@ export const WORKFLOWS = {
   create_community_reports: createCommunityReports,
   create_community_reports_text: createCommunityReportsText,
   generate_text_embeddings: generateTextEmbeddings,
+  create_chunk_graph: createChunkGraph,
 } as const satisfies Record<string, Workflow>
 
 export type WorkflowName = keyof typeof WORKFLOWS

@@ -3,7 +3,8 @@
  * context (what an LLM would have read) as readable markdown instead of a generated answer.
  */
 import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
-import type { ContextRecords } from '../context/table-format.js'
+import type { ContextRecord, ContextRecords } from '../context/table-format.js'
+import { formatRelated } from './graph-format.js'
 import type { SearchServices } from '../services.js'
 import type { QuestionInput, SearchContext, SearchRun } from './types.js'
 
@@ -18,9 +19,15 @@ function offlineAnswer(records: ContextRecords, settingKey: string): string {
   section('Relationships', (records.relationships ?? []).map((r) => `- ${r.source} → ${r.target} (id ${r.id})${described(r.description)}`))
   section('Claims', (records.claims ?? []).map((c) => `- ${c.entity} [${c.status}] (id ${c.id})${described(c.description)}`))
   section('Reports', (records.reports ?? []).map((r) => `- ${r.title} (id ${r.id})`))
-  section('Sources', (records.sources ?? []).map((s) => `### Source ${s.id}\n\n${String(s.text).trim()}\n`))
+  section('Sources', (records.sources ?? []).map((s) => `### Source ${s.id}\n\n${String(s.text).trim()}\n${reachedNote(s)}`))
   if (parts.length === 1) parts.push('Nothing in the index matched the question.')
   return `${parts.join('\n\n')}\n`
+}
+
+/** Graph search: how a source was reached through the chunk graph ('' for the other methods and seeds). */
+function reachedNote(s: ContextRecord): string {
+  if (s.relation === undefined || s.relation === '') return ''
+  return `\n${formatRelated(s.link ?? '', s.relation, s.direction ?? '', s.reached_from ?? '')}\n`
 }
 
 /** `: description` on one line (multi-paragraph text would break the list item); '' when empty. */

@@ -6,6 +6,8 @@ import type { ConversationTurn } from '../context/history.js'
 export interface SearchContext {
   records: ContextRecords
   text: string
+  /** Problems the search worked around (graph search without chunk_edges), shown to the user. */
+  warnings?: string[]
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config/load.js'
 import type { Settings } from '../../../src/config/schema.js'
 import { ESTIMATE_HEURISTICS as H, estimateIndexCost, type EstimateInput } from '../../../src/index/operations/estimate-cost.js'
-import { loadPrompt } from '../../../src/llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../../src/llm/prompt-template.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
 import { testdir } from '../../support/testdir.js'
 
@@ -90,5 +90,33 @@ describe('dry-run cost estimate', () => {
     expect(priced.total.calls).toBe(priced.workflows.reduce((a, w) => a + w.calls, 0))
     const partial = estimateIndexCost(input(settings, { cost: (_w, kind) => (kind === 'chat' ? 1 : undefined) }))
     expect(partial.total.costUsd).toBeNull()
+  })
+})
+
+describe('dry-run cost estimate of the chunk graph (ours)', () => {
+  const withChunkGraph = [...STANDARD, 'create_chunk_graph']
+
+  it('has no entry while typed edges are off (sequence and shared-entity edges call no model)', async () => {
+    const est = estimateIndexCost(input(await settingsWith(''), { workflows: withChunkGraph }))
+    expect(est.workflows.map((w) => w.workflow)).not.toContain('create_chunk_graph')
+  })
+
+  it('counts the sliding batches exactly and sizes each from its units', async () => {
+    const settings = await settingsWith('chunk_graph:\n  llm_edges: true\n  batch_size: 5\n  batch_overlap: 1\n')
+    const row = estimateIndexCost(input(settings, { workflows: withChunkGraph })).workflows.find((w) => w.workflow === 'create_chunk_graph')!
+    // 42 units, windows of 5 advancing by 4: [0,5], [4,9], ..., [36,41], [40,42] → 11 batches (the last of 2 units).
+    expect(row.calls).toBe(11)
+    const template = count(formatPrompt(loadPrompt(null, 'chunk_graph_edges.txt', 'x'), { input_text: '' }))
+    const perChunk = 50_288 / 42
+    const prompt = (units: number) => H.requestOverheadTokens + H.messageOverheadTokens + template + units * perChunk
+    expect(row.promptTokens).toBe(Math.round(10 * prompt(5) + prompt(2)))
+    expect(row.completionTokens).toBe((10 * 4 + 1) * H.chunkEdgeTokens)
+  })
+
+  it('adds the guessed cross-document batches', async () => {
+    const settings = await settingsWith('chunk_graph:\n  cross_document: true\n')
+    const row = estimateIndexCost(input(settings, { workflows: withChunkGraph })).workflows.find((w) => w.workflow === 'create_chunk_graph')!
+    expect(row.calls).toBe(42 * H.crossDocumentBatchesPerChunk)
+    expect(row.completionTokens).toBe(Math.round(42 * H.crossDocumentBatchesPerChunk * H.crossDocumentNeighbours * H.chunkEdgeTokens))
   })
 })

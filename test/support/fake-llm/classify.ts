@@ -21,6 +21,7 @@ export type PromptKind =
   | 'drift_reduce'
   | 'drift_primer'
   | 'dynamic_rating'
+  | 'chunk_graph'
   | 'preflight'
   | 'unknown'
 
@@ -38,6 +39,8 @@ const YES_NO = /\b(?:Y|YES)\b[^\n]*\b(?:N|NO)\b/
 /** Classifies a single prompt text (the system message, or the user message of single-shot prompts). */
 export function classifyText(text: string): PromptKind {
   if (/connectivity test/i.test(text)) return 'preflight'
+  // Our chunk-graph prompt: numbered units and a JSON list of typed edges between them.
+  if (/^-+ unit \S+ -+$/m.test(text) && /"edges"/.test(text)) return 'chunk_graph'
   // DRIFT's HyDE call embeds a report as an example; it has no kind of its own.
   if (/^Write a hypothetical answer/i.test(text)) return 'unknown'
   if (ENTITY_RECORD.test(text) && RELATIONSHIP_RECORD.test(text)) {

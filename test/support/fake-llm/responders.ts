@@ -114,6 +114,26 @@ function answer(messages: readonly ChatMessageLike[], table: string): string {
   return `## Answer\n\nThe data answers the question "${lastUser(messages).slice(0, 80)}" [Data: ${table} (${ids})].`
 }
 
+/** The unit labels of a chunk-graph batch (`----- unit N -----` lines of the real data), in order. */
+export function chunkGraphUnits(messages: readonly ChatMessageLike[]): string[] {
+  const text = firstUser(messages)
+  const data = text.slice(Math.max(0, text.lastIndexOf('Real Data')))
+  return [...data.matchAll(/^-+ unit (\S+) -+$/gm)].map((m) => m[1]!)
+}
+
+/** Each unit of the batch elaborates the one before it, with a weight derived from the pair. */
+function chunkGraph(messages: readonly ChatMessageLike[]): string {
+  const units = chunkGraphUnits(messages)
+  const edges = units.slice(1).map((unit, i) => ({
+    source: Number(unit),
+    target: Number(units[i]),
+    relation: 'elaborates',
+    weight: Math.round((0.2 + hashUnit(`${unit}|${units[i]}`) * 0.8) * 100) / 100,
+    description: `Unit ${unit} explains unit ${units[i]} further.`,
+  }))
+  return JSON.stringify({ edges })
+}
+
 export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
   switch (kind) {
     case 'preflight':
@@ -160,6 +180,8 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
       })
     case 'dynamic_rating':
       return JSON.stringify({ reason: 'The report relates to the question.', rating: 1 + Math.floor(hashUnit(prompt(messages)) * 5) })
+    case 'chunk_graph':
+      return chunkGraph(messages)
     case 'unknown':
       return undefined
   }

@@ -1,0 +1,64 @@
+/** Which text units go into one typed-edge call: sliding windows, and cross-document neighbour groups. */
+import type { ChunkUnit } from './types.js'
+
+/**
+ * Windows of `size` positions over `count` items, consecutive windows sharing `overlap` (< size).
+ * Every window holds at least 2 items: a last window of one item is widened backwards.
+ */
+export function slidingWindows(count: number, size: number, overlap: number): Array<[start: number, end: number]> {
+  const step = size - overlap
+  const windows: Array<[number, number]> = []
+  for (let start = 0; count >= 2; start += step) {
+    const end = Math.min(start + size, count)
+    windows.push([Math.max(0, Math.min(start, end - 2)), end])
+    if (end >= count) break
+  }
+  return windows
+}
+
+/** Cosine similarity of two vectors of the same length (0 when either is all zeros). */
+export function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0
+  let na = 0
+  let nb = 0
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!
+    na += a[i]! * a[i]!
+    nb += b[i]! * b[i]!
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb)
+}
+
+/**
+ * For each unit (in table order), its `topK` most similar units of other documents at or above
+ * `threshold`. A pair already sent with an earlier unit is not sent again, so each batch is a unit
+ * with the neighbours it is not yet paired with; units without new neighbours get no batch.
+ * Brute force over all pairs: the option is meant for corpora of thousands, not millions, of units.
+ */
+export function crossDocumentBatches(
+  units: readonly ChunkUnit[],
+  vectors: ReadonlyMap<string, readonly number[]>,
+  threshold: number,
+  topK: number,
+): ChunkUnit[][] {
+  const paired = new Set<string>()
+  const batches: ChunkUnit[][] = []
+  const withVector = units.filter((u) => (vectors.get(u.id)?.length ?? 0) > 0)
+  for (const unit of withVector) {
+    const own = vectors.get(unit.id)!
+    const ranked = withVector
+      .filter((other) => other.document_id !== unit.document_id)
+      .map((other) => ({ other, similarity: cosine(own, vectors.get(other.id)!) }))
+      .filter((c) => c.similarity >= threshold)
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, topK)
+    const fresh = ranked.map((c) => c.other).filter((other) => !paired.has(pairKey(unit.id, other.id)))
+    for (const other of fresh) paired.add(pairKey(unit.id, other.id))
+    if (fresh.length > 0) batches.push([unit, ...fresh])
+  }
+  return batches
+}
+
+function pairKey(a: string, b: string): string {
+  return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`
+}

@@ -1,0 +1,99 @@
+/**
+ * Workflow create_chunk_graph (ours, not in Microsoft GraphRAG): typed edges between text units,
+ * written to chunk_edges.parquet for graph search. It runs last in both methods: shared-entity
+ * edges need the final text units' entity_ids, and cross-document edges read the text_unit_text
+ * vectors generate_text_embeddings has just written (no second embedding pass).
+ */
+import type { Settings } from '../../config/schema.js'
+import { CHUNK_EDGES } from '../../model/chunk-edges.js'
+import { ENTITIES } from '../../model/entities.js'
+import { TEXT_UNITS } from '../../model/text-units.js'
+import { openVectorStore } from '../../storage/vector-store.js'
+import { buildChunkGraph, type ChunkGraphResult } from '../operations/chunk-graph/build.js'
+import { readPrompt } from '../prompt-files.js'
+import type { PromptFile, ProgressTicker, Workflow, WorkflowContext } from '../workflow.js'
+
+const NAME = 'create_chunk_graph'
+const VECTORS = 'text_unit_text'
+
+const usesModel = (s: Settings) => s.chunk_graph.llm_edges || s.chunk_graph.cross_document
+const promptFile = (s: Settings): PromptFile => ({ keyPath: 'chunk_graph.prompt', path: s.chunk_graph.prompt, builtin: 'chunk_graph_edges.txt' })
+
+async function titlesById(ctx: WorkflowContext): Promise<Map<string, string>> {
+  if (!(await ctx.tables.has(ENTITIES.name))) return new Map()
+  return new Map((await ctx.tables.read(ENTITIES)).map((e) => [e.id, e.title]))
+}
+
+/** The text_unit_text vectors, or undefined (with a warning) when the vector store has none. */
+async function unitVectors(ctx: WorkflowContext): Promise<Map<string, number[]> | undefined> {
+  const vs = ctx.settings.vector_store
+  const table = vs.index_schema[VECTORS]?.index_name ?? VECTORS
+  const store = await openVectorStore(vs.db_uri)
+  try {
+    if (await store.hasTable(table)) return await store.vectorsById(table)
+  } finally {
+    store.close()
+  }
+  ctx.stats.warning(`chunk_graph.cross_document skipped: the vector store ${vs.db_uri} has no ${table} table (add text_unit_text to embed_text.names)`)
+  return undefined
+}
+
+function record(ctx: WorkflowContext, result: ChunkGraphResult): void {
+  for (const f of result.failures) ctx.stats.failure(f.batch, f.reason)
+  ctx.stats.count('llm_batches', result.calls)
+  ctx.stats.count('batches_failed', result.failures.length)
+  ctx.stats.count('invalid_edges', result.dropped.length)
+  for (const reason of result.dropped) ctx.stats.count(`invalid_edges_${reason}`)
+  if (result.failures.length > 0) ctx.stats.warning(`${NAME}: ${result.failures.length} of ${result.calls} typed-edge batches failed and were skipped`)
+}
+
+export const createChunkGraph: Workflow = {
+  name: NAME,
+  reads: [TEXT_UNITS.name, ENTITIES.name],
+  writes: [CHUNK_EDGES.name],
+  fingerprint: (s) => ({
+    chunk_graph: s.chunk_graph,
+    // Cross-document candidates come from the text unit vectors.
+    vectors: s.chunk_graph.cross_document ? { embed_text: s.embed_text, vector_store: s.vector_store } : null,
+  }),
+  prompts: (s) => (usesModel(s) ? [promptFile(s)] : []),
+  async run(ctx) {
+    const s = ctx.settings.chunk_graph
+    const units = await ctx.tables.read(TEXT_UNITS)
+    const vectors = s.cross_document ? await unitVectors(ctx) : undefined
+    const chat = usesModel(ctx.settings)
+      ? ctx.models.chat(s.completion_model_id, { keyPath: 'chunk_graph.completion_model_id', cachePartition: s.model_instance_name })
+      : undefined
+    let progress: ProgressTicker | undefined
+    const options = {
+      sequence: s.sequence_edges,
+      sharedEntities: s.shared_entity_edges,
+      minSharedEntities: s.min_shared_entities,
+      llm: s.llm_edges ? { batchSize: s.batch_size, batchOverlap: s.batch_overlap } : null,
+      crossDocument: vectors === undefined ? null : { vectors, threshold: s.cross_document_threshold, topK: s.cross_document_top_k },
+      prompt: chat === undefined ? '' : readPrompt(promptFile(ctx.settings)),
+      concurrency: ctx.settings.concurrent_requests,
+      minEdgeWeight: s.min_edge_weight,
+      maxEdgesPerChunk: s.max_edges_per_chunk,
+    }
+    const result = await buildChunkGraph(units, await titlesById(ctx), options, {
+      ...(chat === undefined ? {} : { chat }),
+      signal: ctx.signal,
+      onBatches: (total) => {
+        if (total > 0) progress = ctx.progress('chunk graph batches', total)
+      },
+      onBatchDone: () => progress?.tick(),
+    })
+    progress?.done()
+    record(ctx, result)
+    await ctx.tables.write(CHUNK_EDGES, result.rows)
+    const summary = {
+      ...result.proposed,
+      invalid_edges: result.dropped.length,
+      failed_batches: result.failures.length,
+      duplicates: result.duplicates,
+      pruned: result.pruned,
+    }
+    return { rows: { [CHUNK_EDGES.name]: result.rows.length }, summary }
+  },
+}

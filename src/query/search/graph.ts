@@ -1,0 +1,122 @@
+/**
+ * Graph search (ours): vector seeds over text_unit_text, then a walk over chunk_edges that adds the
+ * units linked to them (prerequisites, contradictions, causes, elaborations), ranked together and
+ * answered like basic search. Each reached unit carries its graph context (the unit it came from,
+ * the relation and the edge's description) into the context table, --json and the printed answer.
+ */
+import type { Settings } from '../../config/index.js'
+import type { TextUnitRow } from '../../model/index.js'
+import type { ChunkEdgesLoad } from '../chunk-edges.js'
+import { HISTORY_BUDGET_SHARE, historyBlock, recentQuestions } from '../context/history.js'
+import { fillRows, float, plainRecord, renderRow, renderTable, type Cell, type ContextRecords } from '../context/table-format.js'
+import type { SearchServices } from '../services.js'
+import { embedOne } from '../usage.js'
+import { walkChunkGraph, type WalkOptions, type WalkResult, type WalkSeed } from './graph-walk.js'
+import { formatRelated } from './graph-format.js'
+import { answerFromContext } from './offline.js'
+import type { QuestionInput, SearchRun } from './types.js'
+
+const HEADER = ['id', 'reached_from', 'relation', 'link', 'text'] as const
+
+interface Ranked {
+  unit: TextUnitRow
+  result: WalkResult
+  from: TextUnitRow | undefined
+}
+
+export async function* runGraphSearch(
+  input: QuestionInput,
+  textUnits: readonly TextUnitRow[],
+  edges: ChunkEdgesLoad,
+  settings: Settings['graph_search'],
+  services: SearchServices,
+): SearchRun {
+  const warnings = edges.kind === 'loaded' ? [] : [edges.warning]
+  const count = services.countTokens
+  const history = historyBlock(input.history, input.historyMaxTurns, Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE), count)
+  const searchText = input.query.trim() === '' ? '' : [input.query, ...recentQuestions(input.history, input.historyMaxTurns)].join('\n')
+  const seeds = await seedUnits(searchText, settings.seed_top_k, services)
+  const walked = walkChunkGraph(seeds, edges.kind === 'loaded' ? edges.edges.map(walkEdge) : [], walkOptions(settings))
+  const ranked = withUnits(walked, textUnits).slice(0, settings.top_k)
+  const room = settings.max_context_tokens - (history.text === '' ? 0 : history.tokens + count('\n'))
+  const head = renderTable('Sources', HEADER, [])
+  const fill = fillRows(ranked, (r) => renderRow(cells(r)), room - count(head), count)
+  const records: ContextRecords = {}
+  if (history.records.length > 0) records['conversation history'] = history.records
+  records.sources = fill.kept.map(sourceRecord)
+  const table = head + fill.rows.join('')
+  const context = { records, text: history.text === '' ? table : `${history.text}\n${table}`, warnings }
+  const prompt = {
+    path: settings.prompt,
+    builtin: 'graph_search_system_prompt.txt',
+    key: 'graph_search.prompt',
+    modelKey: 'graph_search.completion_model_id',
+  }
+  const result = yield* answerFromContext(context, prompt, input, services.chat)
+  // The model's answer is followed by how the linked sources were reached (offline, the context shows it).
+  if (services.chat !== undefined) {
+    const reached = fill.kept.filter((r) => r.result.via !== undefined)
+    const lines = reached.map((r) => `- Source ${r.unit.human_readable_id} ${relatedLine(r)}`)
+    if (reached.length > 0) yield `\n\n---\nSources reached through the chunk graph:\n${lines.join('\n')}\n`
+  }
+  return result
+}
+
+function walkOptions(settings: Settings['graph_search']): WalkOptions {
+  return {
+    maxHops: settings.max_hops,
+    bidirectional: settings.bidirectional,
+    relationFilter: settings.relation_filter,
+    minTraversalScore: settings.min_traversal_score,
+    vectorWeight: settings.vector_weight,
+    graphWeight: settings.graph_weight,
+    hopDecay: settings.hop_decay,
+  }
+}
+
+/** Walk results with their text units (ids missing from text_units, e.g. stale vectors, are left out). */
+function withUnits(walked: readonly WalkResult[], textUnits: readonly TextUnitRow[]): Ranked[] {
+  const byId = new Map(textUnits.map((u) => [u.id, u]))
+  return walked.flatMap((result) => {
+    const unit = byId.get(result.id)
+    return unit === undefined ? [] : [{ unit, result, from: result.via === undefined ? undefined : byId.get(result.via.from) }]
+  })
+}
+
+/** The seeds: the nearest text units by cosine similarity (LanceDB's score, 1 - |distance|). */
+async function seedUnits(text: string, k: number, services: SearchServices): Promise<WalkSeed[]> {
+  if (text === '') return []
+  const vector = await embedOne(services.embedder, services.meter, text)
+  return (await services.vectors.search('text_unit_text', vector, k)).map((h) => ({ id: h.id, similarity: h.score }))
+}
+
+function walkEdge(row: { source_id: string; target_id: string; relation: string; weight: number; description: string }) {
+  return { source: row.source_id, target: row.target_id, relation: row.relation, weight: row.weight, description: row.description }
+}
+
+/** A source as --json shows it: seeds have hop 0 and empty graph fields. */
+function sourceRecord(r: Ranked) {
+  const via = r.result.via
+  return plainRecord({
+    id: r.unit.human_readable_id,
+    text: r.unit.text,
+    score: float(r.result.score),
+    hop: r.result.hop,
+    reached_from: r.from?.human_readable_id ?? via?.from ?? '',
+    relation: via?.relation ?? '',
+    link: via?.description ?? '',
+    direction: via?.direction ?? '',
+  })
+}
+
+function cells(r: Ranked): Cell[] {
+  const via = r.result.via
+  const relation = via === undefined ? '' : via.direction === 'incoming' ? `${via.relation} (reversed)` : via.relation
+  return [r.unit.human_readable_id, r.from?.human_readable_id ?? '', relation, via?.description ?? '', r.unit.text]
+}
+
+/** `↳ related: "requires the auth setup" (depends_on), from Source 3`. */
+function relatedLine(r: Ranked): string {
+  const via = r.result.via!
+  return formatRelated(via.description, via.relation, via.direction, r.from?.human_readable_id ?? via.from)
+}
