@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ChatMessageLike, PromptKind } from './classify.js'
+import { tuneReply } from './tune.js'
 
 export interface ResponderRequest {
   kind: PromptKind
@@ -162,6 +163,8 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
       return JSON.stringify({ reason: 'The report relates to the question.', rating: 1 + Math.floor(hashUnit(prompt(messages)) * 5) })
     case 'unknown':
       return undefined
+    default:
+      return tuneReply(kind, messages)
   }
 }
 
