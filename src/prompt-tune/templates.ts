@@ -89,7 +89,7 @@ export function renderExample(e: WorkedExample): string {
 }
 
 function summarizePrompt(v: TunedValues): string {
-  return `# Role\n${v.persona}\nThe documents are about ${v.domain}.\n\n${inLanguage(builtin('summarize_descriptions.txt'), v.language)}`
+  return `# Role\n${v.persona}\nThe documents are about ${v.domain}.\n\n# Task\n${inLanguage(builtin('summarize_descriptions.txt'), v.language)}`
 }
 
 function reportPrompt(template: string, v: TunedValues): string {

@@ -71,7 +71,7 @@ function example(prompt: string): string {
 
 export function tuneReply(kind: TuneKind, messages: readonly ChatMessageLike[]): string {
   const prompt = messages.find((m) => m.role === 'user')?.content ?? ''
-  const topic = after(prompt, /(?:documents|document collection|found in documents) about:? ([^.\n]*)[.,]/)
+  const topic = after(prompt, /(?:documents|document collection|found in documents) about:? ([^.,\n]*)[.,]/)
   switch (kind) {
     case 'tune_domain':
       return JSON.stringify({ domain: domain(passages(prompt)) })
