@@ -38,8 +38,10 @@ export function printPromptTuneResult(r: PromptTuneResult, out: Out): void {
   out.write(`Entity types (${r.typesDiscovered ? 'discovered' : 'from extract_graph.entity_types'}): ${r.entityTypes.join(', ')}\n`)
   out.write(`Worked examples: ${r.examplesUsed} in extract_graph.txt (${r.examplesGenerated} usable of ${r.sampleSize} sample chunks)\n`)
   if (r.unusable.length > 0) out.write(`Unusable model answers: ${r.unusable.length} (skipped; listed in the warnings above)\n`)
-  for (const w of r.written.filter((x) => !x.settingPointsHere && x.outcome !== 'beside')) {
-    out.write(`Note: ${w.setting} does not point at ${w.path}; set it to that path for graphrag index to use the tuned prompt.\n`)
+  const unused = r.written.filter((x) => !x.settingPointsHere && x.outcome !== 'beside')
+  if (unused.length > 0) {
+    out.write('Note: graphrag index uses these prompts only once the settings point at them; set in the settings file:\n')
+    for (const w of unused) out.write(`  ${w.setting}: ${relative(r.root, w.path)}\n`)
   }
   const calls = r.usage.reduce((n, m) => n + m.usage.calls + m.usage.cacheHits, 0)
   if (calls > 0) for (const m of r.usage) out.write(`Model usage: ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}\n`)

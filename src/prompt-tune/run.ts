@@ -39,6 +39,8 @@ export interface PromptTunePlan {
 }
 
 export interface PromptTuneResult {
+  /** The project root (settings paths are relative to it). */
+  root: string
   outputDir: string
   written: WrittenPrompt[]
   domain: string
@@ -112,6 +114,7 @@ export async function runPromptTune(partial: Partial<PromptTuneOptions>): Promis
   const written = await step('write prompts', () => writePrompts(prompts, outputDir, o.force, settings))
   log.info(`prompt-tune: wrote ${written.map((w) => w.path).join(', ')}; types ${exampleTypes.join(', ')}`)
   return {
+    root: settings.root,
     outputDir,
     written,
     domain,

@@ -155,6 +155,6 @@ describe('graphrag prompt-tune on a French corpus', () => {
     }
     expect(await readFile(join(root, 'prompts', 'extract_graph.txt'), 'utf8')).toContain('NAVIRE')
     // The settings do not point at prompts/, so the command says how to use them.
-    expect(result.stdout).toContain('Note: extract_graph.prompt does not point at')
+    expect(result.stdout).toContain('  extract_graph.prompt: prompts/extract_graph.txt\n')
   }, 60_000)
 })
