@@ -53,7 +53,12 @@ export function registerPromptTuneCommand(program: Command): void {
     .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
     .option('--domain <text>', 'domain of the documents (default: the chat model infers it)')
     .option('--language <name>', 'language of the documents and of the generated descriptions (default: the chat model detects it)')
-    .option('--selection-method <method>', 'how sample chunks are chosen: random, top, all or auto (k-means over embeddings)', choice(['random', 'top', 'all', 'auto'] as const), 'random')
+    .option(
+      '--selection-method <method>',
+      'how sample chunks are chosen: random, top, all or auto (k-means over embeddings)',
+      choice(['random', 'top', 'all', 'auto'] as const),
+      'random',
+    )
     .option('--limit <n>', 'sample chunks for random and top', whole(1), 15)
     .option('--max-tokens <n>', 'token budget of the extraction prompt (worked examples are added up to it)', whole(1), 2000)
     .option('--chunk-size <n>', 'tokens per chunk when chunking the input for the sample', whole(1), 200)
@@ -63,7 +68,12 @@ export function registerPromptTuneCommand(program: Command): void {
     .option('--k <n>', 'auto: sample chunks, one nearest each k-means centre', whole(1), 15)
     .option('--discover-entity-types', 'discover the entity types of the corpus (default)', true)
     .option('--no-discover-entity-types', 'keep the entity types of extract_graph.entity_types')
-    .option('--type-strategy <strategy>', 'how discovered types are consolidated: stratified (top types of each document in turn) or global (most frequent overall)', choice(['stratified', 'global'] as const), 'stratified')
+    .option(
+      '--type-strategy <strategy>',
+      'how discovered types are consolidated: stratified (top types of each document in turn) or global (most frequent overall)',
+      choice(['stratified', 'global'] as const),
+      'stratified',
+    )
     .option('--max-entity-types <n>', 'entity types kept at most', whole(1), 12)
     .option('--min-type-share <x>', 'share of the entities a type needs (of its document for stratified, of the sample for global)', share, 0.05)
     .option('-o, --output <dir>', 'folder for the prompts, relative to the root', 'prompts')

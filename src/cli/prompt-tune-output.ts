@@ -17,14 +17,23 @@ export function printPromptTunePlan(plan: PromptTunePlan & { warnings: string[] 
     ? `${sample.length} sample chunks`
     : `${sample.length} chunks to embed; the ${Math.min(options.k, sample.length)} nearest the k-means centres become the sample`
   out.write(`Selection: ${options.selectionMethod}, ${what}:\n`)
-  for (const c of sample) out.write(`  #${String(c.index + 1).padEnd(5)} ${clip(c.documentTitle, 30).padEnd(30)} ${String(c.nTokens).padStart(5)} tokens  ${clip(c.text, 60)}\n`)
+  for (const c of sample) {
+    out.write(`  #${String(c.index + 1).padEnd(5)} ${clip(c.documentTitle, 30).padEnd(30)} ${String(c.nTokens).padStart(5)} tokens  ${clip(c.text, 60)}\n`)
+  }
   out.write('Estimated model usage (heuristic):\n')
   const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))
   const sum = (pick: (e: (typeof plan.estimate)[number]) => number) => plan.estimate.reduce((n, e) => n + pick(e), 0)
   const unknown = plan.estimate.some((e) => e.costUsd === null && e.calls > 0)
-  const total = { step: 'total', calls: sum((e) => e.calls), promptTokens: sum((e) => e.promptTokens), completionTokens: sum((e) => e.completionTokens), costUsd: unknown ? null : sum((e) => e.costUsd ?? 0) }
+  const total = {
+    step: 'total',
+    calls: sum((e) => e.calls),
+    promptTokens: sum((e) => e.promptTokens),
+    completionTokens: sum((e) => e.completionTokens),
+    costUsd: unknown ? null : sum((e) => e.costUsd ?? 0),
+  }
   for (const e of [...plan.estimate, total]) {
-    out.write(`  ${e.step.padEnd(22)} ${formatCount(e.calls).padStart(5)} calls ${formatCount(e.promptTokens).padStart(9)} prompt ${formatCount(e.completionTokens).padStart(8)} completion  ${cost(e.costUsd)}\n`)
+    const tokens = `${formatCount(e.promptTokens).padStart(9)} prompt ${formatCount(e.completionTokens).padStart(8)} completion`
+    out.write(`  ${e.step.padEnd(22)} ${formatCount(e.calls).padStart(5)} calls ${tokens}  ${cost(e.costUsd)}\n`)
   }
   out.write(`Prompts would go to ${plan.outputDir}\n`)
   out.write('Dry run: nothing was called or written.\n')

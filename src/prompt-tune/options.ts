@@ -68,7 +68,9 @@ export function resolvePromptTuneOptions(partial: Partial<PromptTuneOptions>): P
   for (const [name, value] of Object.entries(positive)) {
     if (!Number.isInteger(value) || value < 1) throw new ConfigError(`--${kebab(name)}: expected a whole number ≥ 1, got ${value}`)
   }
-  if (!Number.isInteger(o.minExamplesRequired) || o.minExamplesRequired < 0) throw new ConfigError(`--min-examples-required: expected a whole number ≥ 0, got ${o.minExamplesRequired}`)
+  if (!Number.isInteger(o.minExamplesRequired) || o.minExamplesRequired < 0) {
+    throw new ConfigError(`--min-examples-required: expected a whole number ≥ 0, got ${o.minExamplesRequired}`)
+  }
   if (!Number.isInteger(o.overlap) || o.overlap < 0 || o.overlap >= o.chunkSize) {
     throw new ConfigError(`--overlap: expected a whole number from 0 to below --chunk-size (${o.chunkSize}), got ${o.overlap}`)
   }

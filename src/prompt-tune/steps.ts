@@ -2,6 +2,7 @@
 import { cleanName } from '../index/operations/extract-graph/reply-text.js'
 import { askOnce, askPerChunk, oneLine, shortText, type AskServices, type Checked, type Question, type Unusable } from './ask.js'
 import { normalizeType, type TypedMention } from './entity-types.js'
+import type { JsonSchemaFormat } from '../llm/types.js'
 import * as Q from './questions.js'
 import type { SampleChunk } from './sample.js'
 
@@ -34,20 +35,21 @@ export function languageQuestion(passages: string): Question<string> {
 export const askDomain = (passages: string, s: AskServices) => askOnce(domainQuestion(passages), s, 'pass --domain to give it')
 export const askLanguage = (passages: string, s: AskServices) => askOnce(languageQuestion(passages), s, 'pass --language to give it')
 
-export function askPersona(domain: string, s: AskServices): Promise<string> {
-  const q = { step: 'persona', template: Q.PERSONA_QUESTION, values: { domain }, format: Q.PERSONA_FORMAT, check: (j: Record<string, unknown>) => shortText(j, 'persona', 2000) }
-  return askOnce(q, s, 'try a stronger chat model')
+/** A question whose answer is one text field of at most `max` characters. */
+function textQuestion(step: string, template: string, values: Record<string, string>, format: JsonSchemaFormat, max: number): Question<string> {
+  const key = Object.keys((format.schema as { properties: object }).properties)[0]!
+  return { step, template, values, format, check: (j) => shortText(j, key, max) }
 }
 
-export function askRatingDescription(c: Context, s: AskServices): Promise<string> {
-  const q = { step: 'rating description', template: Q.RATING_QUESTION, values: { ...c }, format: Q.RATING_FORMAT, check: (j: Record<string, unknown>) => shortText(j, 'rating_description', 1000) }
-  return askOnce(q, s, 'try a stronger chat model')
-}
+const STRONGER = 'try a stronger chat model'
 
-export function askReportRole(c: Context, s: AskServices): Promise<string> {
-  const q = { step: 'report role', template: Q.ROLE_QUESTION, values: { ...c }, format: Q.ROLE_FORMAT, check: (j: Record<string, unknown>) => shortText(j, 'role', 2000) }
-  return askOnce(q, s, 'try a stronger chat model')
-}
+export const askPersona = (domain: string, s: AskServices) =>
+  askOnce(textQuestion('persona', Q.PERSONA_QUESTION, { domain }, Q.PERSONA_FORMAT, 2000), s, STRONGER)
+
+export const askRatingDescription = (c: Context, s: AskServices) =>
+  askOnce(textQuestion('rating description', Q.RATING_QUESTION, { ...c }, Q.RATING_FORMAT, 1000), s, STRONGER)
+
+export const askReportRole = (c: Context, s: AskServices) => askOnce(textQuestion('report role', Q.ROLE_QUESTION, { ...c }, Q.ROLE_FORMAT, 2000), s, STRONGER)
 
 /** Open extraction: every entity of every sample chunk with the type the model gives it. */
 export async function discoverMentions(
