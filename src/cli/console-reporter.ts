@@ -76,7 +76,7 @@ abstract class BaseReporter implements Reporter {
   }
 }
 
-function usageText(u: PipelineEndInfo['usage']): string {
+export function usageText(u: PipelineEndInfo['usage']): string {
   return `${formatCount(u.calls)} calls, ${formatCount(u.cacheHits)} cache hits, ${formatCount(u.promptTokens)} prompt + ${formatCount(u.completionTokens)} completion tokens`
 }
 
@@ -88,7 +88,7 @@ function totalCost(info: PipelineEndInfo): string {
   return `${formatUsd(info.usage.costUsd)} + unknown (${unpriced.map((m) => m.id).join(', ')})`
 }
 
-function modelCost(m: ModelUsageLine): string {
+export function modelCost(m: ModelUsageLine): string {
   return m.usage.unpricedTokens > 0 ? 'cost unknown' : formatUsd(m.usage.costUsd)
 }
 

@@ -8,6 +8,7 @@ import { VERSION } from '../version.js'
 import { registerIndexCommand } from './index-command.js'
 import { registerInitCommand } from './init-command.js'
 import { registerPlannedCommands } from './planned-commands.js'
+import { registerPromptTuneCommand } from './prompt-tune-command.js'
 import { registerQueryCommand } from './query.js'
 
 export function buildProgram(): Command {
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerInitCommand(program)
   registerIndexCommand(program)
   registerPlannedCommands(program)
+  registerPromptTuneCommand(program)
   registerQueryCommand(program)
   return program
 }

@@ -14,12 +14,4 @@ export function registerPlannedCommands(program: Command): void {
         'graphrag update is not available yet; run `graphrag index` instead: finished work is resumed and cached LLM answers are reused, so only new documents cost model calls',
       )
     })
-  program
-    .command('prompt-tune')
-    .description('Generate prompts tuned to your documents (not available yet).')
-    .option('-r, --root <dir>', 'project root', '.')
-    .allowUnknownOption()
-    .action(() => {
-      throw new GraphragError('WORKFLOW', 'graphrag prompt-tune is not available yet; edit the files in prompts/ to adapt them to your domain')
-    })
 }

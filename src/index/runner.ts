@@ -152,7 +152,7 @@ function recordPreflight(stats: RunStatsFile, usage: Record<string, Record<strin
 }
 
 /** `graphrag init` writes GRAPHRAG_API_KEY=<API_KEY>; say so before any call is attempted with it. */
-function rejectPlaceholderKeys(settings: Settings, used: ModelsUsed, origins: Readonly<Record<string, string>>): void {
+export function rejectPlaceholderKeys(settings: Settings, used: ModelsUsed, origins: Readonly<Record<string, string>>): void {
   const groups = [['completion_models', used.chat], ['embedding_models', used.embedding]] as const
   for (const [group, ids] of groups) {
     for (const id of ids) {
@@ -213,7 +213,7 @@ function modelSecrets(settings: Settings): string[] {
     .filter((k) => k !== '')
 }
 
-function createCache(settings: Settings, enabled: boolean): KeyValueStore {
+export function createCache(settings: Settings, enabled: boolean): KeyValueStore {
   if (!enabled || settings.cache.type === 'none') return new NullKeyValueStore()
   if (settings.cache.type === 'memory') return new MemoryKeyValueStore()
   return new FileKeyValueStore(settings.cache.storage.base_dir)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatPrompt, loadPrompt } from '../../src/llm/prompt-template.js'
+import * as Q from '../../src/prompt-tune/questions.js'
 import { HYDE_PROMPT, PRIMER_PROMPT, RATE_REPORT_PROMPT } from '../../src/query/search/prompts.js'
 import { renderBatch } from '../../src/index/operations/chunk-graph/llm-edges.js'
 import { classifyMessages, type PromptKind } from '../support/fake-llm/index.js'
@@ -89,5 +90,22 @@ describe('prompt classification of our prompt files', () => {
     expect(classifyMessages([user('Answer as JSON with "intermediate_answer", "score" and "follow_up_queries". {query}')])).toBe('drift_primer')
     expect(classifyMessages([system('Rate the relevance 0-5. Reply as JSON {"reason": "...", "rating": 3}'), user('q')])).toBe('dynamic_rating')
     expect(classifyMessages([system(prompt('question_gen_system_prompt.txt')), user('q')])).toBe('unknown')
+  })
+})
+
+describe('prompt classification of the prompt-tune questions', () => {
+  it('recognises each step, even when the quoted passage looks like another prompt', () => {
+    const passage = '("entity"<|>A<|>B<|>c)\n("relationship"<|>A<|>B<|>d<|>5) "findings" rating'
+    const values = { passages: passage, text: passage, domain: 'd', persona: 'p', language: 'English', entity_types: 'SHIP' }
+    const cases: Array<[string, PromptKind]> = [
+      [Q.DOMAIN_QUESTION, 'tune_domain'],
+      [Q.LANGUAGE_QUESTION, 'tune_language'],
+      [Q.PERSONA_QUESTION, 'tune_persona'],
+      [Q.OPEN_EXTRACTION_QUESTION, 'tune_entity_types'],
+      [Q.EXAMPLE_QUESTION, 'tune_example'],
+      [Q.RATING_QUESTION, 'tune_rating'],
+      [Q.ROLE_QUESTION, 'tune_role'],
+    ]
+    for (const [template, kind] of cases) expect(classifyMessages([user(formatPrompt(template, values))]), kind).toBe(kind)
   })
 })

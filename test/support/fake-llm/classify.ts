@@ -23,7 +23,21 @@ export type PromptKind =
   | 'dynamic_rating'
   | 'chunk_graph'
   | 'preflight'
+  | TuneKind
   | 'unknown'
+
+/** The questions of `graphrag prompt-tune`, by the step named in their `# Prompt tuning:` heading. */
+export type TuneKind = 'tune_domain' | 'tune_language' | 'tune_persona' | 'tune_entity_types' | 'tune_example' | 'tune_rating' | 'tune_role'
+
+const TUNE_STEPS: ReadonlyArray<readonly [RegExp, TuneKind]> = [
+  [/^subject domain/, 'tune_domain'],
+  [/^language/, 'tune_language'],
+  [/^persona/, 'tune_persona'],
+  [/^entity types/, 'tune_entity_types'],
+  [/^worked extraction example/, 'tune_example'],
+  [/^impact rating/, 'tune_rating'],
+  [/^report writer role/, 'tune_role'],
+]
 
 export interface ChatMessageLike {
   role: string
@@ -38,6 +52,9 @@ const YES_NO = /\b(?:Y|YES)\b[^\n]*\b(?:N|NO)\b/
 
 /** Classifies a single prompt text (the system message, or the user message of single-shot prompts). */
 export function classifyText(text: string): PromptKind {
+  // First: these questions quote corpus text, which may look like any other prompt.
+  const tune = /^# Prompt tuning: (.*)/.exec(text)
+  if (tune !== null) return TUNE_STEPS.find(([pattern]) => pattern.test(tune[1]!))?.[1] ?? 'unknown'
   if (/connectivity test/i.test(text)) return 'preflight'
   // Our chunk-graph prompt: numbered units and a JSON list of typed edges between them.
   if (/^-+ unit \S+ -+$/m.test(text) && /"edges"/.test(text)) return 'chunk_graph'

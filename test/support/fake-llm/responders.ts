@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ChatMessageLike, PromptKind } from './classify.js'
+import { tuneReply } from './tune.js'
 
 export interface ResponderRequest {
   kind: PromptKind
@@ -184,6 +185,8 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
       return chunkGraph(messages)
     case 'unknown':
       return undefined
+    default:
+      return tuneReply(kind, messages)
   }
 }
 
