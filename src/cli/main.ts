@@ -10,6 +10,8 @@ import { registerInitCommand } from './init-command.js'
 import { registerPlannedCommands } from './planned-commands.js'
 import { registerPromptTuneCommand } from './prompt-tune-command.js'
 import { registerQueryCommand } from './query.js'
+import { registerServeCommand } from './serve-command.js'
+import { registerDiagnosticsCommand } from './diagnostics-command.js'
 
 export function buildProgram(): Command {
   const program = new Command('graphrag')
@@ -22,6 +24,8 @@ export function buildProgram(): Command {
   registerPlannedCommands(program)
   registerPromptTuneCommand(program)
   registerQueryCommand(program)
+  registerServeCommand(program)
+  registerDiagnosticsCommand(program)
   return program
 }
 

@@ -4,6 +4,7 @@ import { completionModels, embeddingModels } from './sections/models.js'
 import { cache, chunking, input, inputStorage, outputStorage, reporting, tableProvider, updateOutputStorage, vectorStore } from './sections/io.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
 import { chunkGraph, graphSearch } from './sections/chunk-graph.js'
+import { server } from './sections/server.js'
 import {
   clusterGraph,
   communityReports,
@@ -48,6 +49,8 @@ export const SETTINGS = section({
   // Ours (not in Microsoft GraphRAG): the chunk graph and the search that walks it.
   chunk_graph: chunkGraph,
   graph_search: graphSearch,
+  // Ours: the HTTP API of `graphrag serve`.
+  server,
 })
 
 /** Settings as written in the file, defaults applied (paths still relative). */
