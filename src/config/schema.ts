@@ -2,6 +2,7 @@
 import { int, oneOf, optionalOneOf, section, strList, type Infer } from './fields.js'
 import { completionModels, embeddingModels } from './sections/models.js'
 import { cache, chunking, input, inputStorage, outputStorage, reporting, tableProvider, updateOutputStorage, vectorStore } from './sections/io.js'
+import { hybridSearch } from './sections/hybrid.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
 import {
   clusterGraph,
@@ -44,6 +45,7 @@ export const SETTINGS = section({
   global_search: globalSearch,
   drift_search: driftSearch,
   basic_search: basicSearch,
+  hybrid_search: hybridSearch,
 })
 
 /** Settings as written in the file, defaults applied (paths still relative). */

@@ -48,6 +48,7 @@ function resolvePaths(s: RawSettings, root: string, configFile: string | undefin
     },
     drift_search: { ...s.drift_search, prompt: absOrNull(s.drift_search.prompt), reduce_prompt: absOrNull(s.drift_search.reduce_prompt) },
     basic_search: { ...s.basic_search, prompt: absOrNull(s.basic_search.prompt) },
+    hybrid_search: { ...s.hybrid_search, prompt: absOrNull(s.hybrid_search.prompt) },
   }
 }
 

@@ -16,6 +16,9 @@ import { seededRng } from './rng.js'
 import { runBasicSearch } from './search/basic.js'
 import { runDriftSearch } from './search/drift.js'
 import { runGlobalSearch } from './search/global.js'
+import { runHybridSearch, type HybridReport } from './search/hybrid.js'
+import type { ExternalPassage } from './hybrid/context.js'
+import { loadHybridTables } from './hybrid/tables.js'
 import { prepareLocalIndex, runLocalSearch } from './search/local.js'
 import type { SearchRun } from './search/types.js'
 import type { SearchServices } from './services.js'
@@ -23,7 +26,7 @@ import { sharedRun, type SharedRun } from './shared-run.js'
 import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
 import { openQueryVectors } from './vectors.js'
 
-export type SearchMethod = 'local' | 'global' | 'drift' | 'basic'
+export type SearchMethod = 'local' | 'global' | 'drift' | 'basic' | 'hybrid'
 
 export interface SearchOptions {
   query: string
@@ -44,6 +47,10 @@ export interface SearchOptions {
   logger?: Logger
   /** Models to use instead of the configured ones (library users with their own clients). */
   models?: { chat?: ChatModel; embedder?: EmbeddingModel }
+  /** Hybrid search: rank and print the ranking table, no answer from the model. */
+  explain?: boolean
+  /** Hybrid search: passages from outside the index, added to the context and citable. */
+  externalContext?: readonly ExternalPassage[]
 }
 
 export interface SearchResult {
@@ -54,6 +61,8 @@ export interface SearchResult {
   /** The exact context text sent to the model. */
   contextText: string
   usage: UsageSummary
+  /** Hybrid search: sources, cited references, question entities, warnings and the ranking. */
+  hybrid?: HybridReport
 }
 
 /**
@@ -80,6 +89,8 @@ export const localSearchStream = (o: SearchOptions) => searchStream('local', o)
 export const globalSearchStream = (o: SearchOptions) => searchStream('global', o)
 export const driftSearchStream = (o: SearchOptions) => searchStream('drift', o)
 export const basicSearchStream = (o: SearchOptions) => searchStream('basic', o)
+export const hybridSearch = (o: SearchOptions) => searchStream('hybrid', o).result
+export const hybridSearchStream = (o: SearchOptions) => searchStream('hybrid', o)
 
 export interface RunQueryOptions extends SearchOptions {
   method: SearchMethod
@@ -111,7 +122,8 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
       yield next.value
       next = await run.next()
     }
-    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary() }
+    const hybrid = next.value.hybrid === undefined ? {} : { hybrid: next.value.hybrid }
+    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary(), ...hybrid }
   } finally {
     close()
   }
@@ -148,10 +160,26 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
       const tables = await loadTables(dataDir, TABLES_BY_METHOD.basic)
       return runBasicSearch(input, tables.text_units, settings.basic_search, services)
     }
+    case 'hybrid': {
+      const options_ = { explain: options.explain ?? false, external: options.externalContext ?? [], dbUri: vectorDbUri(settings, dataDir, options) }
+      return runHybridSearch(input, await loadHybridTables(dataDir), settings, services, options_)
+    }
   }
 }
 
-const SECTION: Record<SearchMethod, SearchSection> = { local: 'local_search', global: 'global_search', drift: 'drift_search', basic: 'basic_search' }
+const SECTION: Record<SearchMethod, SearchSection> = {
+  local: 'local_search',
+  global: 'global_search',
+  drift: 'drift_search',
+  basic: 'basic_search',
+  hybrid: 'hybrid_search',
+}
+
+/** --data moves the vector store too when the folder has one (the reference keeps db_uri). */
+function vectorDbUri(settings: Settings, dataDir: string, options: SearchOptions): string {
+  const local = join(dataDir, 'lancedb')
+  return options.dataDir !== undefined && existsSync(local) ? local : settings.vector_store.db_uri
+}
 
 function openServices(
   settings: Settings,
@@ -162,10 +190,7 @@ function openServices(
 ): { services: SearchServices; close: () => void } {
   const models = createQueryModels(settings, SECTION[method], options.models ?? {}, keyOrigins)
   const meter = new UsageMeter(models.price, models.embeddingPrice)
-  // --data moves the vector store too when the folder has one (the reference keeps db_uri).
-  const local = join(dataDir, 'lancedb')
-  const dbUri = options.dataDir !== undefined && existsSync(local) ? local : settings.vector_store.db_uri
-  const vectors = openQueryVectors(settings, dbUri)
+  const vectors = openQueryVectors(settings, vectorDbUri(settings, dataDir, options))
   const services: SearchServices = {
     chat: models.chat === undefined ? undefined : new MeteredChat(models.chat, meter),
     embedder: models.embedder,
@@ -183,3 +208,6 @@ export type { ConversationTurn } from './context/history.js'
 export { parseHistory } from './context/history.js'
 export type { ContextRecords } from './context/table-format.js'
 export type { UsageSummary } from './usage.js'
+export type { HybridReport } from './search/hybrid.js'
+export type { ExternalPassage, HybridSource } from './hybrid/context.js'
+export type { HybridWarning } from './hybrid/citations.js'

@@ -1,11 +1,14 @@
 /** Shapes shared by the four search methods. */
 import type { ContextRecords } from '../context/table-format.js'
 import type { ConversationTurn } from '../context/history.js'
+import type { HybridReport } from './hybrid.js'
 
 /** What a search used: the context tables as records and the exact context text sent. */
 export interface SearchContext {
   records: ContextRecords
   text: string
+  /** Hybrid search only: sources, citations, warnings and the ranking. */
+  hybrid?: HybridReport
 }
 
 /**
