@@ -47,7 +47,7 @@ export function entityBonuses(
   const shared = [...questionEntities].filter((e) => unitEntities.has(e)).length
   const n = questionEntities.size
   const pairs = (n * (n - 1)) / 2
-  const sharedPairs = (shared * (shared - 1)) / 2
+  const sharedPairs = shared < 2 ? 0 : (shared * (shared - 1)) / 2
   let degree = 0
   if (weights.degree > 0 && unitEntities.size > 0) {
     degree = weights.degree * ([...unitEntities].reduce((sum, e) => sum + (degreeShare.get(e) ?? 0), 0) / unitEntities.size)

@@ -33,6 +33,7 @@ export interface CitationReport {
 const CITATION = /\[\s*(S\d+(?:\s*(?:[,;]|-|–)\s*S?\d+)*)\s*\]/g
 const CITATION_TEST = /\[\s*S\d+/
 const NUMBER = /\d+(?:[.,]\d+)*/
+const LIST_MARKER = /^(?:[-*•]|\d+[.)]|#+)\s+/
 
 /** The labels of one bracket, in order; ranges expanded. */
 function labelsOf(inner: string): string[] {
@@ -57,11 +58,13 @@ export function citedLabels(text: string): string[] {
 }
 
 /**
- * Sentences of the answer: split after . ! ? followed by space, and at line breaks. A piece that
- * is only citations (`… in 1843. [S2]`) belongs to the sentence before it.
+ * Sentences of the answer: lines without their list markers (`- `, `1. `, `## `), split after
+ * . ! ? followed by space. A piece that is only citations (`… in 1843. [S2]`) belongs to the
+ * sentence before it.
  */
 export function sentences(text: string): string[] {
-  const pieces = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter((s) => s !== '')
+  const lines = text.split(/\n+/).map((line) => line.trim().replace(LIST_MARKER, ''))
+  const pieces = lines.flatMap((line) => line.split(/(?<=[.!?])\s+/)).map((s) => s.trim()).filter((s) => s !== '')
   const out: string[] = []
   for (const piece of pieces) {
     if (out.length > 0 && piece.replace(CITATION, '').trim() === '') out[out.length - 1] += ` ${piece}`
@@ -70,11 +73,9 @@ export function sentences(text: string): string[] {
   return out
 }
 
-/** A sentence with a figure (number or year) outside its citations and list markers, and no citation. */
+/** A sentence with a figure (number or year) and no citation. */
 function unreferencedNumeric(sentence: string): boolean {
-  if (CITATION_TEST.test(sentence)) return false
-  const body = sentence.replace(/^(?:[-*•]|\d+[.)]|#+)\s+/, '')
-  return NUMBER.test(body)
+  return !CITATION_TEST.test(sentence) && NUMBER.test(sentence)
 }
 
 /** Cited references and warnings of `answer`, given the labels of the context (label → source id). */
