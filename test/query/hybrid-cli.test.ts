@@ -116,3 +116,82 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
     expect(out.sources.filter((s) => s.kind === 'external').map((s) => [s.id, s.reason, s.score_raw])).toEqual([['external-1', 'external', null], ['memo-7', 'external', null]])
   })
 })
+
+describe('hybrid search degrades instead of failing', () => {
+  let fake: FakeLlm
+  const run = async (root: string, question: string, extra: Partial<QueryCommandFlags> = {}): Promise<HybridJson> => {
+    let stdout = ''
+    const flags: QueryCommandFlags = {
+      method: 'hybrid', root, communityLevel: 2, dynamicCommunitySelection: false, responseType: 'Multiple Paragraphs', streaming: false, json: true, verbose: false, explain: true, ...extra,
+    }
+    await runQueryCommand(question, flags, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } })
+    return JSON.parse(stdout) as HybridJson
+  }
+  const project = async (models: string, extra = '') => {
+    const root = await testdir({ 'settings.yaml': `${models}${HYBRID}\n${extra}\n` })
+    await writeHybridIndex(join(root, 'output'))
+    return root
+  }
+
+  beforeAll(async () => {
+    fake = await startFakeLlm({ embeddingDimension: DIMENSION, fixedEmbeddings: QUESTION_VECTORS, responders })
+  })
+  afterAll(async () => fake?.close())
+
+  it('no embedding (server unreachable): BM25 and the graph still rank, with embedding_failed; entities fall back to noun phrases', async () => {
+    // Port 9 (discard) refuses connections: both models fail at once, with no retries.
+    const root = await project(fakeModelSettingsYaml('http://127.0.0.1:9/v1', { maxRetries: 0 }))
+    const out = await run(root, QUESTIONS.graph)
+    expect(out.warnings.map((w) => w.type)).toEqual(['embedding_failed', 'entity_extraction_failed'])
+    expect(out.entities).toEqual([{ name: 'HARBOUR COUNCIL', freq: 1 }])
+    const reasons = new Set(out.sources.map((s) => s.reason))
+    expect(reasons.has('vector')).toBe(false)
+    expect(out.sources.find((s) => s.id === 'u5')?.reason).toBe('graph')
+    expect(out.sources.find((s) => s.id === 'u6')).toBeDefined()
+  })
+
+  it('no entity matched: vector and BM25 only, with no_entities_matched', async () => {
+    const root = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }))
+    const out = await run(root, QUESTIONS.none)
+    expect(out.warnings.map((w) => w.type)).toEqual(['no_entities_matched'])
+    expect(out.ranking!.every((r) => r.graph === null)).toBe(true)
+    expect(out.sources.slice(0, 2).map((s) => [s.id, s.reason])).toEqual([['u1', 'vector'], ['u2', 'vector']])
+  })
+
+  it('a missing full-text table with build_fts off: BM25 is skipped with bm25_unavailable; on first use it is built', async () => {
+    const off = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }), '  build_fts: false')
+    const skipped = await run(off, QUESTIONS.bm25)
+    expect(skipped.warnings).toContainEqual({ type: 'bm25_unavailable', detail: 'the full-text table text_unit_text_fts is missing and hybrid_search.build_fts is false, so BM25 is left out' })
+    expect(skipped.sources.find((s) => s.id === 'u3')).toBeUndefined()
+    const on = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }))
+    const built = await run(on, QUESTIONS.bm25)
+    expect(built.warnings.map((w) => w.type)).not.toContain('bm25_unavailable')
+    expect(built.sources.find((s) => s.id === 'u3')?.reason).toBe('bm25')
+  })
+
+  it('chunk_edges: a typed edge from a top passage adds its bonus (rel_type, rel_conf) and can bring a passage in', async () => {
+    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n  edge_seed_k: 1\n` })
+    await writeHybridIndex(join(root, 'output'), [
+      { id: 'c1', source_id: 'u1', target_id: 'u4', relation: 'caused_by', weight: 0.5, description: 'gulls delay the ferry', origin: 'llm' },
+    ])
+    const out = await run(root, QUESTIONS.none)
+    const u4 = out.sources.find((s) => s.id === 'u4')!
+    expect(u4).toMatchObject({ reason: 'edge', rel_type: 'caused_by', rel_conf: 0.5, base_norm: 0, bonus: 0.11, composite_score: 0.11 })
+    expect(out.ranking!.find((r) => r.id === 'u4')!.why).toBe('edge caused_by from S1 (conf 0.50)')
+  })
+
+  it('offline (no chat model): prints the cited context and the ranking table, and asks no model for entities', async () => {
+    const root = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }), '  completion_model_id: null')
+    fake.requests.length = 0
+    let stdout = ''
+    const flags: QueryCommandFlags = {
+      method: 'hybrid', root, communityLevel: 2, dynamicCommunitySelection: false, responseType: 'Multiple Paragraphs', streaming: false, json: false, verbose: false,
+    }
+    await runQueryCommand(QUESTIONS.graph, flags, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } })
+    expect(stdout).toContain('## Sources\n\n### [S1] text unit ')
+    expect(stdout).toContain('The keeper wrote two letters about the worn gear')
+    expect(stdout).toContain('## Question entities\n\n- HARBOUR COUNCIL (frequency 1)')
+    expect(stdout).toMatch(/## Ranking\n\n\| rank \| unit \| in context \| vector \| bm25 \| graph \|/)
+    expect(fake.requests.map((r) => r.kind)).toEqual(['embedding'])
+  })
+})

@@ -33,7 +33,7 @@ const ENTITY_ROWS = [
 export const QUESTIONS = {
   bm25: 'Which part has the code XK-4471?',
   graph: 'What did the Harbour Council do?',
-  none: 'Is there a ferry timetable?',
+  none: 'Is there a timetable for the boats?',
 }
 export const QUESTION_VECTORS: Record<string, number[]> = Object.fromEntries(Object.values(QUESTIONS).map((q) => [q, [0.8, 0.6, 0, 0]]))
 
