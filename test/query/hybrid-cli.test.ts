@@ -194,4 +194,13 @@ describe('hybrid search degrades instead of failing', () => {
     expect(stdout).toMatch(/## Ranking\n\n\| rank \| unit \| in context \| vector \| bm25 \| graph \|/)
     expect(fake.requests.map((r) => r.kind)).toEqual(['embedding'])
   })
+
+  it('relationship_description vectors, when indexed, start the graph walk at the nearest relationship\'s entities', async () => {
+    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n` })
+    await writeHybridIndex(join(root, 'output'), [], true)
+    const out = await run(root, QUESTIONS.none)
+    expect(out.warnings).toEqual([])
+    expect(out.entities.map((e) => e.name)).toEqual(['ELIAS VENN', 'HARBOUR COUNCIL'])
+    expect(out.ranking!.find((r) => r.id === 'u5')!.why).toContain('graph #1 (0 hops from ELIAS VENN)')
+  })
 })

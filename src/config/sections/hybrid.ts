@@ -29,6 +29,7 @@ export const hybridSearch = section({
   vector_top_k: int(20, 'Text units taken from the vector ranking.', { min: 1 }),
   bm25_top_k: int(20, 'Text units taken from the BM25 ranking.', { min: 1 }),
   graph_top_k: int(20, 'Text units taken from the graph-path ranking.', { min: 1 }),
+  relationship_top_k: int(3, 'When the index has relationship_description vectors: the endpoints of this many relationships nearest the question (at entity_min_similarity or more) also start the graph walk.', { min: 0 }),
   max_hops: int(2, 'Relationship hops walked from the question\'s entities.', { min: 0 }),
   rrf_k: int(60, 'Reciprocal Rank Fusion constant: a unit at rank r (0 = first) of a list scores 1/(rrf_k + r + 1).', { min: 0 }),
   shared_entity_weight: weight(0.15, 'Bonus × the share of the question\'s entities a passage mentions.'),

@@ -67,13 +67,14 @@ export async function graphSignal(
   settings: Settings,
   services: SearchServices,
   warnings: HybridWarning[],
-  vectorsUsable: boolean,
+  vector: number[] | undefined,
 ): Promise<GraphSignal> {
   const s = settings.hybrid_search
   const found = await questionEntities(question, services.chat, s.query_entities, settings.extract_graph_nlp.text_analyzer)
   if (found.failure !== undefined) warnings.push({ type: 'entity_extraction_failed', detail: `${found.failure}; used noun phrases instead` })
   const match = matchEntities(found.names, question, buildNameIndex(tables.entities, tables.entity_aliases))
-  if (vectorsUsable && match.unmatched.length > 0) match.matched.push(...(await nearestEntities(match.unmatched, tables.entities, match.matched, s.entity_min_similarity, services)))
+  if (vector !== undefined && match.unmatched.length > 0) match.matched.push(...(await nearestEntities(match.unmatched, tables.entities, match.matched, s.entity_min_similarity, services)))
+  if (vector !== undefined && s.relationship_top_k > 0) match.matched.push(...(await relationshipEnds(vector, tables, match.matched, s, services)))
   if (match.matched.length === 0) {
     const names = found.names.length === 0 ? 'none found' : found.names.join(', ')
     warnings.push({ type: 'no_entities_matched', detail: `no graph entity matches the question's entities (${names}), so the graph path is left out` })
@@ -86,6 +87,26 @@ export async function graphSignal(
     matched: match.matched,
     reached,
   }
+}
+
+/** Endpoints of the relationships whose description is nearest the question (relationship_description, when indexed). */
+async function relationshipEnds(vector: number[], tables: HybridTables, taken: readonly EntityRow[], s: Settings['hybrid_search'], services: SearchServices): Promise<EntityRow[]> {
+  const out: EntityRow[] = []
+  try {
+    if (!(await services.vectors.hasTable('relationship_description'))) return out
+    const byId = new Map(tables.relationships.map((r) => [r.id, r]))
+    const byTitle = new Map(tables.entities.map((e) => [e.title, e]))
+    for (const hit of await services.vectors.search('relationship_description', vector, s.relationship_top_k)) {
+      const rel = hit.score < s.entity_min_similarity ? undefined : byId.get(hit.id)
+      for (const title of rel === undefined ? [] : [rel.source, rel.target]) {
+        const entity = byTitle.get(title)
+        if (entity !== undefined && !taken.includes(entity) && !out.includes(entity)) out.push(entity)
+      }
+    }
+  } catch (error) {
+    services.logger.warn(`hybrid search: searching relationship_description failed: ${message(error)}`)
+  }
+  return out
 }
 
 /** The nearest entity_description vector of each unmatched name, when similar enough; failures only log. */

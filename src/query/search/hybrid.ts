@@ -55,7 +55,7 @@ export async function* runHybridSearch(
     s.use_vector ? await vectorList(vector, s.vector_top_k, services, warnings) : { signal: 'vector' as const, hits: [] },
     s.use_bm25 ? await bm25List(input.query, tables, options.dbUri, s, warnings) : { signal: 'bm25' as const, hits: [] },
   ]
-  const graph = s.use_graph ? await graphSignal(input.query, tables, settings, services, warnings, vector !== undefined) : undefined
+  const graph = s.use_graph ? await graphSignal(input.query, tables, settings, services, warnings, vector) : undefined
   if (graph !== undefined) lists.push(graph.list)
   const units = new Map(tables.text_units.map((u) => [u.id, u]))
   const ranked = rankCandidates({

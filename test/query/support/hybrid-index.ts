@@ -37,7 +37,8 @@ export const QUESTIONS = {
 }
 export const QUESTION_VECTORS: Record<string, number[]> = Object.fromEntries(Object.values(QUESTIONS).map((q) => [q, [0.8, 0.6, 0, 0]]))
 
-export async function writeHybridIndex(dir: string, edges: readonly ChunkEdgeRow[] = []): Promise<void> {
+/** `relationshipVectors`: also a relationship_description table, r1 pointing the questions' way. */
+export async function writeHybridIndex(dir: string, edges: readonly ChunkEdgeRow[] = [], relationshipVectors = false): Promise<void> {
   const store = new ParquetTableStore(dir)
   await store.write(TEXT_UNITS, UNITS.map((u, i) => ({
     id: u.id, human_readable_id: i, text: u.text, n_tokens: 20, document_id: 'd1', entity_ids: u.entities, relationship_ids: [], covariate_ids: [],
@@ -51,5 +52,6 @@ export async function writeHybridIndex(dir: string, edges: readonly ChunkEdgeRow
   if (edges.length > 0) await store.write(CHUNK_EDGES, [...edges])
   const vectors = await openVectorStore(join(dir, 'lancedb'))
   await vectors.replaceTable('text_unit_text', UNITS.map((u) => ({ id: u.id, vector: u.vector })), new Date(Date.UTC(2026, 0, 1)))
+  if (relationshipVectors) await vectors.replaceTable('relationship_description', [{ id: 'r1', vector: [0.8, 0.6, 0, 0] }], new Date(Date.UTC(2026, 0, 1)))
   vectors.close()
 }
