@@ -24,6 +24,7 @@ export const extractGraph = section({
   entity_types: strList([...DEFAULT_ENTITY_TYPES], 'Entity types the model is asked to extract.'),
   max_gleanings: int(1, 'Follow-up "anything missed?" rounds per chunk.', { min: 0 }),
   max_failed_fraction: num(0, 'Fraction of chunks allowed to fail after retries before the workflow fails.', { min: 0, max: 1 }),
+  normalize_titles: bool(false, 'Merge entities whose titles are equal after normalisation (Unicode NFKC, case, punctuation, leading/trailing "the"/"a"/"an"); other spellings go to entity_aliases.parquet. Off keeps Microsoft GraphRAG\'s entities.'),
 })
 
 export const summarizeDescriptions = section({
