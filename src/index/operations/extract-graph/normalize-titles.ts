@@ -1,7 +1,7 @@
 /**
  * extract_graph.normalize_titles: entities whose titles normalise to the same key ("The Ghost of
- * Christmas Past" / "GHOST OF CHRISTMAS PAST") become one entity under their most frequent
- * spelling; the other spellings are kept as aliases. Relationships follow their endpoints, and
+ * Christmas Past" / "GHOST OF CHRISTMAS PAST") become one entity under their most frequent (then
+ * shortest) spelling; the other spellings are kept as aliases. Relationships follow their endpoints, and
  * pairs that now coincide are merged as extraction merges them (descriptions listed, weights summed).
  */
 import type { EntityAliasRow } from '../../../model/entity-aliases.js'
@@ -28,8 +28,8 @@ export function normalizeTitles(entities: readonly RawEntityRow[], relationships
   const merged: RawEntityRow[] = []
   const aliases: EntityAliasRow[] = []
   for (const [key, group] of groups) {
-    // Most frequent spelling wins; the first extracted wins a tie (input order is deterministic).
-    const main = group.reduce((best, e) => (e.frequency > best.frequency ? e : best))
+    // Most frequent spelling wins, then the shortest ("GHOST OF …" over "THE GHOST OF …"), then the first extracted.
+    const main = group.reduce((best, e) => (e.frequency > best.frequency || (e.frequency === best.frequency && e.title.length < best.title.length) ? e : best))
     for (const e of group) canonical.set(e.title, main.title)
     for (const e of group) if (e !== main) aliases.push({ title: main.title, alias: e.title, normalized: key })
     const units = [...new Set(group.flatMap((e) => e.text_unit_ids))]
