@@ -1,7 +1,9 @@
 /**
  * The graph signal: entities reached from the question's entities by at most `maxHops`
  * relationships (either direction), and their text units ranked by path length (shorter first),
- * then by the weight of the relationship that reached the entity (heavier first), then id.
+ * then by how many reached entities at that length they name (a passage naming two question
+ * entities beats one naming one), then by the weight of the relationship that reached the entity
+ * (heavier first), then id.
  */
 import type { EntityRow, RelationshipRow } from '../../model/index.js'
 
@@ -20,6 +22,8 @@ export interface GraphUnitHit {
   weight: number
   /** The entity that brought the unit in. */
   entity: string
+  /** Reached entities at `hops` that name this unit. */
+  count: number
 }
 
 /** Breadth-first walk from `start`; at each distance an entity keeps the heaviest relationship that reaches it. */
@@ -64,12 +68,16 @@ export function rankGraphUnits(reached: readonly ReachedEntity[], k: number): Gr
   for (const r of reached) {
     for (const id of r.entity.text_unit_ids ?? []) {
       const current = best.get(id)
-      if (current === undefined || r.hops < current.hops || (r.hops === current.hops && r.weight > current.weight)) {
-        best.set(id, { id, hops: r.hops, weight: r.weight, entity: r.entity.title })
+      if (current === undefined || r.hops < current.hops) best.set(id, { id, hops: r.hops, weight: r.weight, entity: r.entity.title, count: 1 })
+      else if (r.hops === current.hops) {
+        current.count += 1
+        if (r.weight > current.weight) Object.assign(current, { weight: r.weight, entity: r.entity.title })
       }
     }
   }
-  return [...best.values()].sort((a, b) => a.hops - b.hops || b.weight - a.weight || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, k)
+  return [...best.values()]
+    .sort((a, b) => a.hops - b.hops || b.count - a.count || b.weight - a.weight || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, k)
 }
 
 /** The graph list's raw score: 1 / (1 + hops), so a question entity's own passages score 1. */
