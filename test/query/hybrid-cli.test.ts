@@ -203,4 +203,12 @@ describe('hybrid search degrades instead of failing', () => {
     expect(out.entities.map((e) => e.name)).toEqual(['ELIAS VENN', 'HARBOUR COUNCIL'])
     expect(out.ranking!.find((r) => r.id === 'u5')!.why).toContain('graph #1 (0 hops from ELIAS VENN)')
   })
+
+  it('--explain and --context belong to hybrid search; a bad --context file is named', async () => {
+    const root = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }))
+    await expect(run(root, QUESTIONS.none, { method: 'basic' })).rejects.toThrow('--explain is only available with --method hybrid')
+    const file = join(root, 'bad.json')
+    writeFileSync(file, JSON.stringify([{ id: 'x' }]))
+    await expect(run(root, QUESTIONS.none, { context: file })).rejects.toThrow(`${file}: item 0 must be a string or an object with a string "text"`)
+  })
 })

@@ -76,7 +76,8 @@ export async function* runHybridSearch(
     topN: s.top_n,
     external: options.external,
     reports: await topReports(vector, tables, s.top_communities, services),
-    reached: graph?.reached ?? [],
+    // Two hops can reach much of a graph: the context shows the nearest entities only.
+    reached: (graph?.reached ?? []).slice(0, s.graph_top_k),
     maxTokens: s.max_context_tokens,
     countTokens: services.countTokens,
   })
