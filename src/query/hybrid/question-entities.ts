@@ -4,7 +4,7 @@
  */
 import type { Settings } from '../../config/index.js'
 import { parseTolerant } from '../../llm/json.js'
-import { createNounPhraseExtractor, type NounPhraseExtractor } from '../../text/noun-phrases/extractor.js'
+import type { NounPhraseExtractor } from '../../text/noun-phrases/extractor.js'
 import type { MeteredChat } from '../usage.js'
 import { QUESTION_ENTITIES_PROMPT } from './prompts.js'
 
@@ -18,10 +18,14 @@ export interface QuestionEntities {
 let extractor: NounPhraseExtractor | undefined
 let extractorKey: string | undefined
 
-/** Noun phrases of the question, filtered as the fast method filters them (extract_graph_nlp.text_analyzer). */
-export function nounPhraseEntities(question: string, analyzer: Settings['extract_graph_nlp']['text_analyzer']): string[] {
+/**
+ * Noun phrases of the question, filtered as the fast method filters them (extract_graph_nlp.text_analyzer).
+ * The extractor (wink-nlp and its English model, ~0.5 s to load) is imported only when needed, so other searches start fast.
+ */
+export async function nounPhraseEntities(question: string, analyzer: Settings['extract_graph_nlp']['text_analyzer']): Promise<string[]> {
   const key = JSON.stringify(analyzer)
   if (extractor === undefined || extractorKey !== key) {
+    const { createNounPhraseExtractor } = await import('../../text/noun-phrases/extractor.js')
     extractor = createNounPhraseExtractor(analyzer)
     extractorKey = key
   }
@@ -42,7 +46,11 @@ export async function questionEntities(
   mode: Settings['hybrid_search']['query_entities'],
   analyzer: Settings['extract_graph_nlp']['text_analyzer'],
 ): Promise<QuestionEntities> {
-  const offline = (failure?: string): QuestionEntities => ({ names: nounPhraseEntities(question, analyzer), source: 'noun_phrases', ...(failure ? { failure } : {}) })
+  const offline = async (failure?: string): Promise<QuestionEntities> => ({
+    names: await nounPhraseEntities(question, analyzer),
+    source: 'noun_phrases',
+    ...(failure ? { failure } : {}),
+  })
   if (chat === undefined || mode === 'noun_phrases') return offline()
   let content: string
   try {
