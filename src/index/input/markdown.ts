@@ -23,6 +23,7 @@ function markdownTitle(text: string): string | undefined {
 }
 
 export function readMarkdown(text: string, path: string, creationDate: string): FileDocuments {
+  if (text.trim() === '') throw new UnreadableTextError('empty file')
   return {
     documents: [
       { id: sha512(text), text, title: markdownTitle(text) ?? posix.basename(path), creation_date: creationDate, raw_data: null },

@@ -1,0 +1,72 @@
+/**
+ * Reads one input file with the reader of its type; `auto` picks the reader by file extension. A
+ * file that cannot be used throws UnreadableTextError (or a file-system error) with the reason.
+ */
+import { readFile, stat } from 'node:fs/promises'
+import { join, posix } from 'node:path'
+import { readCsv } from './csv.js'
+import { readText, UnreadableTextError, type TextDecodeFn } from './decode-text.js'
+import { readDocx } from './docx.js'
+import { AUTO_READERS, DEFAULT_FILE_PATTERNS, formatCreationDate } from './files.js'
+import { readHtml } from './html.js'
+import { readJson } from './json.js'
+import { readJsonl } from './jsonl.js'
+import { assertMarkdownReadable, readMarkdown } from './markdown.js'
+import { readParquet } from './parquet.js'
+import { readPdf } from './pdf.js'
+import type { ColumnOptions, FileDocuments } from './rows.js'
+import { readTextFile } from './text.js'
+import { readXlsx } from './xlsx.js'
+
+export type InputType = keyof typeof DEFAULT_FILE_PATTERNS
+type FileType = Exclude<InputType, 'auto'>
+
+export interface ReadOptions {
+  readonly decode: TextDecodeFn
+  readonly columns: ColumnOptions
+  /** False when `input.text_column` is not set: xlsx files are then read whole, not row by row. */
+  readonly textColumnSet: boolean
+}
+
+/** The reader `auto` uses for `path`, by its extension. */
+export function autoType(path: string): FileType {
+  const extension = posix.extname(path).slice(1).toLowerCase()
+  const type = (AUTO_READERS as Record<string, FileType>)[extension]
+  if (type === undefined) throw new UnreadableTextError(`no reader for ".${extension}" files`)
+  return type
+}
+
+export async function readInputFile(baseDir: string, path: string, inputType: InputType, options: ReadOptions): Promise<FileDocuments> {
+  const type = inputType === 'auto' ? autoType(path) : inputType
+  const full = join(baseDir, path)
+  if (type === 'markitdown') assertMarkdownReadable(path)
+  const bytes = await readFile(full)
+  const creationDate = formatCreationDate((await stat(full)).ctime)
+  if (bytes.length === 0) throw new UnreadableTextError('empty file')
+  const { columns } = options
+  switch (type) {
+    case 'parquet':
+      return readParquet(bytes, path, creationDate, columns)
+    case 'pdf':
+      return readPdf(bytes, path, creationDate)
+    case 'docx':
+      return readDocx(bytes, path, creationDate)
+    case 'xlsx':
+      return readXlsx(bytes, path, creationDate, options.textColumnSet ? columns : null)
+  }
+  const text = readText(bytes, options.decode)
+  switch (type) {
+    case 'text':
+      return readTextFile(text, path, creationDate)
+    case 'markitdown':
+      return readMarkdown(text, path, creationDate)
+    case 'html':
+      return readHtml(text, path, creationDate)
+    case 'csv':
+      return readCsv(text, path, creationDate, columns)
+    case 'json':
+      return readJson(text, path, creationDate, columns)
+    case 'jsonl':
+      return readJsonl(text, path, creationDate, columns)
+  }
+}
