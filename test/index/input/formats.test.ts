@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { INPUT_DOCUMENTS } from '../../../src/model/documents.js'
 import { loadInputDocuments } from '../../../src/index/workflows/load_input_documents.js'
