@@ -48,14 +48,15 @@ export function makePdf(options: PdfOptions): Promise<Uint8Array> {
 // A 1x1 grey PNG: the "scan" of an image-only page.
 const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==', 'base64')
 
-export async function makeDocx(): Promise<Uint8Array> {
+/** The minutes used by the docx tests, or (with `paragraphs`) a document of plain paragraphs. */
+export async function makeDocx(paragraphs?: readonly string[]): Promise<Uint8Array> {
   const cell = (text: string) => new TableCell({ children: [new Paragraph(text)] })
   const doc = new Document({
     creator: 'Ana Ruiz',
     title: 'Harbour minutes',
     sections: [
       {
-        children: [
+        children: paragraphs?.map((text) => new Paragraph(text)) ?? [
           new Paragraph({ text: 'Harbour Minutes', heading: HeadingLevel.HEADING_1 }),
           new Paragraph('The council met on Monday.'),
           new Paragraph('It voted to repair the pier.'),
