@@ -9,13 +9,11 @@ import PDFDocument from 'pdfkit'
 export const CREATED = new Date(Date.UTC(2024, 0, 2, 3, 4, 5))
 
 export interface PdfOptions {
-  /** Each page is a list of paragraphs; a paragraph may wrap over several lines. */
+  /** Each page is a list of paragraphs (a paragraph may wrap over several lines); an empty page gets only an image, as a scanner makes. */
   pages: string[][]
   author?: string
   title?: string
   userPassword?: string
-  /** Pages with a drawn image and no text, as a scanner produces. */
-  imageOnly?: boolean
 }
 
 export function makePdf(options: PdfOptions): Promise<Uint8Array> {
@@ -32,7 +30,7 @@ export function makePdf(options: PdfOptions): Promise<Uint8Array> {
     doc.on('error', reject)
     for (const paragraphs of options.pages) {
       doc.addPage()
-      if (options.imageOnly) {
+      if (paragraphs.length === 0) {
         doc.image(PIXEL_PNG, 72, 72, { width: 300, height: 400 })
         continue
       }

@@ -7,7 +7,7 @@ import { Parser } from 'htmlparser2'
 import { TextWriter } from './text-writer.js'
 
 /** What a page says about itself in <title> and <meta>; absent values are undefined. */
-export interface HtmlMetadata {
+interface HtmlMetadata {
   title?: string
   author?: string
   created?: string

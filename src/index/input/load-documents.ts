@@ -11,8 +11,6 @@ import { textDecoderFor, UnreadableTextError } from './decode-text.js'
 import { compilePattern, DEFAULT_FILE_PATTERNS, partitionInputFiles } from './files.js'
 import { readInputFile, type InputType, type ReadOptions } from './read-file.js'
 
-export type { InputType } from './read-file.js'
-
 /** The `input` settings section, plus the (absolute) folder to read from. */
 export interface LoadOptions {
   readonly baseDir: string
@@ -45,7 +43,7 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
   const decode = textDecoderFor(options.encoding)
   const pattern = options.file_pattern ?? DEFAULT_FILE_PATTERNS[options.type]
   const { matched: files, unmatched } = await partitionInputFiles(options.baseDir, compilePattern(pattern))
-  if (unmatched.length > 0) report.onNotice?.(unmatchedNotice(unmatched, options.type, pattern))
+  if (unmatched.length > 0) report.onNotice?.(unmatchedNotice(unmatched, options.type, pattern, options.file_pattern !== null))
   report.onListed?.(files.length)
   const read: ReadOptions = {
     decode,
@@ -79,10 +77,10 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
 
 const NOTICE_NAMES = 10
 
-function unmatchedNotice(files: readonly string[], type: InputType, pattern: string): string {
+function unmatchedNotice(files: readonly string[], type: InputType, pattern: string, ownPattern: boolean): string {
   const names = files.slice(0, NOTICE_NAMES).join(', ') + (files.length > NOTICE_NAMES ? `, and ${files.length - NOTICE_NAMES} more` : '')
   const why = type === 'auto' ? `no reader for their type (file_pattern ${pattern})` : `they do not match input.type ${type} (file_pattern ${pattern})`
-  const hint = type === 'auto' ? '' : '; set input.type: auto to read every supported format'
+  const hint = type === 'auto' || ownPattern ? '' : '; set input.type: auto to read every supported format'
   return `${files.length} input file(s) not read, ${why}: ${names}${hint}`
 }
 

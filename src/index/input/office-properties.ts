@@ -7,7 +7,7 @@ import { unzipSync } from 'fflate'
 import { Parser } from 'htmlparser2'
 import { UnreadableTextError } from './decode-text.js'
 
-export interface CoreProperties {
+interface CoreProperties {
   author?: string
   title?: string
   created?: string

@@ -12,7 +12,7 @@ import { fileDocument, metadataRow, type FileDocuments } from './rows.js'
 type PdfJs = Awaited<ReturnType<typeof getResolvedPDFJS>>
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>
 
-export const NO_TEXT_LAYER = 'no text layer: run OCR first'
+const NO_TEXT_LAYER = 'no text layer: run OCR first'
 
 export async function readPdf(bytes: Uint8Array, path: string, creationDate: string): Promise<FileDocuments> {
   const pdfjs = await getResolvedPDFJS()
@@ -35,7 +35,7 @@ export async function readPdf(bytes: Uint8Array, path: string, creationDate: str
     if (text !== '' && scanned.length > 0) {
       warnings.push(`${path}: page(s) ${scanned.join(', ')} hold only images (scanned?): run OCR to index their text`)
     }
-    const result = fileDocument(text, path, creationDate, await metadataOf(pdf, pdfjs), pdf.numPages === 0 ? 'no pages' : NO_TEXT_LAYER)
+    const result = fileDocument(text, path, creationDate, await metadataOf(pdf, pdfjs, path, warnings), pdf.numPages === 0 ? 'no pages' : NO_TEXT_LAYER)
     return { documents: result.documents, warnings }
   } finally {
     await pdf.destroy()
@@ -73,8 +73,14 @@ async function paintsImages(page: Awaited<ReturnType<PdfDocument['getPage']>>, p
   return operators.fnArray.some((op) => images.has(op))
 }
 
-async function metadataOf(pdf: PdfDocument, pdfjs: PdfJs) {
-  const info = (await pdf.getMetadata()).info as Record<string, unknown>
+/** Page count and the info dictionary's author, title and date; a broken info dictionary costs only those three. */
+async function metadataOf(pdf: PdfDocument, pdfjs: PdfJs, path: string, warnings: string[]) {
+  let info: Record<string, unknown> = {}
+  try {
+    info = (await pdf.getMetadata()).info as Record<string, unknown>
+  } catch (cause) {
+    warnings.push(`${path}: document properties unreadable (${(cause as Error).message}); text indexed without them`)
+  }
   const text = (key: string): string | undefined => (typeof info[key] === 'string' ? (info[key] as string).trim() : undefined)
   const date = text('CreationDate') === undefined ? null : pdfjs.PDFDateString.toDateObject(text('CreationDate')!)
   return metadataRow({

@@ -29,7 +29,7 @@ export interface ReadOptions {
 }
 
 /** The reader `auto` uses for `path`, by its extension. */
-export function autoType(path: string): FileType {
+function autoType(path: string): FileType {
   const extension = posix.extname(path).slice(1).toLowerCase()
   const type = (AUTO_READERS as Record<string, FileType>)[extension]
   if (type === undefined) throw new UnreadableTextError(`no reader for ".${extension}" files`)

@@ -21,34 +21,37 @@ describe('pdf input', () => {
     dir = await testdir({
       'report.pdf': await makePdf({ author: 'Ana Ruiz', title: 'Harbour report', pages: [['Harbour Report', PARAGRAPH, 'A second paragraph.'], ['Page two.']] }),
       'locked.pdf': await makePdf({ userPassword: 'secret', pages: [['Hidden text.']] }),
-      'scan.pdf': await makePdf({ imageOnly: true, pages: [[]] }),
+      'scan.pdf': await makePdf({ pages: [[]] }),
+      'part-scan.pdf': await makePdf({ pages: [['Typed page.'], [], ['Another typed page.']] }),
       'corrupt.pdf': '%PDF-1.7\nthis is not a PDF body\n',
     })
   })
 
   it('reads pages joined by a blank line, keeps paragraph breaks and line breaks, stores page count, author, title and date', async () => {
     const { rows } = await load(dir, { type: 'pdf' })
-    expect(rows.map((r) => r.title)).toEqual(['report.pdf'])
-    const text = rows[0]!.text
+    expect(rows.map((r) => r.title)).toEqual(['part-scan.pdf', 'report.pdf'])
+    const text = rows[1]!.text
     const paragraphs = text.split('\n\n')
     expect(paragraphs[0]).toBe('Harbour Report')
     // The long paragraph wraps in the PDF: its lines stay together, with newlines where the PDF broke them.
     expect(paragraphs[1]!.replace(/\n/g, ' ')).toBe(PARAGRAPH)
     expect(paragraphs[1]).toContain('\n')
     expect(paragraphs.slice(2)).toEqual(['A second paragraph.', 'Page two.'])
-    expect(rows[0]!.raw_data).toEqual({ page_count: 2, author: 'Ana Ruiz', document_title: 'Harbour report', created: '2024-01-02T03:04:05Z' })
+    expect(rows[1]!.raw_data).toEqual({ page_count: 2, author: 'Ana Ruiz', document_title: 'Harbour report', created: '2024-01-02T03:04:05Z' })
   })
 
   it('warns about encrypted, corrupt and scanned PDFs by name and reason, counts them and indexes the rest', async () => {
     const { rows, stats, result } = await load(dir, { type: 'pdf' })
-    expect(rows).toHaveLength(1)
+    expect(rows).toHaveLength(2)
+    expect(rows[0]!.text).toBe('Typed page.\n\nAnother typed page.')
     expect(stats.warnings).toEqual([
       expect.stringMatching(/skipped input file corrupt\.pdf: not a readable PDF/),
       expect.stringMatching(/skipped input file locked\.pdf: encrypted PDF: it needs a password/),
+      'part-scan.pdf: page(s) 2 hold only images (scanned?): run OCR to index their text',
       'skipped input file scan.pdf: no text layer: run OCR first',
     ])
-    expect(stats.counters).toEqual({ input_warnings: 3, input_files_skipped: 3 })
-    expect(result.summary).toEqual({ files: 1, skipped_files: 3 })
+    expect(stats.counters).toEqual({ input_warnings: 4, input_files_skipped: 3 })
+    expect(result.summary).toEqual({ files: 2, skipped_files: 3 })
   })
 })
 
