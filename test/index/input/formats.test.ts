@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { INPUT_DOCUMENTS } from '../../../src/model/documents.js'
+import { metadataPrefix } from '../../../src/index/operations/chunk-text.js'
 import { loadInputDocuments } from '../../../src/index/workflows/load_input_documents.js'
 import { makeDocx, makePdf, makeXlsx } from '../../support/documents.js'
 import { testdir } from '../../support/testdir.js'
@@ -38,6 +39,10 @@ describe('pdf input', () => {
     expect(paragraphs[1]).toContain('\n')
     expect(paragraphs.slice(2)).toEqual(['A second paragraph.', 'Page two.'])
     expect(rows[1]!.raw_data).toEqual({ page_count: 2, author: 'Ana Ruiz', document_title: 'Harbour report', created: '2024-01-02T03:04:05Z' })
+    // As read back from the documents table, the metadata is there for chunking.prepend_metadata.
+    expect(metadataPrefix(rows[1]!, ['title', 'page_count', 'author', 'created'])).toBe(
+      'title: report.pdf.\npage_count: 2.\nauthor: Ana Ruiz.\ncreated: 2024-01-02T03:04:05Z.\n',
+    )
   })
 
   it('warns about encrypted, corrupt and scanned PDFs by name and reason, counts them and indexes the rest', async () => {
