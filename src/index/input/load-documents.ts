@@ -47,6 +47,7 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
   report.onListed?.(files.length)
   const read: ReadOptions = {
     decode,
+    encodingSet: options.encoding !== null,
     columns: { idColumn: options.id_column, titleColumn: options.title_column, textColumn: options.text_column ?? 'text' },
     textColumnSet: options.text_column !== null,
   }

@@ -4,8 +4,9 @@
  */
 import { readFile, stat } from 'node:fs/promises'
 import { join, posix } from 'node:path'
+import { ConfigError } from '../../errors.js'
 import { readCsv } from './csv.js'
-import { readText, UnreadableTextError, type TextDecodeFn } from './decode-text.js'
+import { readText, textDecoderFor, UnreadableTextError, type TextDecodeFn } from './decode-text.js'
 import { readDocx } from './docx.js'
 import { AUTO_READERS, DEFAULT_FILE_PATTERNS, formatCreationDate } from './files.js'
 import { readHtml } from './html.js'
@@ -23,6 +24,8 @@ type FileType = Exclude<InputType, 'auto'>
 
 export interface ReadOptions {
   readonly decode: TextDecodeFn
+  /** False when `input.encoding` is not set: an HTML file's own `<meta charset>` then decides. */
+  readonly encodingSet: boolean
   readonly columns: ColumnOptions
   /** False when `input.text_column` is not set: xlsx files are then read whole, not row by row. */
   readonly textColumnSet: boolean
@@ -54,7 +57,7 @@ export async function readInputFile(baseDir: string, path: string, inputType: In
     case 'xlsx':
       return readXlsx(bytes, path, creationDate, options.textColumnSet ? columns : null)
   }
-  const text = readText(bytes, options.decode)
+  const text = readText(bytes, type === 'html' && !options.encodingSet ? htmlDecoder(bytes, options.decode) : options.decode)
   switch (type) {
     case 'text':
       return readTextFile(text, path, creationDate)
@@ -68,5 +71,19 @@ export async function readInputFile(baseDir: string, path: string, inputType: In
       return readJson(text, path, creationDate, columns)
     case 'jsonl':
       return readJsonl(text, path, creationDate, columns)
+  }
+}
+
+/** The decoder an HTML page declares in its first 1024 bytes (as browsers look for it), else `fallback`. */
+function htmlDecoder(bytes: Uint8Array, fallback: TextDecodeFn): TextDecodeFn {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024))
+  const charset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1]?.toLowerCase()
+  if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return fallback
+  try {
+    return textDecoderFor(charset)
+  } catch (error) {
+    // An unknown label is not a settings error here (the user did not write it): read as the default.
+    if (!(error instanceof ConfigError)) throw error
+    return fallback
   }
 }

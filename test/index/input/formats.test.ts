@@ -119,4 +119,12 @@ describe('html input', () => {
     expect(rows[0]!.raw_data).toEqual({ author: 'Ana Ruiz', document_title: 'Harbour news', created: '2024-01-02' })
     expect(stats.warnings).toEqual(['skipped input file blank.htm: no text'])
   })
+
+  it("decodes a page in the charset its <meta> declares when input.encoding is not set", async () => {
+    const latin1 = Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><p>Caf\u00e9 \u2013 quai</p></html>', 'latin1')
+    latin1[latin1.indexOf(0x13)] = 0x96 // the en dash is 0x96 in windows-1252
+    const dir = await testdir({ 'old.html': latin1 })
+    const { rows } = await load(dir, { type: 'html' })
+    expect(rows[0]!.text).toBe('Caf\u00e9 \u2013 quai')
+  })
 })
