@@ -4,5 +4,6 @@ import { fileDocument, metadataRow, type FileDocuments } from './rows.js'
 
 export function readHtml(html: string, path: string, creationDate: string): FileDocuments {
   const { text, metadata } = htmlToText(html)
-  return fileDocument(text, path, creationDate, metadataRow({ author: metadata.author, document_title: metadata.title, created: metadata.created }), 'no text')
+  const fields = metadataRow({ author: metadata.author, document_title: metadata.title, created: metadata.created })
+  return fileDocument(text, path, creationDate, fields, 'no text')
 }

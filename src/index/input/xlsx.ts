@@ -29,9 +29,8 @@ export async function readXlsx(bytes: Uint8Array, path: string, creationDate: st
   if (columns !== null) return sheetRows(sheets, path, creationDate, columns)
   const properties = coreProperties(bytes)
   const text = sheets
-    .map((sheet) => [`Sheet: ${sheet.name}`, ...sheet.rows.map((row) => row.map(cellText).join('\t').replace(/\t+$/, '')).filter((line) => line.trim() !== '')])
-    .filter((lines) => lines.length > 1)
-    .map((lines) => lines.join('\n'))
+    .map((sheet) => sheet.rows.map((row) => row.map(cellText).join('\t').replace(/\t+$/, '')).filter((line) => line.trim() !== ''))
+    .flatMap((lines, i) => (lines.length === 0 ? [] : [[`Sheet: ${sheets[i]!.name}`, ...lines].join('\n')]))
     .join('\n\n')
   const metadata = metadataRow({
     sheet_names: sheets.map((sheet) => sheet.name).join(', '),
