@@ -9,11 +9,14 @@ import { testdir } from '../support/testdir.js'
 
 const DEMO = join(PROJECT_ROOT, 'fixtures', 'demo')
 
-/** The demo's five stories, each written in another format, plus a workbook, a csv and a json file. */
+/** The first half of each of the demo's five stories (a quicker index), each in another format, plus a workbook, a csv and a json file. */
 async function mixedInput(dir: string): Promise<void> {
-  const story = async (name: string) => (await readFile(join(DEMO, 'input', name), 'utf8')).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)
-  await writeFile(join(dir, '01-the-harbour.txt'), await readFile(join(DEMO, 'input', '01-the-harbour.txt')))
-  await writeFile(join(dir, '02-the-storm.md'), await readFile(join(DEMO, 'input', '02-the-storm.txt')))
+  const story = async (name: string) => {
+    const paragraphs = (await readFile(join(DEMO, 'input', name), 'utf8')).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)
+    return paragraphs.slice(0, Math.ceil(paragraphs.length / 2))
+  }
+  await writeFile(join(dir, '01-the-harbour.txt'), (await story('01-the-harbour.txt')).join('\n\n'))
+  await writeFile(join(dir, '02-the-storm.md'), (await story('02-the-storm.txt')).join('\n\n'))
   await writeFile(join(dir, '03-the-salvage.pdf'), await makePdf({ author: 'Demo', pages: [await story('03-the-salvage.txt')] }))
   await writeFile(join(dir, '04-the-hearing.docx'), await makeDocx(await story('04-the-hearing.txt')))
   const festival = (await story('05-the-lantern-festival.txt')).map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`).join('\n')
