@@ -39,10 +39,21 @@ function autoType(path: string): FileType {
   return type
 }
 
+// Formats MarkItDown converts that have a reader of their own, so a Microsoft GraphRAG markitdown setup reads them.
+const CONVERTED: ReadonlySet<FileType> = new Set(['pdf', 'docx', 'xlsx', 'html'])
+
+function fileType(path: string, inputType: InputType): FileType {
+  if (inputType === 'auto') return autoType(path)
+  if (inputType !== 'markitdown') return inputType
+  const own = (AUTO_READERS as Record<string, FileType>)[posix.extname(path).slice(1).toLowerCase()]
+  if (own !== undefined && CONVERTED.has(own)) return own
+  assertMarkdownReadable(path)
+  return 'markitdown'
+}
+
 export async function readInputFile(baseDir: string, path: string, inputType: InputType, options: ReadOptions): Promise<FileDocuments> {
-  const type = inputType === 'auto' ? autoType(path) : inputType
+  const type = fileType(path, inputType)
   const full = join(baseDir, path)
-  if (type === 'markitdown') assertMarkdownReadable(path)
   const bytes = await readFile(full)
   const creationDate = formatCreationDate((await stat(full)).ctime)
   if (bytes.length === 0) throw new UnreadableTextError('empty file')

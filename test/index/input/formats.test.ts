@@ -8,7 +8,8 @@ import { createTestContext } from '../../support/workflow-context.js'
 
 /** Runs load_input_documents over `dir` with extra `input:` settings lines; returns rows and stats. */
 async function load(dir: string, input: Record<string, string>) {
-  const lines = Object.entries(input).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}\n`).join('')
+  // `$` starts an environment placeholder in settings; `$$` is a literal one.
+  const lines = Object.entries(input).map(([k, v]) => `  ${k}: ${JSON.stringify(v).replace(/\$/g, '$$$$')}\n`).join('')
   const t = await createTestContext({ settingsYaml: `input_storage:\n  base_dir: ${JSON.stringify(dir)}\ninput:\n${lines}` })
   const result = await loadInputDocuments.run(t.ctx)
   return { rows: await t.tables.read(INPUT_DOCUMENTS), stats: t.stats, result }
@@ -126,5 +127,25 @@ describe('html input', () => {
     const dir = await testdir({ 'old.html': latin1 })
     const { rows } = await load(dir, { type: 'html' })
     expect(rows[0]!.text).toBe('Caf\u00e9 \u2013 quai')
+  })
+})
+
+describe('markitdown input (a Microsoft GraphRAG setup)', () => {
+  it('reads PDF, Word, Excel and HTML files with their own readers; other formats still get the conversion hint', async () => {
+    const dir = await testdir({
+      'a.md': '# Notes\n\nMarkdown.',
+      'b.pdf': await makePdf({ pages: [['A PDF page.']] }),
+      'c.docx': await makeDocx(['A Word paragraph.']),
+      'd.html': '<p>An HTML page.</p>',
+      'e.pptx': 'slides',
+    })
+    const { rows, stats } = await load(dir, { type: 'markitdown', file_pattern: '.*\\.(md|pdf|docx|html|pptx)$' })
+    expect(rows.map((r) => [r.title, r.text])).toEqual([
+      ['Notes', '# Notes\n\nMarkdown.'],
+      ['b.pdf', 'A PDF page.'],
+      ['c.docx', 'A Word paragraph.'],
+      ['d.html', 'An HTML page.'],
+    ])
+    expect(stats.warnings).toEqual([expect.stringMatching(/skipped input file e\.pptx: .*convert other formats to one of these first/)])
   })
 })
