@@ -72,3 +72,19 @@ describe('offline demo over a folder mixing every format (input.type auto)', () 
     expect(answer.stdout).toMatch(/Simon\s+Greyling\s+registered\s+a\s+salvage\s+claim/)
   })
 })
+
+describe('--dry-run with the default input.type text over a mixed folder', () => {
+  it('names the files it would not read and suggests input.type auto', async () => {
+    const root = await testdir({
+      'settings.yaml': await readFile(join(DEMO, 'settings.yaml'), 'utf8'),
+      'input/story.txt': await readFile(join(DEMO, 'input', '01-the-harbour.txt'), 'utf8'),
+      'input/report.pdf': await makePdf({ pages: [['A report.']] }),
+      'input/minutes.docx': await makeDocx(),
+    })
+    const run = await runCli(['index', '--root', root, '--dry-run'], { env: { OPENAI_API_KEY: undefined, GRAPHRAG_API_KEY: undefined } })
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout + run.stderr).toContain(
+      '2 input file(s) not read, they do not match input.type text (file_pattern .*\\.txt$): minutes.docx, report.pdf; set input.type: auto to read every supported format',
+    )
+  })
+})
