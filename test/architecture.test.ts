@@ -7,22 +7,24 @@ const SRC = join(PROJECT_ROOT, 'src')
 
 /** Which top-level areas of src/ each area may import (style guide, convention 1). */
 const ALLOWED: Record<string, readonly string[]> = {
-  cli: ['cli', 'config', 'index', 'query', 'prompt-tune', 'server', 'llm', 'storage', 'model', 'graph', 'errors', 'logger', 'version'],
-  config: ['config', 'model', 'errors', 'llm', 'storage', 'logger'],
-  index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'errors', 'logger', 'version'],
   // prompt-tune sits beside query, above index: it reuses the input loader, chunker, model registry and extraction parser.
-  'prompt-tune': ['prompt-tune', 'config', 'index', 'graph', 'llm', 'storage', 'model', 'errors', 'logger'],
+  'prompt-tune': ['prompt-tune', 'config', 'index', 'graph', 'llm', 'storage', 'model', 'text', 'errors', 'logger'],
+  cli: ['cli', 'config', 'index', 'query', 'prompt-tune', 'server', 'llm', 'storage', 'model', 'graph', 'text', 'errors', 'logger', 'version'],
+  config: ['config', 'model', 'errors', 'llm', 'storage', 'logger'],
+  index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'text', 'errors', 'logger', 'version'],
   // server sits beside cli: the HTTP API over the same library functions.
-  server: ['server', 'config', 'index', 'query', 'llm', 'storage', 'model', 'errors', 'logger', 'version'],
-  query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'errors', 'logger', 'version'],
+  server: ['server', 'config', 'index', 'query', 'llm', 'storage', 'model', 'text', 'errors', 'logger', 'version'],
+  query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'text', 'errors', 'logger', 'version'],
   llm: ['llm', 'storage', 'model', 'errors', 'logger'],
   storage: ['storage', 'model', 'errors', 'logger'],
   graph: ['graph', 'errors'],
   model: ['model'],
+  // Pure text functions (name normalisation, noun phrases) shared by indexing and search.
+  text: ['text'],
   errors: [],
   logger: [],
   version: [],
-  index_ts: ['config', 'index', 'query', 'llm', 'storage', 'model', 'graph', 'errors', 'logger', 'version'],
+  index_ts: ['config', 'index', 'query', 'llm', 'storage', 'model', 'graph', 'text', 'errors', 'logger', 'version'],
 }
 
 function walk(dir: string): string[] {

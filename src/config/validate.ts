@@ -50,6 +50,7 @@ function resolvePaths(s: RawSettings, root: string, configFile: string | undefin
     basic_search: { ...s.basic_search, prompt: absOrNull(s.basic_search.prompt) },
     chunk_graph: { ...s.chunk_graph, prompt: absOrNull(s.chunk_graph.prompt) },
     graph_search: { ...s.graph_search, prompt: absOrNull(s.graph_search.prompt) },
+    hybrid_search: { ...s.hybrid_search, prompt: absOrNull(s.hybrid_search.prompt) },
   }
 }
 

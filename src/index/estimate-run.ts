@@ -19,7 +19,7 @@ export interface ChunkFigures {
 
 /** Loads and chunks the inputs exactly as the pipeline would, without writing anything. */
 export async function chunkFiguresFromInputs(settings: Settings, onWarning: (message: string) => void): Promise<ChunkFigures> {
-  const { documents } = await loadDocuments({ ...settings.input, baseDir: settings.input_storage.base_dir }, { onWarning })
+  const { documents } = await loadDocuments({ ...settings.input, baseDir: settings.input_storage.base_dir }, { onWarning, onNotice: onWarning })
   const rows = chunkDocuments(documents, settings.chunking, getTokenizer(settings.chunking.encoding_model))
   return { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) }
 }

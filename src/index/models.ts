@@ -16,7 +16,7 @@ import {
 } from '../llm/index.js'
 import type { ChatModel, EmbeddingModel, ModelUsage } from '../llm/types.js'
 import type { Logger } from '../logger.js'
-import { EMBEDDING_NAMES } from '../model/embeddings.js'
+import { DEFAULT_EMBEDDING_NAMES } from '../model/embeddings.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import type { ModelProvider } from './workflow.js'
 
@@ -127,7 +127,7 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
   function checkDimension(id: string, size: number): void {
     if (id !== settings.embed_text.embedding_model_id) return
     const vs = settings.vector_store
-    for (const name of settings.embed_text.names ?? EMBEDDING_NAMES) {
+    for (const name of settings.embed_text.names ?? DEFAULT_EMBEDDING_NAMES) {
       const own = vs.index_schema[name]?.vector_size
       const [expected, keyPath] = own ? [own, `vector_store.index_schema.${name}.vector_size`] : [vs.vector_size, 'vector_store.vector_size']
       if (expected !== size) {

@@ -69,7 +69,7 @@ const ID_CHUNK = 256
  * Loads LanceDB lazily: its Rust logger reads LANCEDB_LOG once at load and would otherwise print a
  * WARN on stderr for every table it creates. Users can still set LANCEDB_LOG themselves.
  */
-async function loadLanceDb(): Promise<typeof lancedb> {
+export async function loadLanceDb(): Promise<typeof lancedb> {
   process.env.LANCEDB_LOG ??= 'error'
   return import('@lancedb/lancedb')
 }

@@ -2,10 +2,12 @@
 import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
 import type { Settings } from '../../config/schema.js'
 import { EXTRACTED_ENTITIES } from '../../model/entities.js'
+import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import { EXTRACTED_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { checkExtraction } from '../operations/extract-graph/check.js'
 import { extractGraph as extract } from '../operations/extract-graph/extract.js'
+import { normalizeTitles } from '../operations/extract-graph/normalize-titles.js'
 import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../model/raw-graph.js'
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
 import { readPrompt } from '../prompt-files.js'
@@ -24,8 +26,12 @@ const promptFiles = (s: Settings) => ({
 export const extractGraph: Workflow = {
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
-  writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name],
-  fingerprint: (s) => ({ extract: s.extract_graph, summarize: s.summarize_descriptions, raw: s.snapshots.raw_graph }),
+  writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name, ENTITY_ALIASES.name],
+  fingerprint: (s) => {
+    // normalize_titles joins the fingerprint only when on, so indexes from before the setting still resume.
+    const { normalize_titles: normalize, ...extract } = s.extract_graph
+    return { extract, summarize: s.summarize_descriptions, raw: s.snapshots.raw_graph, ...(normalize ? { normalize_titles: true } : {}) }
+  },
   prompts: (s) => Object.values(promptFiles(s)),
   async run(ctx) {
     const settings = ctx.settings.extract_graph
@@ -41,8 +47,17 @@ export const extractGraph: Workflow = {
       maxGleanings: settings.max_gleanings,
       concurrency: ctx.settings.concurrent_requests,
     }
-    const graph = await extract(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
+    const extracted = await extract(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
     progress.done()
+    const normalized = settings.normalize_titles ? normalizeTitles(extracted.entities, extracted.relationships) : undefined
+    const graph = normalized === undefined ? extracted : { ...extracted, entities: normalized.entities, relationships: normalized.relationships }
+    if (normalized !== undefined) {
+      await ctx.tables.write(ENTITY_ALIASES, normalized.aliases)
+      ctx.stats.count('merged_spellings', normalized.aliases.length)
+    } else if (await ctx.tables.has(ENTITY_ALIASES.name)) {
+      // Left from a run with normalize_titles on: its aliases name entities this run may not merge.
+      await ctx.tables.delete(ENTITY_ALIASES.name)
+    }
     recordExtraction(ctx, NAME, graph, 'record')
     ctx.stats.count('weight_defaults', graph.defaultedWeights)
     ctx.stats.count('orphan_relationships', graph.orphanRelationships)

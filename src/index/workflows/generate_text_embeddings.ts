@@ -1,20 +1,30 @@
-/** Workflow generate_text_embeddings: embeds unit texts, entity descriptions and reports into LanceDB. */
+/** Workflow generate_text_embeddings: embeds the texts named in embed_text.names (any of the eight) into LanceDB. */
 import { ConfigError } from '../../errors.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
-import { EMBEDDING_NAMES, embeddingSnapshotTable, type EmbeddingName } from '../../model/embeddings.js'
+import { DOCUMENTS } from '../../model/documents.js'
+import { DEFAULT_EMBEDDING_NAMES, EMBEDDING_NAMES, embeddingSnapshotTable, type EmbeddingName } from '../../model/embeddings.js'
 import { ENTITIES } from '../../model/entities.js'
+import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore } from '../../storage/vector-store.js'
 import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operations/embed-text.js'
 import type { Workflow, WorkflowContext } from '../workflow.js'
 
-const SOURCES = { text_unit_text: TEXT_UNITS, entity_description: ENTITIES, community_full_content: COMMUNITY_REPORTS }
+const SOURCES = {
+  entity_title: ENTITIES,
+  entity_description: ENTITIES,
+  relationship_description: RELATIONSHIPS,
+  document_text: DOCUMENTS,
+  text_unit_text: TEXT_UNITS,
+  community_title: COMMUNITY_REPORTS,
+  community_summary: COMMUNITY_REPORTS,
+  community_full_content: COMMUNITY_REPORTS,
+} as const satisfies Record<EmbeddingName, unknown>
 
 async function readSource(ctx: WorkflowContext, name: EmbeddingName): Promise<EmbeddingSourceRows | undefined> {
-  if (!(await ctx.tables.has(SOURCES[name].name))) return undefined
-  if (name === 'text_unit_text') return { name, rows: await ctx.tables.read(TEXT_UNITS) }
-  if (name === 'entity_description') return { name, rows: await ctx.tables.read(ENTITIES) }
-  return { name, rows: await ctx.tables.read(COMMUNITY_REPORTS) }
+  const schema = SOURCES[name]
+  if (!(await ctx.tables.has(schema.name))) return undefined
+  return { name, rows: await ctx.tables.read(schema) }
 }
 
 function embeddingName(name: string): EmbeddingName {
@@ -24,7 +34,7 @@ function embeddingName(name: string): EmbeddingName {
 
 export const generateTextEmbeddings: Workflow = {
   name: 'generate_text_embeddings',
-  reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name],
+  reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name, RELATIONSHIPS.name, DOCUMENTS.name],
   writes: [],
   fingerprint: (s) => ({ embed_text: s.embed_text, vector_store: s.vector_store, snapshots: s.snapshots.embeddings }),
   async run(ctx) {
@@ -33,7 +43,7 @@ export const generateTextEmbeddings: Workflow = {
     const store = await openVectorStore(vs.db_uri)
     const rows: Record<string, number> = {}
     try {
-      for (const name of (settings.names ?? EMBEDDING_NAMES).map(embeddingName)) {
+      for (const name of (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)) {
         const source = await readSource(ctx, name)
         if (source === undefined) {
           ctx.stats.warning(`embedding ${name} skipped: table ${SOURCES[name].name} does not exist`)

@@ -17,6 +17,7 @@ export const loadInputDocuments: Workflow = {
           ctx.stats.warning(message)
           ctx.stats.count('input_warnings')
         },
+        onNotice: (message) => ctx.stats.warning(message),
         onListed: (count) => {
           progress = ctx.progress('loading input files', count)
         },

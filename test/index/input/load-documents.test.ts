@@ -175,10 +175,10 @@ describe('load_input_documents: row formats', () => {
 })
 
 describe('load_input_documents: markitdown', () => {
-  it('reads Markdown as is, titled by the first # heading or the basename; other formats are reported', async () => {
+  it('reads Markdown as is, titled by the first # heading or the basename; a PDF goes to the PDF reader, which reports a fake one', async () => {
     const { rows, stats } = await load(join(FIXTURES, 'markdown'), { type: 'markitdown', file_pattern: '\\.(md|pdf)$' })
     expect(rows.map((r) => r.title)).toEqual(['Harbour Guide', 'note.md'])
     expect(rows[0]!.text).toBe('Front matter line.\n\n# Harbour Guide\n\nThe guide lists every berth.\n')
-    expect(stats.warnings).toEqual([expect.stringMatching(/report\.pdf: .*convert other formats to Markdown first/)])
+    expect(stats.warnings).toEqual([expect.stringMatching(/report\.pdf: not a readable PDF/)])
   })
 })

@@ -183,6 +183,10 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
       return JSON.stringify({ reason: 'The report relates to the question.', rating: 1 + Math.floor(hashUnit(prompt(messages)) * 5) })
     case 'chunk_graph':
       return chunkGraph(messages)
+    case 'hybrid_entities':
+      return JSON.stringify([...new Set([...lastUser(messages).matchAll(/\b[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})*\b/g)].map((m) => m[0]))])
+    case 'hybrid_search':
+      return `The sources answer the question [S1].`
     case 'unknown':
       return undefined
     default:
