@@ -15,7 +15,7 @@ import type { ModelProbe } from './model-probe.js'
 import { OPENAPI } from './openapi.js'
 import { answerQuery } from './query-route.js'
 import type { QueryService } from './query-service.js'
-import { jsonBody, oneOfField } from './requests.js'
+import { jsonBody, oneOfField, requiredString } from './requests.js'
 
 export interface ServerParts {
   queries: QueryService
@@ -35,6 +35,7 @@ export function createApp(parts: ServerParts): Hono {
   app.use('*', bodyLimit({ maxSize: parts.maxBodyBytes, onError: () => Promise.reject(new RequestError(413, `the request body is larger than ${parts.maxBodyBytes} bytes (server.max_body_bytes)`)) }))
   app.get('/openapi.json', (c) => c.json(OPENAPI))
   app.post('/query', async (c) => answerQuery(c, parts.queries, await jsonBody(c)))
+  app.post('/ranking/preview', async (c) => c.json(await parts.queries.rankingPreview(requiredString(await jsonBody(c), 'question'), c.req.raw.signal)))
   app.post('/index', async (c) => {
     const body = await jsonBody(c)
     const mode = oneOfField(body, 'mode', ['index'] as const, 'index')

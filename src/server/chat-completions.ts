@@ -75,7 +75,7 @@ function streamChat(c: Context, head: { id: string; created: number; model: stri
 /** The model name and the query: last user message, earlier user/assistant turns as history (system messages are ignored). */
 function chatRequest(body: Record<string, unknown>): { model: string; request: QueryRequest } {
   const model = body.model
-  if (typeof model !== 'string') throw new RequestError(400, 'model: required (graphrag-local, graphrag-global, graphrag-drift, graphrag-basic or graphrag-graph)')
+  if (typeof model !== 'string') throw new RequestError(400, `model: required (one of ${QUERY_METHODS.map((m) => MODEL_PREFIX + m).join(', ')})`)
   const method = model.startsWith(MODEL_PREFIX) ? model.slice(MODEL_PREFIX.length) : ''
   if (!QUERY_METHODS.includes(method as SearchMethod)) throw new RequestError(400, `model: expected one of ${QUERY_METHODS.map((m) => MODEL_PREFIX + m).join(', ')}`)
   const messages = body.messages
@@ -95,6 +95,7 @@ function chatRequest(body: Record<string, unknown>): { model: string; request: Q
     responseType: SEARCH_DEFAULTS.responseType,
     dynamicCommunitySelection: SEARCH_DEFAULTS.dynamicCommunitySelection,
     history,
+    externalContext: [],
   }
   return { model, request }
 }

@@ -20,16 +20,23 @@ export const OPENAPI = {
         required: ['question'],
         properties: {
           question: { type: 'string' },
-          method: { enum: ['local', 'global', 'drift', 'basic', 'graph'], default: 'global' },
+          method: { enum: ['local', 'global', 'drift', 'basic', 'graph', 'hybrid'], default: 'global' },
           community_level: { type: 'integer', minimum: 0, default: 2 },
           response_type: { type: 'string', default: 'Multiple Paragraphs' },
           dynamic_community_selection: { type: 'boolean', default: false },
           history: { type: 'array', items: { type: 'object', properties: { role: { enum: ['user', 'assistant'] }, content: { type: 'string' } } } },
-          context: { type: 'boolean', default: true, description: 'false leaves the context records out of the answer' },
+          context: {
+            type: 'array',
+            description: 'hybrid only: passages from outside the index (strings or {id, text}), citable in the answer',
+            items: { oneOf: [{ type: 'string' }, { type: 'object', required: ['text'], properties: { id: { type: 'string' }, text: { type: 'string' } } }] },
+          },
           stream: { type: 'boolean', default: false },
         },
       },
-      QueryResult: { type: 'object', properties: { method: { type: 'string' }, response: { type: 'string' }, context: { type: 'object' }, usage: { type: 'object' }, warnings: { type: 'array', items: { type: 'string' } } } },
+      QueryResult: {
+        description: 'local/global/drift/basic/graph: {method, response, context, usage, warnings?}; hybrid: {answer, sources, references, entities, warnings, usage}',
+        type: 'object',
+        properties: { answer: { type: 'string' }, sources: { type: 'array' }, references: { type: 'array' }, entities: { type: 'array' }, method: { type: 'string' }, response: { type: 'string' }, context: { type: 'object' }, usage: { type: 'object' }, warnings: { type: 'array', items: { type: 'string' } } } },
     },
   },
   security: [{ bearer: [] }],
@@ -40,6 +47,13 @@ export const OPENAPI = {
         summary: 'Answer a question (the same JSON as `graphrag query --json`; stream: true gives SSE chunks, then event: result)',
         requestBody: body({ $ref: '#/components/schemas/Query' }),
         responses: { '200': { description: 'The answer', content: { ...json({ $ref: '#/components/schemas/QueryResult' }), ...sse } }, ...STANDARD_ERRORS },
+      },
+    },
+    '/ranking/preview': {
+      post: {
+        summary: "Hybrid search's ranking table (signals, fused score, bonuses, why included) without asking for an answer",
+        requestBody: body({ type: 'object', required: ['question'], properties: { question: { type: 'string' } } }),
+        responses: { '200': ok('{question, ranking, explain_text, entities, warnings, usage}'), ...STANDARD_ERRORS },
       },
     },
     '/index': {
@@ -66,7 +80,7 @@ export const OPENAPI = {
         requestBody: body({
           type: 'object',
           required: ['model', 'messages'],
-          properties: { model: { enum: ['graphrag-local', 'graphrag-global', 'graphrag-drift', 'graphrag-basic', 'graphrag-graph'] }, messages: { type: 'array' }, stream: { type: 'boolean' } },
+          properties: { model: { enum: ['graphrag-local', 'graphrag-global', 'graphrag-drift', 'graphrag-basic', 'graphrag-graph', 'graphrag-hybrid'] }, messages: { type: 'array' }, stream: { type: 'boolean' } },
         }),
         responses: { '200': { description: 'chat.completion, or chat.completion.chunk events', content: { ...json({ type: 'object' }), ...sse } }, ...STANDARD_ERRORS },
       },

@@ -4,14 +4,12 @@ import { streamSSE } from 'hono/streaming'
 import { publicMessage } from './index-jobs.js'
 import type { QueryService } from './query-service.js'
 import { queryRequest } from './requests.js'
-import type { QueryJson } from '../query/command.js'
 
 export async function answerQuery(c: Context, queries: QueryService, body: Record<string, unknown>): Promise<Response> {
   const request = queryRequest(body)
-  const shown = (answer: QueryJson) => (request.context ? answer : { ...answer, context: {} })
   const { key, answer: cached } = queries.cached(request)
   c.header('X-Graphrag-Cache', cached === undefined ? 'miss' : 'hit')
-  if (!request.stream) return c.json(shown(cached ?? (await queries.run(request, key, c.req.raw.signal))))
+  if (!request.stream) return c.json((cached ?? (await queries.run(request, key, c.req.raw.signal))).json)
   return streamSSE(c, async (stream) => {
     // A client that goes away cancels the search's model calls.
     const controller = new AbortController()
@@ -19,7 +17,7 @@ export async function answerQuery(c: Context, queries: QueryService, body: Recor
     try {
       const answer = cached ?? (await queries.run(request, key, controller.signal, (chunk) => stream.writeSSE({ data: JSON.stringify({ chunk }) })))
       if (cached !== undefined) await stream.writeSSE({ data: JSON.stringify({ chunk: cached.response }) })
-      await stream.writeSSE({ event: 'result', data: JSON.stringify(shown(answer)) })
+      await stream.writeSSE({ event: 'result', data: JSON.stringify(answer.json) })
     } catch (error) {
       if (!controller.signal.aborted) await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: publicMessage(error) }) })
     }

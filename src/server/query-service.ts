@@ -4,18 +4,23 @@
  */
 import { loadConfig, type LoadedConfig } from '../config/index.js'
 import type { EmbeddingModel } from '../llm/types.js'
-import { queryJson, type QueryJson } from '../query/command.js'
+import { queryJson } from '../query/command.js'
+import { hybridJson } from '../query/hybrid/output.js'
 import {
   basicSearchStream,
   driftSearchStream,
   globalSearchStream,
   graphSearchStream,
+  hybridSearchStream,
   localSearchStream,
   SEARCH_DEFAULTS,
   type ConversationTurn,
+  type ExternalPassage,
   type SearchMethod,
   type SearchOptions,
+  type SearchResult,
   type SearchStream,
+  type UsageSummary,
 } from '../query/index.js'
 import { LruCache } from './lru.js'
 
@@ -26,6 +31,15 @@ export interface QueryRequest {
   responseType: string
   dynamicCommunitySelection: boolean
   history: ConversationTurn[]
+  /** Hybrid search only: passages from outside the index, citable in the answer. */
+  externalContext: ExternalPassage[]
+}
+
+/** What a query is served as: the JSON of `query --json`, plus the answer text and usage for the chat protocol. */
+export interface ServedAnswer {
+  json: Record<string, unknown>
+  response: string
+  usage: UsageSummary
 }
 
 export interface Project {
@@ -40,11 +54,12 @@ const STREAMS: Record<SearchMethod, (o: SearchOptions) => SearchStream> = {
   drift: driftSearchStream,
   basic: basicSearchStream,
   graph: graphSearchStream,
+  hybrid: hybridSearchStream,
 }
 
 export class QueryService {
   readonly embeddings: LruCache<number[]>
-  readonly answers: LruCache<QueryJson>
+  readonly answers: LruCache<ServedAnswer>
 
   constructor(
     private readonly project: Project,
@@ -60,13 +75,13 @@ export class QueryService {
   }
 
   /** The cached answer for this request under the settings in force, if any. */
-  cached(request: QueryRequest): { key: string; answer: QueryJson | undefined } {
+  cached(request: QueryRequest): { key: string; answer: ServedAnswer | undefined } {
     const key = this.answerKey(request)
     return { key, answer: this.answers.get(key) }
   }
 
   /** Starts the search; `onChunk` sees the answer as it streams. A complete, failure-free answer is cached under `key`. */
-  async run(request: QueryRequest, key: string, signal: AbortSignal, onChunk?: (chunk: string) => Promise<void> | void): Promise<QueryJson> {
+  async run(request: QueryRequest, key: string, signal: AbortSignal, onChunk?: (chunk: string) => Promise<void> | void): Promise<ServedAnswer> {
     const { settings } = this.config()
     const stream = STREAMS[request.method]({
       query: request.question,
@@ -75,13 +90,23 @@ export class QueryService {
       responseType: request.responseType,
       dynamicCommunitySelection: request.dynamicCommunitySelection,
       history: request.history,
+      externalContext: request.externalContext,
       signal,
       decorateEmbedder: (embedder) => cachingEmbedder(embedder, this.embeddings),
     })
     for await (const chunk of stream) await onChunk?.(chunk)
-    const answer = queryJson(await stream.result)
+    const answer = served(await stream.result)
     if (answer.usage.failures === 0 && !signal.aborted) this.answers.set(key, answer)
     return answer
+  }
+
+  /** Hybrid search's ranking with its signals and bonuses, asking no model for an answer (`query --explain`). */
+  async rankingPreview(question: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { settings } = this.config()
+    const decorateEmbedder = (embedder: EmbeddingModel) => cachingEmbedder(embedder, this.embeddings)
+    const result = await hybridSearchStream({ query: question, settings, explain: true, signal, decorateEmbedder }).result
+    const h = result.hybrid!
+    return { question, ranking: h.ranking, explain_text: h.explainText, entities: h.entities, warnings: h.warnings, usage: result.usage }
   }
 
   private answerKey(request: QueryRequest): string {
@@ -91,6 +116,11 @@ export class QueryService {
     const parts = [request, section, settings.completion_models, settings.embedding_models, settings.output_storage, SEARCH_DEFAULTS.seed]
     return JSON.stringify(parts)
   }
+}
+
+function served(result: SearchResult): ServedAnswer {
+  const json = result.hybrid === undefined ? queryJson(result) : hybridJson(result, false)
+  return { json: json as Record<string, unknown>, response: result.response, usage: result.usage }
 }
 
 /** An embedder that answers repeated texts from the LRU and embeds only the others. */

@@ -6,7 +6,7 @@ import type { SearchMethod } from '../query/index.js'
 import { SEARCH_DEFAULTS } from '../query/index.js'
 import type { QueryRequest } from './query-service.js'
 
-export const QUERY_METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph']
+export const QUERY_METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
 
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   const text = await c.req.text()
@@ -64,15 +64,32 @@ function history(body: Record<string, unknown>): QueryRequest['history'] {
 }
 
 /** The body of POST /query. */
-export function queryRequest(body: Record<string, unknown>): QueryRequest & { stream: boolean; context: boolean } {
+export function queryRequest(body: Record<string, unknown>): QueryRequest & { stream: boolean } {
+  const method = oneOfField(body, 'method', QUERY_METHODS, 'global')
   return {
     question: requiredString(body, 'question'),
-    method: oneOfField(body, 'method', QUERY_METHODS, 'global'),
+    method,
     communityLevel: level(body),
     responseType: optionalString(body, 'response_type', SEARCH_DEFAULTS.responseType),
     dynamicCommunitySelection: optionalBool(body, 'dynamic_community_selection', SEARCH_DEFAULTS.dynamicCommunitySelection),
     history: history(body),
     stream: optionalBool(body, 'stream', false),
-    context: optionalBool(body, 'context', true),
+    externalContext: externalContext(body, method),
   }
+}
+
+/** `context`: passages from outside the index for hybrid search, as strings or {id, text} (the --context file of the CLI). */
+function externalContext(body: Record<string, unknown>, method: SearchMethod): QueryRequest['externalContext'] {
+  const value = body.context
+  if (value === undefined || value === null) return []
+  if (method !== 'hybrid') throw new RequestError(400, 'context: only available with method hybrid')
+  if (!Array.isArray(value)) throw new RequestError(400, 'context: expected a list of strings or of {"id", "text"} objects')
+  return value.map((item: unknown, i) => {
+    if (typeof item === 'string') return { id: `external-${i + 1}`, text: item }
+    const o = item as { id?: unknown; text?: unknown } | null
+    if (o !== null && typeof o === 'object' && typeof o.text === 'string' && (o.id === undefined || typeof o.id === 'string' || typeof o.id === 'number')) {
+      return { id: o.id === undefined ? `external-${i + 1}` : String(o.id), text: o.text }
+    }
+    throw new RequestError(400, `context[${i}]: expected a string or {"text": string, "id"?: string}`)
+  })
 }
