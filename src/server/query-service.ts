@@ -102,11 +102,13 @@ export class QueryService {
 
   /** Hybrid search's ranking with its signals and bonuses, asking no model for an answer (`query --explain`). */
   async rankingPreview(question: string, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const { settings } = this.config()
+    const loaded = this.config().settings
+    // No chat call at all: the question's entities come from the offline noun-phrase extractor.
+    const settings = { ...loaded, hybrid_search: { ...loaded.hybrid_search, query_entities: 'noun_phrases' as const } }
     const decorateEmbedder = (embedder: EmbeddingModel) => cachingEmbedder(embedder, this.embeddings)
     const result = await hybridSearchStream({ query: question, settings, explain: true, signal, decorateEmbedder }).result
     const h = result.hybrid!
-    return { question, ranking: h.ranking, explain_text: h.explainText, entities: h.entities, warnings: h.warnings, usage: result.usage }
+    return { question, query_entities: 'noun_phrases', ranking: h.ranking, explain_text: h.explainText, entities: h.entities, warnings: h.warnings, usage: result.usage }
   }
 
   private answerKey(request: QueryRequest): string {
