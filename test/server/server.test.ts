@@ -33,6 +33,10 @@ function settingsYaml(baseUrl: string): string {
     '  completion_model_id: null',
     'vector_store:',
     '  vector_size: 384',
+    'drift_search:',
+    '  n_depth: 1',
+    '  drift_k_followups: 2',
+    '  primer_folds: 1',
     'server:',
     '  max_body_bytes: 4096',
     '',
@@ -41,6 +45,14 @@ function settingsYaml(baseUrl: string): string {
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  const until = performance.now() + ms
+  while (!condition()) {
+    if (performance.now() > until) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
 
 async function collect(response: Response): Promise<SseMessage[]> {
   const out: SseMessage[] = []
@@ -259,15 +271,50 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
   })
 
   it('a failing job ends its stream with {"stage":"error"} and frees the slot', async () => {
+    // The standard method needs the chat model, which now fails every call: the preflight check stops the run.
+    fake.setFaults({ rate: 1, kinds: ['500'] })
     const start = await post(`${server.url}/index`, { method: 'standard' })
     const { stream } = (await start.json()) as { stream: string }
     const messages = await collect(await fetch(`${server.url}${stream}`))
+    fake.setFaults(undefined)
     const last = JSON.parse(messages.at(-1)!.data) as { stage: string; error: string }
     expect(last.stage).toBe('error')
     expect(last.error.length).toBeGreaterThan(0)
     expect(last.error).not.toContain('sk-secret-test-key')
+    expect(last.error).toContain('preflight')
     expect((await post(`${server.url}/index`, { method: 'fast' })).status).toBe(202)
-    await collect(await fetch(`${server.url}/index/stream`))
+    expect(JSON.parse((await collect(await fetch(`${server.url}/index/stream`))).at(-1)!.data)).toEqual({ stage: 'done' })
+  })
+
+  it('a client that disconnects mid-stream cancels the model calls of its query', async () => {
+    // A slow model (3 s a call) on a copy of the index: the client goes away while the map calls are in flight.
+    const slow = await startFakeLlm({ latency: { fixedMs: 3000 } })
+    const copy = await testdir({ 'settings.yaml': settingsYaml(slow.baseUrl) })
+    await cp(join(root, 'output'), join(copy, 'output'), { recursive: true })
+    const other = await startServer({ root: copy, port: 0, env })
+    try {
+      const client = new AbortController()
+      const res = await fetch(`${other.url}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ question: 'Who left early?', method: 'global', stream: true }),
+        signal: client.signal,
+      })
+      expect(res.status).toBe(200)
+      const chats = () => slow.requests.filter((r) => r.kind !== 'embedding' && r.kind !== 'models')
+      await waitFor(() => chats().some((r) => r.kind === 'global_map'))
+      client.abort()
+      await waitFor(() => chats().every((r) => r.endedAt > 0))
+      for (const r of chats()) {
+        expect(r.status).toBe(0)
+        expect(r.endedAt - r.startedAt).toBeLessThan(2500)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(chats().map((r) => r.kind)).not.toContain('global_reduce')
+    } finally {
+      await other.close()
+      await slow.close()
+    }
   })
 
   it('a query whose signal is aborted makes no model call (a disconnected client cancels its calls)', async () => {
