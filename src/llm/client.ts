@@ -55,13 +55,15 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       } catch (error) {
         throw toFailure(error, call.signal)
       }
-      const content = reply.choices?.[0]?.message?.content ?? ''
+      const stated = typeof reply === 'object' && reply !== null ? reply.usage : undefined
+      const content = textOf(reply)
       const usage = {
-        promptTokens: reply.usage?.prompt_tokens ?? estimatePrompt(call),
-        completionTokens: reply.usage?.completion_tokens ?? options.countTokens(content),
+        promptTokens: stated?.prompt_tokens ?? estimatePrompt(call),
+        completionTokens: stated?.completion_tokens ?? options.countTokens(content ?? ''),
       }
       // Tokens are spent even when the reply then fails validation, so count them first.
-      call.meter.tokens(usage.promptTokens, usage.completionTokens)
+      if (stated != null || content !== undefined) call.meter.tokens(usage.promptTokens, usage.completionTokens)
+      if (content === undefined || content.trim() === '') throw invalidReplyOf(reply)
       if (call.responseFormat === undefined) return { content, usage }
       return { content, usage, json: parseStructuredReply(content, call.responseFormat) }
     },
@@ -83,6 +85,8 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
             yield delta
           }
         }
+        // A stream that ends without a word is as unusable as an empty reply (see replyContent).
+        if (text.trim() === '') throw invalidReply('the streamed reply has no content')
       } catch (error) {
         throw toFailure(error, call.signal)
       } finally {
@@ -114,6 +118,37 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       return { vectors: data.map((d) => d.embedding) }
     },
   }
+}
+
+/** The message text of a chat completion, or undefined when the reply carries none. */
+function textOf(reply: unknown): string | undefined {
+  const choices = typeof reply === 'object' && reply !== null ? (reply as { choices?: unknown }).choices : undefined
+  const content = Array.isArray(choices) ? (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content : undefined
+  return typeof content === 'string' ? content : undefined
+}
+
+/**
+ * Servers misbehave in ways the SDK accepts: an HTML error page with status 200 (the SDK hands back a
+ * string), no `choices`, `content: null`, or an empty message. Each is an invalid reply, retried and
+ * never cached, rather than an empty answer that loses data silently.
+ */
+function invalidReplyOf(reply: unknown): AttemptFailure {
+  if (typeof reply !== 'object' || reply === null) return invalidReply(`the reply is not a chat completion (${describeBody(reply)})`)
+  const choices = (reply as { choices?: unknown }).choices
+  if (!Array.isArray(choices) || choices.length === 0) return invalidReply('the reply has no choices')
+  const content = (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content
+  if (typeof content !== 'string') return invalidReply(`the reply's message content is ${content === null ? 'null' : typeof content}`)
+  return invalidReply("the reply's message content is empty")
+}
+
+function describeBody(body: unknown): string {
+  if (typeof body !== 'string') return String(body)
+  const flat = body.replace(/\s+/g, ' ').trim()
+  return flat === '' ? 'an empty body' : `body starts "${flat.length > 60 ? `${flat.slice(0, 60)}…` : flat}"`
+}
+
+function invalidReply(message: string): AttemptFailure {
+  return new AttemptFailure(`invalid reply: ${message}`, { kind: 'invalid_reply', retryable: true })
 }
 
 function chatBody(model: string, call: ChatCall, stream: boolean): Record<string, unknown> {

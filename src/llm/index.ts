@@ -133,7 +133,6 @@ function cacheIdentity(options: ModelOptions): CacheIdentity {
   return {
     provider: options.provider,
     model: options.model,
-    apiBase: options.apiBase,
     extra: { deployment: options.azureDeploymentName, apiVersion: options.apiVersion, dimensions: options.dimensions },
   }
 }

@@ -15,7 +15,16 @@ export interface JsonSchemaFormat {
   schema: Record<string, unknown>
 }
 
-export type ResponseFormat = JsonSchemaFormat | { type: 'json_object' }
+/**
+ * Any JSON object (sent as `response_format: json_object`). `required` names keys the caller cannot do
+ * without: a reply lacking one is invalid and retried like a reply that is not JSON at all.
+ */
+export interface JsonObjectFormat {
+  type: 'json_object'
+  required?: readonly string[]
+}
+
+export type ResponseFormat = JsonSchemaFormat | JsonObjectFormat
 
 export interface CompletionRequest {
   messages: readonly ChatMessage[]

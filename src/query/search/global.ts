@@ -79,7 +79,7 @@ async function mapBatches(query: string, batches: readonly GlobalBatch[], settin
     try {
       const result = await chat.complete('map', {
         messages: [{ role: 'system', content: system }, { role: 'user', content: query }],
-        responseFormat: { type: 'json_object' },
+        responseFormat: { type: 'json_object', required: ['points'] },
       })
       const points = replyObject(result)?.points
       if (!Array.isArray(points)) throw new QueryError('the map reply has no "points" list')
