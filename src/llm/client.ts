@@ -43,6 +43,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           timeout: options.timeoutMs,
         })
 
+  const endpoint = options.apiBase ?? 'https://api.openai.com/v1'
   const estimatePrompt = (call: ChatCall) => call.messages.reduce((n, m) => n + 3 + options.countTokens(m.content), 3)
 
   return {
@@ -53,7 +54,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           signal: call.signal,
         })
       } catch (error) {
-        throw toFailure(error, call.signal)
+        throw toFailure(error, call.signal, endpoint)
       }
       const stated = typeof reply === 'object' && reply !== null ? reply.usage : undefined
       const content = textOf(reply)
@@ -88,7 +89,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
         // A stream that ends without a word is as unusable as an empty reply (see replyContent).
         if (text.trim() === '') throw invalidReply('the streamed reply has no content')
       } catch (error) {
-        throw toFailure(error, call.signal)
+        throw toFailure(error, call.signal, endpoint)
       } finally {
         if (opened) call.meter.tokens(usage?.prompt_tokens ?? estimatePrompt(call), usage?.completion_tokens ?? options.countTokens(text))
       }
@@ -108,7 +109,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           { signal: call.signal },
         )
       } catch (error) {
-        throw toFailure(error, call.signal)
+        throw toFailure(error, call.signal, endpoint)
       }
       const data = [...(reply.data ?? [])].sort((a, b) => a.index - b.index)
       if (data.length !== call.input.length || data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)) {
@@ -167,7 +168,7 @@ function wireFormat(format: ResponseFormat): Record<string, unknown> {
 }
 
 /** Classifies any error thrown by the SDK (or by fetch underneath it). */
-function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFailure {
+function toFailure(error: unknown, signal: AbortSignal | undefined, endpoint: string): AttemptFailure {
   if (error instanceof AttemptFailure) return error
   if (signal?.aborted === true || error instanceof OpenAI.APIUserAbortError) {
     return new AttemptFailure('request aborted', { kind: 'aborted', retryable: false, cause: error })
@@ -176,6 +177,15 @@ function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFail
     return new AttemptFailure('request timed out', { kind: 'timeout', retryable: true, cause: error })
   }
   if (error instanceof OpenAI.APIConnectionError) {
+    const unreachable = unreachableCode(error)
+    // Nothing listens there or the name does not resolve: retrying for minutes would not change that.
+    if (unreachable !== undefined) {
+      return new AttemptFailure(`cannot reach ${endpoint} (${unreachable}); is the server running and api_base right?`, {
+        kind: 'connection',
+        retryable: false,
+        cause: error,
+      })
+    }
     return new AttemptFailure(`connection error (${causeText(error)})`, { kind: 'connection', retryable: true, cause: error })
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
@@ -201,6 +211,21 @@ function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFail
 function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
   const body = error.error as { message?: unknown } | undefined
   return typeof body?.message === 'string' ? body.message : error.message
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+/** The error code somewhere down the cause chain (fetch wraps the socket error) when it means "no server there". */
+function unreachableCode(error: Error): string | undefined {
+  let cause: unknown = error.cause
+  for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
+    const { code, message } = cause as { code?: unknown; message?: unknown }
+    if (typeof code === 'string' && UNREACHABLE.has(code)) return code
+    // undici refuses some ports outright ("bad port") without trying to connect.
+    if (message === 'bad port') return 'bad port'
+    cause = (cause as { cause?: unknown }).cause
+  }
+  return undefined
 }
 
 function causeText(error: Error): string {
