@@ -24,10 +24,11 @@ import { SILENT_REPORTER, type Reporter } from './reporter.js'
 import { readResumeState, rerunReason, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
 import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
 import { clearStaging } from './staged-table-store.js'
+import { rejectPlaceholderKeys } from './placeholder-keys.js'
 import { runWorkflow } from './run-workflow.js'
 import { usageByModel } from './usage-by-model.js'
 import type { Clock } from './workflow.js'
-import { mergeModelsUsed, modelsUsedBy, type ModelsUsed } from './workflow-models.js'
+import { mergeModelsUsed, modelsUsedBy } from './workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from './workflows/index.js'
 
 export interface RunIndexOptions {
@@ -149,22 +150,6 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
 function recordPreflight(stats: RunStatsFile, usage: Record<string, Record<string, ModelUsage>>): void {
   stats.preflight = { llm: usage.preflight ?? {} }
   stats.llm_totals = totalUsage(stats)
-}
-
-/** `graphrag init` writes GRAPHRAG_API_KEY=<API_KEY>; say so before any call is attempted with it. */
-function rejectPlaceholderKeys(settings: Settings, used: ModelsUsed, origins: Readonly<Record<string, string>>): void {
-  const groups = [['completion_models', used.chat], ['embedding_models', used.embedding]] as const
-  for (const [group, ids] of groups) {
-    for (const id of ids) {
-      const model = settings[group][id]
-      if (model?.api_key?.trim() !== '<API_KEY>') continue
-      const origin = origins[`${group}.${id}`] ?? `${group}.${id}.api_key`
-      throw new ConfigError(
-        `${group}.${id}.api_key: still the placeholder <API_KEY> (from ${origin}); put your key in ${join(settings.root, '.env')} as GRAPHRAG_API_KEY=...`,
-        { keyPath: `${group}.${id}.api_key` },
-      )
-    }
-  }
 }
 
 /**
