@@ -7,7 +7,9 @@ export function registerPlannedCommands(program: Command): void {
     .command('update')
     .description('Merge new documents into an existing index (not available yet).')
     .option('-r, --root <dir>', 'project root', '.')
+    // Accept whatever a Microsoft GraphRAG user types (`--verbose`, `--method fast`) to reach the message below.
     .allowUnknownOption()
+    .allowExcessArguments()
     .action(() => {
       throw new GraphragError(
         'WORKFLOW',
@@ -19,6 +21,7 @@ export function registerPlannedCommands(program: Command): void {
     .description('Generate prompts tuned to your documents (not available yet).')
     .option('-r, --root <dir>', 'project root', '.')
     .allowUnknownOption()
+    .allowExcessArguments()
     .action(() => {
       throw new GraphragError('WORKFLOW', 'graphrag prompt-tune is not available yet; edit the files in prompts/ to adapt them to your domain')
     })
