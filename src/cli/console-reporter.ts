@@ -13,7 +13,7 @@ interface Stream {
   columns?: number
 }
 
-export function createConsoleReporter(options: { stream?: Stream; interactive?: boolean } = {}): Reporter {
+export function createConsoleReporter(options: { stream?: Stream; interactive?: boolean } = {}): Reporter & { workflowInterrupted(name: string): void } {
   const stream = options.stream ?? process.stderr
   const interactive = options.interactive ?? (isSizedTerminal(stream) && process.env.CI !== 'true' && process.env.CI !== '1')
   return interactive ? new SpinnerReporter(stream) : new LineReporter(stream)
@@ -124,6 +124,9 @@ class LineReporter extends BaseReporter {
     this.stamp(`${name} failed`)
   }
 
+  /** Nothing: the closing "interrupted: …" line says it. */
+  workflowInterrupted(): void {}
+
   warning(message: string): void {
     this.stamp(`warning: ${message}`)
   }
@@ -133,7 +136,8 @@ class SpinnerReporter extends BaseReporter {
   private spinner: Ora | undefined
 
   workflowStart(name: string): void {
-    this.spinner = ora({ text: name, stream: this.stream as NodeJS.WritableStream }).start()
+    // discardStdin off: ora's default puts stdin in raw mode, where Ctrl-C sends no SIGINT and the run goes on.
+    this.spinner = ora({ text: name, stream: this.stream as NodeJS.WritableStream, discardStdin: false }).start()
   }
 
   progress(workflow: string, label: string, done: number, total: number): void {
@@ -153,6 +157,11 @@ class SpinnerReporter extends BaseReporter {
 
   workflowFailed(name: string): void {
     if (this.spinner) this.spinner.fail(`${name} failed`)
+    this.spinner = undefined
+  }
+
+  workflowInterrupted(): void {
+    if (this.spinner) this.spinner.stop()
     this.spinner = undefined
   }
 

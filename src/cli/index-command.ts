@@ -42,7 +42,7 @@ export function registerIndexCommand(program: Command): void {
         await printDryRun(options, process.stdout)
         return
       }
-      const { runIndex } = await import('../index/runner.js')
-      await runIndex({ ...options, reporter: createConsoleReporter() })
+      const { runInterruptibleIndex } = await import('./interruptible-index.js')
+      await runInterruptibleIndex(options, createConsoleReporter())
     })
 }

@@ -17,6 +17,7 @@ import { BASE_TEXT_UNITS } from '../model/text-units.js'
 import { VERSION } from '../version.js'
 import { compareWithActual, estimateWorkflows } from './estimate-run.js'
 import { createFileLogger } from './file-logger.js'
+import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
 import { METHODS, PIPELINES, type IndexMethod } from './pipelines.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from './plan-fingerprints.js'
@@ -45,6 +46,8 @@ export interface RunIndexOptions {
   reporter?: Reporter
   env?: Readonly<Record<string, string | undefined>>
   signal?: AbortSignal
+  /** Ctrl-C handling: once requested, no new model call or workflow starts (see interrupt.ts). */
+  interrupt?: Interruption
   clock?: Clock
 }
 
@@ -97,7 +100,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   })
   log.info(`graphrag ${VERSION}: indexing ${settings.root} with method ${plan.method}`)
   const cache = createCache(settings, options.cache !== false)
-  const registry = createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: options.cache === false })
+  const registry = interruptible(createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: options.cache === false }), options.interrupt)
   const toRun = plan.workflows.slice(plan.resumeFrom)
   const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
   reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped, plan.rerun)
@@ -115,6 +118,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   const ran: WorkflowName[] = []
   const signal = runSignal(options.signal)
   for (const planned of toRun) {
+    options.interrupt?.throwIfRequested()
     const outcome = await runWorkflow(planned, {
       settings,
       outputDir,
