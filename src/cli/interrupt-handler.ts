@@ -59,6 +59,7 @@ export function handleInterrupts(inner: InterruptibleReporter, exit: (code: numb
     },
     warning: (message) => inner.warning(message),
     pipelineEnd: (info) => inner.pipelineEnd(info),
+    watch: (source) => inner.watch?.(source),
   }
   return {
     interruption,

@@ -104,6 +104,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   const toRun = plan.workflows.slice(plan.resumeFrom)
   const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
   reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped, plan.rerun)
+  reporter.watch?.((workflow) => registry.liveStatus(workflow))
   if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
   if (plan.rerun !== undefined) log.info(`re-running ${plan.rerun.workflow}: ${plan.rerun.reason}`)
   const used = mergeModelsUsed(toRun.map((w) => modelsUsedBy(w.name, settings)))

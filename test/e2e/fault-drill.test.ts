@@ -62,6 +62,14 @@ describe('fault drill: 30 % of model replies are garbage, 429 or 500', () => {
     expect(stats.llm_totals.failures).toBe(0)
   })
 
+  it('shows the retries in the progress lines and logs a warning per retry, without --verbose', async () => {
+    expect(faultyRun.stderr).toMatch(/extract_graph done in .* · \d+ retr(y|ies)/)
+    expect(cleanRun.stderr).not.toMatch(/retr(y|ies)/)
+    const log = await readFile(join(faultyRoot, 'logs', 'indexing-engine.log'), 'utf8')
+    const warnings = log.split('\n').filter((l) => /WARN.*attempt \d+ failed \(.*\); retrying in/.test(l))
+    expect(warnings.length).toBeGreaterThanOrEqual(faulty.requests.filter((r) => r.fault !== undefined).length - 2)
+  })
+
   it('caches no garbage: a re-run against a healthy server makes no call and changes nothing', async () => {
     faulty.setFaults(undefined)
     const before = faulty.requests.length

@@ -22,7 +22,7 @@ describe.runIf(process.platform === 'linux')('Ctrl-C on a terminal while the spi
     const settings = [fakeModelSettingsYaml(fake.baseUrl, { concurrentRequests: 2 }), 'chunking:\n  size: 100\n  overlap: 0', 'vector_store:\n  vector_size: 8', ''].join('\n')
     const root = await testdir({ 'settings.yaml': settings, 'input/hearing.txt': text })
     const command = `stty cols 100 rows 30; exec "${process.execPath}" "${join(PROJECT_ROOT, 'bin', 'graphrag.js')}" index --root "${root}" --method standard --skip-validation`
-    const env = { ...process.env, NO_COLOR: '1', TERM: 'xterm' }
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', TERM: 'xterm' }
     delete env.CI
     const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
     let output = ''
