@@ -1,13 +1,18 @@
 /** `graphrag index --dry-run`: settings and inputs checked, workflows listed, cost estimated; nothing called or written. */
 import { chunkFiguresFromInputs, estimateWorkflows } from '../index/estimate-run.js'
+import { rejectPlaceholderKeys } from '../index/placeholder-keys.js'
 import { planIndex, type RunIndexOptions } from '../index/runner.js'
+import { mergeModelsUsed, modelsUsedBy } from '../index/workflow-models.js'
 import { formatCount, formatUsd } from './format.js'
 
 export async function printDryRun(options: RunIndexOptions, out: { write(text: string): unknown }): Promise<void> {
   const plan = await planIndex(options)
-  const { settings, warnings } = plan.loaded
+  const { settings, warnings, apiKeyOrigins } = plan.loaded
+  // The run would stop here before its first call, so the dry run does too rather than call the settings valid.
+  rejectPlaceholderKeys(settings, mergeModelsUsed(plan.workflows.slice(plan.resumeFrom).map((w) => modelsUsedBy(w.name, settings))), apiKeyOrigins)
   for (const warning of warnings) out.write(`warning: ${warning}\n`)
-  out.write(`Settings: ${settings.configFile ?? '(defaults)'} (valid)\n`)
+  const noted = warnings.length === 0 ? 'valid' : `valid, ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`} above`
+  out.write(`Settings: ${settings.configFile ?? '(defaults)'} (${noted})\n`)
   const figures = await chunkFiguresFromInputs(settings, (message) => out.write(`warning: ${message}\n`))
   out.write(`Inputs: ${formatCount(figures.chunks)} chunks, ${formatCount(figures.chunkTokens)} tokens\n`)
   out.write(`Method: ${plan.method}\n`)

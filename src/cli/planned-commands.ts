@@ -7,7 +7,9 @@ export function registerPlannedCommands(program: Command): void {
     .command('update')
     .description('Merge new documents into an existing index (not available yet).')
     .option('-r, --root <dir>', 'project root', '.')
+    // Accept whatever a Microsoft GraphRAG user types (`--verbose`, `--method fast`) to reach the message below.
     .allowUnknownOption()
+    .allowExcessArguments()
     .action(() => {
       throw new GraphragError(
         'WORKFLOW',

@@ -18,6 +18,7 @@ import type { ChatModel, EmbeddingModel, ModelUsage } from '../llm/types.js'
 import type { Logger } from '../logger.js'
 import { DEFAULT_EMBEDDING_NAMES } from '../model/embeddings.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
+import type { LiveStatus } from './reporter.js'
 import type { ModelProvider } from './workflow.js'
 
 export interface ModelRegistryDeps {
@@ -33,6 +34,8 @@ export interface ModelRegistry {
   forWorkflow(name: string): ModelProvider
   /** workflow → model id → usage. */
   usageByWorkflow(): Record<string, Record<string, ModelUsage>>
+  /** Retries so far and calls in flight for WAITING_MS or more, over the workflow's models. */
+  liveStatus(workflow: string): LiveStatus
   /**
    * One tiny uncached call per model; throws an LlmError naming every model that failed and why, or
    * a ConfigError when the embed_text model's dimension differs from the vector store's size.
@@ -41,6 +44,9 @@ export interface ModelRegistry {
 }
 
 type Group = 'completion_models' | 'embedding_models'
+
+/** A call in flight this long shows in the progress line as waiting. */
+export const WAITING_MS = 10_000
 
 const PREFLIGHT_CHAT = 'This is an LLM connectivity test. Say Hello World'
 const PREFLIGHT_EMBEDDING = 'This is an LLM Embedding Test String'
@@ -143,6 +149,16 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
         embedding: (id, o) => embedding(workflow, id, o.keyPath, o.cachePartition),
         hasChat: (id) => id !== null && Object.hasOwn(settings.completion_models, id),
       }
+    },
+    liveStatus(workflow) {
+      const status: LiveStatus = { retries: 0, waitingCalls: 0, longestWaitSeconds: 0 }
+      for (const m of meters.get(workflow)?.values() ?? []) {
+        const waiting = m.waiting(WAITING_MS)
+        status.retries += m.snapshot().retries
+        status.waitingCalls += waiting.calls
+        status.longestWaitSeconds = Math.max(status.longestWaitSeconds, waiting.longestMs / 1000)
+      }
+      return status
     },
     usageByWorkflow() {
       const out: Record<string, Record<string, ModelUsage>> = {}

@@ -7,6 +7,7 @@ import { VERSION } from '../version.js'
 import { inputFilesFingerprint } from './input-fingerprint.js'
 import { promptHashes } from './prompt-files.js'
 import { chainFingerprint } from './resume.js'
+import { relativeToRoot } from './root-relative.js'
 import type { Workflow } from './workflow.js'
 import { modelsUsedBy, type ModelsUsed } from './workflow-models.js'
 import { WORKFLOWS, type WorkflowName } from './workflows/index.js'
@@ -23,7 +24,7 @@ export async function fingerprintWorkflows(names: readonly WorkflowName[], setti
   for (const name of names) {
     const workflow: Workflow = WORKFLOWS[name]
     previous = chainFingerprint(previous, name, {
-      settings: workflow.fingerprint(settings),
+      settings: relativeToRoot(workflow.fingerprint(settings), settings.root),
       models: modelSettings(modelsUsedBy(name, settings), settings),
       prompts: promptHashes(workflow.prompts?.(settings) ?? []),
       external: name === 'load_input_documents' ? await inputFilesFingerprint(settings.input_storage.base_dir) : null,
@@ -40,7 +41,8 @@ export async function fingerprintWorkflows(names: readonly WorkflowName[], setti
 function modelSettings(used: ModelsUsed, settings: Settings): unknown {
   const relevant = (model: ModelSettings | undefined) => {
     if (model === undefined) return null
-    const { api_key, retry, rate_limit, concurrent_requests, request_timeout, pricing, metrics, ...rest } = model
+    // api_base too: the same model served from another host or port gives the same answers (and cache hits).
+    const { api_key, api_base, retry, rate_limit, concurrent_requests, request_timeout, pricing, metrics, ...rest } = model
     return rest
   }
   return {

@@ -19,6 +19,14 @@ export interface PipelineEndInfo {
   vectorStore: string | undefined
 }
 
+/** Model calls of a workflow right now, for the progress line: retries so far and calls that take long. */
+export interface LiveStatus {
+  retries: number
+  /** Calls in flight for 10 s or more. */
+  waitingCalls: number
+  longestWaitSeconds: number
+}
+
 /** The first workflow that runs again because of its own failed items last time. */
 export interface RerunInfo {
   workflow: string
@@ -33,6 +41,8 @@ export interface Reporter {
   workflowFailed(name: string, message: string): void
   warning(message: string): void
   pipelineEnd(info: PipelineEndInfo): void
+  /** Gives the reporter a way to ask for the live model status of a workflow (retries, hanging calls). */
+  watch?(source: (workflow: string) => LiveStatus): void
 }
 
 export const SILENT_REPORTER: Reporter = {

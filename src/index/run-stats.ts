@@ -5,8 +5,11 @@ import { writeFileAtomic } from '../storage/atomic-write.js'
 import type { WorkflowStats } from './workflow.js'
 
 export interface WorkflowStatsEntry {
-  /** succeeded_with_failures: failed items within the failure budget; the next run retries the workflow. */
-  status: 'succeeded' | 'succeeded_with_failures' | 'failed'
+  /**
+   * succeeded_with_failures: failed items within the failure budget; the next run retries the workflow.
+   * interrupted: stopped by Ctrl-C / SIGTERM (set by recordInterruption in interrupt.ts).
+   */
+  status: 'succeeded' | 'succeeded_with_failures' | 'failed' | 'interrupted'
   /** Why it failed (status failed). */
   error?: string
   overall: number
@@ -31,6 +34,8 @@ export interface RunStatsFile {
   preflight?: { llm: Record<string, ModelUsage> }
   llm_totals: ModelUsage
   estimate?: unknown
+  /** Present only when the run was interrupted (Ctrl-C / SIGTERM). */
+  status?: 'interrupted'
 }
 
 export function emptyUsage(): ModelUsage {

@@ -17,6 +17,7 @@ import { BASE_TEXT_UNITS } from '../model/text-units.js'
 import { VERSION } from '../version.js'
 import { compareWithActual, estimateWorkflows } from './estimate-run.js'
 import { createFileLogger } from './file-logger.js'
+import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
 import { METHODS, PIPELINES, type IndexMethod } from './pipelines.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from './plan-fingerprints.js'
@@ -24,10 +25,11 @@ import { SILENT_REPORTER, type Reporter } from './reporter.js'
 import { readResumeState, rerunReason, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
 import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
 import { clearStaging } from './staged-table-store.js'
+import { rejectPlaceholderKeys } from './placeholder-keys.js'
 import { runWorkflow } from './run-workflow.js'
 import { usageByModel } from './usage-by-model.js'
 import type { Clock } from './workflow.js'
-import { mergeModelsUsed, modelsUsedBy, type ModelsUsed } from './workflow-models.js'
+import { mergeModelsUsed, modelsUsedBy } from './workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from './workflows/index.js'
 
 export interface RunIndexOptions {
@@ -44,6 +46,8 @@ export interface RunIndexOptions {
   reporter?: Reporter
   env?: Readonly<Record<string, string | undefined>>
   signal?: AbortSignal
+  /** Ctrl-C handling: once requested, no new model call or workflow starts (see interrupt.ts). */
+  interrupt?: Interruption
   clock?: Clock
 }
 
@@ -96,10 +100,11 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   })
   log.info(`graphrag ${VERSION}: indexing ${settings.root} with method ${plan.method}`)
   const cache = createCache(settings, options.cache !== false)
-  const registry = createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: options.cache === false })
+  const registry = interruptible(createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: options.cache === false }), options.interrupt)
   const toRun = plan.workflows.slice(plan.resumeFrom)
   const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
   reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped, plan.rerun)
+  reporter.watch?.((workflow) => registry.liveStatus(workflow))
   if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
   if (plan.rerun !== undefined) log.info(`re-running ${plan.rerun.workflow}: ${plan.rerun.reason}`)
   const used = mergeModelsUsed(toRun.map((w) => modelsUsedBy(w.name, settings)))
@@ -114,6 +119,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   const ran: WorkflowName[] = []
   const signal = runSignal(options.signal)
   for (const planned of toRun) {
+    options.interrupt?.throwIfRequested()
     const outcome = await runWorkflow(planned, {
       settings,
       outputDir,
@@ -149,22 +155,6 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
 function recordPreflight(stats: RunStatsFile, usage: Record<string, Record<string, ModelUsage>>): void {
   stats.preflight = { llm: usage.preflight ?? {} }
   stats.llm_totals = totalUsage(stats)
-}
-
-/** `graphrag init` writes GRAPHRAG_API_KEY=<API_KEY>; say so before any call is attempted with it. */
-export function rejectPlaceholderKeys(settings: Settings, used: ModelsUsed, origins: Readonly<Record<string, string>>): void {
-  const groups = [['completion_models', used.chat], ['embedding_models', used.embedding]] as const
-  for (const [group, ids] of groups) {
-    for (const id of ids) {
-      const model = settings[group][id]
-      if (model?.api_key?.trim() !== '<API_KEY>') continue
-      const origin = origins[`${group}.${id}`] ?? `${group}.${id}.api_key`
-      throw new ConfigError(
-        `${group}.${id}.api_key: still the placeholder <API_KEY> (from ${origin}); put your key in ${join(settings.root, '.env')} as GRAPHRAG_API_KEY=...`,
-        { keyPath: `${group}.${id}.api_key` },
-      )
-    }
-  }
 }
 
 /**

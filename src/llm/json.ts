@@ -11,6 +11,8 @@ export function parseStructuredReply(text: string, format: ResponseFormat): unkn
   if (value === undefined) throw invalid(`reply is not valid JSON: ${preview(text)}`)
   if (format.type === 'json_object') {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('reply is not a JSON object')
+    const missing = (format.required ?? []).filter((key) => !(key in value))
+    if (missing.length > 0) throw invalid(`reply lacks ${missing.map((k) => `"${k}"`).join(', ')}: ${preview(text)}`)
     return value
   }
   const problem = validate(value, format.schema, '$')

@@ -94,9 +94,23 @@ describe('offline demo (README main command)', () => {
       expect(answer.stdout).toContain('No completion model is configured')
       expect(answer.stdout).toMatch(method === 'local' ? /## Entities/ : /## Sources/)
     }
+  })
+
+  it('answers global and DRIFT questions offline with the most relevant, highest-rated reports', async () => {
+    const reports = (await duckQuery(`SELECT title, rank FROM read_parquet('${join(root, 'output', 'community_reports.parquet')}') ORDER BY rank DESC`)) as { title: string; rank: number }[]
+    // The README's own question: no word of it decides, so the highest-rated report comes first.
     const global = await runCli(['query', 'What are the main themes?', '--root', root, '--method', 'global'])
-    expect(global.code).toBe(1)
-    expect(global.stderr).toContain('global_search.completion_model_id')
+    expect(global.code, global.stderr).toBe(0)
+    expect(global.stdout).toContain('global_search.completion_model_id is null')
+    expect(global.stdout).toMatch(/^## 1\. /m)
+    const first = /^## 1\. (.*)$/m.exec(global.stdout)![1]
+    expect(reports.filter((r) => r.rank === reports[0]!.rank).map((r) => r.title)).toContain(first)
+    const drift = await runCli(['query', 'What happened to the ferry Kittiwake?', '--root', root, '--method', 'drift', '--json'])
+    expect(drift.code, drift.stderr).toBe(0)
+    const out = JSON.parse(drift.stdout) as { response: string; context: { reports: { title: string }[] } }
+    expect(out.response).toContain('drift_search.completion_model_id is null')
+    expect(out.context.reports.length).toBeGreaterThan(0)
+    expect(out.response.toLowerCase()).toContain('kittiwake')
   })
 
   it('builds sequence and shared-entity edges offline, one sequence edge per pair of consecutive chunks', async () => {

@@ -21,6 +21,8 @@ export const extractGraphNlp: Workflow = {
     const settings = ctx.settings.extract_graph_nlp
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
     const extractor = createNounPhraseExtractor(settings.text_analyzer)
+    // Named so phrases from another tagger (the reference's TextBlob) can be put in the cache under the same keys (README).
+    ctx.log.info(`noun phrases: cache extract_noun_phrases, key = SHA-512 of text unit text + "${extractor.key}"`)
     const progress = ctx.progress('noun phrases', textUnits.length)
     const phrases = await extractNounPhrases(textUnits, extractor, ctx.cache.child('extract_noun_phrases'), (cached) => {
       if (cached) ctx.stats.count('cache_hits')

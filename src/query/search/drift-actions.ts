@@ -96,7 +96,7 @@ async function runAction(action: DriftAction, runner: ActionRunner): Promise<voi
     })
     const result = await services.chat!.complete('action', {
       messages: [{ role: 'system', content: system }, { role: 'user', content: action.query }],
-      responseFormat: { type: 'json_object' },
+      responseFormat: { type: 'json_object', required: ['response'] },
       callArgs: actionCallArgs(settings),
     })
     const reply = replyObject(result)

@@ -80,7 +80,7 @@ async function hypotheticalAnswer(query: string, reports: readonly CommunityRepo
 async function primeFold(query: string, fold: readonly CommunityReportRow[], maxTokens: number, services: SearchServices) {
   const fill = fillRows(fold, (r) => `${r.full_content}\n\n`, maxTokens - services.countTokens(formatPrompt(PRIMER_PROMPT, { query, community_reports: '' })), services.countTokens)
   const prompt = formatPrompt(PRIMER_PROMPT, { query, community_reports: fill.rows.join('').trim() })
-  const result = await services.chat!.complete('primer', { messages: [{ role: 'user', content: prompt }], responseFormat: { type: 'json_object' } })
+  const result = await services.chat!.complete('primer', { messages: [{ role: 'user', content: prompt }], responseFormat: { type: 'json_object', required: ['intermediate_answer'] } })
   const reply = replyObject(result)
   const answer = reply?.intermediate_answer
   if (typeof answer !== 'string' || answer.trim() === '') throw new QueryError('the primer reply has no "intermediate_answer"')

@@ -79,7 +79,7 @@ async function rateReport(
           { role: 'system', content: system },
           { role: 'user', content: query },
         ],
-        responseFormat: { type: 'json_object' },
+        responseFormat: { type: 'json_object', required: ['rating'] },
       })
       const rating = toNumber(replyObject(result)?.rating)
       if (rating !== undefined) values.push(rating)
