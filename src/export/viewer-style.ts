@@ -2,6 +2,7 @@
 export const VIEWER_STYLE = `
 html,body{margin:0;height:100%;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;background:#fff}
 #graph{position:absolute;top:0;right:0;bottom:0;left:300px}
+body.with-details #graph{right:360px}
 .panel{position:absolute;background:rgba(255,255,255,.94);border:1px solid #ddd;border-radius:6px;box-shadow:0 1px 4px rgba(0,0,0,.12);padding:10px 12px;overflow:auto}
 #side{top:10px;left:10px;width:280px;max-height:calc(100% - 40px)}
 #side h1{font-size:15px;margin:0 0 4px}

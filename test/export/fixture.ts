@@ -67,7 +67,8 @@ export async function handMadeIndex(): Promise<string> {
 
 /** Indexes a temporary copy of fixtures/demo with the built CLI (offline, ~3 s) and returns its root. */
 export async function demoIndex(): Promise<string> {
-  const root = await testdir()
+  // Named demo: the page title shows the project's folder name.
+  const root = join(await testdir(), 'demo')
   await cp(join(PROJECT_ROOT, 'fixtures', 'demo'), root, { recursive: true })
   for (const generated of ['output', 'cache', 'logs']) await rm(join(root, generated), { recursive: true, force: true })
   const result = await runCli(['index', '--root', root])

@@ -6,7 +6,7 @@
 import Graph from 'graphology'
 import Sigma from 'sigma'
 import { VIEWER_DATA_ID, type ViewerCommunity, type ViewerData } from '../viewer-data.js'
-import { showDetails, type Selection } from './details.js'
+import { showDetails } from './details.js'
 import { element } from './dom.js'
 import { renderLegend } from './legend.js'
 import { attachSearch } from './search.js'
@@ -41,7 +41,8 @@ try {
     nodeReducer: (node, attrs) => {
       if (state.selected === undefined) return attrs
       if (node === state.selected) return { ...attrs, highlighted: true, zIndex: 2 }
-      if (state.neighbours.has(node)) return { ...attrs, forceLabel: true, zIndex: 1 }
+      // Forced labels on a hub's hundred neighbours would only overlap; then the usual label rules apply.
+      if (state.neighbours.has(node)) return { ...attrs, forceLabel: state.neighbours.size <= 40, zIndex: 1 }
       return { ...attrs, color: '#e4e4e4', label: '', zIndex: 0 }
     },
     edgeReducer: (edge, attrs) => {
@@ -58,20 +59,33 @@ try {
 function select(node: string | undefined): void {
   state.selected = node
   state.neighbours = new Set(node === undefined ? [] : graph.neighbors(node))
+  if (node === undefined) details.hidden = true
+  else showDetails(details, { node: byKey.get(node)!, graph, byKey, communities, data }, select)
+  // The graph makes room for the panel, so the selected node is never drawn underneath it.
+  document.body.classList.toggle('with-details', node !== undefined)
+  renderer.resize()
   renderer.refresh({ skipIndexation: true })
-  if (node === undefined) {
-    details.hidden = true
-    return
-  }
-  const selection: Selection = { node: byKey.get(node)!, graph, byKey, communities, data }
-  showDetails(details, selection, select)
+  if (node === undefined) return
+  // Small graphs are legible whole, so the camera only pans; on big ones it also zooms in to the neighbourhood.
   const position = renderer.getNodeDisplayData(node)
-  if (position !== undefined) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio: Math.min(renderer.getCamera().ratio, 0.5) }, { duration: 400 })
+  const ratio = graph.order > 500 ? Math.min(renderer.getCamera().ratio, 0.3) : renderer.getCamera().ratio
+  if (position !== undefined) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio }, { duration: 400 })
 }
 
 renderer.on('clickNode', ({ node }) => select(node))
 renderer.on('clickStage', () => select(undefined))
 attachSearch(side, data.nodes.map((n) => n.key), select)
 renderLegend(side, data.communities)
+// A handle for scripts and tests: where a node is drawn on screen (page pixels), and selecting one.
+Object.assign(window, {
+  graphragViewer: {
+    select,
+    position(node: string): { x: number; y: number } {
+      const { x, y } = renderer.graphToViewport(graph.getNodeAttributes(node) as { x: number; y: number })
+      const box = container.getBoundingClientRect()
+      return { x: box.left + x, y: box.top + y }
+    },
+  },
+})
 document.body.dataset.renderedNodes = String(graph.order)
 document.body.dataset.ready = 'true'
