@@ -93,7 +93,7 @@ describeBrowser('graph.html in headless Chromium', () => {
     await page.click('#close')
     await details.waitFor({ state: 'hidden' })
     await page.waitForTimeout(600) // the camera glides to the searched node; click once it has stopped
-    const at = await page.evaluate(() => (window as unknown as { graphragViewer: { position(n: string): { x: number; y: number } } }).graphragViewer.position('CHARLES BABBAGE'))
+    const at = await page.evaluate<{ x: number; y: number }>(`graphragViewer.position('CHARLES BABBAGE')`)
     await page.mouse.click(at.x, at.y)
     await expect.poll(() => details.locator('h2').textContent()).toBe('CHARLES BABBAGE')
     const text = (await details.textContent())!
@@ -113,26 +113,29 @@ async function updateDocsPicture(page: Page): Promise<void> {
   expect((await stat(DOCS_PICTURE)).size).toBeLessThan(200_000)
 }
 
-/** Decodes the screenshot in the page itself (the browser has a PNG decoder) and counts what was drawn right of the side panel. */
+/**
+ * Decodes the screenshot in the page itself (the browser has a PNG decoder) and counts what was drawn
+ * right of the side panel. A string, since it runs in the page and the tests compile without the DOM library.
+ */
 async function paintedPixels(page: Page, png: Buffer): Promise<{ nonWhite: number; paletteColours: number }> {
-  return page.evaluate(async (base64) => {
+  return page.evaluate(`(async () => {
     const image = new Image()
-    image.src = `data:image/png;base64,${base64}`
+    image.src = 'data:image/png;base64,${png.toString('base64')}'
     await image.decode()
     const canvas = document.createElement('canvas')
     canvas.width = image.width
     canvas.height = image.height
-    const context = canvas.getContext('2d')!
+    const context = canvas.getContext('2d')
     context.drawImage(image, 0, 0)
     const { data } = context.getImageData(320, 0, image.width - 320, image.height)
     const palette = ['4e79a7', 'f28e2b', 'e15759', '76b7b2', '59a14f', 'edc948', 'b07aa1', 'ff9da7', '9c755f', '17becf']
-    const seen = new Set<string>()
+    const seen = new Set()
     let nonWhite = 0
     for (let i = 0; i < data.length; i += 4) {
-      if (data[i]! < 245 || data[i + 1]! < 245 || data[i + 2]! < 245) nonWhite++
-      const hex = [data[i]!, data[i + 1]!, data[i + 2]!].map((v) => v.toString(16).padStart(2, '0')).join('')
+      if (data[i] < 245 || data[i + 1] < 245 || data[i + 2] < 245) nonWhite++
+      const hex = [data[i], data[i + 1], data[i + 2]].map((v) => v.toString(16).padStart(2, '0')).join('')
       if (palette.includes(hex)) seen.add(hex)
     }
     return { nonWhite, paletteColours: seen.size }
-  }, png.toString('base64'))
+  })()`)
 }
