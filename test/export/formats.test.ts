@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { ExportError } from '../../src/errors.js'
 import { runExport, type ExportFormat } from '../../src/export/index.js'
 import { parseCsv } from '../../src/index/input/csv.js'
+import { describeShared, sharedPath } from '../support/shared.js'
 import { ENTITY_ROWS, handMadeIndex, NASTY, RELATIONSHIP_ROWS, REPORT_ROWS } from './fixture.js'
 
 let data: string
@@ -100,5 +101,19 @@ describe('export formats', () => {
     await expect(runExport({ format: 'graphml', dataDir: data, level: 4 })).rejects.toThrow(/levels 0, 1/)
     await expect(runExport({ format: 'graphml', dataDir: data, level: 4 })).rejects.toBeInstanceOf(ExportError)
     await expect(runExport({ format: 'csv', dataDir: data, out: '-' })).rejects.toBeInstanceOf(ExportError)
+  })
+})
+
+describeShared('export of an index built by Python GraphRAG', () => {
+  it('reads its tables by column name and keeps every relationship whose endpoints are entities', async () => {
+    const dir = sharedPath('reference', 'christmas-carol-index')
+    const out = join(data, 'out', 'christmas.graphml')
+    const result = await runExport({ format: 'graphml', dataDir: dir, level: 1, out })
+    // That index holds 84 relationships whose source is not an entity (the reference's orphans); they are named in a warning.
+    expect(result).toMatchObject({ nodes: 529, edges: 978 - 84, level: 1 })
+    expect(result.warnings).toEqual([expect.stringMatching(/^84 relationship\(s\) left out because an endpoint is not in the entities table/)])
+    const graph = parseGraphml(MultiGraph, await readFile(out, 'utf8'))
+    expect([graph.order, graph.size]).toEqual([529, 894])
+    expect(graph.getNodeAttribute('PROJECT GUTENBERG', 'type')).toBe('ORGANIZATION')
   })
 })
