@@ -6,9 +6,10 @@ import { xmlText } from './xml-text.js'
 const VIZ = new Set(['label', 'x', 'y', 'size', 'color'])
 
 export function writeGexf(graph: ExportGraph): string {
-  // graphology-gexf writes every graph attribute as a <meta> child; GEXF's schema allows only a few.
+  // graphology-gexf writes every graph attribute as a <meta> child, which GEXF's schema does not allow for ours.
   const copy = graph.copy()
-  copy.replaceAttributes({ description: `graphrag index: entities and relationships; nodes coloured by community level ${graph.getAttribute('level')}` } as never)
+  copy.removeAttribute('level')
+  copy.removeAttribute('levels')
   // 1.3: graphology's 1.2 header misspells the viz namespace (three slashes), which hides positions and colours from readers.
   return gexf.write(copy, {
     version: '1.3',
