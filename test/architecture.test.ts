@@ -9,10 +9,12 @@ const SRC = join(PROJECT_ROOT, 'src')
 const ALLOWED: Record<string, readonly string[]> = {
   // prompt-tune sits beside query, above index: it reuses the input loader, chunker, model registry and extraction parser.
   'prompt-tune': ['prompt-tune', 'config', 'index', 'graph', 'llm', 'storage', 'model', 'text', 'errors', 'logger'],
-  cli: ['cli', 'config', 'index', 'query', 'prompt-tune', 'llm', 'storage', 'model', 'graph', 'text', 'errors', 'logger', 'version'],
+  cli: ['cli', 'config', 'index', 'query', 'prompt-tune', 'export', 'llm', 'storage', 'model', 'graph', 'text', 'errors', 'logger', 'version'],
   config: ['config', 'model', 'errors', 'llm', 'storage', 'logger'],
   index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'text', 'errors', 'logger', 'version'],
   query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'text', 'errors', 'logger', 'version'],
+  // export is a leaf beside query: it reads the tables through storage and never runs the pipeline.
+  export: ['export', 'config', 'storage', 'model', 'errors'],
   llm: ['llm', 'storage', 'model', 'errors', 'logger'],
   storage: ['storage', 'model', 'errors', 'logger'],
   graph: ['graph', 'errors'],

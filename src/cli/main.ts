@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander'
 import { GraphragError } from '../errors.js'
 import { VERSION } from '../version.js'
+import { registerExportCommand } from './export-command.js'
 import { registerIndexCommand } from './index-command.js'
 import { registerInitCommand } from './init-command.js'
 import { registerPlannedCommands } from './planned-commands.js'
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerPlannedCommands(program)
   registerPromptTuneCommand(program)
   registerQueryCommand(program)
+  registerExportCommand(program)
   return program
 }
 
