@@ -1,6 +1,6 @@
 /** `graphrag index --dry-run`: settings and inputs checked, workflows listed, cost estimated; nothing called or written. */
-import { chunkFiguresFromInputs, estimateWorkflows } from '../index/estimate-run.js'
-import { planIndex, type RunIndexOptions } from '../index/runner.js'
+import { chunkFiguresFromInputs, estimateWorkflows } from '../index/plan/estimate-run.js'
+import { planIndex, type RunIndexOptions } from '../index/run/runner.js'
 import { formatCount, formatUsd } from './format.js'
 
 export async function printDryRun(options: RunIndexOptions, out: { write(text: string): unknown }): Promise<void> {

@@ -5,6 +5,7 @@
 import type { Settings } from '../config/schema.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import type { Logger } from '../logger.js'
+import type { PromptFile } from '../prompts/prompt-files.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import type { TableStore } from '../storage/table-store.js'
 
@@ -57,6 +58,8 @@ export interface WorkflowContext {
   progress(label: string, total: number): ProgressTicker
 }
 
+export type { PromptFile }
+
 export type SummaryValue = number | string | boolean
 
 export interface WorkflowResult {
@@ -65,15 +68,6 @@ export interface WorkflowResult {
   readonly summary?: Readonly<Record<string, SummaryValue>>
   /** Ends the pipeline after this workflow (an update with no new documents). */
   readonly stop?: boolean
-}
-
-/** A prompt a workflow reads: the configured file, or the built-in one when `path` is null. */
-export interface PromptFile {
-  /** The settings key that sets it, named when the file cannot be read. */
-  keyPath: string
-  path: string | null
-  /** The built-in prompt's name under prompts/ (`extract_graph.txt`, `internal/extract_graph_loop.txt`). */
-  builtin: string
 }
 
 export interface Workflow {

@@ -7,7 +7,7 @@ import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { generateGraphReports } from '../operations/community-reports/generate.js'
-import { readPrompt } from '../prompt-files.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
 import type { PromptFile, Workflow } from '../workflow.js'
 import { writeReports } from './report-output.js'
 

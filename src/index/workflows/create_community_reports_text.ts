@@ -12,7 +12,7 @@ import { finalizeReports } from '../operations/community-reports/render.js'
 import { writeExtractiveReports } from '../operations/extractive-report/index.js'
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
 import { generateTextReports } from '../operations/text-unit-reports.js'
-import { readPrompt } from '../prompt-files.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
 import type { PromptFile, Workflow } from '../workflow.js'
 import { writeReports } from './report-output.js'
 

@@ -5,7 +5,7 @@ import { COVARIATES } from '../../model/covariates.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { extractClaims } from '../operations/extract-covariates/extract.js'
 import { checkFailures } from '../operations/extract-graph/check.js'
-import { readPrompt } from '../prompt-files.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow, WorkflowResult } from '../workflow.js'
 import { recordExtraction } from './extraction-stats.js'
 

@@ -8,7 +8,7 @@ import { checkExtraction } from '../operations/extract-graph/check.js'
 import { extractGraph as extract } from '../operations/extract-graph/extract.js'
 import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../model/raw-graph.js'
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
-import { readPrompt } from '../prompt-files.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
 import { recordExtraction } from './extraction-stats.js'
 

@@ -6,7 +6,7 @@
  */
 import type { Settings } from '../../config/index.js'
 import { QueryError } from '../../errors.js'
-import { formatPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ConversationTurn } from '../context/history.js'
 import type { LocalContextOptions, LocalIndex } from '../context/local.js'
 import { buildLocalContext } from '../context/local.js'

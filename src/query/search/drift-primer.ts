@@ -5,7 +5,7 @@
  * (the reference picks one at random), so the same question gives the same primer.
  */
 import { QueryError } from '../../errors.js'
-import { formatPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { CommunityReportRow } from '../../model/index.js'
 import { mapLimited } from '../concurrency.js'
 import { fillRows } from '../context/table-format.js'

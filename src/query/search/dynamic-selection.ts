@@ -6,7 +6,7 @@
  * averaged, and a rating that fails is counted and treated as not relevant (never kept silently).
  */
 import { QueryError } from '../../errors.js'
-import { formatPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { CommunityReportRow, CommunityRow } from '../../model/index.js'
 import { childrenByCommunity } from '../context/communities.js'
 import { mapLimited } from '../concurrency.js'

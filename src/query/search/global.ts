@@ -4,7 +4,7 @@
  */
 import type { Settings } from '../../config/index.js'
 import { QueryError } from '../../errors.js'
-import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import { reportsAtLevel } from '../context/communities.js'
 import { buildGlobalBatches, occurrenceWeights, type GlobalBatch } from '../context/global.js'
 import { HISTORY_BUDGET_SHARE, historyBlock } from '../context/history.js'

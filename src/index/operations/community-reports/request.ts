@@ -1,6 +1,6 @@
 /** One community-report call: the prompt, the JSON schema of the reply, and its validation. */
 import { LlmError } from '../../../errors.js'
-import { formatPrompt } from '../../../llm/prompt-template.js'
+import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { ChatModel, JsonSchemaFormat } from '../../../llm/types.js'
 import type { CommunityReportDraft, ReportContent } from './render.js'
 

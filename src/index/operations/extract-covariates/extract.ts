@@ -3,8 +3,8 @@
  * reply parsed and merged (the reference discards gleaning replies), deterministic ids.
  */
 import { LlmError } from '../../../errors.js'
-import { pythonStrip } from '../../../graph/components/index.js'
-import { formatPrompt } from '../../../llm/prompt-template.js'
+import { pythonStrip } from '../../../text/names.js'
+import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { CovariateRow } from '../../../model/covariates.js'
 import type { BaseTextUnitRow } from '../../../model/text-units.js'
 import { mapBounded } from '../extract-graph/bounded-map.js'

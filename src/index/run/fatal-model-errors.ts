@@ -4,9 +4,9 @@
  * items would send every remaining unit just to collect the same answer again.
  */
 import { setMaxListeners } from 'node:events'
-import { LlmError } from '../errors.js'
-import type { ChatModel, EmbeddingModel } from '../llm/types.js'
-import type { ModelProvider } from './workflow.js'
+import { LlmError } from '../../errors.js'
+import type { ChatModel, EmbeddingModel } from '../../llm/types.js'
+import type { ModelProvider } from '../workflow.js'
 
 const FATAL_STATUSES: ReadonlySet<number | undefined> = new Set([401, 403, 404])
 

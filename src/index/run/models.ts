@@ -2,8 +2,8 @@
  * The model registry of an index run: builds the configured chat and embedding models, shares one
  * rate limiter per model across workflows, counts usage per workflow and model, and runs preflight.
  */
-import type { Settings } from '../config/schema.js'
-import { ConfigError, LlmError } from '../errors.js'
+import type { Settings } from '../../config/schema.js'
+import { ConfigError, LlmError } from '../../errors.js'
 import {
   createChatModel,
   createEmbeddingModel,
@@ -13,12 +13,12 @@ import {
   type ModelOptions,
   type RateLimiter,
   type UsageMeter,
-} from '../llm/index.js'
-import type { ChatModel, EmbeddingModel, ModelUsage } from '../llm/types.js'
-import type { Logger } from '../logger.js'
-import { EMBEDDING_NAMES } from '../model/embeddings.js'
-import type { KeyValueStore } from '../storage/key-value-store.js'
-import type { ModelProvider } from './workflow.js'
+} from '../../llm/index.js'
+import type { ChatModel, EmbeddingModel, ModelUsage } from '../../llm/types.js'
+import type { Logger } from '../../logger.js'
+import { EMBEDDING_NAMES } from '../../model/embeddings.js'
+import type { KeyValueStore } from '../../storage/key-value-store.js'
+import type { ModelProvider } from '../workflow.js'
 
 export interface ModelRegistryDeps {
   cache: KeyValueStore

@@ -1,7 +1,7 @@
 /** The run log (`<reporting.base_dir>/indexing-engine.log`), appended in the reference's line format. */
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { Logger } from '../logger.js'
+import type { Logger } from '../../logger.js'
 
 type Level = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR'
 

@@ -1,10 +1,10 @@
 /** Runs one workflow: staged writes, progress, stats, usage and the resume record, on success and on failure. */
 import { join } from 'node:path'
-import type { Settings } from '../config/schema.js'
-import { WorkflowError } from '../errors.js'
-import type { Logger } from '../logger.js'
-import type { KeyValueStore } from '../storage/key-value-store.js'
-import { ParquetTableStore } from '../storage/table-store.js'
+import type { Settings } from '../../config/schema.js'
+import { WorkflowError } from '../../errors.js'
+import type { Logger } from '../../logger.js'
+import type { KeyValueStore } from '../../storage/key-value-store.js'
+import { ParquetTableStore } from '../../storage/table-store.js'
 import { guardAgainstFatalErrors } from './fatal-model-errors.js'
 import { sampleMemory } from './memory-sampler.js'
 import type { ModelRegistry } from './models.js'
@@ -12,8 +12,8 @@ import type { Reporter } from './reporter.js'
 import { tableHashes, writeResumeState, type ResumeState } from './resume.js'
 import { totalUsage, WorkflowStatsRecorder, writeStatsFile, type RunStatsFile, type WorkflowStatsEntry } from './run-stats.js'
 import { StagedTableStore } from './staged-table-store.js'
-import type { Clock, ProgressTicker, Workflow, WorkflowContext } from './workflow.js'
-import { WORKFLOWS, type WorkflowName } from './workflows/index.js'
+import type { Clock, ProgressTicker, Workflow, WorkflowContext } from '../workflow.js'
+import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 
 export interface RunWorkflowDeps {
   settings: Settings

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/config/load.js'
-import { ConfigError, LlmError } from '../../src/errors.js'
-import { createModelRegistry } from '../../src/index/models.js'
-import { SILENT_LOGGER } from '../../src/logger.js'
-import { MemoryKeyValueStore } from '../../src/storage/key-value-store.js'
-import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
-import { testdir } from '../support/testdir.js'
+import { loadConfig } from '../../../src/config/load.js'
+import { ConfigError, LlmError } from '../../../src/errors.js'
+import { createModelRegistry } from '../../../src/index/run/models.js'
+import { SILENT_LOGGER } from '../../../src/logger.js'
+import { MemoryKeyValueStore } from '../../../src/storage/key-value-store.js'
+import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
+import { testdir } from '../../support/testdir.js'
 
 const HELLO = { messages: [{ role: 'user' as const, content: 'This is an LLM connectivity test. Say Hello World' }] }
 const opts = (cachePartition: string) => ({ keyPath: 'extract_graph.completion_model_id', cachePartition })

@@ -1,6 +1,6 @@
 /** Which configured models a workflow will call, for the preflight check and the dry-run estimate. */
-import type { Settings } from '../config/schema.js'
-import type { WorkflowName } from './workflows/index.js'
+import type { Settings } from '../../config/schema.js'
+import type { WorkflowName } from '../workflows/index.js'
 
 export interface ModelsUsed {
   chat: string[]

@@ -2,15 +2,15 @@
  * Cost estimates for a planned run: chunk the inputs in memory (no model is called), then apply the
  * heuristics of operations/estimate-cost.ts with the configured models' tokenizers and prices.
  */
-import type { ModelSettings, Settings } from '../config/schema.js'
-import { priceFor, costUsd } from '../llm/pricing.js'
-import { encodingForModel, getTokenizer } from '../llm/tokenizer.js'
-import type { ModelUsage } from '../llm/types.js'
-import { loadDocuments } from './input/load-documents.js'
-import { chunkDocuments } from './operations/chunk-text.js'
-import { estimateIndexCost, type CostEstimate } from './operations/estimate-cost.js'
+import type { ModelSettings, Settings } from '../../config/schema.js'
+import { priceFor, costUsd } from '../../llm/pricing.js'
+import { encodingForModel, getTokenizer } from '../../llm/tokenizer.js'
+import type { ModelUsage } from '../../llm/types.js'
+import { loadDocuments } from '../input/load-documents.js'
+import { chunkDocuments } from '../operations/chunk-text.js'
+import { estimateIndexCost, type CostEstimate } from './estimate-cost.js'
 import { modelsUsedBy } from './workflow-models.js'
-import type { WorkflowName } from './workflows/index.js'
+import type { WorkflowName } from '../workflows/index.js'
 
 export interface ChunkFigures {
   chunks: number

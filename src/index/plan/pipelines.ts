@@ -1,5 +1,5 @@
 /** The indexing methods as ordered workflow lists; names are checked against the registry by tsc. */
-import type { WorkflowName } from './workflows/index.js'
+import type { WorkflowName } from '../workflows/index.js'
 
 export const METHODS = ['standard', 'fast'] as const
 export type IndexMethod = (typeof METHODS)[number]

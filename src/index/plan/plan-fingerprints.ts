@@ -2,14 +2,14 @@
  * The resume fingerprint of each planned workflow: its settings, the models it calls, the text of
  * its prompts and, for loading, the input files, chained onto the fingerprint of the one before.
  */
-import type { ModelSettings, Settings } from '../config/schema.js'
-import { VERSION } from '../version.js'
+import { createHash } from 'node:crypto'
+import type { ModelSettings, Settings } from '../../config/schema.js'
+import { VERSION } from '../../version.js'
 import { inputFilesFingerprint } from './input-fingerprint.js'
-import { promptHashes } from './prompt-files.js'
-import { chainFingerprint } from './resume.js'
-import type { Workflow } from './workflow.js'
+import { promptHashes } from '../../prompts/prompt-files.js'
+import type { Workflow } from '../workflow.js'
 import { modelsUsedBy, type ModelsUsed } from './workflow-models.js'
-import { WORKFLOWS, type WorkflowName } from './workflows/index.js'
+import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 
 export interface PlannedWorkflow {
   name: WorkflowName
@@ -47,4 +47,18 @@ function modelSettings(used: ModelsUsed, settings: Settings): unknown {
     chat: Object.fromEntries(used.chat.map((id) => [id, relevant(settings.completion_models[id])])),
     embedding: Object.fromEntries(used.embedding.map((id) => [id, relevant(settings.embedding_models[id])])),
   }
+}
+
+export function chainFingerprint(previous: string, workflow: string, parts: unknown): string {
+  return createHash('sha256').update(previous).update('\u0000').update(workflow).update('\u0000').update(stableJson(parts)).digest('hex')
+}
+
+/** JSON with sorted object keys, so fingerprints do not depend on key order. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    }
+    return v
+  })
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config/load.js'
 import type { Settings } from '../../../src/config/schema.js'
-import { ESTIMATE_HEURISTICS as H, estimateIndexCost, type EstimateInput } from '../../../src/index/operations/estimate-cost.js'
-import { loadPrompt } from '../../../src/llm/prompt-template.js'
+import { ESTIMATE_HEURISTICS as H, estimateIndexCost, type EstimateInput } from '../../../src/index/plan/estimate-cost.js'
+import { loadPrompt } from '../../../src/prompts/prompt-template.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
 import { testdir } from '../../support/testdir.js'
 

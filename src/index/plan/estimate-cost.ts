@@ -27,7 +27,7 @@
  */
 import type { Settings } from '../../config/schema.js'
 import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
-import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import type { TokenUsage } from '../../llm/types.js'
 
 export const ESTIMATE_HEURISTICS = Object.freeze({

@@ -1,7 +1,15 @@
 /** Reading the prompts a workflow declares, and hashing their text for the resume fingerprint. */
 import { createHash } from 'node:crypto'
-import { loadPrompt } from '../llm/prompt-template.js'
-import type { PromptFile } from './workflow.js'
+import { loadPrompt } from './prompt-template.js'
+
+/** A prompt a workflow reads: the configured file, or the built-in one when `path` is null. */
+export interface PromptFile {
+  /** The settings key that sets it, named when the file cannot be read. */
+  keyPath: string
+  path: string | null
+  /** The built-in prompt's name under prompts/ (`extract_graph.txt`, `internal/extract_graph_loop.txt`). */
+  builtin: string
+}
 
 /** The prompt's text; a configured file that cannot be read is a ConfigError naming its key and path. */
 export function readPrompt(file: PromptFile): string {

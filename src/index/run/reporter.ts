@@ -1,5 +1,5 @@
 /** What the runner tells the outside world; the CLI renders it, tests record it. */
-import type { ModelUsage } from '../llm/types.js'
+import type { ModelUsage } from '../../llm/types.js'
 import type { ModelUsageLine } from './usage-by-model.js'
 
 export interface WorkflowEndInfo {

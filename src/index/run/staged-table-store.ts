@@ -5,8 +5,8 @@
  */
 import { mkdir, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { RowOf, TableSchema } from '../model/schema.js'
-import { ParquetTableStore, type TableStore } from '../storage/table-store.js'
+import type { RowOf, TableSchema } from '../../model/schema.js'
+import { ParquetTableStore, type TableStore } from '../../storage/table-store.js'
 
 export class StagedTableStore implements TableStore {
   private readonly staged: ParquetTableStore

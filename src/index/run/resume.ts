@@ -4,11 +4,10 @@
  * workflow the hashes of all tables are recorded; a run resumes after the longest matching prefix
  * of cleanly finished workflows whose recorded tables are still on disk, unchanged or only extended.
  */
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../storage/atomic-write.js'
-import type { TableStore } from '../storage/table-store.js'
+import { writeFileAtomic } from '../../storage/atomic-write.js'
+import type { TableStore } from '../../storage/table-store.js'
 
 export const RESUME_FILE = '.graphrag-resume.json'
 
@@ -26,20 +25,6 @@ export interface ResumeRecord {
 export interface ResumeState {
   version: 1
   completed: ResumeRecord[]
-}
-
-export function chainFingerprint(previous: string, workflow: string, parts: unknown): string {
-  return createHash('sha256').update(previous).update('\u0000').update(workflow).update('\u0000').update(stableJson(parts)).digest('hex')
-}
-
-/** JSON with sorted object keys, so fingerprints do not depend on key order. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    }
-    return v
-  })
 }
 
 export async function readResumeState(outputDir: string): Promise<ResumeState> {

@@ -1,8 +1,8 @@
 /** stats.json: the reference's keys plus per-workflow rows, counters, failures and LLM usage. */
 import { join } from 'node:path'
-import type { ModelUsage } from '../llm/types.js'
-import { writeFileAtomic } from '../storage/atomic-write.js'
-import type { WorkflowStats } from './workflow.js'
+import type { ModelUsage } from '../../llm/types.js'
+import { writeFileAtomic } from '../../storage/atomic-write.js'
+import type { WorkflowStats } from '../workflow.js'
 
 export interface WorkflowStatsEntry {
   /** succeeded_with_failures: failed items within the failure budget; the next run retries the workflow. */

@@ -1,6 +1,6 @@
 /** Usage per configured model over the whole run (the preflight check included), for the end-of-run summary. */
-import type { Settings } from '../config/schema.js'
-import type { ModelUsage } from '../llm/types.js'
+import type { Settings } from '../../config/schema.js'
+import type { ModelUsage } from '../../llm/types.js'
 import { addUsage, emptyUsage } from './run-stats.js'
 
 export interface ModelUsageLine {
