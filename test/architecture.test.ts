@@ -30,7 +30,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 const INDEX_ALLOWED: Record<string, readonly string[]> = {
   operations: ['operations'],
   input: ['input'],
-  workflow: ['workflow'],
+  workflow: ['workflow', 'operations'],
   workflows: ['workflows', 'workflow', 'operations', 'input'],
   plan: ['plan', 'workflows', 'workflow', 'operations', 'input'],
   run: ['run', 'plan', 'workflows', 'workflow', 'operations', 'input'],

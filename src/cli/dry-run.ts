@@ -17,7 +17,7 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
     out.write(`  ${i < plan.resumeFrom ? 'skip' : 'run '}  ${w.name}${note}\n`)
   })
   const toRun = plan.workflows.slice(plan.resumeFrom).map((w) => w.name)
-  const estimate = estimateWorkflows(settings, toRun, figures)
+  const estimate = estimateWorkflows(settings, toRun, figures, plan.workflows.map((w) => w.name))
   if (estimate.workflows.length > 0) {
     out.write('Estimated model usage (heuristic; stats.json puts it next to the actual figures after a run):\n')
     const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))

@@ -1,6 +1,6 @@
 /**
  * Cost estimates for a planned run: chunk the inputs in memory (no model is called), then apply the
- * heuristics of operations/estimate-cost.ts with the configured models' tokenizers and prices.
+ * workflows' declared estimates with the configured models' tokenizers and prices.
  */
 import type { ModelSettings, Settings } from '../../config/schema.js'
 import { priceFor, costUsd } from '../../llm/pricing.js'
@@ -8,14 +8,9 @@ import { encodingForModel, getTokenizer } from '../../llm/tokenizer.js'
 import type { ModelUsage } from '../../llm/types.js'
 import { loadDocuments } from '../input/load-documents.js'
 import { chunkDocuments } from '../operations/chunk-text.js'
+import type { ChunkFigures } from '../operations/estimate-usage.js'
+import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 import { estimateIndexCost, type CostEstimate } from './estimate-cost.js'
-import { modelsUsedBy } from './workflow-models.js'
-import type { WorkflowName } from '../workflows/index.js'
-
-export interface ChunkFigures {
-  chunks: number
-  chunkTokens: number
-}
 
 /** Loads and chunks the inputs exactly as the pipeline would, without writing anything. */
 export async function chunkFiguresFromInputs(settings: Settings, onWarning: (message: string) => void): Promise<ChunkFigures> {
@@ -24,18 +19,20 @@ export async function chunkFiguresFromInputs(settings: Settings, onWarning: (mes
   return { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) }
 }
 
-export function estimateWorkflows(settings: Settings, workflows: readonly WorkflowName[], figures: ChunkFigures): CostEstimate {
+/** `planned` is the whole pipeline (finished workflows included), `workflows` the ones to estimate. */
+export function estimateWorkflows(settings: Settings, workflows: readonly WorkflowName[], figures: ChunkFigures, planned: readonly WorkflowName[] = workflows): CostEstimate {
   const chatId = settings.extract_graph.completion_model_id
   const chatModel = settings.completion_models[chatId]
   const tokenizer = getTokenizer(chatModel ? encodingForModel(chatModel.model, chatModel.encoding_model) : 'cl100k_base')
   return estimateIndexCost({
     workflows,
+    planned,
     chunks: figures.chunks,
     chunkTokens: figures.chunkTokens,
     settings,
     countTokens: (text) => tokenizer.count(text),
     cost: (workflow, kind, usage) => {
-      const used = modelsUsedBy(workflow as WorkflowName, settings)
+      const used = WORKFLOWS[workflow].models(settings)
       const id = kind === 'chat' ? used.chat[0] : used.embedding[0]
       const model = id === undefined ? undefined : (kind === 'chat' ? settings.completion_models : settings.embedding_models)[id]
       return model === undefined ? undefined : modelCost(model, usage.promptTokens, usage.completionTokens)

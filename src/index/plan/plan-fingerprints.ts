@@ -5,10 +5,8 @@
 import { createHash } from 'node:crypto'
 import type { ModelSettings, Settings } from '../../config/schema.js'
 import { VERSION } from '../../version.js'
-import { inputFilesFingerprint } from './input-fingerprint.js'
 import { promptHashes } from '../../prompts/prompt-files.js'
-import type { Workflow } from '../workflow.js'
-import { modelsUsedBy, type ModelsUsed } from './workflow-models.js'
+import type { ModelsUsed, Workflow } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 
 export interface PlannedWorkflow {
@@ -24,9 +22,9 @@ export async function fingerprintWorkflows(names: readonly WorkflowName[], setti
     const workflow: Workflow = WORKFLOWS[name]
     previous = chainFingerprint(previous, name, {
       settings: workflow.fingerprint(settings),
-      models: modelSettings(modelsUsedBy(name, settings), settings),
-      prompts: promptHashes(workflow.prompts?.(settings) ?? []),
-      external: name === 'load_input_documents' ? await inputFilesFingerprint(settings.input_storage.base_dir) : null,
+      models: modelSettings(workflow.models(settings), settings),
+      prompts: promptHashes(workflow.prompts(settings)),
+      external: (await workflow.external?.(settings)) ?? null,
     })
     planned.push({ name, fingerprint: previous })
   }

@@ -37,7 +37,7 @@ export interface ModelRegistry {
    * One tiny uncached call per model; throws an LlmError naming every model that failed and why, or
    * a ConfigError when the embed_text model's dimension differs from the vector store's size.
    */
-  preflight(ids?: { chat: string[]; embedding: string[] }): Promise<void>
+  preflight(ids?: { readonly chat: readonly string[]; readonly embedding: readonly string[] }): Promise<void>
 }
 
 type Group = 'completion_models' | 'embedding_models'

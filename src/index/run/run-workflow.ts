@@ -73,7 +73,7 @@ export async function runWorkflow(
       llm: deps.registry.usageByWorkflow()[name] ?? {},
     })
     deps.stats.llm_totals = totalUsage(deps.stats)
-    if (name === 'load_input_documents') deps.stats.num_documents = result.rows?.documents ?? 0
+    if (workflow.countsDocuments === true) deps.stats.num_documents = result.rows?.documents ?? 0
     deps.state.completed.push({
       workflow: name,
       fingerprint: planned.fingerprint,

@@ -26,8 +26,8 @@ import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run
 import { clearStaging } from './staged-table-store.js'
 import { runWorkflow } from './run-workflow.js'
 import { usageByModel } from './usage-by-model.js'
-import type { Clock } from '../workflow.js'
-import { mergeModelsUsed, modelsUsedBy, type ModelsUsed } from '../plan/workflow-models.js'
+import type { Clock, ModelsUsed } from '../workflow.js'
+import { modelsUsedBy } from '../plan/workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 
 export interface RunIndexOptions {
@@ -102,7 +102,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped, plan.rerun)
   if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
   if (plan.rerun !== undefined) log.info(`re-running ${plan.rerun.workflow}: ${plan.rerun.reason}`)
-  const used = mergeModelsUsed(toRun.map((w) => modelsUsedBy(w.name, settings)))
+  const used = modelsUsedBy(toRun.map((w) => w.name), settings)
   rejectPlaceholderKeys(settings, used, apiKeyOrigins)
   const stats = await initialStats(outputDir, skipped)
   if (!options.skipValidation && toRun.length > 0) {
@@ -131,7 +131,8 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     ran.push(planned.name)
     if (outcome.stop) break
   }
-  stats.estimate = await estimateNextToActual(settings, ran, new ParquetTableStore(outputDir), registry.usageByWorkflow())
+  const planned = plan.workflows.map((w) => w.name)
+  stats.estimate = await estimateNextToActual(settings, { ran, planned }, new ParquetTableStore(outputDir), registry.usageByWorkflow())
   stats.total_runtime = (performance.now() - started) / 1000
   await finishRun(outputDir, stats, log)
   reporter.pipelineEnd({
@@ -140,7 +141,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     tables: finalTables(stats),
     usage: stats.llm_totals,
     usageByModel: usageByModel(settings, registry.usageByWorkflow()),
-    vectorStore: plan.workflows.some((w) => w.name === 'generate_text_embeddings') ? settings.vector_store.db_uri : undefined,
+    vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true) ? settings.vector_store.db_uri : undefined,
   })
   return { outputDir, ran, skipped, stats }
 }
@@ -184,14 +185,14 @@ function runSignal(outer: AbortSignal | undefined): AbortSignal {
 /** The dry-run estimate recomputed from the real chunks, next to what the run used (undefined without model calls). */
 async function estimateNextToActual(
   settings: Settings,
-  ran: readonly WorkflowName[],
+  workflows: { ran: readonly WorkflowName[]; planned: readonly WorkflowName[] },
   tables: ParquetTableStore,
   usage: Parameters<typeof compareWithActual>[1],
 ): Promise<ReturnType<typeof compareWithActual> | undefined> {
   if (!(await tables.has(BASE_TEXT_UNITS.name))) return undefined
   const units = await tables.read(BASE_TEXT_UNITS)
   const figures = { chunks: units.length, chunkTokens: units.reduce((sum, u) => sum + u.n_tokens, 0) }
-  const comparison = compareWithActual(estimateWorkflows(settings, ran, figures), usage)
+  const comparison = compareWithActual(estimateWorkflows(settings, workflows.ran, figures, workflows.planned), usage)
   return comparison.length > 0 ? comparison : undefined
 }
 
@@ -228,7 +229,7 @@ async function initialStats(outputDir: string, skipped: readonly WorkflowName[])
   }
   return {
     total_runtime: 0,
-    num_documents: skipped.includes('load_input_documents') ? (previous?.num_documents ?? 0) : 0,
+    num_documents: skipped.some((name) => WORKFLOWS[name].countsDocuments === true) ? (previous?.num_documents ?? 0) : 0,
     update_documents: 0,
     input_load_time: 0,
     workflows,

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config/load.js'
 import type { Settings } from '../../../src/config/schema.js'
 import { ESTIMATE_HEURISTICS as H, estimateIndexCost, type EstimateInput } from '../../../src/index/plan/estimate-cost.js'
+import type { WorkflowName } from '../../../src/index/workflows/index.js'
 import { loadPrompt } from '../../../src/prompts/prompt-template.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
 import { testdir } from '../../support/testdir.js'
 
-const STANDARD = [
+const STANDARD: WorkflowName[] = [
   'load_input_documents', 'create_base_text_units', 'create_final_documents', 'extract_graph', 'finalize_graph',
   'extract_covariates', 'create_communities', 'create_final_text_units', 'create_community_reports', 'generate_text_embeddings',
 ]
@@ -70,13 +71,14 @@ describe('dry-run cost estimate', () => {
     expect(extract(three).promptTokens).toBeGreaterThan(extract(noGleaning).promptTokens * 4)
     expect(noGleaning.workflows.some((w) => w.workflow === 'extract_covariates')).toBe(false)
 
-    const fast = estimateIndexCost(
-      input(await settingsWith(''), {
-        workflows: ['create_base_text_units', 'extract_graph_nlp', 'prune_graph', 'create_communities', 'create_community_reports_text', 'generate_text_embeddings'],
-      }),
-    )
+    const fastWorkflows: WorkflowName[] = ['create_base_text_units', 'extract_graph_nlp', 'prune_graph', 'create_communities', 'create_community_reports_text', 'generate_text_embeddings']
+    const chatModel = 'completion_models:\n  default_completion_model:\n    model_provider: openai\n    model: gpt-4.1\n    api_key: sk-test\n'
+    const fast = estimateIndexCost(input(await settingsWith(chatModel), { workflows: fastWorkflows }))
     expect(fast.workflows.map((w) => w.workflow)).toEqual(['create_community_reports_text', 'generate_text_embeddings'])
     expect(fast.assumed.claims).toBe(0)
+    // Without a configured chat model the fast reports are extractive: no calls to estimate.
+    const offline = estimateIndexCost(input(await settingsWith(''), { workflows: fastWorkflows }))
+    expect(offline.workflows.map((w) => w.workflow)).toEqual(['generate_text_embeddings'])
   })
 
   it('prices usage through the callback and leaves the total unknown when a price is missing', async () => {

@@ -90,7 +90,7 @@ function dedupe(claims: readonly ParsedClaim[]): ParsedClaim[] {
 }
 
 /** Python's list repr (`['organization', 'person']`), as the reference renders entity_specs. */
-function pythonListRepr(items: readonly string[]): string {
+export function pythonListRepr(items: readonly string[]): string {
   const repr = (s: string) => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`)
   return `[${items.map(repr).join(', ')}]`
 }

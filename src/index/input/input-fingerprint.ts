@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { listInputFiles } from '../input/files.js'
+import { listInputFiles } from './files.js'
 
 const EVERY_FILE = /(?:)/
 
