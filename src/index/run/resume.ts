@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
+import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
 import type { TableStore } from '../../storage/table-store.js'
 
 export const RESUME_FILE = '.graphrag-resume.json'
@@ -28,18 +29,17 @@ export interface ResumeState {
 }
 
 export async function readResumeState(outputDir: string): Promise<ResumeState> {
-  try {
-    const parsed = JSON.parse(await readFile(join(outputDir, RESUME_FILE), 'utf8')) as ResumeState
-    if (parsed.version === 1 && Array.isArray(parsed.completed) && parsed.completed.every(isRecord)) return parsed
-  } catch {
-    // absent or unreadable: nothing to resume
-  }
+  const file = join(outputDir, RESUME_FILE)
+  const text = await unlessAbsent(file, 'read resume state', () => readFile(file, 'utf8'), undefined)
+  const parsed = text === undefined ? undefined : parseJson<ResumeState>(text)
+  if (parsed?.version === 1 && Array.isArray(parsed.completed) && parsed.completed.every(isRecord)) return parsed
+  // Absent or not ours (malformed, older format): nothing to resume, everything runs.
   return { version: 1, completed: [] }
 }
 
 /** Records written before a field existed do not count: their workflows simply run again. */
-function isRecord(value: ResumeRecord): boolean {
-  return typeof value.fingerprint === 'string' && Array.isArray(value.extended) && typeof value.failed_items === 'number'
+function isRecord(value: ResumeRecord | null): boolean {
+  return value !== null && typeof value === 'object' && typeof value.fingerprint === 'string' && Array.isArray(value.extended) && typeof value.failed_items === 'number'
 }
 
 export async function writeResumeState(outputDir: string, state: ResumeState): Promise<void> {

@@ -11,6 +11,7 @@ import { ConfigError } from '../../errors.js'
 import type { ModelUsage } from '../../llm/types.js'
 import type { Logger } from '../../logger.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
+import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
 import { FileKeyValueStore, MemoryKeyValueStore, NullKeyValueStore, type KeyValueStore } from '../../storage/key-value-store.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
@@ -238,11 +239,9 @@ async function initialStats(outputDir: string, skipped: readonly WorkflowName[])
 }
 
 async function readPreviousStats(outputDir: string): Promise<Partial<RunStatsFile> | undefined> {
-  try {
-    return JSON.parse(await readFile(join(outputDir, 'stats.json'), 'utf8')) as Partial<RunStatsFile>
-  } catch {
-    return undefined
-  }
+  const file = join(outputDir, 'stats.json')
+  const text = await unlessAbsent(file, 'read', () => readFile(file, 'utf8'), undefined)
+  return text === undefined ? undefined : parseJson<Partial<RunStatsFile>>(text)
 }
 
 async function finishRun(outputDir: string, stats: RunStatsFile, log: Logger): Promise<void> {

@@ -7,6 +7,7 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RowOf, TableSchema } from '../../model/schema.js'
 import { ParquetTableStore, type TableStore } from '../../storage/table-store.js'
+import { unlessAbsent } from '../../storage/fs-errors.js'
 
 export class StagedTableStore implements TableStore {
   private readonly staged: ParquetTableStore
@@ -71,9 +72,6 @@ export class StagedTableStore implements TableStore {
 
 /** Removes staging folders a crashed run left behind. */
 export async function clearStaging(stagingRoot: string): Promise<void> {
-  try {
-    for (const entry of await readdir(stagingRoot)) await rm(join(stagingRoot, entry), { recursive: true, force: true })
-  } catch {
-    // nothing staged
-  }
+  const entries = await unlessAbsent(stagingRoot, 'clear staging folder', () => readdir(stagingRoot), [])
+  for (const entry of entries) await rm(join(stagingRoot, entry), { recursive: true, force: true })
 }

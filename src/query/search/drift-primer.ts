@@ -13,6 +13,7 @@ import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { HYDE_PROMPT, PRIMER_PROMPT } from './prompts.js'
+import { isModelFailure } from './model-failure.js'
 
 /** A follow-up question with the score of the primer fold that proposed it. */
 export interface PrimerFollowUp {
@@ -52,6 +53,7 @@ export async function primeDrift(
     try {
       return await primeFold(query, fold.map((f) => f.report), options.maxTokens, services)
     } catch (error) {
+      if (!isModelFailure(error)) throw error
       lastError = error
       services.meter.recordFailure('primer')
       services.logger.warn(`DRIFT primer batch failed and was skipped: ${(error as Error).message}`)

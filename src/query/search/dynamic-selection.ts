@@ -13,6 +13,7 @@ import { mapLimited } from '../concurrency.js'
 import type { SearchServices } from '../services.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { RATE_REPORT_PROMPT } from './prompts.js'
+import { isModelFailure } from './model-failure.js'
 
 export interface DynamicSelectionOptions {
   threshold: number
@@ -85,6 +86,7 @@ async function rateReport(
       if (rating !== undefined) values.push(rating)
       else services.meter.recordFailure('rating')
     } catch (error) {
+      if (!isModelFailure(error)) throw error
       services.meter.recordFailure('rating')
       services.logger.warn(`rating community ${report.community} failed: ${(error as Error).message}`)
     }

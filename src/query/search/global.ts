@@ -15,6 +15,7 @@ import { selectReportsDynamically } from './dynamic-selection.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { NO_DATA_ANSWER } from './prompts.js'
 import type { QuestionInput, SearchRun } from './types.js'
+import { isModelFailure } from './model-failure.js'
 
 export type GlobalTables = Pick<IndexTables, 'entities' | 'communities' | 'community_reports'>
 
@@ -89,6 +90,7 @@ async function mapBatches(query: string, batches: readonly GlobalBatch[], settin
         return typeof description === 'string' && n !== undefined ? [{ analyst, description, score: n }] : []
       })
     } catch (error) {
+      if (!isModelFailure(error)) throw error
       lastError = error
       services.meter.recordFailure('map')
       services.logger.warn(`global search: map batch ${analyst + 1} of ${batches.length} failed and was skipped: ${(error as Error).message}`)
