@@ -77,7 +77,7 @@ export interface EstimateContext extends ChunkFigures {
   promptTokens(file: PromptFile, values: Readonly<Record<string, string>>): number
 }
 
-export type SummaryValue = number | string | boolean
+type SummaryValue = number | string | boolean
 
 export interface WorkflowResult {
   /** Rows written per table, shown in the final summary. */

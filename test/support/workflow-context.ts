@@ -14,7 +14,7 @@ import type { ModelProvider, WorkflowContext } from '../../src/index/workflow.js
 import { testdir } from './testdir.js'
 
 /** A provider for workflows that must not call any model. */
-export const NO_MODELS: ModelProvider = {
+const NO_MODELS: ModelProvider = {
   chat(id) {
     throw new Error(`unexpected chat model request: ${id}`)
   },

@@ -17,7 +17,7 @@ import { readParquet } from './parquet.js'
 import type { ColumnOptions, FileDocuments } from './rows.js'
 import { readTextFile } from './text.js'
 
-export type InputType = keyof typeof DEFAULT_FILE_PATTERNS
+type InputType = keyof typeof DEFAULT_FILE_PATTERNS
 
 /** The `input` settings section, plus the (absolute) folder to read from. */
 export interface LoadOptions {

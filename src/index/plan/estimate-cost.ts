@@ -26,7 +26,7 @@ export interface EstimateInput extends ChunkFigures {
   cost?: (workflow: WorkflowName, kind: 'chat' | 'embedding', usage: TokenUsage) => number | undefined
 }
 
-export interface WorkflowEstimate {
+interface WorkflowEstimate {
   workflow: string
   calls: number
   promptTokens: number

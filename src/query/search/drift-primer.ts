@@ -103,7 +103,7 @@ export function splitFolds<T>(items: readonly T[], folds: number): T[][] {
   return out.filter((f) => f.length > 0)
 }
 
-export function cosine(a: readonly number[], b: readonly number[]): number {
+function cosine(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new QueryError(`embedding size mismatch: the query vector has ${a.length} dimensions, the stored report vectors ${b.length}; query with the embedding model used for indexing`)
   let dot = 0
   let na = 0

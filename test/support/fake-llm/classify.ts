@@ -36,7 +36,7 @@ const CLAIM_TUPLE = /^[^\n]*(?:<\|>[^\n]*){7}$/m
 const YES_NO = /\b(?:Y|YES)\b[^\n]*\b(?:N|NO)\b/
 
 /** Classifies a single prompt text (the system message, or the user message of single-shot prompts). */
-export function classifyText(text: string): PromptKind {
+function classifyText(text: string): PromptKind {
   if (/connectivity test/i.test(text)) return 'preflight'
   // DRIFT's HyDE call embeds a report as an example; it has no kind of its own.
   if (/^Write a hypothetical answer/i.test(text)) return 'unknown'
