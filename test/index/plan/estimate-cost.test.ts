@@ -81,6 +81,14 @@ describe('dry-run cost estimate', () => {
     expect(offline.workflows.map((w) => w.workflow)).toEqual(['generate_text_embeddings'])
   })
 
+  it('guesses the graph from the whole plan when the workflows that build it finished before (a resumed run)', async () => {
+    const settings = await settingsWith('extract_claims:\n  enabled: true\n')
+    const full = estimateIndexCost(input(settings))
+    const resumed = estimateIndexCost(input(settings, { workflows: ['create_community_reports', 'generate_text_embeddings'], planned: STANDARD }))
+    expect(resumed.assumed).toEqual(full.assumed)
+    expect(resumed.workflows).toEqual(full.workflows.filter((w) => w.workflow === 'create_community_reports' || w.workflow === 'generate_text_embeddings'))
+  })
+
   it('prices usage through the callback and leaves the total unknown when a price is missing', async () => {
     const settings = await settingsWith('')
     const priced = estimateIndexCost(
