@@ -61,8 +61,10 @@ export class ParquetTableStore implements TableStore {
   }
 
   async names(): Promise<string[]> {
-    const files = await unlessAbsent(this.location, 'list tables in', () => readdir(this.location), [])
-    return files.filter((f) => f.endsWith('.parquet')).map((f) => f.slice(0, -'.parquet'.length)).sort()
+    // Files only, as `has` counts them: a folder named like a table is not one (writing it will fail and say so).
+    const entries = await unlessAbsent(this.location, 'list tables in', () => readdir(this.location, { withFileTypes: true }), [])
+    const files = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.parquet')).map((e) => e.name)
+    return files.map((f) => f.slice(0, -'.parquet'.length)).sort()
   }
 
   async fingerprint(name: string): Promise<string | undefined> {

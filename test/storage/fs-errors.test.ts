@@ -47,6 +47,8 @@ describe('file system errors other than "absent"', () => {
     await expect(broken.fingerprint('covariates')).rejects.toThrow(StorageError)
     await mkdir(join(root, 'output', 'covariates.parquet'), { recursive: true })
     await expect(absent.read(COVARIATES)).rejects.toThrow(/cannot read table covariates from .*covariates\.parquet: EISDIR/)
+    // A folder named like a table is not listed, as `has` does not count it.
+    expect([await absent.has('covariates'), await absent.names()]).toEqual([false, []])
   })
 
   it('an unreadable input folder is an error, not an empty input', async () => {
