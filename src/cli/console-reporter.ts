@@ -3,8 +3,8 @@
  * TTY; plain timestamped lines when not a TTY or when CI=true (logs stay readable).
  */
 import ora, { type Ora } from 'ora'
-import type { LiveStatus, PipelineEndInfo, Reporter, RerunInfo, WorkflowEndInfo } from '../index/reporter.js'
-import type { ModelUsageLine } from '../index/usage-by-model.js'
+import type { LiveStatus, PipelineEndInfo, Reporter, RerunInfo, WorkflowEndInfo } from '../index/run/reporter.js'
+import type { ModelUsageLine } from '../index/run/usage-by-model.js'
 import { clockTime, formatCount, formatSeconds, formatUsd } from './format.js'
 
 interface Stream {

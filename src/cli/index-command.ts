@@ -1,6 +1,6 @@
 /** `graphrag index`: runs the pipeline (or, with --dry-run, shows what would run and what it would cost). */
 import type { Command } from 'commander'
-import type { IndexMethod } from '../index/pipelines.js'
+import type { IndexMethod } from '../index/plan/pipelines.js'
 import { createConsoleReporter } from './console-reporter.js'
 
 interface IndexFlags {

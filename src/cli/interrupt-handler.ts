@@ -3,8 +3,8 @@
  * ones in flight get a grace period so they are cached), the second exits at once. Tracks progress
  * so the closing line can say how far the run got.
  */
-import { Interruption } from '../index/interrupt.js'
-import type { Reporter } from '../index/reporter.js'
+import { Interruption } from '../index/run/interrupt.js'
+import type { Reporter } from '../index/run/reporter.js'
 
 /** How long calls already sent may take to finish (and be cached) after Ctrl-C. */
 export const GRACE_MS = 5000

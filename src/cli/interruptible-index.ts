@@ -1,7 +1,7 @@
 /** `graphrag index` with Ctrl-C handled: exit 130 with one line and stats.json marked `interrupted`. */
 import { loadConfig } from '../config/load.js'
-import { recordInterruption } from '../index/interrupt.js'
-import { runIndex, type RunIndexOptions } from '../index/runner.js'
+import { recordInterruption } from '../index/run/interrupt.js'
+import { runIndex, type RunIndexOptions } from '../index/run/runner.js'
 import { GRACE_MS, handleInterrupts, type InterruptibleReporter } from './interrupt-handler.js'
 
 export async function runInterruptibleIndex(options: RunIndexOptions, reporter: InterruptibleReporter): Promise<void> {

@@ -219,7 +219,7 @@ export function section<S extends SectionShape>(shape: S, description = ''): Fie
   }
 }
 
-export function parseObject<S extends SectionShape>(
+function parseObject<S extends SectionShape>(
   shape: S,
   raw: Record<string, unknown>,
   path: string,

@@ -5,7 +5,7 @@
 import { basename, join, resolve } from 'node:path'
 import { loadConfig } from '../config/index.js'
 import { ExportError } from '../errors.js'
-import { writeFileAtomic } from '../storage/index.js'
+import { writeFileAtomic } from '../storage/atomic-write.js'
 import { buildGraph } from './build-graph.js'
 import { buildMembership, chooseLevel, type Membership } from './communities.js'
 import { writeEdgesCsv, writeNodesCsv } from './csv.js'

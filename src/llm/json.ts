@@ -73,7 +73,7 @@ function removeTrailingCommas(text: string): string {
 }
 
 /** A small JSON-schema check: type, properties, required, items, enum. Returns the first problem. */
-export function validate(value: unknown, schema: unknown, path: string): string | undefined {
+function validate(value: unknown, schema: unknown, path: string): string | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined
   const s = schema as Record<string, unknown>
   if (Array.isArray(s.enum) && !s.enum.some((e) => e === value)) return `${path}: expected one of ${JSON.stringify(s.enum)}`

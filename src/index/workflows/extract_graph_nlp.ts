@@ -5,7 +5,8 @@ import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { buildNounGraph } from '../operations/build-noun-graph.js'
 import { createNounPhraseExtractor, extractNounPhrases } from '../operations/noun-phrases/index.js'
-import type { Workflow } from '../workflow.js'
+import { guessNounGraph } from '../operations/estimate-usage.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 const NAME = 'extract_graph_nlp'
 
@@ -17,6 +18,9 @@ export const extractGraphNlp: Workflow = {
     normalize_edge_weights: settings.extract_graph_nlp.normalize_edge_weights,
     text_analyzer: settings.extract_graph_nlp.text_analyzer,
   }),
+  models: () => NO_MODELS,
+  prompts: () => [],
+  guessGraph: (settings, figures) => guessNounGraph(figures, settings.extract_graph.max_gleanings),
   async run(ctx) {
     const settings = ctx.settings.extract_graph_nlp
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)

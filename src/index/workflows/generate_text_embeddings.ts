@@ -8,6 +8,7 @@ import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore } from '../../storage/vector-store.js'
 import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operations/embed-text.js'
+import { embeddingsUsage } from '../operations/estimate-usage.js'
 import type { Workflow, WorkflowContext } from '../workflow.js'
 
 const SOURCES = {
@@ -37,6 +38,10 @@ export const generateTextEmbeddings: Workflow = {
   reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name, RELATIONSHIPS.name, DOCUMENTS.name],
   writes: [],
   fingerprint: (s) => ({ embed_text: s.embed_text, vector_store: s.vector_store, snapshots: s.snapshots.embeddings }),
+  models: (s) => ({ chat: [], embedding: [s.embed_text.embedding_model_id] }),
+  prompts: () => [],
+  estimate: (x) => embeddingsUsage(x, x.settings.embed_text.names ?? EMBEDDING_NAMES, { batchSize: x.settings.embed_text.batch_size, batchMaxTokens: x.settings.embed_text.batch_max_tokens }),
+  writesVectorStore: true,
   async run(ctx) {
     const { embed_text: settings, vector_store: vs } = ctx.settings
     const model = ctx.models.embedding(settings.embedding_model_id, { keyPath: 'embed_text.embedding_model_id', cachePartition: settings.model_instance_name })

@@ -4,7 +4,7 @@ import { NLP_ENTITIES } from '../../model/entities.js'
 import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
 import { emptyPruneWarning } from '../operations/prune-fallback.js'
 import { pruneGraph as prune } from '../operations/prune-graph.js'
-import type { Workflow } from '../workflow.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 const NAME = 'prune_graph'
 
@@ -13,6 +13,8 @@ export const pruneGraph: Workflow = {
   reads: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
   writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
   fingerprint: (settings) => settings.prune_graph,
+  models: () => NO_MODELS,
+  prompts: () => [],
   async run(ctx) {
     const entities = await ctx.tables.read(NLP_ENTITIES)
     const relationships = await ctx.tables.read(NLP_RELATIONSHIPS)

@@ -5,7 +5,7 @@
  */
 import type { Settings } from '../../config/index.js'
 import { QueryError } from '../../errors.js'
-import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import { HISTORY_BUDGET_SHARE, historyBlock } from '../context/history.js'
 import type { LocalIndex } from '../context/local.js'
 import { float, plainRecord, type ContextRecord, type ContextRecords } from '../context/table-format.js'

@@ -6,13 +6,14 @@
  * averaged, and a rating that fails is counted and treated as not relevant (never kept silently).
  */
 import { QueryError } from '../../errors.js'
-import { formatPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { CommunityReportRow, CommunityRow } from '../../model/index.js'
 import { childrenByCommunity } from '../context/communities.js'
 import { mapLimited } from '../concurrency.js'
 import type { SearchServices } from '../services.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { RATE_REPORT_PROMPT } from './prompts.js'
+import { isModelFailure } from './model-failure.js'
 
 export interface DynamicSelectionOptions {
   threshold: number
@@ -85,6 +86,7 @@ async function rateReport(
       if (rating !== undefined) values.push(rating)
       else services.meter.recordFailure('rating')
     } catch (error) {
+      if (!isModelFailure(error)) throw error
       services.meter.recordFailure('rating')
       services.logger.warn(`rating community ${report.community} failed: ${(error as Error).message}`)
     }

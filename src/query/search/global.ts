@@ -4,7 +4,7 @@
  */
 import type { Settings } from '../../config/index.js'
 import { QueryError } from '../../errors.js'
-import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import { reportsAtLevel } from '../context/communities.js'
 import { buildGlobalBatches, occurrenceWeights, type GlobalBatch } from '../context/global.js'
 import { HISTORY_BUDGET_SHARE, historyBlock } from '../context/history.js'
@@ -16,6 +16,7 @@ import { replyObject, toNumber } from './json-reply.js'
 import { extractiveReportAnswer } from './offline-reports.js'
 import { NO_DATA_ANSWER } from './prompts.js'
 import type { QuestionInput, SearchRun } from './types.js'
+import { isModelFailure } from './model-failure.js'
 
 export type GlobalTables = Pick<IndexTables, 'entities' | 'communities' | 'community_reports'>
 
@@ -93,6 +94,7 @@ async function mapBatches(query: string, batches: readonly GlobalBatch[], settin
         return typeof description === 'string' && n !== undefined ? [{ analyst, description, score: n }] : []
       })
     } catch (error) {
+      if (!isModelFailure(error)) throw error
       lastError = error
       services.meter.recordFailure('map')
       services.logger.warn(`global search: map batch ${analyst + 1} of ${batches.length} failed and was skipped: ${(error as Error).message}`)

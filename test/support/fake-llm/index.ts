@@ -16,8 +16,8 @@ import { countTokens } from './tokens.js'
 export type { PromptKind } from './classify.js'
 export { classifyMessages } from './classify.js'
 export type { Responder, ResponderRequest } from './responders.js'
-export { replayExpectations, type ReplayClaim, type ReplayEntity, type ReplayRelationship, type ReplayUnit } from './replay.js'
-export { fakeModelSettingsYaml, type FakeModelSettingsOptions } from './settings.js'
+export { replayExpectations } from './replay.js'
+export { fakeModelSettingsYaml } from './settings.js'
 export { fakeEmbedding } from './embeddings.js'
 
 export interface FakeLlmOptions {
@@ -37,7 +37,7 @@ export interface FakeLlmOptions {
   port?: number
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   id: number
   path: string
   kind: PromptKind | 'embedding' | 'models'
@@ -183,11 +183,20 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     }
-    if (h.fault === 'malformed' && h.body.response_format === undefined) return sendBroken(h.res, finish)
-    if (h.fault === 'html') return sendHtml(h.res, finish)
+    if (h.fault === 'malformed' && h.body.response_format === undefined) {
+      sendBroken(h.res, finish)
+      return
+    }
+    if (h.fault === 'html') {
+      sendHtml(h.res, finish)
+      return
+    }
     if (h.fault === 'empty_choices') payload.choices = []
     if (h.fault === 'null_content') (payload.choices[0]!.message as { content: string | null }).content = null
-    if (h.fault === 'truncated') return sendTruncated(h.res, JSON.stringify(payload), finish)
+    if (h.fault === 'truncated') {
+      sendTruncated(h.res, JSON.stringify(payload), finish)
+      return
+    }
     finish(200)
     sendJson(h.res, 200, payload)
   }
