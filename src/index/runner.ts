@@ -20,6 +20,8 @@ import { createFileLogger } from './file-logger.js'
 import { createModelRegistry } from './models.js'
 import { METHODS, PIPELINES, type IndexMethod } from './pipelines.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from './plan-fingerprints.js'
+import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
+import { generationPaths } from '../storage/generations.js'
 import { SILENT_REPORTER, type Reporter } from './reporter.js'
 import { readResumeState, rerunReason, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
 import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
@@ -67,14 +69,19 @@ export interface IndexRunResult {
 
 const SYSTEM_CLOCK: Clock = { now: () => new Date() }
 
-/** Loads settings and works out which workflows would run; no model is called. */
-export async function planIndex(options: RunIndexOptions = {}): Promise<IndexPlan> {
-  const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+/**
+ * Loads settings and works out which workflows would run; no model is called. The plan's settings
+ * point into the work generation (index-generation.ts), where the run writes and resumes.
+ */
+export async function planIndex(options: RunIndexOptions = {}, config?: LoadedConfig): Promise<IndexPlan> {
+  const published = config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const publishedDir = published.settings.output_storage.base_dir
+  const loaded = { ...published, settings: rebaseSettings(published.settings, publishedDir, generationPaths(publishedDir).work) }
   const { settings } = loaded
   const method = options.method ?? settings.method ?? 'standard'
   if (!(METHODS as readonly string[]).includes(method)) throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
   const workflows = await fingerprintWorkflows(resolveWorkflowNames(settings, method), settings)
-  const outputDir = settings.output_storage.base_dir
+  const outputDir = await resumeSourceDir(publishedDir)
   const resumeState = await readResumeState(outputDir)
   const planned = workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint }))
   const resumeFrom = options.resume === false ? 0 : resumablePrefix(planned, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
@@ -83,10 +90,22 @@ export async function planIndex(options: RunIndexOptions = {}): Promise<IndexPla
   return { loaded, method, workflows, resumeFrom, rerun, resumeState }
 }
 
+/** Runs the pipeline holding the index's lock, in a work generation published when the whole run succeeded. */
 export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunResult> {
+  const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const generation = await beginGeneration(loaded.settings, 'graphrag index')
+  try {
+    for (const notice of generation.notices) (options.reporter ?? SILENT_REPORTER).warning(notice)
+    return await runInGeneration(options, loaded, generation)
+  } finally {
+    await generation.release()
+  }
+}
+
+async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, generation: IndexGeneration): Promise<IndexRunResult> {
   const started = performance.now()
   const reporter = options.reporter ?? SILENT_REPORTER
-  const plan = await planIndex(options)
+  const plan = await planIndex(options, loaded)
   const { settings, warnings, apiKeyOrigins } = plan.loaded
   for (const warning of warnings) reporter.warning(warning)
   const outputDir = settings.output_storage.base_dir
@@ -134,15 +153,16 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   stats.estimate = await estimateNextToActual(settings, ran, new ParquetTableStore(outputDir), registry.usageByWorkflow())
   stats.total_runtime = (performance.now() - started) / 1000
   await finishRun(outputDir, stats, log)
+  await generation.publish()
   reporter.pipelineEnd({
     seconds: stats.total_runtime,
-    outputDir,
+    outputDir: generation.paths.output,
     tables: finalTables(stats),
     usage: stats.llm_totals,
     usageByModel: usageByModel(settings, registry.usageByWorkflow()),
-    vectorStore: plan.workflows.some((w) => w.name === 'generate_text_embeddings') ? settings.vector_store.db_uri : undefined,
+    vectorStore: plan.workflows.some((w) => w.name === 'generate_text_embeddings') ? loaded.settings.vector_store.db_uri : undefined,
   })
-  return { outputDir, ran, skipped, stats }
+  return { outputDir: generation.paths.output, ran, skipped, stats }
 }
 
 /** The connectivity check is paid for too: its usage gets its own entry and joins the totals. */

@@ -1,0 +1,87 @@
+/**
+ * A run's hold on the index: the lock, crash recovery, the work generation it writes to and the
+ * publish that makes it visible (see storage/generations.ts for the layout and why).
+ */
+import { join, relative, isAbsolute } from 'node:path'
+import type { Settings } from '../config/schema.js'
+import {
+  discardWorkGeneration,
+  exists,
+  generationPaths,
+  openWorkGeneration,
+  publishGeneration,
+  recoverGenerations,
+  type GenerationPaths,
+} from '../storage/generations.js'
+import { acquireRunLock, lockPathFor, type RunLock } from '../storage/run-lock.js'
+
+export interface IndexGeneration {
+  readonly paths: GenerationPaths
+  /** The settings with every path inside output/ moved into the work generation. */
+  readonly settings: Settings
+  /** True when the work generation was left by an earlier run that did not finish. */
+  readonly resumed: boolean
+  /** Notices for the console: a stale lock taken over, a crashed publish finished. */
+  readonly notices: string[]
+  publish(): Promise<void>
+  /** Leaves output/ as it is and removes the work generation. */
+  discard(): Promise<void>
+  release(): Promise<void>
+}
+
+/** Takes the lock, finishes what a crash left half done, and opens the work generation. */
+export async function beginGeneration(settings: Settings, command: string): Promise<IndexGeneration> {
+  const paths = generationPaths(settings.output_storage.base_dir)
+  const lock = await acquireRunLock(lockPathFor(paths.runDir), command)
+  try {
+    const notices: string[] = []
+    if (lock.tookOverFrom !== undefined) {
+      const dead = lock.tookOverFrom
+      notices.push(`took over the lock of PID ${dead.pid} (\`${dead.command}\`, started ${dead.started}), which is no longer running`)
+    }
+    if ((await recoverGenerations(paths)).rolledForward) notices.push(`finished publishing the index an interrupted run had completed (${paths.output})`)
+    const work = await openWorkGeneration(paths)
+    return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, lock)
+  } catch (error) {
+    await lock.release()
+    throw error
+  }
+}
+
+function handle(paths: GenerationPaths, settings: Settings, resumed: boolean, notices: string[], lock: RunLock): IndexGeneration {
+  return {
+    paths,
+    settings,
+    resumed,
+    notices,
+    publish: () => publishGeneration(paths),
+    discard: () => discardWorkGeneration(paths),
+    release: () => lock.release(),
+  }
+}
+
+/**
+ * Paths inside output/ (the default LanceDB folder, and cache or logs when configured there) follow
+ * the work generation, so everything the run writes is published together. Paths outside stay:
+ * a vector store elsewhere has its tables replaced (each one atomically) when the embedding
+ * workflow runs, before the new tables are published.
+ */
+export function rebaseSettings(settings: Settings, outputDir: string, workDir: string): Settings {
+  const move = (path: string): string => {
+    const rel = relative(outputDir, path)
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? join(workDir, rel) : path
+  }
+  return {
+    ...settings,
+    output_storage: { ...settings.output_storage, base_dir: workDir },
+    vector_store: { ...settings.vector_store, db_uri: move(settings.vector_store.db_uri) },
+    cache: { ...settings.cache, storage: { ...settings.cache.storage, base_dir: move(settings.cache.storage.base_dir) } },
+    reporting: { ...settings.reporting, base_dir: move(settings.reporting.base_dir) },
+  }
+}
+
+/** Where the next run resumes from: the unfinished work generation when there is one, else the published index. */
+export async function resumeSourceDir(outputDir: string): Promise<string> {
+  const { work } = generationPaths(outputDir)
+  return (await exists(work)) ? work : outputDir
+}
