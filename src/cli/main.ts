@@ -9,6 +9,7 @@ import { registerIndexCommand } from './index-command.js'
 import { registerInitCommand } from './init-command.js'
 import { registerPlannedCommands } from './planned-commands.js'
 import { registerQueryCommand } from './query.js'
+import { registerUpdateCommand } from './update-command.js'
 
 export function buildProgram(): Command {
   const program = new Command('graphrag')
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
   registerInitCommand(program)
   registerIndexCommand(program)
+  registerUpdateCommand(program)
   registerPlannedCommands(program)
   registerQueryCommand(program)
   return program

@@ -4,17 +4,6 @@ import { GraphragError } from '../errors.js'
 
 export function registerPlannedCommands(program: Command): void {
   program
-    .command('update')
-    .description('Merge new documents into an existing index (not available yet).')
-    .option('-r, --root <dir>', 'project root', '.')
-    .allowUnknownOption()
-    .action(() => {
-      throw new GraphragError(
-        'WORKFLOW',
-        'graphrag update is not available yet; run `graphrag index` instead: finished work is resumed and cached LLM answers are reused, so only new documents cost model calls',
-      )
-    })
-  program
     .command('prompt-tune')
     .description('Generate prompts tuned to your documents (not available yet).')
     .option('-r, --root <dir>', 'project root', '.')

@@ -31,6 +31,8 @@ export interface RunStatsFile {
   preflight?: { llm: Record<string, ModelUsage> }
   llm_totals: ModelUsage
   estimate?: unknown
+  /** `graphrag update`: which documents changed, how many model answers came from the previous index, where its backup is. */
+  update?: { added: string[]; edited: string[]; deleted: string[]; unchanged: number; reused_model_replies: number; backup: string }
 }
 
 export function emptyUsage(): ModelUsage {

@@ -20,6 +20,7 @@ import { createFileLogger } from './file-logger.js'
 import { createModelRegistry } from './models.js'
 import { METHODS, PIPELINES, type IndexMethod } from './pipelines.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from './plan-fingerprints.js'
+import { ReplyReuse } from './reply-reuse.js'
 import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
 import { generationPaths } from '../storage/generations.js'
 import { SILENT_REPORTER, type Reporter } from './reporter.js'
@@ -47,6 +48,8 @@ export interface RunIndexOptions {
   env?: Readonly<Record<string, string | undefined>>
   signal?: AbortSignal
   clock?: Clock
+  /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
+  update?: { prepare(run: { reporter: Reporter; reuse: ReplyReuse | undefined; log: Logger }): Promise<void>; record(stats: RunStatsFile, reuse: ReplyReuse | undefined): void }
 }
 
 export interface IndexPlan {
@@ -114,8 +117,10 @@ async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, g
     secrets: modelSecrets(settings),
   })
   log.info(`graphrag ${VERSION}: indexing ${settings.root} with method ${plan.method}`)
-  const cache = createCache(settings, options.cache !== false)
-  const registry = createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: options.cache === false })
+  // Earlier model work kept in the index answers where the cache cannot (an update reuses it even with --no-cache).
+  const reuse = options.cache === false && options.update === undefined ? undefined : await ReplyReuse.open(new ParquetTableStore(outputDir), [settings.embed_text.model_instance_name])
+  const cache = reuse?.wrap(createCache(settings, options.cache !== false)) ?? createCache(settings, false)
+  const registry = createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: reuse === undefined })
   const toRun = plan.workflows.slice(plan.resumeFrom)
   const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
   reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped, plan.rerun)
@@ -132,7 +137,9 @@ async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, g
   const state: ResumeState = { version: 1, completed: plan.resumeState.completed.slice(0, plan.resumeFrom) }
   const ran: WorkflowName[] = []
   const signal = runSignal(options.signal)
+  await options.update?.prepare({ reporter, reuse, log })
   for (const planned of toRun) {
+    reuse?.startWorkflow(planned.name)
     const outcome = await runWorkflow(planned, {
       settings,
       outputDir,
@@ -147,11 +154,13 @@ async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, g
       signal,
       verbose: options.verbose ?? false,
     })
+    await reuse?.finishWorkflow(new ParquetTableStore(outputDir))
     ran.push(planned.name)
     if (outcome.stop) break
   }
   stats.estimate = await estimateNextToActual(settings, ran, new ParquetTableStore(outputDir), registry.usageByWorkflow())
   stats.total_runtime = (performance.now() - started) / 1000
+  options.update?.record(stats, reuse)
   await finishRun(outputDir, stats, log)
   await generation.publish()
   reporter.pipelineEnd({

@@ -141,6 +141,15 @@ async function readableDir(outputDir: string): Promise<string> {
   return outputDir
 }
 
+/**
+ * A copy of an index folder that costs no space: hard links, safe for the same reason as the work
+ * generation's (update's backup of the previous index uses it). An existing target is replaced.
+ */
+export async function copyIndexTree(from: string, to: string): Promise<void> {
+  await rm(to, { recursive: true, force: true })
+  await linkTree(from, to)
+}
+
 /** Copies a folder as hard links (log files as copies; plain copies where linking is refused). */
 async function linkTree(from: string, to: string): Promise<void> {
   await mkdir(to, { recursive: true })
