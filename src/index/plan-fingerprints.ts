@@ -26,7 +26,7 @@ export async function fingerprintWorkflows(names: readonly WorkflowName[], setti
       settings: workflow.fingerprint(settings),
       models: modelSettings(modelsUsedBy(name, settings), settings),
       prompts: promptHashes(workflow.prompts?.(settings) ?? []),
-      external: name === 'load_input_documents' ? await inputFilesFingerprint(settings.input_storage.base_dir) : null,
+      external: name === 'load_input_documents' || name === 'load_update_documents' ? await inputFilesFingerprint(settings.input_storage.base_dir) : null,
     })
     planned.push({ name, fingerprint: previous })
   }

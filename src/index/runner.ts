@@ -18,7 +18,7 @@ import { VERSION } from '../version.js'
 import { compareWithActual, estimateWorkflows } from './estimate-run.js'
 import { createFileLogger } from './file-logger.js'
 import { createModelRegistry } from './models.js'
-import { METHODS, PIPELINES, type IndexMethod } from './pipelines.js'
+import { METHODS, PIPELINES, UPDATE_PIPELINES, type IndexMethod } from './pipelines.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from './plan-fingerprints.js'
 import { ReplyReuse } from './reply-reuse.js'
 import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
@@ -83,7 +83,8 @@ export async function planIndex(options: RunIndexOptions = {}, config?: LoadedCo
   const { settings } = loaded
   const method = options.method ?? settings.method ?? 'standard'
   if (!(METHODS as readonly string[]).includes(method)) throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
-  const workflows = await fingerprintWorkflows(resolveWorkflowNames(settings, method), settings)
+  const names = options.update !== undefined && settings.workflows === null ? [...UPDATE_PIPELINES[method]] : resolveWorkflowNames(settings, method)
+  const workflows = await fingerprintWorkflows(names, settings)
   const outputDir = await resumeSourceDir(publishedDir)
   const resumeState = await readResumeState(outputDir)
   const planned = workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint }))
@@ -153,6 +154,8 @@ async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, g
       clock: options.clock ?? SYSTEM_CLOCK,
       signal,
       verbose: options.verbose ?? false,
+      // An update compares with the published index, which stays as it was until the end of the run.
+      previousTables: options.update === undefined ? undefined : new ParquetTableStore(generation.paths.output),
     })
     await reuse?.finishWorkflow(new ParquetTableStore(outputDir))
     ran.push(planned.name)

@@ -92,7 +92,7 @@ describe('graphrag update', () => {
     expect(run.stdout).toContain(`new     ${ALL[10]}`)
     expect(run.stdout).toContain(`edited  ${INITIAL[0]}`)
     expect(run.stdout).toContain(`deleted ${INITIAL[1]}`)
-    expect(run.stdout).toContain("to extract: 2 chunks")
+    expect(run.stdout).toContain('to extract: 2 chunks')
     expect(run.stdout).toMatch(/extract_graph\s+\d+ calls/)
     expect(llm.requests.length).toBe(requests)
     // Back to the indexed inputs for the next tests.
@@ -107,6 +107,7 @@ describe('graphrag update', () => {
       ['edit', () => writeFile(join(root, 'input', INITIAL[2]!), 'Ezra Pike closed the Saltmill and opened a Rope Walk on Stone Island.\n')],
       ['delete', () => rm(join(root, 'input', INITIAL[3]!))],
     ]
+    const shares: string[] = []
     for (const [label, change] of steps) {
       await change()
       const run = await update()
@@ -116,7 +117,11 @@ describe('graphrag update', () => {
       const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
       expect(stats.update[label === 'add' ? 'added' : label === 'edit' ? 'edited' : 'deleted']).toHaveLength(1)
       expect(readdirSync(join(stats.update.backup))).toContain('documents.parquet')
+      expect(Object.keys(stats.workflows)).toContain('update_clean_state')
+      const reports = stats.workflows.update_community_reports.summary
+      shares.push(`${label}: ${reports.reports_regenerated}/${reports.reports}`)
     }
+    console.log(`reports regenerated per update: ${shares.join(', ')}`)
     const query = await runCli(['query', '--root', root, '--method', 'local', 'What did Ezra Pike open?'])
     expect(query.code, query.stderr).toBe(0)
     expect(query.stdout.trim().length).toBeGreaterThan(0)

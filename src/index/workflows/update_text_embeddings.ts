@@ -1,0 +1,51 @@
+/**
+ * Workflow update_text_embeddings: generate_text_embeddings already replaced each LanceDB table with
+ * the rows of the updated tables (texts seen before come from the embedding cache); this checks
+ * that every vector table holds exactly the ids of its table, so no vector of a deleted entity, text
+ * unit or report survives, and records how many rows went away.
+ */
+import { WorkflowError } from '../../errors.js'
+import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
+import { EMBEDDING_NAMES, type EmbeddingName } from '../../model/embeddings.js'
+import { ENTITIES } from '../../model/entities.js'
+import { TEXT_UNITS } from '../../model/text-units.js'
+import { openVectorStore } from '../../storage/vector-store.js'
+import type { Workflow, WorkflowContext } from '../workflow.js'
+import { currentRows, previousRows } from './update-previous.js'
+
+const SOURCES = { text_unit_text: TEXT_UNITS, entity_description: ENTITIES, community_full_content: COMMUNITY_REPORTS } as const
+
+async function sourceIds(ctx: WorkflowContext, name: EmbeddingName, previous: boolean): Promise<string[]> {
+  const rows = previous ? await previousRows(ctx, SOURCES[name]) : await currentRows(ctx, SOURCES[name])
+  return rows.map((r) => r.id)
+}
+
+export const updateTextEmbeddings: Workflow = {
+  name: 'update_text_embeddings',
+  reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name],
+  writes: [],
+  fingerprint: (s) => ({ embed_text: s.embed_text.names, vector_store: s.vector_store.index_schema }),
+  async run(ctx) {
+    const { embed_text: settings, vector_store: vs } = ctx.settings
+    const store = await openVectorStore(vs.db_uri)
+    const summary: Record<string, number> = {}
+    try {
+      for (const name of (settings.names ?? EMBEDDING_NAMES) as EmbeddingName[]) {
+        const table = vs.index_schema[name]?.index_name ?? name
+        if (!(await store.hasTable(table))) continue
+        const expected = new Set(await sourceIds(ctx, name, false))
+        const stored = await store.ids(table)
+        const stale = stored.filter((id) => !expected.has(id))
+        if (stale.length > 0 || stored.length !== expected.size) {
+          throw new WorkflowError('update_text_embeddings', `LanceDB table ${table} in ${vs.db_uri} holds ${stored.length} rows for ${expected.size} rows of ${SOURCES[name].name} (${stale.length} stale ids, e.g. ${stale[0] ?? '-'})`)
+        }
+        const removed = (await sourceIds(ctx, name, true)).filter((id) => !expected.has(id)).length
+        summary[`${table}_rows`] = stored.length
+        summary[`${table}_removed`] = removed
+      }
+    } finally {
+      store.close()
+    }
+    return { summary }
+  },
+}
