@@ -14,7 +14,7 @@ import { COMMUNITY_REPORTS, ENTITIES, TEXT_UNITS } from '../../src/model/index.j
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
-import { comparableTables, lanceRowCounts } from '../support/index-files.js'
+import { comparableTables, lanceRowCounts, parquetHashes, spawnCli } from '../support/index-files.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
@@ -139,5 +139,24 @@ describe('graphrag update', () => {
     const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
     expect(stats.update.reused_model_replies).toBeGreaterThan(0)
     expect(calls.length).toBeLessThan(full.calls / 2)
+  })
+
+  it('kill -9 during an update: output/ stays the previous index and answers; the re-run equals an uninterrupted update', async () => {
+    await writeFile(join(root, 'input', 'extra-ferry.txt'), 'The Ferry Albatross gained a second deck; Tobias Reed hired Nora Finch as purser.\n')
+    await rm(join(root, 'input', INITIAL[4]!))
+    const before = await parquetHashes(join(root, 'output'))
+    for (const at of ['extract_graph', 'update_text_embeddings']) {
+      const run = spawnCli(['update', '--root', root, '--skip-validation'])
+      await run.waitFor(new RegExp(`Starting workflow: ${at}`))
+      run.child.kill('SIGKILL')
+      expect((await run.exited).signal).toBe('SIGKILL')
+      expect(await parquetHashes(join(root, 'output')), `killed in ${at}`).toEqual(before)
+      const query = await runCli(['query', '--root', root, '--method', 'local', 'Who skippers the Ferry Albatross?'])
+      expect(query.code, query.stderr).toBe(0)
+    }
+    const finished = await update()
+    expect(finished.code, finished.stderr).toBe(0)
+    expect(finished.stderr).toMatch(/skipping \d+ finished workflow/)
+    await expectEqualsFullIndex()
   })
 })

@@ -33,11 +33,13 @@ export const updateTextEmbeddings: Workflow = {
       for (const name of (settings.names ?? EMBEDDING_NAMES) as EmbeddingName[]) {
         const table = vs.index_schema[name]?.index_name ?? name
         if (!(await store.hasTable(table))) continue
-        const expected = new Set(await sourceIds(ctx, name, false))
+        // One vector per row (rows, not distinct ids: report ids can repeat until issue 22.5 makes them unique).
+        const rows = await sourceIds(ctx, name, false)
+        const expected = new Set(rows)
         const stored = await store.ids(table)
         const stale = stored.filter((id) => !expected.has(id))
-        if (stale.length > 0 || stored.length !== expected.size) {
-          throw new WorkflowError('update_text_embeddings', `LanceDB table ${table} in ${vs.db_uri} holds ${stored.length} rows for ${expected.size} rows of ${SOURCES[name].name} (${stale.length} stale ids, e.g. ${stale[0] ?? '-'})`)
+        if (stale.length > 0 || stored.length !== rows.length) {
+          throw new WorkflowError('update_text_embeddings', `LanceDB table ${table} in ${vs.db_uri} holds ${stored.length} rows for ${rows.length} rows of ${SOURCES[name].name} (${stale.length} stale ids, e.g. ${stale[0] ?? '-'})`)
         }
         const removed = (await sourceIds(ctx, name, true)).filter((id) => !expected.has(id)).length
         summary[`${table}_rows`] = stored.length
