@@ -4,6 +4,7 @@
  */
 import { join, relative, isAbsolute } from 'node:path'
 import type { Settings } from '../config/schema.js'
+import { ConfigError } from '../errors.js'
 import {
   discardWorkGeneration,
   exists,
@@ -31,6 +32,7 @@ export interface IndexGeneration {
 
 /** Takes the lock, finishes what a crash left half done, and opens the work generation. */
 export async function beginGeneration(settings: Settings, command: string): Promise<IndexGeneration> {
+  rejectSharedOutputFolder(settings)
   const paths = generationPaths(settings.output_storage.base_dir)
   const lock = await acquireRunLock(lockPathFor(paths.runDir), command)
   try {
@@ -61,16 +63,33 @@ function handle(paths: GenerationPaths, settings: Settings, resumed: boolean, no
 }
 
 /**
+ * Publishing replaces the whole output folder and deletes the one it replaced, so that folder must
+ * hold nothing but the index: not the project root, nor a folder holding the inputs or settings.
+ */
+function rejectSharedOutputFolder(settings: Settings): void {
+  const out = settings.output_storage.base_dir
+  const holds = (path: string | null | undefined): boolean => path !== null && path !== undefined && inside(path, out)
+  if (holds(settings.root) || holds(settings.input_storage.base_dir) || holds(settings.configFile)) {
+    throw new ConfigError(
+      `output_storage.base_dir: ${out} also holds the project root, its inputs or its settings; a run replaces that folder as a whole when it finishes, so give the index a folder of its own (default: output)`,
+      { keyPath: 'output_storage.base_dir' },
+    )
+  }
+}
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/**
  * Paths inside output/ (the default LanceDB folder, and cache or logs when configured there) follow
  * the work generation, so everything the run writes is published together. Paths outside stay:
  * a vector store elsewhere has its tables replaced (each one atomically) when the embedding
  * workflow runs, before the new tables are published.
  */
 export function rebaseSettings(settings: Settings, outputDir: string, workDir: string): Settings {
-  const move = (path: string): string => {
-    const rel = relative(outputDir, path)
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? join(workDir, rel) : path
-  }
+  const move = (path: string): string => (inside(path, outputDir) ? join(workDir, relative(outputDir, path)) : path)
   return {
     ...settings,
     output_storage: { ...settings.output_storage, base_dir: workDir },
