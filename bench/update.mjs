@@ -2,7 +2,9 @@
 // server (instant answers): a cold full index of the 20 documents, then add-1 / edit-1 / delete-1
 // updates with the LLM cache disabled (--no-cache), so every answer not reused from the index's own
 // model_replies table is a real call. Prints, per update: model calls, tokens and wall time next to
-// the cold full index's, and the share of community reports regenerated.
+// the cold full index's, the share of community reports regenerated, and how many communities kept
+// exactly their members (a report can only be reused when its community did and its context text,
+// which carries human_readable_ids and degrees, did not change).
 // Run: npm run bench:update
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -62,15 +64,16 @@ for (const [label, change] of scenarios) {
   await change()
   const m = await measure(() => runUpdate({ root: dir, skipValidation: true, cache: false }))
   const reports = m.stats.workflows.update_community_reports.summary
-  rows.push({ label, ...m, reports })
+  const communities = m.stats.workflows.update_communities.summary
+  rows.push({ label, ...m, reports, communities })
 }
 
 const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`)
 console.log(`cold full index (20 documents): ${cold.chat} chat calls, ${cold.embedding} embedding calls, ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`)
-console.log('update (--no-cache: reuse only through model_replies)   chat calls        embedding   tokens             wall            reports regenerated')
+console.log('update (--no-cache: reuse only through model_replies)   chat calls        embedding   tokens             wall            reports regenerated   communities with the same members')
 for (const r of rows) {
   console.log(
-    `  ${r.label.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)}   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reports.reports_regenerated}/${r.reports.reports} (${pct(r.reports.reports_regenerated, r.reports.reports)})`,
+    `  ${r.label.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)}   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reports.reports_regenerated}/${r.reports.reports} (${pct(r.reports.reports_regenerated, r.reports.reports)})   ${r.communities.communities_unchanged}/${r.reports.reports}`,
   )
 }
 await fake.close()

@@ -42,8 +42,10 @@ export class ReplyReuse {
 
   /** Replaces the finished workflow's rows of model_replies with the entries it used (other workflows' rows stay). */
   async finishWorkflow(tables: TableStore): Promise<void> {
-    const kept = (await tables.has(MODEL_REPLIES.name)) ? (await tables.read(MODEL_REPLIES)).filter((r) => r.workflow !== this.workflow) : []
-    if (kept.length === 0 && this.used.size === 0 && !(await tables.has(MODEL_REPLIES.name))) return
+    const rowsBefore = (await tables.has(MODEL_REPLIES.name)) ? await tables.read(MODEL_REPLIES) : []
+    const kept = rowsBefore.filter((r) => r.workflow !== this.workflow)
+    // A workflow without model calls (loading, chunking, clustering) leaves the table as it is.
+    if (this.used.size === 0 && kept.length === rowsBefore.length) return
     const rows = [...kept, ...this.used.values()].sort((a, b) => compare(a.workflow, b.workflow) || compare(a.partition, b.partition) || compare(a.key, b.key))
     await tables.write(MODEL_REPLIES, rows)
     this.used.clear()
