@@ -44,5 +44,5 @@ describeShared('graphrag update on an index built by Microsoft GraphRAG', () => 
     expect(second.code, second.stderr).toBe(0)
     expect(second.stderr).not.toContain('has no model_replies table')
     expect(llm.requests.slice(before).filter((r) => r.kind === 'extract_graph')).toHaveLength(1)
-  })
+  }, 240_000)
 })

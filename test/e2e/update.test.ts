@@ -68,7 +68,7 @@ describe('graphrag update', () => {
     root = await testdir(files)
     const first = await runCli(['index', '--root', root, '--skip-validation'])
     expect(first.code, first.stderr).toBe(0)
-  })
+  }, 120_000)
   afterAll(async () => llm?.close())
 
   it('with nothing changed: says so, calls no model, leaves output/ byte-identical', async () => {
@@ -79,7 +79,7 @@ describe('graphrag update', () => {
     expect(run.stdout).toContain('Index is up to date (0 new, 0 edited, 0 deleted, 10 unchanged document(s))')
     expect(llm.requests.length).toBe(requests)
     expect(await treeHash(join(root, 'output'))).toBe(before)
-  })
+  }, 60_000)
 
   it('--dry-run lists the new, edited and deleted documents and estimates the calls', async () => {
     await writeFile(join(root, 'input', ALL[10]!), readFileSync(join(CORPUS, ALL[10]!), 'utf8'))
@@ -125,7 +125,7 @@ describe('graphrag update', () => {
     const query = await runCli(['query', '--root', root, '--method', 'local', 'What did Ezra Pike open?'])
     expect(query.code, query.stderr).toBe(0)
     expect(query.stdout.trim().length).toBeGreaterThan(0)
-  })
+  }, 400_000)
 
   it('with the LLM cache deleted (and --no-cache): only the changed document is extracted, far fewer calls than a full index', async () => {
     await rm(join(root, 'cache'), { recursive: true, force: true })
@@ -139,7 +139,7 @@ describe('graphrag update', () => {
     const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
     expect(stats.update.reused_model_replies).toBeGreaterThan(0)
     expect(calls.length).toBeLessThan(full.calls / 2)
-  })
+  }, 200_000)
 
   it('kill -9 during an update: output/ stays the previous index and answers; the re-run equals an uninterrupted update', async () => {
     await writeFile(join(root, 'input', 'extra-ferry.txt'), 'The Ferry Albatross gained a second deck; Tobias Reed hired Nora Finch as purser.\n')
@@ -158,5 +158,5 @@ describe('graphrag update', () => {
     expect(finished.code, finished.stderr).toBe(0)
     expect(finished.stderr).toMatch(/skipping \d+ finished workflow/)
     await expectEqualsFullIndex()
-  })
+  }, 300_000)
 })
