@@ -7,6 +7,7 @@ export { initProject, type InitOptions, type InitResult } from './config/init-pr
 export { renderSettingsTemplate } from './config/template.js'
 export * from './errors.js'
 export { planIndex, runIndex, type IndexPlan, type IndexRunResult, type RunIndexOptions } from './index/run/runner.js'
+export { planUpdate, runUpdate, type DocumentChanges, type UpdatePlan, type UpdateResult } from './index/run/update.js'
 export { RecordingReporter, type Reporter } from './index/run/reporter.js'
 export { PIPELINES, type IndexMethod } from './index/plan/pipelines.js'
 export * from './model/index.js'

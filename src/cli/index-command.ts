@@ -37,6 +37,11 @@ export function registerIndexCommand(program: Command): void {
         resume: flags.resume,
         skipValidation: flags.skipValidation,
       }
+      // The reference's update methods: `index --method standard-update` is `update --method standard`.
+      if (flags.method !== undefined && /-update$/.test(flags.method as string)) {
+        const { updateCommand } = await import('./update-command.js')
+        return updateCommand(options, flags.dryRun)
+      }
       if (flags.dryRun) {
         const { printDryRun } = await import('./dry-run.js')
         await printDryRun(options, process.stdout)

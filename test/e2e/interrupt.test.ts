@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -62,7 +63,9 @@ describe('Ctrl-C during index (CI=true, no terminal)', () => {
     // Nothing went on the wire after the signal (allowing for a request already leaving), and every request sent was answered.
     expect(sent.filter((r) => r.startedAt > signalled + 100)).toEqual([])
     expect(sent.every((r) => r.status === 200)).toBe(true)
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+    // The interrupted run's stats stay in its work folder; output/ is published only by a complete run.
+    expect(existsSync(join(root, 'output'))).toBe(false)
+    const stats = JSON.parse(await readFile(join(root, '.output.run', 'work', 'stats.json'), 'utf8'))
     expect(stats.status).toBe('interrupted')
     expect(stats.workflows.extract_graph.status).toBe('interrupted')
     // The answers paid for before Ctrl-C are cached: the re-run asks the model only for the rest.

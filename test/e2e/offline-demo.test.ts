@@ -2,7 +2,7 @@ import { cp, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connect } from '@lancedb/lancedb'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CHUNK_EDGES, COMMUNITIES, COMMUNITY_REPORTS, DOCUMENTS, ENTITIES, RELATIONSHIPS, TEXT_UNITS, type ColumnKind, type TableSchema } from '../../src/model/index.js'
+import { CHUNK_EDGES, COMMUNITIES, COMMUNITY_REPORTS, DOCUMENTS, ENTITIES, MODEL_REPLIES, RELATIONSHIPS, TEXT_UNITS, type ColumnKind, type TableSchema } from '../../src/model/index.js'
 import { runCli, type CliResult } from '../support/cli.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { PROJECT_ROOT } from '../support/shared.js'
@@ -64,7 +64,9 @@ describe('offline demo (README main command)', () => {
 
   it('writes every table the standard method writes and chunk_edges, each with its src/model schema', async () => {
     const files = (await readdir(join(root, 'output'))).filter((f) => f.endsWith('.parquet')).sort()
-    expect(files).toEqual(Object.keys(FINAL_TABLES).map((t) => `${t}.parquet`).sort())
+    // Beside them, our own model_replies (README: the answers an update reuses), with its src/model schema.
+    expect(files).toEqual([...Object.keys(FINAL_TABLES), MODEL_REPLIES.name].map((t) => `${t}.parquet`).sort())
+    expect(await duckDescribe(join(root, 'output', 'model_replies.parquet'))).toEqual(MODEL_REPLIES.columns.map((c) => `${c.name}:VARCHAR`))
     for (const [name, schema] of Object.entries(FINAL_TABLES)) {
       const expected = schema.columns.map((c) => `${c.name}:${DUCKDB_TYPE[c.kind]}`)
       expect(await duckDescribe(join(root, 'output', `${name}.parquet`)), name).toEqual(expected)

@@ -33,3 +33,21 @@ export const PIPELINES: Readonly<Record<IndexMethod, readonly WorkflowName[]>> =
     'create_chunk_graph',
   ],
 }
+
+/** The merge steps that follow the method's list in an update (spec §3), after load_update_documents replaced its first step. */
+const UPDATE_STEPS: readonly WorkflowName[] = [
+  'update_final_documents',
+  'update_entities_relationships',
+  'update_text_units',
+  'update_covariates',
+  'update_communities',
+  'update_community_reports',
+  'update_text_embeddings',
+  'update_clean_state',
+]
+
+/** `standard-update` and `fast-update`, as the reference names them. */
+export const UPDATE_PIPELINES: Readonly<Record<IndexMethod, readonly WorkflowName[]>> = {
+  standard: ['load_update_documents', ...PIPELINES.standard.slice(1), ...UPDATE_STEPS],
+  fast: ['load_update_documents', ...PIPELINES.fast.slice(1), ...UPDATE_STEPS],
+}

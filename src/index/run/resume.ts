@@ -46,9 +46,13 @@ export async function writeResumeState(outputDir: string, state: ResumeState): P
   await writeFileAtomic(join(outputDir, RESUME_FILE), `${JSON.stringify(state, null, 2)}\n`)
 }
 
+/** model_replies is rewritten after each workflow's record (reply-reuse.ts) and is not an input of any workflow. */
+const UNTRACKED_TABLES: ReadonlySet<string> = new Set(['model_replies'])
+
 export async function tableHashes(store: TableStore): Promise<Record<string, string>> {
   const out: Record<string, string> = {}
   for (const name of await store.names()) {
+    if (UNTRACKED_TABLES.has(name)) continue
     const hash = await store.fingerprint(name)
     if (hash !== undefined) out[name] = hash
   }

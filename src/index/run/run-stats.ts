@@ -36,6 +36,8 @@ export interface RunStatsFile {
   estimate?: unknown
   /** Present only when the run was interrupted (Ctrl-C / SIGTERM). */
   status?: 'interrupted'
+  /** `graphrag update`: which documents changed, how many model answers came from the previous index, where its backup is. */
+  update?: { added: string[]; edited: string[]; deleted: string[]; unchanged: number; reused_model_replies: number; backup: string }
 }
 
 export function emptyUsage(): ModelUsage {

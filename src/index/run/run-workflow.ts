@@ -4,7 +4,7 @@ import type { Settings } from '../../config/schema.js'
 import { WorkflowError } from '../../errors.js'
 import type { Logger } from '../../logger.js'
 import type { KeyValueStore } from '../../storage/key-value-store.js'
-import { ParquetTableStore } from '../../storage/table-store.js'
+import { ParquetTableStore, type TableStore } from '../../storage/table-store.js'
 import { guardAgainstFatalErrors } from './fatal-model-errors.js'
 import { sampleMemory } from './memory-sampler.js'
 import type { ModelRegistry } from './models.js'
@@ -31,6 +31,8 @@ export interface RunWorkflowDeps {
   clock: Clock
   signal: AbortSignal
   verbose: boolean
+  /** In update runs: the published index being brought up to date. */
+  previousTables?: TableStore
 }
 
 export async function runWorkflow(
@@ -53,7 +55,7 @@ export async function runWorkflow(
   const ctx: WorkflowContext = {
     settings: deps.settings,
     tables,
-    previousTables: undefined,
+    previousTables: deps.previousTables,
     cache: deps.cache,
     models: guard.models,
     log: deps.log,

@@ -20,8 +20,11 @@ import { compareWithActual, estimateWorkflows } from '../plan/estimate-run.js'
 import { createFileLogger } from './file-logger.js'
 import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
-import { METHODS, PIPELINES, type IndexMethod } from '../plan/pipelines.js'
+import { METHODS, PIPELINES, UPDATE_PIPELINES, type IndexMethod } from '../plan/pipelines.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from '../plan/plan-fingerprints.js'
+import { ReplyReuse } from './reply-reuse.js'
+import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
+import { generationPaths } from '../../storage/generations.js'
 import { SILENT_REPORTER, type Reporter } from './reporter.js'
 import { readResumeState, rerunReason, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
 import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
@@ -50,6 +53,8 @@ export interface RunIndexOptions {
   /** Ctrl-C handling: once requested, no new model call or workflow starts (see interrupt.ts). */
   interrupt?: Interruption
   clock?: Clock
+  /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
+  update?: { prepare(run: { reporter: Reporter; reuse: ReplyReuse | undefined; log: Logger }): Promise<void>; record(stats: RunStatsFile, reuse: ReplyReuse | undefined): void }
 }
 
 export interface IndexPlan {
@@ -72,14 +77,20 @@ export interface IndexRunResult {
 
 const SYSTEM_CLOCK: Clock = { now: () => new Date() }
 
-/** Loads settings and works out which workflows would run; no model is called. */
-export async function planIndex(options: RunIndexOptions = {}): Promise<IndexPlan> {
-  const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+/**
+ * Loads settings and works out which workflows would run; no model is called. The plan's settings
+ * point into the work generation (index-generation.ts), where the run writes and resumes.
+ */
+export async function planIndex(options: RunIndexOptions = {}, config?: LoadedConfig): Promise<IndexPlan> {
+  const published = config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const publishedDir = published.settings.output_storage.base_dir
+  const loaded = { ...published, settings: rebaseSettings(published.settings, publishedDir, generationPaths(publishedDir).work) }
   const { settings } = loaded
   const method = options.method ?? settings.method ?? 'standard'
   if (!(METHODS as readonly string[]).includes(method)) throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
-  const workflows = await fingerprintWorkflows(resolveWorkflowNames(settings, method), settings)
-  const outputDir = settings.output_storage.base_dir
+  const names = options.update !== undefined && settings.workflows === null ? [...UPDATE_PIPELINES[method]] : resolveWorkflowNames(settings, method)
+  const workflows = await fingerprintWorkflows(names, settings)
+  const outputDir = await resumeSourceDir(publishedDir)
   const resumeState = await readResumeState(outputDir)
   const planned = workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint }))
   const resumeFrom = options.resume === false ? 0 : resumablePrefix(planned, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
@@ -88,10 +99,22 @@ export async function planIndex(options: RunIndexOptions = {}): Promise<IndexPla
   return { loaded, method, workflows, resumeFrom, rerun, resumeState }
 }
 
+/** Runs the pipeline holding the index's lock, in a work generation published when the whole run succeeded. */
 export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunResult> {
+  const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const generation = await beginGeneration(loaded.settings, 'graphrag index')
+  try {
+    for (const notice of generation.notices) (options.reporter ?? SILENT_REPORTER).warning(notice)
+    return await runInGeneration(options, loaded, generation)
+  } finally {
+    await generation.release()
+  }
+}
+
+async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, generation: IndexGeneration): Promise<IndexRunResult> {
   const started = performance.now()
   const reporter = options.reporter ?? SILENT_REPORTER
-  const plan = await planIndex(options)
+  const plan = await planIndex(options, loaded)
   const { settings, warnings, apiKeyOrigins } = plan.loaded
   for (const warning of warnings) reporter.warning(warning)
   const outputDir = settings.output_storage.base_dir
@@ -100,8 +123,10 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     secrets: modelSecrets(settings),
   })
   log.info(`graphrag ${VERSION}: indexing ${settings.root} with method ${plan.method}`)
-  const cache = createCache(settings, options.cache !== false)
-  const registry = interruptible(createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: options.cache === false }), options.interrupt)
+  // Earlier model work kept in the index answers where the cache cannot (an update reuses it even with --no-cache).
+  const reuse = options.cache === false && options.update === undefined ? undefined : await ReplyReuse.open(new ParquetTableStore(outputDir), [settings.embed_text.model_instance_name])
+  const cache = reuse?.wrap(createCache(settings, options.cache !== false)) ?? createCache(settings, false)
+  const registry = interruptible(createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: reuse === undefined }), options.interrupt)
   const toRun = plan.workflows.slice(plan.resumeFrom)
   const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
   reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped, plan.rerun)
@@ -119,8 +144,10 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   const state: ResumeState = { version: 1, completed: plan.resumeState.completed.slice(0, plan.resumeFrom) }
   const ran: WorkflowName[] = []
   const signal = runSignal(options.signal)
+  await options.update?.prepare({ reporter, reuse, log })
   for (const planned of toRun) {
     options.interrupt?.throwIfRequested()
+    reuse?.startWorkflow(planned.name)
     const outcome = await runWorkflow(planned, {
       settings,
       outputDir,
@@ -134,23 +161,28 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
       clock: options.clock ?? SYSTEM_CLOCK,
       signal,
       verbose: options.verbose ?? false,
+      // An update compares with the published index, which stays as it was until the end of the run.
+      previousTables: options.update === undefined ? undefined : new ParquetTableStore(generation.paths.output),
     })
+    await reuse?.finishWorkflow(new ParquetTableStore(outputDir))
     ran.push(planned.name)
     if (outcome.stop) break
   }
   const planned = plan.workflows.map((w) => w.name)
   stats.estimate = await estimateNextToActual(settings, { ran, planned }, new ParquetTableStore(outputDir), registry.usageByWorkflow())
   stats.total_runtime = (performance.now() - started) / 1000
+  options.update?.record(stats, reuse)
   await finishRun(outputDir, stats, log)
+  await generation.publish()
   reporter.pipelineEnd({
     seconds: stats.total_runtime,
-    outputDir,
+    outputDir: generation.paths.output,
     tables: finalTables(stats),
     usage: stats.llm_totals,
     usageByModel: usageByModel(settings, registry.usageByWorkflow()),
-    vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true) ? settings.vector_store.db_uri : undefined,
+    vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true) ? loaded.settings.vector_store.db_uri : undefined,
   })
-  return { outputDir, ran, skipped, stats }
+  return { outputDir: generation.paths.output, ran, skipped, stats }
 }
 
 /** The connectivity check is paid for too: its usage gets its own entry and joins the totals. */

@@ -11,7 +11,8 @@ import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operati
 import { embeddingsUsage } from '../operations/estimate-usage.js'
 import type { Workflow, WorkflowContext } from '../workflow.js'
 
-const SOURCES = {
+/** The table each embedding's texts and ids come from. */
+export const EMBEDDING_SOURCES = {
   entity_title: ENTITIES,
   entity_description: ENTITIES,
   relationship_description: RELATIONSHIPS,
@@ -23,7 +24,7 @@ const SOURCES = {
 } as const satisfies Record<EmbeddingName, unknown>
 
 async function readSource(ctx: WorkflowContext, name: EmbeddingName): Promise<EmbeddingSourceRows | undefined> {
-  const schema = SOURCES[name]
+  const schema = EMBEDDING_SOURCES[name]
   if (!(await ctx.tables.has(schema.name))) return undefined
   return { name, rows: await ctx.tables.read(schema) }
 }
@@ -51,7 +52,7 @@ export const generateTextEmbeddings: Workflow = {
       for (const name of (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)) {
         const source = await readSource(ctx, name)
         if (source === undefined) {
-          ctx.stats.warning(`embedding ${name} skipped: table ${SOURCES[name].name} does not exist`)
+          ctx.stats.warning(`embedding ${name} skipped: table ${EMBEDDING_SOURCES[name].name} does not exist`)
           continue
         }
         const schema = vs.index_schema[name]

@@ -129,7 +129,8 @@ describe('extract_graph failures and gleaning', () => {
     behaviour.failFogBell = false
     expect(error).toBeInstanceOf(WorkflowError)
 
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+    // The failed run's stats.json is in its work generation (output/ keeps the last complete index).
+    const stats = JSON.parse(await readFile(join(root, '.output.run', 'work', 'stats.json'), 'utf8'))
     const entry = stats.workflows.extract_graph
     expect(entry).toMatchObject({ status: 'failed', error: (error as Error).message, skipped: false, counters: { chunks_failed: 7 } })
     expect(entry.overall).toBeGreaterThan(0)
