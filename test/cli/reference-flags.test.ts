@@ -18,16 +18,12 @@ describe('Microsoft GraphRAG flags', () => {
 
   it('update --verbose and prompt-tune --domain x reach the command, not a usage error', async () => {
     const root = await testdir({})
-    const reached = {
-      update: 'graphrag update is not available yet',
-      // The command's own action ran: it looks for the project's settings, which this empty root lacks.
-      'prompt-tune': 'graphrag: no settings.yaml, settings.yml or settings.json in',
-    }
     for (const args of [['update', '--root', root, '--verbose'], ['prompt-tune', '--root', root, '--domain', 'x'], ['prompt-tune', '--root', root, '--domain', 'x', '--limit', '5']] as const) {
       const run = await runCli([...args])
       expect(run.stderr, args.join(' ')).not.toContain('too many arguments')
       expect(run.stderr, args.join(' ')).not.toContain('unknown option')
-      expect(run.stderr, args.join(' ')).toContain(reached[args[0]])
+      // The command's own action ran: it looks for the project's settings, which this empty root lacks.
+      expect(run.stderr, args.join(' ')).toContain('graphrag: no settings.yaml, settings.yml or settings.json in')
     }
   })
 })
