@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from './support/shared.js'
 
@@ -88,9 +88,13 @@ describe('architecture', () => {
     expect(violations).toEqual([])
   })
 
-  it('keeps src/text/ a leaf (Python string semantics need nothing else)', () => {
-    const leafImports = walk(join(SRC, 'text')).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]!))
-    expect(leafImports.filter((spec) => !spec.startsWith('./'))).toEqual([])
+  it('keeps src/text/ a leaf: nothing of ours outside it, and no package but the noun-phrase model', () => {
+    const text = join(SRC, 'text')
+    const imports = walk(text).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/from\s+'([^']+)'/g)].map((m) => ({ file, spec: m[1]! })))
+    const outside = imports.filter(({ file, spec }) => spec.startsWith('.') && relative(text, join(dirname(file), spec)).startsWith('..'))
+    expect(outside).toEqual([])
+    const packages = imports.map(({ spec }) => spec).filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:'))
+    expect([...new Set(packages)].sort()).toEqual(['wink-eng-lite-web-model', 'wink-nlp'])
   })
 
   it('keeps clocks and randomness out of operations and graph code', () => {

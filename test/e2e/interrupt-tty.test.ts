@@ -42,7 +42,8 @@ describe.runIf(process.platform === 'linux')('Ctrl-C on a terminal while the spi
     expect(output).toContain('extract_graph')
     expect(code, output).toBe(130)
     expect(output).toMatch(/interrupted: \d+ of \d+ items done/)
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+    // The interrupted run's stats.json is in its work folder: output/ only ever holds a complete index.
+    const stats = JSON.parse(await readFile(join(root, '.output.run', 'work', 'stats.json'), 'utf8'))
     expect(stats.status).toBe('interrupted')
   }, 60_000)
 })
