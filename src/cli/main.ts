@@ -5,11 +5,12 @@
 import { Command, CommanderError } from 'commander'
 import { GraphragError } from '../errors.js'
 import { VERSION } from '../version.js'
+import { registerExportCommand } from './export-command.js'
 import { registerIndexCommand } from './index-command.js'
 import { registerInitCommand } from './init-command.js'
-import { registerPlannedCommands } from './planned-commands.js'
 import { registerPromptTuneCommand } from './prompt-tune-command.js'
 import { registerQueryCommand } from './query.js'
+import { registerUpdateCommand } from './update-command.js'
 import { registerServeCommand } from './serve-command.js'
 import { registerDiagnosticsCommand } from './diagnostics-command.js'
 
@@ -21,9 +22,10 @@ export function buildProgram(): Command {
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
   registerInitCommand(program)
   registerIndexCommand(program)
-  registerPlannedCommands(program)
+  registerUpdateCommand(program)
   registerPromptTuneCommand(program)
   registerQueryCommand(program)
+  registerExportCommand(program)
   registerServeCommand(program)
   registerDiagnosticsCommand(program)
   return program

@@ -17,7 +17,7 @@ export interface TemplateOptions {
 }
 
 /** Files of prompts/ that init writes, keyed by the setting that points at each. */
-export const PROMPT_SETTINGS: ReadonlyArray<readonly [section: string, key: string, file: string]> = [
+const PROMPT_SETTINGS: ReadonlyArray<readonly [section: string, key: string, file: string]> = [
   ['extract_graph', 'prompt', 'extract_graph.txt'],
   ['summarize_descriptions', 'prompt', 'summarize_descriptions.txt'],
   ['extract_claims', 'prompt', 'extract_claims.txt'],

@@ -12,6 +12,7 @@ import type { ConversationTurn } from './context/history.js'
 import type { ContextRecords } from './context/table-format.js'
 import { loadChunkEdges } from './chunk-edges.js'
 import { loadTables, TABLES_BY_METHOD } from './load-index.js'
+import { readableIndex } from '../storage/generations.js'
 import { chatWithSignal, embedderWithSignal } from './abortable.js'
 import { createQueryModels, type QueryModels, type SearchSection } from './models.js'
 import { seededRng } from './rng.js'
@@ -122,8 +123,11 @@ function searchStream(method: SearchMethod, options: SearchOptions): SearchStrea
 async function* execute(method: SearchMethod, options: SearchOptions): AsyncGenerator<string, SearchResult, undefined> {
   const loaded = options.settings === undefined ? loadConfig({ root: options.root ?? '.', configFile: options.configFile }) : undefined
   const settings = options.settings ?? loaded!.settings
-  const dataDir = resolve(options.dataDir ?? settings.output_storage.base_dir)
-  const { services, close } = openServices(settings, method, dataDir, options, loaded?.apiKeyOrigins ?? {})
+  // After a crash in the middle of publishing a new index, the complete one waits beside output/.
+  const readable = await readableIndex(resolve(options.dataDir ?? settings.output_storage.base_dir), settings.vector_store.db_uri)
+  const dataDir = readable.dataDir
+  const readableSettings = { ...settings, vector_store: { ...settings.vector_store, db_uri: readable.dbUri ?? settings.vector_store.db_uri } }
+  const { services, close } = openServices(readableSettings, method, dataDir, options, loaded?.apiKeyOrigins ?? {})
   try {
     const run = await startRun(method, settings, dataDir, options, services)
     let response = ''

@@ -6,7 +6,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { RequestError } from '../errors.js'
-import type { IndexMethod } from '../index/pipelines.js'
+import type { IndexMethod } from '../index/plan/pipelines.js'
 import { registerChatRoutes } from './chat-completions.js'
 import { API_VERSION, diagnose } from './diagnostics.js'
 import { publicMessage, type IndexJobs } from './index-jobs.js'
@@ -38,7 +38,7 @@ export function createApp(parts: ServerParts): Hono {
   app.post('/ranking/preview', async (c) => c.json(await parts.queries.rankingPreview(requiredString(await jsonBody(c), 'question'), c.req.raw.signal)))
   app.post('/index', async (c) => {
     const body = await jsonBody(c)
-    const mode = oneOfField(body, 'mode', ['index'] as const, 'index')
+    const mode = oneOfField(body, 'mode', ['index', 'update'] as const, 'index')
     const method = body.method === undefined || body.method === null ? undefined : oneOfField<IndexMethod>(body, 'method', ['standard', 'fast'], 'standard')
     const job = parts.jobs.start(mode, method)
     return c.json({ job: job.id, mode, method: method ?? null, stream: `/index/stream?job=${job.id}` }, 202)

@@ -6,7 +6,8 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LoadedConfig, Settings } from '../config/index.js'
 import { CHUNK_EDGES } from '../model/index.js'
-import { decodeArrow, ParquetTableStore } from '../storage/index.js'
+import { ParquetTableStore } from '../storage/index.js'
+import { decodeArrow } from '../storage/parquet.js'
 import { openVectorStore } from '../storage/vector-store.js'
 import { VERSION } from '../version.js'
 import { publicMessage } from './index-jobs.js'
@@ -109,7 +110,7 @@ export function masked(value: unknown, key = ''): unknown {
 function features(settings: Settings): Record<string, unknown> {
   return {
     query_methods: QUERY_METHODS,
-    index_modes: ['index'],
+    index_modes: ['index', 'update'],
     index_method: settings.method ?? 'standard',
     claims: settings.extract_claims.enabled,
     chunk_graph_llm_edges: settings.chunk_graph.llm_edges,

@@ -4,9 +4,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import { GraphragError, RequestError } from '../errors.js'
-import type { IndexMethod } from '../index/pipelines.js'
-import type { PipelineEndInfo, Reporter } from '../index/reporter.js'
-import { runIndex } from '../index/runner.js'
+import type { IndexMethod } from '../index/plan/pipelines.js'
+import type { PipelineEndInfo, Reporter } from '../index/run/reporter.js'
+import { runIndex } from '../index/run/runner.js'
+import { runUpdate, type DocumentChanges } from '../index/run/update.js'
 import type { Project } from './query-service.js'
 
 export interface JobEvent {
@@ -14,7 +15,7 @@ export interface JobEvent {
   data: Record<string, unknown>
 }
 
-export type JobMode = 'index'
+export type JobMode = 'index' | 'update'
 
 export class IndexJob {
   readonly id = randomUUID()
@@ -70,8 +71,12 @@ export class IndexJob {
   }
 
   result(info: PipelineEndInfo): void {
-    const data = { seconds: info.seconds, tables: info.tables, usage: info.usage, usage_by_model: info.usageByModel, vector_store: info.vectorStore ?? null }
+    const data = { up_to_date: false, seconds: info.seconds, tables: info.tables, usage: info.usage, usage_by_model: info.usageByModel, vector_store: info.vectorStore ?? null }
     this.emit((this.resultEvent = { event: 'result', data }))
+  }
+
+  upToDate(changes: DocumentChanges): void {
+    this.emit((this.resultEvent = { event: 'result', data: { up_to_date: true, changes } }))
   }
 
   end(error: unknown): void {
@@ -117,7 +122,9 @@ export class IndexJobs {
     const job = new IndexJob(mode, method)
     this.jobs.set(job.id, job)
     this.current = job
-    const run = runIndex({ root: this.project.root, configFile: this.project.configFile, env: this.project.env, method, reporter: jobReporter(job) })
+    const options = { root: this.project.root, configFile: this.project.configFile, env: this.project.env, method, reporter: jobReporter(job) }
+    // update with no changed documents runs no pipeline: its result says so instead of the run's stats.
+    const run = mode === 'index' ? runIndex(options) : runUpdate(options).then((r) => r.upToDate && job.upToDate(r.changes))
     run.then(
       () => this.finish(job, undefined),
       (error: unknown) => this.finish(job, error ?? new Error('index run failed')),

@@ -59,7 +59,7 @@ export const OPENAPI = {
     '/index': {
       post: {
         summary: 'Start an index job (one at a time)',
-        requestBody: body({ type: 'object', properties: { mode: { enum: ['index'], default: 'index' }, method: { enum: ['standard', 'fast'] } } }),
+        requestBody: body({ type: 'object', properties: { mode: { enum: ['index', 'update'], default: 'index', description: 'update: only new, edited and deleted documents (graphrag update)' }, method: { enum: ['standard', 'fast'] } } }),
         responses: { '202': ok('{job, mode, method, stream}'), '409': error('A job is already running'), ...STANDARD_ERRORS },
       },
     },

@@ -44,6 +44,8 @@ export interface VectorStore {
   search(name: string, vector: readonly number[], k: number): Promise<VectorHit[]>
   /** Vectors of the given ids (all rows when omitted); unknown ids are absent from the map. */
   vectorsById(name: string, ids?: readonly string[]): Promise<Map<string, number[]>>
+  /** Every row's id, in no particular order (without reading the vectors). */
+  ids(name: string): Promise<string[]>
   /**
    * Replaces the table with `rows` in one commit. `vectorSize` fixes the dimension (required for an
    * empty table); a row of another dimension fails with both numbers before anything is written.
@@ -127,6 +129,10 @@ export async function openVectorStore(dbUri: string): Promise<VectorStore> {
         }
       }
       return out
+    },
+    async ids(name) {
+      const table = await open(name)
+      return ((await table.query().select(['id']).toArray()) as Array<{ id: string }>).map((r) => String(r.id))
     },
     async replaceTable(name, rows, createDate, options = {}) {
       const dim = vectorDimension(name, rows, options.vectorSize)

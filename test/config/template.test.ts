@@ -95,8 +95,8 @@ describe('settings template', () => {
     for (const key of ['api_base', 'api_version', 'azure_deployment_name', 'call_args', 'rate_limit', 'concurrent_requests', 'encoding_model', 'pricing']) {
       expect(text).toMatch(new RegExp(`^    # ${key}:`, 'm'))
     }
-    expect(text).toMatch(/^      # max_delay: \d+$/m)
-    expect(text).toMatch(/^    #   # requests_per_period: \d+$/m)
+    expect(text).toMatch(/^ {6}# max_delay: \d+$/m)
+    expect(text).toMatch(/^ {4}# {3}# requests_per_period: \d+$/m)
   })
 
   it('writes an offline chat-model example that works once uncommented', async () => {

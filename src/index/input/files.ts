@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { ConfigError } from '../../errors.js'
+import { unlessAbsent } from '../../storage/fs-errors.js'
 
 export const DEFAULT_FILE_PATTERNS = {
   text: '.*\\.txt$',
@@ -74,12 +75,8 @@ export async function partitionInputFiles(baseDir: string, pattern: RegExp): Pro
 }
 
 async function walk(dir: string): Promise<string[]> {
-  let entries
-  try {
-    entries = await readdir(dir, { withFileTypes: true })
-  } catch {
-    return []
-  }
+  // An absent folder holds no files; an unreadable one is an error, not an empty input.
+  const entries = await unlessAbsent(dir, 'read input folder', () => readdir(dir, { withFileTypes: true }), [])
   const out: string[] = []
   for (const entry of entries) {
     const path = join(dir, entry.name)

@@ -9,12 +9,15 @@ import { checkExtraction } from '../operations/extract-graph/check.js'
 import { extractGraph as extract } from '../operations/extract-graph/extract.js'
 import { normalizeTitles } from '../operations/extract-graph/normalize-titles.js'
 import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../model/raw-graph.js'
+import { extractGraphUsage, guessExtractedGraph } from '../operations/estimate-usage.js'
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
-import { readPrompt } from '../prompt-files.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
 import { recordExtraction } from './extraction-stats.js'
 
 const NAME = 'extract_graph'
+
+const unique = (ids: readonly string[]): string[] => [...new Set(ids)]
 
 const promptFiles = (s: Settings) => ({
   extract: { keyPath: 'extract_graph.prompt', path: s.extract_graph.prompt, builtin: 'extract_graph.txt' },
@@ -32,7 +35,20 @@ export const extractGraph: Workflow = {
     const { normalize_titles: normalize, ...extract } = s.extract_graph
     return { extract, summarize: s.summarize_descriptions, raw: s.snapshots.raw_graph, ...(normalize ? { normalize_titles: true } : {}) }
   },
+  models: (s) => ({ chat: unique([s.extract_graph.completion_model_id, s.summarize_descriptions.completion_model_id]), embedding: [] }),
   prompts: (s) => Object.values(promptFiles(s)),
+  guessGraph: (s, figures) => guessExtractedGraph(figures, s.extract_graph.max_gleanings),
+  estimate(x) {
+    const { extract_graph: eg, summarize_descriptions: sd } = x.settings
+    const prompts = promptFiles(x.settings)
+    const sizes = {
+      template: x.promptTokens(prompts.extract, { input_text: '', entity_types: (eg.entity_types ?? DEFAULT_ENTITY_TYPES).join(',') }),
+      continuation: x.promptTokens(prompts.continuation, {}),
+      loop: x.promptTokens(prompts.loop, {}),
+      summary: x.promptTokens(prompts.summarize, { entity_name: '', description_list: '', max_length: String(sd.max_length) }),
+    }
+    return extractGraphUsage(x, sizes, { maxGleanings: eg.max_gleanings, summaryMaxInputTokens: sd.max_input_tokens })
+  },
   async run(ctx) {
     const settings = ctx.settings.extract_graph
     const chat = ctx.models.chat(settings.completion_model_id, { keyPath: 'extract_graph.completion_model_id', cachePartition: settings.model_instance_name })

@@ -8,9 +8,11 @@ import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore } from '../../storage/vector-store.js'
 import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operations/embed-text.js'
+import { embeddingsUsage } from '../operations/estimate-usage.js'
 import type { Workflow, WorkflowContext } from '../workflow.js'
 
-const SOURCES = {
+/** The table each embedding's texts and ids come from. */
+export const EMBEDDING_SOURCES = {
   entity_title: ENTITIES,
   entity_description: ENTITIES,
   relationship_description: RELATIONSHIPS,
@@ -22,7 +24,7 @@ const SOURCES = {
 } as const satisfies Record<EmbeddingName, unknown>
 
 async function readSource(ctx: WorkflowContext, name: EmbeddingName): Promise<EmbeddingSourceRows | undefined> {
-  const schema = SOURCES[name]
+  const schema = EMBEDDING_SOURCES[name]
   if (!(await ctx.tables.has(schema.name))) return undefined
   return { name, rows: await ctx.tables.read(schema) }
 }
@@ -37,6 +39,10 @@ export const generateTextEmbeddings: Workflow = {
   reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name, RELATIONSHIPS.name, DOCUMENTS.name],
   writes: [],
   fingerprint: (s) => ({ embed_text: s.embed_text, vector_store: s.vector_store, snapshots: s.snapshots.embeddings }),
+  models: (s) => ({ chat: [], embedding: [s.embed_text.embedding_model_id] }),
+  prompts: () => [],
+  estimate: (x) => embeddingsUsage(x, x.settings.embed_text.names ?? EMBEDDING_NAMES, { batchSize: x.settings.embed_text.batch_size, batchMaxTokens: x.settings.embed_text.batch_max_tokens }),
+  writesVectorStore: true,
   async run(ctx) {
     const { embed_text: settings, vector_store: vs } = ctx.settings
     const model = ctx.models.embedding(settings.embedding_model_id, { keyPath: 'embed_text.embedding_model_id', cachePartition: settings.model_instance_name })
@@ -46,7 +52,7 @@ export const generateTextEmbeddings: Workflow = {
       for (const name of (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)) {
         const source = await readSource(ctx, name)
         if (source === undefined) {
-          ctx.stats.warning(`embedding ${name} skipped: table ${SOURCES[name].name} does not exist`)
+          ctx.stats.warning(`embedding ${name} skipped: table ${EMBEDDING_SOURCES[name].name} does not exist`)
           continue
         }
         const schema = vs.index_schema[name]

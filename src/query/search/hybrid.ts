@@ -4,7 +4,7 @@
  * citations checked. `explain` (or no chat model) prints the ranking instead of asking the model.
  */
 import type { Settings } from '../../config/index.js'
-import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import { checkCitations, type CitedReference, type HybridWarning } from '../hybrid/citations.js'
 import { buildHybridContext, type ExternalPassage, type HybridContext, type HybridSource } from '../hybrid/context.js'
 import { explainRows, renderExplain, type ExplainRow } from '../hybrid/explain.js'

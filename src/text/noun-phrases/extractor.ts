@@ -6,7 +6,7 @@ import winkNLP, { type WinkMethods } from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { normalizePhrase, pythonListRepr, type PhraseFilterOptions } from './normalize.js'
 
-/** Up to two adjectives, then one to three nouns or proper nouns. */
+/** Up to two adjectives, then one to three nouns or proper nouns. @public (bench/nlp.mjs) */
 export const NOUN_PHRASE_PATTERN = '[|ADJ] [|ADJ] [NOUN|PROPN] [|NOUN|PROPN] [|NOUN|PROPN]'
 
 export interface NounPhraseExtractor {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createModelRegistry } from '../../../src/index/models.js'
+import { createModelRegistry } from '../../../src/index/run/models.js'
 import { extractGraph } from '../../../src/index/workflows/extract_graph.js'
 import { SILENT_LOGGER } from '../../../src/logger.js'
 import { BASE_TEXT_UNITS, ENTITY_ALIASES, EXTRACTED_ENTITIES, EXTRACTED_RELATIONSHIPS } from '../../../src/model/index.js'

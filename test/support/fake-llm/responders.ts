@@ -195,7 +195,7 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
 }
 
 /** A minimal value satisfying a JSON schema, for structured requests no responder recognised. */
-export function sampleForSchema(schema: unknown): unknown {
+function sampleForSchema(schema: unknown): unknown {
   const s = (schema ?? {}) as Record<string, unknown>
   const type = Array.isArray(s.type) ? s.type[0] : s.type
   if (Array.isArray(s.enum)) return s.enum[0]
