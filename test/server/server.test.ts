@@ -286,6 +286,24 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     expect(JSON.parse((await collect(await fetch(`${server.url}/index/stream`))).at(-1)!.data)).toEqual({ stage: 'done' })
   })
 
+  it('POST /index with mode update indexes only changed documents, and says when nothing changed; new queries see the new index', async () => {
+    await writeFile(join(root, 'input', '07-the-ferry.txt'), 'Ferryman Tobias Venn carried the mayor of Harrowmere across the bay at dawn.\n')
+    const run = async () => {
+      const start = await post(`${server.url}/index`, { mode: 'update' })
+      expect(start.status).toBe(202)
+      const { stream } = (await start.json()) as { stream: string }
+      return collect(await fetch(`${server.url}${stream}`))
+    }
+    const first = await run()
+    expect(JSON.parse(first.at(-1)!.data)).toEqual({ stage: 'done' })
+    expect(JSON.parse(first.find((m) => m.event === 'result')!.data)).toMatchObject({ up_to_date: false })
+    const again = await run()
+    expect(JSON.parse(again.find((m) => m.event === 'result')!.data)).toMatchObject({ up_to_date: true, changes: { added: [], edited: [], deleted: [] } })
+    const res = await post(`${server.url}/query`, { question: 'Who is the ferryman?', method: 'basic' })
+    const json = (await res.json()) as { context: Record<string, Array<Record<string, unknown>>> }
+    expect(JSON.stringify(json.context)).toContain('Tobias Venn')
+  })
+
   it('a client that disconnects mid-stream cancels the model calls of its query', async () => {
     // A slow model (3 s a call) on a copy of the index: the client goes away while the map calls are in flight.
     const slow = await startFakeLlm({ latency: { fixedMs: 3000 } })
