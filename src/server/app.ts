@@ -77,7 +77,7 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /** Request problems keep their status; our errors are 500 with their message (secret-free by design); others say only "internal". */
-export function errorReply(c: Context, error: unknown): Response {
+function errorReply(c: Context, error: unknown): Response {
   if (error instanceof RequestError) return c.json({ error: { message: error.message, type: 'invalid_request' } }, error.status)
   if (!(error instanceof Error) || !('code' in error)) console.error(error)
   return c.json({ error: { message: publicMessage(error), type: 'server_error' } }, 500)

@@ -100,7 +100,7 @@ async function chunkEdgeCounts(dir: string): Promise<Record<string, number> | nu
 const SECRET_KEY = /key|token|secret|password|connection_string/i
 
 /** The settings with every secret-looking value replaced (keys, tokens, connection strings). */
-export function masked(value: unknown, key = ''): unknown {
+function masked(value: unknown, key = ''): unknown {
   if (typeof value === 'string' && SECRET_KEY.test(key) && value !== '') return '***'
   if (Array.isArray(value)) return value.map((v) => masked(v))
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, k)]))

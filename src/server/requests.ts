@@ -28,7 +28,7 @@ export function requiredString(body: Record<string, unknown>, field: string): st
   return value
 }
 
-export function optionalString(body: Record<string, unknown>, field: string, def: string): string {
+function optionalString(body: Record<string, unknown>, field: string, def: string): string {
   const value = body[field]
   if (value === undefined || value === null) return def
   if (typeof value !== 'string' || value.trim() === '') throw new RequestError(400, `${field}: expected a non-empty string`)

@@ -6,7 +6,8 @@ import { runIndex } from '../../src/index/run/runner.js'
 import { basicSearch } from '../../src/query/index.js'
 import { loadConfig } from '../../src/config/index.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
-import { OPENAPI } from '../../src/server/openapi.js'
+import type { DiagnosticsReport } from '../../src/server/diagnostics.js'
+import type { OPENAPI } from '../../src/server/openapi.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -158,20 +159,22 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     const res = await fetch(`${server.url}/diagnostics`)
     const text = await res.text()
     expect(text).not.toContain('sk-secret-test-key')
-    const report = JSON.parse(text) as Record<string, any>
+    const report = JSON.parse(text) as DiagnosticsReport
     expect(report.index.present).toBe(true)
-    expect(report.tables.find((t: { name: string }) => t.name === 'text_units').rows).toBeGreaterThan(0)
-    expect(report.vector_tables.length).toBeGreaterThan(0)
+    expect(report.tables.find((t) => t.name === 'text_units')!.rows).toBeGreaterThan(0)
+    const vectors = report.vector_tables as Array<{ dimension: number | null }>
+    expect(vectors.length).toBeGreaterThan(0)
     // Every table with a vector column has the configured dimension (full-text tables have none).
-    const dims = report.vector_tables.map((t: { dimension: number | null }) => t.dimension).filter((d: number | null) => d !== null)
+    const dims = vectors.map((t) => t.dimension).filter((d) => d !== null)
     expect(dims.length).toBeGreaterThanOrEqual(3)
     expect(new Set(dims)).toEqual(new Set([384]))
-    expect(report.models.map((m: { id: string; reachable: boolean }) => [m.id, m.reachable])).toEqual([
+    expect(report.models.map((m) => [m.id, m.reachable])).toEqual([
       ['default_completion_model', true],
       ['default_embedding_model', true],
     ])
-    expect(report.settings.completion_models.default_completion_model.api_key).toBe('***')
-    expect(report.counts.chunk_edges.sequence).toBeGreaterThan(0)
+    const settings = report.settings as { completion_models: Record<string, { api_key: string }> }
+    expect(settings.completion_models.default_completion_model!.api_key).toBe('***')
+    expect(report.counts.chunk_edges!.sequence).toBeGreaterThan(0)
     expect(report.counts.relationships).toBeGreaterThan(0)
     // The reachability check is remembered for a minute: a second report makes no model call.
     const calls = fake.requests.length
