@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'QUERY'
   | 'EXPORT'
   | 'INTERNAL'
+  | 'REQUEST'
 
 export class GraphragError extends Error {
   readonly code: ErrorCode
@@ -112,5 +113,15 @@ export class InternalError extends GraphragError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('INTERNAL', message, options)
     this.name = 'InternalError'
+  }
+}
+
+/** A bad HTTP request to `graphrag serve`: `status` is the HTTP status sent, the message names the field. */
+export class RequestError extends GraphragError {
+  readonly status: 400 | 401 | 404 | 409 | 413
+  constructor(status: 400 | 401 | 404 | 409 | 413, message: string) {
+    super('REQUEST', message)
+    this.name = 'RequestError'
+    this.status = status
   }
 }

@@ -9,9 +9,11 @@ const SRC = join(PROJECT_ROOT, 'src')
 const ALLOWED: Record<string, readonly string[]> = {
   // prompt-tune sits beside query, above index: it reuses the input loader, chunker, model registry and extraction parser.
   'prompt-tune': ['prompt-tune', 'config', 'index', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger'],
-  cli: ['cli', 'config', 'index', 'query', 'prompt-tune', 'export', 'llm', 'storage', 'model', 'graph', 'prompts', 'text', 'errors', 'logger', 'version'],
+  cli: ['cli', 'config', 'index', 'query', 'prompt-tune', 'export', 'server', 'llm', 'storage', 'model', 'graph', 'prompts', 'text', 'errors', 'logger', 'version'],
   config: ['config', 'model', 'errors', 'llm', 'storage', 'prompts', 'logger'],
   index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
+  // server sits beside cli: the HTTP API over the same library functions.
+  server: ['server', 'config', 'index', 'query', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
   query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
   // export is a leaf beside query: it reads the tables through storage and never runs the pipeline.
   export: ['export', 'config', 'storage', 'model', 'errors'],

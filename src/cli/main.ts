@@ -11,6 +11,8 @@ import { registerInitCommand } from './init-command.js'
 import { registerPromptTuneCommand } from './prompt-tune-command.js'
 import { registerQueryCommand } from './query.js'
 import { registerUpdateCommand } from './update-command.js'
+import { registerServeCommand } from './serve-command.js'
+import { registerDiagnosticsCommand } from './diagnostics-command.js'
 
 export function buildProgram(): Command {
   const program = new Command('graphrag')
@@ -24,6 +26,8 @@ export function buildProgram(): Command {
   registerPromptTuneCommand(program)
   registerQueryCommand(program)
   registerExportCommand(program)
+  registerServeCommand(program)
+  registerDiagnosticsCommand(program)
   return program
 }
 

@@ -5,6 +5,7 @@ import { cache, chunking, input, inputStorage, outputStorage, reporting, tablePr
 import { hybridSearch } from './sections/hybrid.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
 import { chunkGraph, graphSearch } from './sections/chunk-graph.js'
+import { server } from './sections/server.js'
 import {
   clusterGraph,
   communityReports,
@@ -50,6 +51,8 @@ export const SETTINGS = section({
   chunk_graph: chunkGraph,
   graph_search: graphSearch,
   hybrid_search: hybridSearch,
+  // Ours: the HTTP API of `graphrag serve`.
+  server,
 })
 
 /** Settings as written in the file, defaults applied (paths still relative). */

@@ -55,9 +55,7 @@ export async function runQueryCommand(question: string, flags: QueryCommandFlags
   if (result.hybrid !== undefined) {
     writeHybrid(result, flags, streaming, io.stdout)
   } else if (flags.json) {
-    const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {}
-    const json = { method: result.method, response: result.response, context: result.context, usage: result.usage, ...warnings }
-    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+    io.stdout.write(`${JSON.stringify(queryJson(result), null, 2)}\n`)
   } else if (streaming) {
     io.stdout.write('\n')
   } else {
@@ -67,6 +65,14 @@ export async function runQueryCommand(question: string, flags: QueryCommandFlags
   if (result.usage.failures > 0) io.stderr.write(`graphrag: warning: ${result.usage.failures} model call(s) failed and were skipped (see --verbose)\n`)
   return result
 }
+
+/** What `query --json` prints (and the HTTP API answers): method, response, context, usage, warnings when any. */
+export function queryJson(result: SearchResult): QueryJson {
+  const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {}
+  return { method: result.method, response: result.response, context: result.context, usage: result.usage, ...warnings }
+}
+
+export type QueryJson = Pick<SearchResult, 'method' | 'response' | 'context' | 'usage'> & { warnings?: string[] }
 
 async function readHistory(file: string): Promise<ReturnType<typeof parseHistory>> {
   const path = resolve(file)

@@ -13,7 +13,8 @@ import type { ContextRecords } from './context/table-format.js'
 import { loadChunkEdges } from './chunk-edges.js'
 import { loadTables, TABLES_BY_METHOD } from './load-index.js'
 import { readableIndex } from '../storage/generations.js'
-import { createQueryModels, type SearchSection } from './models.js'
+import { chatWithSignal, embedderWithSignal } from './abortable.js'
+import { createQueryModels, type QueryModels, type SearchSection } from './models.js'
 import { seededRng } from './rng.js'
 import { runBasicSearch } from './search/basic.js'
 import { runDriftSearch } from './search/drift.js'
@@ -50,6 +51,10 @@ export interface SearchOptions {
   logger?: Logger
   /** Models to use instead of the configured ones (library users with their own clients). */
   models?: { chat?: ChatModel; embedder?: EmbeddingModel }
+  /** Aborting it cancels the search's model calls (a server whose client went away). */
+  signal?: AbortSignal
+  /** Wraps the embedding model, e.g. with a cache of question embeddings (the server's LRU). */
+  decorateEmbedder?: (embedder: EmbeddingModel) => EmbeddingModel
   /** Hybrid search: rank and print the ranking table, no answer from the model. */
   explain?: boolean
   /** Hybrid search: passages from outside the index, added to the context and citable. */
@@ -204,7 +209,7 @@ function openServices(
   options: SearchOptions,
   keyOrigins: Readonly<Record<string, string>>,
 ): { services: SearchServices; close: () => void } {
-  const models = createQueryModels(settings, SECTION[method], options.models ?? {}, keyOrigins)
+  const models = signalled(createQueryModels(settings, SECTION[method], options.models ?? {}, keyOrigins), options)
   const meter = new UsageMeter(models.price, models.embeddingPrice)
   const vectors = openQueryVectors(settings, vectorDbUri(settings, dataDir, options))
   const services: SearchServices = {
@@ -218,6 +223,14 @@ function openServices(
     logger: options.logger ?? SILENT_LOGGER,
   }
   return { services, close: () => vectors.close() }
+}
+
+/** The models with the caller's signal on every call and its embedder decoration applied. */
+function signalled(models: QueryModels, options: SearchOptions): QueryModels {
+  const embedder = options.decorateEmbedder?.(models.embedder) ?? models.embedder
+  const signal = options.signal
+  if (signal === undefined) return { ...models, embedder }
+  return { ...models, chat: models.chat && chatWithSignal(models.chat, signal), embedder: embedderWithSignal(embedder, signal) }
 }
 
 export type { ConversationTurn } from './context/history.js'

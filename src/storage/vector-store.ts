@@ -38,6 +38,8 @@ export interface VectorHit {
 export interface VectorStore {
   tableNames(): Promise<string[]>
   hasTable(name: string): Promise<boolean>
+  /** Row count and vector dimension of a table (dimension null when it has no fixed-size vector column). */
+  describe(name: string): Promise<{ rows: number; dimension: number | null }>
   /** The k nearest rows by cosine distance, nearest first (ties by id). */
   search(name: string, vector: readonly number[], k: number): Promise<VectorHit[]>
   /** Vectors of the given ids (all rows when omitted); unknown ids are absent from the map. */
@@ -92,6 +94,12 @@ export async function openVectorStore(dbUri: string): Promise<VectorStore> {
   return {
     tableNames: () => db.tableNames(),
     hasTable: async (name) => (await db.tableNames()).includes(name),
+    async describe(name) {
+      const table = await open(name)
+      const type = (await table.schema()).fields.find((f) => f.name === 'vector')?.type
+      const dimension = type !== undefined && DataType.isFixedSizeList(type) ? type.listSize : null
+      return { rows: await table.countRows(), dimension }
+    },
     async search(name, vector, k) {
       const table = await open(name)
       await checkQueryDimension(table, name, vector.length)

@@ -68,6 +68,9 @@ describe('settings template', () => {
     // Our hybrid_search section: every weight visible with its default.
     expect(text).toMatch(/^hybrid_search:\n[\s\S]*^  rrf_k: 60$[\s\S]*^  edge_weights:\n[\s\S]*^    caused_by: 0\.22$/m)
     expect(settings.hybrid_search.edge_weights.references).toBe(0.18)
+    // Our server section: address and cache sizes visible with their defaults.
+    expect(text).toMatch(/^server:\n[\s\S]*^  host: 127\.0\.0\.1$[\s\S]*^  answer_cache_size: 200$/m)
+    expect(settings.server).toEqual({ host: '127.0.0.1', port: 8010, max_body_bytes: 1048576, embedding_cache_size: 1000, answer_cache_size: 200 })
   })
 
   it('renders offline settings that need no key and load without warnings', async () => {

@@ -1,0 +1,35 @@
+/** `graphrag serve`: the HTTP API (queries, index jobs, diagnostics) until interrupted. */
+import { InvalidArgumentError, type Command } from 'commander'
+
+interface ServeFlags {
+  root: string
+  config?: string
+  host?: string
+  port?: number
+}
+
+function parsePort(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535')
+  return n
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve the HTTP API: queries, index jobs with streamed progress, diagnostics, OpenAI-compatible chat.')
+    .option('-r, --root <dir>', 'project root', '.')
+    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+    .option('--host <address>', 'address to bind (default server.host, 127.0.0.1); others need GRAPHRAG_SERVER_TOKEN')
+    .option('--port <n>', 'port (default server.port, 8010; 0 = any free port)', parsePort)
+    .action(async (flags: ServeFlags) => {
+      const { startServer } = await import('../server/start.js')
+      const server = await startServer({ root: flags.root, configFile: flags.config, host: flags.host, port: flags.port })
+      process.stderr.write(`graphrag: serving ${flags.root} at ${server.url} (API description: ${server.url}/openapi.json)\n`)
+      await new Promise<void>((resolve) => {
+        const stop = () => void server.close().then(resolve, resolve)
+        process.once('SIGINT', stop)
+        process.once('SIGTERM', stop)
+      })
+    })
+}

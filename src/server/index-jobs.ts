@@ -1,0 +1,160 @@
+/**
+ * The server's index jobs: one at a time (a second start is a 409), progress taken from the runner's
+ * Reporter events and kept so a client that connects late gets the current state first.
+ */
+import { randomUUID } from 'node:crypto'
+import { GraphragError, RequestError } from '../errors.js'
+import type { IndexMethod } from '../index/plan/pipelines.js'
+import type { PipelineEndInfo, Reporter } from '../index/run/reporter.js'
+import { runIndex } from '../index/run/runner.js'
+import { runUpdate, type DocumentChanges } from '../index/run/update.js'
+import type { Project } from './query-service.js'
+
+export interface JobEvent {
+  event?: 'start' | 'result'
+  data: Record<string, unknown>
+}
+
+export type JobMode = 'index' | 'update'
+
+export class IndexJob {
+  readonly id = randomUUID()
+  status: 'running' | 'done' | 'error' = 'running'
+  private readonly startEvent: JobEvent
+  private state: JobEvent | undefined
+  private resultEvent: JobEvent | undefined
+  private endEvent: JobEvent | undefined
+  private readonly listeners = new Set<(event: JobEvent) => void>()
+
+  constructor(
+    readonly mode: JobMode,
+    readonly method: IndexMethod | undefined,
+  ) {
+    this.startEvent = { event: 'start', data: { job: this.id, mode, method: method ?? null, started_at: new Date().toISOString() } }
+  }
+
+  /** What a client connecting now is sent first: start, the current state, and the outcome when there is one. */
+  snapshot(): JobEvent[] {
+    return [this.startEvent, this.state, this.resultEvent, this.endEvent].filter((e): e is JobEvent => e !== undefined)
+  }
+
+  /** The snapshot, then live events until the job ends. */
+  async *follow(signal: AbortSignal): AsyncGenerator<JobEvent> {
+    const queue = this.snapshot()
+    let wake: (() => void) | undefined
+    const listener = (event: JobEvent) => {
+      queue.push(event)
+      wake?.()
+    }
+    const onAbort = () => wake?.()
+    this.listeners.add(listener)
+    signal.addEventListener('abort', onAbort)
+    try {
+      while (!signal.aborted) {
+        const next = queue.shift()
+        if (next !== undefined) {
+          yield next
+          if (next === this.endEvent) return
+        } else {
+          await new Promise<void>((resolve) => (wake = resolve))
+          wake = undefined
+        }
+      }
+    } finally {
+      this.listeners.delete(listener)
+      signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  progress(data: Record<string, unknown>): void {
+    this.emit((this.state = { data }))
+  }
+
+  result(info: PipelineEndInfo): void {
+    const data = { up_to_date: false, seconds: info.seconds, tables: info.tables, usage: info.usage, usage_by_model: info.usageByModel, vector_store: info.vectorStore ?? null }
+    this.emit((this.resultEvent = { event: 'result', data }))
+  }
+
+  upToDate(changes: DocumentChanges): void {
+    this.emit((this.resultEvent = { event: 'result', data: { up_to_date: true, changes } }))
+  }
+
+  end(error: unknown): void {
+    this.status = error === undefined ? 'done' : 'error'
+    this.emit((this.endEvent = { data: error === undefined ? { stage: 'done' } : { stage: 'error', error: publicMessage(error) } }))
+  }
+
+  private emit(event: JobEvent): void {
+    for (const listener of this.listeners) listener(event)
+  }
+}
+
+/** Our own errors say what went wrong without secrets; anything else is a bug, described without its details. */
+export function publicMessage(error: unknown): string {
+  return error instanceof GraphragError ? error.message : 'internal error (see the server log)'
+}
+
+export class IndexJobs {
+  private current: IndexJob | undefined
+  private readonly jobs = new Map<string, IndexJob>()
+
+  constructor(
+    private readonly project: Project,
+    private readonly onFinished: (job: IndexJob) => void,
+  ) {}
+
+  running(): IndexJob | undefined {
+    return this.current
+  }
+
+  /** The most recently started job. */
+  last(): IndexJob | undefined {
+    return [...this.jobs.values()].at(-1)
+  }
+
+  get(id: string): IndexJob | undefined {
+    return this.jobs.get(id)
+  }
+
+  /** Starts a run in the background; throws a 409 while another runs. */
+  start(mode: JobMode, method: IndexMethod | undefined): IndexJob {
+    if (this.current !== undefined) throw new RequestError(409, `an index job is already running (job ${this.current.id})`)
+    const job = new IndexJob(mode, method)
+    this.jobs.set(job.id, job)
+    this.current = job
+    const options = { root: this.project.root, configFile: this.project.configFile, env: this.project.env, method, reporter: jobReporter(job) }
+    // update with no changed documents runs no pipeline: its result says so instead of the run's stats.
+    const run = mode === 'index' ? runIndex(options) : runUpdate(options).then((r) => r.upToDate && job.upToDate(r.changes))
+    run.then(
+      () => this.finish(job, undefined),
+      (error: unknown) => this.finish(job, error ?? new Error('index run failed')),
+    )
+    return job
+  }
+
+  private finish(job: IndexJob, error: unknown): void {
+    this.current = undefined
+    job.end(error)
+    this.onFinished(job)
+  }
+}
+
+/** Reporter events as `{stage, detail, current, total}` (the same events the progress display shows). */
+function jobReporter(job: IndexJob): Reporter {
+  let workflows: readonly string[] = []
+  const position = (name: string) => workflows.indexOf(name)
+  return {
+    pipelineStart(names, resumed) {
+      workflows = names
+      const detail = resumed.length > 0 ? `${names.length} workflows, ${resumed.length} resumed` : `${names.length} workflows`
+      job.progress({ stage: 'pipeline', detail, current: resumed.length, total: names.length })
+    },
+    workflowStart: (name) => job.progress({ stage: name, detail: 'started', current: position(name), total: workflows.length }),
+    progress: (workflow, label, done, total) => job.progress({ stage: workflow, detail: label, current: done, total }),
+    workflowEnd: (name, info) =>
+      job.progress({ stage: name, detail: info.skipped ? 'skipped' : `finished in ${info.seconds.toFixed(1)} s`, current: position(name) + 1, total: workflows.length }),
+    workflowFailed: (name, message) => job.progress({ stage: name, detail: `failed: ${message}`, current: position(name) + 1, total: workflows.length }),
+    warning: (message) => job.progress({ stage: 'warning', detail: message, current: 0, total: 0 }),
+    pipelineEnd: (info) => job.result(info),
+  }
+}

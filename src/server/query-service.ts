@@ -1,0 +1,152 @@
+/**
+ * Runs queries for the server with the same search functions as `graphrag query`, behind two LRU
+ * caches: question → embedding and question + query settings → answer.
+ */
+import { loadConfig, type LoadedConfig } from '../config/index.js'
+import type { EmbeddingModel } from '../llm/types.js'
+import { queryJson } from '../query/command.js'
+import { hybridJson } from '../query/hybrid/output.js'
+import {
+  basicSearchStream,
+  driftSearchStream,
+  globalSearchStream,
+  graphSearchStream,
+  hybridSearchStream,
+  localSearchStream,
+  SEARCH_DEFAULTS,
+  type ConversationTurn,
+  type ExternalPassage,
+  type SearchMethod,
+  type SearchOptions,
+  type SearchResult,
+  type SearchStream,
+  type UsageSummary,
+} from '../query/index.js'
+import { LruCache } from './lru.js'
+
+export interface QueryRequest {
+  question: string
+  method: SearchMethod
+  communityLevel: number
+  responseType: string
+  dynamicCommunitySelection: boolean
+  history: ConversationTurn[]
+  /** Hybrid search only: passages from outside the index, citable in the answer. */
+  externalContext: ExternalPassage[]
+}
+
+/** What a query is served as: the JSON of `query --json`, plus the answer text and usage for the chat protocol. */
+export interface ServedAnswer {
+  json: Record<string, unknown>
+  response: string
+  usage: UsageSummary
+}
+
+export interface Project {
+  root: string
+  configFile?: string
+  env?: Readonly<Record<string, string | undefined>>
+}
+
+const STREAMS: Record<SearchMethod, (o: SearchOptions) => SearchStream> = {
+  local: localSearchStream,
+  global: globalSearchStream,
+  drift: driftSearchStream,
+  basic: basicSearchStream,
+  graph: graphSearchStream,
+  hybrid: hybridSearchStream,
+}
+
+export class QueryService {
+  readonly embeddings: LruCache<number[]>
+  readonly answers: LruCache<ServedAnswer>
+
+  constructor(
+    private readonly project: Project,
+    sizes: { embeddings: number; answers: number },
+  ) {
+    this.embeddings = new LruCache(sizes.embeddings)
+    this.answers = new LruCache(sizes.answers)
+  }
+
+  /** Settings are read again for each query, so edits to settings.yaml apply without a restart. */
+  config(): LoadedConfig {
+    return loadConfig({ root: this.project.root, configFile: this.project.configFile, env: this.project.env })
+  }
+
+  /** The cached answer for this request under the settings in force, if any. */
+  cached(request: QueryRequest): { key: string; answer: ServedAnswer | undefined } {
+    const key = this.answerKey(request)
+    return { key, answer: this.answers.get(key) }
+  }
+
+  /** Starts the search; `onChunk` sees the answer as it streams. A complete, failure-free answer is cached under `key`. */
+  async run(request: QueryRequest, key: string, signal: AbortSignal, onChunk?: (chunk: string) => Promise<void> | void): Promise<ServedAnswer> {
+    const { settings } = this.config()
+    const stream = STREAMS[request.method]({
+      query: request.question,
+      settings,
+      communityLevel: request.communityLevel,
+      responseType: request.responseType,
+      dynamicCommunitySelection: request.dynamicCommunitySelection,
+      history: request.history,
+      externalContext: request.externalContext,
+      signal,
+      decorateEmbedder: (embedder) => cachingEmbedder(embedder, this.embeddings),
+    })
+    for await (const chunk of stream) await onChunk?.(chunk)
+    const answer = served(await stream.result)
+    if (answer.usage.failures === 0 && !signal.aborted) this.answers.set(key, answer)
+    return answer
+  }
+
+  /** Hybrid search's ranking with its signals and bonuses, asking no model for an answer (`query --explain`). */
+  async rankingPreview(question: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const loaded = this.config().settings
+    // No chat call at all: the question's entities come from the offline noun-phrase extractor.
+    const settings = { ...loaded, hybrid_search: { ...loaded.hybrid_search, query_entities: 'noun_phrases' as const } }
+    const decorateEmbedder = (embedder: EmbeddingModel) => cachingEmbedder(embedder, this.embeddings)
+    const result = await hybridSearchStream({ query: question, settings, explain: true, signal, decorateEmbedder }).result
+    const h = result.hybrid!
+    return { question, query_entities: 'noun_phrases', ranking: h.ranking, explain_text: h.explainText, entities: h.entities, warnings: h.warnings, usage: result.usage }
+  }
+
+  private answerKey(request: QueryRequest): string {
+    const { settings } = this.config()
+    const section = settings[`${request.method}_search`]
+    // Any change to the method's settings or the models makes a different key (stale answers are never served).
+    const parts = [request, section, settings.completion_models, settings.embedding_models, settings.output_storage, SEARCH_DEFAULTS.seed]
+    return JSON.stringify(parts)
+  }
+}
+
+function served(result: SearchResult): ServedAnswer {
+  const json = result.hybrid === undefined ? queryJson(result) : hybridJson(result, false)
+  return { json: json as Record<string, unknown>, response: result.response, usage: result.usage }
+}
+
+/** An embedder that answers repeated texts from the LRU and embeds only the others. */
+function cachingEmbedder(inner: EmbeddingModel, cache: LruCache<number[]>): EmbeddingModel {
+  return {
+    get id() {
+      return inner.id
+    },
+    get model() {
+      return inner.model
+    },
+    countTokens: (text) => inner.countTokens(text),
+    async embed(texts, options) {
+      const keys = texts.map((text) => `${inner.id}\u0000${inner.model}\u0000${text}`)
+      const found = keys.map((key) => cache.get(key))
+      const missing = found.flatMap((vector, i) => (vector === undefined ? [i] : []))
+      if (missing.length > 0) {
+        const vectors = await inner.embed(missing.map((i) => texts[i]!), options)
+        missing.forEach((i, j) => {
+          found[i] = vectors[j]!
+          cache.set(keys[i]!, vectors[j]!)
+        })
+      }
+      return found as number[][]
+    },
+  }
+}
