@@ -131,18 +131,41 @@ class LineReporter extends BaseReporter {
 
 class SpinnerReporter extends BaseReporter {
   private spinner: Ora | undefined
+  // Workflows that run side by side share one spinner, a line each, in the order they started.
+  private running = new Map<string, string>()
+
+  private render(): void {
+    if (this.running.size === 0) {
+      this.spinner?.stop()
+      this.spinner = undefined
+      return
+    }
+    const text = [...this.running.values()].join('\n')
+    if (this.spinner === undefined) this.spinner = ora({ text, stream: this.stream as NodeJS.WritableStream }).start()
+    else this.spinner.text = text
+  }
+
+  /** A finished workflow's line goes above the spinner, which keeps the ones still running. */
+  private finish(name: string, symbol: string, text: string): void {
+    this.running.delete(name)
+    this.spinner?.clear()
+    this.line(`${symbol} ${text}`)
+    this.render()
+  }
 
   workflowStart(name: string): void {
-    this.spinner = ora({ text: name, stream: this.stream as NodeJS.WritableStream }).start()
+    this.running.set(name, name)
+    this.render()
   }
 
   progress(workflow: string, label: string, done: number, total: number): void {
-    if (this.spinner) this.spinner.text = `${workflow}: ${this.progressText(label, done, total)}`
+    if (!this.running.has(workflow)) return
+    this.running.set(workflow, `${workflow}: ${this.progressText(label, done, total)}`)
+    this.render()
   }
 
   workflowEnd(name: string, info: WorkflowEndInfo): void {
-    if (this.spinner) this.spinner.succeed(this.endText(name, info))
-    this.spinner = undefined
+    this.finish(name, '✔', this.endText(name, info))
   }
 
   warning(message: string): void {
@@ -152,8 +175,7 @@ class SpinnerReporter extends BaseReporter {
   }
 
   workflowFailed(name: string): void {
-    if (this.spinner) this.spinner.fail(`${name} failed`)
-    this.spinner = undefined
+    this.finish(name, '✖', `${name} failed`)
   }
 
   override pipelineEnd(info: PipelineEndInfo): void {

@@ -21,10 +21,11 @@ import { createModelRegistry } from './models.js'
 import { METHODS, PIPELINES, type IndexMethod } from './pipelines.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from './plan-fingerprints.js'
 import { SILENT_REPORTER, type Reporter } from './reporter.js'
-import { readResumeState, rerunReason, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
+import { readResumeState, rerunReason, resumablePrefix, tableHashes, writeResumeState, type ResumeRecord, type ResumeState } from './resume.js'
 import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
 import { clearStaging } from './staged-table-store.js'
 import { runWorkflow } from './run-workflow.js'
+import { InOrderRecorder, runGraph, workflowGraph } from './schedule.js'
 import { usageByModel } from './usage-by-model.js'
 import type { Clock } from './workflow.js'
 import { mergeModelsUsed, modelsUsedBy, type ModelsUsed } from './workflow-models.js'
@@ -111,26 +112,32 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   }
   await clearStaging(join(outputDir, '.staging'))
   const state: ResumeState = { version: 1, completed: plan.resumeState.completed.slice(0, plan.resumeFrom) }
-  const ran: WorkflowName[] = []
   const signal = runSignal(options.signal)
-  for (const planned of toRun) {
-    const outcome = await runWorkflow(planned, {
-      settings,
-      outputDir,
-      cache,
-      persistentCache: options.cache !== false && settings.cache.type === 'json',
-      registry,
-      log,
-      reporter,
-      stats,
-      state,
-      clock: options.clock ?? SYSTEM_CLOCK,
-      signal,
-      verbose: options.verbose ?? false,
-    })
-    ran.push(planned.name)
-    if (outcome.stop) break
+  const deps = {
+    settings,
+    outputDir,
+    cache,
+    persistentCache: options.cache !== false && settings.cache.type === 'json',
+    registry,
+    log,
+    reporter,
+    stats,
+    state,
+    clock: options.clock ?? SYSTEM_CLOCK,
+    signal,
+    verbose: options.verbose ?? false,
   }
+  // Each workflow starts once the ones whose tables it reads (or rewrites) have finished; the models'
+  // limits are shared through the registry, and resume records stay in plan order.
+  const recorder = new InOrderRecorder<ResumeRecord>(async (record) => {
+    state.completed.push(record)
+    await writeResumeState(outputDir, state)
+  })
+  const graph = workflowGraph(toRun.map((w) => WORKFLOWS[w.name]))
+  const outcome = await runGraph(graph, (i) => runWorkflow(toRun[i]!, { ...deps, recordCompletion: (r) => recorder.record(i, r) }))
+  if (outcome.failed) throw outcome.error
+  const ran = outcome.finished.map((i) => toRun[i]!.name)
+  stats.workflows = inPlanOrder(stats.workflows, plan.workflows)
   stats.estimate = await estimateNextToActual(settings, ran, new ParquetTableStore(outputDir), registry.usageByWorkflow())
   stats.total_runtime = (performance.now() - started) / 1000
   await finishRun(outputDir, stats, log)
@@ -143,6 +150,11 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     vectorStore: plan.workflows.some((w) => w.name === 'generate_text_embeddings') ? settings.vector_store.db_uri : undefined,
   })
   return { outputDir, ran, skipped, stats }
+}
+
+/** stats.json lists workflows in plan order, whichever finished first. */
+function inPlanOrder(entries: RunStatsFile['workflows'], planned: readonly PlannedWorkflow[]): RunStatsFile['workflows'] {
+  return Object.fromEntries(planned.flatMap((w) => (entries[w.name] === undefined ? [] : [[w.name, entries[w.name]!]])))
 }
 
 /** The connectivity check is paid for too: its usage gets its own entry and joins the totals. */

@@ -94,5 +94,7 @@ export interface Workflow {
    * text_unit_ids): a resumed run may read them, as they are now, in their earlier shape.
    */
   readonly extendsTables?: readonly string[]
+  /** Whether it reads or writes the vector store (LanceDB), which orders it like a table would. */
+  readonly vectorStore?: 'reads' | 'writes'
   run(ctx: WorkflowContext): Promise<WorkflowResult>
 }

@@ -51,6 +51,7 @@ export const createChunkGraph: Workflow = {
   name: NAME,
   reads: [TEXT_UNITS.name, ENTITIES.name],
   writes: [CHUNK_EDGES.name],
+  vectorStore: 'reads',
   fingerprint: (s) => ({
     chunk_graph: s.chunk_graph,
     // Cross-document candidates come from the text unit vectors.

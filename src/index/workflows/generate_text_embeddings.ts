@@ -27,6 +27,7 @@ export const generateTextEmbeddings: Workflow = {
   name: 'generate_text_embeddings',
   reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name],
   writes: [],
+  vectorStore: 'writes',
   fingerprint: (s) => ({ embed_text: s.embed_text, vector_store: s.vector_store, snapshots: s.snapshots.embeddings }),
   async run(ctx) {
     const settings = ctx.settings.embed_text
