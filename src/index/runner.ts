@@ -25,7 +25,7 @@ import { readResumeState, rerunReason, resumablePrefix, tableHashes, writeResume
 import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
 import { clearStaging } from './staged-table-store.js'
 import { runWorkflow } from './run-workflow.js'
-import { InOrderRecorder, runGraph, workflowGraph } from './schedule.js'
+import { InOrderRecorder, runGraph, tablesInListOrder, workflowGraph } from './schedule.js'
 import { usageByModel } from './usage-by-model.js'
 import type { Clock } from './workflow.js'
 import { mergeModelsUsed, modelsUsedBy, type ModelsUsed } from './workflow-models.js'
@@ -129,11 +129,13 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   }
   // Each workflow starts once the ones whose tables it reads (or rewrites) have finished; the models'
   // limits are shared through the registry, and resume records stay in plan order.
-  const recorder = new InOrderRecorder<ResumeRecord>(async (record) => {
-    state.completed.push(record)
+  const workflows = toRun.map((w) => WORKFLOWS[w.name])
+  const recorder = new InOrderRecorder<ResumeRecord>(async (record, at) => {
+    const previous = state.completed.at(-1)?.tables ?? {}
+    state.completed.push({ ...record, tables: tablesInListOrder(previous, record.tables, workflows[at]!.writes) })
     await writeResumeState(outputDir, state)
   })
-  const graph = workflowGraph(toRun.map((w) => WORKFLOWS[w.name]))
+  const graph = workflowGraph(workflows)
   const outcome = await runGraph(graph, (i) => runWorkflow(toRun[i]!, { ...deps, recordCompletion: (r) => recorder.record(i, r) }))
   if (outcome.failed) throw outcome.error
   const ran = outcome.finished.map((i) => toRun[i]!.name)

@@ -92,16 +92,30 @@ export class InOrderRecorder<T> {
   // Flushes one after another, so a slower write of fewer records never lands last.
   private chain: Promise<void> = Promise.resolve()
 
-  constructor(private readonly flush: (record: T) => Promise<void>) {}
+  constructor(private readonly flush: (record: T, index: number) => Promise<void>) {}
 
   record(index: number, record: T): Promise<void> {
     this.held.set(index, record)
     while (this.held.has(this.next)) {
-      const ready = this.held.get(this.next)!
+      const [ready, at] = [this.held.get(this.next)!, this.next]
       this.held.delete(this.next)
       this.next++
-      this.chain = this.chain.then(() => this.flush(ready))
+      this.chain = this.chain.then(() => this.flush(ready, at))
     }
     return this.chain
   }
+}
+
+/**
+ * The table hashes a resume record gets, as they would be had the list run in order: the previous
+ * record's, with this workflow's own tables as it left them. Later workflows running beside it may
+ * already have rewritten other tables; their own records say so.
+ */
+export function tablesInListOrder(
+  previous: Readonly<Record<string, string>>,
+  atFinish: Readonly<Record<string, string>>,
+  writes: readonly string[],
+): Record<string, string> {
+  const own = Object.entries(atFinish).filter(([name]) => writes.includes(name))
+  return { ...previous, ...Object.fromEntries(own) }
 }

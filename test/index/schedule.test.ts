@@ -5,7 +5,7 @@ import { PIPELINES } from '../../src/index/pipelines.js'
 import { RecordingReporter } from '../../src/index/reporter.js'
 import { readResumeState } from '../../src/index/resume.js'
 import { runIndex } from '../../src/index/runner.js'
-import { InOrderRecorder, runGraph, workflowGraph } from '../../src/index/schedule.js'
+import { InOrderRecorder, runGraph, tablesInListOrder, workflowGraph } from '../../src/index/schedule.js'
 import { WORKFLOWS } from '../../src/index/workflows/index.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type RecordedRequest } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'
@@ -75,6 +75,15 @@ describe('InOrderRecorder', () => {
     expect(out).toEqual(['a'])
     await recorder.record(1, 'b')
     expect(out).toEqual(['a', 'b', 'c'])
+  })
+})
+
+describe('tablesInListOrder', () => {
+  it("takes the previous record's tables and only this workflow's own as it left them", () => {
+    // create_communities finished after create_final_text_units had already rewritten text_units.
+    const previous = { text_units: 'base', entities: 'final' }
+    const atFinish = { text_units: 'rewritten later', entities: 'final', communities: 'c1' }
+    expect(tablesInListOrder(previous, atFinish, ['communities'])).toEqual({ text_units: 'base', entities: 'final', communities: 'c1' })
   })
 })
 
