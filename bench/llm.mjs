@@ -1,7 +1,7 @@
 // LLM layer benchmark: ≥ 500 chat calls through N concurrent slots against the fake OpenAI server
 // with a fixed latency, through the full stack (usage → retry → rate limit → openai client).
 // Prints slot utilisation = busy slot-time / (N × wall), where busy time is what the server spent
-// on each request. Run: npm run bench:llm   Optional: node bench/llm.mjs <calls> <slots> <latencyMs>
+// on each request, then how quickly an aborted call settles. Run: npm run bench:llm   Optional: node bench/llm.mjs <calls> <slots> <latencyMs>
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -64,4 +64,16 @@ console.log(`peak concurrent requests at the server: ${peak} (limit ${SLOTS})`)
 console.log(`slot utilisation: ${(utilisation * 100).toFixed(1)} %${utilisation >= 0.9 ? '' : '  (below the 90 % target)'}`)
 console.log(`usage (incl. ${warmUpCalls} warm-up calls): ${JSON.stringify(meter.snapshot())}`)
 await fake.close()
+
+// Abort latency (was a wall-clock bound in test/llm/index.test.ts): a call to a server that answers after
+// 2 s, aborted after 50 ms, should settle within a few ms of the abort.
+const slow = await startFakeLlm({ latency: { fixedMs: 2000 } })
+const controller = new AbortController()
+const abortable = createChatModel({ ...options, apiBase: slow.baseUrl }, { meter: new UsageMeter(undefined) })
+setTimeout(() => controller.abort(), 50)
+const abortStarted = performance.now()
+await abortable.complete({ messages: [{ role: 'user', content: 'slow' }], signal: controller.signal }).catch(() => undefined)
+const abortMs = performance.now() - abortStarted - 50
+console.log(`abort: settled ${abortMs.toFixed(1)} ms after the abort (server would answer after 2000 ms)${abortMs < 500 ? '' : '  (slow)'}`)
+await slow.close()
 if (peak > SLOTS) process.exitCode = 1

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
-import { createNounPhraseExtractor, NOUN_PHRASE_PATTERN } from '../dist/index/operations/noun-phrases/index.js'
+import { createNounPhraseExtractor, NOUN_PHRASE_PATTERN } from '../dist/index/operations/noun-phrases/extractor.js'
 import { DEFAULT_EXCLUDE_NOUNS } from '../dist/config/sections/workflows.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')

@@ -1,4 +1,4 @@
-// `npm run bench`: noun-phrase throughput (bench/nlp.mjs) and the whole offline index of the demo
+// `npm run bench`: noun-phrase throughput (bench/nlp.mjs), PDF pages/s (bench/pdf.mjs) and the whole offline index of the demo
 // corpus: a cold run (empty cache) and a warm re-run (--no-resume, cache kept) measured in the same
 // process tree, with their ratio. Run after the build (npm run bench builds first).
 import { spawnSync } from 'node:child_process'
@@ -28,6 +28,9 @@ function median(values) {
 
 console.log('== noun-phrase extraction (extract_graph_nlp) ==')
 process.stdout.write(run([join(root, 'bench', 'nlp.mjs')], 'nlp bench').stdout)
+
+console.log('\n== PDF text extraction (input.type pdf) ==')
+process.stdout.write(run([join(root, 'bench', 'pdf.mjs')], 'pdf bench').stdout)
 
 console.log('\n== offline index of fixtures/demo (fast method, local embedder) ==')
 const cold = []

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'WORKFLOW'
   | 'INVALID_GRAPH'
   | 'QUERY'
+  | 'EXPORT'
   | 'INTERNAL'
 
 export class GraphragError extends Error {
@@ -95,6 +96,14 @@ export class QueryError extends GraphragError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('QUERY', message, options)
     this.name = 'QueryError'
+  }
+}
+
+/** `graphrag export`: an option the index cannot satisfy (a level it does not have), or an output that cannot be written. */
+export class ExportError extends GraphragError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('EXPORT', message, options)
+    this.name = 'ExportError'
   }
 }
 

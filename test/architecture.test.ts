@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from './support/shared.js'
 
@@ -7,20 +7,38 @@ const SRC = join(PROJECT_ROOT, 'src')
 
 /** Which top-level areas of src/ each area may import (style guide, convention 1). */
 const ALLOWED: Record<string, readonly string[]> = {
-  cli: ['cli', 'config', 'index', 'query', 'prompt-tune', 'llm', 'storage', 'model', 'graph', 'errors', 'logger', 'version'],
-  config: ['config', 'model', 'errors', 'llm', 'storage', 'logger'],
-  index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'errors', 'logger', 'version'],
   // prompt-tune sits beside query, above index: it reuses the input loader, chunker, model registry and extraction parser.
-  'prompt-tune': ['prompt-tune', 'config', 'index', 'graph', 'llm', 'storage', 'model', 'errors', 'logger'],
-  query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'errors', 'logger', 'version'],
+  'prompt-tune': ['prompt-tune', 'config', 'index', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger'],
+  cli: ['cli', 'config', 'index', 'query', 'prompt-tune', 'export', 'llm', 'storage', 'model', 'graph', 'prompts', 'text', 'errors', 'logger', 'version'],
+  config: ['config', 'model', 'errors', 'llm', 'storage', 'prompts', 'logger'],
+  index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
+  query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
+  // export is a leaf beside query: it reads the tables through storage and never runs the pipeline.
+  export: ['export', 'config', 'storage', 'model', 'errors'],
   llm: ['llm', 'storage', 'model', 'errors', 'logger'],
   storage: ['storage', 'model', 'errors', 'logger'],
-  graph: ['graph', 'errors'],
+  graph: ['graph', 'text', 'errors'],
+  prompts: ['prompts', 'errors'],
+  // Pure text functions (Python-compatible names, name normalisation, noun phrases) shared by indexing and search.
+  text: ['text'],
   model: ['model'],
   errors: [],
   logger: [],
   version: [],
-  index_ts: ['config', 'index', 'query', 'llm', 'storage', 'model', 'graph', 'errors', 'logger', 'version'],
+  api: ['config', 'index', 'query', 'llm', 'storage', 'model', 'graph', 'prompts', 'text', 'errors', 'logger', 'version'],
+}
+
+/**
+ * Inside src/index/: operations are pure and see only each other; workflows see the contract,
+ * operations and input; planning sees those; only the run machinery sees everything.
+ */
+const INDEX_ALLOWED: Record<string, readonly string[]> = {
+  operations: ['operations'],
+  input: ['input'],
+  workflow: ['workflow', 'operations'],
+  workflows: ['workflows', 'workflow', 'operations', 'input'],
+  plan: ['plan', 'workflows', 'workflow', 'operations', 'input'],
+  run: ['run', 'plan', 'workflows', 'workflow', 'operations', 'input'],
 }
 
 function walk(dir: string): string[] {
@@ -32,8 +50,12 @@ function walk(dir: string): string[] {
 
 function areaOf(file: string): string {
   const rel = relative(SRC, file)
-  if (rel === 'index.ts') return 'index_ts'
   return rel.split('/')[0]!.replace(/\.ts$/, '')
+}
+
+/** The folder of src/index/ a file sits in (`workflow` for the contract file itself). */
+function indexAreaOf(file: string): string {
+  return relative(join(SRC, 'index'), file).split('/')[0]!.replace(/\.ts$/, '')
 }
 
 describe('architecture', () => {
@@ -48,6 +70,31 @@ describe('architecture', () => {
       }
     }
     expect(violations).toEqual([])
+  })
+
+  it('keeps src/index/ layered: operations, input, contract, workflows, plan, run', () => {
+    const violations: string[] = []
+    const indexFiles = walk(join(SRC, 'index'))
+    expect(new Set(indexFiles.map(indexAreaOf))).toEqual(new Set(Object.keys(INDEX_ALLOWED)))
+    for (const file of indexFiles) {
+      const from = indexAreaOf(file)
+      for (const match of readFileSync(file, 'utf8').matchAll(/from\s+'(\.{1,2}\/[^']+)'/g)) {
+        const target = join(file, '..', match[1]!).replace(/\.js$/, '.ts')
+        if (areaOf(target) !== 'index') continue
+        const to = indexAreaOf(target)
+        if (!INDEX_ALLOWED[from]!.includes(to)) violations.push(`${relative(SRC, file)} → ${match[1]} (index/${from} may not import index/${to})`)
+      }
+    }
+    expect(violations).toEqual([])
+  })
+
+  it('keeps src/text/ a leaf: nothing of ours outside it, and no package but the noun-phrase model', () => {
+    const text = join(SRC, 'text')
+    const imports = walk(text).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/from\s+'([^']+)'/g)].map((m) => ({ file, spec: m[1]! })))
+    const outside = imports.filter(({ file, spec }) => spec.startsWith('.') && relative(text, join(dirname(file), spec)).startsWith('..'))
+    expect(outside).toEqual([])
+    const packages = imports.map(({ spec }) => spec).filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:'))
+    expect([...new Set(packages)].sort()).toEqual(['wink-eng-lite-web-model', 'wink-nlp'])
   })
 
   it('keeps clocks and randomness out of operations and graph code', () => {

@@ -3,8 +3,8 @@
  * TTY; plain timestamped lines when not a TTY or when CI=true (logs stay readable).
  */
 import ora, { type Ora } from 'ora'
-import type { PipelineEndInfo, Reporter, RerunInfo, WorkflowEndInfo } from '../index/reporter.js'
-import type { ModelUsageLine } from '../index/usage-by-model.js'
+import type { LiveStatus, PipelineEndInfo, Reporter, RerunInfo, WorkflowEndInfo } from '../index/run/reporter.js'
+import type { ModelUsageLine } from '../index/run/usage-by-model.js'
 import { clockTime, formatCount, formatSeconds, formatUsd } from './format.js'
 
 interface Stream {
@@ -13,7 +13,7 @@ interface Stream {
   columns?: number
 }
 
-export function createConsoleReporter(options: { stream?: Stream; interactive?: boolean } = {}): Reporter {
+export function createConsoleReporter(options: { stream?: Stream; interactive?: boolean } = {}): Reporter & { workflowInterrupted(name: string): void } {
   const stream = options.stream ?? process.stderr
   const interactive = options.interactive ?? (isSizedTerminal(stream) && process.env.CI !== 'true' && process.env.CI !== '1')
   return interactive ? new SpinnerReporter(stream) : new LineReporter(stream)
@@ -27,7 +27,27 @@ function isSizedTerminal(stream: Stream): boolean {
 
 abstract class BaseReporter implements Reporter {
   protected progressStart = new Map<string, number>()
+  private live: ((workflow: string) => LiveStatus) | undefined
   constructor(protected readonly stream: Stream) {}
+
+  watch(source: (workflow: string) => LiveStatus): void {
+    this.live = source
+  }
+
+  /** "3 retries, 1 call waiting 28 s", or '' when calls go smoothly. */
+  protected liveText(workflow: string): string {
+    const s = this.live?.(workflow)
+    if (s === undefined) return ''
+    const parts: string[] = []
+    if (s.retries > 0) parts.push(`${formatCount(s.retries)} ${s.retries === 1 ? 'retry' : 'retries'}`)
+    if (s.waitingCalls > 0) parts.push(`${s.waitingCalls} ${s.waitingCalls === 1 ? 'call' : 'calls'} waiting ${Math.round(s.longestWaitSeconds)} s`)
+    return parts.join(', ')
+  }
+
+  protected withLive(workflow: string, text: string): string {
+    const live = this.liveText(workflow)
+    return live === '' ? text : `${text} · ${live}`
+  }
 
   protected line(text: string): void {
     this.stream.write(`${text}\n`)
@@ -94,6 +114,8 @@ export function modelCost(m: ModelUsageLine): string {
 
 class LineReporter extends BaseReporter {
   private lastPrinted = new Map<string, { at: number; done: number }>()
+  private ticker: NodeJS.Timeout | undefined
+  private lastLive = ''
 
   private stamp(text: string): void {
     this.line(`[${clockTime(new Date())}] ${text}`)
@@ -101,10 +123,23 @@ class LineReporter extends BaseReporter {
 
   workflowStart(name: string): void {
     this.stamp(`Starting workflow: ${name}`)
+    this.stopTicker()
+    // A hanging call makes no progress ticks: say so every five seconds while one waits.
+    this.ticker = setInterval(() => {
+      const live = this.liveText(name)
+      if (live.includes('waiting') && live !== this.lastLive) this.stamp(`  ${name}: ${live}`)
+      this.lastLive = live
+    }, 5000)
+    this.ticker.unref()
   }
 
-  progress(_workflow: string, label: string, done: number, total: number): void {
-    const text = this.progressText(label, done, total)
+  private stopTicker(): void {
+    if (this.ticker !== undefined) clearInterval(this.ticker)
+    this.ticker = undefined
+  }
+
+  progress(workflow: string, label: string, done: number, total: number): void {
+    const text = this.withLive(workflow, this.progressText(label, done, total))
     const now = performance.now()
     const last = this.lastPrinted.get(label)
     if (last !== undefined && last.done === done) return
@@ -117,11 +152,18 @@ class LineReporter extends BaseReporter {
   }
 
   workflowEnd(name: string, info: WorkflowEndInfo): void {
-    this.stamp(this.endText(name, info))
+    this.stopTicker()
+    this.stamp(this.withLive(name, this.endText(name, info)))
   }
 
   workflowFailed(name: string): void {
+    this.stopTicker()
     this.stamp(`${name} failed`)
+  }
+
+  /** Nothing but stop: the closing "interrupted: …" line says it. */
+  workflowInterrupted(): void {
+    this.stopTicker()
   }
 
   warning(message: string): void {
@@ -133,16 +175,29 @@ class SpinnerReporter extends BaseReporter {
   private spinner: Ora | undefined
   // Workflows that run side by side share one spinner, a line each, in the order they started.
   private running = new Map<string, string>()
+  private ticker: NodeJS.Timeout | undefined
 
   private render(): void {
     if (this.running.size === 0) {
+      this.stopTicker()
       this.spinner?.stop()
       this.spinner = undefined
       return
     }
-    const text = [...this.running.values()].join('\n')
-    if (this.spinner === undefined) this.spinner = ora({ text, stream: this.stream as NodeJS.WritableStream }).start()
+    const text = [...this.running].map(([name, line]) => this.withLive(name, line)).join('\n')
+    // discardStdin off: ora's default puts stdin in raw mode, where Ctrl-C sends no SIGINT and the run goes on.
+    if (this.spinner === undefined) this.spinner = ora({ text, stream: this.stream as NodeJS.WritableStream, discardStdin: false }).start()
     else this.spinner.text = text
+    // Re-rendered every second, so a call that hangs shows its growing wait between progress ticks.
+    if (this.ticker === undefined) {
+      this.ticker = setInterval(() => this.render(), 1000)
+      this.ticker.unref()
+    }
+  }
+
+  private stopTicker(): void {
+    if (this.ticker !== undefined) clearInterval(this.ticker)
+    this.ticker = undefined
   }
 
   /** A finished workflow's line goes above the spinner, which keeps the ones still running. */
@@ -165,7 +220,7 @@ class SpinnerReporter extends BaseReporter {
   }
 
   workflowEnd(name: string, info: WorkflowEndInfo): void {
-    this.finish(name, '✔', this.endText(name, info))
+    this.finish(name, '✔', this.withLive(name, this.endText(name, info)))
   }
 
   warning(message: string): void {
@@ -178,8 +233,14 @@ class SpinnerReporter extends BaseReporter {
     this.finish(name, '✖', `${name} failed`)
   }
 
+  workflowInterrupted(): void {
+    this.running.clear()
+    this.render()
+  }
+
   override pipelineEnd(info: PipelineEndInfo): void {
-    if (this.spinner) this.spinner.stop()
+    this.running.clear()
+    this.render()
     super.pipelineEnd(info)
   }
 }

@@ -1,13 +1,18 @@
 /** `graphrag index --dry-run`: settings and inputs checked, workflows listed, cost estimated; nothing called or written. */
-import { chunkFiguresFromInputs, estimateWorkflows } from '../index/estimate-run.js'
-import { planIndex, type RunIndexOptions } from '../index/runner.js'
+import { chunkFiguresFromInputs, estimateWorkflows } from '../index/plan/estimate-run.js'
+import { modelsUsedBy } from '../index/plan/workflow-models.js'
+import { rejectPlaceholderKeys } from '../index/run/placeholder-keys.js'
+import { planIndex, type RunIndexOptions } from '../index/run/runner.js'
 import { formatCount, formatUsd } from './format.js'
 
 export async function printDryRun(options: RunIndexOptions, out: { write(text: string): unknown }): Promise<void> {
   const plan = await planIndex(options)
-  const { settings, warnings } = plan.loaded
+  const { settings, warnings, apiKeyOrigins } = plan.loaded
+  // The run would stop here before its first call, so the dry run does too rather than call the settings valid.
+  rejectPlaceholderKeys(settings, modelsUsedBy(plan.workflows.slice(plan.resumeFrom).map((w) => w.name), settings), apiKeyOrigins)
   for (const warning of warnings) out.write(`warning: ${warning}\n`)
-  out.write(`Settings: ${settings.configFile ?? '(defaults)'} (valid)\n`)
+  const noted = warnings.length === 0 ? 'valid' : `valid, ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`} above`
+  out.write(`Settings: ${settings.configFile ?? '(defaults)'} (${noted})\n`)
   const figures = await chunkFiguresFromInputs(settings, (message) => out.write(`warning: ${message}\n`))
   out.write(`Inputs: ${formatCount(figures.chunks)} chunks, ${formatCount(figures.chunkTokens)} tokens\n`)
   out.write(`Method: ${plan.method}\n`)
@@ -17,7 +22,7 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
     out.write(`  ${i < plan.resumeFrom ? 'skip' : 'run '}  ${w.name}${note}\n`)
   })
   const toRun = plan.workflows.slice(plan.resumeFrom).map((w) => w.name)
-  const estimate = estimateWorkflows(settings, toRun, figures)
+  const estimate = estimateWorkflows(settings, toRun, figures, plan.workflows.map((w) => w.name))
   if (estimate.workflows.length > 0) {
     out.write('Estimated model usage (heuristic; stats.json puts it next to the actual figures after a run):\n')
     const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))

@@ -1,6 +1,6 @@
 /** `graphrag index`: runs the pipeline (or, with --dry-run, shows what would run and what it would cost). */
 import type { Command } from 'commander'
-import type { IndexMethod } from '../index/pipelines.js'
+import type { IndexMethod } from '../index/plan/pipelines.js'
 import { createConsoleReporter } from './console-reporter.js'
 
 interface IndexFlags {
@@ -23,6 +23,7 @@ export function registerIndexCommand(program: Command): void {
     .option('-m, --method <method>', 'standard (LLM extraction) or fast (NLP, offline); default from settings, else standard')
     .option('-v, --verbose', 'debug logging and stack traces', false)
     .option('--dry-run', 'check settings and inputs, list the workflows and estimate LLM calls and cost; call no model', false)
+    .option('--cache', 'use the LLM cache (the default; Microsoft GraphRAG spells it --cache/--no-cache)', true)
     .option('--no-cache', 'ignore and do not write the LLM cache')
     .option('--no-resume', 'run every workflow even if it finished before with unchanged inputs')
     .option('--skip-validation', 'skip the one-call-per-model connectivity check', false)
@@ -36,12 +37,17 @@ export function registerIndexCommand(program: Command): void {
         resume: flags.resume,
         skipValidation: flags.skipValidation,
       }
+      // The reference's update methods: `index --method standard-update` is `update --method standard`.
+      if (flags.method !== undefined && /-update$/.test(flags.method as string)) {
+        const { updateCommand } = await import('./update-command.js')
+        return updateCommand(options, flags.dryRun)
+      }
       if (flags.dryRun) {
         const { printDryRun } = await import('./dry-run.js')
         await printDryRun(options, process.stdout)
         return
       }
-      const { runIndex } = await import('../index/runner.js')
-      await runIndex({ ...options, reporter: createConsoleReporter() })
+      const { runInterruptibleIndex } = await import('./interruptible-index.js')
+      await runInterruptibleIndex(options, createConsoleReporter())
     })
 }

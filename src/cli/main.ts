@@ -5,11 +5,12 @@
 import { Command, CommanderError } from 'commander'
 import { GraphragError } from '../errors.js'
 import { VERSION } from '../version.js'
+import { registerExportCommand } from './export-command.js'
 import { registerIndexCommand } from './index-command.js'
 import { registerInitCommand } from './init-command.js'
-import { registerPlannedCommands } from './planned-commands.js'
 import { registerPromptTuneCommand } from './prompt-tune-command.js'
 import { registerQueryCommand } from './query.js'
+import { registerUpdateCommand } from './update-command.js'
 
 export function buildProgram(): Command {
   const program = new Command('graphrag')
@@ -19,9 +20,10 @@ export function buildProgram(): Command {
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
   registerInitCommand(program)
   registerIndexCommand(program)
-  registerPlannedCommands(program)
+  registerUpdateCommand(program)
   registerPromptTuneCommand(program)
   registerQueryCommand(program)
+  registerExportCommand(program)
   return program
 }
 

@@ -3,6 +3,7 @@
  * in the generated settings.yaml) and a parser that reports problems with the key's YAML path.
  */
 import { isDeepStrictEqual } from 'node:util'
+import { closestKey } from './did-you-mean.js'
 
 export interface Issues {
   errors: string[]
@@ -218,7 +219,7 @@ export function section<S extends SectionShape>(shape: S, description = ''): Fie
   }
 }
 
-export function parseObject<S extends SectionShape>(
+function parseObject<S extends SectionShape>(
   shape: S,
   raw: Record<string, unknown>,
   path: string,
@@ -227,7 +228,9 @@ export function parseObject<S extends SectionShape>(
   const out: Record<string, unknown> = {}
   for (const [key, f] of Object.entries(shape)) out[key] = f.parse(raw[key], join(path, key), issues)
   for (const key of Object.keys(raw)) {
-    if (!(key in shape)) issues.warnings.push(`${join(path, key)}: unknown key (ignored)`)
+    if (key in shape) continue
+    const suggestion = closestKey(key, Object.keys(shape))
+    issues.warnings.push(`${join(path, key)}: unknown key (ignored)${suggestion === undefined ? '' : `; did you mean ${suggestion}?`}`)
   }
   return out as InferSection<S>
 }

@@ -1,4 +1,4 @@
 /** Settings: loading, validation and the schema every other layer reads. */
-export { CONFIG_FILE_NAMES, findConfigFile, loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js'
-export { validateSettings, type ValidationResult } from './validate.js'
-export { SETTINGS, type ModelSettings, type RawSettings, type Settings } from './schema.js'
+export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js'
+export { validateSettings } from './validate.js'
+export type { Settings } from './schema.js'

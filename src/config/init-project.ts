@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
-import { BUILTIN_PROMPTS_DIR } from '../llm/prompt-template.js'
+import { BUILTIN_PROMPTS_DIR } from '../prompts/prompt-template.js'
 import { renderSettingsTemplate, type TemplateOptions } from './template.js'
 
 export interface InitOptions extends TemplateOptions {

@@ -8,7 +8,7 @@ import { isPlainObject } from './fields.js'
 import type { Settings } from './schema.js'
 import { validateSettings } from './validate.js'
 
-export const CONFIG_FILE_NAMES = ['settings.yaml', 'settings.yml', 'settings.json'] as const
+const CONFIG_FILE_NAMES = ['settings.yaml', 'settings.yml', 'settings.json'] as const
 
 export interface LoadConfigOptions {
   /** Project root (default: the current directory). */
@@ -26,7 +26,7 @@ export interface LoadedConfig {
   apiKeyOrigins: Readonly<Record<string, string>>
 }
 
-export function findConfigFile(root: string): string | undefined {
+function findConfigFile(root: string): string | undefined {
   for (const name of CONFIG_FILE_NAMES) {
     const path = join(root, name)
     if (existsSync(path)) return path

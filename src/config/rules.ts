@@ -20,8 +20,12 @@ const modelProviderRules: Rule = (s) => {
       if (m.model_provider === 'local' && group === 'completion_models') {
         errors.push(`${path}.model_provider: local is an embedding provider; chat models need openai or azure`)
       }
-      if (m.model_provider !== 'local' && (m.api_key ?? '').trim() === '') {
-        errors.push(`${path}.api_key: expected a non-empty API key (e.g. api_key: \${GRAPHRAG_API_KEY} with the key in .env)`)
+      // A local OpenAI-compatible server (Ollama, vLLM, LM Studio) needs no key: api_key null with an api_base is fine.
+      const keyless = m.model_provider === 'openai' && (m.api_base ?? '').trim() !== '' && m.api_key === null
+      if (m.model_provider !== 'local' && !keyless && (m.api_key ?? '').trim() === '') {
+        errors.push(
+          `${path}.api_key: expected a non-empty API key (e.g. api_key: \${GRAPHRAG_API_KEY} with the key in .env; api_key: null for a keyless server at api_base)`,
+        )
       }
     }
   }

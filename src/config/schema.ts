@@ -2,6 +2,7 @@
 import { int, oneOf, optionalOneOf, section, strList, type Infer } from './fields.js'
 import { completionModels, embeddingModels } from './sections/models.js'
 import { cache, chunking, input, inputStorage, outputStorage, reporting, tableProvider, updateOutputStorage, vectorStore } from './sections/io.js'
+import { hybridSearch } from './sections/hybrid.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
 import { chunkGraph, graphSearch } from './sections/chunk-graph.js'
 import {
@@ -48,6 +49,7 @@ export const SETTINGS = section({
   // Ours (not in Microsoft GraphRAG): the chunk graph and the search that walks it.
   chunk_graph: chunkGraph,
   graph_search: graphSearch,
+  hybrid_search: hybridSearch,
 })
 
 /** Settings as written in the file, defaults applied (paths still relative). */

@@ -17,7 +17,7 @@ export interface TemplateOptions {
 }
 
 /** Files of prompts/ that init writes, keyed by the setting that points at each. */
-export const PROMPT_SETTINGS: ReadonlyArray<readonly [section: string, key: string, file: string]> = [
+const PROMPT_SETTINGS: ReadonlyArray<readonly [section: string, key: string, file: string]> = [
   ['extract_graph', 'prompt', 'extract_graph.txt'],
   ['summarize_descriptions', 'prompt', 'summarize_descriptions.txt'],
   ['extract_claims', 'prompt', 'extract_claims.txt'],
@@ -61,7 +61,7 @@ function templateValues(options: TemplateOptions): Record<string, unknown> {
     set('vector_store', 'vector_size', 384)
     // In a single book the protagonist is the highest-degree phrase; the reference default drops it.
     set('prune_graph', 'remove_ego_nodes', false)
-    for (const section of ['community_reports', 'local_search', 'global_search', 'drift_search', 'basic_search', 'graph_search']) {
+    for (const section of ['community_reports', 'local_search', 'global_search', 'drift_search', 'basic_search', 'graph_search', 'hybrid_search']) {
       set(section, 'completion_model_id', null)
     }
     return values

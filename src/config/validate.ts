@@ -1,8 +1,9 @@
 /** Pure validation: raw parsed settings in, frozen Settings (or every error) out. */
 import { isAbsolute, resolve } from 'node:path'
-import type { Issues } from './fields.js'
+import { isPlainObject, type Issues } from './fields.js'
 import { RULES } from './rules.js'
 import { SETTINGS, type RawSettings, type Settings } from './schema.js'
+import { v2SettingsMessage } from './v2-settings.js'
 
 export type ValidationResult =
   | { ok: true; settings: Settings; warnings: string[] }
@@ -10,6 +11,8 @@ export type ValidationResult =
 
 export function validateSettings(raw: unknown, context: { root: string; configFile?: string }): ValidationResult {
   const issues: Issues = { errors: [], warnings: [] }
+  const v2 = isPlainObject(raw) ? v2SettingsMessage(raw) : undefined
+  if (v2 !== undefined) return { ok: false, errors: [v2], warnings: [] }
   const parsed = SETTINGS.parse(raw, '', issues)
   if (issues.errors.length === 0) for (const rule of RULES) issues.errors.push(...rule(parsed))
   if (issues.errors.length > 0) return { ok: false, errors: issues.errors, warnings: issues.warnings }
@@ -50,6 +53,7 @@ function resolvePaths(s: RawSettings, root: string, configFile: string | undefin
     basic_search: { ...s.basic_search, prompt: absOrNull(s.basic_search.prompt) },
     chunk_graph: { ...s.chunk_graph, prompt: absOrNull(s.chunk_graph.prompt) },
     graph_search: { ...s.graph_search, prompt: absOrNull(s.graph_search.prompt) },
+    hybrid_search: { ...s.hybrid_search, prompt: absOrNull(s.hybrid_search.prompt) },
   }
 }
 

@@ -5,6 +5,8 @@
 import type { Settings } from '../config/schema.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import type { Logger } from '../logger.js'
+import type { PromptFile } from '../prompts/prompt-files.js'
+import type { ChunkFigures, EstimatedUsage, GuessedGraph } from './operations/estimate-usage.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import type { TableStore } from '../storage/table-store.js'
 
@@ -57,7 +59,25 @@ export interface WorkflowContext {
   progress(label: string, total: number): ProgressTicker
 }
 
-export type SummaryValue = number | string | boolean
+export type { PromptFile }
+
+/** The configured models a workflow calls: ids in completion_models and embedding_models. */
+export interface ModelsUsed {
+  readonly chat: readonly string[]
+  readonly embedding: readonly string[]
+}
+
+export const NO_MODELS: ModelsUsed = Object.freeze({ chat: [], embedding: [] })
+
+/** What a dry-run estimate knows before any call: settings, chunk figures, the guessed graph and prompt sizes. */
+export interface EstimateContext extends ChunkFigures {
+  readonly settings: Settings
+  readonly graph: GuessedGraph
+  /** Tokens (chat tokenizer) of one of the workflow's own prompts, formatted with `values`. */
+  promptTokens(file: PromptFile, values: Readonly<Record<string, string>>): number
+}
+
+type SummaryValue = number | string | boolean
 
 export interface WorkflowResult {
   /** Rows written per table, shown in the final summary. */
@@ -65,15 +85,6 @@ export interface WorkflowResult {
   readonly summary?: Readonly<Record<string, SummaryValue>>
   /** Ends the pipeline after this workflow (an update with no new documents). */
   readonly stop?: boolean
-}
-
-/** A prompt a workflow reads: the configured file, or the built-in one when `path` is null. */
-export interface PromptFile {
-  /** The settings key that sets it, named when the file cannot be read. */
-  keyPath: string
-  path: string | null
-  /** The built-in prompt's name under prompts/ (`extract_graph.txt`, `internal/extract_graph_loop.txt`). */
-  builtin: string
 }
 
 export interface Workflow {
@@ -85,16 +96,32 @@ export interface Workflow {
   /** The settings that change this workflow's output (part of the resume fingerprint). */
   fingerprint(settings: Settings): unknown
   /**
-   * The prompts it reads with these settings (absent: none). Their text joins the resume
+   * The configured models it calls with these settings. Preflight checks them, their settings join
+   * the resume fingerprint and the dry-run estimate prices with them; a model called but not
+   * declared here would escape all three (test/index/workflow-declarations.test.ts catches it).
+   */
+  models(settings: Settings): ModelsUsed
+  /**
+   * The prompts it reads with these settings ([] when none). Their text joins the resume
    * fingerprint, and a file that cannot be read stops the run before the first workflow.
    */
-  prompts?(settings: Settings): readonly PromptFile[]
+  prompts(settings: Settings): readonly PromptFile[]
+  /** Fingerprint of what it reads from outside the index (the input folder), joined to the resume fingerprint. */
+  external?(settings: Settings): Promise<string>
+  /** What it adds to the graph size the dry-run estimate assumes (entities, relationships, claims). */
+  guessGraph?(settings: Settings, figures: ChunkFigures): Partial<GuessedGraph>
+  /** Expected model usage for the dry run and stats.json's estimate; absent when it calls no model. */
+  estimate?(ctx: EstimateContext): EstimatedUsage
+  /** Its `documents` row count is stats.json's num_documents (kept from last time when it is skipped). */
+  readonly countsDocuments?: boolean
+  /** It writes the vector store (settings.vector_store.db_uri), named in the end-of-run summary. */
+  readonly writesVectorStore?: boolean
   /**
    * Tables it rewrites keeping every row and column they had (create_final_documents adds
    * text_unit_ids): a resumed run may read them, as they are now, in their earlier shape.
    */
   readonly extendsTables?: readonly string[]
-  /** Whether it reads or writes the vector store (LanceDB), which orders it like a table would. */
-  readonly vectorStore?: 'reads' | 'writes'
+  /** It reads the vector store (the chunk graph's cross-document edges): ordered after its writers like a table. */
+  readonly readsVectorStore?: boolean
   run(ctx: WorkflowContext): Promise<WorkflowResult>
 }

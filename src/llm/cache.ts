@@ -1,8 +1,9 @@
 /**
  * The LLM answer cache under the workflow's cache partition: one JSON entry per chat request and one
- * per embedded text. The key is a SHA-256 of everything that changes the answer (provider, model,
- * api_base, deployment, dimensions, messages or text, response_format, call parameters, never the API
- * key). Only successful, validated replies are stored.
+ * per embedded text. The key is a SHA-256 of everything that changes the answer (provider kind, model,
+ * deployment, dimensions, messages or text, response_format, call parameters), never of where the
+ * server is (api_base: a new port or host serves the same model) nor the API key. Only successful,
+ * validated replies are stored; an empty one found in an older cache is a miss.
  */
 import { createHash } from 'node:crypto'
 import type { KeyValueStore } from '../storage/key-value-store.js'
@@ -12,7 +13,6 @@ import type { ChatCall, ChatReply, ChatTransport } from './transport.js'
 export interface CacheIdentity {
   provider: string
   model: string
-  apiBase: string | undefined
   /** Azure deployment, api version, requested embedding dimensions: whatever else selects the model. */
   extra: Readonly<Record<string, unknown>>
 }
@@ -47,16 +47,22 @@ async function readEntry(store: KeyValueStore, key: string): Promise<Record<stri
   }
 }
 
+/** The identity as key material: format 2 keys leave out the api_base that format 1 included. */
+function identityKey(identity: CacheIdentity): Record<string, unknown> {
+  return { format: 2, provider: identity.provider, model: identity.model, extra: identity.extra }
+}
+
 export function cachedChat(inner: ChatTransport, store: KeyValueStore, identity: CacheIdentity): ChatTransport {
   const keyOf = (call: ChatCall) =>
-    cacheKey({ kind: 'chat', ...identity, messages: call.messages, responseFormat: call.responseFormat ?? null, params: call.params })
+    cacheKey({ kind: 'chat', ...identityKey(identity), messages: call.messages, responseFormat: call.responseFormat ?? null, params: call.params })
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
       if (call.noCache) return inner.complete(call)
       const key = keyOf(call)
       const entry = await readEntry(store, key)
       const hit = entry?.reply as ChatReply | undefined
-      if (typeof hit?.content === 'string' && typeof hit.usage?.promptTokens === 'number' && (call.responseFormat === undefined || 'json' in hit)) {
+      // Earlier versions stored empty replies of misbehaving servers; serving one would lose data again.
+      if (typeof hit?.content === 'string' && hit.content.trim() !== '' && typeof hit.usage?.promptTokens === 'number' && (call.responseFormat === undefined || 'json' in hit)) {
         return { ...hit, cached: true }
       }
       const reply = await inner.complete(call)
@@ -82,7 +88,7 @@ export interface EmbeddingCache {
 const IO_CHUNK = 256
 
 export function embeddingCache(store: KeyValueStore, identity: CacheIdentity): EmbeddingCache {
-  const keyOf = (text: string) => cacheKey({ kind: 'embedding', ...identity, text })
+  const keyOf = (text: string) => cacheKey({ kind: 'embedding', ...identityKey(identity), text })
   const readVector = async (text: string): Promise<number[] | undefined> => {
     const vector = (await readEntry(store, keyOf(text)))?.vector
     return Array.isArray(vector) && vector.length > 0 && vector.every((x) => typeof x === 'number') ? (vector as number[]) : undefined

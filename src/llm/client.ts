@@ -43,6 +43,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           timeout: options.timeoutMs,
         })
 
+  const endpoint = options.apiBase ?? 'https://api.openai.com/v1'
   const estimatePrompt = (call: ChatCall) => call.messages.reduce((n, m) => n + 3 + options.countTokens(m.content), 3)
 
   return {
@@ -53,15 +54,17 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           signal: call.signal,
         })
       } catch (error) {
-        throw toFailure(error, call.signal)
+        throw toFailure(error, call.signal, endpoint)
       }
-      const content = reply.choices?.[0]?.message?.content ?? ''
+      const stated = typeof reply === 'object' && reply !== null ? reply.usage : undefined
+      const content = textOf(reply)
       const usage = {
-        promptTokens: reply.usage?.prompt_tokens ?? estimatePrompt(call),
-        completionTokens: reply.usage?.completion_tokens ?? options.countTokens(content),
+        promptTokens: stated?.prompt_tokens ?? estimatePrompt(call),
+        completionTokens: stated?.completion_tokens ?? options.countTokens(content ?? ''),
       }
       // Tokens are spent even when the reply then fails validation, so count them first.
-      call.meter.tokens(usage.promptTokens, usage.completionTokens)
+      if (stated != null || content !== undefined) call.meter.tokens(usage.promptTokens, usage.completionTokens)
+      if (content === undefined || content.trim() === '') throw invalidReplyOf(reply)
       if (call.responseFormat === undefined) return { content, usage }
       return { content, usage, json: parseStructuredReply(content, call.responseFormat) }
     },
@@ -83,8 +86,10 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
             yield delta
           }
         }
+        // A stream that ends without a word is as unusable as an empty reply (see replyContent).
+        if (text.trim() === '') throw invalidReply('the streamed reply has no content')
       } catch (error) {
-        throw toFailure(error, call.signal)
+        throw toFailure(error, call.signal, endpoint)
       } finally {
         if (opened) call.meter.tokens(usage?.prompt_tokens ?? estimatePrompt(call), usage?.completion_tokens ?? options.countTokens(text))
       }
@@ -104,7 +109,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           { signal: call.signal },
         )
       } catch (error) {
-        throw toFailure(error, call.signal)
+        throw toFailure(error, call.signal, endpoint)
       }
       const data = [...(reply.data ?? [])].sort((a, b) => a.index - b.index)
       if (data.length !== call.input.length || data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)) {
@@ -114,6 +119,37 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       return { vectors: data.map((d) => d.embedding) }
     },
   }
+}
+
+/** The message text of a chat completion, or undefined when the reply carries none. */
+function textOf(reply: unknown): string | undefined {
+  const choices = typeof reply === 'object' && reply !== null ? (reply as { choices?: unknown }).choices : undefined
+  const content = Array.isArray(choices) ? (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content : undefined
+  return typeof content === 'string' ? content : undefined
+}
+
+/**
+ * Servers misbehave in ways the SDK accepts: an HTML error page with status 200 (the SDK hands back a
+ * string), no `choices`, `content: null`, or an empty message. Each is an invalid reply, retried and
+ * never cached, rather than an empty answer that loses data silently.
+ */
+function invalidReplyOf(reply: unknown): AttemptFailure {
+  if (typeof reply !== 'object' || reply === null) return invalidReply(`the reply is not a chat completion (${describeBody(reply)})`)
+  const choices = (reply as { choices?: unknown }).choices
+  if (!Array.isArray(choices) || choices.length === 0) return invalidReply('the reply has no choices')
+  const content = (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content
+  if (typeof content !== 'string') return invalidReply(`the reply's message content is ${content === null ? 'null' : typeof content}`)
+  return invalidReply("the reply's message content is empty")
+}
+
+function describeBody(body: unknown): string {
+  if (typeof body !== 'string') return String(body)
+  const flat = body.replace(/\s+/g, ' ').trim()
+  return flat === '' ? 'an empty body' : `body starts "${flat.length > 60 ? `${flat.slice(0, 60)}…` : flat}"`
+}
+
+function invalidReply(message: string): AttemptFailure {
+  return new AttemptFailure(`invalid reply: ${message}`, { kind: 'invalid_reply', retryable: true })
 }
 
 function chatBody(model: string, call: ChatCall, stream: boolean): Record<string, unknown> {
@@ -132,7 +168,7 @@ function wireFormat(format: ResponseFormat): Record<string, unknown> {
 }
 
 /** Classifies any error thrown by the SDK (or by fetch underneath it). */
-function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFailure {
+function toFailure(error: unknown, signal: AbortSignal | undefined, endpoint: string): AttemptFailure {
   if (error instanceof AttemptFailure) return error
   if (signal?.aborted === true || error instanceof OpenAI.APIUserAbortError) {
     return new AttemptFailure('request aborted', { kind: 'aborted', retryable: false, cause: error })
@@ -141,6 +177,15 @@ function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFail
     return new AttemptFailure('request timed out', { kind: 'timeout', retryable: true, cause: error })
   }
   if (error instanceof OpenAI.APIConnectionError) {
+    const unreachable = unreachableCode(error)
+    // Nothing listens there or the name does not resolve: retrying for minutes would not change that.
+    if (unreachable !== undefined) {
+      return new AttemptFailure(`cannot reach ${endpoint} (${unreachable}); is the server running and api_base right?`, {
+        kind: 'connection',
+        retryable: false,
+        cause: error,
+      })
+    }
     return new AttemptFailure(`connection error (${causeText(error)})`, { kind: 'connection', retryable: true, cause: error })
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
@@ -166,6 +211,21 @@ function toFailure(error: unknown, signal: AbortSignal | undefined): AttemptFail
 function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
   const body = error.error as { message?: unknown } | undefined
   return typeof body?.message === 'string' ? body.message : error.message
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+/** The error code somewhere down the cause chain (fetch wraps the socket error) when it means "no server there". */
+function unreachableCode(error: Error): string | undefined {
+  let cause: unknown = error.cause
+  for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
+    const { code, message } = cause as { code?: unknown; message?: unknown }
+    if (typeof code === 'string' && UNREACHABLE.has(code)) return code
+    // undici refuses some ports outright ("bad port") without trying to connect.
+    if (message === 'bad port') return 'bad port'
+    cause = (cause as { cause?: unknown }).cause
+  }
+  return undefined
 }
 
 function causeText(error: Error): string {

@@ -70,6 +70,7 @@ export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): Ch
     meter,
     noCache: request.noCache === true,
     signal: request.signal,
+    beforeSend: request.beforeSend,
   })
   return {
     id: options.id,
@@ -106,7 +107,7 @@ export function createEmbeddingModel(options: ModelOptions, deps: ModelDeps = {}
   return {
     id: options.id,
     model: options.model,
-    embed: (texts, opts) => embedInBatches(texts, chain, tokenizer, resolved, { meter, noCache: opts?.noCache === true, signal: opts?.signal }, cache),
+    embed: (texts, opts) => embedInBatches(texts, chain, tokenizer, resolved, { meter, noCache: opts?.noCache === true, signal: opts?.signal, beforeSend: opts?.beforeSend }, cache),
     countTokens: (text) => tokenizer.count(text),
   }
 }
@@ -133,7 +134,6 @@ function cacheIdentity(options: ModelOptions): CacheIdentity {
   return {
     provider: options.provider,
     model: options.model,
-    apiBase: options.apiBase,
     extra: { deployment: options.azureDeploymentName, apiVersion: options.apiVersion, dimensions: options.dimensions },
   }
 }

@@ -11,6 +11,8 @@ export function parseStructuredReply(text: string, format: ResponseFormat): unkn
   if (value === undefined) throw invalid(`reply is not valid JSON: ${preview(text)}`)
   if (format.type === 'json_object') {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('reply is not a JSON object')
+    const missing = (format.required ?? []).filter((key) => !(key in value))
+    if (missing.length > 0) throw invalid(`reply lacks ${missing.map((k) => `"${k}"`).join(', ')}: ${preview(text)}`)
     return value
   }
   const problem = validate(value, format.schema, '$')
@@ -71,7 +73,7 @@ function removeTrailingCommas(text: string): string {
 }
 
 /** A small JSON-schema check: type, properties, required, items, enum. Returns the first problem. */
-export function validate(value: unknown, schema: unknown, path: string): string | undefined {
+function validate(value: unknown, schema: unknown, path: string): string | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined
   const s = schema as Record<string, unknown>
   if (Array.isArray(s.enum) && !s.enum.some((e) => e === value)) return `${path}: expected one of ${JSON.stringify(s.enum)}`

@@ -123,6 +123,7 @@ export function limitedChat(inner: ChatTransport, limiter: RateLimiter, countTok
     async complete(call: ChatCall): Promise<ChatReply> {
       const release = await limiter.acquire(limiter.countsTokens ? estimateChatTokens(call, countTokens) : 0, call.signal)
       try {
+        call.beforeSend?.()
         return await inner.complete(call)
       } finally {
         release()
@@ -131,6 +132,7 @@ export function limitedChat(inner: ChatTransport, limiter: RateLimiter, countTok
     async *stream(call: ChatCall): AsyncIterable<string> {
       const release = await limiter.acquire(limiter.countsTokens ? estimateChatTokens(call, countTokens) : 0, call.signal)
       try {
+        call.beforeSend?.()
         yield* inner.stream(call)
       } finally {
         release()
@@ -145,6 +147,7 @@ export function limitedEmbed(inner: EmbedTransport, limiter: RateLimiter, countT
       const tokens = limiter.countsTokens ? call.input.reduce((n, t) => n + countTokens(t), 0) : 0
       const release = await limiter.acquire(tokens, call.signal)
       try {
+        call.beforeSend?.()
         return await inner.embed(call)
       } finally {
         release()

@@ -43,7 +43,8 @@ export async function withRetry<T>(ctx: RetryContext, meter: UsageMeter, signal:
       if (!failure.retryable || n > ctx.policy.maxRetries || signal?.aborted === true) throw toLlmError(ctx, failure, n)
       meter.retry()
       const wait = waitMs(ctx, failure, n)
-      ctx.log?.debug(`${ctx.modelRef}: attempt ${n} failed (${failure.message}); retrying in ${Math.round(wait)} ms`)
+      // A warning, not debug: retries cost time and money, and the log should show them without --verbose.
+      ctx.log?.warn(`${ctx.modelRef}: attempt ${n} failed (${failure.message}); retrying in ${Math.round(wait)} ms`)
       await sleep(wait, signal)
     }
   }

@@ -13,6 +13,8 @@ export interface ChatCall {
   meter: UsageMeter
   noCache: boolean
   signal: AbortSignal | undefined
+  /** Called when the request is about to go on the wire (each attempt); throwing stops it unsent. */
+  beforeSend?: () => void
 }
 
 export interface ChatReply {
@@ -34,6 +36,7 @@ export interface EmbedCall {
   meter: UsageMeter
   noCache: boolean
   signal: AbortSignal | undefined
+  beforeSend?: () => void
 }
 
 export interface EmbedReply {

@@ -15,7 +15,16 @@ export interface JsonSchemaFormat {
   schema: Record<string, unknown>
 }
 
-export type ResponseFormat = JsonSchemaFormat | { type: 'json_object' }
+/**
+ * Any JSON object (sent as `response_format: json_object`). `required` names keys the caller cannot do
+ * without: a reply lacking one is invalid and retried like a reply that is not JSON at all.
+ */
+export interface JsonObjectFormat {
+  type: 'json_object'
+  required?: readonly string[]
+}
+
+export type ResponseFormat = JsonSchemaFormat | JsonObjectFormat
 
 export interface CompletionRequest {
   messages: readonly ChatMessage[]
@@ -26,6 +35,8 @@ export interface CompletionRequest {
   /** Bypass the cache for this call (preflight checks). */
   noCache?: boolean
   signal?: AbortSignal
+  /** Called right before each attempt goes on the wire; throwing stops the call unsent (Ctrl-C). */
+  beforeSend?: () => void
 }
 
 export interface TokenUsage {
@@ -60,7 +71,7 @@ export interface EmbeddingModel {
    * One vector per input text, in input order. Long texts are windowed and mean-pooled; an empty
    * text gets an empty vector (there is nothing to embed). `noCache` bypasses the cache (preflight).
    */
-  embed(texts: readonly string[], options?: { signal?: AbortSignal; noCache?: boolean }): Promise<number[][]>
+  embed(texts: readonly string[], options?: { signal?: AbortSignal; noCache?: boolean; beforeSend?: () => void }): Promise<number[][]>
   countTokens(text: string): number
 }
 

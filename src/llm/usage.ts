@@ -8,6 +8,9 @@ export class UsageMeter {
   private busySince: number | undefined
   private inFlight = 0
   private busyMs = 0
+  // Start time of each call in flight, so a progress line can show calls that hang.
+  private readonly running = new Map<number, number>()
+  private nextCall = 0
 
   constructor(private readonly price: Pricing | undefined) {}
 
@@ -18,10 +21,13 @@ export class UsageMeter {
   start(): (outcome: 'ok' | 'cached' | 'failed' | 'split') => void {
     this.counts.calls += 1
     if (this.inFlight++ === 0) this.busySince = performance.now()
+    const call = this.nextCall++
+    this.running.set(call, performance.now())
     let ended = false
     return (outcome) => {
       if (ended) return
       ended = true
+      this.running.delete(call)
       if (outcome === 'cached') this.counts.cacheHits += 1
       if (outcome === 'failed') this.counts.failures += 1
       if (outcome === 'split') this.counts.retries += 1
@@ -34,6 +40,20 @@ export class UsageMeter {
   servedFromCache(count: number): void {
     this.counts.calls += count
     this.counts.cacheHits += count
+  }
+
+  /** Calls in flight for at least `minMs` (waiting on a slow server, a Retry-After or a backoff) and the longest wait. */
+  waiting(minMs: number): { calls: number; longestMs: number } {
+    const now = performance.now()
+    let calls = 0
+    let longestMs = 0
+    for (const since of this.running.values()) {
+      const ms = now - since
+      if (ms < minMs) continue
+      calls += 1
+      longestMs = Math.max(longestMs, ms)
+    }
+    return { calls, longestMs }
   }
 
   retry(): void {

@@ -5,7 +5,7 @@
  * chunk and counts it, failing only when no chunk gave a usable answer.
  */
 import { LlmError } from '../errors.js'
-import { formatPrompt } from '../llm/prompt-template.js'
+import { formatPrompt } from '../prompts/prompt-template.js'
 import type { ChatModel, JsonSchemaFormat } from '../llm/types.js'
 import { mapBounded } from '../index/operations/extract-graph/bounded-map.js'
 

@@ -3,7 +3,7 @@
  * chunks (prompt tokens are counted, completion tokens are a per-step heuristic), priced like index.
  */
 import type { ModelSettings, Settings } from '../config/schema.js'
-import { formatPrompt } from '../llm/prompt-template.js'
+import { formatPrompt } from '../prompts/prompt-template.js'
 import { costUsd, priceOfModel } from '../llm/pricing.js'
 import { encodingForModel, getTokenizer } from '../llm/tokenizer.js'
 import type { PromptTuneOptions } from './options.js'

@@ -6,7 +6,7 @@
  * report prompts get the generated analyst role and rating definition.
  */
 import { InternalError } from '../errors.js'
-import { loadPrompt } from '../llm/prompt-template.js'
+import { loadPrompt } from '../prompts/prompt-template.js'
 import type { WorkedExample } from './steps.js'
 
 export interface TunedValues {

@@ -6,7 +6,7 @@
  */
 import { InternalError } from '../errors.js'
 import { parseGraphReply } from '../index/operations/extract-graph/parse.js'
-import { formatPrompt } from '../llm/prompt-template.js'
+import { formatPrompt } from '../prompts/prompt-template.js'
 import { renderExample, type TunedPrompts } from './templates.js'
 import type { WorkedExample } from './steps.js'
 

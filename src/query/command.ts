@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { QueryError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import { parseHistory } from './context/history.js'
+import { readExternalContext, writeHybrid } from './hybrid/output.js'
 import { runQuery, type SearchMethod, type SearchResult } from './index.js'
 
 export interface QueryCommandFlags {
@@ -17,6 +18,10 @@ export interface QueryCommandFlags {
   streaming: boolean
   json: boolean
   history?: string
+  /** Hybrid search: print the ranking instead of an answer. */
+  explain?: boolean
+  /** Hybrid search: JSON file of external passages. */
+  context?: string
   verbose: boolean
 }
 
@@ -25,7 +30,11 @@ interface Output {
 }
 
 export async function runQueryCommand(question: string, flags: QueryCommandFlags, io: { stdout: Output; stderr: Output }): Promise<SearchResult> {
+  if (flags.method !== 'hybrid' && (flags.explain === true || flags.context !== undefined)) {
+    throw new QueryError(`${flags.explain === true ? '--explain' : '--context'} is only available with --method hybrid`)
+  }
   const history = flags.history === undefined ? [] : await readHistory(flags.history)
+  const externalContext = flags.context === undefined ? undefined : await readExternalContext(flags.context)
   const logger = stderrLogger(io.stderr, flags.verbose)
   const streaming = flags.streaming && !flags.json
   const result = await runQuery({
@@ -38,10 +47,14 @@ export async function runQueryCommand(question: string, flags: QueryCommandFlags
     dynamicCommunitySelection: flags.dynamicCommunitySelection,
     responseType: flags.responseType,
     history,
+    explain: flags.explain ?? false,
+    externalContext,
     logger,
     onChunk: streaming ? (chunk) => io.stdout.write(chunk) : undefined,
   })
-  if (flags.json) {
+  if (result.hybrid !== undefined) {
+    writeHybrid(result, flags, streaming, io.stdout)
+  } else if (flags.json) {
     const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {}
     const json = { method: result.method, response: result.response, context: result.context, usage: result.usage, ...warnings }
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`)

@@ -12,12 +12,16 @@ import type { ConversationTurn } from './context/history.js'
 import type { ContextRecords } from './context/table-format.js'
 import { loadChunkEdges } from './chunk-edges.js'
 import { loadTables, TABLES_BY_METHOD } from './load-index.js'
+import { readableIndex } from '../storage/generations.js'
 import { createQueryModels, type SearchSection } from './models.js'
 import { seededRng } from './rng.js'
 import { runBasicSearch } from './search/basic.js'
 import { runDriftSearch } from './search/drift.js'
 import { runGlobalSearch } from './search/global.js'
 import { runGraphSearch } from './search/graph.js'
+import { runHybridSearch, type HybridReport } from './search/hybrid.js'
+import type { ExternalPassage } from './hybrid/context.js'
+import { loadHybridTables } from './hybrid/tables.js'
 import { prepareLocalIndex, runLocalSearch } from './search/local.js'
 import type { SearchRun } from './search/types.js'
 import type { SearchServices } from './services.js'
@@ -25,7 +29,7 @@ import { sharedRun, type SharedRun } from './shared-run.js'
 import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
 import { openQueryVectors } from './vectors.js'
 
-export type SearchMethod = 'local' | 'global' | 'drift' | 'basic' | 'graph'
+export type SearchMethod = 'local' | 'global' | 'drift' | 'basic' | 'graph' | 'hybrid'
 
 export interface SearchOptions {
   query: string
@@ -46,6 +50,10 @@ export interface SearchOptions {
   logger?: Logger
   /** Models to use instead of the configured ones (library users with their own clients). */
   models?: { chat?: ChatModel; embedder?: EmbeddingModel }
+  /** Hybrid search: rank and print the ranking table, no answer from the model. */
+  explain?: boolean
+  /** Hybrid search: passages from outside the index, added to the context and citable. */
+  externalContext?: readonly ExternalPassage[]
 }
 
 export interface SearchResult {
@@ -58,6 +66,8 @@ export interface SearchResult {
   usage: UsageSummary
   /** Problems the search worked around (graph search without chunk_edges); empty when none. */
   warnings: string[]
+  /** Hybrid search: sources, cited references, question entities, warnings and the ranking. */
+  hybrid?: HybridReport
 }
 
 /**
@@ -86,6 +96,8 @@ export const driftSearchStream = (o: SearchOptions) => searchStream('drift', o)
 export const basicSearchStream = (o: SearchOptions) => searchStream('basic', o)
 export const graphSearch = (o: SearchOptions) => searchStream('graph', o).result
 export const graphSearchStream = (o: SearchOptions) => searchStream('graph', o)
+export const hybridSearch = (o: SearchOptions) => searchStream('hybrid', o).result
+export const hybridSearchStream = (o: SearchOptions) => searchStream('hybrid', o)
 
 export interface RunQueryOptions extends SearchOptions {
   method: SearchMethod
@@ -106,8 +118,11 @@ function searchStream(method: SearchMethod, options: SearchOptions): SearchStrea
 async function* execute(method: SearchMethod, options: SearchOptions): AsyncGenerator<string, SearchResult, undefined> {
   const loaded = options.settings === undefined ? loadConfig({ root: options.root ?? '.', configFile: options.configFile }) : undefined
   const settings = options.settings ?? loaded!.settings
-  const dataDir = resolve(options.dataDir ?? settings.output_storage.base_dir)
-  const { services, close } = openServices(settings, method, dataDir, options, loaded?.apiKeyOrigins ?? {})
+  // After a crash in the middle of publishing a new index, the complete one waits beside output/.
+  const readable = await readableIndex(resolve(options.dataDir ?? settings.output_storage.base_dir), settings.vector_store.db_uri)
+  const dataDir = readable.dataDir
+  const readableSettings = { ...settings, vector_store: { ...settings.vector_store, db_uri: readable.dbUri ?? settings.vector_store.db_uri } }
+  const { services, close } = openServices(readableSettings, method, dataDir, options, loaded?.apiKeyOrigins ?? {})
   try {
     const run = await startRun(method, settings, dataDir, options, services)
     let response = ''
@@ -118,7 +133,8 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
       next = await run.next()
     }
     const warnings = next.value.warnings ?? []
-    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary(), warnings }
+    const hybrid = next.value.hybrid === undefined ? {} : { hybrid: next.value.hybrid }
+    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary(), warnings, ...hybrid }
   } finally {
     close()
   }
@@ -159,6 +175,10 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
       const tables = await loadTables(dataDir, TABLES_BY_METHOD.basic)
       return runGraphSearch(input, tables.text_units, await loadChunkEdges(dataDir), settings.graph_search, services)
     }
+    case 'hybrid': {
+      const options_ = { explain: options.explain ?? false, external: options.externalContext ?? [], dbUri: vectorDbUri(settings, dataDir, options) }
+      return runHybridSearch(input, await loadHybridTables(dataDir), settings, services, options_)
+    }
   }
 }
 
@@ -168,6 +188,13 @@ const SECTION: Record<SearchMethod, SearchSection> = {
   drift: 'drift_search',
   basic: 'basic_search',
   graph: 'graph_search',
+  hybrid: 'hybrid_search',
+}
+
+/** --data moves the vector store too when the folder has one (the reference keeps db_uri). */
+function vectorDbUri(settings: Settings, dataDir: string, options: SearchOptions): string {
+  const local = join(dataDir, 'lancedb')
+  return options.dataDir !== undefined && existsSync(local) ? local : settings.vector_store.db_uri
 }
 
 function openServices(
@@ -179,10 +206,7 @@ function openServices(
 ): { services: SearchServices; close: () => void } {
   const models = createQueryModels(settings, SECTION[method], options.models ?? {}, keyOrigins)
   const meter = new UsageMeter(models.price, models.embeddingPrice)
-  // --data moves the vector store too when the folder has one (the reference keeps db_uri).
-  const local = join(dataDir, 'lancedb')
-  const dbUri = options.dataDir !== undefined && existsSync(local) ? local : settings.vector_store.db_uri
-  const vectors = openQueryVectors(settings, dbUri)
+  const vectors = openQueryVectors(settings, vectorDbUri(settings, dataDir, options))
   const services: SearchServices = {
     chat: models.chat === undefined ? undefined : new MeteredChat(models.chat, meter),
     embedder: models.embedder,
@@ -200,3 +224,6 @@ export type { ConversationTurn } from './context/history.js'
 export { parseHistory } from './context/history.js'
 export type { ContextRecords } from './context/table-format.js'
 export type { UsageSummary } from './usage.js'
+export type { HybridReport } from './search/hybrid.js'
+export type { ExternalPassage, HybridSource } from './hybrid/context.js'
+export type { HybridWarning } from './hybrid/citations.js'

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { QueryError } from '../errors.js'
 import { COMMUNITIES, COMMUNITY_REPORTS, COVARIATES, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../model/index.js'
 import type { RowOf } from '../model/schema.js'
+import { folderIdentity } from '../storage/generations.js'
 import { ParquetTableStore } from '../storage/index.js'
 
 const SCHEMAS = {
@@ -28,10 +29,27 @@ export const TABLES_BY_METHOD = {
   basic: ['text_units'],
 } as const satisfies Record<string, readonly TableName[]>
 
+/**
+ * Reads the tables. An index run publishes a new generation by renaming it over the output folder
+ * (storage/generations.ts); when that happens while the tables are being read, they are read
+ * again, so a search never mixes tables of two generations.
+ */
 export async function loadTables<K extends TableName>(
   dataDir: string,
   names: readonly K[],
   optional: readonly TableName[] = [],
+): Promise<Pick<IndexTables, K> & Partial<IndexTables>> {
+  for (let attempt = 1; ; attempt++) {
+    const before = await folderIdentity(dataDir)
+    const tables = await loadOnce(dataDir, names, optional)
+    if ((await folderIdentity(dataDir)) === before || attempt === 3) return tables
+  }
+}
+
+async function loadOnce<K extends TableName>(
+  dataDir: string,
+  names: readonly K[],
+  optional: readonly TableName[],
 ): Promise<Pick<IndexTables, K> & Partial<IndexTables>> {
   const store = new ParquetTableStore(dataDir)
   const out: Partial<IndexTables> = {}

@@ -12,7 +12,7 @@ import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 /** Where each model's API key comes from (LoadedConfig.apiKeyOrigins), for auth error messages. */
 type KeyOrigins = Readonly<Record<string, string>>
 
-export type SearchSection = 'local_search' | 'global_search' | 'drift_search' | 'basic_search' | 'graph_search'
+export type SearchSection = 'local_search' | 'global_search' | 'drift_search' | 'basic_search' | 'graph_search' | 'hybrid_search'
 
 export interface QueryModels {
   chat: ChatModel | undefined

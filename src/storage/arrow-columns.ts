@@ -22,7 +22,7 @@ import type { ColumnKind, JsonValue } from '../model/schema.js'
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true, fatal: false })
 
-export function arrowTypeOf(kind: ColumnKind): DataType {
+function arrowTypeOf(kind: ColumnKind): DataType {
   switch (kind) {
     case 'string':
       return new Utf8()

@@ -5,6 +5,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
+import { unlessAbsent } from './fs-errors.js'
 
 export interface KeyValueStore {
   get(key: string): Promise<string | undefined>
@@ -17,12 +18,10 @@ export interface KeyValueStore {
 export class FileKeyValueStore implements KeyValueStore {
   constructor(readonly baseDir: string) {}
 
+  /** A missing entry is a miss; an unreadable one is a StorageError (a miss would pay for the call again). */
   async get(key: string): Promise<string | undefined> {
-    try {
-      return await readFile(join(this.baseDir, key), 'utf8')
-    } catch {
-      return undefined
-    }
+    const file = join(this.baseDir, key)
+    return unlessAbsent(file, 'read cache entry', () => readFile(file, 'utf8'), undefined)
   }
 
   async set(key: string, value: string): Promise<void> {
@@ -34,12 +33,8 @@ export class FileKeyValueStore implements KeyValueStore {
   }
 
   async keys(): Promise<string[]> {
-    try {
-      const entries = await readdir(this.baseDir, { withFileTypes: true })
-      return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort()
-    } catch {
-      return []
-    }
+    const entries = await unlessAbsent(this.baseDir, 'list cache folder', () => readdir(this.baseDir, { withFileTypes: true }), [])
+    return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort()
   }
 
   child(name: string): KeyValueStore {

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { writeFileAtomic } from './atomic-write.js'
+import { isAbsent, storageFailure, unlessAbsent } from './fs-errors.js'
 import { decodeParquet, encodeParquet } from './parquet.js'
 
 export interface TableStore {
@@ -37,6 +38,7 @@ export class ParquetTableStore implements TableStore {
     try {
       bytes = await readFile(file)
     } catch (cause) {
+      if (!isAbsent(cause)) throw storageFailure(cause, `read table ${schema.name} from`, file)
       throw new StorageError(`table ${schema.name} not found: ${file} (run the workflow that writes it first)`, {
         path: file,
         cause,
@@ -50,11 +52,8 @@ export class ParquetTableStore implements TableStore {
   }
 
   async has(name: string): Promise<boolean> {
-    try {
-      return (await stat(this.path(name))).isFile()
-    } catch {
-      return false
-    }
+    const file = this.path(name)
+    return unlessAbsent(file, 'check table', async () => (await stat(file)).isFile(), false)
   }
 
   async delete(name: string): Promise<void> {
@@ -62,20 +61,15 @@ export class ParquetTableStore implements TableStore {
   }
 
   async names(): Promise<string[]> {
-    try {
-      const files = await readdir(this.location)
-      return files.filter((f) => f.endsWith('.parquet')).map((f) => f.slice(0, -'.parquet'.length)).sort()
-    } catch {
-      return []
-    }
+    // Files only, as `has` counts them: a folder named like a table is not one (writing it will fail and say so).
+    const entries = await unlessAbsent(this.location, 'list tables in', () => readdir(this.location, { withFileTypes: true }), [])
+    const files = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.parquet')).map((e) => e.name)
+    return files.map((f) => f.slice(0, -'.parquet'.length)).sort()
   }
 
   async fingerprint(name: string): Promise<string | undefined> {
-    try {
-      return createHash('sha256').update(await readFile(this.path(name))).digest('hex')
-    } catch {
-      return undefined
-    }
+    const file = this.path(name)
+    return unlessAbsent(file, 'read table', async () => createHash('sha256').update(await readFile(file)).digest('hex'), undefined)
   }
 }
 

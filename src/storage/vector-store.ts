@@ -42,6 +42,8 @@ export interface VectorStore {
   search(name: string, vector: readonly number[], k: number): Promise<VectorHit[]>
   /** Vectors of the given ids (all rows when omitted); unknown ids are absent from the map. */
   vectorsById(name: string, ids?: readonly string[]): Promise<Map<string, number[]>>
+  /** Every row's id, in no particular order (without reading the vectors). */
+  ids(name: string): Promise<string[]>
   /**
    * Replaces the table with `rows` in one commit. `vectorSize` fixes the dimension (required for an
    * empty table); a row of another dimension fails with both numbers before anything is written.
@@ -67,7 +69,7 @@ const ID_CHUNK = 256
  * Loads LanceDB lazily: its Rust logger reads LANCEDB_LOG once at load and would otherwise print a
  * WARN on stderr for every table it creates. Users can still set LANCEDB_LOG themselves.
  */
-async function loadLanceDb(): Promise<typeof lancedb> {
+export async function loadLanceDb(): Promise<typeof lancedb> {
   process.env.LANCEDB_LOG ??= 'error'
   return import('@lancedb/lancedb')
 }
@@ -119,6 +121,10 @@ export async function openVectorStore(dbUri: string): Promise<VectorStore> {
         }
       }
       return out
+    },
+    async ids(name) {
+      const table = await open(name)
+      return ((await table.query().select(['id']).toArray()) as Array<{ id: string }>).map((r) => String(r.id))
     },
     async replaceTable(name, rows, createDate, options = {}) {
       const dim = vectorDimension(name, rows, options.vectorSize)

@@ -50,7 +50,10 @@ describe('graphrag index: failure output', () => {
     )
     expect(run.stderr.match(/HTTP 500/g)).toHaveLength(1)
     expect(run.stderr).not.toMatch(/^\s+at /m)
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+    // A failed run publishes nothing: its stats.json stays in the work generation the message names.
+    const statsPath = /listed in (\S+stats\.json)/.exec(lines[0]!)![1]!
+    expect(statsPath).toBe(join(root, '.output.run', 'work', 'stats.json'))
+    const stats = JSON.parse(await readFile(statsPath, 'utf8'))
     expect(stats.workflows.extract_graph.error).toBe(lines[0]!.slice('graphrag: '.length))
   })
 

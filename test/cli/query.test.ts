@@ -140,12 +140,13 @@ describeShared('graphrag query (spawned CLI)', () => {
     }
   })
 
-  it('global without a chat model fails with exit code 1 and names the setting', async (ctx) => {
+  it('global without a chat model answers with the reports, naming the setting (exit code 0)', async (ctx) => {
     if (skip !== undefined) return ctx.skip()
     writeFileSync(join(root, 'offline.yaml'), `${fakeProjectYaml()}\nglobal_search:\n  completion_model_id: null\n`)
     const r = await runCli(['query', 'What is this about?', '-r', root, '-c', join(root, 'offline.yaml'), '-d', data()])
-    expect(r.code).toBe(1)
-    expect(r.stderr).toContain('global_search.completion_model_id')
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain('global_search.completion_model_id is null')
+    expect(r.stdout).toMatch(/^## 1\. /m)
   })
 
   function fakeProjectYaml(): string {

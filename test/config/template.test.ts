@@ -53,7 +53,7 @@ function descriptions(declarations: Readonly<Record<string, Declaration>>, path 
 describe('settings template', () => {
   it('renders every section and loads back to the same settings as the defaults', async () => {
     const text = renderSettingsTemplate({ model: 'gpt-4.1-mini', embedding: 'text-embedding-3-small' })
-    for (const section of ['completion_models', 'chunking', 'extract_graph', 'cluster_graph', 'local_search', 'basic_search']) {
+    for (const section of ['completion_models', 'chunking', 'extract_graph', 'cluster_graph', 'local_search', 'basic_search', 'hybrid_search']) {
       expect(text).toMatch(new RegExp(`^${section}:`, 'm'))
     }
     expect(text).not.toMatch(/^\s*\w+: \{.+\}$/m) // block style: no non-empty flow mappings
@@ -65,6 +65,9 @@ describe('settings template', () => {
     expect(settings.cluster_graph.mode).toBe('quality')
     expect(settings.chunk_graph.prompt).toBe(join(root, 'prompts/chunk_graph_edges.txt'))
     expect(settings.chunk_graph).toMatchObject({ sequence_edges: true, shared_entity_edges: true, llm_edges: false, cross_document: false })
+    // Our hybrid_search section: every weight visible with its default.
+    expect(text).toMatch(/^hybrid_search:\n[\s\S]*^  rrf_k: 60$[\s\S]*^  edge_weights:\n[\s\S]*^    caused_by: 0\.22$/m)
+    expect(settings.hybrid_search.edge_weights.references).toBe(0.18)
   })
 
   it('renders offline settings that need no key and load without warnings', async () => {
@@ -76,6 +79,7 @@ describe('settings template', () => {
     expect(settings.embedding_models.default_embedding_model!.model_provider).toBe('local')
     expect(settings.community_reports.completion_model_id).toBeNull()
     expect(settings.graph_search.completion_model_id).toBeNull()
+    expect(settings.hybrid_search.completion_model_id).toBeNull()
   })
 
   it.each([
@@ -91,8 +95,8 @@ describe('settings template', () => {
     for (const key of ['api_base', 'api_version', 'azure_deployment_name', 'call_args', 'rate_limit', 'concurrent_requests', 'encoding_model', 'pricing']) {
       expect(text).toMatch(new RegExp(`^    # ${key}:`, 'm'))
     }
-    expect(text).toMatch(/^      # max_delay: \d+$/m)
-    expect(text).toMatch(/^    #   # requests_per_period: \d+$/m)
+    expect(text).toMatch(/^ {6}# max_delay: \d+$/m)
+    expect(text).toMatch(/^ {4}# {3}# requests_per_period: \d+$/m)
   })
 
   it('writes an offline chat-model example that works once uncommented', async () => {

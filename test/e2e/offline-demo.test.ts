@@ -2,7 +2,7 @@ import { cp, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connect } from '@lancedb/lancedb'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CHUNK_EDGES, COMMUNITIES, COMMUNITY_REPORTS, DOCUMENTS, ENTITIES, RELATIONSHIPS, TEXT_UNITS, type ColumnKind, type TableSchema } from '../../src/model/index.js'
+import { CHUNK_EDGES, COMMUNITIES, COMMUNITY_REPORTS, DOCUMENTS, ENTITIES, MODEL_REPLIES, RELATIONSHIPS, TEXT_UNITS, type ColumnKind, type TableSchema } from '../../src/model/index.js'
 import { runCli, type CliResult } from '../support/cli.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { PROJECT_ROOT } from '../support/shared.js'
@@ -64,7 +64,9 @@ describe('offline demo (README main command)', () => {
 
   it('writes every table the standard method writes and chunk_edges, each with its src/model schema', async () => {
     const files = (await readdir(join(root, 'output'))).filter((f) => f.endsWith('.parquet')).sort()
-    expect(files).toEqual(Object.keys(FINAL_TABLES).map((t) => `${t}.parquet`).sort())
+    // Beside them, our own model_replies (README: the answers an update reuses), with its src/model schema.
+    expect(files).toEqual([...Object.keys(FINAL_TABLES), MODEL_REPLIES.name].map((t) => `${t}.parquet`).sort())
+    expect(await duckDescribe(join(root, 'output', 'model_replies.parquet'))).toEqual(MODEL_REPLIES.columns.map((c) => `${c.name}:VARCHAR`))
     for (const [name, schema] of Object.entries(FINAL_TABLES)) {
       const expected = schema.columns.map((c) => `${c.name}:${DUCKDB_TYPE[c.kind]}`)
       expect(await duckDescribe(join(root, 'output', `${name}.parquet`)), name).toEqual(expected)
@@ -94,9 +96,23 @@ describe('offline demo (README main command)', () => {
       expect(answer.stdout).toContain('No completion model is configured')
       expect(answer.stdout).toMatch(method === 'local' ? /## Entities/ : /## Sources/)
     }
+  })
+
+  it('answers global and DRIFT questions offline with the most relevant, highest-rated reports', async () => {
+    const reports = (await duckQuery(`SELECT title, rank FROM read_parquet('${join(root, 'output', 'community_reports.parquet')}') ORDER BY rank DESC`)) as { title: string; rank: number }[]
+    // The README's own question: no word of it decides, so the highest-rated report comes first.
     const global = await runCli(['query', 'What are the main themes?', '--root', root, '--method', 'global'])
-    expect(global.code).toBe(1)
-    expect(global.stderr).toContain('global_search.completion_model_id')
+    expect(global.code, global.stderr).toBe(0)
+    expect(global.stdout).toContain('global_search.completion_model_id is null')
+    expect(global.stdout).toMatch(/^## 1\. /m)
+    const first = /^## 1\. (.*)$/m.exec(global.stdout)![1]
+    expect(reports.filter((r) => r.rank === reports[0]!.rank).map((r) => r.title)).toContain(first)
+    const drift = await runCli(['query', 'What happened to the ferry Kittiwake?', '--root', root, '--method', 'drift', '--json'])
+    expect(drift.code, drift.stderr).toBe(0)
+    const out = JSON.parse(drift.stdout) as { response: string; context: { reports: { title: string }[] } }
+    expect(out.response).toContain('drift_search.completion_model_id is null')
+    expect(out.context.reports.length).toBeGreaterThan(0)
+    expect(out.response.toLowerCase()).toContain('kittiwake')
   })
 
   it('builds sequence and shared-entity edges offline, one sequence edge per pair of consecutive chunks', async () => {

@@ -17,7 +17,7 @@ describe('LLM cache', () => {
   })
   afterAll(() => fake.close())
 
-  it('a hit makes zero HTTP calls; another model name, api_base or call parameter misses; the API key does not matter', async () => {
+  it('a hit makes zero HTTP calls; another model name or call parameter misses; the API key and api_base do not matter', async () => {
     const cache = new MemoryKeyValueStore()
     const meter = new UsageMeter(undefined)
     const first = await createChatModel(fakeOptions(fake), { cache, meter }).complete(ask('hello cache'))
@@ -30,9 +30,24 @@ describe('LLM cache', () => {
     expect(fake.requests.length).toBe(before + 1)
     await createChatModel(fakeOptions(fake, { callArgs: { temperature: 0.5 } }), { cache }).complete(ask('hello cache'))
     expect(fake.requests.length).toBe(before + 2)
-    await createChatModel(fakeOptions(fake, { apiBase: `http://localhost:${fake.port}/v1` }), { cache }).complete(ask('hello cache'))
-    expect(fake.requests.length).toBe(before + 3)
-    expect(await cache.keys()).toHaveLength(4)
+    // Another host name (or port) for the same server and model: the answer is the same, so it is a hit.
+    const moved = await createChatModel(fakeOptions(fake, { apiBase: `http://localhost:${fake.port}/v1` }), { cache }).complete(ask('hello cache'))
+    expect(fake.requests.length).toBe(before + 2)
+    expect(moved.cached).toBe(true)
+    expect(await cache.keys()).toHaveLength(3)
+  })
+
+  it('does not serve an empty reply stored by an older version: it is a miss, asked again and overwritten', async () => {
+    const cache = new MemoryKeyValueStore()
+    const model = createChatModel(fakeOptions(fake), { cache })
+    const first = await model.complete(ask('poisoned'))
+    const [key] = await cache.keys()
+    await cache.set(key!, JSON.stringify({ version: 1, reply: { content: '', usage: { promptTokens: 5, completionTokens: 0 } } }))
+    const before = fake.requests.length
+    const reply = await model.complete(ask('poisoned'))
+    expect(fake.requests.length).toBe(before + 1)
+    expect(reply).toEqual({ ...first, cached: false })
+    expect(JSON.parse((await cache.get(key!))!).reply.content).toBe(first.content)
   })
 
   it('ignores and rewrites a corrupt entry', async () => {
@@ -134,13 +149,14 @@ describe('embedding cache (per text)', () => {
     expect(vector).toEqual((await embedder({}, {}, batching).embed([edited]))[0])
   })
 
-  it('keys on provider, model, api_base and dimensions, not the API key; noCache bypasses it', async () => {
+  it('keys on provider, model and dimensions, not the API key or api_base; noCache bypasses it', async () => {
     const cache = new MemoryKeyValueStore()
     await embedder({ cache }).embed(['keyed'])
     let before = fake.requests.length
     await embedder({ cache }, { apiKey: 'another-key' }).embed(['keyed'])
+    await embedder({ cache }, { apiBase: `http://localhost:${fake.port}/v1` }).embed(['keyed'])
     expect(fake.requests.length).toBe(before)
-    for (const overrides of [{ dimensions: 3 }, { model: 'text-embedding-3-large' }, { apiBase: `http://localhost:${fake.port}/v1` }, { provider: 'azure' as const, apiBase: `http://127.0.0.1:${fake.port}`, apiVersion: '2024-10-21' }]) {
+    for (const overrides of [{ dimensions: 3 }, { model: 'text-embedding-3-large' }, { provider: 'azure' as const, apiBase: `http://127.0.0.1:${fake.port}`, apiVersion: '2024-10-21' }]) {
       before = fake.requests.length
       await embedder({ cache }, overrides).embed(['keyed'])
       expect(fake.requests.length, JSON.stringify(overrides)).toBe(before + 1)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatPrompt, loadPrompt } from '../../src/llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../src/prompts/prompt-template.js'
 import * as Q from '../../src/prompt-tune/questions.js'
 import { HYDE_PROMPT, PRIMER_PROMPT, RATE_REPORT_PROMPT } from '../../src/query/search/prompts.js'
 import { renderBatch } from '../../src/index/operations/chunk-graph/llm-edges.js'

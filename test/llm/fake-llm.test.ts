@@ -1,7 +1,7 @@
 import OpenAI, { AzureOpenAI } from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fakeEmbedding, replayExpectations, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
-import { formatPrompt, loadPrompt } from '../../src/llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../src/prompts/prompt-template.js'
 import { describeShared } from '../support/shared.js'
 
 const client = (fake: FakeLlm, apiKey = 'test-key') => new OpenAI({ apiKey, baseURL: fake.baseUrl, maxRetries: 0, timeout: 5_000 })

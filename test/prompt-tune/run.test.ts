@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RecordingReporter } from '../../src/index/reporter.js'
+import { RecordingReporter } from '../../src/index/run/reporter.js'
 import { runPromptTune } from '../../src/prompt-tune/run.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { GraphragError } from '../../src/errors.js'
 import { parseGraphReply } from '../../src/index/operations/extract-graph/parse.js'
-import { formatPrompt } from '../../src/llm/prompt-template.js'
+import { formatPrompt } from '../../src/prompts/prompt-template.js'
 import { getTokenizer } from '../../src/llm/tokenizer.js'
 import { buildPrompts, type TunedValues } from '../../src/prompt-tune/templates.js'
 import type { WorkedExample } from '../../src/prompt-tune/steps.js'

@@ -74,8 +74,19 @@ describeShared('all four methods on the Dulce index rewritten in our own formats
   it.each(['local', 'global', 'drift', 'basic'] as const)('%s search answers', async (method) => {
     const { settings } = fakeProject(fake.baseUrl, 'drift_search:\n  n_depth: 1\n  drift_k_followups: 3')
     const search = { local: localSearch, global: globalSearch, drift: driftSearch, basic: basicSearch }[method]
+    fake.requests.length = 0
     const result = await search({ settings, dataDir, query: 'Who is Alex Mercer?' })
     expect(result.response).toContain('## Answer')
-    expect(Object.keys(result.context).length).toBeGreaterThan(0)
+    // The tables each method reads came through our writers with rows in them.
+    const expected = { local: ['entities', 'relationships', 'sources'], global: ['reports'], drift: ['primer_reports', 'actions'], basic: ['sources'] }[method]
+    for (const table of expected) expect(result.context[table]?.length ?? 0, table).toBeGreaterThan(0)
+    // The answering call saw that context: its prompt holds the context text (or, for the map-reduce methods, the report texts).
+    const final = { local: 'local_search', global: 'global_reduce', drift: 'drift_reduce', basic: 'basic_search' }[method]
+    const prompts = fake.requests.filter((r) => r.kind === final).map((r) => systemOf(r.body))
+    expect(prompts.length).toBeGreaterThan(0)
+    if (method === 'local' || method === 'basic') expect(prompts[0]).toContain(result.contextText)
+    // The fake model cites the first-column ids of the tables in its prompt; they name records of the context.
+    const cited = /\[Data: \w+ \(([^)]*)\)\]/.exec(result.response)?.[1]?.split(', ') ?? []
+    expect(cited.length).toBeGreaterThan(0)
   })
 })

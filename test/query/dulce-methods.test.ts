@@ -158,7 +158,7 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
     expect(result.response).toContain('[Data: Sources')
   })
 
-  it('offline: local and basic print the ranked context; global and DRIFT name the setting', async () => {
+  it('offline: local and basic print the ranked context; global and DRIFT the most relevant reports', async () => {
     const offline = 'local_search:\n  completion_model_id: null\nbasic_search:\n  completion_model_id: null\nglobal_search:\n  completion_model_id: null\ndrift_search:\n  completion_model_id: null'
     const base = run(offline)
     const local = await localSearch(base)
@@ -170,7 +170,11 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
     const basic = await basicSearch(base)
     expect(basic.response).toContain('## Sources')
     expect(chats()).toHaveLength(0)
-    await expect(globalSearch(base)).rejects.toThrow(/global_search\.completion_model_id/)
-    await expect(driftSearch(base)).rejects.toBeInstanceOf(QueryError)
+    const global = await globalSearch(base)
+    expect(global.response).toContain('global_search.completion_model_id is null')
+    expect(global.response).toMatch(/^## 1\. /m)
+    const drift = await driftSearch(base)
+    expect(drift.response).toContain('drift_search.completion_model_id is null')
+    expect(chats()).toHaveLength(0)
   })
 })

@@ -83,4 +83,16 @@ describeShared('local context budget split', () => {
     expect(l.sources).toBeLessThanOrEqual(large - l.reports - l.local)
     expect(l.context.sources!.length).toBeLessThan(UNITS)
   })
+
+  it('charges the conversation history to the same budget: the whole context stays within max_context_tokens', async () => {
+    const max = 3000
+    const { settings } = fakeProject(fake.baseUrl, `local_search:\n  completion_model_id: null\n  top_k_entities: 8\n  max_context_tokens: ${max}`)
+    const history = Array.from({ length: 6 }, (_, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: words(120, i) }))
+    const withHistory = await localSearch({ settings, dataDir, query: 'Who are Anna and Boris?', history })
+    expect(withHistory.contextText).toContain('-----Conversation History-----')
+    expect(count(withHistory.contextText)).toBeLessThanOrEqual(max)
+    // The sources give up the room the history takes.
+    const without = await localSearch({ settings, dataDir, query: 'Who are Anna and Boris?' })
+    expect(withHistory.context.sources!.length).toBeLessThan(without.context.sources!.length)
+  })
 })

@@ -3,6 +3,7 @@ import { StorageError } from '../../src/errors.js'
 import { openVectorStore, type VectorRow } from '../../src/storage/vector-store.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
+import { vectorStoreContract } from './vector-store.case.js'
 
 const CREATED = new Date('2026-01-09T12:34:56.123Z')
 
@@ -26,6 +27,21 @@ const ROWS: Record<string, VectorRow[]> = {
     { id: "t'2", vector: unit([1, 0, 0, 1]) },
   ],
 }
+
+/** LanceDB, the one implementation: a store remembers its folder so the contract can reopen it as a later process would. */
+const folders = new WeakMap<object, string>()
+vectorStoreContract('LanceDB', {
+  open: async () => {
+    const dir = await testdir({})
+    const store = await openVectorStore(dir)
+    folders.set(store, dir)
+    return store
+  },
+  reopen: async (store) => {
+    store.close()
+    return openVectorStore(folders.get(store)!)
+  },
+})
 
 describe('LanceDB vector store', () => {
   it('writes three tables, reopens them and answers nearest-neighbour searches', async () => {

@@ -9,12 +9,12 @@ import type { Settings } from '../../src/config/schema.js'
 import { SILENT_LOGGER } from '../../src/logger.js'
 import { FileKeyValueStore, type KeyValueStore } from '../../src/storage/key-value-store.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
-import { WorkflowStatsRecorder } from '../../src/index/run-stats.js'
+import { WorkflowStatsRecorder } from '../../src/index/run/run-stats.js'
 import type { ModelProvider, WorkflowContext } from '../../src/index/workflow.js'
 import { testdir } from './testdir.js'
 
 /** A provider for workflows that must not call any model. */
-export const NO_MODELS: ModelProvider = {
+const NO_MODELS: ModelProvider = {
   chat(id) {
     throw new Error(`unexpected chat model request: ${id}`)
   },

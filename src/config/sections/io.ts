@@ -2,15 +2,19 @@
 import { freeMap, ignored, int, mapOf, oneOf, optionalStr, section, str, strList } from '../fields.js'
 import { TIKTOKEN_ENCODINGS } from '../../llm/encodings.js'
 
-export const INPUT_TYPES = ['text', 'csv', 'json', 'jsonl', 'parquet', 'markitdown'] as const
+export const INPUT_TYPES = ['text', 'csv', 'json', 'jsonl', 'parquet', 'markitdown', 'pdf', 'docx', 'xlsx', 'html', 'auto'] as const
 
 export const input = section({
-  type: oneOf(INPUT_TYPES, 'text', 'Input file type (text, csv, json, jsonl, parquet or markitdown).'),
+  type: oneOf(
+    INPUT_TYPES,
+    'text',
+    'Input file type (text, csv, json, jsonl, parquet, markitdown, pdf, docx, xlsx, html, or auto: each file read by its extension).',
+  ),
   encoding: optionalStr('Text encoding of input files (null = utf-8).'),
   file_pattern: optionalStr('Regular expression selecting input files (null = by type, e.g. .*\\.txt$).'),
   id_column: optionalStr('Column holding document ids (null = SHA-512 of the text). Dot paths reach nested fields.'),
   title_column: optionalStr('Column holding document titles (null = file path).'),
-  text_column: optionalStr('Column holding the text (null = "text").'),
+  text_column: optionalStr('Column holding the text (null = "text"; xlsx: null = one document per workbook, set = one per row).'),
 })
 
 const NOT_FILE_STORAGE = 'only blob and cosmosdb storage use it; graphrag stores files'

@@ -2,7 +2,7 @@
 import { anyList, bool, freeMap, ignored, int, mapOf, num, oneOf, optionalNum, optionalOneOf, optionalSection, optionalStr, required } from '../fields.js'
 import { TIKTOKEN_ENCODINGS } from '../../llm/encodings.js'
 
-export const MODEL_PROVIDERS = ['openai', 'azure', 'local'] as const
+const MODEL_PROVIDERS = ['openai', 'azure', 'local'] as const
 
 const retry = optionalSection(
   {
@@ -33,7 +33,7 @@ const pricing = optionalSection(
   'Price override for cost estimates (null = built-in prices, which cover common OpenAI models).',
 )
 
-export const modelShape = {
+const modelShape = {
   type: oneOf(['litellm'], 'litellm', 'Model implementation; litellm means the OpenAI-protocol client here (mock models are not supported).', { unsupported: ['mock'] }),
   model_provider: oneOf(MODEL_PROVIDERS, 'openai', 'openai (api.openai.com or any OpenAI-compatible api_base: Ollama, vLLM, LM Studio), azure, or local (offline hashing embedder).'),
   model: required('Model name (deployment name for Azure unless azure_deployment_name is set).'),

@@ -11,7 +11,10 @@ export const embedText = section({
   model_instance_name: str('text_embedding', 'Cache partition name.'),
   batch_size: int(16, 'Texts per embedding request.', { min: 1 }),
   batch_max_tokens: int(8191, 'Tokens per embedding request; longer texts are split and mean-pooled.', { min: 1 }),
-  names: strList(['entity_description', 'community_full_content', 'text_unit_text'], 'Embeddings to generate.'),
+  names: strList(
+    ['entity_description', 'community_full_content', 'text_unit_text'],
+    'Embeddings to generate, each its own LanceDB table: entity_title, entity_description, relationship_description, document_text, text_unit_text, community_title, community_summary, community_full_content.',
+  ),
 })
 
 export const extractGraph = section({
@@ -21,6 +24,7 @@ export const extractGraph = section({
   entity_types: strList([...DEFAULT_ENTITY_TYPES], 'Entity types the model is asked to extract.'),
   max_gleanings: int(1, 'Follow-up "anything missed?" rounds per chunk.', { min: 0 }),
   max_failed_fraction: num(0, 'Fraction of chunks allowed to fail after retries before the workflow fails.', { min: 0, max: 1 }),
+  normalize_titles: bool(false, 'Merge entities whose titles are equal after normalisation (Unicode NFKC, case, punctuation, leading/trailing "the"/"a"/"an"); other spellings go to entity_aliases.parquet. Off keeps Microsoft GraphRAG\'s entities.'),
 })
 
 export const summarizeDescriptions = section({

@@ -1,3 +1,2 @@
 /** Connected components and GraphRAG's stable largest connected component. */
-export { compareCodePoints, htmlUnescape, normalizeNodeName, pythonStrip } from './names.js'
-export { connectedComponents, largestConnectedComponent, stableLargestConnectedComponent, type NamedEdge } from './stable-lcc.js'
+export { connectedComponents, largestConnectedComponent, stableLargestConnectedComponent } from './stable-lcc.js'

@@ -4,7 +4,7 @@
  * keep edges inside the largest component, orient source ≤ target, drop repeated pairs (first
  * kept) and sort by (source, target) in code-point order.
  */
-import { compareCodePoints, normalizeNodeName } from './names.js'
+import { compareCodePoints, normalizeNodeName } from '../../text/names.js'
 
 export interface NamedEdge {
   readonly source: string

@@ -52,7 +52,7 @@ export interface HierarchicalCluster {
   isFinal: boolean
 }
 
-export const LEIDEN_DEFAULTS = Object.freeze({
+const LEIDEN_DEFAULTS = Object.freeze({
   maxClusterSize: 10,
   seed: 0xdeadbeef,
   mode: 'quality',
@@ -87,7 +87,7 @@ export function hierarchicalLeiden(
   return hierarchicalLeidenNetwork(buildNetwork(edges), options)
 }
 
-/** As `hierarchicalLeiden`, on a network already built (lets benchmarks time the build apart). */
+/** As `hierarchicalLeiden`, on a network already built (lets benchmarks time the build apart). @public (bench/leiden.mjs) */
 export function hierarchicalLeidenNetwork(labeled: LabeledNetwork, options: LeidenOptions = {}): HierarchicalCluster[] {
   const { params, seed, maxClusterSize } = resolveOptions(options)
   const splitIterations = params.compat ? params.iterations : Math.min(params.iterations, QUALITY_SPLIT_ITERATIONS)

@@ -83,7 +83,7 @@ export function moveNodesFast(
     }
     let best = cur
     const aCur = cd[2 * cur + 1]
-    let bestQ = (aCur < 0 ? 0 : aCur) - wv * cd[2 * cur] * r
+    let bestQ = Math.max(0, aCur) - wv * cd[2 * cur] * r
     const empty = unused[top - 1]
     const qEmpty = 0 - wv * cd[2 * empty] * r
     if (qEmpty > bestQ) {

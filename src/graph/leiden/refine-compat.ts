@@ -114,7 +114,7 @@ function chooseCandidate(
     cumulative[nc++] = sum
   }
   s.clearAccumulator(nt)
-  if (sum === Infinity || sum !== sum) return best
+  if (sum === Infinity || Number.isNaN(sum)) return best
   return touched[pickCumulative(cumulative, nc, sum * rng.nextF64())]
 }
 

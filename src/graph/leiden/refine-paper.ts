@@ -88,7 +88,7 @@ export function refinePaper(
       cumulative[j] = sum
     }
     let chosen = best
-    if (sum !== Infinity && sum === sum) {
+    if (sum !== Infinity && !Number.isNaN(sum)) {
       chosen = touched[pickCumulative(cumulative, nt, sum * rng.nextF64())]
     }
     // E(C ∪ {v}, S ∖ (C ∪ {v})) = E(C, S ∖ C) + E(v, S ∖ {v}) − 2·w(v, C): no second pass over v's row.

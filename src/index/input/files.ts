@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { ConfigError } from '../../errors.js'
+import { unlessAbsent } from '../../storage/fs-errors.js'
 
 export const DEFAULT_FILE_PATTERNS = {
   text: '.*\\.txt$',
@@ -14,6 +15,29 @@ export const DEFAULT_FILE_PATTERNS = {
   jsonl: '.*\\.jsonl$',
   parquet: '.*\\.parquet$',
   markitdown: '.*\\.(md|markdown|txt)$',
+  pdf: '.*\\.(pdf|PDF)$',
+  docx: '.*\\.(docx|DOCX)$',
+  xlsx: '.*\\.(xlsx|XLSX)$',
+  html: '.*\\.(html?|HTML?|xhtml)$',
+  // Every extension AUTO_READERS knows, in either case.
+  auto: '.*\\.(txt|md|markdown|csv|json|jsonl|parquet|pdf|docx|xlsx|html?|xhtml|TXT|MD|CSV|JSON|JSONL|PARQUET|PDF|DOCX|XLSX|HTML?)$',
+} as const
+
+/** `input.type: auto`: the reader for each file extension (lower-cased). */
+export const AUTO_READERS = {
+  txt: 'text',
+  md: 'text',
+  markdown: 'text',
+  csv: 'csv',
+  json: 'json',
+  jsonl: 'jsonl',
+  parquet: 'parquet',
+  pdf: 'pdf',
+  docx: 'docx',
+  xlsx: 'xlsx',
+  htm: 'html',
+  html: 'html',
+  xhtml: 'html',
 } as const
 
 /** Compiles a Python-style pattern (`(?P<name>…)` groups are accepted). */
@@ -30,21 +54,29 @@ export function compilePattern(pattern: string): RegExp {
 
 /** Relative paths (with `/`) of the files under `baseDir` matching `pattern`, sorted. */
 export async function listInputFiles(baseDir: string, pattern: RegExp): Promise<string[]> {
-  const files = await walk(baseDir)
-  return files
+  return (await partitionInputFiles(baseDir, pattern)).matched
+}
+
+/**
+ * The files under `baseDir` that match `pattern` and those that do not (hidden files such as
+ * .DS_Store left out), both sorted; the loader names the second in one notice.
+ */
+export async function partitionInputFiles(baseDir: string, pattern: RegExp): Promise<{ matched: string[]; unmatched: string[] }> {
+  const files = (await walk(baseDir))
     .map((abs) => ({ abs, rel: relative(baseDir, abs).split(sep).join('/') }))
-    .filter(({ abs, rel }) => pattern.test(rel) || pattern.test(abs))
-    .map(({ rel }) => rel)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
+  const matched: string[] = []
+  const unmatched: string[] = []
+  for (const { abs, rel } of files) {
+    if (pattern.test(rel) || pattern.test(abs)) matched.push(rel)
+    else if (!rel.split('/').some((part) => part.startsWith('.'))) unmatched.push(rel)
+  }
+  return { matched, unmatched }
 }
 
 async function walk(dir: string): Promise<string[]> {
-  let entries
-  try {
-    entries = await readdir(dir, { withFileTypes: true })
-  } catch {
-    return []
-  }
+  // An absent folder holds no files; an unreadable one is an error, not an empty input.
+  const entries = await unlessAbsent(dir, 'read input folder', () => readdir(dir, { withFileTypes: true }), [])
   const out: string[] = []
   for (const entry of entries) {
     const path = join(dir, entry.name)

@@ -1,23 +1,15 @@
 /**
  * load_input_documents (spec reference-index.md §5.1): reads every matching input file in sorted
- * order with the reader of `input.type`. A file that cannot be read, is not text, or lacks the text
- * column is reported through `onWarning` and skipped; zero documents is an InputError.
+ * order with the reader of `input.type` (or, for `auto`, of each file's extension). A file that
+ * cannot be read, is not text, is empty, gives no document or lacks the text column is reported
+ * through `onWarning` and skipped; files the pattern leaves out are named in one notice; zero
+ * documents is an InputError.
  */
-import { readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
 import { InputError } from '../../errors.js'
 import type { InputDocumentRow } from '../../model/documents.js'
-import { readCsv } from './csv.js'
-import { readText, textDecoderFor, UnreadableTextError, type TextDecodeFn } from './decode-text.js'
-import { compilePattern, DEFAULT_FILE_PATTERNS, formatCreationDate, listInputFiles } from './files.js'
-import { readJson } from './json.js'
-import { readJsonl } from './jsonl.js'
-import { assertMarkdownReadable, readMarkdown } from './markdown.js'
-import { readParquet } from './parquet.js'
-import type { ColumnOptions, FileDocuments } from './rows.js'
-import { readTextFile } from './text.js'
-
-export type InputType = keyof typeof DEFAULT_FILE_PATTERNS
+import { textDecoderFor, UnreadableTextError } from './decode-text.js'
+import { compilePattern, DEFAULT_FILE_PATTERNS, partitionInputFiles } from './files.js'
+import { readInputFile, type InputType, type ReadOptions } from './read-file.js'
 
 /** The `input` settings section, plus the (absolute) folder to read from. */
 export interface LoadOptions {
@@ -33,6 +25,8 @@ export interface LoadOptions {
 export interface LoadReport {
   /** A file or row that was skipped, with the reason; the caller prints and counts it. */
   onWarning(message: string): void
+  /** Input files left out by `input.type`/`file_pattern`, named in one message (not counted as a warning). */
+  onNotice?(message: string): void
   /** Called after each file (for progress). */
   onFile?(): void
   /** Called once the files are listed. */
@@ -48,19 +42,23 @@ export interface LoadResult {
 export async function loadDocuments(options: LoadOptions, report: LoadReport): Promise<LoadResult> {
   const decode = textDecoderFor(options.encoding)
   const pattern = options.file_pattern ?? DEFAULT_FILE_PATTERNS[options.type]
-  const files = await listInputFiles(options.baseDir, compilePattern(pattern))
+  const { matched: files, unmatched } = await partitionInputFiles(options.baseDir, compilePattern(pattern))
+  if (unmatched.length > 0) report.onNotice?.(unmatchedNotice(unmatched, options.type, pattern, options.file_pattern !== null))
   report.onListed?.(files.length)
-  const columns: ColumnOptions = {
-    idColumn: options.id_column,
-    titleColumn: options.title_column,
-    textColumn: options.text_column ?? 'text',
+  const read: ReadOptions = {
+    decode,
+    encodingSet: options.encoding !== null,
+    columns: { idColumn: options.id_column, titleColumn: options.title_column, textColumn: options.text_column ?? 'text' },
+    textColumnSet: options.text_column !== null,
   }
   const documents: InputDocumentRow[] = []
   let filesSkipped = 0
   for (const path of files) {
     try {
-      const result = await readOne(options.baseDir, path, options.type, decode, columns)
+      const result = await readInputFile(options.baseDir, path, options.type, read)
       for (const warning of result.warnings) report.onWarning(warning)
+      // A file with no rows (a header-only csv, an empty jsonl or json array) counts as skipped, not read.
+      if (result.documents.length === 0) throw new UnreadableTextError(result.warnings.length > 0 ? 'every row was skipped' : 'no rows')
       for (const doc of result.documents) documents.push({ ...doc, human_readable_id: documents.length })
     } catch (error) {
       if (!(error instanceof UnreadableTextError || isFsError(error))) throw error
@@ -78,25 +76,13 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
   return { documents, filesRead: files.length - filesSkipped, filesSkipped }
 }
 
-async function readOne(baseDir: string, path: string, type: InputType, decode: TextDecodeFn, columns: ColumnOptions): Promise<FileDocuments> {
-  const full = join(baseDir, path)
-  if (type === 'markitdown') assertMarkdownReadable(path)
-  const bytes = await readFile(full)
-  const creationDate = formatCreationDate((await stat(full)).ctime)
-  if (type === 'parquet') return readParquet(bytes, path, creationDate, columns)
-  const text = readText(bytes, decode)
-  switch (type) {
-    case 'text':
-      return readTextFile(text, path, creationDate)
-    case 'markitdown':
-      return readMarkdown(text, path, creationDate)
-    case 'csv':
-      return readCsv(text, path, creationDate, columns)
-    case 'json':
-      return readJson(text, path, creationDate, columns)
-    case 'jsonl':
-      return readJsonl(text, path, creationDate, columns)
-  }
+const NOTICE_NAMES = 10
+
+function unmatchedNotice(files: readonly string[], type: InputType, pattern: string, ownPattern: boolean): string {
+  const names = files.slice(0, NOTICE_NAMES).join(', ') + (files.length > NOTICE_NAMES ? `, and ${files.length - NOTICE_NAMES} more` : '')
+  const why = type === 'auto' ? `no reader for their type (file_pattern ${pattern})` : `they do not match input.type ${type} (file_pattern ${pattern})`
+  const hint = type === 'auto' || ownPattern ? '' : '; set input.type: auto to read every supported format'
+  return `${files.length} input file(s) not read, ${why}: ${names}${hint}`
 }
 
 function isFsError(error: unknown): error is NodeJS.ErrnoException {

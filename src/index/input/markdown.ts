@@ -1,7 +1,8 @@
 /**
  * `input.type: markitdown` without MarkItDown: Markdown and plain-text files are read as they are
- * (they are already Markdown); the title is the first `# ` heading, else the basename. Other formats
- * (PDF, Word, HTML, …) must be converted to Markdown first, and the loader says so per file.
+ * (they are already Markdown); the title is the first `# ` heading, else the basename. PDF, Word,
+ * Excel and HTML files go to their own readers (read-file.ts); other formats must be converted
+ * first, and the loader says so per file.
  */
 import { posix } from 'node:path'
 import { UnreadableTextError } from './decode-text.js'
@@ -12,7 +13,9 @@ const READABLE = /\.(md|markdown|mdown|mkd|txt|text)$/i
 /** Files of other extensions get a warning instead of a document. */
 export function assertMarkdownReadable(path: string): void {
   if (!READABLE.test(path)) {
-    throw new UnreadableTextError('only Markdown and plain-text files are supported for input.type markitdown; convert other formats to Markdown first')
+    throw new UnreadableTextError(
+      'input.type markitdown reads Markdown, plain-text, PDF, .docx, .xlsx and HTML files; convert other formats to one of these first',
+    )
   }
 }
 
@@ -23,6 +26,7 @@ function markdownTitle(text: string): string | undefined {
 }
 
 export function readMarkdown(text: string, path: string, creationDate: string): FileDocuments {
+  if (text.trim() === '') throw new UnreadableTextError('empty file')
   return {
     documents: [
       { id: sha512(text), text, title: markdownTitle(text) ?? posix.basename(path), creation_date: creationDate, raw_data: null },

@@ -11,7 +11,7 @@ import { UnreadableTextError } from './decode-text.js'
 import { rowsToDocuments, type ColumnOptions, type FileDocuments, type JsonObject } from './rows.js'
 
 function parquetRows(bytes: Uint8Array): JsonObject[] {
-  let table
+  let table: ReturnType<typeof decodeArrow>
   try {
     table = decodeArrow(bytes)
   } catch (cause) {

@@ -3,6 +3,7 @@
  * title taken from configured columns (dot paths reach nested fields) as in the reference (§5.1).
  */
 import { createHash } from 'node:crypto'
+import { posix } from 'node:path'
 import type { InputDocumentRow } from '../../model/documents.js'
 import type { JsonValue } from '../../model/schema.js'
 import { UnreadableTextError } from './decode-text.js'
@@ -82,4 +83,20 @@ export function rowsToDocuments(
     documents.push({ id, text, title, creation_date: creationDate, raw_data: row })
   })
   return { documents, warnings }
+}
+
+/** Document metadata for raw_data: the fields that have a value, or null when none has (Parquet cannot store an empty struct). */
+export function metadataRow(fields: Readonly<Record<string, string | number | undefined>>): JsonObject | null {
+  const row: JsonObject = {}
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== '') row[key] = value
+  return Object.keys(row).length === 0 ? null : row
+}
+
+/**
+ * The one document of a whole-file format (text, pdf, docx, html, xlsx without text_column), titled
+ * with the basename. A file with no text at all is not a document: `emptyReason` says why.
+ */
+export function fileDocument(text: string, path: string, creationDate: string, metadata: JsonObject | null, emptyReason: string): FileDocuments {
+  if (text.trim() === '') throw new UnreadableTextError(emptyReason)
+  return { documents: [{ id: sha512(text), text, title: posix.basename(path), creation_date: creationDate, raw_data: metadata }], warnings: [] }
 }

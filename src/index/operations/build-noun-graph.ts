@@ -2,7 +2,7 @@
  * build_noun_graph (spec reference-index.md §5.5 steps 3–6): noun phrases become nodes, phrases
  * sharing a text unit become co-occurrence edges, optionally re-weighted by PMI.
  */
-import { compareCodePoints } from '../../graph/components/index.js'
+import { compareCodePoints } from '../../text/names.js'
 import type { RowOf } from '../../model/schema.js'
 import type { NLP_ENTITIES } from '../../model/entities.js'
 import type { NLP_RELATIONSHIPS } from '../../model/relationships.js'

@@ -2,7 +2,8 @@
  * cluster_graph (spec reference-index.md §5.9 steps 1–5): prepares the relationship edges the way
  * GraphRAG does, runs hierarchical Leiden and returns the clusters of every level.
  */
-import { compareCodePoints, stableLargestConnectedComponent } from '../../graph/components/index.js'
+import { stableLargestConnectedComponent } from '../../graph/components/index.js'
+import { compareCodePoints } from '../../text/names.js'
 import { hierarchicalLeiden, type LeidenMode, type WeightedEdge } from '../../graph/leiden/index.js'
 
 export interface ClusterGraphOptions {

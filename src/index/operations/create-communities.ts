@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import type { CommunityRow } from '../../model/communities.js'
 import type { EntityRow } from '../../model/entities.js'
 import type { RelationshipRow } from '../../model/relationships.js'
-import { compareCodePoints } from '../../graph/components/index.js'
+import { compareCodePoints } from '../../text/names.js'
 import { clusterGraph, type Cluster, type ClusterGraphOptions } from './cluster-graph.js'
 
 type EntityRef = Pick<EntityRow, 'id' | 'title'>

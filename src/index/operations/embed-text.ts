@@ -6,10 +6,7 @@
  */
 import { ConfigError } from '../../errors.js'
 import type { EmbeddingModel } from '../../llm/types.js'
-import type { CommunityReportRow } from '../../model/community-reports.js'
 import type { EmbeddingName } from '../../model/embeddings.js'
-import type { EntityRow } from '../../model/entities.js'
-import type { TextUnitRow } from '../../model/text-units.js'
 
 export interface TextToEmbed {
   id: string
@@ -21,21 +18,29 @@ export interface EmbeddedRow {
   vector: number[]
 }
 
-export type EmbeddingSourceRows =
-  | { name: 'text_unit_text'; rows: readonly TextUnitRow[] }
-  | { name: 'entity_description'; rows: readonly EntityRow[] }
-  | { name: 'community_full_content'; rows: readonly CommunityReportRow[] }
+/** Rows of the table an embedding reads (text_units, entities, relationships, documents or community_reports). */
+export interface EmbeddingSourceRows {
+  name: EmbeddingName
+  rows: ReadonlyArray<{ readonly id: string; readonly [column: string]: unknown }>
+}
 
-/** The texts of one embedding name: unit text, `title:description` (no space), or report full_content. */
+const str = (value: unknown) => (typeof value === 'string' ? value : '')
+
+/** The text each embedding embeds, as in the reference: one column, or `title:description` (no space) for entity_description. */
+const TEXT_OF: Record<EmbeddingName, (row: EmbeddingSourceRows['rows'][number]) => string> = {
+  entity_title: (r) => str(r.title),
+  entity_description: (r) => `${str(r.title)}:${str(r.description)}`,
+  relationship_description: (r) => str(r.description),
+  document_text: (r) => str(r.text),
+  text_unit_text: (r) => str(r.text),
+  community_title: (r) => str(r.title),
+  community_summary: (r) => str(r.summary),
+  community_full_content: (r) => str(r.full_content),
+}
+
 export function embeddingTexts(source: EmbeddingSourceRows): TextToEmbed[] {
-  switch (source.name) {
-    case 'text_unit_text':
-      return source.rows.map((r) => ({ id: r.id, text: r.text ?? '' }))
-    case 'entity_description':
-      return source.rows.map((r) => ({ id: r.id, text: `${r.title ?? ''}:${r.description ?? ''}` }))
-    case 'community_full_content':
-      return source.rows.map((r) => ({ id: r.id, text: r.full_content ?? '' }))
-  }
+  const text = TEXT_OF[source.name]
+  return source.rows.map((r) => ({ id: r.id, text: text(r) }))
 }
 
 export interface EmbedOptions {

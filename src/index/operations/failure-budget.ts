@@ -5,7 +5,7 @@
  */
 import { WorkflowError } from '../../errors.js'
 
-export interface ItemFailure {
+interface ItemFailure {
   item: string
   reason: string
   error: Error

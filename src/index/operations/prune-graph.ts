@@ -3,7 +3,8 @@
  * mean + k·std ceilings, optional ego node), relationships below a weight percentile, and
  * optionally everything outside the largest connected component.
  */
-import { compareCodePoints, largestConnectedComponent } from '../../graph/components/index.js'
+import { largestConnectedComponent } from '../../graph/components/index.js'
+import { compareCodePoints } from '../../text/names.js'
 
 export interface PruneGraphOptions {
   readonly min_node_freq: number

@@ -5,8 +5,8 @@
  * each later batch starting from the previous summary.
  */
 import { ConfigError } from '../../errors.js'
-import { compareCodePoints } from '../../graph/components/index.js'
-import { formatPrompt } from '../../llm/prompt-template.js'
+import { compareCodePoints } from '../../text/names.js'
+import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ChatModel } from '../../llm/types.js'
 import type { ExtractedEntityRow } from '../../model/entities.js'
 import type { ExtractedRelationshipRow } from '../../model/relationships.js'

@@ -37,7 +37,7 @@ export function renderSources(records: readonly TextUnitRecord[]): string {
 }
 
 /** Records of one community, most central first (ties keep the community's unit order), without duplicates. */
-export function textUnitRecords(
+function textUnitRecords(
   community: Pick<CommunityRow, 'entity_ids' | 'text_unit_ids'>,
   entityById: ReadonlyMap<string, Pick<EntityRow, 'degree' | 'text_unit_ids'>>,
   unitById: ReadonlyMap<string, Pick<TextUnitRow, 'human_readable_id' | 'text'>>,

@@ -3,13 +3,15 @@ import { INPUT_DOCUMENTS } from '../../model/documents.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { getTokenizer } from '../../llm/tokenizer.js'
 import { chunkDocuments } from '../operations/chunk-text.js'
-import type { Workflow } from '../workflow.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 export const createBaseTextUnits: Workflow = {
   name: 'create_base_text_units',
   reads: [INPUT_DOCUMENTS.name],
   writes: [BASE_TEXT_UNITS.name],
   fingerprint: (settings) => settings.chunking,
+  models: () => NO_MODELS,
+  prompts: () => [],
   async run(ctx) {
     const options = ctx.settings.chunking
     const tokenizer = getTokenizer(options.encoding_model)

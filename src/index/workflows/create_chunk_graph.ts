@@ -10,8 +10,9 @@ import { ENTITIES } from '../../model/entities.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore } from '../../storage/vector-store.js'
 import { buildChunkGraph, type ChunkGraphResult } from '../operations/chunk-graph/build.js'
-import { readPrompt } from '../prompt-files.js'
-import type { PromptFile, ProgressTicker, Workflow, WorkflowContext } from '../workflow.js'
+import { chunkGraphUsage, ZERO } from '../operations/estimate-usage.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
+import { NO_MODELS, type PromptFile, type ProgressTicker, type Workflow, type WorkflowContext } from '../workflow.js'
 
 const NAME = 'create_chunk_graph'
 const VECTORS = 'text_unit_text'
@@ -51,13 +52,15 @@ export const createChunkGraph: Workflow = {
   name: NAME,
   reads: [TEXT_UNITS.name, ENTITIES.name],
   writes: [CHUNK_EDGES.name],
-  vectorStore: 'reads',
+  readsVectorStore: true,
   fingerprint: (s) => ({
     chunk_graph: s.chunk_graph,
     // Cross-document candidates come from the text unit vectors.
     vectors: s.chunk_graph.cross_document ? { embed_text: s.embed_text, vector_store: s.vector_store } : null,
   }),
+  models: (s) => (usesModel(s) ? { chat: [s.chunk_graph.completion_model_id], embedding: [] } : NO_MODELS),
   prompts: (s) => (usesModel(s) ? [promptFile(s)] : []),
+  estimate: (x) => (usesModel(x.settings) ? chunkGraphUsage(x, x.promptTokens(promptFile(x.settings), { input_text: '' }), x.settings.chunk_graph) : ZERO),
   async run(ctx) {
     const s = ctx.settings.chunk_graph
     const units = await ctx.tables.read(TEXT_UNITS)

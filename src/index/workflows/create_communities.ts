@@ -3,13 +3,15 @@ import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { createCommunities as computeCommunities } from '../operations/create-communities.js'
-import type { Workflow } from '../workflow.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 export const createCommunities: Workflow = {
   name: 'create_communities',
   reads: [ENTITIES.name, RELATIONSHIPS.name],
   writes: [COMMUNITIES.name],
   fingerprint: (settings) => settings.cluster_graph,
+  models: () => NO_MODELS,
+  prompts: () => [],
   async run(ctx) {
     const entities = await ctx.tables.read(ENTITIES)
     const relationships = await ctx.tables.read(RELATIONSHIPS)

@@ -7,7 +7,8 @@ import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { generateGraphReports } from '../operations/community-reports/generate.js'
-import { readPrompt } from '../prompt-files.js'
+import { graphReportsUsage } from '../operations/estimate-usage.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
 import type { PromptFile, Workflow } from '../workflow.js'
 import { writeReports } from './report-output.js'
 
@@ -20,7 +21,13 @@ export const createCommunityReports: Workflow = {
   reads: [ENTITIES.name, RELATIONSHIPS.name, COMMUNITIES.name, COVARIATES.name],
   writes: [COMMUNITY_REPORTS.name],
   fingerprint: (settings) => ({ reports: settings.community_reports, claims: settings.extract_claims.enabled }),
+  models: (s) => ({ chat: s.community_reports.completion_model_id === null ? [] : [s.community_reports.completion_model_id], embedding: [] }),
   prompts: (s) => [promptFile(s)],
+  estimate(x) {
+    const s = x.settings.community_reports
+    const template = x.promptTokens(promptFile(x.settings), { input_text: '', max_report_length: String(s.max_length) })
+    return graphReportsUsage(x, template, s.max_input_length)
+  },
   async run(ctx) {
     const settings = ctx.settings.community_reports
     const modelId = settings.completion_model_id

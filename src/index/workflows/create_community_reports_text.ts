@@ -9,11 +9,12 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { finalizeReports } from '../operations/community-reports/render.js'
+import { textReportsUsage, ZERO } from '../operations/estimate-usage.js'
 import { writeExtractiveReports } from '../operations/extractive-report/index.js'
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
 import { generateTextReports } from '../operations/text-unit-reports.js'
-import { readPrompt } from '../prompt-files.js'
-import type { PromptFile, Workflow } from '../workflow.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
+import { NO_MODELS, type PromptFile, type Workflow } from '../workflow.js'
 import { writeReports } from './report-output.js'
 
 const NAME = 'create_community_reports_text'
@@ -30,7 +31,14 @@ export const createCommunityReportsText: Workflow = {
     llm: usesLlm(settings),
     delimiter: settings.extract_graph_nlp.text_analyzer.word_delimiter,
   }),
+  models: (s) => (usesLlm(s) ? { chat: [s.community_reports.completion_model_id!], embedding: [] } : NO_MODELS),
   prompts: (s) => (usesLlm(s) ? [promptFile(s)] : []),
+  estimate(x) {
+    const s = x.settings.community_reports
+    if (!usesLlm(x.settings)) return ZERO
+    const template = x.promptTokens(promptFile(x.settings), { input_text: '', max_report_length: String(s.max_length) })
+    return textReportsUsage(x, template, s.max_input_length)
+  },
   async run(ctx) {
     const settings = ctx.settings.community_reports
     const entities = await ctx.tables.read(ENTITIES)

@@ -2,7 +2,7 @@
 import { DOCUMENTS, INPUT_DOCUMENTS } from '../../model/documents.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { createFinalDocuments as finalDocuments } from '../operations/create-final-documents.js'
-import type { Workflow } from '../workflow.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 export const createFinalDocuments: Workflow = {
   name: 'create_final_documents',
@@ -10,6 +10,8 @@ export const createFinalDocuments: Workflow = {
   writes: [DOCUMENTS.name],
   extendsTables: [DOCUMENTS.name],
   fingerprint: () => null,
+  models: () => NO_MODELS,
+  prompts: () => [],
   async run(ctx) {
     const documents = await ctx.tables.read(INPUT_DOCUMENTS)
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)

@@ -4,7 +4,7 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
 import { createFinalTextUnits as computeTextUnits } from '../operations/create-final-text-units.js'
-import type { Workflow } from '../workflow.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 export const createFinalTextUnits: Workflow = {
   name: 'create_final_text_units',
@@ -12,6 +12,8 @@ export const createFinalTextUnits: Workflow = {
   writes: [TEXT_UNITS.name],
   extendsTables: [TEXT_UNITS.name],
   fingerprint: (settings) => ({ claims: settings.extract_claims.enabled }),
+  models: () => NO_MODELS,
+  prompts: () => [],
   async run(ctx) {
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
     const entities = await ctx.tables.read(ENTITIES)

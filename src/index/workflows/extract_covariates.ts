@@ -3,10 +3,11 @@ import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
 import type { Settings } from '../../config/schema.js'
 import { COVARIATES } from '../../model/covariates.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
-import { extractClaims } from '../operations/extract-covariates/extract.js'
+import { extractClaims, pythonListRepr } from '../operations/extract-covariates/extract.js'
+import { extractClaimsUsage, guessClaims, ZERO } from '../operations/estimate-usage.js'
 import { checkFailures } from '../operations/extract-graph/check.js'
-import { readPrompt } from '../prompt-files.js'
-import type { Workflow, WorkflowResult } from '../workflow.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
+import { NO_MODELS, type Workflow, type WorkflowResult } from '../workflow.js'
 import { recordExtraction } from './extraction-stats.js'
 
 const NAME = 'extract_covariates'
@@ -22,7 +23,21 @@ export const extractCovariates: Workflow = {
   reads: [BASE_TEXT_UNITS.name],
   writes: [COVARIATES.name],
   fingerprint: (s) => ({ claims: s.extract_claims, entity_types: s.extract_graph.entity_types, budget: s.extract_graph.max_failed_fraction }),
+  models: (s) => (s.extract_claims.enabled ? { chat: [s.extract_claims.completion_model_id], embedding: [] } : NO_MODELS),
   prompts: (s) => (s.extract_claims.enabled ? Object.values(promptFiles(s)) : []),
+  guessGraph: (s, figures) => (s.extract_claims.enabled ? guessClaims(figures, s.extract_claims.max_gleanings) : {}),
+  estimate(x) {
+    const s = x.settings.extract_claims
+    if (!s.enabled) return ZERO
+    const prompts = promptFiles(x.settings)
+    const entitySpecs = pythonListRepr(x.settings.extract_graph.entity_types ?? DEFAULT_ENTITY_TYPES)
+    const sizes = {
+      template: x.promptTokens(prompts.extract, { input_text: '', claim_description: s.description, entity_specs: entitySpecs }),
+      continuation: x.promptTokens(prompts.continuation, {}),
+      loop: x.promptTokens(prompts.loop, {}),
+    }
+    return extractClaimsUsage(x, sizes, s.max_gleanings)
+  },
   async run(ctx): Promise<WorkflowResult> {
     const settings = ctx.settings.extract_claims
     if (!settings.enabled) return { summary: { skipped: 'extract_claims.enabled is false' } }

@@ -2,17 +2,22 @@
 import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
 import type { Settings } from '../../config/schema.js'
 import { EXTRACTED_ENTITIES } from '../../model/entities.js'
+import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import { EXTRACTED_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { checkExtraction } from '../operations/extract-graph/check.js'
 import { extractGraph as extract } from '../operations/extract-graph/extract.js'
+import { normalizeTitles } from '../operations/extract-graph/normalize-titles.js'
 import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../model/raw-graph.js'
+import { extractGraphUsage, guessExtractedGraph } from '../operations/estimate-usage.js'
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
-import { readPrompt } from '../prompt-files.js'
+import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
 import { recordExtraction } from './extraction-stats.js'
 
 const NAME = 'extract_graph'
+
+const unique = (ids: readonly string[]): string[] => [...new Set(ids)]
 
 const promptFiles = (s: Settings) => ({
   extract: { keyPath: 'extract_graph.prompt', path: s.extract_graph.prompt, builtin: 'extract_graph.txt' },
@@ -24,9 +29,26 @@ const promptFiles = (s: Settings) => ({
 export const extractGraph: Workflow = {
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
-  writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name],
-  fingerprint: (s) => ({ extract: s.extract_graph, summarize: s.summarize_descriptions, raw: s.snapshots.raw_graph }),
+  writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name, ENTITY_ALIASES.name],
+  fingerprint: (s) => {
+    // normalize_titles joins the fingerprint only when on, so indexes from before the setting still resume.
+    const { normalize_titles: normalize, ...extract } = s.extract_graph
+    return { extract, summarize: s.summarize_descriptions, raw: s.snapshots.raw_graph, ...(normalize ? { normalize_titles: true } : {}) }
+  },
+  models: (s) => ({ chat: unique([s.extract_graph.completion_model_id, s.summarize_descriptions.completion_model_id]), embedding: [] }),
   prompts: (s) => Object.values(promptFiles(s)),
+  guessGraph: (s, figures) => guessExtractedGraph(figures, s.extract_graph.max_gleanings),
+  estimate(x) {
+    const { extract_graph: eg, summarize_descriptions: sd } = x.settings
+    const prompts = promptFiles(x.settings)
+    const sizes = {
+      template: x.promptTokens(prompts.extract, { input_text: '', entity_types: (eg.entity_types ?? DEFAULT_ENTITY_TYPES).join(',') }),
+      continuation: x.promptTokens(prompts.continuation, {}),
+      loop: x.promptTokens(prompts.loop, {}),
+      summary: x.promptTokens(prompts.summarize, { entity_name: '', description_list: '', max_length: String(sd.max_length) }),
+    }
+    return extractGraphUsage(x, sizes, { maxGleanings: eg.max_gleanings, summaryMaxInputTokens: sd.max_input_tokens })
+  },
   async run(ctx) {
     const settings = ctx.settings.extract_graph
     const chat = ctx.models.chat(settings.completion_model_id, { keyPath: 'extract_graph.completion_model_id', cachePartition: settings.model_instance_name })
@@ -41,8 +63,17 @@ export const extractGraph: Workflow = {
       maxGleanings: settings.max_gleanings,
       concurrency: ctx.settings.concurrent_requests,
     }
-    const graph = await extract(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
+    const extracted = await extract(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
     progress.done()
+    const normalized = settings.normalize_titles ? normalizeTitles(extracted.entities, extracted.relationships) : undefined
+    const graph = normalized === undefined ? extracted : { ...extracted, entities: normalized.entities, relationships: normalized.relationships }
+    if (normalized !== undefined) {
+      await ctx.tables.write(ENTITY_ALIASES, normalized.aliases)
+      ctx.stats.count('merged_spellings', normalized.aliases.length)
+    } else if (await ctx.tables.has(ENTITY_ALIASES.name)) {
+      // Left from a run with normalize_titles on: its aliases name entities this run may not merge.
+      await ctx.tables.delete(ENTITY_ALIASES.name)
+    }
     recordExtraction(ctx, NAME, graph, 'record')
     ctx.stats.count('weight_defaults', graph.defaultedWeights)
     ctx.stats.count('orphan_relationships', graph.orphanRelationships)

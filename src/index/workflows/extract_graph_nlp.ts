@@ -5,7 +5,8 @@ import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { buildNounGraph } from '../operations/build-noun-graph.js'
 import { createNounPhraseExtractor, extractNounPhrases } from '../operations/noun-phrases/index.js'
-import type { Workflow } from '../workflow.js'
+import { guessNounGraph } from '../operations/estimate-usage.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 const NAME = 'extract_graph_nlp'
 
@@ -17,10 +18,15 @@ export const extractGraphNlp: Workflow = {
     normalize_edge_weights: settings.extract_graph_nlp.normalize_edge_weights,
     text_analyzer: settings.extract_graph_nlp.text_analyzer,
   }),
+  models: () => NO_MODELS,
+  prompts: () => [],
+  guessGraph: (settings, figures) => guessNounGraph(figures, settings.extract_graph.max_gleanings),
   async run(ctx) {
     const settings = ctx.settings.extract_graph_nlp
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
     const extractor = createNounPhraseExtractor(settings.text_analyzer)
+    // Named so phrases from another tagger (the reference's TextBlob) can be put in the cache under the same keys (README).
+    ctx.log.info(`noun phrases: cache extract_noun_phrases, key = SHA-512 of text unit text + "${extractor.key}"`)
     const progress = ctx.progress('noun phrases', textUnits.length)
     const phrases = await extractNounPhrases(textUnits, extractor, ctx.cache.child('extract_noun_phrases'), (cached) => {
       if (cached) ctx.stats.count('cache_hits')

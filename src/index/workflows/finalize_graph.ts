@@ -4,13 +4,15 @@ import { ENTITIES, EXTRACTED_ENTITIES } from '../../model/entities.js'
 import { EXTRACTED_RELATIONSHIPS, RELATIONSHIPS } from '../../model/relationships.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
 import { finalizeGraph as finalize, renderGraphml } from '../operations/finalize-graph.js'
-import type { Workflow } from '../workflow.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 export const finalizeGraph: Workflow = {
   name: 'finalize_graph',
   reads: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name],
   writes: [ENTITIES.name, RELATIONSHIPS.name],
   fingerprint: (settings) => ({ graphml: settings.snapshots.graphml }),
+  models: () => NO_MODELS,
+  prompts: () => [],
   async run(ctx) {
     // Columns are matched by name, so this also reads the fast method's column order.
     const entities = await ctx.tables.read(EXTRACTED_ENTITIES)

@@ -1,21 +1,33 @@
-/** Workflow generate_text_embeddings: embeds unit texts, entity descriptions and reports into LanceDB. */
+/** Workflow generate_text_embeddings: embeds the texts named in embed_text.names (any of the eight) into LanceDB. */
 import { ConfigError } from '../../errors.js'
 import type { EmbeddingModel } from '../../llm/types.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
-import { EMBEDDING_NAMES, embeddingSnapshotTable, type EmbeddingName } from '../../model/embeddings.js'
+import { DOCUMENTS } from '../../model/documents.js'
+import { DEFAULT_EMBEDDING_NAMES, EMBEDDING_NAMES, embeddingSnapshotTable, type EmbeddingName } from '../../model/embeddings.js'
 import { ENTITIES } from '../../model/entities.js'
+import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore, type VectorStore } from '../../storage/vector-store.js'
 import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operations/embed-text.js'
+import { embeddingsUsage } from '../operations/estimate-usage.js'
 import type { Workflow, WorkflowContext } from '../workflow.js'
 
-const SOURCES = { text_unit_text: TEXT_UNITS, entity_description: ENTITIES, community_full_content: COMMUNITY_REPORTS }
+/** The table each embedding's texts and ids come from. */
+export const EMBEDDING_SOURCES = {
+  entity_title: ENTITIES,
+  entity_description: ENTITIES,
+  relationship_description: RELATIONSHIPS,
+  document_text: DOCUMENTS,
+  text_unit_text: TEXT_UNITS,
+  community_title: COMMUNITY_REPORTS,
+  community_summary: COMMUNITY_REPORTS,
+  community_full_content: COMMUNITY_REPORTS,
+} as const satisfies Record<EmbeddingName, unknown>
 
 async function readSource(ctx: WorkflowContext, name: EmbeddingName): Promise<EmbeddingSourceRows | undefined> {
-  if (!(await ctx.tables.has(SOURCES[name].name))) return undefined
-  if (name === 'text_unit_text') return { name, rows: await ctx.tables.read(TEXT_UNITS) }
-  if (name === 'entity_description') return { name, rows: await ctx.tables.read(ENTITIES) }
-  return { name, rows: await ctx.tables.read(COMMUNITY_REPORTS) }
+  const schema = EMBEDDING_SOURCES[name]
+  if (!(await ctx.tables.has(schema.name))) return undefined
+  return { name, rows: await ctx.tables.read(schema) }
 }
 
 function embeddingName(name: string): EmbeddingName {
@@ -25,14 +37,17 @@ function embeddingName(name: string): EmbeddingName {
 
 export const generateTextEmbeddings: Workflow = {
   name: 'generate_text_embeddings',
-  reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name],
+  reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name, RELATIONSHIPS.name, DOCUMENTS.name],
   writes: [],
-  vectorStore: 'writes',
   fingerprint: (s) => ({ embed_text: s.embed_text, vector_store: s.vector_store, snapshots: s.snapshots.embeddings }),
+  models: (s) => ({ chat: [], embedding: [s.embed_text.embedding_model_id] }),
+  prompts: () => [],
+  estimate: (x) => embeddingsUsage(x, x.settings.embed_text.names ?? EMBEDDING_NAMES, { batchSize: x.settings.embed_text.batch_size, batchMaxTokens: x.settings.embed_text.batch_max_tokens }),
+  writesVectorStore: true,
   async run(ctx) {
     const settings = ctx.settings.embed_text
     const model = ctx.models.embedding(settings.embedding_model_id, { keyPath: 'embed_text.embedding_model_id', cachePartition: settings.model_instance_name })
-    const names = (settings.names ?? EMBEDDING_NAMES).map(embeddingName)
+    const names = (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)
     const store = await openVectorStore(ctx.settings.vector_store.db_uri)
     try {
       // The names are independent: embedded side by side they share the model's slots, so the few
@@ -61,7 +76,7 @@ async function embedOne(
   const { embed_text: settings, vector_store: vs } = ctx.settings
   const source = await readSource(ctx, name)
   if (source === undefined) {
-    ctx.stats.warning(`embedding ${name} skipped: table ${SOURCES[name].name} does not exist`)
+    ctx.stats.warning(`embedding ${name} skipped: table ${EMBEDDING_SOURCES[name].name} does not exist`)
     return undefined
   }
   const schema = vs.index_schema[name]

@@ -14,6 +14,15 @@ import { finalizeGraph } from './finalize_graph.js'
 import { generateTextEmbeddings } from './generate_text_embeddings.js'
 import { loadInputDocuments } from './load_input_documents.js'
 import { pruneGraph } from './prune_graph.js'
+import { loadUpdateDocuments } from './load_update_documents.js'
+import { updateFinalDocuments } from './update_final_documents.js'
+import { updateEntitiesRelationships } from './update_entities_relationships.js'
+import { updateTextUnits } from './update_text_units.js'
+import { updateCovariates } from './update_covariates.js'
+import { updateCommunities } from './update_communities.js'
+import { updateCommunityReports } from './update_community_reports.js'
+import { updateTextEmbeddings } from './update_text_embeddings.js'
+import { updateCleanState } from './update_clean_state.js'
 
 export const WORKFLOWS = {
   load_input_documents: loadInputDocuments,
@@ -30,6 +39,15 @@ export const WORKFLOWS = {
   create_community_reports_text: createCommunityReportsText,
   generate_text_embeddings: generateTextEmbeddings,
   create_chunk_graph: createChunkGraph,
+  load_update_documents: loadUpdateDocuments,
+  update_final_documents: updateFinalDocuments,
+  update_entities_relationships: updateEntitiesRelationships,
+  update_text_units: updateTextUnits,
+  update_covariates: updateCovariates,
+  update_communities: updateCommunities,
+  update_community_reports: updateCommunityReports,
+  update_text_embeddings: updateTextEmbeddings,
+  update_clean_state: updateCleanState,
 } as const satisfies Record<string, Workflow>
 
 export type WorkflowName = keyof typeof WORKFLOWS

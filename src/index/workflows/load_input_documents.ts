@@ -1,13 +1,18 @@
 /** Workflow load_input_documents: reads the input files into the interim documents table (§5.1). */
 import { INPUT_DOCUMENTS } from '../../model/documents.js'
+import { inputFilesFingerprint } from '../input/input-fingerprint.js'
 import { loadDocuments } from '../input/load-documents.js'
-import type { Workflow } from '../workflow.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 export const loadInputDocuments: Workflow = {
   name: 'load_input_documents',
   reads: [],
   writes: [INPUT_DOCUMENTS.name],
   fingerprint: (settings) => ({ input: settings.input, base_dir: settings.input_storage.base_dir }),
+  models: () => NO_MODELS,
+  prompts: () => [],
+  external: (settings) => inputFilesFingerprint(settings.input_storage.base_dir),
+  countsDocuments: true,
   async run(ctx) {
     let progress: ReturnType<typeof ctx.progress> | undefined
     const result = await loadDocuments(
@@ -17,6 +22,7 @@ export const loadInputDocuments: Workflow = {
           ctx.stats.warning(message)
           ctx.stats.count('input_warnings')
         },
+        onNotice: (message) => ctx.stats.warning(message),
         onListed: (count) => {
           progress = ctx.progress('loading input files', count)
         },

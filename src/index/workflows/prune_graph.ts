@@ -2,8 +2,9 @@
 import { WorkflowError } from '../../errors.js'
 import { NLP_ENTITIES } from '../../model/entities.js'
 import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
+import { emptyPruneWarning } from '../operations/prune-fallback.js'
 import { pruneGraph as prune } from '../operations/prune-graph.js'
-import type { Workflow } from '../workflow.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
 
 const NAME = 'prune_graph'
 
@@ -12,12 +13,20 @@ export const pruneGraph: Workflow = {
   reads: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
   writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
   fingerprint: (settings) => settings.prune_graph,
+  models: () => NO_MODELS,
+  prompts: () => [],
   async run(ctx) {
     const entities = await ctx.tables.read(NLP_ENTITIES)
     const relationships = await ctx.tables.read(NLP_RELATIONSHIPS)
-    const out = prune(entities, relationships, ctx.settings.prune_graph)
+    let out = prune(entities, relationships, ctx.settings.prune_graph)
+    // The reference fails here; a small corpus (one CSV row per phrase) is better served by the whole graph and a hint.
+    if ((out.entities.length === 0 || out.relationships.length === 0) && entities.length > 0 && relationships.length > 0) {
+      const counts = { entities: out.entities.length, relationships: out.relationships.length }
+      ctx.stats.warning(emptyPruneWarning(entities, relationships, ctx.settings.prune_graph, counts))
+      out = { ...out, entities: [...entities], relationships: [...relationships] }
+    }
     if (out.entities.length === 0) throw new WorkflowError(NAME, 'Graph Pruning failed. No entities remain.')
-    if (out.relationships.length === 0) throw new WorkflowError(NAME, 'Graph Pruning failed. No relationships remain.')
+    if (out.relationships.length === 0) throw new WorkflowError(NAME, 'Graph Pruning failed. No relationships remain: no two noun phrases share a text unit.')
     await ctx.tables.write(NLP_ENTITIES, out.entities)
     await ctx.tables.write(NLP_RELATIONSHIPS, out.relationships)
     return {

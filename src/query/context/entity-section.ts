@@ -12,7 +12,7 @@ import { claimTable, selectClaims } from './claims.js'
 import { entityTable } from './entities.js'
 import { relationshipTable, selectRelationships } from './relationships.js'
 
-export interface TablePart<T> {
+interface TablePart<T> {
   text: string
   kept: T[]
   tokens: number

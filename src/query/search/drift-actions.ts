@@ -6,13 +6,14 @@
  */
 import type { Settings } from '../../config/index.js'
 import { QueryError } from '../../errors.js'
-import { formatPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ConversationTurn } from '../context/history.js'
 import type { LocalContextOptions, LocalIndex } from '../context/local.js'
 import { buildLocalContext } from '../context/local.js'
 import { mapLimited } from '../concurrency.js'
 import type { SearchServices } from '../services.js'
 import { replyObject, toNumber } from './json-reply.js'
+import { isModelFailure } from './model-failure.js'
 
 export interface DriftAction {
   query: string
@@ -96,7 +97,7 @@ async function runAction(action: DriftAction, runner: ActionRunner): Promise<voi
     })
     const result = await services.chat!.complete('action', {
       messages: [{ role: 'system', content: system }, { role: 'user', content: action.query }],
-      responseFormat: { type: 'json_object' },
+      responseFormat: { type: 'json_object', required: ['response'] },
       callArgs: actionCallArgs(settings),
     })
     const reply = replyObject(result)
@@ -106,6 +107,7 @@ async function runAction(action: DriftAction, runner: ActionRunner): Promise<voi
     const followUps = Array.isArray(reply.follow_up_queries) ? reply.follow_up_queries : []
     action.followUps = followUps.filter((q): q is string => typeof q === 'string' && q.trim() !== '')
   } catch (error) {
+    if (!isModelFailure(error)) throw error
     action.failed = true
     services.meter.recordFailure('action')
     services.logger.warn(`DRIFT step "${action.query}" failed and was skipped: ${(error as Error).message}`)

@@ -5,7 +5,7 @@
  * (the reference picks one at random), so the same question gives the same primer.
  */
 import { QueryError } from '../../errors.js'
-import { formatPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { CommunityReportRow } from '../../model/index.js'
 import { mapLimited } from '../concurrency.js'
 import { fillRows } from '../context/table-format.js'
@@ -13,6 +13,7 @@ import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { HYDE_PROMPT, PRIMER_PROMPT } from './prompts.js'
+import { isModelFailure } from './model-failure.js'
 
 /** A follow-up question with the score of the primer fold that proposed it. */
 export interface PrimerFollowUp {
@@ -52,6 +53,7 @@ export async function primeDrift(
     try {
       return await primeFold(query, fold.map((f) => f.report), options.maxTokens, services)
     } catch (error) {
+      if (!isModelFailure(error)) throw error
       lastError = error
       services.meter.recordFailure('primer')
       services.logger.warn(`DRIFT primer batch failed and was skipped: ${(error as Error).message}`)
@@ -80,7 +82,7 @@ async function hypotheticalAnswer(query: string, reports: readonly CommunityRepo
 async function primeFold(query: string, fold: readonly CommunityReportRow[], maxTokens: number, services: SearchServices) {
   const fill = fillRows(fold, (r) => `${r.full_content}\n\n`, maxTokens - services.countTokens(formatPrompt(PRIMER_PROMPT, { query, community_reports: '' })), services.countTokens)
   const prompt = formatPrompt(PRIMER_PROMPT, { query, community_reports: fill.rows.join('').trim() })
-  const result = await services.chat!.complete('primer', { messages: [{ role: 'user', content: prompt }], responseFormat: { type: 'json_object' } })
+  const result = await services.chat!.complete('primer', { messages: [{ role: 'user', content: prompt }], responseFormat: { type: 'json_object', required: ['intermediate_answer'] } })
   const reply = replyObject(result)
   const answer = reply?.intermediate_answer
   if (typeof answer !== 'string' || answer.trim() === '') throw new QueryError('the primer reply has no "intermediate_answer"')
@@ -101,7 +103,7 @@ export function splitFolds<T>(items: readonly T[], folds: number): T[][] {
   return out.filter((f) => f.length > 0)
 }
 
-export function cosine(a: readonly number[], b: readonly number[]): number {
+function cosine(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new QueryError(`embedding size mismatch: the query vector has ${a.length} dimensions, the stored report vectors ${b.length}; query with the embedding model used for indexing`)
   let dot = 0
   let na = 0

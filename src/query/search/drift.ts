@@ -5,18 +5,22 @@
  */
 import type { Settings } from '../../config/index.js'
 import { QueryError } from '../../errors.js'
-import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import { HISTORY_BUDGET_SHARE, historyBlock } from '../context/history.js'
 import type { LocalIndex } from '../context/local.js'
 import { float, plainRecord, type ContextRecord, type ContextRecords } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { newAction, runEpochs, type DriftAction } from './drift-actions.js'
 import { primeDrift, type PrimerFollowUp, type PrimerResult } from './drift-primer.js'
+import { extractiveReportAnswer } from './offline-reports.js'
 import type { QuestionInput, SearchRun } from './types.js'
 
 export async function* runDriftSearch(input: QuestionInput, index: LocalIndex, settings: Settings['drift_search'], services: SearchServices): SearchRun {
   if (services.chat === undefined) {
-    throw new QueryError('DRIFT search needs a chat model: set drift_search.completion_model_id to one of completion_models (offline mode answers only local and basic search)')
+    // Offline there is no primer or follow-up to run: DRIFT starts from the reports, so it shows those.
+    const offline = extractiveReportAnswer(input.query, [...index.reportsByCommunity.values()], 'drift_search.completion_model_id')
+    yield offline.answer
+    return offline.context
   }
   if (input.query.trim() === '') throw new QueryError('DRIFT search needs a non-empty question')
   const conversation = (budget: number) => historyBlock(input.history, input.historyMaxTurns, Math.floor(budget * HISTORY_BUDGET_SHARE), services.countTokens)

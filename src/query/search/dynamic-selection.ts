@@ -6,13 +6,14 @@
  * averaged, and a rating that fails is counted and treated as not relevant (never kept silently).
  */
 import { QueryError } from '../../errors.js'
-import { formatPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { CommunityReportRow, CommunityRow } from '../../model/index.js'
 import { childrenByCommunity } from '../context/communities.js'
 import { mapLimited } from '../concurrency.js'
 import type { SearchServices } from '../services.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { RATE_REPORT_PROMPT } from './prompts.js'
+import { isModelFailure } from './model-failure.js'
 
 export interface DynamicSelectionOptions {
   threshold: number
@@ -79,12 +80,13 @@ async function rateReport(
           { role: 'system', content: system },
           { role: 'user', content: query },
         ],
-        responseFormat: { type: 'json_object' },
+        responseFormat: { type: 'json_object', required: ['rating'] },
       })
       const rating = toNumber(replyObject(result)?.rating)
       if (rating !== undefined) values.push(rating)
       else services.meter.recordFailure('rating')
     } catch (error) {
+      if (!isModelFailure(error)) throw error
       services.meter.recordFailure('rating')
       services.logger.warn(`rating community ${report.community} failed: ${(error as Error).message}`)
     }

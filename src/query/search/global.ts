@@ -4,7 +4,7 @@
  */
 import type { Settings } from '../../config/index.js'
 import { QueryError } from '../../errors.js'
-import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import { reportsAtLevel } from '../context/communities.js'
 import { buildGlobalBatches, occurrenceWeights, type GlobalBatch } from '../context/global.js'
 import { HISTORY_BUDGET_SHARE, historyBlock } from '../context/history.js'
@@ -13,8 +13,10 @@ import type { IndexTables } from '../load-index.js'
 import type { SearchServices } from '../services.js'
 import { selectReportsDynamically } from './dynamic-selection.js'
 import { replyObject, toNumber } from './json-reply.js'
+import { extractiveReportAnswer } from './offline-reports.js'
 import { NO_DATA_ANSWER } from './prompts.js'
 import type { QuestionInput, SearchRun } from './types.js'
+import { isModelFailure } from './model-failure.js'
 
 export type GlobalTables = Pick<IndexTables, 'entities' | 'communities' | 'community_reports'>
 
@@ -31,7 +33,10 @@ export interface MapPoint {
 
 export async function* runGlobalSearch(params: GlobalParams, tables: GlobalTables, settings: Settings['global_search'], services: SearchServices): SearchRun {
   if (services.chat === undefined) {
-    throw new QueryError('global search needs a chat model: set global_search.completion_model_id to one of completion_models (offline mode answers only local and basic search)')
+    // Offline: the reports themselves, most relevant and highest rated first (dynamic selection needs a model).
+    const offline = extractiveReportAnswer(params.query, reportsAtLevel(tables.community_reports, tables.communities, params.communityLevel), 'global_search.completion_model_id')
+    yield offline.answer
+    return offline.context
   }
   const reports = await selectReports(params, tables, settings, services)
   const weights = occurrenceWeights(reports, tables.communities, tables.entities)
@@ -79,7 +84,7 @@ async function mapBatches(query: string, batches: readonly GlobalBatch[], settin
     try {
       const result = await chat.complete('map', {
         messages: [{ role: 'system', content: system }, { role: 'user', content: query }],
-        responseFormat: { type: 'json_object' },
+        responseFormat: { type: 'json_object', required: ['points'] },
       })
       const points = replyObject(result)?.points
       if (!Array.isArray(points)) throw new QueryError('the map reply has no "points" list')
@@ -89,6 +94,7 @@ async function mapBatches(query: string, batches: readonly GlobalBatch[], settin
         return typeof description === 'string' && n !== undefined ? [{ analyst, description, score: n }] : []
       })
     } catch (error) {
+      if (!isModelFailure(error)) throw error
       lastError = error
       services.meter.recordFailure('map')
       services.logger.warn(`global search: map batch ${analyst + 1} of ${batches.length} failed and was skipped: ${(error as Error).message}`)

@@ -2,7 +2,7 @@
  * Offline answer: with no completion model configured, local and basic search print the ranked
  * context (what an LLM would have read) as readable markdown instead of a generated answer.
  */
-import { formatPrompt, loadPrompt } from '../../llm/prompt-template.js'
+import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import type { ContextRecord, ContextRecords } from '../context/table-format.js'
 import { formatRelated } from './graph-format.js'
 import type { SearchServices } from '../services.js'

@@ -1,6 +1,7 @@
 /** Shapes shared by the four search methods. */
 import type { ContextRecords } from '../context/table-format.js'
 import type { ConversationTurn } from '../context/history.js'
+import type { HybridReport } from './hybrid.js'
 
 /** What a search used: the context tables as records and the exact context text sent. */
 export interface SearchContext {
@@ -8,6 +9,8 @@ export interface SearchContext {
   text: string
   /** Problems the search worked around (graph search without chunk_edges), shown to the user. */
   warnings?: string[]
+  /** Hybrid search only: sources, citations, warnings and the ranking. */
+  hybrid?: HybridReport
 }
 
 /**

@@ -1,13 +1,7 @@
 // Stable LCC and the Python-compatible name helpers behind it (GraphRAG graphs/stable_lcc.py).
 import { describe, expect, it } from 'vitest'
-import {
-  compareCodePoints,
-  connectedComponents,
-  htmlUnescape,
-  normalizeNodeName,
-  pythonStrip,
-  stableLargestConnectedComponent,
-} from '../../../src/graph/components/index.js'
+import { connectedComponents, stableLargestConnectedComponent } from '../../../src/graph/components/index.js'
+import { compareCodePoints, htmlUnescape, normalizeNodeName, pythonStrip } from '../../../src/text/names.js'
 
 describe('Python string semantics', () => {
   it('unescapes like html.unescape', () => {

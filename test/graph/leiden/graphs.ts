@@ -56,7 +56,7 @@ export function adjacency(edges: ReadonlyArray<WeightedEdge>): Map<string, Map<s
 }
 
 /** Slow O(n²) modularity straight from the definition Q = 1/2m Σ_ij [A_ij − k_i k_j / 2m] δ(c_i, c_j). */
-export function referenceModularity(edges: ReadonlyArray<WeightedEdge>, community: ReadonlyMap<string, number>): number {
+export function referenceModularity(edges: ReadonlyArray<WeightedEdge>, community: ReadonlyMap<string, number>, resolution = 1): number {
   const adj = adjacency(edges)
   const nodes = [...adj.keys()]
   const degree = new Map(nodes.map((v) => [v, [...(adj.get(v)?.values() ?? [])].reduce((a, b) => a + b, 0)]))
@@ -65,7 +65,7 @@ export function referenceModularity(edges: ReadonlyArray<WeightedEdge>, communit
   for (const i of nodes) {
     for (const j of nodes) {
       if (community.get(i) !== community.get(j)) continue
-      q += (adj.get(i)?.get(j) ?? 0) - ((degree.get(i) ?? 0) * (degree.get(j) ?? 0)) / twoM
+      q += (adj.get(i)?.get(j) ?? 0) - (resolution * (degree.get(i) ?? 0) * (degree.get(j) ?? 0)) / twoM
     }
   }
   return q / twoM

@@ -40,6 +40,20 @@ describe('modularity', () => {
       expect(modularity(edges, assignment)).toBeCloseTo(referenceModularity(edges, assignment), 12)
     }
   })
+
+  it('weighs the expected edges by the resolution', () => {
+    const rand = seededRandom(5)
+    const edges = plantedPartition(80, 7, { block: 20 })
+    const nodes = [...new Set(edges.flatMap(([s, t]) => [s, t]))]
+    const assignment = new Map(nodes.map((v) => [v, Math.floor(rand() * 4)]))
+    const { network, labels } = buildNetwork(edges)
+    const membership = Int32Array.from(labels, (label) => assignment.get(label)!)
+    for (const resolution of [0.25, 0.5, 2]) {
+      expect(networkModularity(network, membership, resolution)).toBeCloseTo(referenceModularity(edges, assignment, resolution), 12)
+      expect(modularity(edges, assignment, resolution)).toBeCloseTo(referenceModularity(edges, assignment, resolution), 12)
+    }
+    expect(referenceModularity(edges, assignment, 0.5)).not.toBeCloseTo(referenceModularity(edges, assignment), 3)
+  })
 })
 
 describeShared('modularity of the golden partitions', () => {

@@ -1,12 +1,26 @@
 // Paper refinement (quality mode) against a slow reference that recomputes every piece's weight and
-// external weight from scratch before each decision, consuming the same random stream.
+// external weight from scratch before each decision, consuming the same random stream. It shares no code
+// with src beyond the random stream: its exp approximation and weighted pick are written out here.
 import { describe, expect, it } from 'vitest'
 import { buildNetwork, type CsrNetwork, type LabeledNetwork } from '../../../src/graph/leiden/index.js'
 import { refinePartition } from '../../../src/graph/leiden/refinement.js'
-import { approxExp, pickCumulative } from '../../../src/graph/leiden/refine-weights.js'
 import { XorShift128 } from '../../../src/graph/leiden/rng.js'
 import { Scratch } from '../../../src/graph/leiden/scratch.js'
 import { plantedPartition, seededRandom } from './graphs.js'
+
+/** (1 + x/256)^256 by eight squarings, the exp approximation the reference implementations use (0 below -256). */
+function referenceExp(x: number): number {
+  if (x < -256) return 0
+  let y = 1 + x / 256
+  for (let i = 0; i < 8; i++) y *= y
+  return y
+}
+
+/** The first candidate whose running total exceeds `target` (the last one when none does). */
+function referencePick(cumulative: Float64Array, count: number, target: number): number {
+  for (let j = 0; j < count; j++) if (cumulative[j]! > target) return j
+  return count - 1
+}
 
 /** Refined piece per node, pieces numbered as refinePartition numbers them. */
 function referenceRefinement(g: CsrNetwork, membership: Int32Array, k: number, r: number, theta: number, rng: XorShift128): Int32Array {
@@ -65,12 +79,12 @@ function referenceRefinement(g: CsrNetwork, membership: Int32Array, k: number, r
               bestQ = q
               best = p
             }
-            if (q >= 0) sum += approxExp(q / theta)
+            if (q >= 0) sum += referenceExp(q / theta)
           }
           cumulative[j] = sum
         })
         let chosen = best
-        if (Number.isFinite(sum)) chosen = candidates[pickCumulative(cumulative, candidates.length, sum * rng.nextF64())]
+        if (Number.isFinite(sum)) chosen = candidates[referencePick(cumulative, candidates.length, sum * rng.nextF64())]
         piece.set(v, chosen)
       }
     }

@@ -69,6 +69,14 @@ describe('load_input_documents: files that are not usable text', () => {
     expect(stats.warnings).toEqual([expect.stringMatching(/image\.txt: binary file/)])
   })
 
+  it('warns about a file that cannot be read, also as root (a link to itself)', async () => {
+    const dir = await testdir({ 'good.txt': 'Readable.' })
+    await symlink(join(dir, 'loop.txt'), join(dir, 'loop.txt'))
+    const { rows, stats } = await load(dir)
+    expect(rows.map((r) => r.title)).toEqual(['good.txt'])
+    expect(stats.warnings).toEqual([expect.stringMatching(/skipped input file loop\.txt: cannot read .*ELOOP|loop\.txt: .*(too many|symbolic links)/i)])
+  })
+
   it('warns about a file that cannot be read (dangling link, no permission)', async () => {
     const dir = await testdir({ 'good.txt': 'Readable.', 'locked.txt': 'secret' })
     await symlink(join(dir, 'nowhere.txt'), join(dir, 'dangling.txt'))
@@ -175,10 +183,10 @@ describe('load_input_documents: row formats', () => {
 })
 
 describe('load_input_documents: markitdown', () => {
-  it('reads Markdown as is, titled by the first # heading or the basename; other formats are reported', async () => {
+  it('reads Markdown as is, titled by the first # heading or the basename; a PDF goes to the PDF reader, which reports a fake one', async () => {
     const { rows, stats } = await load(join(FIXTURES, 'markdown'), { type: 'markitdown', file_pattern: '\\.(md|pdf)$' })
     expect(rows.map((r) => r.title)).toEqual(['Harbour Guide', 'note.md'])
     expect(rows[0]!.text).toBe('Front matter line.\n\n# Harbour Guide\n\nThe guide lists every berth.\n')
-    expect(stats.warnings).toEqual([expect.stringMatching(/report\.pdf: .*convert other formats to Markdown first/)])
+    expect(stats.warnings).toEqual([expect.stringMatching(/report\.pdf: not a readable PDF/)])
   })
 })

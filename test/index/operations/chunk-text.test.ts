@@ -57,9 +57,14 @@ describe('token chunker', () => {
   })
 
   it('replaces a multi-byte character split between windows with U+FFFD', () => {
-    const text = '😀'.repeat(20)
-    const chunks = splitOnTokens(text, 3, 0, o200k)
-    expect(chunks.some((c) => c.includes('\uFFFD'))).toBe(o200k.encode(text).length !== 20)
+    // o200k encodes 齉 (3 UTF-8 bytes) as two tokens, so one-token windows each hold part of it.
+    const text = '齉齉齉'
+    expect(o200k.encode('齉')).toHaveLength(2)
+    const halves = splitOnTokens(text, 1, 0, o200k)
+    expect(halves).toHaveLength(o200k.encode(text).length)
+    expect(halves.every((c) => c === '\uFFFD')).toBe(true)
+    // Windows of whole characters decode back to them.
+    expect(splitOnTokens('齉', 2, 0, o200k)).toEqual(['齉'])
   })
 
   it('rejects an overlap not smaller than the size', () => {

@@ -5,6 +5,7 @@ import {
   renderFullContent,
   renderFullContentJson,
   reportId,
+  sharedContentReportId,
   type CommunityReportDraft,
 } from '../../../src/index/operations/community-reports/render.js'
 import { ParquetTableStore } from '../../../src/storage/table-store.js'
@@ -60,9 +61,22 @@ describe('report rendering', () => {
     const rows = finalizeReports(drafts, communities)
     expect(rows.map((r) => r.community)).toEqual([1, 2, 0])
     expect(rows[2]).toMatchObject({ parent: -1, children: [1, 2], size: 3, human_readable_id: 0, period: '2026-01-15' })
-    expect(rows[0]!.id).toBe(reportId(rows[0]!.full_content))
+    // Three reports with the same text: the reference's SHA-512 of the text would give them one id.
+    expect(new Set(rows.map((r) => r.id)).size).toBe(3)
+    expect(rows[0]!.id).toBe(sharedContentReportId(1, 1, rows[0]!.full_content))
     expect(rows[0]!.id).toMatch(/^[0-9a-f]{128}$/)
+    expect(finalizeReports([...drafts].reverse(), communities).map((r) => r.id)).toEqual(rows.map((r) => r.id))
     expect(Object.keys(rows[0]!)).toEqual(COMMUNITY_REPORTS.columns.map((c) => c.name))
+  })
+
+  it('keeps the reference id (SHA-512 of full_content) for a report whose text is its own', () => {
+    const communities = [0, 1].map((c) => ({
+      id: `c${c}`, human_readable_id: c, community: c, level: 0, parent: -1, children: [], title: `Community ${c}`,
+      entity_ids: [], relationship_ids: [], text_unit_ids: [], period: '2026-01-15', size: 1,
+    }))
+    const rows = finalizeReports([{ ...REPORT, community: 0, level: 0 }, { ...REPORT, title: 'Another', community: 1, level: 0 }], communities)
+    for (const row of rows) expect(row.id).toBe(reportId(row.full_content))
+    expect(rows[0]!.id).not.toBe(rows[1]!.id)
   })
 })
 

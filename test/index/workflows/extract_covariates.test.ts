@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createModelRegistry } from '../../../src/index/models.js'
+import { createModelRegistry } from '../../../src/index/run/models.js'
 import { covariateId } from '../../../src/index/operations/graph-ids.js'
 import { extractCovariates } from '../../../src/index/workflows/extract_covariates.js'
 import { SILENT_LOGGER } from '../../../src/logger.js'

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GraphragError, WorkflowError } from '../../../src/errors.js'
-import { createModelRegistry } from '../../../src/index/models.js'
-import { runIndex } from '../../../src/index/runner.js'
+import { createModelRegistry } from '../../../src/index/run/models.js'
+import { runIndex } from '../../../src/index/run/runner.js'
 import { extractGraph } from '../../../src/index/workflows/extract_graph.js'
 import { SILENT_LOGGER } from '../../../src/logger.js'
 import { BASE_TEXT_UNITS, EXTRACTED_ENTITIES } from '../../../src/model/index.js'
@@ -129,7 +129,8 @@ describe('extract_graph failures and gleaning', () => {
     behaviour.failFogBell = false
     expect(error).toBeInstanceOf(WorkflowError)
 
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+    // The failed run's stats.json is in its work generation (output/ keeps the last complete index).
+    const stats = JSON.parse(await readFile(join(root, '.output.run', 'work', 'stats.json'), 'utf8'))
     const entry = stats.workflows.extract_graph
     expect(entry).toMatchObject({ status: 'failed', error: (error as Error).message, skipped: false, counters: { chunks_failed: 7 } })
     expect(entry.overall).toBeGreaterThan(0)

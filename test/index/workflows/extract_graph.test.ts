@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createModelRegistry, type ModelRegistry } from '../../../src/index/models.js'
+import { createModelRegistry, type ModelRegistry } from '../../../src/index/run/models.js'
 import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../../src/model/raw-graph.js'
 import { entityId } from '../../../src/index/operations/graph-ids.js'
 import type { Workflow } from '../../../src/index/workflow.js'

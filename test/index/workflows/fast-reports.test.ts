@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WorkflowError } from '../../../src/errors.js'
-import { createModelRegistry } from '../../../src/index/models.js'
+import { createModelRegistry } from '../../../src/index/run/models.js'
 import { reportId } from '../../../src/index/operations/community-reports/render.js'
 import { createCommunityReportsText } from '../../../src/index/workflows/create_community_reports_text.js'
 import { SILENT_LOGGER } from '../../../src/logger.js'

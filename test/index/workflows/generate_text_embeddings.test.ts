@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { ConfigError } from '../../../src/errors.js'
-import { createModelRegistry } from '../../../src/index/models.js'
+import { createModelRegistry } from '../../../src/index/run/models.js'
 import { generateTextEmbeddings } from '../../../src/index/workflows/generate_text_embeddings.js'
 import { SILENT_LOGGER } from '../../../src/logger.js'
-import { COMMUNITY_REPORTS, ENTITIES, TEXT_UNITS, embeddingSnapshotTable } from '../../../src/model/index.js'
+import { COMMUNITY_REPORTS, DOCUMENTS, EMBEDDING_NAMES, ENTITIES, RELATIONSHIPS, TEXT_UNITS, embeddingSnapshotTable } from '../../../src/model/index.js'
 import { openVectorStore } from '../../../src/storage/vector-store.js'
 import { duckDescribe } from '../../support/duckdb.js'
 import { fakeEmbedding, fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
@@ -84,5 +84,25 @@ describeShared('generate_text_embeddings into LanceDB', () => {
     const run = generateTextEmbeddings.run(t.ctx)
     await expect(run).rejects.toBeInstanceOf(ConfigError)
     await expect(run).rejects.toThrow(/1536.*3072/)
+  }, 60_000)
+
+  it('embeds all eight fields of the reference family into tables of their own when embed_text.names lists them', async () => {
+    const names = `embed_text:\n  names: [${EMBEDDING_NAMES.join(', ')}]\n`
+    const t = await context({ yaml: `vector_store:\n  vector_size: 1536\n${names}`, tables: ['text_units', 'entities', 'relationships', 'documents', 'community_reports'] })
+    const result = await generateTextEmbeddings.run(t.ctx)
+    const [entities, relationships, documents, reports] = [
+      await t.tables.read(ENTITIES), await t.tables.read(RELATIONSHIPS), await t.tables.read(DOCUMENTS), await t.tables.read(COMMUNITY_REPORTS),
+    ]
+    expect(Object.keys(result.rows!).sort()).toEqual(EMBEDDING_NAMES.map((n) => `lancedb/${n}`).sort())
+    const store = await openVectorStore(t.settings.vector_store.db_uri)
+    const nearest = async (name: string, text: string) => (await store.search(name, fakeEmbedding(text), 1))[0]!.id
+    const rel = relationships.find((r) => r.description !== '')!
+    expect(await nearest('entity_title', entities[3]!.title)).toBe(entities[3]!.id)
+    expect(await nearest('relationship_description', rel.description)).toBe(rel.id)
+    expect(await nearest('document_text', documents[0]!.text)).toBe(documents[0]!.id)
+    expect(await nearest('community_title', reports[2]!.title)).toBe(reports[2]!.id)
+    expect(await nearest('community_summary', reports[2]!.summary)).toBe(reports[2]!.id)
+    expect((await store.vectorsById('relationship_description')).size).toBe(relationships.filter((r) => r.description !== '').length)
+    store.close()
   }, 60_000)
 })

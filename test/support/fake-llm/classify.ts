@@ -22,6 +22,8 @@ export type PromptKind =
   | 'drift_primer'
   | 'dynamic_rating'
   | 'chunk_graph'
+  | 'hybrid_entities'
+  | 'hybrid_search'
   | 'preflight'
   | TuneKind
   | 'unknown'
@@ -72,6 +74,9 @@ export function classifyText(text: string): PromptKind {
   if (/"findings"/.test(text) && /rating/.test(text)) {
     return /-----SOURCES-----|entity_degree/.test(text) ? 'community_report_text' : 'community_report'
   }
+  // Hybrid search: the question-entity list and the answer that cites [S#] labels.
+  if (/looked up in a knowledge graph/i.test(text) && /JSON list/.test(text)) return 'hybrid_entities'
+  if (/\[S#\] labels?/.test(text)) return 'hybrid_search'
   if (/intermediate_answer/.test(text)) return 'drift_primer'
   if (/follow_up_queries/.test(text)) return 'drift_local'
   if (/"reason"/.test(text) && /"rating"/.test(text)) return 'dynamic_rating'

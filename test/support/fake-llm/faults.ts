@@ -1,6 +1,12 @@
 /** Seeded fault injection for the fake server: which requests fail, and how. */
 
-export type FaultKind = '429' | '500' | 'hang' | 'truncated' | 'malformed'
+/**
+ * `truncated` cuts the body short; `malformed` sends a broken body (or, for structured requests, half
+ * the JSON content); `empty_choices`, `null_content` and `html` (an HTML page with status 200) are
+ * well-formed replies with nothing usable in them; `wrong_shape` answers a structured request with a
+ * JSON object lacking the expected keys.
+ */
+export type FaultKind = '429' | '500' | 'hang' | 'truncated' | 'malformed' | 'empty_choices' | 'null_content' | 'html' | 'wrong_shape'
 
 export interface FaultOptions {
   /** Share of requests that fail, 0..1. */

@@ -33,6 +33,14 @@ export function sendBroken(res: ServerResponse, finish: (s: number) => void): vo
   res.end(text)
 }
 
+/** An HTML error page served with status 200, as some proxies and gateways do. */
+export function sendHtml(res: ServerResponse, finish: (s: number) => void): void {
+  finish(200)
+  const text = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>'
+  res.writeHead(200, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
 /** Announces the full length, sends half, then drops the connection. */
 export function sendTruncated(res: ServerResponse, text: string, finish: (s: number) => void): void {
   finish(200)

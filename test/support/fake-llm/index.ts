@@ -3,7 +3,7 @@
  * embeddings, models and Azure deployment paths, with pluggable responders, latency and faults.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { delay, normaliseMessages, readBody, sendBroken, sendJson, sendTruncated } from './http.js'
+import { delay, normaliseMessages, readBody, sendBroken, sendHtml, sendJson, sendTruncated } from './http.js'
 import type { AddressInfo } from 'node:net'
 import type { JsonValue } from '../../../src/model/schema.js'
 import { classifyMessages, type PromptKind } from './classify.js'
@@ -16,8 +16,8 @@ import { countTokens } from './tokens.js'
 export type { PromptKind } from './classify.js'
 export { classifyMessages } from './classify.js'
 export type { Responder, ResponderRequest } from './responders.js'
-export { replayExpectations, type ReplayClaim, type ReplayEntity, type ReplayRelationship, type ReplayUnit } from './replay.js'
-export { fakeModelSettingsYaml, type FakeModelSettingsOptions } from './settings.js'
+export { replayExpectations } from './replay.js'
+export { fakeModelSettingsYaml } from './settings.js'
 export { fakeEmbedding } from './embeddings.js'
 
 export interface FakeLlmOptions {
@@ -38,7 +38,7 @@ export interface FakeLlmOptions {
   port?: number
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   id: number
   path: string
   kind: PromptKind | 'embedding' | 'models'
@@ -166,6 +166,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     content ??= fallbackReply(h.body)
     const structured = h.body.response_format !== undefined
     if (h.fault === 'malformed' && structured) content = content.slice(0, Math.max(1, Math.floor(content.length / 2)))
+    if (h.fault === 'wrong_shape' && structured) content = '{"unexpected": true}'
     const usage = {
       prompt_tokens: 3 + messages.reduce((n, m) => n + 3 + countTokens(m.role) + countTokens(m.content), 0),
       completion_tokens: countTokens(content),
@@ -184,15 +185,29 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     }
-    if (h.fault === 'malformed' && h.body.response_format === undefined) return sendBroken(h.res, finish)
-    if (h.fault === 'truncated') return sendTruncated(h.res, JSON.stringify(payload), finish)
+    if (h.fault === 'malformed' && h.body.response_format === undefined) {
+      sendBroken(h.res, finish)
+      return
+    }
+    if (h.fault === 'html') {
+      sendHtml(h.res, finish)
+      return
+    }
+    if (h.fault === 'empty_choices') payload.choices = []
+    if (h.fault === 'null_content') (payload.choices[0]!.message as { content: string | null }).content = null
+    if (h.fault === 'truncated') {
+      sendTruncated(h.res, JSON.stringify(payload), finish)
+      return
+    }
     finish(200)
     sendJson(h.res, 200, payload)
   }
 
   function sendStream(h: Handling, content: string, usage: Usage, finish: (s: number) => void): void {
     const base = { id: `chatcmpl-fake-${h.record.id}`, object: 'chat.completion.chunk', created: Math.floor(h.record.startedAt / 1000), model: h.record.model }
-    const pieces = content.match(/[\s\S]{1,16}/g) ?? []
+    if (h.fault === 'html') return sendHtml(h.res, finish)
+    // A stream of no content: what empty choices or null content look like when streamed.
+    const pieces = h.fault === 'empty_choices' || h.fault === 'null_content' ? [] : (content.match(/[\s\S]{1,16}/g) ?? [])
     finish(200)
     h.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
     const send = (data: unknown) => h.res.write(`data: ${JSON.stringify(data)}\n\n`)
@@ -228,6 +243,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const payload = { object: 'list', data, model: h.record.model, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } }
     return delay(h.options.latency?.fixedMs ?? 0).then(() => {
       if (h.fault === 'malformed') return sendBroken(h.res, finish)
+      if (h.fault === 'html') return sendHtml(h.res, finish)
       if (h.fault === 'truncated') return sendTruncated(h.res, JSON.stringify(payload), finish)
       finish(200)
       sendJson(h.res, 200, payload)

@@ -13,20 +13,20 @@ import { SHARED_DIR } from '../shared.js'
 import type { ChatMessageLike, PromptKind } from './classify.js'
 import { hashUnit, type Responder } from './responders.js'
 
-export interface ReplayEntity {
+interface ReplayEntity {
   title: string
   type: string
   description: string
 }
 
-export interface ReplayRelationship {
+interface ReplayRelationship {
   source: string
   target: string
   description: string
   strength: number
 }
 
-export interface ReplayClaim {
+interface ReplayClaim {
   subject: string
   object: string
   type: string

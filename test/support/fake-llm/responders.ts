@@ -183,6 +183,10 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
       return JSON.stringify({ reason: 'The report relates to the question.', rating: 1 + Math.floor(hashUnit(prompt(messages)) * 5) })
     case 'chunk_graph':
       return chunkGraph(messages)
+    case 'hybrid_entities':
+      return JSON.stringify([...new Set([...lastUser(messages).matchAll(/\b[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})*\b/g)].map((m) => m[0]))])
+    case 'hybrid_search':
+      return `The sources answer the question [S1].`
     case 'unknown':
       return undefined
     default:
@@ -191,7 +195,7 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
 }
 
 /** A minimal value satisfying a JSON schema, for structured requests no responder recognised. */
-export function sampleForSchema(schema: unknown): unknown {
+function sampleForSchema(schema: unknown): unknown {
   const s = (schema ?? {}) as Record<string, unknown>
   const type = Array.isArray(s.type) ? s.type[0] : s.type
   if (Array.isArray(s.enum)) return s.enum[0]

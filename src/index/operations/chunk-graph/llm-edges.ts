@@ -5,7 +5,7 @@
  * `edges` list, is skipped and reported: typed edges are an extra, never a reason to fail the index.
  */
 import { LlmError } from '../../../errors.js'
-import { formatPrompt } from '../../../llm/prompt-template.js'
+import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { ChunkEdgeOrigin } from '../../../model/chunk-edges.js'
 import { mapBounded } from '../extract-graph/bounded-map.js'

@@ -73,9 +73,19 @@ export function renderFullContentJson(report: ReportContent): string {
   ].join('\n')
 }
 
-/** The report id: SHA-512 hex of full_content. */
+/** The report id: SHA-512 hex of full_content, as in the reference. */
 export function reportId(fullContent: string): string {
   return createHash('sha512').update(fullContent, 'utf8').digest('hex')
+}
+
+/**
+ * The id of a report whose full_content another report of the table shares (small or extractive
+ * reports can be word for word the same): the reference gives them one id, which breaks joins and
+ * the vector store; here each gets the SHA-512 of its community, level and content, so ids are unique
+ * and stay the same on every run with the same reports.
+ */
+export function sharedContentReportId(community: number, level: number, fullContent: string): string {
+  return createHash('sha512').update(`${community}\u0000${level}\u0000${fullContent}`, 'utf8').digest('hex')
 }
 
 /**
@@ -88,14 +98,17 @@ export function finalizeReports(
 ): CommunityReportRow[] {
   const byCommunity = new Map(communities.map((c) => [c.community, c]))
   const ordered = [...reports].sort((a, b) => b.level - a.level || a.community - b.community)
-  return ordered.map((report) => {
+  const contents = ordered.map(renderFullContent)
+  const uses = new Map<string, number>()
+  for (const content of contents) uses.set(content, (uses.get(content) ?? 0) + 1)
+  return ordered.map((report, i) => {
     const community = byCommunity.get(report.community)
     if (community === undefined) {
       throw new InternalError(`community report for community ${report.community} has no row in the communities table`)
     }
-    const fullContent = renderFullContent(report)
+    const fullContent = contents[i]!
     return {
-      id: reportId(fullContent),
+      id: uses.get(fullContent)! > 1 ? sharedContentReportId(report.community, report.level, fullContent) : reportId(fullContent),
       human_readable_id: report.community,
       community: report.community,
       level: report.level,

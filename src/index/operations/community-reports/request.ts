@@ -1,10 +1,10 @@
 /** One community-report call: the prompt, the JSON schema of the reply, and its validation. */
 import { LlmError } from '../../../errors.js'
-import { formatPrompt } from '../../../llm/prompt-template.js'
+import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { ChatModel, JsonSchemaFormat } from '../../../llm/types.js'
 import type { CommunityReportDraft, ReportContent } from './render.js'
 
-export const REPORT_RESPONSE_FORMAT: JsonSchemaFormat = {
+const REPORT_RESPONSE_FORMAT: JsonSchemaFormat = {
   type: 'json_schema',
   name: 'CommunityReportResponse',
   schema: {
@@ -69,7 +69,7 @@ export async function requestReport(
 }
 
 /** Checks the reply's shape; a numeric string rating is accepted as the number it spells. */
-export function parseReportContent(value: unknown): ReportContent | undefined {
+function parseReportContent(value: unknown): ReportContent | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const v = value as Record<string, unknown>
   const rating = typeof v.rating === 'string' && v.rating.trim() !== '' ? Number(v.rating) : v.rating

@@ -3,8 +3,8 @@
  * reply parsed and merged (the reference discards gleaning replies), deterministic ids.
  */
 import { LlmError } from '../../../errors.js'
-import { pythonStrip } from '../../../graph/components/index.js'
-import { formatPrompt } from '../../../llm/prompt-template.js'
+import { pythonStrip } from '../../../text/names.js'
+import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { CovariateRow } from '../../../model/covariates.js'
 import type { BaseTextUnitRow } from '../../../model/text-units.js'
 import { mapBounded } from '../extract-graph/bounded-map.js'
@@ -90,7 +90,7 @@ function dedupe(claims: readonly ParsedClaim[]): ParsedClaim[] {
 }
 
 /** Python's list repr (`['organization', 'person']`), as the reference renders entity_specs. */
-function pythonListRepr(items: readonly string[]): string {
+export function pythonListRepr(items: readonly string[]): string {
   const repr = (s: string) => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`)
   return `[${items.map(repr).join(', ')}]`
 }

@@ -4,8 +4,8 @@
  * failure instead of silently contributing nothing.
  */
 import { LlmError } from '../../../errors.js'
-import { pythonStrip } from '../../../graph/components/index.js'
-import { formatPrompt } from '../../../llm/prompt-template.js'
+import { pythonStrip } from '../../../text/names.js'
+import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { BaseTextUnitRow } from '../../../model/text-units.js'
 import { mapBounded } from './bounded-map.js'

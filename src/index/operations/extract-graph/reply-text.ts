@@ -2,7 +2,7 @@
  * Text helpers shared by the graph and claim parsers: normalising a raw model reply (line ends,
  * code fences, completion markers, delimiter spacing) and cleaning fields as the reference does.
  */
-import { htmlUnescape, pythonStrip } from '../../../graph/components/index.js'
+import { htmlUnescape, pythonStrip } from '../../../text/names.js'
 
 export const TUPLE_DELIMITER = '<|>'
 

@@ -29,7 +29,7 @@ function isAbbreviation(text: string, dot: number): boolean {
  */
 export function splitSentences(text: string): string[] {
   const out: string[] = []
-  const boundary = /([.!?]+)(["'”’)\]_]*)(\s+)(?=["'“‘(\[_]*[A-Z0-9])|\n\s*\n/g
+  const boundary = /([.!?]+)(["'”’)\]_]*)(\s+)(?=["'“‘([_]*[A-Z0-9])|\n\s*\n/g
   let start = 0
   for (let m = boundary.exec(text); m !== null; m = boundary.exec(text)) {
     if (m[1] !== undefined && m[1] === '.' && isAbbreviation(text, m.index)) continue
@@ -45,7 +45,7 @@ export function splitSentences(text: string): string[] {
 
 /** A whole sentence: starts with a capital (after optional quotes) and ends with terminal punctuation. */
 export function isCompleteSentence(sentence: string): boolean {
-  return /^["'“‘(\[_]*[A-Z0-9]/.test(sentence) && /[.!?]["'”’)\]_]*$/.test(sentence)
+  return /^["'“‘([_]*[A-Z0-9]/.test(sentence) && /[.!?]["'”’)\]_]*$/.test(sentence)
 }
 
 /** Words (letters/digits with inner hyphens), as in the noun-phrase filter. */

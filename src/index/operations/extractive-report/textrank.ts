@@ -16,12 +16,12 @@ function overlap(a: Int32Array, b: Int32Array): number {
   return n
 }
 
-export interface TextRankOptions {
+interface TextRankOptions {
   readonly damping: number
   readonly iterations: number
 }
 
-export const TEXTRANK_DEFAULTS: TextRankOptions = Object.freeze({ damping: 0.85, iterations: 50 })
+const TEXTRANK_DEFAULTS: TextRankOptions = Object.freeze({ damping: 0.85, iterations: 50 })
 
 /**
  * Scores sentences given as sets of content-word ids. `teleport` (non-negative, any scale) biases

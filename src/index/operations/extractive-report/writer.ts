@@ -25,7 +25,7 @@ export interface ExtractiveReportOptions {
   readonly maxCandidates: number
 }
 
-export const EXTRACTIVE_REPORT_DEFAULTS: ExtractiveReportOptions = Object.freeze({
+const EXTRACTIVE_REPORT_DEFAULTS: ExtractiveReportOptions = Object.freeze({
   wordDelimiter: ' ',
   maxSummarySentences: 3,
   maxSummaryWords: 120,

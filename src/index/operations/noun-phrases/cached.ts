@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { KeyValueStore } from '../../../storage/key-value-store.js'
-import type { NounPhraseExtractor } from './extractor.js'
+import type { NounPhraseExtractor } from '../../../text/noun-phrases/extractor.js'
 
 export interface TextUnitPhrases {
   readonly id: string

@@ -1,0 +1,55 @@
+/** `graphrag export`: writes the graph as GraphML, GEXF, JSON, CSV or a self-contained HTML page. */
+import { InvalidArgumentError, type Command } from 'commander'
+import type { ExportFormat } from '../export/index.js'
+
+// Kept here (not imported) so `graphrag --help` does not load the graph libraries.
+const FORMATS: readonly string[] = ['graphml', 'gexf', 'json', 'csv', 'html']
+
+interface ExportFlags {
+  root: string
+  config?: string
+  data?: string
+  format: ExportFormat
+  level?: number
+  out?: string
+}
+
+function parseFormat(value: string): ExportFormat {
+  if (!FORMATS.includes(value)) throw new InvalidArgumentError(`expected one of ${FORMATS.join(', ')}`)
+  return value as ExportFormat
+}
+
+function parseLevel(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0')
+  return n
+}
+
+export function registerExportCommand(program: Command): void {
+  program
+    .command('export')
+    .description('Write the knowledge graph for graph tools (GraphML, GEXF, JSON, CSV) or as an HTML page to explore.')
+    .option('-r, --root <dir>', 'project root', '.')
+    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+    .option('-d, --data <dir>', 'folder with the index tables (default: output_storage.base_dir)')
+    .option('-f, --format <format>', 'graphml, gexf, json, csv or html', parseFormat, 'html')
+    .option('-l, --level <n>', 'community level nodes are coloured by (default: 0, the top level)', parseLevel)
+    .option('-o, --out <file>', 'file to write, or a folder for csv (nodes.csv, edges.csv); - for stdout (default: <output>/export/)')
+    .action(async (flags: ExportFlags) => {
+      const { runExport } = await import('../export/index.js')
+      const result = await runExport({
+        format: flags.format,
+        root: flags.root,
+        configFile: flags.config,
+        dataDir: flags.data,
+        level: flags.level,
+        out: flags.out,
+        stdout: process.stdout,
+      })
+      for (const warning of result.warnings) process.stderr.write(`graphrag: warning: ${warning}\n`)
+      // With --out -, stdout carries the graph itself, so the summary goes to stderr.
+      const summary = `${result.nodes} entities, ${result.edges} relationships, communities at level ${result.level}`
+      if (result.files.length === 0) process.stderr.write(`graphrag: exported ${summary}\n`)
+      else process.stdout.write(`Exported ${summary} as ${result.format}:\n${result.files.map((f) => `  ${f}\n`).join('')}`)
+    })
+}

@@ -1,0 +1,76 @@
+/**
+ * Ctrl-C / SIGTERM for `graphrag index`: the first asks the run to stop (no new model calls, the
+ * ones in flight get a grace period so they are cached), the second exits at once. Tracks progress
+ * so the closing line can say how far the run got.
+ */
+import { Interruption } from '../index/run/interrupt.js'
+import type { Reporter } from '../index/run/reporter.js'
+
+/** How long calls already sent may take to finish (and be cached) after Ctrl-C. */
+export const GRACE_MS = 5000
+
+export interface InterruptibleReporter extends Reporter {
+  /** Ends the current workflow's display without calling it failed. */
+  workflowInterrupted?(name: string): void
+}
+
+export interface InterruptHandler {
+  interruption: Interruption
+  reporter: Reporter
+  /** "interrupted: N of M items done; run the same command to resume" */
+  summary(): string
+  dispose(): void
+}
+
+export function handleInterrupts(inner: InterruptibleReporter, exit: (code: number) => never = process.exit): InterruptHandler {
+  const interruption = new Interruption()
+  let progress: { workflow: string; label: string; done: number; total: number } | undefined
+  let workflows = 0
+  let finished = 0
+  const onSignal = () => {
+    // A second Ctrl-C: the user does not want to wait for the calls in flight.
+    if (interruption.requested) exit(130)
+    interruption.request()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  const reporter: Reporter = {
+    pipelineStart: (names, resumed, rerun) => {
+      workflows = names.length
+      finished = resumed.length
+      inner.pipelineStart(names, resumed, rerun)
+    },
+    workflowStart: (name) => {
+      progress = undefined
+      inner.workflowStart(name)
+    },
+    progress: (workflow, label, done, total) => {
+      progress = { workflow, label, done, total }
+      inner.progress(workflow, label, done, total)
+    },
+    workflowEnd: (name, info) => {
+      progress = undefined
+      finished += 1
+      inner.workflowEnd(name, info)
+    },
+    workflowFailed: (name, message) => {
+      if (interruption.requested && inner.workflowInterrupted !== undefined) inner.workflowInterrupted(name)
+      else inner.workflowFailed(name, message)
+    },
+    warning: (message) => inner.warning(message),
+    pipelineEnd: (info) => inner.pipelineEnd(info),
+    watch: (source) => inner.watch?.(source),
+  }
+  return {
+    interruption,
+    reporter,
+    summary: () => {
+      const done = progress === undefined ? `${finished} of ${workflows} workflows done` : `${progress.done} of ${progress.total} items done (${progress.workflow}: ${progress.label})`
+      return `interrupted: ${done}; run the same command to resume`
+    },
+    dispose: () => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    },
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * A run's hold on the index: the lock, crash recovery, the work generation it writes to and the
+ * publish that makes it visible (see storage/generations.ts for the layout and why).
+ */
+import { join, relative, isAbsolute } from 'node:path'
+import type { Settings } from '../../config/schema.js'
+import { ConfigError } from '../../errors.js'
+import {
+  discardWorkGeneration,
+  exists,
+  generationPaths,
+  openWorkGeneration,
+  publishGeneration,
+  recoverGenerations,
+  type GenerationPaths,
+} from '../../storage/generations.js'
+import { acquireRunLock, lockPathFor, type RunLock } from '../../storage/run-lock.js'
+
+export interface IndexGeneration {
+  readonly paths: GenerationPaths
+  /** The settings with every path inside output/ moved into the work generation. */
+  readonly settings: Settings
+  /** True when the work generation was left by an earlier run that did not finish. */
+  readonly resumed: boolean
+  /** Notices for the console: a stale lock taken over, a crashed publish finished. */
+  readonly notices: string[]
+  publish(): Promise<void>
+  /** Leaves output/ as it is and removes the work generation. */
+  discard(): Promise<void>
+  release(): Promise<void>
+}
+
+/** Takes the lock, finishes what a crash left half done, and opens the work generation. */
+export async function beginGeneration(settings: Settings, command: string): Promise<IndexGeneration> {
+  rejectSharedOutputFolder(settings)
+  const paths = generationPaths(settings.output_storage.base_dir)
+  const lock = await acquireRunLock(lockPathFor(paths.runDir), command)
+  try {
+    const notices: string[] = []
+    if (lock.tookOverFrom !== undefined) {
+      const dead = lock.tookOverFrom
+      notices.push(`took over the lock of PID ${dead.pid} (\`${dead.command}\`, started ${dead.started}), which is no longer running`)
+    }
+    if ((await recoverGenerations(paths)).rolledForward) notices.push(`finished publishing the index an interrupted run had completed (${paths.output})`)
+    const work = await openWorkGeneration(paths)
+    return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, lock)
+  } catch (error) {
+    await lock.release()
+    throw error
+  }
+}
+
+function handle(paths: GenerationPaths, settings: Settings, resumed: boolean, notices: string[], lock: RunLock): IndexGeneration {
+  return {
+    paths,
+    settings,
+    resumed,
+    notices,
+    publish: () => publishGeneration(paths),
+    discard: () => discardWorkGeneration(paths),
+    release: () => lock.release(),
+  }
+}
+
+/**
+ * Publishing replaces the whole output folder and deletes the one it replaced, so that folder must
+ * hold nothing but the index: not the project root, nor a folder holding the inputs or settings.
+ */
+function rejectSharedOutputFolder(settings: Settings): void {
+  const out = settings.output_storage.base_dir
+  const holds = (path: string | null | undefined): boolean => path !== null && path !== undefined && inside(path, out)
+  if (holds(settings.root) || holds(settings.input_storage.base_dir) || holds(settings.configFile)) {
+    throw new ConfigError(
+      `output_storage.base_dir: ${out} also holds the project root, its inputs or its settings; a run replaces that folder as a whole when it finishes, so give the index a folder of its own (default: output)`,
+      { keyPath: 'output_storage.base_dir' },
+    )
+  }
+}
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/**
+ * Paths inside output/ (the default LanceDB folder, and cache or logs when configured there) follow
+ * the work generation, so everything the run writes is published together. Paths outside stay:
+ * a vector store elsewhere has its tables replaced (each one atomically) when the embedding
+ * workflow runs, before the new tables are published.
+ */
+export function rebaseSettings(settings: Settings, outputDir: string, workDir: string): Settings {
+  const move = (path: string): string => (inside(path, outputDir) ? join(workDir, relative(outputDir, path)) : path)
+  return {
+    ...settings,
+    output_storage: { ...settings.output_storage, base_dir: workDir },
+    vector_store: { ...settings.vector_store, db_uri: move(settings.vector_store.db_uri) },
+    cache: { ...settings.cache, storage: { ...settings.cache.storage, base_dir: move(settings.cache.storage.base_dir) } },
+    reporting: { ...settings.reporting, base_dir: move(settings.reporting.base_dir) },
+  }
+}
+
+/** Where the next run resumes from: the unfinished work generation when there is one, else the published index. */
+export async function resumeSourceDir(outputDir: string): Promise<string> {
+  const { work } = generationPaths(outputDir)
+  return (await exists(work)) ? work : outputDir
+}

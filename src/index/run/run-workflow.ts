@@ -1,0 +1,175 @@
+/** Runs one workflow: staged writes, progress, stats, usage and the resume record, on success and on failure. */
+import { join } from 'node:path'
+import type { Settings } from '../../config/schema.js'
+import { WorkflowError } from '../../errors.js'
+import type { Logger } from '../../logger.js'
+import type { KeyValueStore } from '../../storage/key-value-store.js'
+import { ParquetTableStore, type TableStore } from '../../storage/table-store.js'
+import { guardAgainstFatalErrors } from './fatal-model-errors.js'
+import { sampleMemory } from './memory-sampler.js'
+import type { ModelRegistry } from './models.js'
+import type { Reporter } from './reporter.js'
+import { tableHashes, writeResumeState, type ResumeRecord, type ResumeState } from './resume.js'
+import { totalUsage, WorkflowStatsRecorder, writeStatsFile, type RunStatsFile, type WorkflowStatsEntry } from './run-stats.js'
+import { StagedTableStore } from './staged-table-store.js'
+import type { Clock, ProgressTicker, Workflow, WorkflowContext } from '../workflow.js'
+import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
+
+export interface RunWorkflowDeps {
+  settings: Settings
+  outputDir: string
+  cache: KeyValueStore
+  /** The cache outlives this run, so a re-run answers the items that succeeded from it. */
+  persistentCache: boolean
+  registry: ModelRegistry
+  log: Logger
+  reporter: Reporter
+  /** Mutated: the entry of this workflow is added. */
+  stats: RunStatsFile
+  /** Mutated: the record of this workflow is appended once it has finished. */
+  state: ResumeState
+  clock: Clock
+  signal: AbortSignal
+  verbose: boolean
+  /** In update runs: the published index being brought up to date. */
+  previousTables?: TableStore
+  /**
+   * Takes the resume record of a finished workflow (absent: appended to `state` and written at once).
+   * Workflows running side by side hand theirs to a recorder that keeps them in plan order.
+   */
+  recordCompletion?: (record: ResumeRecord) => Promise<void>
+}
+
+export async function runWorkflow(
+  planned: { name: WorkflowName; fingerprint: string },
+  deps: RunWorkflowDeps,
+): Promise<{ stop: boolean }> {
+  const { name } = planned
+  const workflow: Workflow = WORKFLOWS[name]
+  const target = new ParquetTableStore(deps.outputDir)
+  const tables = new StagedTableStore(target, join(deps.outputDir, '.staging', name))
+  const recorder = new WorkflowStatsRecorder((message) => {
+    deps.reporter.warning(message)
+    deps.log.warn(`${name}: ${message}`)
+  })
+  const guard = guardAgainstFatalErrors(deps.registry.forWorkflow(name), deps.signal)
+  deps.reporter.workflowStart(name)
+  deps.log.info(`Starting workflow: ${name}`)
+  const started = performance.now()
+  const memory = sampleMemory()
+  const ctx: WorkflowContext = {
+    settings: deps.settings,
+    tables,
+    previousTables: deps.previousTables,
+    cache: deps.cache,
+    models: guard.models,
+    log: deps.log,
+    stats: recorder,
+    clock: deps.clock,
+    signal: guard.signal,
+    progress: (label, total) => progressTicker(deps.reporter, name, label, total),
+  }
+  try {
+    const result = await workflow.run(ctx)
+    await tables.commit()
+    const seconds = (performance.now() - started) / 1000
+    deps.stats.workflows[name] = statsEntry(recorder, seconds, memory.stop(), {
+      status: recorder.failures.length > 0 ? 'succeeded_with_failures' : 'succeeded',
+      rows: { ...(result.rows ?? {}) },
+      summary: { ...(result.summary ?? {}) },
+      llm: deps.registry.usageByWorkflow()[name] ?? {},
+    })
+    deps.stats.llm_totals = totalUsage(deps.stats)
+    if (workflow.countsDocuments === true) deps.stats.num_documents = result.rows?.documents ?? 0
+    const record: ResumeRecord = {
+      workflow: name,
+      fingerprint: planned.fingerprint,
+      tables: await tableHashes(target),
+      extended: [...(workflow.extendsTables ?? [])],
+      failed_items: recorder.failures.length,
+    }
+    if (deps.recordCompletion !== undefined) await deps.recordCompletion(record)
+    else {
+      deps.state.completed.push(record)
+      await writeResumeState(deps.outputDir, deps.state)
+    }
+    await writeStatsFile(deps.outputDir, deps.stats)
+    logFailedItems(deps.log, name, recorder.failures)
+    deps.log.info(`Workflow complete: ${name} (${seconds.toFixed(2)} s)`)
+    deps.reporter.workflowEnd(name, { seconds, rows: result.rows ?? {}, skipped: false, failures: recorder.failures.length })
+    return { stop: result.stop === true }
+  } catch (error) {
+    const memoryFigures = memory.stop()
+    await tables.discard()
+    const fatal = guard.fatal()
+    // After a rejected key every item fails the same way; a re-run would not help, so no retry hint.
+    const failure = describeFailure(name, fatal ?? error, fatal === undefined ? recorder.failures.length : 0, deps)
+    const seconds = (performance.now() - started) / 1000
+    // Calls that were paid for count even though the workflow failed.
+    const llm = deps.registry.usageByWorkflow()[name] ?? {}
+    deps.stats.workflows[name] = statsEntry(recorder, seconds, memoryFigures, { status: 'failed', error: failure.message, rows: {}, summary: {}, llm })
+    deps.stats.llm_totals = totalUsage(deps.stats)
+    await writeStatsFile(deps.outputDir, deps.stats)
+    logFailedItems(deps.log, name, recorder.failures)
+    deps.reporter.workflowFailed(name, failure.message)
+    deps.log.error(`error running workflow ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    throw failure
+  }
+}
+
+function statsEntry(
+  recorder: WorkflowStatsRecorder,
+  seconds: number,
+  memory: { peakBytes: number; deltaBytes: number },
+  outcome: Pick<WorkflowStatsEntry, 'status' | 'error' | 'rows' | 'summary' | 'llm'>,
+): WorkflowStatsEntry {
+  return {
+    status: outcome.status,
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    overall: seconds,
+    peak_memory_bytes: memory.peakBytes,
+    memory_delta_bytes: memory.deltaBytes,
+    skipped: false,
+    rows: outcome.rows,
+    counters: recorder.counters,
+    failures: recorder.failures,
+    warnings: recorder.warnings,
+    summary: outcome.summary,
+    llm: outcome.llm,
+  }
+}
+
+function logFailedItems(log: Logger, name: string, failures: readonly { item: string; reason: string }[]): void {
+  for (const f of failures) log.warn(`${name}: failed item ${f.item}: ${f.reason}`)
+}
+
+/**
+ * One line naming the workflow and the cause, where the failed items are listed and, when the
+ * cache will answer the items that succeeded, that a re-run retries only the failed ones.
+ */
+function describeFailure(name: string, cause: unknown, failedItems: number, deps: RunWorkflowDeps): WorkflowError {
+  const [headline, ...details] = (cause instanceof Error ? cause.message : String(cause)).split('\n')
+  const hints =
+    failedItems === 0
+      ? []
+      : [
+          `the failed items are listed in ${join(deps.outputDir, 'stats.json')}`,
+          ...(deps.persistentCache ? ['run the command again to retry only them (the others are answered from the cache)'] : []),
+        ]
+  // Lines after the first (a raw model reply) stay below the one-line summary.
+  return new WorkflowError(name, [[`${name} failed: ${headline}`, ...hints].join('; '), ...details].join('\n'), { cause })
+}
+
+function progressTicker(reporter: Reporter, workflow: string, label: string, total: number): ProgressTicker {
+  let done = 0
+  reporter.progress(workflow, label, 0, total)
+  return {
+    tick(count = 1) {
+      done += count
+      reporter.progress(workflow, label, done, total)
+    },
+    done() {
+      reporter.progress(workflow, label, total, total)
+    },
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * The pipeline runner: resolves the workflow list, resumes after the last unchanged finished
+ * workflow, runs the rest with staged writes, and records stats.json, context.json and the log.
+ */
+import { setMaxListeners } from 'node:events'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { loadConfig, type LoadedConfig } from '../../config/load.js'
+import type { Settings } from '../../config/schema.js'
+import { ConfigError } from '../../errors.js'
+import type { ModelUsage } from '../../llm/types.js'
+import type { Logger } from '../../logger.js'
+import { writeFileAtomic } from '../../storage/atomic-write.js'
+import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
+import { FileKeyValueStore, MemoryKeyValueStore, NullKeyValueStore, type KeyValueStore } from '../../storage/key-value-store.js'
+import { ParquetTableStore } from '../../storage/table-store.js'
+import { BASE_TEXT_UNITS } from '../../model/text-units.js'
+import { VERSION } from '../../version.js'
+import { compareWithActual, estimateWorkflows } from '../plan/estimate-run.js'
+import { createFileLogger } from './file-logger.js'
+import { interruptible, type Interruption } from './interrupt.js'
+import { createModelRegistry } from './models.js'
+import { METHODS, PIPELINES, UPDATE_PIPELINES, type IndexMethod } from '../plan/pipelines.js'
+import { fingerprintWorkflows, type PlannedWorkflow } from '../plan/plan-fingerprints.js'
+import { ReplyReuse } from './reply-reuse.js'
+import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
+import { generationPaths } from '../../storage/generations.js'
+import { SILENT_REPORTER, type Reporter } from './reporter.js'
+import { readResumeState, rerunReason, resumablePrefix, tableHashes, writeResumeState, type ResumeRecord, type ResumeState } from './resume.js'
+import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
+import { clearStaging } from './staged-table-store.js'
+import { rejectPlaceholderKeys } from './placeholder-keys.js'
+import { runWorkflow } from './run-workflow.js'
+import { InOrderRecorder, inSequence, runGraph, tablesInListOrder, workflowGraph } from './schedule.js'
+import { usageByModel } from './usage-by-model.js'
+import type { Clock } from '../workflow.js'
+import { modelsUsedBy } from '../plan/workflow-models.js'
+import { isWorkflowName, WORKFLOWS, type WorkflowName } from '../workflows/index.js'
+
+export interface RunIndexOptions {
+  root?: string
+  configFile?: string
+  /** standard or fast (default: settings `method`, else standard). */
+  method?: IndexMethod
+  /** Skip finished workflows whose inputs and settings are unchanged (default true). */
+  resume?: boolean
+  /** Use the LLM / noun-phrase cache (default true). */
+  cache?: boolean
+  skipValidation?: boolean
+  verbose?: boolean
+  reporter?: Reporter
+  env?: Readonly<Record<string, string | undefined>>
+  signal?: AbortSignal
+  /** Ctrl-C handling: once requested, no new model call or workflow starts (see interrupt.ts). */
+  interrupt?: Interruption
+  clock?: Clock
+  /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
+  update?: { prepare(run: { reporter: Reporter; reuse: ReplyReuse | undefined; log: Logger }): Promise<void>; record(stats: RunStatsFile, reuse: ReplyReuse | undefined): void }
+}
+
+export interface IndexPlan {
+  loaded: LoadedConfig
+  method: IndexMethod
+  workflows: PlannedWorkflow[]
+  /** How many leading workflows are skipped because they finished before with the same inputs. */
+  resumeFrom: number
+  /** The first workflow that runs again when it is because of its own failed items last time. */
+  rerun: { workflow: WorkflowName; reason: string } | undefined
+  resumeState: ResumeState
+}
+
+export interface IndexRunResult {
+  outputDir: string
+  ran: WorkflowName[]
+  skipped: WorkflowName[]
+  stats: RunStatsFile
+}
+
+const SYSTEM_CLOCK: Clock = { now: () => new Date() }
+
+/**
+ * Loads settings and works out which workflows would run; no model is called. The plan's settings
+ * point into the work generation (index-generation.ts), where the run writes and resumes.
+ */
+export async function planIndex(options: RunIndexOptions = {}, config?: LoadedConfig): Promise<IndexPlan> {
+  const published = config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const publishedDir = published.settings.output_storage.base_dir
+  const loaded = { ...published, settings: rebaseSettings(published.settings, publishedDir, generationPaths(publishedDir).work) }
+  const { settings } = loaded
+  const method = options.method ?? settings.method ?? 'standard'
+  if (!(METHODS as readonly string[]).includes(method)) throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
+  const names = options.update !== undefined && settings.workflows === null ? [...UPDATE_PIPELINES[method]] : resolveWorkflowNames(settings, method)
+  const workflows = await fingerprintWorkflows(names, settings)
+  const outputDir = await resumeSourceDir(publishedDir)
+  const resumeState = await readResumeState(outputDir)
+  const planned = workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint }))
+  const resumeFrom = options.resume === false ? 0 : resumablePrefix(planned, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
+  const reason = options.resume === false ? undefined : rerunReason(planned, resumeState, resumeFrom)
+  const rerun = reason === undefined ? undefined : { workflow: workflows[resumeFrom]!.name, reason }
+  return { loaded, method, workflows, resumeFrom, rerun, resumeState }
+}
+
+/** Runs the pipeline holding the index's lock, in a work generation published when the whole run succeeded. */
+export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunResult> {
+  const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const generation = await beginGeneration(loaded.settings, 'graphrag index')
+  try {
+    for (const notice of generation.notices) (options.reporter ?? SILENT_REPORTER).warning(notice)
+    return await runInGeneration(options, loaded, generation)
+  } finally {
+    await generation.release()
+  }
+}
+
+async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, generation: IndexGeneration): Promise<IndexRunResult> {
+  const started = performance.now()
+  const reporter = options.reporter ?? SILENT_REPORTER
+  const plan = await planIndex(options, loaded)
+  const { settings, warnings, apiKeyOrigins } = plan.loaded
+  for (const warning of warnings) reporter.warning(warning)
+  const outputDir = settings.output_storage.base_dir
+  const log = createFileLogger(join(settings.reporting.base_dir, 'indexing-engine.log'), {
+    verbose: options.verbose ?? false,
+    secrets: modelSecrets(settings),
+  })
+  log.info(`graphrag ${VERSION}: indexing ${settings.root} with method ${plan.method}`)
+  // Earlier model work kept in the index answers where the cache cannot (an update reuses it even with --no-cache).
+  const reuse = options.cache === false && options.update === undefined ? undefined : await ReplyReuse.open(new ParquetTableStore(outputDir), [settings.embed_text.model_instance_name])
+  const cache = reuse?.wrap(createCache(settings, options.cache !== false)) ?? createCache(settings, false)
+  const registry = interruptible(createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: reuse === undefined }), options.interrupt)
+  const toRun = plan.workflows.slice(plan.resumeFrom)
+  const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
+  reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped, plan.rerun)
+  reporter.watch?.((workflow) => registry.liveStatus(workflow))
+  if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
+  if (plan.rerun !== undefined) log.info(`re-running ${plan.rerun.workflow}: ${plan.rerun.reason}`)
+  const used = modelsUsedBy(toRun.map((w) => w.name), settings)
+  rejectPlaceholderKeys(settings, used, apiKeyOrigins)
+  const stats = await initialStats(outputDir, skipped)
+  if (!options.skipValidation && toRun.length > 0) {
+    await registry.preflight(used)
+    recordPreflight(stats, registry.usageByWorkflow())
+  }
+  await clearStaging(join(outputDir, '.staging'))
+  const state: ResumeState = { version: 1, completed: plan.resumeState.completed.slice(0, plan.resumeFrom) }
+  const signal = runSignal(options.signal)
+  await options.update?.prepare({ reporter, reuse, log })
+  const deps = {
+    settings,
+    outputDir,
+    cache,
+    persistentCache: options.cache !== false && settings.cache.type === 'json',
+    registry,
+    log,
+    reporter,
+    stats,
+    state,
+    clock: options.clock ?? SYSTEM_CLOCK,
+    signal,
+    verbose: options.verbose ?? false,
+    // An update compares with the published index, which stays as it was until the end of the run.
+    previousTables: options.update === undefined ? undefined : new ParquetTableStore(generation.paths.output),
+  }
+  // Each workflow starts once the ones whose tables it reads (or rewrites) have finished; the models'
+  // limits are shared through the registry, and resume records stay in plan order.
+  const workflows = toRun.map((w) => WORKFLOWS[w.name])
+  const recorder = new InOrderRecorder<ResumeRecord>(async (record, at) => {
+    const previous = state.completed.at(-1)?.tables ?? {}
+    state.completed.push({ ...record, tables: tablesInListOrder(previous, record.tables, workflows[at]!.writes) })
+    await writeResumeState(outputDir, state)
+  })
+  const runOne = async (i: number): Promise<{ stop: boolean }> => {
+    options.interrupt?.throwIfRequested()
+    const planned = toRun[i]!
+    const run = () => runWorkflow(planned, { ...deps, recordCompletion: (r) => recorder.record(i, r) })
+    const outcome = reuse === undefined ? await run() : await reuse.within(planned.name, run)
+    await reuse?.finishWorkflow(new ParquetTableStore(outputDir), planned.name)
+    return outcome
+  }
+  // An update's change-recording workflows (update_*) touch state they do not declare: they keep list order.
+  const outcome = await runGraph(options.update === undefined ? workflowGraph(workflows) : inSequence(workflows.length), runOne)
+  if (outcome.failed) throw outcome.error
+  const ran = outcome.finished.map((i) => toRun[i]!.name)
+  stats.workflows = inPlanOrder(stats.workflows, plan.workflows)
+  const planned = plan.workflows.map((w) => w.name)
+  stats.estimate = await estimateNextToActual(settings, { ran, planned }, new ParquetTableStore(outputDir), registry.usageByWorkflow())
+  stats.total_runtime = (performance.now() - started) / 1000
+  options.update?.record(stats, reuse)
+  await finishRun(outputDir, stats, log)
+  await generation.publish()
+  reporter.pipelineEnd({
+    seconds: stats.total_runtime,
+    outputDir: generation.paths.output,
+    tables: finalTables(stats),
+    usage: stats.llm_totals,
+    usageByModel: usageByModel(settings, registry.usageByWorkflow()),
+    vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true) ? loaded.settings.vector_store.db_uri : undefined,
+  })
+  return { outputDir: generation.paths.output, ran, skipped, stats }
+}
+
+/** stats.json lists workflows in plan order, whichever finished first. */
+function inPlanOrder(entries: RunStatsFile['workflows'], planned: readonly PlannedWorkflow[]): RunStatsFile['workflows'] {
+  return Object.fromEntries(planned.flatMap((w) => (entries[w.name] === undefined ? [] : [[w.name, entries[w.name]!]])))
+}
+
+/** The connectivity check is paid for too: its usage gets its own entry and joins the totals. */
+function recordPreflight(stats: RunStatsFile, usage: Record<string, Record<string, ModelUsage>>): void {
+  stats.preflight = { llm: usage.preflight ?? {} }
+  stats.llm_totals = totalUsage(stats)
+}
+
+/**
+ * The signal every model call of the run listens to. Each queued or retrying request adds a
+ * listener, so hundreds can be attached at once; that is expected, not a leak.
+ */
+function runSignal(outer: AbortSignal | undefined): AbortSignal {
+  const controller = new AbortController()
+  setMaxListeners(0, controller.signal)
+  if (outer !== undefined) {
+    if (outer.aborted) controller.abort(outer.reason)
+    else outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true })
+  }
+  return controller.signal
+}
+
+/** The dry-run estimate recomputed from the real chunks, next to what the run used (undefined without model calls). */
+async function estimateNextToActual(
+  settings: Settings,
+  workflows: { ran: readonly WorkflowName[]; planned: readonly WorkflowName[] },
+  tables: ParquetTableStore,
+  usage: Parameters<typeof compareWithActual>[1],
+): Promise<ReturnType<typeof compareWithActual> | undefined> {
+  if (!(await tables.has(BASE_TEXT_UNITS.name))) return undefined
+  const units = await tables.read(BASE_TEXT_UNITS)
+  const figures = { chunks: units.length, chunkTokens: units.reduce((sum, u) => sum + u.n_tokens, 0) }
+  const comparison = compareWithActual(estimateWorkflows(settings, workflows.ran, figures, workflows.planned), usage)
+  return comparison.length > 0 ? comparison : undefined
+}
+
+function resolveWorkflowNames(settings: Settings, method: IndexMethod): WorkflowName[] {
+  if (settings.workflows === null) return [...PIPELINES[method]]
+  return settings.workflows.map((name, i) => {
+    if (!isWorkflowName(name)) {
+      throw new ConfigError(`workflows[${i}]: unknown workflow "${name}" (known: ${Object.keys(WORKFLOWS).join(', ')})`, {
+        keyPath: `workflows[${i}]`,
+      })
+    }
+    return name
+  })
+}
+
+function modelSecrets(settings: Settings): string[] {
+  return [...Object.values(settings.completion_models), ...Object.values(settings.embedding_models)]
+    .map((m) => m.api_key ?? '')
+    .filter((k) => k !== '')
+}
+
+export function createCache(settings: Settings, enabled: boolean): KeyValueStore {
+  if (!enabled || settings.cache.type === 'none') return new NullKeyValueStore()
+  if (settings.cache.type === 'memory') return new MemoryKeyValueStore()
+  return new FileKeyValueStore(settings.cache.storage.base_dir)
+}
+
+async function initialStats(outputDir: string, skipped: readonly WorkflowName[]): Promise<RunStatsFile> {
+  const previous = await readPreviousStats(outputDir)
+  const workflows: RunStatsFile['workflows'] = {}
+  for (const name of skipped) {
+    const entry = previous?.workflows?.[name]
+    if (entry !== undefined) workflows[name] = { ...entry, skipped: true }
+  }
+  return {
+    total_runtime: 0,
+    num_documents: skipped.some((name) => WORKFLOWS[name].countsDocuments === true) ? (previous?.num_documents ?? 0) : 0,
+    update_documents: 0,
+    input_load_time: 0,
+    workflows,
+    llm_totals: emptyUsage(),
+  }
+}
+
+async function readPreviousStats(outputDir: string): Promise<Partial<RunStatsFile> | undefined> {
+  const file = join(outputDir, 'stats.json')
+  const text = await unlessAbsent(file, 'read', () => readFile(file, 'utf8'), undefined)
+  return text === undefined ? undefined : parseJson<Partial<RunStatsFile>>(text)
+}
+
+async function finishRun(outputDir: string, stats: RunStatsFile, log: Logger): Promise<void> {
+  await writeStatsFile(outputDir, stats)
+  await writeFileAtomic(join(outputDir, 'context.json'), '{}\n')
+  log.info(`pipeline complete in ${stats.total_runtime.toFixed(1)} s`)
+}
+
+/** Row counts of the tables as they stand at the end (the last writer of each table wins). */
+function finalTables(stats: RunStatsFile): Array<{ name: string; rows: number }> {
+  const rows = new Map<string, number>()
+  for (const entry of Object.values(stats.workflows)) for (const [table, n] of Object.entries(entry.rows)) rows.set(table, n)
+  return [...rows].map(([name, n]) => ({ name, rows: n }))
+}

@@ -1,0 +1,31 @@
+/**
+ * Workflow load_update_documents (first step of standard-update / fast-update): loads every input
+ * document like load_input_documents, and compares them with the previous index by title and
+ * content hash (new, edited, deleted). Unlike the reference, edited and deleted documents count,
+ * and all documents go on through the pipeline (earlier model answers are reused, not recomputed);
+ * with nothing changed the pipeline stops here.
+ */
+import { DOCUMENTS, INPUT_DOCUMENTS } from '../../model/documents.js'
+import type { Workflow } from '../workflow.js'
+import { loadInputDocuments } from './load_input_documents.js'
+import { previousRows } from './update-previous.js'
+
+export const loadUpdateDocuments: Workflow = {
+  ...loadInputDocuments,
+  name: 'load_update_documents',
+  async run(ctx) {
+    const loaded = await loadInputDocuments.run(ctx)
+    const previous = new Map((await previousRows(ctx, DOCUMENTS)).map((d) => [d.title, d.id]))
+    const current = await ctx.tables.read(INPUT_DOCUMENTS)
+    const titles = new Set(current.map((d) => d.title))
+    const added = current.filter((d) => !previous.has(d.title)).length
+    const edited = current.filter((d) => previous.has(d.title) && previous.get(d.title) !== d.id).length
+    const deleted = [...previous.keys()].filter((t) => !titles.has(t)).length
+    if (added + edited + deleted === 0) ctx.log.info('load_update_documents: no new, edited or deleted documents; the index is up to date')
+    return {
+      ...loaded,
+      summary: { ...loaded.summary, new_documents: added, edited_documents: edited, deleted_documents: deleted },
+      stop: added + edited + deleted === 0,
+    }
+  },
+}

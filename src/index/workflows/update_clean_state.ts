@@ -1,0 +1,38 @@
+/**
+ * Workflow update_clean_state: the last step of an update. The reference drops the merge state it
+ * stashed; ours has none (the tables were rebuilt, not merged), so this step checks what that
+ * merge must guarantee: no text unit of a deleted or edited document remains, and no entity,
+ * relationship or claim cites a text unit or entity that is gone. A dangling reference fails the run,
+ * so the previous index stays published.
+ */
+import { WorkflowError } from '../../errors.js'
+import { COVARIATES } from '../../model/covariates.js'
+import { DOCUMENTS } from '../../model/documents.js'
+import { ENTITIES } from '../../model/entities.js'
+import { RELATIONSHIPS } from '../../model/relationships.js'
+import { TEXT_UNITS } from '../../model/text-units.js'
+import { integrityProblems } from '../operations/index-diff.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
+import { currentRows } from './update-previous.js'
+
+export const updateCleanState: Workflow = {
+  name: 'update_clean_state',
+  reads: [DOCUMENTS.name, TEXT_UNITS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name],
+  writes: [],
+  fingerprint: () => ({}),
+  models: () => NO_MODELS,
+  prompts: () => [],
+  async run(ctx) {
+    const problems = integrityProblems({
+      documentIds: (await currentRows(ctx, DOCUMENTS)).map((d) => d.id),
+      textUnits: await currentRows(ctx, TEXT_UNITS),
+      entities: (await currentRows(ctx, ENTITIES)).map((e) => ({ title: e.title, text_unit_ids: e.text_unit_ids ?? [] })),
+      relationships: (await currentRows(ctx, RELATIONSHIPS)).map((r) => ({ source: r.source, target: r.target, text_unit_ids: r.text_unit_ids ?? [] })),
+      covariates: ctx.settings.extract_claims.enabled ? await currentRows(ctx, COVARIATES) : [],
+    })
+    if (problems.length > 0) {
+      throw new WorkflowError('update_clean_state', `the updated index has ${problems.length} dangling reference(s), first: ${problems[0]}; the previous index stays published`)
+    }
+    return { summary: { integrity_checked: true } }
+  },
+}

@@ -1,0 +1,30 @@
+/**
+ * Workflow update_entities_relationships: records how the graph changed. The merge itself needs no
+ * step of its own: extract_graph rebuilt entities and relationships from every remaining text unit
+ * (answers of unchanged units reused), so descriptions, text_unit_ids, degrees and frequencies are
+ * those of a full re-index.
+ */
+import { ENTITIES } from '../../model/entities.js'
+import { RELATIONSHIPS } from '../../model/relationships.js'
+import { diffKeyed, diffSummary } from '../operations/index-diff.js'
+import { NO_MODELS, type Workflow } from '../workflow.js'
+import { currentRows, previousRows } from './update-previous.js'
+
+export const updateEntitiesRelationships: Workflow = {
+  name: 'update_entities_relationships',
+  reads: [ENTITIES.name, RELATIONSHIPS.name],
+  writes: [],
+  fingerprint: () => ({}),
+  models: () => NO_MODELS,
+  prompts: () => [],
+  async run(ctx) {
+    const entity = (e: { type: string | null; description: string | null; text_unit_ids: readonly string[] }) =>
+      JSON.stringify([e.type, e.description, e.text_unit_ids])
+    const relationship = (r: { description: string | null; weight: number; text_unit_ids: readonly string[] }) =>
+      JSON.stringify([r.description, r.weight, r.text_unit_ids])
+    const entities = diffKeyed(await previousRows(ctx, ENTITIES), await currentRows(ctx, ENTITIES), (e) => e.title, entity)
+    const pair = (r: { source: string; target: string }) => `${r.source}\u0000${r.target}`
+    const relationships = diffKeyed(await previousRows(ctx, RELATIONSHIPS), await currentRows(ctx, RELATIONSHIPS), pair, relationship)
+    return { summary: { ...diffSummary('entities', entities), ...diffSummary('relationships', relationships) } }
+  },
+}

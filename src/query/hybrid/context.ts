@@ -1,0 +1,115 @@
+/**
+ * The hybrid context: ranked passages, external passages and community reports labelled
+ * [S1]…[Sn] (every one citable), then the entities and relationships on the graph paths, filled
+ * in that order until the token budget is spent.
+ */
+import type { CommunityReportRow, TextUnitRow } from '../../model/index.js'
+import type { ReachedEntity } from './graph-path.js'
+import type { RankedCandidate, Reason } from './ranking.js'
+
+export interface ExternalPassage {
+  id: string
+  text: string
+}
+
+export type SourceKind = 'text_unit' | 'community_report' | 'external'
+
+/** One labelled source, as `--json` prints it. */
+export interface HybridSource {
+  label: string
+  id: string
+  kind: SourceKind
+  reason: Reason | 'external'
+  score_raw: number | null
+  base_norm: number | null
+  bonus: number | null
+  composite_score: number | null
+  rel_type: string | null
+  rel_conf: number | null
+}
+
+export interface ContextInput {
+  ranked: readonly RankedCandidate[]
+  units: ReadonlyMap<string, TextUnitRow>
+  topN: number
+  external: readonly ExternalPassage[]
+  reports: ReadonlyArray<{ report: CommunityReportRow; score: number }>
+  reached: readonly ReachedEntity[]
+  maxTokens: number
+  countTokens: (text: string) => number
+}
+
+export interface HybridContext {
+  sources: HybridSource[]
+  /** Source text by label (the offline answer prints it). */
+  texts: Map<string, string>
+  text: string
+  records: Record<string, Array<Record<string, string | number>>>
+}
+
+/** The ranked list's raw score of the signal that brought a candidate in (the edge bonus for an edge-only one). */
+function rawScore(c: RankedCandidate): number {
+  return c.reason === 'edge' ? (c.edge?.bonus ?? 0) : c.signals[c.reason]!.score
+}
+
+export function buildHybridContext(input: ContextInput): HybridContext {
+  const { countTokens } = input
+  let budget = input.maxTokens
+  const sources: HybridSource[] = []
+  const texts = new Map<string, string>()
+  const blocks: string[] = []
+  const add = (block: string, source: Omit<HybridSource, 'label'>, text: string, force = false): boolean => {
+    const label = `S${sources.length + 1}`
+    const rendered = block.replace('{label}', label)
+    const cost = countTokens(rendered)
+    if (cost > budget && !force) return false
+    budget -= cost
+    blocks.push(rendered)
+    sources.push({ label, ...source })
+    texts.set(label, text)
+    return true
+  }
+  const empty = { score_raw: null, base_norm: null, bonus: null, composite_score: null, rel_type: null, rel_conf: null }
+  for (const c of input.ranked.slice(0, input.topN)) {
+    const unit = input.units.get(c.id)
+    if (unit === undefined) continue
+    const bonus = c.bonuses.shared_entities + c.bonuses.cooccurrence + c.bonuses.edge + c.bonuses.degree
+    const source = {
+      id: c.id, kind: 'text_unit' as const, reason: c.reason, score_raw: rawScore(c), base_norm: c.fusedNorm, bonus, composite_score: c.composite,
+      rel_type: c.edge?.relation ?? null, rel_conf: c.edge?.confidence ?? null,
+    }
+    if (!add(`[{label}] (text unit ${unit.human_readable_id})\n${unit.text.trim()}\n\n`, source, unit.text)) break
+  }
+  // External passages were asked for explicitly: they go in even over the budget.
+  for (const p of input.external) add(`[{label}] (external ${p.id})\n${p.text.trim()}\n\n`, { ...empty, id: p.id, kind: 'external', reason: 'external' }, p.text, true)
+  for (const { report, score } of input.reports) {
+    const source = { ...empty, id: report.id, kind: 'community_report' as const, reason: 'vector' as const, score_raw: score }
+    if (!add(`[{label}] (community report ${report.community}: ${report.title})\n${report.full_content.trim()}\n\n`, source, report.full_content)) break
+  }
+  const entityLines: string[] = []
+  const relationLines: string[] = []
+  const records: HybridContext['records'] = { sources: sources.map((s) => ({ label: s.label, id: s.id, kind: s.kind })), entities: [], relationships: [] }
+  for (const r of input.reached) {
+    const line = `${r.entity.title}|${oneLine(r.entity.description)}|${r.hops}\n`
+    const cost = countTokens(line)
+    if (cost > budget) break
+    budget -= cost
+    entityLines.push(line)
+    records.entities!.push({ entity: r.entity.title, description: r.entity.description ?? '', hops: r.hops })
+    if (r.via === undefined) continue
+    const rel = `${r.via.source}|${r.via.target}|${oneLine(r.via.description)}|${r.via.weight}\n`
+    const relCost = countTokens(rel)
+    if (relCost > budget) continue
+    budget -= relCost
+    relationLines.push(rel)
+    records.relationships!.push({ source: r.via.source, target: r.via.target, description: r.via.description ?? '', weight: r.via.weight })
+  }
+  const sections = [`-----Sources-----\n${blocks.join('')}`]
+  if (entityLines.length > 0) sections.push(`-----Entities on the graph paths-----\nentity|description|hops\n${entityLines.join('')}`)
+  if (relationLines.length > 0) sections.push(`-----Relationships on the graph paths-----\nsource|target|description|weight\n${relationLines.join('')}`)
+  return { sources, texts, text: sections.join('\n'), records }
+}
+
+function oneLine(text: string | null | undefined): string {
+  return String(text ?? '').replace(/\s+/g, ' ').replaceAll('|', '/').trim()
+}

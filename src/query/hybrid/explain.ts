@@ -1,0 +1,68 @@
+/**
+ * The `--explain` ranking table: every candidate's signals (rank and raw score per list), fused
+ * and normalised scores, bonuses, composite score, final rank, its context label and why it is there.
+ */
+import type { HybridSource } from './context.js'
+import { whyIncluded, type RankedCandidate } from './ranking.js'
+
+export interface ExplainRow {
+  rank: number
+  id: string
+  label: string | null
+  vector: { rank: number; score: number } | null
+  bm25: { rank: number; score: number } | null
+  graph: { rank: number; hops: number; entity: string } | null
+  fused: number
+  fused_norm: number
+  bonuses: { shared_entities: number; cooccurrence: number; edge: number; degree: number }
+  composite: number
+  reason: string
+  why: string
+}
+
+export function explainRows(ranked: readonly RankedCandidate[], sources: readonly HybridSource[], unitNumber: (id: string) => string): ExplainRow[] {
+  const labelById = new Map(sources.filter((s) => s.kind === 'text_unit').map((s) => [s.id, s.label]))
+  const labelOf = (id: string) => labelById.get(id) ?? `unit ${unitNumber(id)}`
+  return ranked.map((c) => ({
+    rank: c.rank + 1,
+    id: c.id,
+    label: labelById.get(c.id) ?? null,
+    vector: c.signals.vector ? { rank: c.signals.vector.rank + 1, score: c.signals.vector.score } : null,
+    bm25: c.signals.bm25 ? { rank: c.signals.bm25.rank + 1, score: c.signals.bm25.score } : null,
+    graph: c.signals.graph ? { rank: c.signals.graph.rank + 1, hops: c.graph?.hops ?? 0, entity: c.graph?.entity ?? '' } : null,
+    fused: c.fused,
+    fused_norm: c.fusedNorm,
+    bonuses: { ...c.bonuses },
+    composite: c.composite,
+    reason: c.reason,
+    why: whyIncluded(c, labelOf),
+  }))
+}
+
+const f = (n: number, digits = 3) => (n === 0 ? '0' : n.toFixed(digits))
+
+/** The table as markdown; `unitNumber` shows a text unit's human-readable id. */
+export function renderExplain(rows: readonly ExplainRow[], unitNumber: (id: string) => string): string {
+  const header = ['rank', 'unit', 'in context', 'vector', 'bm25', 'graph', 'rrf', 'rrf norm', 'shared', 'co-occ', 'edge', 'degree', 'composite', 'why']
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`]
+  for (const r of rows) {
+    const cells = [
+      String(r.rank),
+      unitNumber(r.id),
+      r.label ?? '—',
+      r.vector ? `#${r.vector.rank} (${f(r.vector.score)})` : '—',
+      r.bm25 ? `#${r.bm25.rank} (${f(r.bm25.score)})` : '—',
+      r.graph ? `#${r.graph.rank} (${r.graph.hops} hop${r.graph.hops === 1 ? '' : 's'})` : '—',
+      f(r.fused, 4),
+      f(r.fused_norm),
+      f(r.bonuses.shared_entities),
+      f(r.bonuses.cooccurrence),
+      f(r.bonuses.edge),
+      f(r.bonuses.degree),
+      f(r.composite),
+      r.why.replaceAll('|', '/'),
+    ]
+    lines.push(`| ${cells.join(' | ')} |`)
+  }
+  return `${lines.join('\n')}\n`
+}

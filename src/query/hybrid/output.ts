@@ -1,0 +1,65 @@
+/** `graphrag query --method hybrid` input and output: the --context file, and the answer with references and warnings (or --json). */
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { QueryError } from '../../errors.js'
+import type { SearchResult } from '../index.js'
+import type { ExternalPassage } from './context.js'
+
+interface Output {
+  write(text: string): unknown
+}
+
+/** Reads a JSON list of strings or of {id, text}; strings get the ids external-1, external-2, … */
+export async function readExternalContext(file: string): Promise<ExternalPassage[]> {
+  const path = resolve(file)
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'))
+  } catch (cause) {
+    throw new QueryError(`cannot read the --context file ${path} as JSON`, { cause })
+  }
+  if (!Array.isArray(value)) throw new QueryError(`${path}: expected a JSON list of strings or of {"id", "text"} objects`)
+  return value.map((item: unknown, i) => {
+    if (typeof item === 'string') return { id: `external-${i + 1}`, text: item }
+    const o = item as { id?: unknown; text?: unknown } | null
+    if (o !== null && typeof o === 'object' && typeof o.text === 'string' && (o.id === undefined || typeof o.id === 'string' || typeof o.id === 'number')) {
+      return { id: o.id === undefined ? `external-${i + 1}` : String(o.id), text: o.text }
+    }
+    throw new QueryError(`${path}: item ${i} must be a string or an object with a string "text" (and an optional "id")`)
+  })
+}
+
+/** The --json response of hybrid search; `ranking` is added with --explain. */
+export function hybridJson(result: SearchResult, explain: boolean): Record<string, unknown> {
+  const h = result.hybrid!
+  return {
+    answer: result.response,
+    sources: h.sources,
+    references: h.references,
+    entities: h.entities,
+    warnings: h.warnings,
+    usage: result.usage,
+    ...(explain ? { ranking: h.ranking } : {}),
+  }
+}
+
+export function writeHybrid(result: SearchResult, flags: { json: boolean; explain?: boolean }, streamed: boolean, stdout: Output): void {
+  const h = result.hybrid!
+  if (flags.json) {
+    stdout.write(`${JSON.stringify(hybridJson(result, flags.explain === true), null, 2)}\n`)
+    return
+  }
+  const lines: string[] = []
+  if (!streamed) lines.push(result.response.replace(/\n+$/, ''))
+  if (h.answered) {
+    lines.push('', 'References:')
+    if (h.references.length === 0) lines.push('  (none cited)')
+    const byLabel = new Map(h.sources.map((s) => [s.label, s]))
+    for (const r of h.references) lines.push(`  [${r.label}] ${byLabel.get(r.label)?.kind ?? 'source'} ${r.id} (${byLabel.get(r.label)?.reason ?? ''})`)
+  }
+  if (h.warnings.length > 0) {
+    lines.push('', 'Warnings:')
+    for (const w of h.warnings) lines.push(`  ${w.type}: ${w.detail}`)
+  }
+  stdout.write(`${streamed ? '\n' : ''}${lines.join('\n')}\n`)
+}

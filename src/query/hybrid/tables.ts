@@ -1,0 +1,28 @@
+/** The tables hybrid search reads: text units (required); the graph, reports, chunk edges and aliases when present. */
+import { CHUNK_EDGES, ENTITY_ALIASES, type ChunkEdgeRow, type EntityAliasRow } from '../../model/index.js'
+import { ParquetTableStore } from '../../storage/index.js'
+import { loadTables, type IndexTables } from '../load-index.js'
+
+export interface HybridTables {
+  text_units: IndexTables['text_units']
+  entities: IndexTables['entities']
+  relationships: IndexTables['relationships']
+  community_reports: IndexTables['community_reports']
+  /** Typed chunk edges (create_chunk_graph); empty when the index has none. */
+  chunk_edges: ChunkEdgeRow[]
+  /** Other spellings of merged entities (extract_graph.normalize_titles); empty when absent. */
+  entity_aliases: EntityAliasRow[]
+}
+
+export async function loadHybridTables(dataDir: string): Promise<HybridTables> {
+  const tables = await loadTables(dataDir, ['text_units'], ['entities', 'relationships', 'community_reports'])
+  const store = new ParquetTableStore(dataDir)
+  return {
+    text_units: tables.text_units,
+    entities: tables.entities ?? [],
+    relationships: tables.relationships ?? [],
+    community_reports: tables.community_reports ?? [],
+    chunk_edges: (await store.has(CHUNK_EDGES.name)) ? await store.read(CHUNK_EDGES) : [],
+    entity_aliases: (await store.has(ENTITY_ALIASES.name)) ? await store.read(ENTITY_ALIASES) : [],
+  }
+}

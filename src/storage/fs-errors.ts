@@ -1,0 +1,36 @@
+/**
+ * The one place a file system error may be read as "absent": ENOENT, and nothing else. Any other
+ * failure (EACCES, ENOTDIR, EISDIR, EIO, ...) becomes a StorageError naming the path, so an
+ * unreadable cache is not a silent cache miss and an unreadable input folder is not an empty one.
+ */
+import { StorageError } from '../errors.js'
+
+export function isAbsent(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT'
+}
+
+/** A StorageError for a failed file system `action` ("read", "list", ...) on `path`, keeping the cause. */
+export function storageFailure(error: unknown, action: string, path: string): StorageError {
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  const reason = code ?? (error instanceof Error ? error.message : String(error))
+  return new StorageError(`cannot ${action} ${path}: ${reason}`, { path, cause: error })
+}
+
+/** Runs `operation`; `whenAbsent` when what it reads does not exist, a StorageError for every other failure. */
+export async function unlessAbsent<T, A>(path: string, action: string, operation: () => Promise<T>, whenAbsent: A): Promise<T | A> {
+  try {
+    return await operation()
+  } catch (error) {
+    if (isAbsent(error)) return whenAbsent
+    throw storageFailure(error, action, path)
+  }
+}
+
+/** Parsed JSON, or undefined when the text is not JSON (a file of ours that was cut short or edited by hand). */
+export function parseJson<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Index generations. A run builds its tables in a work folder beside `output/` and the result
+ * replaces `output/` only when the whole run succeeded, so queries always read a complete index.
+ *
+ * Why renames rather than a symlink: `output/` stays a plain folder, which is what Microsoft
+ * GraphRAG, `cp -r`, zip, Docker bind mounts and Windows expect. Publishing is two renames
+ * (output → previous, work → output) guarded by a journal file written first: a crash between
+ * them leaves `output/` absent for a moment, and the next run (or a query) finishes the step
+ * from the journal. Layout, for output_storage.base_dir = <dir>/output:
+ *
+ *   <dir>/.output.run/work/        the generation being built (kept after a crash: resume reads it)
+ *   <dir>/.output.run/previous/    the generation just replaced (removed once the publish is done)
+ *   <dir>/.output.run/publishing   the journal: present while work is being swapped in
+ *   <dir>/.output.run/lock         held by the running index/update (run-lock.ts)
+ *
+ * The work folder starts as hard links of `output/` (every writer replaces files by rename, so a
+ * link never lets a new write reach the published generation); log files are copied instead,
+ * since the logger appends to them.
+ */
+import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative } from 'node:path'
+import { writeFileAtomic } from './atomic-write.js'
+
+export interface GenerationPaths {
+  /** The published index (output_storage.base_dir). */
+  output: string
+  /** Folder beside it holding the work generation, the journal and the lock. */
+  runDir: string
+  work: string
+  previous: string
+  journal: string
+}
+
+export function generationPaths(outputDir: string): GenerationPaths {
+  const runDir = join(dirname(outputDir), `.${basename(outputDir)}.run`)
+  return { output: outputDir, runDir, work: join(runDir, 'work'), previous: join(runDir, 'previous'), journal: join(runDir, 'publishing') }
+}
+
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw error
+  }
+}
+
+/**
+ * Brings the folders to a consistent state after a crash; call it holding the lock. A journal
+ * means the work folder was complete when the crash came, so the publish is finished (rolled
+ * forward); a half-made seed copy and a leftover previous generation are removed.
+ */
+export async function recoverGenerations(paths: GenerationPaths): Promise<{ rolledForward: boolean }> {
+  let rolledForward = false
+  if (await exists(paths.journal)) {
+    await finishPublish(paths)
+    rolledForward = true
+  }
+  await rm(paths.previous, { recursive: true, force: true })
+  for (const entry of await readdirOrEmpty(paths.runDir)) {
+    if (entry.startsWith('work.seeding-')) await rm(join(paths.runDir, entry), { recursive: true, force: true })
+  }
+  return { rolledForward }
+}
+
+/**
+ * The folder this run writes to: the work generation a failed or killed run left (resume goes
+ * on from it), or a new one seeded with the published index.
+ */
+export async function openWorkGeneration(paths: GenerationPaths): Promise<{ dir: string; resumed: boolean }> {
+  const origin = join(paths.runDir, 'work-origin')
+  const published = await identity(paths.output)
+  if (await exists(paths.work)) {
+    // A published index replaced or deleted by hand since the work began is a fresh start, as it was before generations.
+    if ((await readTextOrEmpty(origin)) === published) return { dir: paths.work, resumed: true }
+    await rm(paths.work, { recursive: true, force: true })
+  }
+  await mkdir(paths.runDir, { recursive: true })
+  const seeding = join(paths.runDir, `work.seeding-${process.pid}`)
+  await rm(seeding, { recursive: true, force: true })
+  await writeFileAtomic(origin, published)
+  if (await exists(paths.output)) await linkTree(paths.output, seeding)
+  else await mkdir(seeding, { recursive: true })
+  await rename(seeding, paths.work)
+  return { dir: paths.work, resumed: false }
+}
+
+/** Makes the work generation the published one: journal, two renames, journal removed, old generation deleted. */
+export async function publishGeneration(paths: GenerationPaths): Promise<void> {
+  await writeFileAtomic(paths.journal, `${JSON.stringify({ work: paths.work, output: paths.output })}\n`)
+  await finishPublish(paths)
+}
+
+/** Drops the work generation (a run that decided there is nothing to publish). */
+export async function discardWorkGeneration(paths: GenerationPaths): Promise<void> {
+  await rm(paths.work, { recursive: true, force: true })
+}
+
+/** Idempotent: each step checks what is already done, so it can be repeated after a crash at any point. */
+async function finishPublish(paths: GenerationPaths): Promise<void> {
+  if (await exists(paths.work)) {
+    if (await exists(paths.output)) {
+      await rm(paths.previous, { recursive: true, force: true })
+      await rename(paths.output, paths.previous)
+    }
+    await rename(paths.work, paths.output)
+  }
+  await rm(paths.journal, { force: true })
+  await rm(paths.previous, { recursive: true, force: true })
+}
+
+/**
+ * The folder a reader should open for `outputDir`: itself, or, while a publish interrupted by a
+ * crash has not been finished yet (output absent, journal present), the complete generation
+ * waiting in the run folder. Read-only: the next run finishes the publish.
+ */
+export async function readableIndexDir(outputDir: string): Promise<string> {
+  return (await readableIndex(outputDir, undefined)).dataDir
+}
+
+/** readableIndexDir, with a vector store inside the output folder following it. */
+export async function readableIndex(outputDir: string, dbUri: string | undefined): Promise<{ dataDir: string; dbUri: string | undefined }> {
+  const dataDir = await readableDir(outputDir)
+  const rel = dbUri === undefined ? undefined : relative(outputDir, dbUri)
+  const inside = rel !== undefined && !rel.startsWith('..') && !isAbsolute(rel)
+  return { dataDir, dbUri: inside && dataDir !== outputDir ? join(dataDir, rel) : dbUri }
+}
+
+/** The identity of a folder now, to notice a publish that replaced it while it was being read. */
+export async function folderIdentity(dir: string): Promise<string> {
+  return identity(dir)
+}
+
+async function readableDir(outputDir: string): Promise<string> {
+  if (await exists(outputDir)) return outputDir
+  const paths = generationPaths(outputDir)
+  if (!(await exists(paths.journal))) return outputDir
+  if (await exists(paths.work)) return paths.work
+  if (await exists(paths.previous)) return paths.previous
+  return outputDir
+}
+
+/**
+ * A copy of an index folder that costs no space: hard links, safe for the same reason as the work
+ * generation's (update's backup of the previous index uses it). An existing target is replaced.
+ */
+export async function copyIndexTree(from: string, to: string): Promise<void> {
+  await rm(to, { recursive: true, force: true })
+  await linkTree(from, to)
+}
+
+/** Copies a folder as hard links (log files as copies; plain copies where linking is refused). */
+async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true })
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    if (entry.name === '.staging') continue
+    const source = join(from, entry.name)
+    const target = join(to, entry.name)
+    if (entry.isDirectory()) await linkTree(source, target)
+    else if (entry.isSymbolicLink()) await symlink(await readlink(source), target)
+    else if (entry.name.endsWith('.log')) await copyFile(source, target)
+    else await linkOrCopy(source, target)
+  }
+}
+
+async function linkOrCopy(source: string, target: string): Promise<void> {
+  try {
+    await link(source, target)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    // Filesystems without hard links (some network and FAT mounts) get a copy.
+    if (code !== 'EPERM' && code !== 'EXDEV' && code !== 'ENOTSUP' && code !== 'EMLINK') throw error
+    await copyFile(source, target)
+  }
+}
+
+/** Which published folder a work generation was seeded from (device and inode survive the renames of a publish). */
+async function identity(path: string): Promise<string> {
+  try {
+    const s = await stat(path)
+    return `${s.dev}:${s.ino}`
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none'
+    throw error
+  }
+}
+
+async function readTextOrEmpty(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ''
+    throw error
+  }
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+}

@@ -1,0 +1,29 @@
+// Mutation testing of the core modules: `npm run mutate` (not part of `npm test`; slow). One test process,
+// as the machine is shared. A smaller scope (the chunker and the parser with their own tests):
+//   MUTATE_TESTS=test/index/operations/chunk-text.test.ts,test/index/operations/extract-graph-parse.test.ts \
+//   npm run mutate -- --mutate src/index/operations/chunk-text.ts,src/index/operations/extract-graph/parse.ts
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  // The unit tests of these modules only (vitest.mutate.config.ts); per-test coverage picks the ones that reach each mutant.
+  vitest: { configFile: 'vitest.mutate.config.ts', related: false },
+  mutate: [
+    'src/index/operations/extract-graph/parse.ts',
+    'src/index/operations/extract-graph/reply-text.ts',
+    'src/index/operations/chunk-text.ts',
+    'src/index/plan/plan-fingerprints.ts',
+    'src/index/run/resume.ts',
+    'src/graph/leiden/*.ts',
+    'src/query/context/*.ts',
+  ],
+  concurrency: 1,
+  // Stryker rewrites tsconfig.json through TypeScript's JS API, which TypeScript 7 no longer has; vitest
+  // transpiles on its own and needs no rewrite, so the rewrite is pointed at a file that does not exist.
+  tsconfigFile: 'no-tsconfig-rewrite.json',
+  timeoutMS: 10_000,
+  dryRunTimeoutMinutes: 20,
+  reporters: ['clear-text', 'progress', 'html'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+}

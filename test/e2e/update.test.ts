@@ -1,0 +1,162 @@
+/**
+ * `graphrag update` end to end through the CLI and the fake model server, on the 12 short
+ * documents of fixtures/update-corpus: after adding, editing and deleting a document the tables
+ * equal a full index of the same inputs, LanceDB rows equal table rows, a query answers, and
+ * only changed prompts reach the model, with or without the LLM cache.
+ */
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runIndex } from '../../src/index/run/runner.js'
+import { COMMUNITY_REPORTS, ENTITIES, TEXT_UNITS } from '../../src/model/index.js'
+import { ParquetTableStore } from '../../src/storage/table-store.js'
+import { runCli } from '../support/cli.js'
+import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { comparableTables, lanceRowCounts, parquetHashes, spawnCli } from '../support/index-files.js'
+import { PROJECT_ROOT } from '../support/shared.js'
+import { testdir } from '../support/testdir.js'
+
+const CORPUS = join(PROJECT_ROOT, 'fixtures', 'update-corpus')
+const ALL = readdirSync(CORPUS).sort()
+const INITIAL = ALL.slice(0, 10)
+
+async function treeHash(dir: string): Promise<string> {
+  const hash = createHash('sha256')
+  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+    if (!entry.isFile()) continue
+    const path = join(entry.parentPath, entry.name)
+    hash.update(path.slice(dir.length)).update(await readFile(path))
+  }
+  return hash.digest('hex')
+}
+
+describe('graphrag update', () => {
+  let llm: FakeLlm
+  let root: string
+  const settings = () => `${fakeModelSettingsYaml(llm.baseUrl)}vector_store:\n  vector_size: 8\n`
+  const update = (...flags: string[]) => runCli(['update', '--root', root, '--skip-validation', ...flags])
+  const chatCallsSince = (from: number) => llm.requests.slice(from).filter((r) => r.kind !== 'embedding')
+
+  /** A full index of the current inputs in a fresh project (its own cache), for comparison. */
+  async function fullIndexOfCurrentInputs(): Promise<{ tables: Record<string, string>; dir: string; calls: number }> {
+    const fresh = await testdir({ 'settings.yaml': settings() })
+    await cp(join(root, 'input'), join(fresh, 'input'), { recursive: true })
+    const before = llm.requests.length
+    await runIndex({ root: fresh, skipValidation: true })
+    return { tables: await comparableTables(join(fresh, 'output')), dir: join(fresh, 'output'), calls: chatCallsSince(before).length }
+  }
+
+  async function expectEqualsFullIndex(): Promise<{ calls: number }> {
+    const full = await fullIndexOfCurrentInputs()
+    expect(await comparableTables(join(root, 'output'))).toEqual(full.tables)
+    const tables = new ParquetTableStore(join(root, 'output'))
+    const vectors = await lanceRowCounts(join(root, 'output', 'lancedb'))
+    expect(vectors).toEqual({
+      community_full_content: (await tables.read(COMMUNITY_REPORTS)).length,
+      entity_description: (await tables.read(ENTITIES)).length,
+      text_unit_text: (await tables.read(TEXT_UNITS)).length,
+    })
+    return full
+  }
+
+  beforeAll(async () => {
+    llm = await startFakeLlm({ embeddingDimension: 8 })
+    const files: Record<string, string> = { 'settings.yaml': settings() }
+    for (const name of INITIAL) files[`input/${name}`] = readFileSync(join(CORPUS, name), 'utf8')
+    root = await testdir(files)
+    const first = await runCli(['index', '--root', root, '--skip-validation'])
+    expect(first.code, first.stderr).toBe(0)
+  }, 120_000)
+  afterAll(async () => llm?.close())
+
+  it('with nothing changed: says so, calls no model, leaves output/ byte-identical', async () => {
+    const before = await treeHash(join(root, 'output'))
+    const requests = llm.requests.length
+    const run = await update()
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain('Index is up to date (0 new, 0 edited, 0 deleted, 10 unchanged document(s))')
+    expect(llm.requests.length).toBe(requests)
+    expect(await treeHash(join(root, 'output'))).toBe(before)
+  }, 60_000)
+
+  it('--dry-run lists the new, edited and deleted documents and estimates the calls', async () => {
+    await writeFile(join(root, 'input', ALL[10]!), readFileSync(join(CORPUS, ALL[10]!), 'utf8'))
+    await writeFile(join(root, 'input', INITIAL[0]!), 'Captain Olsen sold the Fog Bell to the Maritime Museum.\n')
+    await rm(join(root, 'input', INITIAL[1]!))
+    const requests = llm.requests.length
+    const run = await update('--dry-run')
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain('Documents: 1 new, 1 edited, 1 deleted, 8 unchanged document(s)')
+    expect(run.stdout).toContain(`new     ${ALL[10]}`)
+    expect(run.stdout).toContain(`edited  ${INITIAL[0]}`)
+    expect(run.stdout).toContain(`deleted ${INITIAL[1]}`)
+    expect(run.stdout).toContain('to extract: 2 chunks')
+    expect(run.stdout).toMatch(/extract_graph\s+\d+ calls/)
+    expect(llm.requests.length).toBe(requests)
+    // Back to the indexed inputs for the next tests.
+    await rm(join(root, 'input', ALL[10]!))
+    await writeFile(join(root, 'input', INITIAL[0]!), readFileSync(join(CORPUS, INITIAL[0]!), 'utf8'))
+    await writeFile(join(root, 'input', INITIAL[1]!), readFileSync(join(CORPUS, INITIAL[1]!), 'utf8'))
+  })
+
+  it('add 1, edit 1, delete 1: each update equals a full index of the same inputs', async () => {
+    const steps: Array<[string, () => Promise<void>]> = [
+      ['add', () => writeFile(join(root, 'input', ALL[10]!), readFileSync(join(CORPUS, ALL[10]!), 'utf8'))],
+      ['edit', () => writeFile(join(root, 'input', INITIAL[2]!), 'Ezra Pike closed the Saltmill and opened a Rope Walk on Stone Island.\n')],
+      ['delete', () => rm(join(root, 'input', INITIAL[3]!))],
+    ]
+    const shares: string[] = []
+    for (const [label, change] of steps) {
+      await change()
+      const run = await update()
+      expect(run.code, `${label}: ${run.stderr}`).toBe(0)
+      expect(run.stderr).toMatch(/Updated: \d new, \d edited, \d deleted/)
+      await expectEqualsFullIndex()
+      const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+      expect(stats.update[label === 'add' ? 'added' : label === 'edit' ? 'edited' : 'deleted']).toHaveLength(1)
+      expect(readdirSync(join(stats.update.backup))).toContain('documents.parquet')
+      expect(Object.keys(stats.workflows)).toContain('update_clean_state')
+      const reports = stats.workflows.update_community_reports.summary
+      shares.push(`${label}: ${reports.reports_regenerated}/${reports.reports}`)
+    }
+    console.log(`reports regenerated per update: ${shares.join(', ')}`)
+    const query = await runCli(['query', '--root', root, '--method', 'local', 'What did Ezra Pike open?'])
+    expect(query.code, query.stderr).toBe(0)
+    expect(query.stdout.trim().length).toBeGreaterThan(0)
+  }, 400_000)
+
+  it('with the LLM cache deleted (and --no-cache): only the changed document is extracted, far fewer calls than a full index', async () => {
+    await rm(join(root, 'cache'), { recursive: true, force: true })
+    await writeFile(join(root, 'input', ALL[11]!), readFileSync(join(CORPUS, ALL[11]!), 'utf8'))
+    const before = llm.requests.length
+    const run = await update('--no-cache')
+    expect(run.code, run.stderr).toBe(0)
+    const calls = chatCallsSince(before)
+    expect(calls.filter((r) => r.kind === 'extract_graph')).toHaveLength(1)
+    const full = await expectEqualsFullIndex()
+    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+    expect(stats.update.reused_model_replies).toBeGreaterThan(0)
+    expect(calls.length).toBeLessThan(full.calls / 2)
+  }, 200_000)
+
+  it('kill -9 during an update: output/ stays the previous index and answers; the re-run equals an uninterrupted update', async () => {
+    await writeFile(join(root, 'input', 'extra-ferry.txt'), 'The Ferry Albatross gained a second deck; Tobias Reed hired Nora Finch as purser.\n')
+    await rm(join(root, 'input', INITIAL[4]!))
+    const before = await parquetHashes(join(root, 'output'))
+    for (const at of ['extract_graph', 'update_text_embeddings']) {
+      const run = spawnCli(['update', '--root', root, '--skip-validation'])
+      await run.waitFor(new RegExp(`Starting workflow: ${at}`))
+      run.child.kill('SIGKILL')
+      expect((await run.exited).signal).toBe('SIGKILL')
+      expect(await parquetHashes(join(root, 'output')), `killed in ${at}`).toEqual(before)
+      const query = await runCli(['query', '--root', root, '--method', 'local', 'Who skippers the Ferry Albatross?'])
+      expect(query.code, query.stderr).toBe(0)
+    }
+    const finished = await update()
+    expect(finished.code, finished.stderr).toBe(0)
+    expect(finished.stderr).toMatch(/skipping \d+ finished workflow/)
+    await expectEqualsFullIndex()
+  }, 300_000)
+})

@@ -1,0 +1,214 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runQueryCommand, type QueryCommandFlags } from '../../src/query/command.js'
+import { runCli } from '../support/cli.js'
+import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
+import { testdir } from '../support/testdir.js'
+import { DIMENSION, QUESTIONS, QUESTION_VECTORS, writeHybridIndex } from './support/hybrid-index.js'
+
+const SCRIPTED_ANSWER = 'The keeper wrote two letters [S2]. The council met in 1998. The gear was replaced [S9].'
+
+/** The entity step names the Harbour Council for the graph question, nothing else; the answer is scripted. */
+const responders: Responder[] = [
+  (req) => (req.kind === 'hybrid_entities' ? JSON.stringify(req.messages.at(-1)!.content === QUESTIONS.graph ? ['the Harbour Council'] : []) : undefined),
+  (req) => (req.kind === 'hybrid_search' ? SCRIPTED_ANSWER : undefined),
+]
+
+const HYBRID = ['hybrid_search:', '  vector_top_k: 2', '  top_n: 4', '  top_communities: 0'].join('\n')
+
+interface JsonSource { label: string; id: string; kind: string; reason: string; score_raw: number | null; base_norm: number | null; bonus: number | null; composite_score: number | null; rel_type: string | null; rel_conf: number | null }
+interface HybridJson {
+  answer: string
+  sources: JsonSource[]
+  references: Array<{ label: string; id: string }>
+  entities: Array<{ name: string; freq: number }>
+  warnings: Array<{ type: string; detail: string }>
+  usage: Record<string, unknown>
+  ranking?: Array<{ id: string; why: string; vector: unknown; bm25: unknown; graph: unknown }>
+}
+
+describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
+  let fake: FakeLlm
+  let root: string
+  const settings = (extra = '') => `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n${extra}\n`
+  const query = (question: string, ...flags: string[]) => runCli(['query', question, '--root', root, '--method', 'hybrid', ...flags])
+  /** In process (the spawned CLI costs seconds on a loaded machine); the CLI itself is spawned by `query`. */
+  const json = async (question: string, extra: Partial<QueryCommandFlags> = {}): Promise<HybridJson> => {
+    let stdout = ''
+    let stderr = ''
+    const flags: QueryCommandFlags = {
+      method: 'hybrid', root, communityLevel: 2, dynamicCommunitySelection: false, responseType: 'Multiple Paragraphs', streaming: false, json: true, verbose: false, ...extra,
+    }
+    await runQueryCommand(question, flags, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } })
+    expect(stderr).toBe('')
+    return JSON.parse(stdout) as HybridJson
+  }
+
+  beforeAll(async () => {
+    fake = await startFakeLlm({ embeddingDimension: DIMENSION, fixedEmbeddings: QUESTION_VECTORS, responders })
+    root = await testdir()
+    writeFileSync(join(root, 'settings.yaml'), settings())
+    await writeHybridIndex(join(root, 'output'))
+  })
+  afterAll(async () => fake?.close())
+
+  it('an exact code the vectors miss reaches the context through BM25, and --explain says so', async () => {
+    const out = await json(QUESTIONS.bm25)
+    const u3 = out.sources.find((s) => s.id === 'u3')
+    expect(u3).toMatchObject({ kind: 'text_unit', reason: 'bm25' })
+    const explained = await query(QUESTIONS.bm25, '--explain')
+    expect(explained.code).toBe(0)
+    const row = explained.stdout.split('\n').find((l) => /^\| \d+ \| 2 \|/.test(l))!
+    expect(row).toContain('| — | #1 (')
+    expect(row).toMatch(/\| bm25 #1$|\| bm25 #1 \|$/)
+  })
+
+  it('a passage one hop from the question entity reaches the context only through the graph path', async () => {
+    fake.requests.length = 0
+    const out = await json(QUESTIONS.graph, { explain: true })
+    expect(out.entities).toEqual([{ name: 'HARBOUR COUNCIL', freq: 1 }])
+    const u5 = out.sources.find((s) => s.id === 'u5')!
+    expect(u5).toMatchObject({ kind: 'text_unit', reason: 'graph', score_raw: 0.5 })
+    const ranked = out.ranking!.find((r) => r.id === 'u5')!
+    expect([ranked.vector, ranked.bm25]).toEqual([null, null])
+    expect(ranked.why).toBe('graph #2 (1 hop from ELIAS VENN)')
+    // --explain asks the model for the question's entities, never for an answer.
+    expect(fake.requests.filter((r) => r.kind === 'hybrid_search')).toHaveLength(0)
+    expect(fake.requests.filter((r) => r.kind === 'hybrid_entities')).toHaveLength(1)
+  })
+
+  it('checks the citations of a scripted answer: references, unused sources, unknown label, uncited year', async () => {
+    const out = await json(QUESTIONS.graph)
+    expect(out.answer).toBe(SCRIPTED_ANSWER)
+    const s2 = out.sources.find((s) => s.label === 'S2')!
+    expect(out.references).toEqual([{ label: 'S2', id: s2.id }])
+    expect(out.warnings).toEqual([
+      { type: 'unknown_citation', detail: `[S9] is cited but no source has that label (given: S1–S${out.sources.length})` },
+      ...out.sources.filter((s) => s.label !== 'S2').map((s) => ({ type: 'unused_sources', detail: `${s.label} (${s.id}) was given but never cited` })),
+      { type: 'unreferenced_numeric', detail: 'The council met in 1998.' },
+    ])
+    const text = await query(QUESTIONS.graph)
+    expect(text.stderr).toBe('')
+    expect(text.stdout).toContain(`${SCRIPTED_ANSWER}\n\nReferences:\n  [S2] text_unit ${s2.id} (${s2.reason})\n\nWarnings:\n  unknown_citation: [S9]`)
+  })
+
+  it('--json follows the response schema', async () => {
+    const out = await json(QUESTIONS.graph)
+    expect(Object.keys(out)).toEqual(['answer', 'sources', 'references', 'entities', 'warnings', 'usage'])
+    expect(out.sources.length).toBeGreaterThan(0)
+    for (const s of out.sources) {
+      expect(Object.keys(s)).toEqual(['label', 'id', 'kind', 'reason', 'score_raw', 'base_norm', 'bonus', 'composite_score', 'rel_type', 'rel_conf'])
+      expect(['vector', 'bm25', 'graph', 'edge', 'external']).toContain(s.reason)
+      expect(s.label).toMatch(/^S\d+$/)
+      for (const key of ['score_raw', 'base_norm', 'bonus', 'composite_score'] as const) expect(typeof s[key]).toBe('number')
+      expect(s.composite_score).toBeCloseTo(s.base_norm! + s.bonus!, 12)
+    }
+    expect(out.sources.map((s) => s.label)).toEqual(out.sources.map((_, i) => `S${i + 1}`))
+    for (const w of out.warnings) expect(Object.keys(w)).toEqual(['type', 'detail'])
+    expect(out.usage).toMatchObject({ calls: 2, embeddingCalls: 1 })
+  })
+
+  it('--context adds external passages that can be cited (reason external)', async () => {
+    const file = join(root, 'extra.json')
+    writeFileSync(file, JSON.stringify(['The gear was replaced in March.', { id: 'memo-7', text: 'A memo about the lamp.' }]))
+    const out = await json(QUESTIONS.graph, { context: file })
+    expect(out.sources.filter((s) => s.kind === 'external').map((s) => [s.id, s.reason, s.score_raw])).toEqual([['external-1', 'external', null], ['memo-7', 'external', null]])
+  })
+})
+
+describe('hybrid search degrades instead of failing', () => {
+  let fake: FakeLlm
+  const run = async (root: string, question: string, extra: Partial<QueryCommandFlags> = {}): Promise<HybridJson> => {
+    let stdout = ''
+    const flags: QueryCommandFlags = {
+      method: 'hybrid', root, communityLevel: 2, dynamicCommunitySelection: false, responseType: 'Multiple Paragraphs', streaming: false, json: true, verbose: false, explain: true, ...extra,
+    }
+    await runQueryCommand(question, flags, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } })
+    return JSON.parse(stdout) as HybridJson
+  }
+  const project = async (models: string, extra = '') => {
+    const root = await testdir({ 'settings.yaml': `${models}${HYBRID}\n${extra}\n` })
+    await writeHybridIndex(join(root, 'output'))
+    return root
+  }
+
+  beforeAll(async () => {
+    fake = await startFakeLlm({ embeddingDimension: DIMENSION, fixedEmbeddings: QUESTION_VECTORS, responders })
+  })
+  afterAll(async () => fake?.close())
+
+  it('no embedding (server unreachable): BM25 and the graph still rank, with embedding_failed; entities fall back to noun phrases', async () => {
+    // Port 9 (discard) refuses connections: both models fail at once, with no retries.
+    const root = await project(fakeModelSettingsYaml('http://127.0.0.1:9/v1', { maxRetries: 0 }))
+    const out = await run(root, QUESTIONS.graph)
+    expect(out.warnings.map((w) => w.type)).toEqual(['embedding_failed', 'entity_extraction_failed'])
+    expect(out.entities).toEqual([{ name: 'HARBOUR COUNCIL', freq: 1 }])
+    const reasons = new Set(out.sources.map((s) => s.reason))
+    expect(reasons.has('vector')).toBe(false)
+    expect(out.sources.find((s) => s.id === 'u5')?.reason).toBe('graph')
+    expect(out.sources.find((s) => s.id === 'u6')).toBeDefined()
+  })
+
+  it('no entity matched: vector and BM25 only, with no_entities_matched', async () => {
+    const root = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }))
+    const out = await run(root, QUESTIONS.none)
+    expect(out.warnings.map((w) => w.type)).toEqual(['no_entities_matched'])
+    expect(out.ranking!.every((r) => r.graph === null)).toBe(true)
+    expect(out.sources.slice(0, 2).map((s) => [s.id, s.reason])).toEqual([['u1', 'vector'], ['u2', 'vector']])
+  })
+
+  it('a missing full-text table with build_fts off: BM25 is skipped with bm25_unavailable; on first use it is built', async () => {
+    const off = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }), '  build_fts: false')
+    const skipped = await run(off, QUESTIONS.bm25)
+    expect(skipped.warnings).toContainEqual({ type: 'bm25_unavailable', detail: 'the full-text table text_unit_text_fts is missing and hybrid_search.build_fts is false, so BM25 is left out' })
+    expect(skipped.sources.find((s) => s.id === 'u3')).toBeUndefined()
+    const on = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }))
+    const built = await run(on, QUESTIONS.bm25)
+    expect(built.warnings.map((w) => w.type)).not.toContain('bm25_unavailable')
+    expect(built.sources.find((s) => s.id === 'u3')?.reason).toBe('bm25')
+  })
+
+  it('chunk_edges: a typed edge from a top passage adds its bonus (rel_type, rel_conf) and can bring a passage in', async () => {
+    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n  edge_seed_k: 1\n` })
+    await writeHybridIndex(join(root, 'output'), [
+      { id: 'c1', source_id: 'u1', target_id: 'u4', relation: 'caused_by', weight: 0.5, description: 'gulls delay the ferry', origin: 'llm' },
+    ])
+    const out = await run(root, QUESTIONS.none)
+    const u4 = out.sources.find((s) => s.id === 'u4')!
+    expect(u4).toMatchObject({ reason: 'edge', rel_type: 'caused_by', rel_conf: 0.5, base_norm: 0, bonus: 0.11, composite_score: 0.11 })
+    expect(out.ranking!.find((r) => r.id === 'u4')!.why).toBe('edge caused_by from S1 (conf 0.50)')
+  })
+
+  it('offline (no chat model): prints the cited context and the ranking table, and asks no model for entities', async () => {
+    const root = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }), '  completion_model_id: null')
+    fake.requests.length = 0
+    let stdout = ''
+    const flags: QueryCommandFlags = {
+      method: 'hybrid', root, communityLevel: 2, dynamicCommunitySelection: false, responseType: 'Multiple Paragraphs', streaming: false, json: false, verbose: false,
+    }
+    await runQueryCommand(QUESTIONS.graph, flags, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } })
+    expect(stdout).toContain('## Sources\n\n### [S1] text unit ')
+    expect(stdout).toContain('The keeper wrote two letters about the worn gear')
+    expect(stdout).toContain('## Question entities\n\n- HARBOUR COUNCIL (frequency 1)')
+    expect(stdout).toMatch(/## Ranking\n\n\| rank \| unit \| in context \| vector \| bm25 \| graph \|/)
+    expect(fake.requests.map((r) => r.kind)).toEqual(['embedding'])
+  })
+
+  it('relationship_description vectors, when indexed, start the graph walk at the nearest relationship\'s entities', async () => {
+    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n` })
+    await writeHybridIndex(join(root, 'output'), [], true)
+    const out = await run(root, QUESTIONS.none)
+    expect(out.warnings).toEqual([])
+    expect(out.entities.map((e) => e.name)).toEqual(['ELIAS VENN', 'HARBOUR COUNCIL'])
+    expect(out.ranking!.find((r) => r.id === 'u5')!.why).toContain('graph #1 (0 hops from ELIAS VENN)')
+  })
+
+  it('--explain and --context belong to hybrid search; a bad --context file is named', async () => {
+    const root = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }))
+    await expect(run(root, QUESTIONS.none, { method: 'basic' })).rejects.toThrow('--explain is only available with --method hybrid')
+    const file = join(root, 'bad.json')
+    writeFileSync(file, JSON.stringify([{ id: 'x' }]))
+    await expect(run(root, QUESTIONS.none, { context: file })).rejects.toThrow(`${file}: item 0 must be a string or an object with a string "text"`)
+  })
+})
