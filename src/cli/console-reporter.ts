@@ -173,12 +173,26 @@ class LineReporter extends BaseReporter {
 
 class SpinnerReporter extends BaseReporter {
   private spinner: Ora | undefined
-  private text = ''
+  // Workflows that run side by side share one spinner, a line each, in the order they started.
+  private running = new Map<string, string>()
   private ticker: NodeJS.Timeout | undefined
 
-  private show(workflow: string, text: string): void {
-    this.text = text
-    if (this.spinner) this.spinner.text = this.withLive(workflow, text)
+  private render(): void {
+    if (this.running.size === 0) {
+      this.stopTicker()
+      this.spinner?.stop()
+      this.spinner = undefined
+      return
+    }
+    const text = [...this.running].map(([name, line]) => this.withLive(name, line)).join('\n')
+    // discardStdin off: ora's default puts stdin in raw mode, where Ctrl-C sends no SIGINT and the run goes on.
+    if (this.spinner === undefined) this.spinner = ora({ text, stream: this.stream as NodeJS.WritableStream, discardStdin: false }).start()
+    else this.spinner.text = text
+    // Re-rendered every second, so a call that hangs shows its growing wait between progress ticks.
+    if (this.ticker === undefined) {
+      this.ticker = setInterval(() => this.render(), 1000)
+      this.ticker.unref()
+    }
   }
 
   private stopTicker(): void {
@@ -186,24 +200,27 @@ class SpinnerReporter extends BaseReporter {
     this.ticker = undefined
   }
 
+  /** A finished workflow's line goes above the spinner, which keeps the ones still running. */
+  private finish(name: string, symbol: string, text: string): void {
+    this.running.delete(name)
+    this.spinner?.clear()
+    this.line(`${symbol} ${text}`)
+    this.render()
+  }
+
   workflowStart(name: string): void {
-    this.stopTicker()
-    this.text = name
-    // Re-rendered every second, so a call that hangs shows its growing wait between progress ticks.
-    this.ticker = setInterval(() => this.show(name, this.text), 1000)
-    this.ticker.unref()
-    // discardStdin off: ora's default puts stdin in raw mode, where Ctrl-C sends no SIGINT and the run goes on.
-    this.spinner = ora({ text: name, stream: this.stream as NodeJS.WritableStream, discardStdin: false }).start()
+    this.running.set(name, name)
+    this.render()
   }
 
   progress(workflow: string, label: string, done: number, total: number): void {
-    this.show(workflow, `${workflow}: ${this.progressText(label, done, total)}`)
+    if (!this.running.has(workflow)) return
+    this.running.set(workflow, `${workflow}: ${this.progressText(label, done, total)}`)
+    this.render()
   }
 
   workflowEnd(name: string, info: WorkflowEndInfo): void {
-    this.stopTicker()
-    if (this.spinner) this.spinner.succeed(this.withLive(name, this.endText(name, info)))
-    this.spinner = undefined
+    this.finish(name, '✔', this.withLive(name, this.endText(name, info)))
   }
 
   warning(message: string): void {
@@ -213,20 +230,17 @@ class SpinnerReporter extends BaseReporter {
   }
 
   workflowFailed(name: string): void {
-    this.stopTicker()
-    if (this.spinner) this.spinner.fail(`${name} failed`)
-    this.spinner = undefined
+    this.finish(name, '✖', `${name} failed`)
   }
 
   workflowInterrupted(): void {
-    this.stopTicker()
-    if (this.spinner) this.spinner.stop()
-    this.spinner = undefined
+    this.running.clear()
+    this.render()
   }
 
   override pipelineEnd(info: PipelineEndInfo): void {
-    this.stopTicker()
-    if (this.spinner) this.spinner.stop()
+    this.running.clear()
+    this.render()
     super.pipelineEnd(info)
   }
 }

@@ -24,7 +24,8 @@ export interface InterruptHandler {
 
 export function handleInterrupts(inner: InterruptibleReporter, exit: (code: number) => never = process.exit): InterruptHandler {
   const interruption = new Interruption()
-  let progress: { workflow: string; label: string; done: number; total: number } | undefined
+  // Per running workflow: several run side by side.
+  const progress = new Map<string, { workflow: string; label: string; done: number; total: number }>()
   let workflows = 0
   let finished = 0
   const onSignal = () => {
@@ -41,15 +42,15 @@ export function handleInterrupts(inner: InterruptibleReporter, exit: (code: numb
       inner.pipelineStart(names, resumed, rerun)
     },
     workflowStart: (name) => {
-      progress = undefined
+      progress.delete(name)
       inner.workflowStart(name)
     },
     progress: (workflow, label, done, total) => {
-      progress = { workflow, label, done, total }
+      progress.set(workflow, { workflow, label, done, total })
       inner.progress(workflow, label, done, total)
     },
     workflowEnd: (name, info) => {
-      progress = undefined
+      progress.delete(name)
       finished += 1
       inner.workflowEnd(name, info)
     },
@@ -65,7 +66,8 @@ export function handleInterrupts(inner: InterruptibleReporter, exit: (code: numb
     interruption,
     reporter,
     summary: () => {
-      const done = progress === undefined ? `${finished} of ${workflows} workflows done` : `${progress.done} of ${progress.total} items done (${progress.workflow}: ${progress.label})`
+      const items = [...progress.values()].map((p) => `${p.done} of ${p.total} items done (${p.workflow}: ${p.label})`)
+      const done = items.length === 0 ? `${finished} of ${workflows} workflows done` : items.join(', ')
       return `interrupted: ${done}; run the same command to resume`
     },
     dispose: () => {

@@ -121,5 +121,7 @@ export interface Workflow {
    * text_unit_ids): a resumed run may read them, as they are now, in their earlier shape.
    */
   readonly extendsTables?: readonly string[]
+  /** It reads the vector store (the chunk graph's cross-document edges): ordered after its writers like a table. */
+  readonly readsVectorStore?: boolean
   run(ctx: WorkflowContext): Promise<WorkflowResult>
 }

@@ -59,6 +59,12 @@ export interface EmbedServices {
   onEmbedded?: (count: number) => void
 }
 
+/**
+ * Flushes in flight at once: enough that the model's slots stay busy while one flush's slowest batch
+ * finishes (no barrier between flushes), few enough that queued work stays small.
+ */
+const FLUSHES_IN_FLIGHT = 4
+
 /** Embeds the non-empty texts in input order; rows with empty text are left out. */
 export async function embedTexts(
   texts: readonly TextToEmbed[],
@@ -66,25 +72,37 @@ export async function embedTexts(
   services: EmbedServices,
 ): Promise<EmbeddedRow[]> {
   const items = texts.filter((t) => t.text !== '')
-  const out: EmbeddedRow[] = []
-  for (let start = 0; start < items.length; start += options.flushSize) {
-    const flush = items.slice(start, start + options.flushSize)
-    const vectors = await services.model.embed(
-      flush.map((t) => t.text),
-      services.signal === undefined ? undefined : { signal: services.signal },
-    )
-    flush.forEach((item, i) => {
-      const vector = vectors[i]!
-      if (vector.length !== options.vectorSize) {
-        throw new ConfigError(
-          `embedding model ${services.model.model} returned vectors of dimension ${vector.length} for ${options.name}, ` +
-            `but ${options.vectorSizeKey} is ${options.vectorSize}; set it to ${vector.length}`,
-          { keyPath: options.vectorSizeKey },
-        )
-      }
-      out.push({ id: item.id, vector })
-    })
-    services.onEmbedded?.(flush.length)
+  const flushes: TextToEmbed[][] = []
+  for (let start = 0; start < items.length; start += options.flushSize) flushes.push(items.slice(start, start + options.flushSize))
+  const results: EmbeddedRow[][] = new Array<EmbeddedRow[]>(flushes.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < flushes.length) {
+      const at = next++
+      results[at] = await embedFlush(flushes[at]!, options, services)
+      services.onEmbedded?.(flushes[at]!.length)
+    }
   }
-  return out
+  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(FLUSHES_IN_FLIGHT, flushes.length) }, worker))
+  // The first failure in input order, whichever settled first.
+  for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason
+  return results.flat()
+}
+
+async function embedFlush(flush: readonly TextToEmbed[], options: EmbedOptions, services: EmbedServices): Promise<EmbeddedRow[]> {
+  const vectors = await services.model.embed(
+    flush.map((t) => t.text),
+    services.signal === undefined ? undefined : { signal: services.signal },
+  )
+  return flush.map((item, i) => {
+    const vector = vectors[i]!
+    if (vector.length !== options.vectorSize) {
+      throw new ConfigError(
+        `embedding model ${services.model.model} returned vectors of dimension ${vector.length} for ${options.name}, ` +
+          `but ${options.vectorSizeKey} is ${options.vectorSize}; set it to ${vector.length}`,
+        { keyPath: options.vectorSizeKey },
+      )
+    }
+    return { id: item.id, vector }
+  })
 }

@@ -4,13 +4,18 @@
  * `--no-cache` on an update), and records every entry a workflow used so the new generation
  * carries exactly the replies its tables came from.
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { MODEL_REPLIES, type ModelReplyRow } from '../../model/model-replies.js'
 import type { KeyValueStore } from '../../storage/key-value-store.js'
 import type { TableStore } from '../../storage/table-store.js'
 
 export class ReplyReuse {
-  private readonly used = new Map<string, ModelReplyRow>()
+  /** workflow → entries it used. */
+  private readonly used = new Map<string, Map<string, ModelReplyRow>>()
   private workflow = ''
+  // Workflows running side by side: each one's calls carry its name through their async context.
+  private readonly scope = new AsyncLocalStorage<string>()
+  private writes: Promise<void> = Promise.resolve()
   /** Entries answered from the previous replies rather than the cache. */
   reused = 0
 
@@ -37,18 +42,39 @@ export class ReplyReuse {
 
   startWorkflow(name: string): void {
     this.workflow = name
-    this.used.clear()
+    this.used.set(name, new Map())
   }
 
-  /** Replaces the finished workflow's rows of model_replies with the entries it used (other workflows' rows stay). */
-  async finishWorkflow(tables: TableStore): Promise<void> {
+  /** Runs `fn` with every entry it uses recorded against `name`, whichever other workflows run at the same time. */
+  within<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    this.used.set(name, new Map())
+    return this.scope.run(name, fn)
+  }
+
+  private current(): string {
+    return this.scope.getStore() ?? this.workflow
+  }
+
+  /**
+   * Replaces the finished workflow's rows of model_replies with the entries it used (other workflows'
+   * rows stay). Writes go one after another, as each reads the table the previous one wrote.
+   */
+  finishWorkflow(tables: TableStore, name: string = this.current()): Promise<void> {
+    // The previous write's failure reached its own caller; this one still runs.
+    const next = this.writes.catch(() => undefined).then(() => this.write(tables, name))
+    this.writes = next
+    return next
+  }
+
+  private async write(tables: TableStore, name: string): Promise<void> {
+    const used = this.used.get(name) ?? new Map<string, ModelReplyRow>()
     const rowsBefore = (await tables.has(MODEL_REPLIES.name)) ? await tables.read(MODEL_REPLIES) : []
-    const kept = rowsBefore.filter((r) => r.workflow !== this.workflow)
+    const kept = rowsBefore.filter((r) => r.workflow !== name)
     // A workflow without model calls (loading, chunking, clustering) leaves the table as it is.
-    if (this.used.size === 0 && kept.length === rowsBefore.length) return
-    const rows = [...kept, ...this.used.values()].sort((a, b) => compare(a.workflow, b.workflow) || compare(a.partition, b.partition) || compare(a.key, b.key))
+    if (used.size === 0 && kept.length === rowsBefore.length) return
+    const rows = [...kept, ...used.values()].sort((a, b) => compare(a.workflow, b.workflow) || compare(a.partition, b.partition) || compare(a.key, b.key))
     await tables.write(MODEL_REPLIES, rows)
-    this.used.clear()
+    this.used.delete(name)
   }
 
   lookup(partition: string, key: string): string | undefined {
@@ -56,12 +82,13 @@ export class ReplyReuse {
   }
 
   record(partition: string, key: string, value: string): void {
-    if (this.workflow === '' || this.skip.has(partition.split('/')[0]!)) return
-    this.used.set(slot(partition, key), { workflow: this.workflow, partition, key, value })
+    const workflow = this.current()
+    if (workflow === '' || this.skip.has(partition.split('/')[0]!)) return
+    this.used.get(workflow)?.set(slot(partition, key), { workflow, partition, key, value })
   }
 
   forget(partition: string, key: string): void {
-    this.used.delete(slot(partition, key))
+    this.used.get(this.current())?.delete(slot(partition, key))
   }
 }
 

@@ -9,7 +9,7 @@ import { guardAgainstFatalErrors } from './fatal-model-errors.js'
 import { sampleMemory } from './memory-sampler.js'
 import type { ModelRegistry } from './models.js'
 import type { Reporter } from './reporter.js'
-import { tableHashes, writeResumeState, type ResumeState } from './resume.js'
+import { tableHashes, writeResumeState, type ResumeRecord, type ResumeState } from './resume.js'
 import { totalUsage, WorkflowStatsRecorder, writeStatsFile, type RunStatsFile, type WorkflowStatsEntry } from './run-stats.js'
 import { StagedTableStore } from './staged-table-store.js'
 import type { Clock, ProgressTicker, Workflow, WorkflowContext } from '../workflow.js'
@@ -33,6 +33,11 @@ export interface RunWorkflowDeps {
   verbose: boolean
   /** In update runs: the published index being brought up to date. */
   previousTables?: TableStore
+  /**
+   * Takes the resume record of a finished workflow (absent: appended to `state` and written at once).
+   * Workflows running side by side hand theirs to a recorder that keeps them in plan order.
+   */
+  recordCompletion?: (record: ResumeRecord) => Promise<void>
 }
 
 export async function runWorkflow(
@@ -76,14 +81,18 @@ export async function runWorkflow(
     })
     deps.stats.llm_totals = totalUsage(deps.stats)
     if (workflow.countsDocuments === true) deps.stats.num_documents = result.rows?.documents ?? 0
-    deps.state.completed.push({
+    const record: ResumeRecord = {
       workflow: name,
       fingerprint: planned.fingerprint,
       tables: await tableHashes(target),
       extended: [...(workflow.extendsTables ?? [])],
       failed_items: recorder.failures.length,
-    })
-    await writeResumeState(deps.outputDir, deps.state)
+    }
+    if (deps.recordCompletion !== undefined) await deps.recordCompletion(record)
+    else {
+      deps.state.completed.push(record)
+      await writeResumeState(deps.outputDir, deps.state)
+    }
     await writeStatsFile(deps.outputDir, deps.stats)
     logFailedItems(deps.log, name, recorder.failures)
     deps.log.info(`Workflow complete: ${name} (${seconds.toFixed(2)} s)`)

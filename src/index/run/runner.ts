@@ -26,11 +26,12 @@ import { ReplyReuse } from './reply-reuse.js'
 import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
 import { generationPaths } from '../../storage/generations.js'
 import { SILENT_REPORTER, type Reporter } from './reporter.js'
-import { readResumeState, rerunReason, resumablePrefix, tableHashes, type ResumeState } from './resume.js'
+import { readResumeState, rerunReason, resumablePrefix, tableHashes, writeResumeState, type ResumeRecord, type ResumeState } from './resume.js'
 import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
 import { clearStaging } from './staged-table-store.js'
 import { rejectPlaceholderKeys } from './placeholder-keys.js'
 import { runWorkflow } from './run-workflow.js'
+import { InOrderRecorder, inSequence, runGraph, tablesInListOrder, workflowGraph } from './schedule.js'
 import { usageByModel } from './usage-by-model.js'
 import type { Clock } from '../workflow.js'
 import { modelsUsedBy } from '../plan/workflow-models.js'
@@ -142,32 +143,45 @@ async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, g
   }
   await clearStaging(join(outputDir, '.staging'))
   const state: ResumeState = { version: 1, completed: plan.resumeState.completed.slice(0, plan.resumeFrom) }
-  const ran: WorkflowName[] = []
   const signal = runSignal(options.signal)
   await options.update?.prepare({ reporter, reuse, log })
-  for (const planned of toRun) {
-    options.interrupt?.throwIfRequested()
-    reuse?.startWorkflow(planned.name)
-    const outcome = await runWorkflow(planned, {
-      settings,
-      outputDir,
-      cache,
-      persistentCache: options.cache !== false && settings.cache.type === 'json',
-      registry,
-      log,
-      reporter,
-      stats,
-      state,
-      clock: options.clock ?? SYSTEM_CLOCK,
-      signal,
-      verbose: options.verbose ?? false,
-      // An update compares with the published index, which stays as it was until the end of the run.
-      previousTables: options.update === undefined ? undefined : new ParquetTableStore(generation.paths.output),
-    })
-    await reuse?.finishWorkflow(new ParquetTableStore(outputDir))
-    ran.push(planned.name)
-    if (outcome.stop) break
+  const deps = {
+    settings,
+    outputDir,
+    cache,
+    persistentCache: options.cache !== false && settings.cache.type === 'json',
+    registry,
+    log,
+    reporter,
+    stats,
+    state,
+    clock: options.clock ?? SYSTEM_CLOCK,
+    signal,
+    verbose: options.verbose ?? false,
+    // An update compares with the published index, which stays as it was until the end of the run.
+    previousTables: options.update === undefined ? undefined : new ParquetTableStore(generation.paths.output),
   }
+  // Each workflow starts once the ones whose tables it reads (or rewrites) have finished; the models'
+  // limits are shared through the registry, and resume records stay in plan order.
+  const workflows = toRun.map((w) => WORKFLOWS[w.name])
+  const recorder = new InOrderRecorder<ResumeRecord>(async (record, at) => {
+    const previous = state.completed.at(-1)?.tables ?? {}
+    state.completed.push({ ...record, tables: tablesInListOrder(previous, record.tables, workflows[at]!.writes) })
+    await writeResumeState(outputDir, state)
+  })
+  const runOne = async (i: number): Promise<{ stop: boolean }> => {
+    options.interrupt?.throwIfRequested()
+    const planned = toRun[i]!
+    const run = () => runWorkflow(planned, { ...deps, recordCompletion: (r) => recorder.record(i, r) })
+    const outcome = reuse === undefined ? await run() : await reuse.within(planned.name, run)
+    await reuse?.finishWorkflow(new ParquetTableStore(outputDir), planned.name)
+    return outcome
+  }
+  // An update's change-recording workflows (update_*) touch state they do not declare: they keep list order.
+  const outcome = await runGraph(options.update === undefined ? workflowGraph(workflows) : inSequence(workflows.length), runOne)
+  if (outcome.failed) throw outcome.error
+  const ran = outcome.finished.map((i) => toRun[i]!.name)
+  stats.workflows = inPlanOrder(stats.workflows, plan.workflows)
   const planned = plan.workflows.map((w) => w.name)
   stats.estimate = await estimateNextToActual(settings, { ran, planned }, new ParquetTableStore(outputDir), registry.usageByWorkflow())
   stats.total_runtime = (performance.now() - started) / 1000
@@ -183,6 +197,11 @@ async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, g
     vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true) ? loaded.settings.vector_store.db_uri : undefined,
   })
   return { outputDir: generation.paths.output, ran, skipped, stats }
+}
+
+/** stats.json lists workflows in plan order, whichever finished first. */
+function inPlanOrder(entries: RunStatsFile['workflows'], planned: readonly PlannedWorkflow[]): RunStatsFile['workflows'] {
+  return Object.fromEntries(planned.flatMap((w) => (entries[w.name] === undefined ? [] : [[w.name, entries[w.name]!]])))
 }
 
 /** The connectivity check is paid for too: its usage gets its own entry and joins the totals. */

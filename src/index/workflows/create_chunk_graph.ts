@@ -52,6 +52,7 @@ export const createChunkGraph: Workflow = {
   name: NAME,
   reads: [TEXT_UNITS.name, ENTITIES.name],
   writes: [CHUNK_EDGES.name],
+  readsVectorStore: true,
   fingerprint: (s) => ({
     chunk_graph: s.chunk_graph,
     // Cross-document candidates come from the text unit vectors.

@@ -1,12 +1,13 @@
 /** Workflow generate_text_embeddings: embeds the texts named in embed_text.names (any of the eight) into LanceDB. */
 import { ConfigError } from '../../errors.js'
+import type { EmbeddingModel } from '../../llm/types.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
 import { DOCUMENTS } from '../../model/documents.js'
 import { DEFAULT_EMBEDDING_NAMES, EMBEDDING_NAMES, embeddingSnapshotTable, type EmbeddingName } from '../../model/embeddings.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
-import { openVectorStore } from '../../storage/vector-store.js'
+import { openVectorStore, type VectorStore } from '../../storage/vector-store.js'
 import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operations/embed-text.js'
 import { embeddingsUsage } from '../operations/estimate-usage.js'
 import type { Workflow, WorkflowContext } from '../workflow.js'
@@ -44,34 +45,51 @@ export const generateTextEmbeddings: Workflow = {
   estimate: (x) => embeddingsUsage(x, x.settings.embed_text.names ?? EMBEDDING_NAMES, { batchSize: x.settings.embed_text.batch_size, batchMaxTokens: x.settings.embed_text.batch_max_tokens }),
   writesVectorStore: true,
   async run(ctx) {
-    const { embed_text: settings, vector_store: vs } = ctx.settings
+    const settings = ctx.settings.embed_text
     const model = ctx.models.embedding(settings.embedding_model_id, { keyPath: 'embed_text.embedding_model_id', cachePartition: settings.model_instance_name })
-    const store = await openVectorStore(vs.db_uri)
-    const rows: Record<string, number> = {}
+    const names = (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)
+    const store = await openVectorStore(ctx.settings.vector_store.db_uri)
     try {
-      for (const name of (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)) {
-        const source = await readSource(ctx, name)
-        if (source === undefined) {
-          ctx.stats.warning(`embedding ${name} skipped: table ${EMBEDDING_SOURCES[name].name} does not exist`)
-          continue
-        }
-        const schema = vs.index_schema[name]
-        const vectorSize = schema?.vector_size || vs.vector_size
-        const vectorSizeKey = schema?.vector_size ? `vector_store.index_schema.${name}.vector_size` : 'vector_store.vector_size'
-        const texts = embeddingTexts(source)
-        const progress = ctx.progress(`embeddings ${name}`, texts.filter((t) => t.text !== '').length)
-        const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
-        const embedded = await embedTexts(texts, options, { model, signal: ctx.signal, onEmbedded: (n) => progress.tick(n) })
-        progress.done()
-        await store.replaceTable(schema?.index_name ?? name, embedded, ctx.clock.now(), { vectorSize })
-        if (ctx.settings.snapshots.embeddings) {
-          await ctx.tables.write(embeddingSnapshotTable(name), embedded.map((r) => ({ id: r.id, embedding: r.vector })))
-        }
-        rows[`lancedb/${schema?.index_name ?? name}`] = embedded.length
+      // The names are independent: embedded side by side they share the model's slots, so the few
+      // report texts need not wait for thousands of unit texts. Rows are listed in settings order.
+      // Settled, not raced: the store is closed only once no name is still writing to it.
+      const outcomes = await Promise.allSettled(names.map((name) => embedOne(ctx, name, model, store)))
+      const rows: Record<string, number> = {}
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') throw outcome.reason
+        if (outcome.value !== undefined) rows[outcome.value.table] = outcome.value.rows
       }
+      return { rows }
     } finally {
       store.close()
     }
-    return { rows }
   },
+}
+
+/** Embeds one name into its LanceDB table (and the snapshot table when on); undefined when its source is absent. */
+async function embedOne(
+  ctx: WorkflowContext,
+  name: EmbeddingName,
+  model: EmbeddingModel,
+  store: VectorStore,
+): Promise<{ table: string; rows: number } | undefined> {
+  const { embed_text: settings, vector_store: vs } = ctx.settings
+  const source = await readSource(ctx, name)
+  if (source === undefined) {
+    ctx.stats.warning(`embedding ${name} skipped: table ${EMBEDDING_SOURCES[name].name} does not exist`)
+    return undefined
+  }
+  const schema = vs.index_schema[name]
+  const vectorSize = schema?.vector_size || vs.vector_size
+  const vectorSizeKey = schema?.vector_size ? `vector_store.index_schema.${name}.vector_size` : 'vector_store.vector_size'
+  const texts = embeddingTexts(source)
+  const progress = ctx.progress(`embeddings ${name}`, texts.filter((t) => t.text !== '').length)
+  const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
+  const embedded = await embedTexts(texts, options, { model, signal: ctx.signal, onEmbedded: (n) => progress.tick(n) })
+  progress.done()
+  await store.replaceTable(schema?.index_name ?? name, embedded, ctx.clock.now(), { vectorSize })
+  if (ctx.settings.snapshots.embeddings) {
+    await ctx.tables.write(embeddingSnapshotTable(name), embedded.map((r) => ({ id: r.id, embedding: r.vector })))
+  }
+  return { table: `lancedb/${schema?.index_name ?? name}`, rows: embedded.length }
 }

@@ -89,6 +89,38 @@ describeShared('create_community_reports over the replayed Christmas Carol answe
     expect(prompts.every((p) => p.includes('json_schema'))).toBe(true)
   }, 120_000)
 
+  it('starts a community as soon as its own sub-communities are reported, not when the whole level below is', async () => {
+    // The first report request seen (one of the deepest communities, 120 or 121) is answered 1.5 s late.
+    let slowPrompt: string | undefined
+    const slow = await startFakeLlm({
+      replay: 'christmas-carol',
+      latency: {
+        extraMs: (req) => {
+          if (req.kind !== 'community_report') return 0
+          const prompt = req.messages.map((m) => m.content).join('\n')
+          slowPrompt ??= prompt
+          return prompt === slowPrompt ? 1500 : 0
+        },
+      },
+    })
+    try {
+      const { t, result } = await run(slow)
+      await result
+      const reports = slow.requests.filter((r) => r.kind === 'community_report')
+      const slowest = reports.reduce((a, b) => (b.endedAt - b.startedAt > a.endedAt - a.startedAt ? b : a))
+      const during = reports.filter((r) => r !== slowest && r.startedAt < slowest.endedAt)
+      const after = reports.filter((r) => r.startedAt >= slowest.endedAt)
+      // Level by level, only the other deepest community could run beside the slow one.
+      expect(during.length).toBeGreaterThan(2)
+      // Its ancestors (97 at level 2, then 41, then its parent) wait for it.
+      expect(after.length).toBeGreaterThanOrEqual(3)
+      const rows = await t.tables.read(COMMUNITY_REPORTS)
+      expect(rows).toHaveLength(122)
+    } finally {
+      await slow.close()
+    }
+  }, 120_000)
+
   it('fails the workflow when a community report fails, unless within max_failed_fraction', async () => {
     // The deepest level (communities 120 and 121) is requested first; one of them fails.
     const strict = await run(failing)

@@ -10,7 +10,7 @@ import { classifyMessages, type PromptKind } from './classify.js'
 import { embeddingFor, encodeBase64 } from './embeddings.js'
 import { FaultPicker, type FaultKind, type FaultOptions } from './faults.js'
 import { REPLAY_RESPONDER } from './replay.js'
-import { BUILTIN_RESPONDER, fallbackReply, type Responder } from './responders.js'
+import { BUILTIN_RESPONDER, fallbackReply, type Responder, type ResponderRequest } from './responders.js'
 import { countTokens } from './tokens.js'
 
 export type { PromptKind } from './classify.js'
@@ -27,7 +27,8 @@ export interface FakeLlmOptions {
   replay?: 'christmas-carol' | false
   /** Default 1536; a request's `dimensions` wins. */
   embeddingDimension?: number
-  latency?: { fixedMs?: number; perTokenMs?: number }
+  /** `extraMs` adds a delay chosen per chat request (one slow call among fast ones). */
+  latency?: { fixedMs?: number; perTokenMs?: number; extraMs?: (req: ResponderRequest) => number }
   faults?: FaultOptions
   /** Exact input text → vector. */
   fixedEmbeddings?: Record<string, number[]>
@@ -170,7 +171,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       prompt_tokens: 3 + messages.reduce((n, m) => n + 3 + countTokens(m.role) + countTokens(m.content), 0),
       completion_tokens: countTokens(content),
     }
-    const latency = (h.options.latency?.fixedMs ?? 0) + (h.options.latency?.perTokenMs ?? 0) * usage.completion_tokens
+    const extra = h.options.latency?.extraMs?.({ kind, messages, body: h.body }) ?? 0
+    const latency = (h.options.latency?.fixedMs ?? 0) + (h.options.latency?.perTokenMs ?? 0) * usage.completion_tokens + extra
     return delay(latency).then(() => (h.record.stream ? sendStream(h, content, usage, finish) : sendCompletion(h, content, usage, finish)))
   }
 

@@ -1,10 +1,12 @@
 /**
- * Graph-context community reports, level by level from the deepest: a level's contexts can only be
- * built once the level below has its reports, because an over-budget parent substitutes them.
+ * Graph-context community reports from the deepest level up: a community's context can only be built
+ * once its sub-communities have their reports, because an over-budget parent substitutes them. Each
+ * community starts as soon as its own children are done, not when the whole level below is, so a few
+ * slow calls hold up only their ancestors.
  * Each community with a non-empty context gets one structured-output call; a call that still fails
  * after the LLM layer's retries (or returns an unusable report) is recorded, not fatal here: the
- * caller applies max_failed_fraction. Requests of one level are issued together; the LLM layer
- * bounds concurrency (concurrent_requests) and rate.
+ * caller applies max_failed_fraction. Results are collected level by level in community order, as
+ * before; the LLM layer bounds concurrency (concurrent_requests) and rate.
  */
 import { LlmError } from '../../../errors.js'
 import type { ChatModel } from '../../../llm/types.js'
@@ -41,20 +43,27 @@ export async function generateGraphReports(
   const countTokens = (text: string): number => services.chat.countTokens(text)
   const byCommunity = new Map(input.communities.map((c) => [c.community, c]))
   const levels = [...new Set(input.communities.map((c) => c.level))].sort((a, b) => b - a)
+  const ordered = levels.flatMap((level) => input.communities.filter((c) => c.level === level).sort((a, b) => a.community - b.community))
   const reports = new Map<number, string>()
-  const result: ReportRunResult = { drafts: [], failures: [], attempted: 0 }
-  for (const level of levels) {
-    const communities = input.communities.filter((c) => c.level === level).sort((a, b) => a.community - b.community)
-    const outcomes = await Promise.all(
-      communities.map((c) => reportOne(c, subCommunities(c, byCommunity, locals, reports), locals, options, { ...services, countTokens })),
+  const pending = new Map<number, Promise<Outcome>>()
+  const deps = { ...services, countTokens }
+  // Deepest first, so every child's promise exists before its parent's is made.
+  for (const c of ordered) {
+    const children = c.children.flatMap((id) => pending.get(id) ?? [])
+    pending.set(
+      c.community,
+      Promise.all(children).then(async () => {
+        const outcome = await reportOne(c, subCommunities(c, byCommunity, locals, reports), locals, options, deps)
+        if (outcome.kind === 'report') reports.set(outcome.draft.community, renderFullContent(outcome.draft))
+        return outcome
+      }),
     )
-    for (const outcome of outcomes) {
-      if (outcome.kind === 'report') {
-        result.drafts.push(outcome.draft)
-        reports.set(outcome.draft.community, renderFullContent(outcome.draft))
-      } else if (outcome.kind === 'failed') result.failures.push(outcome.failure)
-      if (outcome.kind !== 'empty') result.attempted++
-    }
+  }
+  const result: ReportRunResult = { drafts: [], failures: [], attempted: 0 }
+  for (const outcome of await Promise.all(ordered.map((c) => pending.get(c.community)!))) {
+    if (outcome.kind === 'report') result.drafts.push(outcome.draft)
+    else if (outcome.kind === 'failed') result.failures.push(outcome.failure)
+    if (outcome.kind !== 'empty') result.attempted++
   }
   return result
 }

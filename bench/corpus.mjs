@@ -1,0 +1,65 @@
+// Seeded generator of distinct English-like text for the benches: capitalised invented names (what the
+// fake model extracts as entities) in sentences of lower-case words, split into documents.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** mulberry32: a small fast seeded PRNG, so the same seed gives the same corpus on every machine. */
+export function seededRandom(seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const SYLLABLES = ['ka', 'lo', 'mir', 'ten', 'sa', 'vor', 'el', 'dun', 'ri', 'bas', 'quo', 'nel', 'tha', 'gri', 'pel', 'zan', 'or', 'wen']
+const WORDS = (
+  'the a of and to in that was with for on as by at from his her their old new river house city market letter night ' +
+  'morning winter council ship road bridge tower garden house field promise debt trade secret quarrel visit ' +
+  'walked spoke wrote found carried remembered refused sold bought opened closed watched followed warned helped ' +
+  'quietly slowly again later never often before after under over near beyond within against toward'
+).split(' ')
+
+function makeName(random) {
+  const n = 2 + Math.floor(random() * 2)
+  let s = ''
+  for (let i = 0; i < n; i++) s += SYLLABLES[Math.floor(random() * SYLLABLES.length)]
+  return s[0].toUpperCase() + s.slice(1)
+}
+
+/**
+ * Writes about `tokens` tokens (≈ 0.75 words per token) as documents of `docTokens` into `dir`.
+ * Names come from a pool that grows with the corpus (one per ~400 tokens), each sentence mentions two
+ * or three, so entities recur across chunks as in real text. Returns the number of words written.
+ */
+export function writeCorpus(dir, { tokens, seed = 42, docTokens = 50_000 }) {
+  mkdirSync(dir, { recursive: true })
+  const random = seededRandom(seed)
+  const pool = new Set()
+  const poolSize = Math.max(50, Math.round(tokens / 400))
+  while (pool.size < poolSize) pool.add(makeName(random) + (pool.size >= 5000 ? makeName(random) : ''))
+  const names = [...pool]
+  // Neighbouring sentences draw from a local window of the pool, so chunks have their own cast.
+  const pick = (centre) => names[(Math.floor(centre) + Math.floor(random() * 40)) % names.length]
+  const wordsPerDoc = Math.round(docTokens * 0.75)
+  let written = 0
+  for (let doc = 0; written < tokens * 0.75; doc++) {
+    const parts = []
+    let words = 0
+    const centre = Math.floor(random() * names.length)
+    while (words < wordsPerDoc && written + words < tokens * 0.75) {
+      const length = 8 + Math.floor(random() * 12)
+      const sentence = [pick(centre + words / 60)]
+      for (let i = 1; i < length; i++) sentence.push(random() < 0.12 ? pick(centre + words / 60) : WORDS[Math.floor(random() * WORDS.length)])
+      parts.push(`${sentence.join(' ')}.`)
+      words += length
+      if (random() < 0.08) parts.push('\n\n')
+    }
+    writeFileSync(join(dir, `doc-${String(doc).padStart(4, '0')}.txt`), parts.join(' '))
+    written += words
+  }
+  return written
+}
