@@ -45,7 +45,7 @@ try {
     for (const q of questions) {
       const result = await runQuery({ method, query: q.question, root: project })
       const texts = retrieved(result, units)
-      const at = texts.findIndex((t) => t !== undefined && t.includes(q.support))
+      const at = texts.findIndex((t) => t?.includes(q.support))
       firstHit.push(at < 0 ? Infinity : at + 1)
     }
     results[method] = { firstHit, ms: (performance.now() - timer) / questions.length }

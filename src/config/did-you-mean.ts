@@ -16,7 +16,7 @@ export function closestKey(key: string, candidates: Iterable<string>): string | 
 }
 
 /** Levenshtein distance with adjacent transpositions counted as one edit. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)])
   for (let j = 1; j <= b.length; j++) rows[0]![j] = j
   for (let i = 1; i <= a.length; i++) {

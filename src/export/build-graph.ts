@@ -9,7 +9,7 @@ import type { EntityRow, RelationshipRow } from '../model/index.js'
 import type { Membership } from './communities.js'
 import { colourCommunities, NO_COMMUNITY_COLOUR } from './palette.js'
 
-export interface NodeAttributes {
+interface NodeAttributes {
   label: string
   entity_id: string
   human_readable_id: number
@@ -29,14 +29,14 @@ export interface NodeAttributes {
   [communityAtLevel: `community_${number}`]: number
 }
 
-export interface EdgeAttributes {
+interface EdgeAttributes {
   description: string
   weight: number
   combined_degree: number
   human_readable_id: number
 }
 
-export interface GraphAttributes {
+interface GraphAttributes {
   /** The level nodes are coloured by. */
   level: number
   levels: number[]

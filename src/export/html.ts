@@ -13,7 +13,7 @@ import { VIEWER_DATA_ID, type ViewerCommunity, type ViewerData, type ViewerEdge 
 import { VIEWER_STYLE } from './viewer-style.js'
 
 // Two levels up from src/export (tests) and from dist/export (the CLI) is the package root.
-export const VIEWER_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'viewer', 'graph-viewer.js')
+const VIEWER_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'viewer', 'graph-viewer.js')
 
 export async function writeHtml(graph: ExportGraph, membership: Membership, title: string): Promise<string> {
   const script = await readBundle()
@@ -49,7 +49,7 @@ async function readBundle(): Promise<string> {
   return script
 }
 
-export function viewerData(graph: ExportGraph, membership: Membership, title: string): ViewerData {
+function viewerData(graph: ExportGraph, membership: Membership, title: string): ViewerData {
   const index = new Map<string, number>()
   const nodes = graph.mapNodes((key, a) => {
     index.set(key, index.size)

@@ -17,7 +17,7 @@ import { assignLayout } from './layout.js'
 import { loadExportTables } from './tables.js'
 import type { ExportGraph } from './build-graph.js'
 
-export const EXPORT_FORMATS = ['graphml', 'gexf', 'json', 'csv', 'html'] as const
+const EXPORT_FORMATS = ['graphml', 'gexf', 'json', 'csv', 'html'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
 export interface ExportOptions {

@@ -12,7 +12,7 @@ const forceAtlas2 = forceAtlas2Module as unknown as typeof forceAtlas2Module.def
 const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5))
 
 /** Fewer iterations on big graphs: each costs O(n log n) with Barnes-Hut, and big graphs settle visibly sooner. */
-export function layoutIterations(order: number): number {
+function layoutIterations(order: number): number {
   if (order <= 1_000) return 500
   if (order <= 5_000) return 200
   // ~0.07 s of CPU per iteration at 10k nodes and 29k edges (npm run bench:export).

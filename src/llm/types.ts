@@ -19,7 +19,7 @@ export interface JsonSchemaFormat {
  * Any JSON object (sent as `response_format: json_object`). `required` names keys the caller cannot do
  * without: a reply lacking one is invalid and retried like a reply that is not JSON at all.
  */
-export interface JsonObjectFormat {
+interface JsonObjectFormat {
   type: 'json_object'
   required?: readonly string[]
 }

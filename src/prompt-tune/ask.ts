@@ -70,7 +70,7 @@ export async function askPerChunk<T>(
   return { values, unusable }
 }
 
-export function message(q: Question<unknown>): Array<{ role: 'user'; content: string }> {
+function message(q: Question<unknown>): Array<{ role: 'user'; content: string }> {
   return [{ role: 'user', content: formatPrompt(q.template, q.values) }]
 }
 

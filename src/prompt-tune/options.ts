@@ -36,7 +36,7 @@ export interface PromptTuneOptions {
   reporter: Reporter | undefined
 }
 
-export const PROMPT_TUNE_DEFAULTS = Object.freeze({
+const PROMPT_TUNE_DEFAULTS = Object.freeze({
   root: '.',
   configFile: undefined,
   env: undefined,

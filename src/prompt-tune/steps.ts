@@ -19,11 +19,11 @@ export interface Context {
   persona: string
 }
 
-export function domainQuestion(passages: string): Question<string> {
+function domainQuestion(passages: string): Question<string> {
   return { step: 'domain', template: Q.DOMAIN_QUESTION, values: { passages }, format: Q.DOMAIN_FORMAT, check: (j) => shortText(j, 'domain', 120) }
 }
 
-export function languageQuestion(passages: string): Question<string> {
+function languageQuestion(passages: string): Question<string> {
   const check = (j: Record<string, unknown>): Checked<string> => {
     const checked = shortText(j, 'language', 40)
     if (checked.ok && !/^[\p{L} ()'-]+$/u.test(checked.value)) return { ok: false, problem: `"${checked.value}" is not a language name` }

@@ -43,7 +43,7 @@ interface Section {
 const builtin = (name: string) => loadPrompt(null, name, 'prompt-tune')
 
 /** `{` and `}` doubled: generated text must not read as a template variable. */
-export function escapeBraces(text: string): string {
+function escapeBraces(text: string): string {
   return text.replace(/[{}]/g, (c) => c + c)
 }
 

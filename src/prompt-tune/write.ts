@@ -27,8 +27,6 @@ const FILES = [
   ['community_report_text.txt', 'communityReportText', 'community_reports.text_prompt'],
 ] as const
 
-export const PROMPT_FILES: readonly string[] = FILES.map(([file]) => file)
-
 export async function writePrompts(prompts: TunedPrompts, outputDir: string, force: boolean, settings: Settings): Promise<WrittenPrompt[]> {
   await mkdir(outputDir, { recursive: true })
   const out: WrittenPrompt[] = []

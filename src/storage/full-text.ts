@@ -25,7 +25,7 @@ export type FullTextState = 'ready' | 'built' | 'missing' | 'stale'
 const FINGERPRINT_KEY = 'graphrag_fulltext_fingerprint'
 
 /** Identifies the rows (ids and texts, in order); stored in the table's schema metadata. */
-export function fullTextFingerprint(rows: readonly FullTextRow[]): string {
+function fullTextFingerprint(rows: readonly FullTextRow[]): string {
   const hash = createHash('sha256')
   for (const row of rows) hash.update(`${row.id}\u0000${row.text}\u0000`)
   return hash.digest('hex')

@@ -66,10 +66,10 @@ describe('settings template', () => {
     expect(settings.chunk_graph.prompt).toBe(join(root, 'prompts/chunk_graph_edges.txt'))
     expect(settings.chunk_graph).toMatchObject({ sequence_edges: true, shared_entity_edges: true, llm_edges: false, cross_document: false })
     // Our hybrid_search section: every weight visible with its default.
-    expect(text).toMatch(/^hybrid_search:\n[\s\S]*^  rrf_k: 60$[\s\S]*^  edge_weights:\n[\s\S]*^    caused_by: 0\.22$/m)
+    expect(text).toMatch(/^hybrid_search:\n[\s\S]*^ {2}rrf_k: 60$[\s\S]*^ {2}edge_weights:\n[\s\S]*^ {4}caused_by: 0\.22$/m)
     expect(settings.hybrid_search.edge_weights.references).toBe(0.18)
     // Our server section: address and cache sizes visible with their defaults.
-    expect(text).toMatch(/^server:\n[\s\S]*^  host: 127\.0\.0\.1$[\s\S]*^  answer_cache_size: 200$/m)
+    expect(text).toMatch(/^server:\n[\s\S]*^ {2}host: 127\.0\.0\.1$[\s\S]*^ {2}answer_cache_size: 200$/m)
     expect(settings.server).toEqual({ host: '127.0.0.1', port: 8010, max_body_bytes: 1048576, embedding_cache_size: 1000, answer_cache_size: 200 })
   })
 

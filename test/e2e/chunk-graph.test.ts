@@ -156,7 +156,9 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     await writeFile(history, JSON.stringify([{ role: 'user', content: 'How do I get an API key?' }, { role: 'assistant', content: 'From the settings page.' }]))
     const run = await runCli(['query', 'And then?', '--root', root, '--method', 'graph', '--history', history])
     expect(run.code, run.stderr).toBe(0)
-    const system = (fake.requests.filter((r) => r.kind === 'basic_search').at(-1)?.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    const last = fake.requests.filter((r) => r.kind === 'basic_search').at(-1)
+    expect(last).toBeDefined()
+    const system = (last!.body as { messages: Array<{ content: string }> }).messages[0]!.content
     expect(system).toContain('How do I get an API key?')
     const embedded = fake.requests.filter((r) => r.kind === 'embedding').at(-1)?.body as { input: string[] }
     expect(embedded.input).toEqual(['And then?\nHow do I get an API key?'])

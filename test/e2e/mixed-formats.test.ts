@@ -59,9 +59,9 @@ describe('offline demo over a folder mixing every format (input.type auto)', () 
       '07-notices.csv',
       '08-notice.json',
     ])
-    for (const doc of docs) expect(Number(doc['units']), String(doc['title'])).toBeGreaterThan(0)
+    for (const doc of docs) expect(Number(doc.units), String(doc.title)).toBeGreaterThan(0)
     // pdfkit flows the story over several pages.
-    expect(Number(docs[2]!['pages'])).toBeGreaterThan(1)
+    expect(Number(docs[2]!.pages)).toBeGreaterThan(1)
   })
 
   it('answers a basic query with text that only the PDF holds', async () => {

@@ -42,7 +42,7 @@ export const RELATIONSHIP_ROWS: RelationshipRow[] = [
   relationship(3, 'CHARLES BABBAGE', 'ADA LOVELACE', 1, 'The same pair, the other way round.'),
   relationship(4, 'CHARLES BABBAGE', 'LONDON', 1, 'Lived in <London> & worked there.'),
 ]
-export const COMMUNITY_ROWS: CommunityRow[] = [
+const COMMUNITY_ROWS: CommunityRow[] = [
   community(0, 0, -1, ['e0', 'e1', 'e2'], [2, 3]),
   community(1, 0, -1, ['e3']),
   community(2, 1, 0, ['e0', 'e2']),

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { chromium, type BrowserContext } from 'playwright-core'
 import { describe, it } from 'vitest'
 
-export const CHROMIUM = process.env.GRAPHRAG_CHROMIUM ?? '/usr/bin/chromium'
+const CHROMIUM = process.env.GRAPHRAG_CHROMIUM ?? '/usr/bin/chromium'
 
 const FLAGS = [
   '--headless',

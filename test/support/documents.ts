@@ -6,7 +6,7 @@ import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow }
 import ExcelJS from 'exceljs'
 import PDFDocument from 'pdfkit'
 
-export const CREATED = new Date(Date.UTC(2024, 0, 2, 3, 4, 5))
+const CREATED = new Date(Date.UTC(2024, 0, 2, 3, 4, 5))
 
 export interface PdfOptions {
   /** Each page is a list of paragraphs (a paragraph may wrap over several lines); an empty page gets only an image, as a scanner makes. */

@@ -4,7 +4,7 @@ import { bool, int, num, oneOf, optionalStr, section, str } from '../fields.js'
 const weight = (def: number, description: string) => num(def, description, { min: 0 })
 
 /** Bonus weight per chunk_edges relation (× the edge's confidence); relations not listed get `default`. */
-export const hybridEdgeWeights = section({
+const hybridEdgeWeights = section({
   caused_by: weight(0.22, 'A cause/effect edge.'),
   elaborates: weight(0.2, 'An edge whose passage supports or elaborates the other.'),
   references: weight(0.18, 'An explicit reference.'),

@@ -2,7 +2,7 @@
 import { freeMap, ignored, int, mapOf, oneOf, optionalStr, section, str, strList } from '../fields.js'
 import { TIKTOKEN_ENCODINGS } from '../../llm/encodings.js'
 
-export const INPUT_TYPES = ['text', 'csv', 'json', 'jsonl', 'parquet', 'markitdown', 'pdf', 'docx', 'xlsx', 'html', 'auto'] as const
+const INPUT_TYPES = ['text', 'csv', 'json', 'jsonl', 'parquet', 'markitdown', 'pdf', 'docx', 'xlsx', 'html', 'auto'] as const
 
 export const input = section({
   type: oneOf(

@@ -76,7 +76,7 @@ class HtmlRenderer {
       this.row = []
     } else if (name === 'ul' || name === 'ol') {
       this.sink.paragraph(this.lists.length === 0 ? 2 : 1)
-      this.lists.push({ ordered: name === 'ol', next: Number(attributes['start'] ?? 1) || 1 })
+      this.lists.push({ ordered: name === 'ol', next: Number(attributes.start ?? 1) || 1 })
     } else if (name === 'li') {
       const list = this.lists.at(-1)
       const marker = list?.ordered ? `${list.next++}. ` : '- '
@@ -131,8 +131,8 @@ class HtmlRenderer {
 }
 
 function readMeta(attributes: Record<string, string>, metadata: HtmlMetadata): void {
-  const key = (attributes['name'] ?? attributes['property'] ?? '').toLowerCase()
-  const content = attributes['content']?.trim()
+  const key = (attributes.name ?? attributes.property ?? '').toLowerCase()
+  const content = attributes.content?.trim()
   if (content === undefined || content === '') return
   if (key === 'author' || key === 'dc.creator') metadata.author ??= content
   else if (CREATED_META.has(key)) metadata.created ??= content

@@ -11,10 +11,10 @@ import { writeFileAtomic } from '../../storage/atomic-write.js'
 import type { ModelRegistry } from './models.js'
 import type { ModelProvider } from '../workflow.js'
 
-export const INTERRUPTED_MESSAGE = 'interrupted: no new model calls were started'
+const INTERRUPTED_MESSAGE = 'interrupted: no new model calls were started'
 
 /** Not an LlmError, so operations that record failed items pass it on and the workflow stops. */
-export class RunInterrupted extends GraphragError {
+class RunInterrupted extends GraphragError {
   constructor() {
     super('WORKFLOW', INTERRUPTED_MESSAGE)
     this.name = 'RunInterrupted'

@@ -46,7 +46,7 @@ export interface ModelRegistry {
 type Group = 'completion_models' | 'embedding_models'
 
 /** A call in flight this long shows in the progress line as waiting. */
-export const WAITING_MS = 10_000
+const WAITING_MS = 10_000
 
 const PREFLIGHT_CHAT = 'This is an LLM connectivity test. Say Hello World'
 const PREFLIGHT_EMBEDDING = 'This is an LLM Embedding Test String'

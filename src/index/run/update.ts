@@ -42,7 +42,7 @@ export interface UpdatePlan {
 export type UpdateResult = { upToDate: true; changes: DocumentChanges } | ({ upToDate: false; changes: DocumentChanges; backupDir: string } & IndexRunResult)
 
 /** `standard-update` / `fast-update` (the reference's method names) mean standard / fast here. */
-export function updateMethod(method: string | undefined, settings: Settings): IndexMethod {
+function updateMethod(method: string | undefined, settings: Settings): IndexMethod {
   const base = (method ?? settings.method ?? 'standard').replace(/-update$/, '')
   if (!(METHODS as readonly string[]).includes(base)) throw new ConfigError(`--method: expected standard or fast (or standard-update, fast-update), got "${method}"`)
   return base as IndexMethod

@@ -31,8 +31,6 @@ export interface EdgeLink {
   bonus: number
 }
 
-export const NO_BONUS: Bonuses = Object.freeze({ shared_entities: 0, cooccurrence: 0, edge: 0, degree: 0 })
-
 export function totalBonus(b: Bonuses): number {
   return b.shared_entities + b.cooccurrence + b.edge + b.degree
 }

@@ -4,7 +4,7 @@
  * state a number or year without citing anything.
  */
 
-export type WarningType =
+type WarningType =
   | 'unused_sources'
   | 'unknown_citation'
   | 'unreferenced_numeric'

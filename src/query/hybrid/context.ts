@@ -12,7 +12,7 @@ export interface ExternalPassage {
   text: string
 }
 
-export type SourceKind = 'text_unit' | 'community_report' | 'external'
+type SourceKind = 'text_unit' | 'community_report' | 'external'
 
 /** One labelled source, as `--json` prints it. */
 export interface HybridSource {

@@ -4,7 +4,7 @@
  * is reproducible.
  */
 
-export const SIGNALS = ['vector', 'bm25', 'graph'] as const
+const SIGNALS = ['vector', 'bm25', 'graph'] as const
 export type Signal = (typeof SIGNALS)[number]
 
 /** One ranked list: ids best first, with each id's raw score in that list. */

@@ -22,7 +22,7 @@ let extractorKey: string | undefined
  * Noun phrases of the question, filtered as the fast method filters them (extract_graph_nlp.text_analyzer).
  * The extractor (wink-nlp and its English model, ~0.5 s to load) is imported only when needed, so other searches start fast.
  */
-export async function nounPhraseEntities(question: string, analyzer: Settings['extract_graph_nlp']['text_analyzer']): Promise<string[]> {
+async function nounPhraseEntities(question: string, analyzer: Settings['extract_graph_nlp']['text_analyzer']): Promise<string[]> {
   const key = JSON.stringify(analyzer)
   if (extractor === undefined || extractorKey !== key) {
     const { createNounPhraseExtractor } = await import('../../text/noun-phrases/extractor.js')
@@ -33,7 +33,7 @@ export async function nounPhraseEntities(question: string, analyzer: Settings['e
 }
 
 /** A list of strings from the reply: a bare JSON list, or the first list-valued key of an object. */
-export function parseEntityList(text: string): string[] | undefined {
+function parseEntityList(text: string): string[] | undefined {
   const value = parseTolerant(text)
   const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value).find(Array.isArray) : undefined
   if (list === undefined) return undefined

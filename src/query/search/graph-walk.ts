@@ -33,7 +33,7 @@ export interface WalkOptions {
 }
 
 /** How a unit was reached: the unit it came from, over which edge, in which direction. */
-export interface GraphContext {
+interface GraphContext {
   from: string
   relation: string
   description: string
@@ -56,7 +56,7 @@ interface Step {
   direction: GraphContext['direction']
 }
 
-export function hopDecay(decay: readonly number[], hop: number): number {
+function hopDecay(decay: readonly number[], hop: number): number {
   return decay[Math.min(hop, decay.length - 1)] ?? 1
 }
 

@@ -11,7 +11,7 @@ const STOP_WORDS = new Set(
 )
 
 /** Lower-case words of three letters or more, without common function words. */
-export function queryTerms(query: string): string[] {
+function queryTerms(query: string): string[] {
   const words = query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []
   return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))]
 }
@@ -24,7 +24,7 @@ function relevance(report: CommunityReportRow, terms: readonly string[]): number
   return terms.reduce((score, t) => score + (title.includes(t) ? 3 : 0) + (summary.includes(t) ? 2 : 0) + (text.includes(t) ? 1 : 0), 0)
 }
 
-export function rankReportsOffline(query: string, reports: readonly CommunityReportRow[]): CommunityReportRow[] {
+function rankReportsOffline(query: string, reports: readonly CommunityReportRow[]): CommunityReportRow[] {
   const terms = queryTerms(query)
   const scored = reports.map((report) => ({ report, score: relevance(report, terms) }))
   return scored.sort((a, b) => b.score - a.score || b.report.rank - a.report.rank || a.report.community - b.report.community).map((s) => s.report)

@@ -70,7 +70,7 @@ describe('docx input', () => {
       'Harbour Minutes\n\nThe council met on Monday.\n\nIt voted to repair the pier.\n\n- Ferry timetable\n- Lighthouse budget\n\nItem\tCost\nPier\t1200\n\nAdjourned at noon.',
     )
     expect(rows[0]!.raw_data).toMatchObject({ author: 'Ana Ruiz', document_title: 'Harbour minutes' })
-    expect(String((rows[0]!.raw_data as Record<string, unknown>)['created'])).toMatch(/^\d{4}-\d\d-\d\dT/)
+    expect(String((rows[0]!.raw_data as Record<string, unknown>).created)).toMatch(/^\d{4}-\d\d-\d\dT/)
     expect(stats.warnings).toEqual([
       'skipped input file fake.docx: not a .docx file (not a zip archive)',
       expect.stringMatching(/skipped input file old\.docx: not a \.docx file: it is an encrypted or legacy Office file/),

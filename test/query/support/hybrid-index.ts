@@ -13,7 +13,7 @@ export const DIMENSION = 4
 /** Unit vectors along one axis each; the questions embed to a mix of axes 0 and 1 (see QUESTION_VECTORS). */
 const axis = (i: number, tilt = 0) => [0, 1, 2, 3].map((k) => (k === i ? 1 : k === (i + 1) % 4 ? tilt : 0))
 
-export const UNITS = [
+const UNITS = [
   { id: 'u1', text: 'The harbour ferry leaves Market Quay at dawn every morning.', vector: axis(0), entities: ['e-ferry'] },
   { id: 'u2', text: 'Tickets for the ferry are sold in the cooperative office.', vector: axis(1), entities: ['e-ferry'] },
   { id: 'u3', text: 'Maintenance log: the drive gear with part code XK-4471 wore out in December.', vector: axis(2), entities: [] },

@@ -53,7 +53,7 @@ const CLAIM_TUPLE = /^[^\n]*(?:<\|>[^\n]*){7}$/m
 const YES_NO = /\b(?:Y|YES)\b[^\n]*\b(?:N|NO)\b/
 
 /** Classifies a single prompt text (the system message, or the user message of single-shot prompts). */
-export function classifyText(text: string): PromptKind {
+function classifyText(text: string): PromptKind {
   // First: these questions quote corpus text, which may look like any other prompt.
   const tune = /^# Prompt tuning: (.*)/.exec(text)
   if (tune !== null) return TUNE_STEPS.find(([pattern]) => pattern.test(tune[1]!))?.[1] ?? 'unknown'

@@ -205,7 +205,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
   function sendStream(h: Handling, content: string, usage: Usage, finish: (s: number) => void): void {
     const base = { id: `chatcmpl-fake-${h.record.id}`, object: 'chat.completion.chunk', created: Math.floor(h.record.startedAt / 1000), model: h.record.model }
-    if (h.fault === 'html') return sendHtml(h.res, finish)
+    if (h.fault === 'html') {
+      sendHtml(h.res, finish)
+      return
+    }
     // A stream of no content: what empty choices or null content look like when streamed.
     const pieces = h.fault === 'empty_choices' || h.fault === 'null_content' ? [] : (content.match(/[\s\S]{1,16}/g) ?? [])
     finish(200)

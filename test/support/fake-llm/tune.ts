@@ -24,7 +24,7 @@ function passages(prompt: string): string {
   return at < 0 ? '' : prompt.slice(prompt.indexOf('\n', at) + 1)
 }
 
-export function typedNames(text: string): Array<{ name: string; type: string }> {
+function typedNames(text: string): Array<{ name: string; type: string }> {
   const out: Array<{ name: string; type: string }> = []
   for (const m of text.matchAll(TYPED_NAME)) {
     if (!out.some((x) => x.name === m[2])) out.push({ name: m[2]!, type: m[1]! })
