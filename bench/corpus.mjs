@@ -15,7 +15,26 @@ export function seededRandom(seed) {
   }
 }
 
-const SYLLABLES = ['ka', 'lo', 'mir', 'ten', 'sa', 'vor', 'el', 'dun', 'ri', 'bas', 'quo', 'nel', 'tha', 'gri', 'pel', 'zan', 'or', 'wen']
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mir',
+  'ten',
+  'sa',
+  'vor',
+  'el',
+  'dun',
+  'ri',
+  'bas',
+  'quo',
+  'nel',
+  'tha',
+  'gri',
+  'pel',
+  'zan',
+  'or',
+  'wen',
+]
 const WORDS = (
   'the a of and to in that was with for on as by at from his her their old new river house city market letter night ' +
   'morning winter council ship road bridge tower garden house field promise debt trade secret quarrel visit ' +
@@ -53,7 +72,8 @@ export function writeCorpus(dir, { tokens, seed = 42, docTokens = 50_000 }) {
     while (words < wordsPerDoc && written + words < tokens * 0.75) {
       const length = 8 + Math.floor(random() * 12)
       const sentence = [pick(centre + words / 60)]
-      for (let i = 1; i < length; i++) sentence.push(random() < 0.12 ? pick(centre + words / 60) : WORDS[Math.floor(random() * WORDS.length)])
+      for (let i = 1; i < length; i++)
+        sentence.push(random() < 0.12 ? pick(centre + words / 60) : WORDS[Math.floor(random() * WORDS.length)])
       parts.push(`${sentence.join(' ')}.`)
       words += length
       if (random() < 0.08) parts.push('\n\n')

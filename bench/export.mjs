@@ -34,21 +34,83 @@ async function writeIndex(dir) {
     }
   }
   const degree = new Array(N).fill(0)
-  for (const [a, b] of edges.values()) (degree[a]++, degree[b]++)
-  const entities = degree.map((d, i) => ({ id: `e${i}`, human_readable_id: i, title: title(i), type: 'THING', description: `Entity ${i}, a member of group ${Math.floor(i / GROUP)}.`, text_unit_ids: [], frequency: 1, degree: d }))
-  const relationships = [...edges.values()].map(([a, b], i) => ({ id: `r${i}`, human_readable_id: i, source: title(a), target: title(b), description: `${a} relates to ${b}`, weight: 1 + Math.floor(rand() * 5), combined_degree: degree[a] + degree[b], text_unit_ids: [] }))
+  for (const [a, b] of edges.values()) degree[a]++, degree[b]++
+  const entities = degree.map((d, i) => ({
+    id: `e${i}`,
+    human_readable_id: i,
+    title: title(i),
+    type: 'THING',
+    description: `Entity ${i}, a member of group ${Math.floor(i / GROUP)}.`,
+    text_unit_ids: [],
+    frequency: 1,
+    degree: d,
+  }))
+  const relationships = [...edges.values()].map(([a, b], i) => ({
+    id: `r${i}`,
+    human_readable_id: i,
+    source: title(a),
+    target: title(b),
+    description: `${a} relates to ${b}`,
+    weight: 1 + Math.floor(rand() * 5),
+    combined_degree: degree[a] + degree[b],
+    text_unit_ids: [],
+  }))
   const top = Math.ceil(N / (GROUP * 4))
   const communities = []
   for (let c = 0; c < top; c++) {
     const members = entities.slice(c * GROUP * 4, (c + 1) * GROUP * 4).map((e) => e.id)
-    communities.push({ id: `c${c}`, human_readable_id: c, community: c, level: 0, parent: -1, children: [], title: `Community ${c}`, entity_ids: members, relationship_ids: [], text_unit_ids: [], period: '2026-01-01', size: members.length })
+    communities.push({
+      id: `c${c}`,
+      human_readable_id: c,
+      community: c,
+      level: 0,
+      parent: -1,
+      children: [],
+      title: `Community ${c}`,
+      entity_ids: members,
+      relationship_ids: [],
+      text_unit_ids: [],
+      period: '2026-01-01',
+      size: members.length,
+    })
   }
   for (let g = 0; g < Math.ceil(N / GROUP); g++) {
     const members = entities.slice(g * GROUP, (g + 1) * GROUP).map((e) => e.id)
     const c = top + g
-    communities.push({ id: `c${c}`, human_readable_id: c, community: c, level: 1, parent: Math.floor(g / 4), children: [], title: `Community ${c}`, entity_ids: members, relationship_ids: [], text_unit_ids: [], period: '2026-01-01', size: members.length })
+    communities.push({
+      id: `c${c}`,
+      human_readable_id: c,
+      community: c,
+      level: 1,
+      parent: Math.floor(g / 4),
+      children: [],
+      title: `Community ${c}`,
+      entity_ids: members,
+      relationship_ids: [],
+      text_unit_ids: [],
+      period: '2026-01-01',
+      size: members.length,
+    })
   }
-  const reports = communities.filter((c) => c.level === 0).map((c) => ({ id: `cr${c.community}`, human_readable_id: c.community, community: c.community, level: 0, parent: -1, children: [], title: `Report ${c.community}`, summary: 'A summary.', full_content: '', rank: 5, rating_explanation: '', findings: [], full_content_json: '{}', period: '2026-01-01', size: c.size }))
+  const reports = communities
+    .filter((c) => c.level === 0)
+    .map((c) => ({
+      id: `cr${c.community}`,
+      human_readable_id: c.community,
+      community: c.community,
+      level: 0,
+      parent: -1,
+      children: [],
+      title: `Report ${c.community}`,
+      summary: 'A summary.',
+      full_content: '',
+      rank: 5,
+      rating_explanation: '',
+      findings: [],
+      full_content_json: '{}',
+      period: '2026-01-01',
+      size: c.size,
+    }))
   const store = new ParquetTableStore(dir)
   await store.write(ENTITIES, entities)
   await store.write(RELATIONSHIPS, relationships)

@@ -4,7 +4,12 @@
 // Optional argument: comma-separated planted sizes and/or `igraph`, e.g. `node bench/leiden.mjs 100000`
 // (default: 10000,100000,1000000,igraph). Times are the median of 3 runs up to 100k nodes (1 run at
 // 1M), after a JIT warm-up.
-import { buildNetwork, hierarchicalLeidenNetwork, leidenNetwork, networkModularity } from '../dist/graph/leiden/index.js'
+import {
+  buildNetwork,
+  hierarchicalLeidenNetwork,
+  leidenNetwork,
+  networkModularity,
+} from '../dist/graph/leiden/index.js'
 
 const GRAPHS = (process.argv[2] ?? '10000,100000,1000000,igraph').split(',')
 const SIZES = GRAPHS.filter((g) => g !== 'igraph').map(Number)
@@ -154,7 +159,9 @@ function runModes(labeled, build, repeat, target) {
     console.log(`  ${mode.padEnd(7)} flat         ${fmt(flat)}  Q=${q.toFixed(4)}  communities=${flat.result.count}`)
     const hier = timed(() => hierarchicalLeidenNetwork(labeled, { mode }), repeat)
     const q0 = levelZeroModularity(labeled, hier.result)
-    console.log(`  ${mode.padEnd(7)} hierarchical ${fmt(hier)}  level-0 Q=${q0.toFixed(4)}  levels {${levelCounts(hier.result)}}`)
+    console.log(
+      `  ${mode.padEnd(7)} hierarchical ${fmt(hier)}  level-0 Q=${q0.toFixed(4)}  levels {${levelCounts(hier.result)}}`,
+    )
     totals[mode] = plus(hier, build)
     const reference = target === undefined ? '' : `  (graspologic-native: ${target} s)`
     console.log(`  ${mode.padEnd(7)} hierarchical + build ${fmt(totals[mode])}${reference}  peak RSS ${peakMb()} MB`)
@@ -175,7 +182,9 @@ for (const n of SIZES) {
   edges = null
   globalThis.gc?.()
   const { network } = build.result
-  console.log(`planted ${network.nodeCount} nodes / ${network.offsets[network.nodeCount] / 2} edges: build ${fmt(build)}, peak RSS ${peakMb()} MB`)
+  console.log(
+    `planted ${network.nodeCount} nodes / ${network.offsets[network.nodeCount] / 2} edges: build ${fmt(build)}, peak RSS ${peakMb()} MB`,
+  )
   runModes(build.result, build, repeat, TARGETS[n])
 }
 
@@ -184,13 +193,20 @@ if (GRAPHS.includes('igraph')) {
   globalThis.gc?.()
   const build = timed(() => buildNetwork(edges), 3)
   const labeled = build.result
-  const plantedQ = networkModularity(labeled.network, Int32Array.from(labeled.labels, (label) => planted.get(label)))
+  const plantedQ = networkModularity(
+    labeled.network,
+    Int32Array.from(labeled.labels, (label) => planted.get(label)),
+  )
   console.log(
     `igraph's graph (LFR-like, power-law communities and degrees): ${labeled.network.nodeCount} nodes / ${edges.length} edges, ` +
       `${communities} planted communities, planted Q=${plantedQ.toFixed(4)}; build ${fmt(build)}`,
   )
   // python3-igraph 0.10.2 / python3-leidenalg 0.9.1 (Debian) on this graph's exported edge list, seeds 1–3.
-  console.log('  igraph on this graph (measured once, cpu): community_leiden(modularity, n_iterations=2) Q=0.6801–0.6803 in 1.4–1.7 s; leidenalg Q=0.6803; Louvain Q=0.6793')
-  console.log('  spec libraries.md §4, its own draw (planted Q 0.6783): igraph Leiden (2 iterations) Q=0.6832 in 1.1 s, leidenalg 0.6831, Louvain 0.6815–0.6824')
+  console.log(
+    '  igraph on this graph (measured once, cpu): community_leiden(modularity, n_iterations=2) Q=0.6801–0.6803 in 1.4–1.7 s; leidenalg Q=0.6803; Louvain Q=0.6793',
+  )
+  console.log(
+    '  spec libraries.md §4, its own draw (planted Q 0.6783): igraph Leiden (2 iterations) Q=0.6832 in 1.1 s, leidenalg 0.6831, Louvain 0.6815–0.6824',
+  )
   runModes(labeled, build, 3, undefined)
 }

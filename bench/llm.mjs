@@ -43,25 +43,37 @@ const meter = new UsageMeter(undefined)
 const model = createChatModel(options, { meter })
 
 // Warm-up (tokenizers, connections, JIT) with a third of the calls, so the measured run is steady state.
-await Promise.all(Array.from({ length: Math.ceil(CALLS / 3) }, (_, i) => model.complete({ messages: [{ role: 'user', content: `warm-up ${i}` }] })))
+await Promise.all(
+  Array.from({ length: Math.ceil(CALLS / 3) }, (_, i) =>
+    model.complete({ messages: [{ role: 'user', content: `warm-up ${i}` }] }),
+  ),
+)
 const warmUpCalls = meter.snapshot().calls
 const first = fake.requests.length
 
 const started = performance.now()
 await Promise.all(
-  Array.from({ length: CALLS }, (_, i) => model.complete({ messages: [{ role: 'user', content: `Question ${i}: what happened on Christmas Eve?` }] })),
+  Array.from({ length: CALLS }, (_, i) =>
+    model.complete({ messages: [{ role: 'user', content: `Question ${i}: what happened on Christmas Eve?` }] }),
+  ),
 )
 const wallMs = performance.now() - started
 const measured = fake.requests.slice(first)
 const busyMs = measured.reduce((sum, r) => sum + (r.endedAt - r.startedAt), 0)
-const peak = Math.max(...measured.map((r) => measured.filter((o) => o.startedAt <= r.startedAt && o.endedAt > r.startedAt).length))
+const peak = Math.max(
+  ...measured.map((r) => measured.filter((o) => o.startedAt <= r.startedAt && o.endedAt > r.startedAt).length),
+)
 const utilisation = busyMs / (SLOTS * wallMs)
 const ideal = (Math.ceil(CALLS / SLOTS) * LATENCY_MS) / 1000
 
 console.log(`calls ${CALLS}, slots ${SLOTS}, fixed latency ${LATENCY_MS} ms`)
-console.log(`wall ${(wallMs / 1000).toFixed(2)} s (ideal ${ideal.toFixed(2)} s), throughput ${(CALLS / (wallMs / 1000)).toFixed(1)} calls/s`)
+console.log(
+  `wall ${(wallMs / 1000).toFixed(2)} s (ideal ${ideal.toFixed(2)} s), throughput ${(CALLS / (wallMs / 1000)).toFixed(1)} calls/s`,
+)
 console.log(`peak concurrent requests at the server: ${peak} (limit ${SLOTS})`)
-console.log(`slot utilisation: ${(utilisation * 100).toFixed(1)} %${utilisation >= 0.9 ? '' : '  (below the 90 % target)'}`)
+console.log(
+  `slot utilisation: ${(utilisation * 100).toFixed(1)} %${utilisation >= 0.9 ? '' : '  (below the 90 % target)'}`,
+)
 console.log(`usage (incl. ${warmUpCalls} warm-up calls): ${JSON.stringify(meter.snapshot())}`)
 await fake.close()
 
@@ -72,8 +84,12 @@ const controller = new AbortController()
 const abortable = createChatModel({ ...options, apiBase: slow.baseUrl }, { meter: new UsageMeter(undefined) })
 setTimeout(() => controller.abort(), 50)
 const abortStarted = performance.now()
-await abortable.complete({ messages: [{ role: 'user', content: 'slow' }], signal: controller.signal }).catch(() => undefined)
+await abortable
+  .complete({ messages: [{ role: 'user', content: 'slow' }], signal: controller.signal })
+  .catch(() => undefined)
 const abortMs = performance.now() - abortStarted - 50
-console.log(`abort: settled ${abortMs.toFixed(1)} ms after the abort (server would answer after 2000 ms)${abortMs < 500 ? '' : '  (slow)'}`)
+console.log(
+  `abort: settled ${abortMs.toFixed(1)} ms after the abort (server would answer after 2000 ms)${abortMs < 500 ? '' : '  (slow)'}`,
+)
 await slow.close()
 if (peak > SLOTS) process.exitCode = 1

@@ -15,11 +15,20 @@ const WARMUP = 3
 const CHUNK_CHARS = 5000
 
 function corpus() {
-  const shared = resolve(process.env.GRAPHRAG_SHARED_DIR ?? join(root, '..', 'shared'), 'corpora', 'a-christmas-carol.txt')
+  const shared = resolve(
+    process.env.GRAPHRAG_SHARED_DIR ?? join(root, '..', 'shared'),
+    'corpora',
+    'a-christmas-carol.txt',
+  )
   if (existsSync(shared)) return { name: 'a-christmas-carol.txt', text: readFileSync(shared, 'utf8') }
   const dir = join(root, 'fixtures', 'demo', 'input')
-  const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort()
-  return { name: `fixtures/demo/input (${files.length} files)`, text: files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n\n') }
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()
+  return {
+    name: `fixtures/demo/input (${files.length} files)`,
+    text: files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n\n'),
+  }
 }
 
 /** ~5 KB chunks cut at whitespace, like text units of ~1200 tokens. */
@@ -83,8 +92,16 @@ bareTimes.sort((a, b) => a - b)
 const median = times[Math.floor(times.length / 2)]
 const bareMedian = bareTimes[Math.floor(bareTimes.length / 2)]
 const rate = (seconds) => `${Math.round(words / seconds).toLocaleString('en-US')} words/s`
-console.log(`noun phrases: ${name}, ${words.toLocaleString('en-US')} words in ${parts.length} chunks of ~${CHUNK_CHARS} chars`)
+console.log(
+  `noun phrases: ${name}, ${words.toLocaleString('en-US')} words in ${parts.length} chunks of ~${CHUNK_CHARS} chars`,
+)
 console.log(`  model load + first call: ${loadMs.toFixed(0)} ms`)
-console.log(`  extractor: median of ${REPEATS} runs after ${WARMUP} warm-up passes ${median.toFixed(3)} s → ${rate(median)} (best ${rate(times[0])})`)
-console.log(`  bare wink parse + matches, same runs: ${rate(bareMedian)} (best ${rate(bareTimes[0])}); extractor/bare = ${(bareMedian / median).toFixed(2)}`)
-console.log(`  ${phrases.toLocaleString('en-US')} kept phrases (unique per chunk); RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB`)
+console.log(
+  `  extractor: median of ${REPEATS} runs after ${WARMUP} warm-up passes ${median.toFixed(3)} s → ${rate(median)} (best ${rate(times[0])})`,
+)
+console.log(
+  `  bare wink parse + matches, same runs: ${rate(bareMedian)} (best ${rate(bareTimes[0])}); extractor/bare = ${(bareMedian / median).toFixed(2)}`,
+)
+console.log(
+  `  ${phrases.toLocaleString('en-US')} kept phrases (unique per chunk); RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB`,
+)

@@ -14,7 +14,10 @@ const LINES = 45
 
 function corpusLines() {
   const dir = join(root, 'fixtures', 'demo', 'input')
-  const words = readdirSync(dir).sort().flatMap((f) => readFileSync(join(dir, f), 'utf8').split(/\s+/)).filter(Boolean)
+  const words = readdirSync(dir)
+    .sort()
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split(/\s+/))
+    .filter(Boolean)
   const lines = []
   for (let i = 0; i + 14 <= words.length; i += 14) lines.push(words.slice(i, i + 14).join(' '))
   return lines
@@ -46,5 +49,9 @@ for (let i = 0; i < REPEATS; i++) {
   textChars = documents[0].text.length
 }
 const median = [...seconds].sort((a, b) => a - b)[Math.floor(seconds.length / 2)]
-console.log(`pdf text extraction: ${(PAGES / median).toFixed(0)} pages/s (median of ${REPEATS}, ${PAGES}-page generated PDF of ${(bytes.length / 1e6).toFixed(1)} MB)`)
-console.log(`  text ${(textChars / 1e6).toFixed(2)} M chars; peak resident memory of the process ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`)
+console.log(
+  `pdf text extraction: ${(PAGES / median).toFixed(0)} pages/s (median of ${REPEATS}, ${PAGES}-page generated PDF of ${(bytes.length / 1e6).toFixed(1)} MB)`,
+)
+console.log(
+  `  text ${(textChars / 1e6).toFixed(2)} M chars; peak resident memory of the process ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+)

@@ -14,7 +14,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const args = parseArgs(process.argv.slice(2))
 const SLOTS = 25
 const TOKENS = Number(args.tokens ?? 90_000)
-const LATENCIES = String(args.latencies ?? '300,1000').split(',').map(Number)
+const LATENCIES = String(args.latencies ?? '300,1000')
+  .split(',')
+  .map(Number)
 const fakePath = join(root, 'dist-test', 'test', 'support', 'fake-llm', 'index.js')
 spawnSync('npx', ['tsc', '-p', 'tsconfig.support.json'], { cwd: root, stdio: 'inherit' })
 const { startFakeLlm, fakeModelSettingsYaml } = await import(fakePath)
@@ -72,8 +74,11 @@ function spawnAsync(argv) {
  */
 function chainLength(requests, levels) {
   const count = (kind) => requests.filter((r) => r.kind === kind).length
-  const perUnit = (first, ...more) => (count(first) === 0 ? 0 : 1 + Math.ceil(more.reduce((s, k) => s + count(k), 0) / count(first)))
-  const graph = perUnit('extract_graph', 'extract_graph_continue', 'extract_graph_loop') + (count('summarize_descriptions') > 0 ? 1 : 0)
+  const perUnit = (first, ...more) =>
+    count(first) === 0 ? 0 : 1 + Math.ceil(more.reduce((s, k) => s + count(k), 0) / count(first))
+  const graph =
+    perUnit('extract_graph', 'extract_graph_continue', 'extract_graph_loop') +
+    (count('summarize_descriptions') > 0 ? 1 : 0)
   const claims = perUnit('extract_claims', 'extract_claims_continue', 'extract_claims_loop')
   return 1 + Math.max(graph, claims) + levels + 1
 }
@@ -87,12 +92,30 @@ function measure(run, latency, nonModelSeconds) {
   const capacity = (Math.max(Math.ceil(chat / SLOTS), Math.ceil(embedding / SLOTS)) * latency) / 1000
   const bound = Math.max((chain * latency) / 1000, capacity) + nonModelSeconds
   const peak = peakInFlight(measured)
-  const perWorkflow = Object.fromEntries(Object.entries(run.stats.workflows).map(([name, w]) => [name, Number(w.overall.toFixed(2))]))
-  return { latency, chunks: run.chunks, calls: measured.length, chain, wall: run.wall, bound, ratio: run.wall / bound, used: busy / (SLOTS * run.wall), peak, perWorkflow }
+  const perWorkflow = Object.fromEntries(
+    Object.entries(run.stats.workflows).map(([name, w]) => [name, Number(w.overall.toFixed(2))]),
+  )
+  return {
+    latency,
+    chunks: run.chunks,
+    calls: measured.length,
+    chain,
+    wall: run.wall,
+    bound,
+    ratio: run.wall / bound,
+    used: busy / (SLOTS * run.wall),
+    peak,
+    perWorkflow,
+  }
 }
 
 function peakInFlight(requests) {
-  const events = requests.flatMap((r) => [[r.startedAt, 1], [r.endedAt, -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  const events = requests
+    .flatMap((r) => [
+      [r.startedAt, 1],
+      [r.endedAt, -1],
+    ])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1])
   let now = 0
   let peak = 0
   for (const [, d] of events) peak = Math.max(peak, (now += d))
@@ -101,17 +124,29 @@ function peakInFlight(requests) {
 
 const instant = await indexOnce(0)
 const nonModel = instant.wall
-console.log(`corpus: ${TOKENS} tokens, ${instant.chunks} chunks; ${instant.requests.length} calls; non-model time (instant model) ${nonModel.toFixed(2)} s`)
+console.log(
+  `corpus: ${TOKENS} tokens, ${instant.chunks} chunks; ${instant.requests.length} calls; non-model time (instant model) ${nonModel.toFixed(2)} s`,
+)
 const results = []
 for (const latency of LATENCIES) results.push(measure(await indexOnce(latency), latency, nonModel))
-const before = args.compare !== undefined && existsSync(args.compare) ? JSON.parse(readFileSync(args.compare, 'utf8')) : undefined
+const before =
+  args.compare !== undefined && existsSync(args.compare) ? JSON.parse(readFileSync(args.compare, 'utf8')) : undefined
 for (const r of results) {
   const b = before?.results.find((x) => x.latency === r.latency)
-  const cell = (now, then, digits, unit = '') => `${now.toFixed(digits)}${unit}${then === undefined ? '' : ` (before ${then.toFixed(digits)}${unit})`}`
-  console.log(`\nlatency ${r.latency} ms, ${r.calls} calls, chain of ${r.chain} dependent calls, peak in flight ${r.peak} (limit ${SLOTS} per model)`)
+  const cell = (now, then, digits, unit = '') =>
+    `${now.toFixed(digits)}${unit}${then === undefined ? '' : ` (before ${then.toFixed(digits)}${unit})`}`
+  console.log(
+    `\nlatency ${r.latency} ms, ${r.calls} calls, chain of ${r.chain} dependent calls, peak in flight ${r.peak} (limit ${SLOTS} per model)`,
+  )
   console.log(`  wall            ${cell(r.wall, b?.wall, 2, ' s')}`)
-  console.log(`  critical path   ${cell(r.bound, b?.bound, 2, ' s')}   wall / bound ${cell(r.ratio, b?.ratio, 2)}  (target ≤ 1.5)`)
+  console.log(
+    `  critical path   ${cell(r.bound, b?.bound, 2, ' s')}   wall / bound ${cell(r.ratio, b?.ratio, 2)}  (target ≤ 1.5)`,
+  )
   console.log(`  slot-time used  ${cell(r.used * 100, b === undefined ? undefined : b.used * 100, 1, ' %')}`)
-  console.log(`  per workflow    ${Object.entries(r.perWorkflow).map(([n, s]) => `${n} ${s}`).join(', ')}`)
+  console.log(
+    `  per workflow    ${Object.entries(r.perWorkflow)
+      .map(([n, s]) => `${n} ${s}`)
+      .join(', ')}`,
+  )
 }
 if (args.save !== undefined) writeFileSync(args.save, JSON.stringify({ tokens: TOKENS, nonModel, results }, null, 2))

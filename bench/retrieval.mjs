@@ -28,15 +28,21 @@ const METHODS = {
 const project = mkdtempSync(join(tmpdir(), 'graphrag-bench-retrieval-'))
 try {
   cpSync(join(root, 'fixtures', 'demo', 'input'), join(project, 'input'), { recursive: true })
-  const settings = readFileSync(join(root, 'fixtures', 'demo', 'settings.yaml'), 'utf8').replace('size: 1200', 'size: 300').replace('overlap: 100', 'overlap: 30')
+  const settings = readFileSync(join(root, 'fixtures', 'demo', 'settings.yaml'), 'utf8')
+    .replace('size: 1200', 'size: 300')
+    .replace('overlap: 100', 'overlap: 30')
   writeFileSync(join(project, 'settings.yaml'), settings)
   const started = performance.now()
   await runIndex({ root: project })
   const rows = await new ParquetTableStore(join(project, 'output')).read(TEXT_UNITS)
   const units = new Map(rows.map((u) => [u.id, u.text]))
-  console.log(`indexed the demo corpus: ${rows.length} text units in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  console.log(
+    `indexed the demo corpus: ${rows.length} text units in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  )
   const supportable = questions.filter((q) => rows.some((u) => u.text.includes(q.support)))
-  console.log(`${questions.length} questions, ${supportable.length} with their support phrase inside one text unit (the others cannot be recalled)\n`)
+  console.log(
+    `${questions.length} questions, ${supportable.length} with their support phrase inside one text unit (the others cannot be recalled)\n`,
+  )
 
   const results = {}
   for (const [method, retrieved] of Object.entries(METHODS)) {
@@ -59,7 +65,13 @@ try {
     console.log(`| ${[method, ...recall, mrr, r.ms.toFixed(0)].join(' | ')} |`)
   }
   console.log('\nfirst supporting rank per question (∞ = not retrieved):')
-  questions.forEach((q, i) => console.log(`  ${Object.keys(results).map((m) => `${m} ${results[m].firstHit[i]}`).join(', ')}  ${q.question}`))
+  questions.forEach((q, i) =>
+    console.log(
+      `  ${Object.keys(results)
+        .map((m) => `${m} ${results[m].firstHit[i]}`)
+        .join(', ')}  ${q.question}`,
+    ),
+  )
 } finally {
   rmSync(project, { recursive: true, force: true })
 }

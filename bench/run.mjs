@@ -37,14 +37,21 @@ const cold = []
 const warm = []
 for (let i = 0; i < RUNS; i++) {
   const dir = join(mkdtempSync(join(tmpdir(), 'graphrag-bench-')), 'demo')
-  cpSync(join(root, 'fixtures', 'demo'), dir, { recursive: true, filter: (src) => !/\/(output|cache|logs)(\/|$)/.test(src.slice(root.length)) })
+  cpSync(join(root, 'fixtures', 'demo'), dir, {
+    recursive: true,
+    filter: (src) => !/\/(output|cache|logs)(\/|$)/.test(src.slice(root.length)),
+  })
   cold.push(run([join(root, 'bin', 'graphrag.js'), 'index', '--root', dir], 'cold index').seconds)
   warm.push(run([join(root, 'bin', 'graphrag.js'), 'index', '--root', dir, '--no-resume'], 'warm index').seconds)
   rmSync(dirname(dir), { recursive: true, force: true })
 }
 const c = median(cold)
 const w = median(warm)
-console.log(`cold index (empty cache):      median ${c.toFixed(2)} s over ${RUNS} runs [${cold.map((s) => s.toFixed(2)).join(', ')}]`)
-console.log(`warm re-run (--no-resume):     median ${w.toFixed(2)} s over ${RUNS} runs [${warm.map((s) => s.toFixed(2)).join(', ')}]`)
+console.log(
+  `cold index (empty cache):      median ${c.toFixed(2)} s over ${RUNS} runs [${cold.map((s) => s.toFixed(2)).join(', ')}]`,
+)
+console.log(
+  `warm re-run (--no-resume):     median ${w.toFixed(2)} s over ${RUNS} runs [${warm.map((s) => s.toFixed(2)).join(', ')}]`,
+)
 console.log(`warm / cold: ${(w / c).toFixed(2)}`)
 console.log(`target: cold index under 60 s on 2 cores: ${c < 60 ? 'met' : 'NOT met'}`)

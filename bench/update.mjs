@@ -56,7 +56,14 @@ const dir = await project(DOCS.slice(0, 19))
 await runIndex({ root: dir, skipValidation: true })
 const scenarios = [
   ['add-1', () => cp(join(CORPUS, DOCS[19]), join(dir, 'input', DOCS[19]))],
-  ['edit-1', async () => writeFile(join(dir, 'input', DOCS[4]), `${await readFile(join(CORPUS, DOCS[4]), 'utf8')}The school choir sang at the Lantern Festival.\n`)],
+  [
+    'edit-1',
+    async () =>
+      writeFile(
+        join(dir, 'input', DOCS[4]),
+        `${await readFile(join(CORPUS, DOCS[4]), 'utf8')}The school choir sang at the Lantern Festival.\n`,
+      ),
+  ],
   ['delete-1', () => rm(join(dir, 'input', DOCS[6]))],
 ]
 const rows = []
@@ -69,8 +76,12 @@ for (const [label, change] of scenarios) {
 }
 
 const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`)
-console.log(`cold full index (20 documents): ${cold.chat} chat calls, ${cold.embedding} embedding calls, ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`)
-console.log('update (--no-cache: reuse only through model_replies)   chat calls        embedding   tokens             wall            reports regenerated   communities with the same members')
+console.log(
+  `cold full index (20 documents): ${cold.chat} chat calls, ${cold.embedding} embedding calls, ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`,
+)
+console.log(
+  'update (--no-cache: reuse only through model_replies)   chat calls        embedding   tokens             wall            reports regenerated   communities with the same members',
+)
 for (const r of rows) {
   console.log(
     `  ${r.label.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)}   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reports.reports_regenerated}/${r.reports.reports} (${pct(r.reports.reports_regenerated, r.reports.reports)})   ${r.communities.communities_unchanged}/${r.reports.reports}`,

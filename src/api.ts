@@ -2,7 +2,13 @@
  * The library API. The CLI is a thin layer over these functions.
  * @module graphrag
  */
-export { loadConfig, validateSettings, type LoadConfigOptions, type LoadedConfig, type Settings } from './config/index.js'
+export {
+  loadConfig,
+  validateSettings,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  type Settings,
+} from './config/index.js'
 export { initProject, type InitOptions, type InitResult } from './config/init-project.js'
 export { renderSettingsTemplate } from './config/template.js'
 export * from './errors.js'

@@ -8,7 +8,9 @@ describe('package entry', () => {
   it("exports from 'graphrag' exactly what src/api.ts exports", () => {
     // Self-reference by package name goes through package.json "exports", as an installed package would.
     const script = "const m = await import('graphrag'); process.stdout.write(JSON.stringify(Object.keys(m).sort()))"
-    const keys = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' })) as string[]
+    const keys = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' }),
+    ) as string[]
     expect(keys).toEqual(Object.keys(api).sort())
     expect(keys).toEqual(expect.arrayContaining(['runIndex', 'planIndex', 'loadConfig', 'initProject', 'VERSION']))
   })

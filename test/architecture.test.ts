@@ -8,12 +8,54 @@ const SRC = join(PROJECT_ROOT, 'src')
 /** Which top-level areas of src/ each area may import (style guide, convention 1). */
 const ALLOWED: Record<string, readonly string[]> = {
   // prompt-tune sits beside query, above index: it reuses the input loader, chunker, model registry and extraction parser.
-  'prompt-tune': ['prompt-tune', 'config', 'index', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger'],
-  cli: ['cli', 'config', 'index', 'query', 'prompt-tune', 'export', 'server', 'llm', 'storage', 'model', 'graph', 'prompts', 'text', 'errors', 'logger', 'version'],
+  'prompt-tune': [
+    'prompt-tune',
+    'config',
+    'index',
+    'graph',
+    'llm',
+    'storage',
+    'model',
+    'prompts',
+    'text',
+    'errors',
+    'logger',
+  ],
+  cli: [
+    'cli',
+    'config',
+    'index',
+    'query',
+    'prompt-tune',
+    'export',
+    'server',
+    'llm',
+    'storage',
+    'model',
+    'graph',
+    'prompts',
+    'text',
+    'errors',
+    'logger',
+    'version',
+  ],
   config: ['config', 'model', 'errors', 'llm', 'storage', 'prompts', 'logger'],
   index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
   // server sits beside cli: the HTTP API over the same library functions.
-  server: ['server', 'config', 'index', 'query', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
+  server: [
+    'server',
+    'config',
+    'index',
+    'query',
+    'llm',
+    'storage',
+    'model',
+    'prompts',
+    'text',
+    'errors',
+    'logger',
+    'version',
+  ],
   query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
   // export is a leaf beside query: it reads the tables through storage and never runs the pipeline.
   export: ['export', 'config', 'storage', 'model', 'errors'],
@@ -27,7 +69,20 @@ const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   logger: [],
   version: [],
-  api: ['config', 'index', 'query', 'llm', 'storage', 'model', 'graph', 'prompts', 'text', 'errors', 'logger', 'version'],
+  api: [
+    'config',
+    'index',
+    'query',
+    'llm',
+    'storage',
+    'model',
+    'graph',
+    'prompts',
+    'text',
+    'errors',
+    'logger',
+    'version',
+  ],
 }
 
 /**
@@ -68,7 +123,8 @@ describe('architecture', () => {
       const text = readFileSync(file, 'utf8')
       for (const match of text.matchAll(/from\s+'(\.{1,2}\/[^']+)'/g)) {
         const target = areaOf(join(file, '..', match[1]!).replace(/\.js$/, '.ts'))
-        if (!(ALLOWED[from] ?? []).includes(target)) violations.push(`${relative(SRC, file)} → ${match[1]} (${from} may not import ${target})`)
+        if (!(ALLOWED[from] ?? []).includes(target))
+          violations.push(`${relative(SRC, file)} → ${match[1]} (${from} may not import ${target})`)
       }
     }
     expect(violations).toEqual([])
@@ -84,7 +140,8 @@ describe('architecture', () => {
         const target = join(file, '..', match[1]!).replace(/\.js$/, '.ts')
         if (areaOf(target) !== 'index') continue
         const to = indexAreaOf(target)
-        if (!INDEX_ALLOWED[from]!.includes(to)) violations.push(`${relative(SRC, file)} → ${match[1]} (index/${from} may not import index/${to})`)
+        if (!INDEX_ALLOWED[from]!.includes(to))
+          violations.push(`${relative(SRC, file)} → ${match[1]} (index/${from} may not import index/${to})`)
       }
     }
     expect(violations).toEqual([])
@@ -92,10 +149,16 @@ describe('architecture', () => {
 
   it('keeps src/text/ a leaf: nothing of ours outside it, and no package but the noun-phrase model', () => {
     const text = join(SRC, 'text')
-    const imports = walk(text).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/from\s+'([^']+)'/g)].map((m) => ({ file, spec: m[1]! })))
-    const outside = imports.filter(({ file, spec }) => spec.startsWith('.') && relative(text, join(dirname(file), spec)).startsWith('..'))
+    const imports = walk(text).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/from\s+'([^']+)'/g)].map((m) => ({ file, spec: m[1]! })),
+    )
+    const outside = imports.filter(
+      ({ file, spec }) => spec.startsWith('.') && relative(text, join(dirname(file), spec)).startsWith('..'),
+    )
     expect(outside).toEqual([])
-    const packages = imports.map(({ spec }) => spec).filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:'))
+    const packages = imports
+      .map(({ spec }) => spec)
+      .filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:'))
     expect([...new Set(packages)].sort()).toEqual(['wink-eng-lite-web-model', 'wink-nlp'])
   })
 

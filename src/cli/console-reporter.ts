@@ -13,9 +13,12 @@ interface Stream {
   columns?: number
 }
 
-export function createConsoleReporter(options: { stream?: Stream; interactive?: boolean } = {}): Reporter & { workflowInterrupted(name: string): void } {
+export function createConsoleReporter(
+  options: { stream?: Stream; interactive?: boolean } = {},
+): Reporter & { workflowInterrupted(name: string): void } {
   const stream = options.stream ?? process.stderr
-  const interactive = options.interactive ?? (isSizedTerminal(stream) && process.env.CI !== 'true' && process.env.CI !== '1')
+  const interactive =
+    options.interactive ?? (isSizedTerminal(stream) && process.env.CI !== 'true' && process.env.CI !== '1')
   return interactive ? new SpinnerReporter(stream) : new LineReporter(stream)
 }
 
@@ -40,7 +43,10 @@ abstract class BaseReporter implements Reporter {
     if (s === undefined) return ''
     const parts: string[] = []
     if (s.retries > 0) parts.push(`${formatCount(s.retries)} ${s.retries === 1 ? 'retry' : 'retries'}`)
-    if (s.waitingCalls > 0) parts.push(`${s.waitingCalls} ${s.waitingCalls === 1 ? 'call' : 'calls'} waiting ${Math.round(s.longestWaitSeconds)} s`)
+    if (s.waitingCalls > 0)
+      parts.push(
+        `${s.waitingCalls} ${s.waitingCalls === 1 ? 'call' : 'calls'} waiting ${Math.round(s.longestWaitSeconds)} s`,
+      )
     return parts.join(', ')
   }
 
@@ -55,7 +61,10 @@ abstract class BaseReporter implements Reporter {
 
   pipelineStart(workflows: readonly string[], resumed: readonly string[], rerun: RerunInfo | undefined): void {
     this.line(`Pipeline: ${workflows.join(', ')}`)
-    if (resumed.length > 0) this.line(`Resuming: skipping ${resumed.length} finished workflow(s) with unchanged inputs (${resumed.join(', ')}); --no-resume runs all`)
+    if (resumed.length > 0)
+      this.line(
+        `Resuming: skipping ${resumed.length} finished workflow(s) with unchanged inputs (${resumed.join(', ')}); --no-resume runs all`,
+      )
     if (rerun !== undefined) this.line(`Re-running ${rerun.workflow}: ${rerun.reason}`)
   }
 
@@ -77,7 +86,9 @@ abstract class BaseReporter implements Reporter {
   }
 
   protected endText(name: string, info: WorkflowEndInfo): string {
-    const rows = Object.entries(info.rows).map(([t, n]) => `${t}: ${formatCount(n)}`).join(', ')
+    const rows = Object.entries(info.rows)
+      .map(([t, n]) => `${t}: ${formatCount(n)}`)
+      .join(', ')
     const failed = info.failures > 0 ? `, ${info.failures} failed item(s) listed in stats.json` : ''
     return `${name} done in ${formatSeconds(info.seconds)}${rows ? ` (${rows})` : ''}${failed}`
   }
@@ -92,7 +103,8 @@ abstract class BaseReporter implements Reporter {
     if (u.calls > 0 || u.cacheHits > 0) {
       this.line(`Model usage: ${usageText(u)}, ${totalCost(info)}`)
     }
-    if (info.usageByModel.length > 1) for (const m of info.usageByModel) this.line(`  ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}`)
+    if (info.usageByModel.length > 1)
+      for (const m of info.usageByModel) this.line(`  ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}`)
   }
 }
 
@@ -186,7 +198,8 @@ class SpinnerReporter extends BaseReporter {
     }
     const text = [...this.running].map(([name, line]) => this.withLive(name, line)).join('\n')
     // discardStdin off: ora's default puts stdin in raw mode, where Ctrl-C sends no SIGINT and the run goes on.
-    if (this.spinner === undefined) this.spinner = ora({ text, stream: this.stream as NodeJS.WritableStream, discardStdin: false }).start()
+    if (this.spinner === undefined)
+      this.spinner = ora({ text, stream: this.stream as NodeJS.WritableStream, discardStdin: false }).start()
     else this.spinner.text = text
     // Re-rendered every second, so a call that hangs shows its growing wait between progress ticks.
     if (this.ticker === undefined) {

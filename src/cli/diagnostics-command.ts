@@ -10,7 +10,9 @@ interface DiagnosticsFlags {
 export function registerDiagnosticsCommand(program: Command): void {
   program
     .command('diagnostics')
-    .description('Report on the index, its tables and vectors, model reachability and the settings in force (secrets masked).')
+    .description(
+      'Report on the index, its tables and vectors, model reachability and the settings in force (secrets masked).',
+    )
     .option('-r, --root <dir>', 'project root', '.')
     .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
     .option('--json', 'print the report as JSON (the same as GET /diagnostics)', false)

@@ -3,18 +3,37 @@ import type { DiagnosticsReport } from '../server/diagnostics.js'
 
 export function formatDiagnostics(r: DiagnosticsReport): string {
   const lines = [`graphrag ${r.graphrag_version} (API ${r.api_version}), project ${r.root}`]
-  lines.push(r.index.present ? `index: ${r.index.dir} (last run finished ${r.index.completed_at ?? 'unknown'})` : `index: none in ${r.index.dir}`)
+  lines.push(
+    r.index.present
+      ? `index: ${r.index.dir} (last run finished ${r.index.completed_at ?? 'unknown'})`
+      : `index: none in ${r.index.dir}`,
+  )
   for (const t of r.tables) lines.push(`  ${t.name.padEnd(28)} ${String(t.rows).padStart(8)} rows`)
   if (Array.isArray(r.vector_tables)) {
     lines.push(`vector tables: ${r.vector_tables.length}`)
-    for (const t of r.vector_tables) lines.push(`  ${t.name.padEnd(28)} ${String(t.rows).padStart(8)} rows, dimension ${t.dimension ?? '?'}`)
+    for (const t of r.vector_tables)
+      lines.push(`  ${t.name.padEnd(28)} ${String(t.rows).padStart(8)} rows, dimension ${t.dimension ?? '?'}`)
   } else {
     lines.push(`vector tables: ${r.vector_tables.error}`)
   }
   lines.push('models:')
-  for (const m of r.models) lines.push(`  ${m.group}.${m.id} (${m.provider}/${m.model}): ${m.reachable ? 'reachable' : `NOT reachable: ${m.error ?? ''}`}`)
-  const edges = r.counts.chunk_edges === null ? 'none' : Object.entries(r.counts.chunk_edges).map(([k, v]) => `${k} ${v}`).join(', ')
-  lines.push(`relationships: ${r.counts.relationships ?? 'none'}; chunk edges: ${edges}; entity aliases: ${r.counts.entity_aliases ?? 'none'}`)
-  lines.push(`features: ${Object.entries(r.features).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('/') : String(v)}`).join(', ')}`)
+  for (const m of r.models)
+    lines.push(
+      `  ${m.group}.${m.id} (${m.provider}/${m.model}): ${m.reachable ? 'reachable' : `NOT reachable: ${m.error ?? ''}`}`,
+    )
+  const edges =
+    r.counts.chunk_edges === null
+      ? 'none'
+      : Object.entries(r.counts.chunk_edges)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')
+  lines.push(
+    `relationships: ${r.counts.relationships ?? 'none'}; chunk edges: ${edges}; entity aliases: ${r.counts.entity_aliases ?? 'none'}`,
+  )
+  lines.push(
+    `features: ${Object.entries(r.features)
+      .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('/') : String(v)}`)
+      .join(', ')}`,
+  )
   return `${lines.join('\n')}\n`
 }

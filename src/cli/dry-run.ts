@@ -9,20 +9,40 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
   const plan = await planIndex(options)
   const { settings, warnings, apiKeyOrigins } = plan.loaded
   // The run would stop here before its first call, so the dry run does too rather than call the settings valid.
-  rejectPlaceholderKeys(settings, modelsUsedBy(plan.workflows.slice(plan.resumeFrom).map((w) => w.name), settings), apiKeyOrigins)
+  rejectPlaceholderKeys(
+    settings,
+    modelsUsedBy(
+      plan.workflows.slice(plan.resumeFrom).map((w) => w.name),
+      settings,
+    ),
+    apiKeyOrigins,
+  )
   for (const warning of warnings) out.write(`warning: ${warning}\n`)
-  const noted = warnings.length === 0 ? 'valid' : `valid, ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`} above`
+  const noted =
+    warnings.length === 0
+      ? 'valid'
+      : `valid, ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`} above`
   out.write(`Settings: ${settings.configFile ?? '(defaults)'} (${noted})\n`)
   const figures = await chunkFiguresFromInputs(settings, (message) => out.write(`warning: ${message}\n`))
   out.write(`Inputs: ${formatCount(figures.chunks)} chunks, ${formatCount(figures.chunkTokens)} tokens\n`)
   out.write(`Method: ${plan.method}\n`)
   out.write('Workflows:\n')
   plan.workflows.forEach((w, i) => {
-    const note = i < plan.resumeFrom ? '  (finished before, inputs unchanged)' : i === plan.resumeFrom && plan.rerun !== undefined ? `  (${plan.rerun.reason})` : ''
+    const note =
+      i < plan.resumeFrom
+        ? '  (finished before, inputs unchanged)'
+        : i === plan.resumeFrom && plan.rerun !== undefined
+          ? `  (${plan.rerun.reason})`
+          : ''
     out.write(`  ${i < plan.resumeFrom ? 'skip' : 'run '}  ${w.name}${note}\n`)
   })
   const toRun = plan.workflows.slice(plan.resumeFrom).map((w) => w.name)
-  const estimate = estimateWorkflows(settings, toRun, figures, plan.workflows.map((w) => w.name))
+  const estimate = estimateWorkflows(
+    settings,
+    toRun,
+    figures,
+    plan.workflows.map((w) => w.name),
+  )
   if (estimate.workflows.length > 0) {
     out.write('Estimated model usage (heuristic; stats.json puts it next to the actual figures after a run):\n')
     const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))
@@ -32,7 +52,9 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
       )
     }
     const a = estimate.assumed
-    out.write(`  assuming ~${formatCount(a.entities)} entities, ~${formatCount(a.relationships)} relationships, ~${formatCount(a.communities)} communities\n`)
+    out.write(
+      `  assuming ~${formatCount(a.entities)} entities, ~${formatCount(a.relationships)} relationships, ~${formatCount(a.communities)} communities\n`,
+    )
   }
   out.write('Dry run: nothing was called or written.\n')
 }

@@ -34,7 +34,10 @@ export function registerExportCommand(program: Command): void {
     .option('-d, --data <dir>', 'folder with the index tables (default: output_storage.base_dir)')
     .option('-f, --format <format>', 'graphml, gexf, json, csv or html', parseFormat, 'html')
     .option('-l, --level <n>', 'community level nodes are coloured by (default: 0, the top level)', parseLevel)
-    .option('-o, --out <file>', 'file to write, or a folder for csv (nodes.csv, edges.csv); - for stdout (default: <output>/export/)')
+    .option(
+      '-o, --out <file>',
+      'file to write, or a folder for csv (nodes.csv, edges.csv); - for stdout (default: <output>/export/)',
+    )
     .action(async (flags: ExportFlags) => {
       const { runExport } = await import('../export/index.js')
       const result = await runExport({
@@ -50,6 +53,9 @@ export function registerExportCommand(program: Command): void {
       // With --out -, stdout carries the graph itself, so the summary goes to stderr.
       const summary = `${result.nodes} entities, ${result.edges} relationships, communities at level ${result.level}`
       if (result.files.length === 0) process.stderr.write(`graphrag: exported ${summary}\n`)
-      else process.stdout.write(`Exported ${summary} as ${result.format}:\n${result.files.map((f) => `  ${f}\n`).join('')}`)
+      else
+        process.stdout.write(
+          `Exported ${summary} as ${result.format}:\n${result.files.map((f) => `  ${f}\n`).join('')}`,
+        )
     })
 }

@@ -20,9 +20,16 @@ export function registerIndexCommand(program: Command): void {
     .description('Build the index: documents, text units, graph, communities, reports and vectors.')
     .option('-r, --root <dir>', 'project root', '.')
     .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
-    .option('-m, --method <method>', 'standard (LLM extraction) or fast (NLP, offline); default from settings, else standard')
+    .option(
+      '-m, --method <method>',
+      'standard (LLM extraction) or fast (NLP, offline); default from settings, else standard',
+    )
     .option('-v, --verbose', 'debug logging and stack traces', false)
-    .option('--dry-run', 'check settings and inputs, list the workflows and estimate LLM calls and cost; call no model', false)
+    .option(
+      '--dry-run',
+      'check settings and inputs, list the workflows and estimate LLM calls and cost; call no model',
+      false,
+    )
     .option('--cache', 'use the LLM cache (the default; Microsoft GraphRAG spells it --cache/--no-cache)', true)
     .option('--no-cache', 'ignore and do not write the LLM cache')
     .option('--no-resume', 'run every workflow even if it finished before with unchanged inputs')

@@ -20,11 +20,19 @@ export function registerInitCommand(program: Command): void {
     .option('-f, --force', 'overwrite existing files', false)
     .action(async (flags: InitFlags) => {
       const { initProject } = await import('../config/init-project.js')
-      const result = await initProject({ root: flags.root, model: flags.model, embedding: flags.embedding, offline: flags.offline, force: flags.force })
+      const result = await initProject({
+        root: flags.root,
+        model: flags.model,
+        embedding: flags.embedding,
+        offline: flags.offline,
+        force: flags.force,
+      })
       process.stdout.write(`Initialized ${result.root}\n`)
       for (const file of result.written) process.stdout.write(`  wrote ${file}\n`)
       for (const file of result.kept) process.stdout.write(`  kept existing ${file} (use --force to overwrite)\n`)
       const next = flags.offline ? '' : ' Put your API key in .env, then'
-      process.stdout.write(`\nNext:${next} add documents to ${result.root}/input and run: graphrag index --root ${flags.root}\n`)
+      process.stdout.write(
+        `\nNext:${next} add documents to ${result.root}/input and run: graphrag index --root ${flags.root}\n`,
+      )
     })
 }

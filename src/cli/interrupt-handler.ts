@@ -22,7 +22,10 @@ export interface InterruptHandler {
   dispose(): void
 }
 
-export function handleInterrupts(inner: InterruptibleReporter, exit: (code: number) => never = process.exit): InterruptHandler {
+export function handleInterrupts(
+  inner: InterruptibleReporter,
+  exit: (code: number) => never = process.exit,
+): InterruptHandler {
   const interruption = new Interruption()
   // Per running workflow: several run side by side.
   const progress = new Map<string, { workflow: string; label: string; done: number; total: number }>()

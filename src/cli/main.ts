@@ -65,7 +65,10 @@ function reportError(error: unknown, verbose: boolean): number {
   }
   process.stderr.write(`graphrag: ${describeError(error)}\n`)
   if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n${causeStack(error)}`)
-  else if (!(error instanceof GraphragError)) process.stderr.write('This looks like a bug in graphrag; run again with --verbose for the stack trace and report it.\n')
+  else if (!(error instanceof GraphragError))
+    process.stderr.write(
+      'This looks like a bug in graphrag; run again with --verbose for the stack trace and report it.\n',
+    )
   return 1
 }
 

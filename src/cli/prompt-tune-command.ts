@@ -28,16 +28,21 @@ interface PromptTuneFlags {
   verbose: boolean
 }
 
-const choice = <T extends string>(values: readonly T[]) => (value: string): T => {
-  if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`)
-  return value as T
-}
+const choice =
+  <T extends string>(values: readonly T[]) =>
+  (value: string): T => {
+    if (!(values as readonly string[]).includes(value))
+      throw new InvalidArgumentError(`expected one of ${values.join(', ')}`)
+    return value as T
+  }
 
-const whole = (min: number) => (value: string): number => {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`)
-  return n
-}
+const whole =
+  (min: number) =>
+  (value: string): number => {
+    const n = Number(value)
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`)
+    return n
+  }
 
 function share(value: string): number {
   const n = Number(value)
@@ -48,11 +53,16 @@ function share(value: string): number {
 export function registerPromptTuneCommand(program: Command): void {
   program
     .command('prompt-tune')
-    .description('Generate extraction, summary and community-report prompts adapted to your documents (domain, language, entity types, worked examples).')
+    .description(
+      'Generate extraction, summary and community-report prompts adapted to your documents (domain, language, entity types, worked examples).',
+    )
     .option('-r, --root <dir>', 'project root', '.')
     .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
     .option('--domain <text>', 'domain of the documents (default: the chat model infers it)')
-    .option('--language <name>', 'language of the documents and of the generated descriptions (default: the chat model detects it)')
+    .option(
+      '--language <name>',
+      'language of the documents and of the generated descriptions (default: the chat model detects it)',
+    )
     .option(
       '--selection-method <method>',
       'how sample chunks are chosen: random, top, all or auto (k-means over embeddings)',
@@ -60,11 +70,26 @@ export function registerPromptTuneCommand(program: Command): void {
       'random',
     )
     .option('--limit <n>', 'sample chunks for random and top', whole(1), 15)
-    .option('--max-tokens <n>', 'token budget of the extraction prompt (worked examples are added up to it)', whole(1), 2000)
+    .option(
+      '--max-tokens <n>',
+      'token budget of the extraction prompt (worked examples are added up to it)',
+      whole(1),
+      2000,
+    )
     .option('--chunk-size <n>', 'tokens per chunk when chunking the input for the sample', whole(1), 200)
     .option('--overlap <n>', 'tokens shared by consecutive chunks', whole(0), 0)
-    .option('--min-examples-required <n>', 'worked examples kept in the extraction prompt even beyond the token budget', whole(0), 2)
-    .option('--n-subset-max <n>', 'auto: chunks embedded at most (a seeded random subset of a larger corpus)', whole(1), 300)
+    .option(
+      '--min-examples-required <n>',
+      'worked examples kept in the extraction prompt even beyond the token budget',
+      whole(0),
+      2,
+    )
+    .option(
+      '--n-subset-max <n>',
+      'auto: chunks embedded at most (a seeded random subset of a larger corpus)',
+      whole(1),
+      300,
+    )
     .option('--k <n>', 'auto: sample chunks, one nearest each k-means centre', whole(1), 15)
     .option('--discover-entity-types', 'discover the entity types of the corpus (default)', true)
     .option('--no-discover-entity-types', 'keep the entity types of extract_graph.entity_types')
@@ -75,16 +100,29 @@ export function registerPromptTuneCommand(program: Command): void {
       'stratified',
     )
     .option('--max-entity-types <n>', 'entity types kept at most', whole(1), 12)
-    .option('--min-type-share <x>', 'share of the entities a type needs (of its document for stratified, of the sample for global)', share, 0.05)
+    .option(
+      '--min-type-share <x>',
+      'share of the entities a type needs (of its document for stratified, of the sample for global)',
+      share,
+      0.05,
+    )
     .option('-o, --output <dir>', 'folder for the prompts, relative to the root', 'prompts')
-    .option('-f, --force', 'replace existing prompt files (otherwise the tuned ones are written beside them as *.tuned.txt)', false)
+    .option(
+      '-f, --force',
+      'replace existing prompt files (otherwise the tuned ones are written beside them as *.tuned.txt)',
+      false,
+    )
     .option('--dry-run', 'show the sample chunks and the estimated calls and cost; call no model, write nothing', false)
     .option('--no-cache', 'ignore and do not write the LLM cache')
     .option('--seed <n>', 'seed of the random and auto selections', whole(0), 0xdeadbeef)
     .option('-v, --verbose', 'debug logging and stack traces', false)
     .action(async (flags: PromptTuneFlags) => {
       const { config, dryRun, ...rest } = flags
-      const options: Partial<PromptTuneOptions> = { ...rest, configFile: config, reporter: dryRun ? undefined : createConsoleReporter() }
+      const options: Partial<PromptTuneOptions> = {
+        ...rest,
+        configFile: config,
+        reporter: dryRun ? undefined : createConsoleReporter(),
+      }
       const out = await import('./prompt-tune-output.js')
       if (dryRun) {
         const { planPromptTune } = await import('../prompt-tune/run.js')

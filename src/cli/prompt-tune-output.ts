@@ -12,13 +12,17 @@ export function printPromptTunePlan(plan: PromptTunePlan & { warnings: string[] 
   const { settings, options, corpus, sample } = plan
   for (const warning of plan.warnings) out.write(`warning: ${warning}\n`)
   out.write(`Settings: ${settings.configFile ?? '(defaults)'} (valid)\n`)
-  out.write(`Inputs: ${formatCount(corpus.documents)} documents, ${formatCount(corpus.chunks.length)} chunks of up to ${options.chunkSize} tokens\n`)
+  out.write(
+    `Inputs: ${formatCount(corpus.documents)} documents, ${formatCount(corpus.chunks.length)} chunks of up to ${options.chunkSize} tokens\n`,
+  )
   const what = plan.sampleIsFinal
     ? `${sample.length} sample chunks`
     : `${sample.length} chunks to embed; the ${Math.min(options.k, sample.length)} nearest the k-means centres become the sample`
   out.write(`Selection: ${options.selectionMethod}, ${what}:\n`)
   for (const c of sample) {
-    out.write(`  #${String(c.index + 1).padEnd(5)} ${clip(c.documentTitle, 30).padEnd(30)} ${String(c.nTokens).padStart(5)} tokens  ${clip(c.text, 60)}\n`)
+    out.write(
+      `  #${String(c.index + 1).padEnd(5)} ${clip(c.documentTitle, 30).padEnd(30)} ${String(c.nTokens).padStart(5)} tokens  ${clip(c.text, 60)}\n`,
+    )
   }
   out.write('Estimated model usage (heuristic):\n')
   const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))
@@ -44,16 +48,24 @@ export function printPromptTuneResult(r: PromptTuneResult, out: Out): void {
   for (const w of r.written) out.write(`  ${w.file.padEnd(28)} ${describe(w, r.outputDir)}\n`)
   out.write(`Domain: ${r.domain}\n`)
   out.write(`Language: ${r.language}\n`)
-  out.write(`Entity types (${r.typesDiscovered ? 'discovered' : 'from extract_graph.entity_types'}): ${r.entityTypes.join(', ')}\n`)
-  out.write(`Worked examples: ${r.examplesUsed} in extract_graph.txt (${r.examplesGenerated} usable of ${r.sampleSize} sample chunks)\n`)
-  if (r.unusable.length > 0) out.write(`Unusable model answers: ${r.unusable.length} (skipped; listed in the warnings above)\n`)
+  out.write(
+    `Entity types (${r.typesDiscovered ? 'discovered' : 'from extract_graph.entity_types'}): ${r.entityTypes.join(', ')}\n`,
+  )
+  out.write(
+    `Worked examples: ${r.examplesUsed} in extract_graph.txt (${r.examplesGenerated} usable of ${r.sampleSize} sample chunks)\n`,
+  )
+  if (r.unusable.length > 0)
+    out.write(`Unusable model answers: ${r.unusable.length} (skipped; listed in the warnings above)\n`)
   const unused = r.written.filter((x) => !x.settingPointsHere && x.outcome !== 'beside')
   if (unused.length > 0) {
-    out.write('Note: graphrag index uses these prompts only once the settings point at them; set in the settings file:\n')
+    out.write(
+      'Note: graphrag index uses these prompts only once the settings point at them; set in the settings file:\n',
+    )
     for (const w of unused) out.write(`  ${w.setting}: ${relative(r.root, w.path)}\n`)
   }
   const calls = r.usage.reduce((n, m) => n + m.usage.calls + m.usage.cacheHits, 0)
-  if (calls > 0) for (const m of r.usage) out.write(`Model usage: ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}\n`)
+  if (calls > 0)
+    for (const m of r.usage) out.write(`Model usage: ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}\n`)
 }
 
 function describe(w: PromptTuneResult['written'][number], dir: string): string {

@@ -3,7 +3,6 @@ import { InvalidArgumentError, type Command } from 'commander'
 import type { QueryCommandFlags } from '../query/command.js'
 import type { SearchMethod } from '../query/index.js'
 
-
 const METHODS: readonly string[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
 
 function parseMethod(value: string): SearchMethod {
@@ -22,11 +21,24 @@ export function registerQueryCommand(program: Command): void {
     .command('query')
     .description('Answer a question from the index.')
     .argument('<question>', 'the question')
-    .option('-m, --method <method>', 'local, global, drift, basic, graph (vector seeds + a walk over chunk_edges) or hybrid (vector + BM25 + graph paths, cited)', parseMethod, 'global')
+    .option(
+      '-m, --method <method>',
+      'local, global, drift, basic, graph (vector seeds + a walk over chunk_edges) or hybrid (vector + BM25 + graph paths, cited)',
+      parseMethod,
+      'global',
+    )
     .option('-r, --root <dir>', 'project root', '.')
     .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
-    .option('-d, --data <dir>', 'folder with the index tables (default: output_storage.base_dir); its lancedb/ is used when present')
-    .option('--community-level <n>', 'community hierarchy level of the reports (higher = smaller communities)', parseLevel, 2)
+    .option(
+      '-d, --data <dir>',
+      'folder with the index tables (default: output_storage.base_dir); its lancedb/ is used when present',
+    )
+    .option(
+      '--community-level <n>',
+      'community hierarchy level of the reports (higher = smaller communities)',
+      parseLevel,
+      2,
+    )
     .option('--dynamic-community-selection', 'global search: let the model pick the relevant reports top-down', false)
     .option('--no-dynamic-community-selection', 'global search: use every report of --community-level (the default)')
     .option('--response-type <text>', 'length and format of the answer', 'Multiple Paragraphs')
@@ -34,8 +46,15 @@ export function registerQueryCommand(program: Command): void {
     .option('--no-streaming', 'print the answer when it is complete (the default)')
     .option('--json', 'print {response, context, usage} as JSON', false)
     .option('--history <file>', 'JSON file of earlier turns: [{"role": "user"|"assistant", "content": "..."}]')
-    .option('--explain', 'hybrid search: print the ranking table (signals, fused score, bonuses, why included) instead of asking for an answer', false)
-    .option('--context <file>', 'hybrid search: JSON file of extra passages to add and cite: ["text", ...] or [{"id": "...", "text": "..."}]')
+    .option(
+      '--explain',
+      'hybrid search: print the ranking table (signals, fused score, bonuses, why included) instead of asking for an answer',
+      false,
+    )
+    .option(
+      '--context <file>',
+      'hybrid search: JSON file of extra passages to add and cite: ["text", ...] or [{"id": "...", "text": "..."}]',
+    )
     .option('-v, --verbose', 'print warnings and debug messages on stderr', false)
     .action(async (question: string, flags: QueryCommandFlags) => {
       const { runQueryCommand } = await import('../query/command.js')

@@ -24,8 +24,15 @@ export function registerServeCommand(program: Command): void {
     .option('--port <n>', 'port (default server.port, 8010; 0 = any free port)', parsePort)
     .action(async (flags: ServeFlags) => {
       const { startServer } = await import('../server/start.js')
-      const server = await startServer({ root: flags.root, configFile: flags.config, host: flags.host, port: flags.port })
-      process.stderr.write(`graphrag: serving ${flags.root} at ${server.url} (API description: ${server.url}/openapi.json)\n`)
+      const server = await startServer({
+        root: flags.root,
+        configFile: flags.config,
+        host: flags.host,
+        port: flags.port,
+      })
+      process.stderr.write(
+        `graphrag: serving ${flags.root} at ${server.url} (API description: ${server.url}/openapi.json)\n`,
+      )
       await new Promise<void>((resolve) => {
         const stop = () => void server.close().then(resolve, resolve)
         process.once('SIGINT', stop)

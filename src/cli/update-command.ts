@@ -20,12 +20,21 @@ interface UpdateFlags {
 export function registerUpdateCommand(program: Command): void {
   program
     .command('update')
-    .description('Bring the index up to date with the input folder: new, edited and deleted documents; pays only for what changed.')
+    .description(
+      'Bring the index up to date with the input folder: new, edited and deleted documents; pays only for what changed.',
+    )
     .option('-r, --root <dir>', 'project root', '.')
     .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
-    .option('-m, --method <method>', 'standard or fast (standard-update / fast-update also accepted); default from settings, else standard')
+    .option(
+      '-m, --method <method>',
+      'standard or fast (standard-update / fast-update also accepted); default from settings, else standard',
+    )
     .option('-v, --verbose', 'debug logging and stack traces', false)
-    .option('--dry-run', 'list new, edited and deleted documents and estimate the update\'s model calls and cost; call no model', false)
+    .option(
+      '--dry-run',
+      "list new, edited and deleted documents and estimate the update's model calls and cost; call no model",
+      false,
+    )
     .option('--no-cache', 'ignore the LLM cache (answers kept in the index are still reused)')
     .option('--skip-validation', 'skip the one-call-per-model connectivity check', false)
     .action(async (flags: UpdateFlags) => {
@@ -48,23 +57,34 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
     const plan = await planUpdate(options, (message) => process.stderr.write(`warning: ${message}\n`))
     printChanges(plan.changes, out)
     if (!hasChanges(plan.changes)) return void out.write('Index is up to date: nothing to do.\n')
-    out.write(`Method: ${plan.method}; to extract: ${formatCount(plan.figures.chunks)} chunks, ${formatCount(plan.figures.chunkTokens)} tokens\n`)
+    out.write(
+      `Method: ${plan.method}; to extract: ${formatCount(plan.figures.chunks)} chunks, ${formatCount(plan.figures.chunkTokens)} tokens\n`,
+    )
     const estimate = estimateWorkflows(plan.settings, PIPELINES[plan.method], plan.figures)
     const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))
-    out.write('Estimated model usage (heuristic: the new and edited documents; reports and summaries of unchanged regions are reused):\n')
+    out.write(
+      'Estimated model usage (heuristic: the new and edited documents; reports and summaries of unchanged regions are reused):\n',
+    )
     for (const w of [...estimate.workflows, { workflow: 'total', ...estimate.total }]) {
-      out.write(`  ${w.workflow.padEnd(30)} ${formatCount(w.calls).padStart(7)} calls ${formatCount(w.promptTokens).padStart(11)} prompt ${formatCount(w.completionTokens).padStart(10)} completion  ${cost(w.costUsd)}\n`)
+      out.write(
+        `  ${w.workflow.padEnd(30)} ${formatCount(w.calls).padStart(7)} calls ${formatCount(w.promptTokens).padStart(11)} prompt ${formatCount(w.completionTokens).padStart(10)} completion  ${cost(w.costUsd)}\n`,
+      )
     }
     return void out.write('Dry run: nothing was called or written.\n')
   }
   const result = await runUpdate({ ...options, reporter: createConsoleReporter() })
-  if (result.upToDate) out.write(`Index is up to date (${describeChanges(result.changes)}): no model was called, output/ is unchanged.\n`)
+  if (result.upToDate)
+    out.write(`Index is up to date (${describeChanges(result.changes)}): no model was called, output/ is unchanged.\n`)
   else process.stderr.write(`Updated: ${describeChanges(result.changes)}; previous index kept in ${result.backupDir}\n`)
 }
 
 function printChanges(changes: DocumentChanges, out: { write(text: string): unknown }): void {
   out.write(`Documents: ${describeChanges(changes)}\n`)
-  for (const [label, titles] of [['new', changes.added], ['edited', changes.edited], ['deleted', changes.deleted]] as const) {
+  for (const [label, titles] of [
+    ['new', changes.added],
+    ['edited', changes.edited],
+    ['deleted', changes.deleted],
+  ] as const) {
     for (const title of titles) out.write(`  ${label.padEnd(7)} ${title}\n`)
   }
 }

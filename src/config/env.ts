@@ -33,21 +33,26 @@ export function substituteEnv(text: string, env: Readonly<Record<string, string 
     .split('\n')
     .map((line, index) => {
       if (/^\s*#/.test(line)) return line
-      return line.replace(PLACEHOLDER, (whole, dollar: string | undefined, braced: string | undefined, bare: string | undefined) => {
-        if (dollar !== undefined) return '$'
-        const name = braced ?? bare
-        if (name === undefined) {
-          throw new ConfigError(`${file}:${index + 1}: invalid placeholder "${whole}" (write $$ for a literal $)`, { file })
-        }
-        const value = env[name]
-        if (value === undefined) {
-          throw new ConfigError(
-            `${file}:${index + 1}: environment variable ${name} is not set (define it in the environment or in .env)`,
-            { file },
-          )
-        }
-        return value
-      })
+      return line.replace(
+        PLACEHOLDER,
+        (whole, dollar: string | undefined, braced: string | undefined, bare: string | undefined) => {
+          if (dollar !== undefined) return '$'
+          const name = braced ?? bare
+          if (name === undefined) {
+            throw new ConfigError(`${file}:${index + 1}: invalid placeholder "${whole}" (write $$ for a literal $)`, {
+              file,
+            })
+          }
+          const value = env[name]
+          if (value === undefined) {
+            throw new ConfigError(
+              `${file}:${index + 1}: environment variable ${name} is not set (define it in the environment or in .env)`,
+              { file },
+            )
+          }
+          return value
+        },
+      )
     })
     .join('\n')
 }

@@ -31,7 +31,7 @@ export type SectionShape = Record<string, Field<unknown>>
 export type InferSection<S extends SectionShape> = { readonly [K in keyof S]: Infer<S[K]> }
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value)
+  return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value))
 }
 
 function field<T>(description: string, def: T, parse: Field<T>['parse'], example?: unknown): Field<T> {
@@ -43,62 +43,98 @@ type Opts = { example?: unknown }
 export function int(def: number, description: string, opts: Opts & { min?: number } = {}): Field<number> {
   const min = opts.min ?? Number.MIN_SAFE_INTEGER
   const what = min === 0 ? 'a non-negative integer' : min === 1 ? 'a positive integer' : 'an integer'
-  return field(description, def, (raw, path, issues) => {
-    if (raw === undefined || raw === null) return def
-    if (typeof raw === 'number' && Number.isInteger(raw) && raw >= min) return raw
-    issues.errors.push(`${path}: expected ${what}, got ${describe(raw)}`)
-    return def
-  }, opts.example)
+  return field(
+    description,
+    def,
+    (raw, path, issues) => {
+      if (raw === undefined || raw === null) return def
+      if (typeof raw === 'number' && Number.isInteger(raw) && raw >= min) return raw
+      issues.errors.push(`${path}: expected ${what}, got ${describe(raw)}`)
+      return def
+    },
+    opts.example,
+  )
 }
 
 export function num(def: number, description: string, opts: Opts & { min?: number; max?: number } = {}): Field<number> {
-  return field(description, def, (raw, path, issues) => {
-    if (raw === undefined || raw === null) return def
-    if (typeof raw === 'number' && Number.isFinite(raw) && raw >= (opts.min ?? -Infinity) && raw <= (opts.max ?? Infinity)) return raw
-    const range = opts.min !== undefined ? ` between ${opts.min} and ${opts.max ?? '∞'}` : ''
-    issues.errors.push(`${path}: expected a number${range}, got ${describe(raw)}`)
-    return def
-  }, opts.example)
+  return field(
+    description,
+    def,
+    (raw, path, issues) => {
+      if (raw === undefined || raw === null) return def
+      if (
+        typeof raw === 'number' &&
+        Number.isFinite(raw) &&
+        raw >= (opts.min ?? -Infinity) &&
+        raw <= (opts.max ?? Infinity)
+      )
+        return raw
+      const range = opts.min !== undefined ? ` between ${opts.min} and ${opts.max ?? '∞'}` : ''
+      issues.errors.push(`${path}: expected a number${range}, got ${describe(raw)}`)
+      return def
+    },
+    opts.example,
+  )
 }
 
 export function optionalNum(description: string, opts: Opts & { min?: number } = {}): Field<number | null> {
-  return field<number | null>(description, null, (raw, path, issues) => {
-    if (raw === undefined || raw === null) return null
-    if (typeof raw === 'number' && Number.isFinite(raw) && raw >= (opts.min ?? -Infinity)) return raw
-    issues.errors.push(`${path}: expected a number or null, got ${describe(raw)}`)
-    return null
-  }, opts.example)
+  return field<number | null>(
+    description,
+    null,
+    (raw, path, issues) => {
+      if (raw === undefined || raw === null) return null
+      if (typeof raw === 'number' && Number.isFinite(raw) && raw >= (opts.min ?? -Infinity)) return raw
+      issues.errors.push(`${path}: expected a number or null, got ${describe(raw)}`)
+      return null
+    },
+    opts.example,
+  )
 }
 
 export function bool(def: boolean, description: string, opts: Opts = {}): Field<boolean> {
-  return field(description, def, (raw, path, issues) => {
-    if (raw === undefined || raw === null) return def
-    if (typeof raw === 'boolean') return raw
-    issues.errors.push(`${path}: expected true or false, got ${describe(raw)}`)
-    return def
-  }, opts.example)
+  return field(
+    description,
+    def,
+    (raw, path, issues) => {
+      if (raw === undefined || raw === null) return def
+      if (typeof raw === 'boolean') return raw
+      issues.errors.push(`${path}: expected true or false, got ${describe(raw)}`)
+      return def
+    },
+    opts.example,
+  )
 }
 
 export function str(def: string, description: string, opts: Opts = {}): Field<string> {
-  return field(description, def, (raw, path, issues) => {
-    if (raw === undefined || raw === null) return def
-    if (typeof raw === 'string') return raw
-    if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw)
-    issues.errors.push(`${path}: expected a string, got ${describe(raw)}`)
-    return def
-  }, opts.example)
+  return field(
+    description,
+    def,
+    (raw, path, issues) => {
+      if (raw === undefined || raw === null) return def
+      if (typeof raw === 'string') return raw
+      if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw)
+      issues.errors.push(`${path}: expected a string, got ${describe(raw)}`)
+      return def
+    },
+    opts.example,
+  )
 }
 
 export function optionalStr(description: string, opts: Opts & { def?: string | null } = {}): Field<string | null> {
   const def = opts.def ?? null
-  return field<string | null>(description, def, (raw, path, issues) => {
-    if (raw === undefined) return def
-    if (raw === null) return null
-    if (typeof raw === 'string') return raw
-    if (typeof raw === 'number') return String(raw)
-    issues.errors.push(`${path}: expected a string or null, got ${describe(raw)}`)
-    return def
-  }, opts.example)
+  return field<string | null>(
+    description,
+    def,
+    (raw, path, issues) => {
+      if (raw === undefined) return def
+      if (raw === null) return null
+      if (typeof raw === 'string') return raw
+      if (typeof raw === 'number') return String(raw)
+      issues.errors.push(`${path}: expected a string or null, got ${describe(raw)}`)
+      return def
+    },
+    opts.example,
+  )
 }
 
 /**
@@ -111,18 +147,23 @@ export function oneOf<const V extends string>(
   description: string,
   opts: Opts & { unsupported?: readonly string[] } = {},
 ): Field<V> {
-  return field(description, def, (raw, path, issues) => {
-    if (raw === undefined || raw === null) return def
-    if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as V
-    if (typeof raw === 'string' && opts.unsupported?.includes(raw)) {
-      const supported = values.map((v) => JSON.stringify(v))
-      const use = supported.length === 1 ? supported[0] : `one of ${supported.join(', ')}`
-      issues.errors.push(`${path}: "${raw}" is not supported by graphrag (use ${use})`)
+  return field(
+    description,
+    def,
+    (raw, path, issues) => {
+      if (raw === undefined || raw === null) return def
+      if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as V
+      if (typeof raw === 'string' && opts.unsupported?.includes(raw)) {
+        const supported = values.map((v) => JSON.stringify(v))
+        const use = supported.length === 1 ? supported[0] : `one of ${supported.join(', ')}`
+        issues.errors.push(`${path}: "${raw}" is not supported by graphrag (use ${use})`)
+        return def
+      }
+      issues.errors.push(`${path}: expected one of ${values.join(', ')}, got ${describe(raw)}`)
       return def
-    }
-    issues.errors.push(`${path}: expected one of ${values.join(', ')}, got ${describe(raw)}`)
-    return def
-  }, opts.example)
+    },
+    opts.example,
+  )
 }
 
 /** A list of strings; with `nullMeansDefault`, an explicit null also gives the default (as the reference does). */
@@ -131,32 +172,51 @@ export function strList(
   description: string,
   opts: Opts & { nullMeansDefault?: boolean } = {},
 ): Field<readonly string[] | null> {
-  return field<readonly string[] | null>(description, def, (raw, path, issues) => {
-    if (raw === undefined) return def
-    if (raw === null) return opts.nullMeansDefault ? def : null
-    if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) return raw as string[]
-    issues.errors.push(`${path}: expected a list of strings, got ${describe(raw)}`)
-    return def
-  }, opts.example)
+  return field<readonly string[] | null>(
+    description,
+    def,
+    (raw, path, issues) => {
+      if (raw === undefined) return def
+      if (raw === null) return opts.nullMeansDefault ? def : null
+      if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) return raw as string[]
+      issues.errors.push(`${path}: expected a list of strings, got ${describe(raw)}`)
+      return def
+    },
+    opts.example,
+  )
 }
 
 /** A non-empty list of numbers, each within [min, max] (graph_search.hop_decay). */
-export function numList(def: readonly number[], description: string, opts: Opts & { min?: number; max?: number } = {}): Field<readonly number[]> {
-  return field<readonly number[]>(description, def, (raw, path, issues) => {
-    if (raw === undefined || raw === null) return def
-    const ok = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= (opts.min ?? -Infinity) && v <= (opts.max ?? Infinity)
-    if (Array.isArray(raw) && raw.length > 0 && raw.every(ok)) return raw as number[]
-    const range = opts.min !== undefined ? ` between ${opts.min} and ${opts.max ?? '∞'}` : ''
-    issues.errors.push(`${path}: expected a non-empty list of numbers${range}, got ${describe(raw)}`)
-    return def
-  }, opts.example)
+export function numList(
+  def: readonly number[],
+  description: string,
+  opts: Opts & { min?: number; max?: number } = {},
+): Field<readonly number[]> {
+  return field<readonly number[]>(
+    description,
+    def,
+    (raw, path, issues) => {
+      if (raw === undefined || raw === null) return def
+      const ok = (v: unknown) =>
+        typeof v === 'number' && Number.isFinite(v) && v >= (opts.min ?? -Infinity) && v <= (opts.max ?? Infinity)
+      if (Array.isArray(raw) && raw.length > 0 && raw.every(ok)) return raw as number[]
+      const range = opts.min !== undefined ? ` between ${opts.min} and ${opts.max ?? '∞'}` : ''
+      issues.errors.push(`${path}: expected a non-empty list of numbers${range}, got ${describe(raw)}`)
+      return def
+    },
+    opts.example,
+  )
 }
 
 /** A mapping of strings to strings with a default (extract_graph_nlp.text_analyzer.noun_phrase_grammars). */
-export function strMap(def: Readonly<Record<string, string>>, description: string): Field<Readonly<Record<string, string>>> {
+export function strMap(
+  def: Readonly<Record<string, string>>,
+  description: string,
+): Field<Readonly<Record<string, string>>> {
   return field<Readonly<Record<string, string>>>(description, def, (raw, path, issues) => {
     if (raw === undefined || raw === null) return def
-    if (isPlainObject(raw) && Object.values(raw).every((v) => typeof v === 'string')) return raw as Record<string, string>
+    if (isPlainObject(raw) && Object.values(raw).every((v) => typeof v === 'string'))
+      return raw as Record<string, string>
     issues.errors.push(`${path}: expected a mapping of strings to strings, got ${describe(raw)}`)
     return def
   })
@@ -181,7 +241,8 @@ export function ignored<T>(declared: Field<T>, reason: string): Field<T> {
     ...declared,
     parse(raw, path, issues) {
       const value = declared.parse(raw, path, issues)
-      if (raw !== undefined && !isDeepStrictEqual(value, declared.default)) issues.warnings.push(`${path}: ignored by graphrag (${reason})`)
+      if (raw !== undefined && !isDeepStrictEqual(value, declared.default))
+        issues.warnings.push(`${path}: ignored by graphrag (${reason})`)
       return value
     },
   }
@@ -189,12 +250,17 @@ export function ignored<T>(declared: Field<T>, reason: string): Field<T> {
 
 /** A free-form mapping passed through as is (call_args, metrics, extra vector-store fields). */
 export function freeMap(description: string, opts: Opts = {}): Field<Readonly<Record<string, unknown>>> {
-  return field<Readonly<Record<string, unknown>>>(description, {}, (raw, path, issues) => {
-    if (raw === undefined || raw === null) return {}
-    if (isPlainObject(raw)) return raw
-    issues.errors.push(`${path}: expected a mapping, got ${describe(raw)}`)
-    return {}
-  }, opts.example)
+  return field<Readonly<Record<string, unknown>>>(
+    description,
+    {},
+    (raw, path, issues) => {
+      if (raw === undefined || raw === null) return {}
+      if (isPlainObject(raw)) return raw
+      issues.errors.push(`${path}: expected a mapping, got ${describe(raw)}`)
+      return {}
+    },
+    opts.example,
+  )
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -230,13 +296,18 @@ function parseObject<S extends SectionShape>(
   for (const key of Object.keys(raw)) {
     if (key in shape) continue
     const suggestion = closestKey(key, Object.keys(shape))
-    issues.warnings.push(`${join(path, key)}: unknown key (ignored)${suggestion === undefined ? '' : `; did you mean ${suggestion}?`}`)
+    issues.warnings.push(
+      `${join(path, key)}: unknown key (ignored)${suggestion === undefined ? '' : `; did you mean ${suggestion}?`}`,
+    )
   }
   return out as InferSection<S>
 }
 
 /** An optional nested mapping: null when absent. */
-export function optionalSection<S extends SectionShape>(shape: S, description: string): Field<InferSection<S> | null> & { shape: S } {
+export function optionalSection<S extends SectionShape>(
+  shape: S,
+  description: string,
+): Field<InferSection<S> | null> & { shape: S } {
   const inner = section(shape)
   return {
     description,
@@ -279,7 +350,9 @@ export function required(description: string): Field<string> {
   return field(description, '', (raw, path, issues) => {
     if (typeof raw === 'string' && raw.trim() !== '') return raw
     if (typeof raw === 'number') return String(raw)
-    issues.errors.push(`${path}: required, expected a non-empty string, got ${raw === undefined ? 'nothing' : describe(raw)}`)
+    issues.errors.push(
+      `${path}: required, expected a non-empty string, got ${raw === undefined ? 'nothing' : describe(raw)}`,
+    )
     return ''
   })
 }
@@ -288,11 +361,20 @@ function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`
 }
 
-export function optionalOneOf<const V extends string>(values: readonly V[], description: string, opts: Opts = {}): Field<V | null> {
-  return field<V | null>(description, null, (raw, path, issues) => {
-    if (raw === undefined || raw === null) return null
-    if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as V
-    issues.errors.push(`${path}: expected one of ${values.join(', ')} or null, got ${describe(raw)}`)
-    return null
-  }, opts.example)
+export function optionalOneOf<const V extends string>(
+  values: readonly V[],
+  description: string,
+  opts: Opts = {},
+): Field<V | null> {
+  return field<V | null>(
+    description,
+    null,
+    (raw, path, issues) => {
+      if (raw === undefined || raw === null) return null
+      if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as V
+      issues.errors.push(`${path}: expected one of ${values.join(', ')} or null, got ${describe(raw)}`)
+      return null
+    },
+    opts.example,
+  )
 }

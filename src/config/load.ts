@@ -39,7 +39,9 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   if (!existsSync(root)) throw new ConfigError(`project root ${root} does not exist`)
   const configFile = options.configFile ? resolve(options.configFile) : findConfigFile(root)
   if (configFile === undefined) {
-    throw new ConfigError(`no settings.yaml, settings.yml or settings.json in ${root} (run \`graphrag init --root ${root}\`)`)
+    throw new ConfigError(
+      `no settings.yaml, settings.yml or settings.json in ${root} (run \`graphrag init --root ${root}\`)`,
+    )
   }
   if (!existsSync(configFile)) throw new ConfigError(`settings file ${configFile} does not exist`, { file: configFile })
   const env = withDotEnv(options.env ?? process.env, dirname(configFile))
@@ -47,14 +49,20 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const raw = parseSettingsText(substituteEnv(text, env, configFile), configFile)
   const result = validateSettings(raw, { root, configFile })
   if (!result.ok) {
-    const head = result.errors.length === 1 ? result.errors[0]! : `${result.errors.length} problems:\n  ${result.errors.join('\n  ')}`
+    const head =
+      result.errors.length === 1
+        ? result.errors[0]!
+        : `${result.errors.length} problems:\n  ${result.errors.join('\n  ')}`
     throw new ConfigError(`${configFile}: ${head}`, { file: configFile, keyPath: result.errors[0]!.split(':')[0] })
   }
   return { settings: result.settings, warnings: result.warnings, apiKeyOrigins: apiKeyOrigins(text, configFile) }
 }
 
 /** .env beside the settings file fills variables the real environment does not define. */
-function withDotEnv(env: Readonly<Record<string, string | undefined>>, dir: string): Record<string, string | undefined> {
+function withDotEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  dir: string,
+): Record<string, string | undefined> {
   const path = join(dir, '.env')
   const fromFile = existsSync(path) ? parseDotEnv(readFileSync(path, 'utf8')) : {}
   return { ...fromFile, ...env }
@@ -69,7 +77,8 @@ function parseSettingsText(text: string, file: string): unknown {
       throw new ConfigError(`${file}: invalid JSON (${(cause as Error).message})`, { file, cause })
     }
   }
-  if (ext !== '.yaml' && ext !== '.yml') throw new ConfigError(`${file}: unsupported settings file type ${ext} (use .yaml, .yml or .json)`, { file })
+  if (ext !== '.yaml' && ext !== '.yml')
+    throw new ConfigError(`${file}: unsupported settings file type ${ext} (use .yaml, .yml or .json)`, { file })
   const doc = parseDocument(text, { prettyErrors: true })
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!
@@ -97,7 +106,8 @@ function apiKeyOrigins(text: string, file: string): Record<string, string> {
     for (const [id, m] of Object.entries(models)) {
       if (!isPlainObject(m)) continue
       const variable = referencedVariable(m.api_key)
-      out[`${group}.${id}`] = variable !== undefined ? `environment variable ${variable}` : `${group}.${id}.api_key in ${file}`
+      out[`${group}.${id}`] =
+        variable !== undefined ? `environment variable ${variable}` : `${group}.${id}.api_key in ${file}`
     }
   }
   return out

@@ -10,7 +10,10 @@ const chunkOverlapBelowSize: Rule = (s) =>
 
 const modelProviderRules: Rule = (s) => {
   const errors: string[] = []
-  for (const [group, models] of [['completion_models', s.completion_models], ['embedding_models', s.embedding_models]] as const) {
+  for (const [group, models] of [
+    ['completion_models', s.completion_models],
+    ['embedding_models', s.embedding_models],
+  ] as const) {
     for (const [id, m] of Object.entries(models)) {
       const path = `${group}.${id}`
       if (m.model_provider === 'azure') errors.push(...azureRequirements(path, m))
@@ -36,7 +39,8 @@ const modelProviderRules: Rule = (s) => {
 function azureRequirements(path: string, m: ModelSettings): string[] {
   const errors: string[] = []
   if (!m.api_base) errors.push(`${path}.api_base: required for model_provider azure`)
-  if (!m.api_version?.trim()) errors.push(`${path}.api_version: required for model_provider azure (e.g. api_version: 2024-10-21)`)
+  if (!m.api_version?.trim())
+    errors.push(`${path}.api_version: required for model_provider azure (e.g. api_version: 2024-10-21)`)
   return errors
 }
 
@@ -47,7 +51,14 @@ const promptProportions: Rule = (s) =>
 
 const chunkGraphBatchOverlap: Rule = (s) =>
   s.chunk_graph.batch_overlap >= s.chunk_graph.batch_size
-    ? [`chunk_graph.batch_overlap: expected less than chunk_graph.batch_size (${s.chunk_graph.batch_size}), got ${s.chunk_graph.batch_overlap}`]
+    ? [
+        `chunk_graph.batch_overlap: expected less than chunk_graph.batch_size (${s.chunk_graph.batch_size}), got ${s.chunk_graph.batch_overlap}`,
+      ]
     : []
 
-export const RULES: readonly Rule[] = [chunkOverlapBelowSize, modelProviderRules, promptProportions, chunkGraphBatchOverlap]
+export const RULES: readonly Rule[] = [
+  chunkOverlapBelowSize,
+  modelProviderRules,
+  promptProportions,
+  chunkGraphBatchOverlap,
+]

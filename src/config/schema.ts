@@ -1,7 +1,17 @@
 /** The whole settings file: every top-level key of Microsoft GraphRAG v3, in its order. */
 import { int, oneOf, optionalOneOf, section, strList, type Infer } from './fields.js'
 import { completionModels, embeddingModels } from './sections/models.js'
-import { cache, chunking, input, inputStorage, outputStorage, reporting, tableProvider, updateOutputStorage, vectorStore } from './sections/io.js'
+import {
+  cache,
+  chunking,
+  input,
+  inputStorage,
+  outputStorage,
+  reporting,
+  tableProvider,
+  updateOutputStorage,
+  vectorStore,
+} from './sections/io.js'
 import { hybridSearch } from './sections/hybrid.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
 import { chunkGraph, graphSearch } from './sections/chunk-graph.js'
@@ -22,7 +32,11 @@ export const SETTINGS = section({
   completion_models: completionModels,
   embedding_models: embeddingModels,
   concurrent_requests: int(25, 'Parallel LLM requests per model (unless the model sets its own).', { min: 1 }),
-  async_mode: oneOf(['threaded', 'asyncio'], 'threaded', 'threaded or asyncio: both make async calls bounded by concurrent_requests, as in Microsoft GraphRAG.'),
+  async_mode: oneOf(
+    ['threaded', 'asyncio'],
+    'threaded',
+    'threaded or asyncio: both make async calls bounded by concurrent_requests, as in Microsoft GraphRAG.',
+  ),
   input,
   input_storage: inputStorage,
   chunking,
@@ -32,8 +46,11 @@ export const SETTINGS = section({
   cache,
   reporting,
   vector_store: vectorStore,
-  method: optionalOneOf(['standard', 'fast'], 'Indexing method when `graphrag index` gets no --method: standard (LLM extraction) or fast (NLP, works offline).'),
-  workflows: strList(null, 'Workflows to run, replacing the method\'s list (null = the method\'s list).'),
+  method: optionalOneOf(
+    ['standard', 'fast'],
+    'Indexing method when `graphrag index` gets no --method: standard (LLM extraction) or fast (NLP, works offline).',
+  ),
+  workflows: strList(null, "Workflows to run, replacing the method's list (null = the method's list)."),
   embed_text: embedText,
   extract_graph: extractGraph,
   summarize_descriptions: summarizeDescriptions,

@@ -37,10 +37,14 @@ const PROMPT_SETTINGS: ReadonlyArray<readonly [section: string, key: string, fil
 export function renderSettingsTemplate(options: TemplateOptions = {}): string {
   const values = templateValues(options)
   const header = options.offline
-    ? ['# graphrag settings (offline): fast NLP extraction, local hashing embedder, no API key needed.',
-       '# Add a chat model under completion_models (an example is commented out below) to get LLM-written reports and answers.']
-    : ['# graphrag settings. Keys and defaults follow Microsoft GraphRAG v3, so its settings files load unchanged.',
-       '# Environment variables ($VAR or ${VAR}) are substituted; .env beside this file is read first.']
+    ? [
+        '# graphrag settings (offline): fast NLP extraction, local hashing embedder, no API key needed.',
+        '# Add a chat model under completion_models (an example is commented out below) to get LLM-written reports and answers.',
+      ]
+    : [
+        '# graphrag settings. Keys and defaults follow Microsoft GraphRAG v3, so its settings files load unchanged.',
+        '# Environment variables ($VAR or ${VAR}) are substituted; .env beside this file is read first.',
+      ]
   const lines = [...header, '']
   for (const [key, declaration] of Object.entries(SETTINGS.shape as Readonly<Record<string, Declaration>>)) {
     lines.push(...renderKey(key, declaration, values[key], TOP), '')
@@ -57,11 +61,21 @@ function templateValues(options: TemplateOptions): Record<string, unknown> {
   if (options.offline) {
     values.method = 'fast'
     values.completion_models = {}
-    values.embedding_models = { default_embedding_model: { model_provider: 'local', model: 'hashing-384', dimensions: 384 } }
+    values.embedding_models = {
+      default_embedding_model: { model_provider: 'local', model: 'hashing-384', dimensions: 384 },
+    }
     set('vector_store', 'vector_size', 384)
     // In a single book the protagonist is the highest-degree phrase; the reference default drops it.
     set('prune_graph', 'remove_ego_nodes', false)
-    for (const section of ['community_reports', 'local_search', 'global_search', 'drift_search', 'basic_search', 'graph_search', 'hybrid_search']) {
+    for (const section of [
+      'community_reports',
+      'local_search',
+      'global_search',
+      'drift_search',
+      'basic_search',
+      'graph_search',
+      'hybrid_search',
+    ]) {
       set(section, 'completion_model_id', null)
     }
     return values
@@ -112,15 +126,29 @@ function renderBody(key: string, declaration: Declaration, value: unknown, at: P
   if (declaration.shape) {
     // An optional section left null is shown with its keys, commented out.
     const where = isPlainObject(value) ? at : commented(at)
-    return [line(where, `${key}:`), ...renderSection(declaration.shape, isPlainObject(value) ? value : {}, deeper(where))]
+    return [
+      line(where, `${key}:`),
+      ...renderSection(declaration.shape, isPlainObject(value) ? value : {}, deeper(where)),
+    ]
   }
   if (isUnset(value) && declaration.example !== undefined) return renderValue(key, declaration.example, commented(at))
   return renderValue(key, value, at)
 }
 
 /** A mapping from ids to sections: its entries, else its example entries commented out, else `{}`. */
-function renderEntries(key: string, shape: Readonly<Record<string, Declaration>>, value: unknown, example: unknown, at: Place): string[] {
-  const [entries, where] = isPlainObject(value) && Object.keys(value).length > 0 ? [value, at] : isPlainObject(example) ? [example, commented(at)] : [{}, at]
+function renderEntries(
+  key: string,
+  shape: Readonly<Record<string, Declaration>>,
+  value: unknown,
+  example: unknown,
+  at: Place,
+): string[] {
+  const [entries, where] =
+    isPlainObject(value) && Object.keys(value).length > 0
+      ? [value, at]
+      : isPlainObject(example)
+        ? [example, commented(at)]
+        : [{}, at]
   if (Object.keys(entries).length === 0) return [line(at, `${key}: {}`)]
   const body = Object.entries(entries).flatMap(([id, entry]) => [
     line(deeper(where), `${id}:`),
@@ -130,8 +158,14 @@ function renderEntries(key: string, shape: Readonly<Record<string, Declaration>>
 }
 
 /** Every declared key of a section; keys the values leave out take their declared default. */
-function renderSection(shape: Readonly<Record<string, Declaration>>, values: Record<string, unknown>, at: Place): string[] {
-  return Object.entries(shape).flatMap(([key, declaration]) => renderKey(key, declaration, key in values ? values[key] : declaration.default, at))
+function renderSection(
+  shape: Readonly<Record<string, Declaration>>,
+  values: Record<string, unknown>,
+  at: Place,
+): string[] {
+  return Object.entries(shape).flatMap(([key, declaration]) =>
+    renderKey(key, declaration, key in values ? values[key] : declaration.default, at),
+  )
 }
 
 function renderValue(key: string, value: unknown, at: Place): string[] {
@@ -139,7 +173,8 @@ function renderValue(key: string, value: unknown, at: Place): string[] {
     const body = stringify(value, { lineWidth: 0 }).trimEnd().split('\n')
     return [line(at, `${key}:`), ...body.map((text) => line(deeper(at), text))]
   }
-  if (Array.isArray(value) && value.length > 0) return [line(at, `${key}:`), ...value.map((v) => line(deeper(at), `- ${scalar(v)}`))]
+  if (Array.isArray(value) && value.length > 0)
+    return [line(at, `${key}:`), ...value.map((v) => line(deeper(at), `- ${scalar(v)}`))]
   return [line(at, `${key}: ${scalar(value)}`)]
 }
 

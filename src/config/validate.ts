@@ -49,7 +49,11 @@ function resolvePaths(s: RawSettings, root: string, configFile: string | undefin
       reduce_prompt: absOrNull(s.global_search.reduce_prompt),
       knowledge_prompt: absOrNull(s.global_search.knowledge_prompt),
     },
-    drift_search: { ...s.drift_search, prompt: absOrNull(s.drift_search.prompt), reduce_prompt: absOrNull(s.drift_search.reduce_prompt) },
+    drift_search: {
+      ...s.drift_search,
+      prompt: absOrNull(s.drift_search.prompt),
+      reduce_prompt: absOrNull(s.drift_search.reduce_prompt),
+    },
     basic_search: { ...s.basic_search, prompt: absOrNull(s.basic_search.prompt) },
     chunk_graph: { ...s.chunk_graph, prompt: absOrNull(s.chunk_graph.prompt) },
     graph_search: { ...s.graph_search, prompt: absOrNull(s.graph_search.prompt) },

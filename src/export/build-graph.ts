@@ -50,13 +50,21 @@ export interface BuiltGraph {
   warnings: string[]
 }
 
-export function buildGraph(entities: readonly EntityRow[], relationships: readonly RelationshipRow[], membership: Membership, level: number): BuiltGraph {
+export function buildGraph(
+  entities: readonly EntityRow[],
+  relationships: readonly RelationshipRow[],
+  membership: Membership,
+  level: number,
+): BuiltGraph {
   const graph: ExportGraph = new MultiUndirectedGraph({ allowSelfLoops: true })
   graph.replaceAttributes({ level, levels: [...membership.levels] })
   const colours = colourCommunities(entities.map((e) => membership.effective(e.id, level)))
   const maxDegree = Math.max(1, ...entities.map((e) => e.degree))
   for (const entity of entities) {
-    if (graph.hasNode(entity.title)) throw new InputError(`entities: two rows have the title ${JSON.stringify(entity.title)}`, { row: entity.human_readable_id })
+    if (graph.hasNode(entity.title))
+      throw new InputError(`entities: two rows have the title ${JSON.stringify(entity.title)}`, {
+        row: entity.human_readable_id,
+      })
     const community = membership.effective(entity.id, level)
     const report = membership.reports.get(community)
     const attributes: NodeAttributes = {
@@ -97,5 +105,7 @@ function addEdges(graph: ExportGraph, relationships: readonly RelationshipRow[])
     })
   }
   if (missing.length === 0) return []
-  return [`${missing.length} relationship(s) left out because an endpoint is not in the entities table (first: ${missing[0]})`]
+  return [
+    `${missing.length} relationship(s) left out because an endpoint is not in the entities table (first: ${missing[0]})`,
+  ]
 }

@@ -19,7 +19,10 @@ export interface Membership {
   readonly reports: ReadonlyMap<number, CommunityReportRow>
 }
 
-export function buildMembership(communities: readonly CommunityRow[], reports: readonly CommunityReportRow[]): Membership {
+export function buildMembership(
+  communities: readonly CommunityRow[],
+  reports: readonly CommunityReportRow[],
+): Membership {
   const byEntity = new Map<string, Map<number, number>>()
   for (const row of communities) {
     for (const entityId of row.entity_ids) {
@@ -49,7 +52,9 @@ export function buildMembership(communities: readonly CommunityRow[], reports: r
 export function chooseLevel(membership: Membership, requested: number | undefined): number {
   if (requested === undefined) return membership.levels[0] ?? 0
   if (membership.levels.length === 0) {
-    throw new ExportError(`--level ${requested}: the index has no communities (run the create_communities workflow first)`)
+    throw new ExportError(
+      `--level ${requested}: the index has no communities (run the create_communities workflow first)`,
+    )
   }
   if (!membership.levels.includes(requested)) {
     throw new ExportError(`--level ${requested}: the index has community levels ${membership.levels.join(', ')}`)

@@ -2,9 +2,26 @@
 import { stringify } from 'csv-stringify/sync'
 import type { ExportGraph } from './build-graph.js'
 
-const NODE_COLUMNS = ['id', 'entity_id', 'human_readable_id', 'type', 'description', 'degree', 'frequency', 'community'] as const
+const NODE_COLUMNS = [
+  'id',
+  'entity_id',
+  'human_readable_id',
+  'type',
+  'description',
+  'degree',
+  'frequency',
+  'community',
+] as const
 const NODE_TAIL = ['report_title', 'report_summary', 'x', 'y', 'size', 'color'] as const
-const EDGE_COLUMNS = ['id', 'source', 'target', 'description', 'weight', 'combined_degree', 'human_readable_id'] as const
+const EDGE_COLUMNS = [
+  'id',
+  'source',
+  'target',
+  'description',
+  'weight',
+  'combined_degree',
+  'human_readable_id',
+] as const
 
 /** One row per entity; `id` is the title, the key edges.csv's source and target refer to. */
 export function writeNodesCsv(graph: ExportGraph): string {

@@ -20,13 +20,19 @@ export function writeGexf(graph: ExportGraph): string {
     }),
     formatEdge: (_key, attributes) => ({
       weight: attributes.weight,
-      attributes: textSafe({ description: attributes.description, combined_degree: attributes.combined_degree, human_readable_id: attributes.human_readable_id }),
+      attributes: textSafe({
+        description: attributes.description,
+        combined_degree: attributes.combined_degree,
+        human_readable_id: attributes.human_readable_id,
+      }),
     }),
   })
 }
 
 function textSafe(attributes: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(attributes).map(([name, value]) => [name, typeof value === 'string' ? xmlText(value) : value]))
+  return Object.fromEntries(
+    Object.entries(attributes).map(([name, value]) => [name, typeof value === 'string' ? xmlText(value) : value]),
+  )
 }
 
 /** `rgb(r,g,b)`, which the writer emits as r/g/b attributes: networkx reads those, not GEXF 1.3's `hex`. */

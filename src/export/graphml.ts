@@ -16,18 +16,40 @@ interface KeySpec {
 }
 
 const NODE_KEYS: readonly [string, GraphmlType][] = [
-  ['label', 'string'], ['entity_id', 'string'], ['human_readable_id', 'long'], ['type', 'string'], ['description', 'string'],
-  ['degree', 'long'], ['frequency', 'long'], ['community', 'long'], ['report_title', 'string'], ['report_summary', 'string'],
-  ['x', 'double'], ['y', 'double'], ['size', 'double'], ['color', 'string'],
+  ['label', 'string'],
+  ['entity_id', 'string'],
+  ['human_readable_id', 'long'],
+  ['type', 'string'],
+  ['description', 'string'],
+  ['degree', 'long'],
+  ['frequency', 'long'],
+  ['community', 'long'],
+  ['report_title', 'string'],
+  ['report_summary', 'string'],
+  ['x', 'double'],
+  ['y', 'double'],
+  ['size', 'double'],
+  ['color', 'string'],
 ]
-const EDGE_KEYS: readonly [string, GraphmlType][] = [['description', 'string'], ['weight', 'double'], ['combined_degree', 'long'], ['human_readable_id', 'long']]
+const EDGE_KEYS: readonly [string, GraphmlType][] = [
+  ['description', 'string'],
+  ['weight', 'double'],
+  ['combined_degree', 'long'],
+  ['human_readable_id', 'long'],
+]
 
 export function writeGraphml(graph: ExportGraph): string {
   const levels = graph.getAttribute('levels')
-  const keys = declareKeys([...NODE_KEYS, ...levels.map((l): [string, GraphmlType] => [`community_${l}`, 'long'])], EDGE_KEYS)
+  const keys = declareKeys(
+    [...NODE_KEYS, ...levels.map((l): [string, GraphmlType] => [`community_${l}`, 'long'])],
+    EDGE_KEYS,
+  )
   const nodeKeys = keys.filter((k) => k.for === 'node')
   const edgeKeys = keys.filter((k) => k.for === 'edge')
-  const nodes = graph.mapNodes((node, attributes) => ({ '@_id': xmlText(node), data: dataOf(nodeKeys, attributes as unknown as Record<string, unknown>) }))
+  const nodes = graph.mapNodes((node, attributes) => ({
+    '@_id': xmlText(node),
+    data: dataOf(nodeKeys, attributes as unknown as Record<string, unknown>),
+  }))
   const edges = graph.mapEdges((edge, attributes, source, target) => ({
     '@_id': xmlText(edge),
     '@_source': xmlText(source),
@@ -39,7 +61,8 @@ export function writeGraphml(graph: ExportGraph): string {
     graphml: {
       '@_xmlns': 'http://graphml.graphdrawing.org/xmlns',
       '@_xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
-      '@_xsi:schemaLocation': 'http://graphml.graphdrawing.org/xmlns http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd',
+      '@_xsi:schemaLocation':
+        'http://graphml.graphdrawing.org/xmlns http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd',
       key: keys.map((k) => ({ '@_id': k.id, '@_for': k.for, '@_attr.name': k.name, '@_attr.type': k.type })),
       graph: {
         '@_id': 'G',
@@ -50,7 +73,12 @@ export function writeGraphml(graph: ExportGraph): string {
       },
     },
   }
-  return new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true }).build(document)
+  return new XMLBuilder({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    format: true,
+    suppressEmptyNode: true,
+  }).build(document)
 }
 
 function declareKeys(node: readonly [string, GraphmlType][], edge: readonly [string, GraphmlType][]): KeySpec[] {

@@ -53,9 +53,21 @@ function viewerData(graph: ExportGraph, membership: Membership, title: string): 
   const index = new Map<string, number>()
   const nodes = graph.mapNodes((key, a) => {
     index.set(key, index.size)
-    return { key, type: a.type, description: a.description, degree: a.degree, x: a.x, y: a.y, size: a.size, color: a.color, community: a.community }
+    return {
+      key,
+      type: a.type,
+      description: a.description,
+      degree: a.degree,
+      x: a.x,
+      y: a.y,
+      size: a.size,
+      color: a.color,
+      community: a.community,
+    }
   })
-  const edges = graph.mapEdges((_edge, a, source, target): ViewerEdge => [index.get(source)!, index.get(target)!, a.weight, a.description])
+  const edges = graph.mapEdges(
+    (_edge, a, source, target): ViewerEdge => [index.get(source)!, index.get(target)!, a.weight, a.description],
+  )
   return { title, level: graph.getAttribute('level'), nodes, edges, communities: viewerCommunities(graph, membership) }
 }
 
@@ -72,13 +84,23 @@ function viewerCommunities(graph: ExportGraph, membership: Membership): ViewerCo
     .map(([community, { size, color }]) => {
       const row = membership.communities.get(community)
       const report = membership.reports.get(community)
-      return { community, level: row?.level ?? -1, size, color, title: report?.title ?? row?.title ?? `Community ${community}`, summary: report?.summary ?? '' }
+      return {
+        community,
+        level: row?.level ?? -1,
+        size,
+        color,
+        title: report?.title ?? row?.title ?? `Community ${community}`,
+        summary: report?.summary ?? '',
+      }
     })
 }
 
 /** JSON that cannot end the <script> element or open a comment: `<` is written as its escape. */
 function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
 }
 
 function escapeHtml(text: string): string {

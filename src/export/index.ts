@@ -45,7 +45,10 @@ export interface ExportResult {
 }
 
 export async function runExport(options: ExportOptions): Promise<ExportResult> {
-  const dataDir = resolve(options.dataDir ?? loadConfig({ root: options.root ?? '.', configFile: options.configFile }).settings.output_storage.base_dir)
+  const dataDir = resolve(
+    options.dataDir ??
+      loadConfig({ root: options.root ?? '.', configFile: options.configFile }).settings.output_storage.base_dir,
+  )
   const tables = await loadExportTables(dataDir)
   const membership = buildMembership(tables.communities, tables.reports)
   const level = chooseLevel(membership, options.level)
@@ -57,7 +60,12 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
 }
 
 /** File name → content; one file for every format but csv. */
-async function render(graph: ExportGraph, membership: Membership, format: ExportFormat, title: string): Promise<Map<string, string>> {
+async function render(
+  graph: ExportGraph,
+  membership: Membership,
+  format: ExportFormat,
+  title: string,
+): Promise<Map<string, string>> {
   switch (format) {
     case 'graphml':
       return new Map([['graph.graphml', writeGraphml(graph)]])
@@ -66,7 +74,10 @@ async function render(graph: ExportGraph, membership: Membership, format: Export
     case 'json':
       return new Map([['graph.json', writeJson(graph, membership)]])
     case 'csv':
-      return new Map([['nodes.csv', writeNodesCsv(graph)], ['edges.csv', writeEdgesCsv(graph)]])
+      return new Map([
+        ['nodes.csv', writeNodesCsv(graph)],
+        ['edges.csv', writeEdgesCsv(graph)],
+      ])
     case 'html':
       return new Map([['graph.html', await writeHtml(graph, membership, title)]])
   }
@@ -74,7 +85,10 @@ async function render(graph: ExportGraph, membership: Membership, format: Export
 
 async function writeOutputs(outputs: Map<string, string>, options: ExportOptions, dataDir: string): Promise<string[]> {
   if (options.out === '-') {
-    if (outputs.size > 1) throw new ExportError(`--out -: the ${options.format} export is ${outputs.size} files (${[...outputs.keys()].join(', ')}); give a folder`)
+    if (outputs.size > 1)
+      throw new ExportError(
+        `--out -: the ${options.format} export is ${outputs.size} files (${[...outputs.keys()].join(', ')}); give a folder`,
+      )
     options.stdout?.write([...outputs.values()][0]!)
     return []
   }

@@ -18,14 +18,17 @@ export function writeJson(graph: ExportGraph, membership: Membership): string {
         children: c.children,
         title: c.title,
         size: c.size,
-        report: report === undefined ? null : {
-          title: report.title,
-          summary: report.summary,
-          rank: report.rank,
-          rating_explanation: report.rating_explanation,
-          findings: report.findings,
-          full_content: report.full_content,
-        },
+        report:
+          report === undefined
+            ? null
+            : {
+                title: report.title,
+                summary: report.summary,
+                rank: report.rank,
+                rating_explanation: report.rating_explanation,
+                findings: report.findings,
+                full_content: report.full_content,
+              },
       }
     })
   return `${JSON.stringify({ ...serialised, attributes: { ...serialised.attributes, communities } }, null, 2)}\n`

@@ -38,7 +38,11 @@ function placeOnSpiral(graph: ExportGraph): void {
   const nodes = graph.nodes().sort((a, b) => {
     const ca = graph.getNodeAttribute(a, 'community')
     const cb = graph.getNodeAttribute(b, 'community')
-    return ca - cb || graph.getNodeAttribute(b, 'degree') - graph.getNodeAttribute(a, 'degree') || (a < b ? -1 : a > b ? 1 : 0)
+    return (
+      ca - cb ||
+      graph.getNodeAttribute(b, 'degree') - graph.getNodeAttribute(a, 'degree') ||
+      (a < b ? -1 : a > b ? 1 : 0)
+    )
   })
   nodes.forEach((node, i) => {
     const radius = 10 * Math.sqrt(i + 0.5)
@@ -60,7 +64,10 @@ function meanPositiveWeight(graph: ExportGraph): number {
 
 /** Six significant decimals are far below a pixel and keep the files small and stable to diff. */
 function roundPositions(graph: ExportGraph): void {
-  graph.updateEachNodeAttributes((_node, attributes) => ({ ...attributes, x: round(attributes.x), y: round(attributes.y) }), { attributes: ['x', 'y'] })
+  graph.updateEachNodeAttributes(
+    (_node, attributes) => ({ ...attributes, x: round(attributes.x), y: round(attributes.y) }),
+    { attributes: ['x', 'y'] },
+  )
 }
 
 function round(value: number): number {

@@ -54,7 +54,13 @@ function identityKey(identity: CacheIdentity): Record<string, unknown> {
 
 export function cachedChat(inner: ChatTransport, store: KeyValueStore, identity: CacheIdentity): ChatTransport {
   const keyOf = (call: ChatCall) =>
-    cacheKey({ kind: 'chat', ...identityKey(identity), messages: call.messages, responseFormat: call.responseFormat ?? null, params: call.params })
+    cacheKey({
+      kind: 'chat',
+      ...identityKey(identity),
+      messages: call.messages,
+      responseFormat: call.responseFormat ?? null,
+      params: call.params,
+    })
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
       if (call.noCache) return inner.complete(call)
@@ -62,11 +68,19 @@ export function cachedChat(inner: ChatTransport, store: KeyValueStore, identity:
       const entry = await readEntry(store, key)
       const hit = entry?.reply as ChatReply | undefined
       // Earlier versions stored empty replies of misbehaving servers; serving one would lose data again.
-      if (typeof hit?.content === 'string' && hit.content.trim() !== '' && typeof hit.usage?.promptTokens === 'number' && (call.responseFormat === undefined || 'json' in hit)) {
+      if (
+        typeof hit?.content === 'string' &&
+        hit.content.trim() !== '' &&
+        typeof hit.usage?.promptTokens === 'number' &&
+        (call.responseFormat === undefined || 'json' in hit)
+      ) {
         return { ...hit, cached: true }
       }
       const reply = await inner.complete(call)
-      await store.set(key, JSON.stringify({ version: VERSION, reply: { content: reply.content, json: reply.json, usage: reply.usage } }))
+      await store.set(
+        key,
+        JSON.stringify({ version: VERSION, reply: { content: reply.content, json: reply.json, usage: reply.usage } }),
+      )
       return reply
     },
     // Streamed answers are not cached (as in the reference): the caller wants live output.
@@ -91,18 +105,25 @@ export function embeddingCache(store: KeyValueStore, identity: CacheIdentity): E
   const keyOf = (text: string) => cacheKey({ kind: 'embedding', ...identityKey(identity), text })
   const readVector = async (text: string): Promise<number[] | undefined> => {
     const vector = (await readEntry(store, keyOf(text)))?.vector
-    return Array.isArray(vector) && vector.length > 0 && vector.every((x) => typeof x === 'number') ? (vector as number[]) : undefined
+    return Array.isArray(vector) && vector.length > 0 && vector.every((x) => typeof x === 'number')
+      ? (vector as number[])
+      : undefined
   }
   return {
     async lookup(texts) {
       const out: Array<number[] | undefined> = []
-      for (let start = 0; start < texts.length; start += IO_CHUNK) out.push(...(await Promise.all(texts.slice(start, start + IO_CHUNK).map(readVector))))
+      for (let start = 0; start < texts.length; start += IO_CHUNK)
+        out.push(...(await Promise.all(texts.slice(start, start + IO_CHUNK).map(readVector))))
       return out
     },
     async save(texts, vectors) {
       for (let start = 0; start < texts.length; start += IO_CHUNK) {
         const chunk = texts.slice(start, start + IO_CHUNK)
-        await Promise.all(chunk.map((text, i) => store.set(keyOf(text), JSON.stringify({ version: VERSION, vector: vectors[start + i] }))))
+        await Promise.all(
+          chunk.map((text, i) =>
+            store.set(keyOf(text), JSON.stringify({ version: VERSION, vector: vectors[start + i] })),
+          ),
+        )
       }
     },
   }

@@ -50,9 +50,12 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
     async complete(call: ChatCall): Promise<ChatReply> {
       let reply: OpenAI.ChatCompletion
       try {
-        reply = await sdk.chat.completions.create(chatBody(options.model, call, false) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
-          signal: call.signal,
-        })
+        reply = await sdk.chat.completions.create(
+          chatBody(options.model, call, false) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
+          {
+            signal: call.signal,
+          },
+        )
       } catch (error) {
         throw toFailure(error, call.signal, endpoint)
       }
@@ -74,9 +77,12 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       let usage: OpenAI.CompletionUsage | undefined
       let opened = false
       try {
-        const stream = await sdk.chat.completions.create(chatBody(options.model, call, true) as unknown as OpenAI.ChatCompletionCreateParamsStreaming, {
-          signal: call.signal,
-        })
+        const stream = await sdk.chat.completions.create(
+          chatBody(options.model, call, true) as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
+          {
+            signal: call.signal,
+          },
+        )
         opened = true
         for await (const chunk of stream) {
           usage = chunk.usage ?? usage
@@ -91,7 +97,11 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       } catch (error) {
         throw toFailure(error, call.signal, endpoint)
       } finally {
-        if (opened) call.meter.tokens(usage?.prompt_tokens ?? estimatePrompt(call), usage?.completion_tokens ?? options.countTokens(text))
+        if (opened)
+          call.meter.tokens(
+            usage?.prompt_tokens ?? estimatePrompt(call),
+            usage?.completion_tokens ?? options.countTokens(text),
+          )
       }
     },
 
@@ -112,8 +122,14 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
         throw toFailure(error, call.signal, endpoint)
       }
       const data = [...(reply.data ?? [])].sort((a, b) => a.index - b.index)
-      if (data.length !== call.input.length || data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)) {
-        throw new AttemptFailure(`embedding reply has ${data.length} vectors for ${call.input.length} inputs`, { kind: 'invalid_reply', retryable: true })
+      if (
+        data.length !== call.input.length ||
+        data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)
+      ) {
+        throw new AttemptFailure(`embedding reply has ${data.length} vectors for ${call.input.length} inputs`, {
+          kind: 'invalid_reply',
+          retryable: true,
+        })
       }
       call.meter.tokens(reply.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0), 0)
       return { vectors: data.map((d) => d.embedding) }
@@ -124,7 +140,9 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
 /** The message text of a chat completion, or undefined when the reply carries none. */
 function textOf(reply: unknown): string | undefined {
   const choices = typeof reply === 'object' && reply !== null ? (reply as { choices?: unknown }).choices : undefined
-  const content = Array.isArray(choices) ? (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content : undefined
+  const content = Array.isArray(choices)
+    ? (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content
+    : undefined
   return typeof content === 'string' ? content : undefined
 }
 
@@ -134,11 +152,13 @@ function textOf(reply: unknown): string | undefined {
  * never cached, rather than an empty answer that loses data silently.
  */
 function invalidReplyOf(reply: unknown): AttemptFailure {
-  if (typeof reply !== 'object' || reply === null) return invalidReply(`the reply is not a chat completion (${describeBody(reply)})`)
+  if (typeof reply !== 'object' || reply === null)
+    return invalidReply(`the reply is not a chat completion (${describeBody(reply)})`)
   const choices = (reply as { choices?: unknown }).choices
   if (!Array.isArray(choices) || choices.length === 0) return invalidReply('the reply has no choices')
   const content = (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content
-  if (typeof content !== 'string') return invalidReply(`the reply's message content is ${content === null ? 'null' : typeof content}`)
+  if (typeof content !== 'string')
+    return invalidReply(`the reply's message content is ${content === null ? 'null' : typeof content}`)
   return invalidReply("the reply's message content is empty")
 }
 
@@ -180,13 +200,20 @@ function toFailure(error: unknown, signal: AbortSignal | undefined, endpoint: st
     const unreachable = unreachableCode(error)
     // Nothing listens there or the name does not resolve: retrying for minutes would not change that.
     if (unreachable !== undefined) {
-      return new AttemptFailure(`cannot reach ${endpoint} (${unreachable}); is the server running and api_base right?`, {
-        kind: 'connection',
-        retryable: false,
-        cause: error,
-      })
+      return new AttemptFailure(
+        `cannot reach ${endpoint} (${unreachable}); is the server running and api_base right?`,
+        {
+          kind: 'connection',
+          retryable: false,
+          cause: error,
+        },
+      )
     }
-    return new AttemptFailure(`connection error (${causeText(error)})`, { kind: 'connection', retryable: true, cause: error })
+    return new AttemptFailure(`connection error (${causeText(error)})`, {
+      kind: 'connection',
+      retryable: true,
+      cause: error,
+    })
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     const status = error.status

@@ -47,14 +47,27 @@ export async function embedInBatches(
     input.forEach((text, i) => vectors.set(text, answered[i]!))
     await usable?.save(input, answered)
   }
-  await settleAll(pack(misses, options).map((batch) => embedSplitting(batch.map((s) => s.text), transport, base, keep)))
+  await settleAll(
+    pack(misses, options).map((batch) =>
+      embedSplitting(
+        batch.map((s) => s.text),
+        transport,
+        base,
+        keep,
+      ),
+    ),
+  )
   return perText.map((snippets) => {
     const own = snippets.map((s) => vectors.get(s.text)!)
     return own.length <= 1 ? (own[0] ?? []) : meanNormalised(own)
   })
 }
 
-async function cachedVectors(snippets: readonly Snippet[], cache: EmbeddingCache | undefined, base: CallBase): Promise<Map<string, number[]>> {
+async function cachedVectors(
+  snippets: readonly Snippet[],
+  cache: EmbeddingCache | undefined,
+  base: CallBase,
+): Promise<Map<string, number[]>> {
   const found = new Map<string, number[]>()
   if (cache === undefined || snippets.length === 0) return found
   const hits = await cache.lookup(snippets.map((s) => s.text))
@@ -86,7 +99,10 @@ function pack<T extends { tokens: number }>(snippets: readonly T[], options: Bat
   let current: T[] = []
   let tokens = 0
   for (const snippet of snippets) {
-    if (current.length > 0 && (current.length >= options.batchSize || tokens + snippet.tokens > options.batchMaxTokens)) {
+    if (
+      current.length > 0 &&
+      (current.length >= options.batchSize || tokens + snippet.tokens > options.batchMaxTokens)
+    ) {
       batches.push(current)
       current = []
       tokens = 0
@@ -120,7 +136,10 @@ async function embedSplitting(
     }
     end('split')
     const middle = Math.ceil(input.length / 2)
-    await settleAll([embedSplitting(input.slice(0, middle), transport, base, keep), embedSplitting(input.slice(middle), transport, base, keep)])
+    await settleAll([
+      embedSplitting(input.slice(0, middle), transport, base, keep),
+      embedSplitting(input.slice(middle), transport, base, keep),
+    ])
     return
   }
   end('ok')

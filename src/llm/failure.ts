@@ -11,7 +11,10 @@ export class AttemptFailure extends Error {
   readonly retryable: boolean
   /** Server-requested wait (Retry-After / retry-after-ms), in milliseconds. */
   readonly retryAfterMs: number | undefined
-  constructor(message: string, details: { kind: FailureKind; status?: number; retryable: boolean; retryAfterMs?: number; cause?: unknown }) {
+  constructor(
+    message: string,
+    details: { kind: FailureKind; status?: number; retryable: boolean; retryAfterMs?: number; cause?: unknown },
+  ) {
     super(message, { cause: details.cause })
     this.name = 'AttemptFailure'
     this.kind = details.kind

@@ -32,7 +32,11 @@ export interface ModelDeps {
   log?: Logger
 }
 
-const DEFAULT_BATCHING: Readonly<BatchingOptions> = Object.freeze({ batchSize: 16, batchMaxTokens: 8191, windowOverlap: 100 })
+const DEFAULT_BATCHING: Readonly<BatchingOptions> = Object.freeze({
+  batchSize: 16,
+  batchMaxTokens: 8191,
+  windowOverlap: 100,
+})
 
 export function createRateLimiter(options: Pick<ModelOptions, 'concurrentRequests' | 'rateLimit'>): RateLimiter {
   return new RateLimiter({
@@ -49,9 +53,12 @@ export function createUsageMeter(options: Pick<ModelOptions, 'provider' | 'model
 
 export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): ChatModel {
   if (options.provider === 'local') {
-    throw new ConfigError(`${options.settingsPath}.model_provider: "local" only provides embeddings; use openai or azure for chat models`, {
-      keyPath: `${options.settingsPath}.model_provider`,
-    })
+    throw new ConfigError(
+      `${options.settingsPath}.model_provider: "local" only provides embeddings; use openai or azure for chat models`,
+      {
+        keyPath: `${options.settingsPath}.model_provider`,
+      },
+    )
   }
   const tokenizer = getTokenizer(encodingForModel(options.model, options.encodingModel))
   const meter = deps.meter ?? createUsageMeter(options)
@@ -89,7 +96,11 @@ export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): Ch
  * An embedding model. `model_provider: local` is the offline hashing embedder (no HTTP, so no
  * cache, retries or limits); every other provider goes through the same layers as chat.
  */
-export function createEmbeddingModel(options: ModelOptions, deps: ModelDeps = {}, batching: Partial<BatchingOptions> = {}): EmbeddingModel {
+export function createEmbeddingModel(
+  options: ModelOptions,
+  deps: ModelDeps = {},
+  batching: Partial<BatchingOptions> = {},
+): EmbeddingModel {
   const tokenizer = getTokenizer(encodingForModel(options.model, options.encodingModel))
   const meter = deps.meter ?? createUsageMeter(options)
   let chain: EmbedTransport
@@ -99,7 +110,11 @@ export function createEmbeddingModel(options: ModelOptions, deps: ModelDeps = {}
   } else {
     // Same order and reasons as for chat models (see createChatModel), except that usage and cache
     // sit in the batching step: it looks up each text before packing batches from the misses alone.
-    chain = limitedEmbed(createClient(clientOptions(options, tokenizer.count)), deps.limiter ?? createRateLimiter(options), tokenizer.count)
+    chain = limitedEmbed(
+      createClient(clientOptions(options, tokenizer.count)),
+      deps.limiter ?? createRateLimiter(options),
+      tokenizer.count,
+    )
     chain = retryingEmbed(chain, retryContext(options, deps.log))
     if (deps.cache !== undefined) cache = embeddingCache(deps.cache, cacheIdentity(options))
   }
@@ -107,7 +122,15 @@ export function createEmbeddingModel(options: ModelOptions, deps: ModelDeps = {}
   return {
     id: options.id,
     model: options.model,
-    embed: (texts, opts) => embedInBatches(texts, chain, tokenizer, resolved, { meter, noCache: opts?.noCache === true, signal: opts?.signal, beforeSend: opts?.beforeSend }, cache),
+    embed: (texts, opts) =>
+      embedInBatches(
+        texts,
+        chain,
+        tokenizer,
+        resolved,
+        { meter, noCache: opts?.noCache === true, signal: opts?.signal, beforeSend: opts?.beforeSend },
+        cache,
+      ),
     countTokens: (text) => tokenizer.count(text),
   }
 }

@@ -76,9 +76,11 @@ function removeTrailingCommas(text: string): string {
 function validate(value: unknown, schema: unknown, path: string): string | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined
   const s = schema as Record<string, unknown>
-  if (Array.isArray(s.enum) && !s.enum.some((e) => e === value)) return `${path}: expected one of ${JSON.stringify(s.enum)}`
+  if (Array.isArray(s.enum) && !s.enum.some((e) => e === value))
+    return `${path}: expected one of ${JSON.stringify(s.enum)}`
   const types = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]
-  if (types.length > 0 && !types.some((t) => hasType(value, t))) return `${path}: expected ${types.join(' or ')}, got ${describe(value)}`
+  if (types.length > 0 && !types.some((t) => hasType(value, t)))
+    return `${path}: expected ${types.join(' or ')}, got ${describe(value)}`
   if (Array.isArray(value) && s.items !== undefined) {
     for (let i = 0; i < value.length; i++) {
       const problem = validate(value[i], s.items, `${path}[${i}]`)

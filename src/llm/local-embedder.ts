@@ -22,7 +22,10 @@ export function localEmbedder(dimension: number = LOCAL_EMBEDDING_DIMENSION): Em
 export function hashEmbedding(text: string, dimension: number): number[] {
   const counts = new Map<string, number>()
   const add = (feature: string) => counts.set(feature, (counts.get(feature) ?? 0) + 1)
-  for (const match of text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const match of text
+    .normalize('NFKC')
+    .toLowerCase()
+    .matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = match[0]
     add(`w:${word}`)
     const padded = `<${word}>`

@@ -91,7 +91,8 @@ export class RateLimiter {
     const { requestsPerPeriod: rpp, tokensPerPeriod: tpp } = this.options
     const requestsFull = rpp !== undefined && this.window.length >= rpp
     // A request larger than the whole budget is let through alone, or it would wait forever.
-    const tokensFull = tpp !== undefined && this.windowTokens + tokens > tpp && !(tokens > tpp && this.window.length === 0)
+    const tokensFull =
+      tpp !== undefined && this.windowTokens + tokens > tpp && !(tokens > tpp && this.window.length === 0)
     if (!requestsFull && !tokensFull) return 0
     const oldest = this.window[0]
     return oldest === undefined ? 0 : Math.max(1, oldest.at + this.options.periodSeconds * 1000 - now)
@@ -118,10 +119,17 @@ export function estimateChatTokens(call: ChatCall, countTokens: (text: string) =
   return prompt + (Number.isFinite(budget) ? budget : 0)
 }
 
-export function limitedChat(inner: ChatTransport, limiter: RateLimiter, countTokens: (text: string) => number): ChatTransport {
+export function limitedChat(
+  inner: ChatTransport,
+  limiter: RateLimiter,
+  countTokens: (text: string) => number,
+): ChatTransport {
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
-      const release = await limiter.acquire(limiter.countsTokens ? estimateChatTokens(call, countTokens) : 0, call.signal)
+      const release = await limiter.acquire(
+        limiter.countsTokens ? estimateChatTokens(call, countTokens) : 0,
+        call.signal,
+      )
       try {
         call.beforeSend?.()
         return await inner.complete(call)
@@ -130,7 +138,10 @@ export function limitedChat(inner: ChatTransport, limiter: RateLimiter, countTok
       }
     },
     async *stream(call: ChatCall): AsyncIterable<string> {
-      const release = await limiter.acquire(limiter.countsTokens ? estimateChatTokens(call, countTokens) : 0, call.signal)
+      const release = await limiter.acquire(
+        limiter.countsTokens ? estimateChatTokens(call, countTokens) : 0,
+        call.signal,
+      )
       try {
         call.beforeSend?.()
         yield* inner.stream(call)
@@ -141,7 +152,11 @@ export function limitedChat(inner: ChatTransport, limiter: RateLimiter, countTok
   }
 }
 
-export function limitedEmbed(inner: EmbedTransport, limiter: RateLimiter, countTokens: (text: string) => number): EmbedTransport {
+export function limitedEmbed(
+  inner: EmbedTransport,
+  limiter: RateLimiter,
+  countTokens: (text: string) => number,
+): EmbedTransport {
   return {
     async embed(call: EmbedCall): Promise<EmbedReply> {
       const tokens = limiter.countsTokens ? call.input.reduce((n, t) => n + countTokens(t), 0) : 0

@@ -33,7 +33,12 @@ export interface RetryContext {
 }
 
 /** Runs `attempt` until it succeeds, a failure is not retryable, or the retries are used up. */
-export async function withRetry<T>(ctx: RetryContext, meter: UsageMeter, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+export async function withRetry<T>(
+  ctx: RetryContext,
+  meter: UsageMeter,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt()
@@ -62,9 +67,16 @@ export function waitMs(ctx: RetryContext, failure: AttemptFailure, attempt: numb
 }
 
 function toLlmError(ctx: RetryContext, failure: AttemptFailure, attempts: number): LlmError {
-  const details = { model: ctx.modelRef, attempts, status: failure.status, retryable: failure.retryable, cause: failure }
+  const details = {
+    model: ctx.modelRef,
+    attempts,
+    status: failure.status,
+    retryable: failure.retryable,
+    cause: failure,
+  }
   if (failure.status === 401 || failure.status === 403) {
-    const origin = ctx.keyOrigin === undefined ? 'no API key is configured for it' : `the key comes from ${ctx.keyOrigin}`
+    const origin =
+      ctx.keyOrigin === undefined ? 'no API key is configured for it' : `the key comes from ${ctx.keyOrigin}`
     const verb = failure.status === 401 ? 'rejected the API key' : 'denied access with the API key'
     return new LlmError(`${ctx.modelRef}: the provider ${verb} (HTTP ${failure.status}); ${origin}`, details)
   }
@@ -90,7 +102,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /** The chat transport with retries. A stream is retried only until its first delta arrives. */
 export function retryingChat(inner: ChatTransport, ctx: RetryContext): ChatTransport {
   return {
-    complete: (call: ChatCall): Promise<ChatReply> => withRetry(ctx, call.meter, call.signal, () => inner.complete(call)),
+    complete: (call: ChatCall): Promise<ChatReply> =>
+      withRetry(ctx, call.meter, call.signal, () => inner.complete(call)),
     async *stream(call: ChatCall): AsyncIterable<string> {
       let attempts = 0
       const { iterator, first } = await withRetry(ctx, call.meter, call.signal, async () => {

@@ -21,7 +21,11 @@ export interface ModelSettingsShape {
     readonly jitter: boolean
     readonly max_delay: number | null
   } | null
-  readonly rate_limit: { readonly period_in_seconds: number; readonly requests_per_period: number | null; readonly tokens_per_period: number | null } | null
+  readonly rate_limit: {
+    readonly period_in_seconds: number
+    readonly requests_per_period: number | null
+    readonly tokens_per_period: number | null
+  } | null
   readonly concurrent_requests: number | null
   readonly request_timeout: number
   readonly encoding_model: string | null
@@ -43,7 +47,9 @@ export interface ModelOptions {
   callArgs: Readonly<Record<string, unknown>>
   retry: RetryPolicy
   concurrentRequests: number
-  rateLimit: { periodSeconds: number; requestsPerPeriod: number | undefined; tokensPerPeriod: number | undefined } | undefined
+  rateLimit:
+    | { periodSeconds: number; requestsPerPeriod: number | undefined; tokensPerPeriod: number | undefined }
+    | undefined
   requestTimeoutSeconds: number
   encodingModel: string | undefined
   dimensions: number | undefined
@@ -53,7 +59,13 @@ export interface ModelOptions {
 }
 
 /** Used when a model has no `retry` section: retrying is the safe default for a batch indexer. */
-const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({ type: 'exponential_backoff', maxRetries: 7, baseDelay: 2, jitter: true, maxDelay: undefined })
+const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({
+  type: 'exponential_backoff',
+  maxRetries: 7,
+  baseDelay: 2,
+  jitter: true,
+  maxDelay: undefined,
+})
 
 export function modelOptionsFromSettings(
   group: 'completion_models' | 'embedding_models',
@@ -75,16 +87,27 @@ export function modelOptionsFromSettings(
     retry:
       s.retry === null
         ? DEFAULT_RETRY
-        : { type: s.retry.type, maxRetries: s.retry.max_retries, baseDelay: s.retry.base_delay, jitter: s.retry.jitter, maxDelay: orUndefined(s.retry.max_delay) },
+        : {
+            type: s.retry.type,
+            maxRetries: s.retry.max_retries,
+            baseDelay: s.retry.base_delay,
+            jitter: s.retry.jitter,
+            maxDelay: orUndefined(s.retry.max_delay),
+          },
     concurrentRequests: s.concurrent_requests ?? context.concurrentRequests,
     rateLimit:
       s.rate_limit === null
         ? undefined
-        : { periodSeconds: s.rate_limit.period_in_seconds, requestsPerPeriod: orUndefined(s.rate_limit.requests_per_period), tokensPerPeriod: orUndefined(s.rate_limit.tokens_per_period) },
+        : {
+            periodSeconds: s.rate_limit.period_in_seconds,
+            requestsPerPeriod: orUndefined(s.rate_limit.requests_per_period),
+            tokensPerPeriod: orUndefined(s.rate_limit.tokens_per_period),
+          },
     requestTimeoutSeconds: s.request_timeout,
     encodingModel: orUndefined(s.encoding_model),
     dimensions: orUndefined(s.dimensions),
-    pricing: s.pricing === null ? undefined : { inputPer1m: s.pricing.input_per_1m, outputPer1m: s.pricing.output_per_1m },
+    pricing:
+      s.pricing === null ? undefined : { inputPer1m: s.pricing.input_per_1m, outputPer1m: s.pricing.output_per_1m },
     keyOrigin: context.keyOrigin,
   }
 }

@@ -25,7 +25,9 @@ export function getTokenizer(encoding: string): Tokenizer {
   let tokenizer = cache.get(encoding)
   if (tokenizer === undefined) {
     if (!isKnownEncoding(encoding)) {
-      throw new ConfigError(`unknown tiktoken encoding "${encoding}" (expected one of ${TIKTOKEN_ENCODINGS.join(', ')})`)
+      throw new ConfigError(
+        `unknown tiktoken encoding "${encoding}" (expected one of ${TIKTOKEN_ENCODINGS.join(', ')})`,
+      )
     }
     tokenizer = wrap(encoding, get_encoding(encoding))
     cache.set(encoding, tokenizer)

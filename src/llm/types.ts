@@ -71,7 +71,10 @@ export interface EmbeddingModel {
    * One vector per input text, in input order. Long texts are windowed and mean-pooled; an empty
    * text gets an empty vector (there is nothing to embed). `noCache` bypasses the cache (preflight).
    */
-  embed(texts: readonly string[], options?: { signal?: AbortSignal; noCache?: boolean; beforeSend?: () => void }): Promise<number[][]>
+  embed(
+    texts: readonly string[],
+    options?: { signal?: AbortSignal; noCache?: boolean; beforeSend?: () => void },
+  ): Promise<number[][]>
   countTokens(text: string): number
 }
 

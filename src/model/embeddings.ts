@@ -15,7 +15,11 @@ export const EMBEDDING_NAMES = [
 export type EmbeddingName = (typeof EMBEDDING_NAMES)[number]
 
 /** The embeddings generated when embed_text.names is not set (the reference default). */
-export const DEFAULT_EMBEDDING_NAMES: readonly EmbeddingName[] = ['entity_description', 'community_full_content', 'text_unit_text']
+export const DEFAULT_EMBEDDING_NAMES: readonly EmbeddingName[] = [
+  'entity_description',
+  'community_full_content',
+  'text_unit_text',
+]
 
 const EMBEDDING_COLUMNS = [column('id', 'string'), column('embedding', 'list<double>')] as const
 

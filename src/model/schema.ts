@@ -68,9 +68,6 @@ export function nullableColumn<const N extends string, const K extends ColumnKin
   return { name, kind, nullable: true }
 }
 
-export function defineTable<const Cols extends readonly ColumnSpec[]>(
-  name: string,
-  columns: Cols,
-): TableSchema<Cols> {
+export function defineTable<const Cols extends readonly ColumnSpec[]>(name: string, columns: Cols): TableSchema<Cols> {
   return Object.freeze({ name, columns: Object.freeze(columns) as Cols })
 }

@@ -35,12 +35,20 @@ export interface Unusable {
 export async function askOnce<T>(q: Question<T>, services: AskServices, advice: string): Promise<T> {
   let problem = ''
   for (const noCache of [false, true]) {
-    const reply = await services.chat.complete({ messages: message(q), responseFormat: q.format, noCache, signal: services.signal })
+    const reply = await services.chat.complete({
+      messages: message(q),
+      responseFormat: q.format,
+      noCache,
+      signal: services.signal,
+    })
     const checked = q.check(reply.json as Record<string, unknown>)
     if (checked.ok) return checked.value
     problem = checked.problem
   }
-  throw new LlmError(`prompt-tune ${q.step}: the model's answer was unusable twice (${problem}); ${advice}`, { model: services.chat.id, attempts: 2 })
+  throw new LlmError(`prompt-tune ${q.step}: the model's answer was unusable twice (${problem}); ${advice}`, {
+    model: services.chat.id,
+    attempts: 2,
+  })
 }
 
 /** One question per chunk, concurrently; unusable answers are skipped and reported in `unusable`. */
@@ -52,7 +60,11 @@ export async function askPerChunk<T>(
   let firstError: unknown
   const values = await mapBounded(questions, services.concurrency, async (q, i) => {
     try {
-      const reply = await services.chat.complete({ messages: message(q), responseFormat: q.format, signal: services.signal })
+      const reply = await services.chat.complete({
+        messages: message(q),
+        responseFormat: q.format,
+        signal: services.signal,
+      })
       const checked = q.check(reply.json as Record<string, unknown>)
       if (checked.ok) return checked.value
       unusable.push({ step: q.step, chunk: i + 1, problem: checked.problem })

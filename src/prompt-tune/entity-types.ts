@@ -55,7 +55,10 @@ export function countTypes(mentions: readonly TypedMention[]): TypeCount[] {
 }
 
 export function consolidateTypes(mentions: readonly TypedMention[], options: ConsolidateOptions): string[] {
-  if (options.strategy === 'global') return eligible(countTypes(mentions), options.minShare).slice(0, options.maxTypes).map((t) => t.type)
+  if (options.strategy === 'global')
+    return eligible(countTypes(mentions), options.minShare)
+      .slice(0, options.maxTypes)
+      .map((t) => t.type)
   const ranked = rankedPerDocument(mentions, options.minShare)
   const kept: string[] = []
   // Round-robin over documents (largest sample first): each document's best remaining type in turn.

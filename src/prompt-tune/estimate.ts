@@ -22,12 +22,28 @@ export interface StepEstimate {
 // A persona or role is a few sentences, a per-chunk answer roughly as long as its chunk.
 const COMPLETION = { domain: 15, language: 8, persona: 120, rating: 80, role: 100, perEntityList: 0.5, perExample: 1.2 }
 
-export function estimatePromptTune(settings: Settings, o: PromptTuneOptions, sample: readonly SampleChunk[], embedded: readonly SampleChunk[]): StepEstimate[] {
+export function estimatePromptTune(
+  settings: Settings,
+  o: PromptTuneOptions,
+  sample: readonly SampleChunk[],
+  embedded: readonly SampleChunk[],
+): StepEstimate[] {
   const chat = settings.completion_models[settings.extract_graph.completion_model_id]
-  const count = (text: string) => getTokenizer(chat ? encodingForModel(chat.model, chat.encoding_model) : 'cl100k_base').count(text)
+  const count = (text: string) =>
+    getTokenizer(chat ? encodingForModel(chat.model, chat.encoding_model) : 'cl100k_base').count(text)
   const passages = passagesOf(sample, count)
-  const stub = { domain: o.domain ?? 'a domain', persona: 'You are an expert.', language: o.language ?? 'English', entity_types: 'A, B, C' }
-  const one = (step: string, template: string, completion: number) => ({ step, calls: 1, prompt: count(formatPrompt(template, { ...stub, passages })), completion })
+  const stub = {
+    domain: o.domain ?? 'a domain',
+    persona: 'You are an expert.',
+    language: o.language ?? 'English',
+    entity_types: 'A, B, C',
+  }
+  const one = (step: string, template: string, completion: number) => ({
+    step,
+    calls: 1,
+    prompt: count(formatPrompt(template, { ...stub, passages })),
+    completion,
+  })
   const perChunk = (step: string, template: string, factor: number) => ({
     step,
     calls: sample.length,
@@ -42,12 +58,27 @@ export function estimatePromptTune(settings: Settings, o: PromptTuneOptions, sam
     perChunk('examples', Q.EXAMPLE_QUESTION, COMPLETION.perExample),
     one('rating description', Q.RATING_QUESTION, COMPLETION.rating),
     one('report role', Q.ROLE_QUESTION, COMPLETION.role),
-  ].map((r) => ({ step: r.step, calls: r.calls, promptTokens: r.prompt, completionTokens: r.completion, costUsd: price(chat, r.prompt, r.completion) }))
+  ].map((r) => ({
+    step: r.step,
+    calls: r.calls,
+    promptTokens: r.prompt,
+    completionTokens: r.completion,
+    costUsd: price(chat, r.prompt, r.completion),
+  }))
   if (embedded.length === 0) return rows
   const embedding = settings.embedding_models[settings.embed_text.embedding_model_id]
   const tokens = embedded.reduce((n, c) => n + c.nTokens, 0)
   const calls = embedding?.model_provider === 'local' ? 0 : Math.ceil(embedded.length / settings.embed_text.batch_size)
-  return [{ step: 'embed chunks (auto)', calls, promptTokens: tokens, completionTokens: 0, costUsd: price(embedding, tokens, 0) }, ...rows]
+  return [
+    {
+      step: 'embed chunks (auto)',
+      calls,
+      promptTokens: tokens,
+      completionTokens: 0,
+      costUsd: price(embedding, tokens, 0),
+    },
+    ...rows,
+  ]
 }
 
 /** Sample chunks joined for the whole-corpus questions, up to about 4,000 tokens. */
@@ -65,7 +96,9 @@ export function passagesOf(sample: readonly SampleChunk[], count: (text: string)
 
 function price(model: ModelSettings | undefined, promptTokens: number, completionTokens: number): number | null {
   if (model === undefined) return null
-  const override = model.pricing ? { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m } : undefined
+  const override = model.pricing
+    ? { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m }
+    : undefined
   const p = priceOfModel(model.model_provider, model.model, override)
   return p === undefined ? null : costUsd(p, promptTokens, completionTokens)
 }

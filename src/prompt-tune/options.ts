@@ -64,19 +64,31 @@ const PROMPT_TUNE_DEFAULTS = Object.freeze({
 
 export function resolvePromptTuneOptions(partial: Partial<PromptTuneOptions>): PromptTuneOptions {
   const o: PromptTuneOptions = { ...PROMPT_TUNE_DEFAULTS, ...stripUndefined(partial) }
-  const positive = { limit: o.limit, maxTokens: o.maxTokens, chunkSize: o.chunkSize, nSubsetMax: o.nSubsetMax, k: o.k, maxEntityTypes: o.maxEntityTypes }
+  const positive = {
+    limit: o.limit,
+    maxTokens: o.maxTokens,
+    chunkSize: o.chunkSize,
+    nSubsetMax: o.nSubsetMax,
+    k: o.k,
+    maxEntityTypes: o.maxEntityTypes,
+  }
   for (const [name, value] of Object.entries(positive)) {
-    if (!Number.isInteger(value) || value < 1) throw new ConfigError(`--${kebab(name)}: expected a whole number ≥ 1, got ${value}`)
+    if (!Number.isInteger(value) || value < 1)
+      throw new ConfigError(`--${kebab(name)}: expected a whole number ≥ 1, got ${value}`)
   }
   if (!Number.isInteger(o.minExamplesRequired) || o.minExamplesRequired < 0) {
     throw new ConfigError(`--min-examples-required: expected a whole number ≥ 0, got ${o.minExamplesRequired}`)
   }
   if (!Number.isInteger(o.overlap) || o.overlap < 0 || o.overlap >= o.chunkSize) {
-    throw new ConfigError(`--overlap: expected a whole number from 0 to below --chunk-size (${o.chunkSize}), got ${o.overlap}`)
+    throw new ConfigError(
+      `--overlap: expected a whole number from 0 to below --chunk-size (${o.chunkSize}), got ${o.overlap}`,
+    )
   }
-  if (!(o.minTypeShare >= 0 && o.minTypeShare <= 1)) throw new ConfigError(`--min-type-share: expected a number from 0 to 1, got ${o.minTypeShare}`)
+  if (!(o.minTypeShare >= 0 && o.minTypeShare <= 1))
+    throw new ConfigError(`--min-type-share: expected a number from 0 to 1, got ${o.minTypeShare}`)
   if (o.domain !== undefined && o.domain.trim() === '') throw new ConfigError('--domain: expected a non-empty text')
-  if (o.language !== undefined && o.language.trim() === '') throw new ConfigError('--language: expected a non-empty text')
+  if (o.language !== undefined && o.language.trim() === '')
+    throw new ConfigError('--language: expected a non-empty text')
   return o
 }
 

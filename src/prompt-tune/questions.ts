@@ -63,7 +63,11 @@ ${passages}`
 const text = { type: 'string' }
 
 function objectSchema(name: string, properties: Record<string, unknown>): JsonSchemaFormat {
-  return { type: 'json_schema', name, schema: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false } }
+  return {
+    type: 'json_schema',
+    name,
+    schema: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false },
+  }
 }
 
 export const DOMAIN_FORMAT = objectSchema('prompt_tune_domain', { domain: text })
@@ -79,7 +83,9 @@ const entity = (fields: string[]) => ({
   additionalProperties: false,
 })
 
-export const OPEN_EXTRACTION_FORMAT = objectSchema('prompt_tune_entity_types', { entities: { type: 'array', items: entity(['name', 'type']) } })
+export const OPEN_EXTRACTION_FORMAT = objectSchema('prompt_tune_entity_types', {
+  entities: { type: 'array', items: entity(['name', 'type']) },
+})
 
 export const EXAMPLE_FORMAT = objectSchema('prompt_tune_example', {
   entities: { type: 'array', items: entity(['name', 'type', 'description']) },

@@ -59,12 +59,16 @@ export interface PromptTuneResult {
 }
 
 /** Loads settings and the corpus and selects the sample (embedding only with the offline embedder); calls no model. */
-export async function planPromptTune(partial: Partial<PromptTuneOptions>): Promise<PromptTunePlan & { warnings: string[] }> {
+export async function planPromptTune(
+  partial: Partial<PromptTuneOptions>,
+): Promise<PromptTunePlan & { warnings: string[] }> {
   const options = resolvePromptTuneOptions(partial)
   const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
   const { settings } = loaded
   const warnings = [...loaded.warnings]
-  const corpus = await loadCorpus(settings, { size: options.chunkSize, overlap: options.overlap }, (m) => warnings.push(m))
+  const corpus = await loadCorpus(settings, { size: options.chunkSize, overlap: options.overlap }, (m) =>
+    warnings.push(m),
+  )
   const selection = selectionOf(options)
   const pool = candidates(corpus, selection)
   const auto = options.selectionMethod === 'auto'
@@ -83,13 +87,19 @@ export async function runPromptTune(partial: Partial<PromptTuneOptions>): Promis
   const session = openSession(o)
   const { settings, reporter, step, chat } = session
   reporter.pipelineStart(stepNames(o), [], undefined)
-  const corpus = await step('load input', () => loadCorpus(settings, { size: o.chunkSize, overlap: o.overlap }, (m) => reporter.warning(m)))
+  const corpus = await step('load input', () =>
+    loadCorpus(settings, { size: o.chunkSize, overlap: o.overlap }, (m) => reporter.warning(m)),
+  )
   const embedder = o.selectionMethod === 'auto' ? embedderOf(settings, session.registry) : undefined
   const sample = await step('select chunks', () => selectSample(corpus, selectionOf(o), embedder))
   const learnt = await learn(session, o, sample)
   const { examples, exampleTypes, typesDiscovered } = learnt
   const values = { ...learnt, entityTypes: typesDiscovered ? exampleTypes : undefined }
-  const prompts = buildPrompts(values, { maxTokens: o.maxTokens, minExamples: o.minExamplesRequired, countTokens: chat.countTokens })
+  const prompts = buildPrompts(values, {
+    maxTokens: o.maxTokens,
+    minExamples: o.minExamplesRequired,
+    countTokens: chat.countTokens,
+  })
   validatePrompts(prompts, examples, exampleTypes)
   const outputDir = resolve(settings.root, o.output)
   const written = await step('write prompts', () => writePrompts(prompts, outputDir, o.force, settings))
@@ -126,13 +136,25 @@ function openSession(o: PromptTuneOptions): Session {
   const { settings, warnings, apiKeyOrigins } = loadConfig({ root: o.root, configFile: o.configFile, env: o.env })
   for (const w of warnings) reporter.warning(w)
   const models = [...Object.values(settings.completion_models), ...Object.values(settings.embedding_models)]
-  const log = createFileLogger(logPath(settings), { verbose: o.verbose, secrets: models.map((m) => m.api_key ?? '').filter((k) => k !== '') })
+  const log = createFileLogger(logPath(settings), {
+    verbose: o.verbose,
+    secrets: models.map((m) => m.api_key ?? '').filter((k) => k !== ''),
+  })
   const chatId = settings.extract_graph.completion_model_id
   const embeddingIds = o.selectionMethod === 'auto' ? [settings.embed_text.embedding_model_id] : []
   rejectPlaceholderKeys(settings, { chat: [chatId], embedding: embeddingIds }, apiKeyOrigins)
-  const registry = createModelRegistry(settings, { cache: createCache(settings, o.cache), log, apiKeyOrigins, noCache: !o.cache })
-  const chat = registry.forWorkflow('prompt_tune').chat(chatId, { keyPath: 'extract_graph.completion_model_id', cachePartition: 'prompt_tune' })
-  log.info(`prompt-tune: ${settings.root}, selection ${o.selectionMethod}, types ${o.discoverEntityTypes ? o.typeStrategy : 'from settings'}`)
+  const registry = createModelRegistry(settings, {
+    cache: createCache(settings, o.cache),
+    log,
+    apiKeyOrigins,
+    noCache: !o.cache,
+  })
+  const chat = registry
+    .forWorkflow('prompt_tune')
+    .chat(chatId, { keyPath: 'extract_graph.completion_model_id', cachePartition: 'prompt_tune' })
+  log.info(
+    `prompt-tune: ${settings.root}, selection ${o.selectionMethod}, types ${o.discoverEntityTypes ? o.typeStrategy : 'from settings'}`,
+  )
   return { settings, reporter, log, registry, chat, step: stepRunner(reporter) }
 }
 
@@ -149,7 +171,11 @@ interface Learnt {
 }
 
 /** The model's part: domain, language, persona, entity types, worked examples, report role and rating. */
-async function learn({ settings, reporter, step, chat }: Session, o: PromptTuneOptions, sample: readonly SampleChunk[]): Promise<Learnt> {
+async function learn(
+  { settings, reporter, step, chat }: Session,
+  o: PromptTuneOptions,
+  sample: readonly SampleChunk[],
+): Promise<Learnt> {
   const services = { chat, concurrency: settings.concurrent_requests }
   const passages = passagesOf(sample, chat.countTokens)
   const domain = o.domain ?? (await step('domain', () => steps.askDomain(passages, services)))
@@ -157,13 +183,21 @@ async function learn({ settings, reporter, step, chat }: Session, o: PromptTuneO
   const persona = await step('persona', () => steps.askPersona(domain, services))
   const unusable: Unusable[] = []
   const discovered = o.discoverEntityTypes
-    ? await step('entity types', (tick) => discover(sample, { domain, persona }, o, { ...services, onDone: tick }, unusable), sample.length)
+    ? await step(
+        'entity types',
+        (tick) => discover(sample, { domain, persona }, o, { ...services, onDone: tick }, unusable),
+        sample.length,
+      )
     : []
   const typesDiscovered = discovered.length > 0
   if (o.discoverEntityTypes && !typesDiscovered) {
-    reporter.warning('no entity types could be discovered; the extraction prompt keeps {entity_types} (extract_graph.entity_types)')
+    reporter.warning(
+      'no entity types could be discovered; the extraction prompt keeps {entity_types} (extract_graph.entity_types)',
+    )
   }
-  const exampleTypes = typesDiscovered ? discovered : (settings.extract_graph.entity_types ?? [...DEFAULT_ENTITY_TYPES]).map(normalizeType)
+  const exampleTypes = typesDiscovered
+    ? discovered
+    : (settings.extract_graph.entity_types ?? [...DEFAULT_ENTITY_TYPES]).map(normalizeType)
   const generated = await step(
     'examples',
     (tick) => steps.generateExamples(sample, { persona, language, types: exampleTypes }, { ...services, onDone: tick }),
@@ -171,14 +205,26 @@ async function learn({ settings, reporter, step, chat }: Session, o: PromptTuneO
   )
   unusable.push(...generated.unusable)
   if (generated.examples.length < o.minExamplesRequired) {
-    reporter.warning(`only ${generated.examples.length} usable worked example(s), fewer than --min-examples-required ${o.minExamplesRequired}`)
+    reporter.warning(
+      `only ${generated.examples.length} usable worked example(s), fewer than --min-examples-required ${o.minExamplesRequired}`,
+    )
   }
   const context = { passages, domain, persona }
   const [ratingDescription, reportRole] = await step('community reports', () =>
     Promise.all([steps.askRatingDescription(context, services), steps.askReportRole(context, services)]),
   )
   for (const u of unusable) reporter.warning(`unusable answer (${u.step}, sample chunk ${u.chunk}): ${u.problem}`)
-  return { domain, language, persona, exampleTypes, typesDiscovered, examples: generated.examples, ratingDescription, reportRole, unusable }
+  return {
+    domain,
+    language,
+    persona,
+    exampleTypes,
+    typesDiscovered,
+    examples: generated.examples,
+    ratingDescription,
+    reportRole,
+    unusable,
+  }
 }
 
 async function discover(
@@ -190,7 +236,11 @@ async function discover(
 ): Promise<string[]> {
   const found = await steps.discoverMentions(sample, context, services)
   unusable.push(...found.unusable)
-  return consolidateTypes(found.mentions, { strategy: o.typeStrategy, maxTypes: o.maxEntityTypes, minShare: o.minTypeShare })
+  return consolidateTypes(found.mentions, {
+    strategy: o.typeStrategy,
+    maxTypes: o.maxEntityTypes,
+    minShare: o.minTypeShare,
+  })
 }
 
 type Step = <T>(name: string, fn: (tick: () => void) => Promise<T>, total?: number) => Promise<T>
@@ -203,7 +253,12 @@ function stepRunner(reporter: Reporter): Step {
     let done = 0
     try {
       const value = await fn(() => reporter.progress(name, 'sample chunks', ++done, total))
-      reporter.workflowEnd(name, { seconds: (performance.now() - started) / 1000, rows: {}, skipped: false, failures: 0 })
+      reporter.workflowEnd(name, {
+        seconds: (performance.now() - started) / 1000,
+        rows: {},
+        skipped: false,
+        failures: 0,
+      })
       return value
     } catch (error) {
       reporter.workflowFailed(name, error instanceof Error ? error.message : String(error))
@@ -232,7 +287,10 @@ function selectionOf(o: PromptTuneOptions) {
 
 function embedderOf(settings: Settings, registry: ModelRegistry) {
   const embed = settings.embed_text
-  return registry.forWorkflow('prompt_tune').embedding(embed.embedding_model_id, { keyPath: 'embed_text.embedding_model_id', cachePartition: embed.model_instance_name })
+  return registry.forWorkflow('prompt_tune').embedding(embed.embedding_model_id, {
+    keyPath: 'embed_text.embedding_model_id',
+    cachePartition: embed.model_instance_name,
+  })
 }
 
 function logPath(settings: Settings): string {

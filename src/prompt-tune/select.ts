@@ -19,7 +19,13 @@ export function randomIndices(total: number, count: number, seed: number): numbe
 }
 
 /** Indices for the methods that need no embeddings; `auto` returns the candidates to embed. */
-export function indicesWithoutEmbeddings(method: SelectionMethod, total: number, limit: number, nSubsetMax: number, seed: number): number[] {
+export function indicesWithoutEmbeddings(
+  method: SelectionMethod,
+  total: number,
+  limit: number,
+  nSubsetMax: number,
+  seed: number,
+): number[] {
   switch (method) {
     case 'all':
       return Array.from({ length: total }, (_, i) => i)
@@ -36,7 +42,12 @@ export function indicesWithoutEmbeddings(method: SelectionMethod, total: number,
  * k-means (k-means++ seeding, Lloyd iterations) over unit-length vectors; returns, per centre, the
  * index of the nearest vector, distinct and in ascending order. Deterministic for a given seed.
  */
-export function nearestToCentres(vectors: readonly (readonly number[])[], k: number, seed: number, maxIterations = 50): number[] {
+export function nearestToCentres(
+  vectors: readonly (readonly number[])[],
+  k: number,
+  seed: number,
+  maxIterations = 50,
+): number[] {
   const points = vectors.map(unit)
   if (points.length <= k) return points.map((_, i) => i)
   const rng = new XorShift128(seed)

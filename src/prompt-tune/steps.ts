@@ -1,6 +1,15 @@
 /** The questions of each prompt-tune step and how their answers become values. */
 import { cleanName } from '../index/operations/extract-graph/reply-text.js'
-import { askOnce, askPerChunk, oneLine, shortText, type AskServices, type Checked, type Question, type Unusable } from './ask.js'
+import {
+  askOnce,
+  askPerChunk,
+  oneLine,
+  shortText,
+  type AskServices,
+  type Checked,
+  type Question,
+  type Unusable,
+} from './ask.js'
 import { normalizeType, type TypedMention } from './entity-types.js'
 import type { JsonSchemaFormat } from '../llm/types.js'
 import * as Q from './questions.js'
@@ -20,23 +29,38 @@ export interface Context {
 }
 
 function domainQuestion(passages: string): Question<string> {
-  return { step: 'domain', template: Q.DOMAIN_QUESTION, values: { passages }, format: Q.DOMAIN_FORMAT, check: (j) => shortText(j, 'domain', 120) }
+  return {
+    step: 'domain',
+    template: Q.DOMAIN_QUESTION,
+    values: { passages },
+    format: Q.DOMAIN_FORMAT,
+    check: (j) => shortText(j, 'domain', 120),
+  }
 }
 
 function languageQuestion(passages: string): Question<string> {
   const check = (j: Record<string, unknown>): Checked<string> => {
     const checked = shortText(j, 'language', 40)
-    if (checked.ok && !/^[\p{L} ()'-]+$/u.test(checked.value)) return { ok: false, problem: `"${checked.value}" is not a language name` }
+    if (checked.ok && !/^[\p{L} ()'-]+$/u.test(checked.value))
+      return { ok: false, problem: `"${checked.value}" is not a language name` }
     return checked
   }
   return { step: 'language', template: Q.LANGUAGE_QUESTION, values: { passages }, format: Q.LANGUAGE_FORMAT, check }
 }
 
-export const askDomain = (passages: string, s: AskServices) => askOnce(domainQuestion(passages), s, 'pass --domain to give it')
-export const askLanguage = (passages: string, s: AskServices) => askOnce(languageQuestion(passages), s, 'pass --language to give it')
+export const askDomain = (passages: string, s: AskServices) =>
+  askOnce(domainQuestion(passages), s, 'pass --domain to give it')
+export const askLanguage = (passages: string, s: AskServices) =>
+  askOnce(languageQuestion(passages), s, 'pass --language to give it')
 
 /** A question whose answer is one text field of at most `max` characters. */
-function textQuestion(step: string, template: string, values: Record<string, string>, format: JsonSchemaFormat, max: number): Question<string> {
+function textQuestion(
+  step: string,
+  template: string,
+  values: Record<string, string>,
+  format: JsonSchemaFormat,
+  max: number,
+): Question<string> {
   const key = Object.keys((format.schema as { properties: object }).properties)[0]!
   return { step, template, values, format, check: (j) => shortText(j, key, max) }
 }
@@ -49,7 +73,8 @@ export const askPersona = (domain: string, s: AskServices) =>
 export const askRatingDescription = (c: Context, s: AskServices) =>
   askOnce(textQuestion('rating description', Q.RATING_QUESTION, { ...c }, Q.RATING_FORMAT, 1000), s, STRONGER)
 
-export const askReportRole = (c: Context, s: AskServices) => askOnce(textQuestion('report role', Q.ROLE_QUESTION, { ...c }, Q.ROLE_FORMAT, 2000), s, STRONGER)
+export const askReportRole = (c: Context, s: AskServices) =>
+  askOnce(textQuestion('report role', Q.ROLE_QUESTION, { ...c }, Q.ROLE_FORMAT, 2000), s, STRONGER)
 
 /** Open extraction: every entity of every sample chunk with the type the model gives it. */
 export async function discoverMentions(
@@ -57,13 +82,15 @@ export async function discoverMentions(
   c: Pick<Context, 'domain' | 'persona'>,
   s: AskServices & { concurrency: number; onDone?: () => void },
 ): Promise<{ mentions: TypedMention[]; unusable: Unusable[] }> {
-  const questions = chunks.map((chunk): Question<TypedMention[]> => ({
-    step: 'entity types',
-    template: Q.OPEN_EXTRACTION_QUESTION,
-    values: { ...c, text: chunk.text },
-    format: Q.OPEN_EXTRACTION_FORMAT,
-    check: (j) => ({ ok: true, value: mentionsOf(j, chunk.documentId) }),
-  }))
+  const questions = chunks.map(
+    (chunk): Question<TypedMention[]> => ({
+      step: 'entity types',
+      template: Q.OPEN_EXTRACTION_QUESTION,
+      values: { ...c, text: chunk.text },
+      format: Q.OPEN_EXTRACTION_FORMAT,
+      check: (j) => ({ ok: true, value: mentionsOf(j, chunk.documentId) }),
+    }),
+  )
   const { values, unusable } = await askPerChunk(questions, s)
   return { mentions: values.flatMap((v) => v ?? []), unusable }
 }
@@ -81,20 +108,25 @@ export async function generateExamples(
   c: Pick<Context, 'persona'> & { types: readonly string[]; language: string },
   s: AskServices & { concurrency: number; onDone?: () => void },
 ): Promise<{ examples: WorkedExample[]; unusable: Unusable[] }> {
-  const questions = chunks.map((chunk): Question<WorkedExample> => ({
-    step: 'examples',
-    template: Q.EXAMPLE_QUESTION,
-    values: { persona: c.persona, language: c.language, entity_types: c.types.join(', '), text: chunk.text },
-    format: Q.EXAMPLE_FORMAT,
-    check: (j) => exampleOf(j, chunk.text, c.types),
-  }))
+  const questions = chunks.map(
+    (chunk): Question<WorkedExample> => ({
+      step: 'examples',
+      template: Q.EXAMPLE_QUESTION,
+      values: { persona: c.persona, language: c.language, entity_types: c.types.join(', '), text: chunk.text },
+      format: Q.EXAMPLE_FORMAT,
+      check: (j) => exampleOf(j, chunk.text, c.types),
+    }),
+  )
   const { values, unusable } = await askPerChunk(questions, s)
   return { examples: values.flatMap((v) => (v === undefined ? [] : [v])), unusable }
 }
 
 /** Field text safe inside a record: one line, without the record delimiters. */
 function field(value: unknown): string {
-  return oneLine(value).replace(/<\|>|<\|COMPLETE\|>|#{2,}/g, ' ').replace(/\s+/g, ' ').trim()
+  return oneLine(value)
+    .replace(/<\|>|<\|COMPLETE\|>|#{2,}/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
 function exampleOf(json: Record<string, unknown>, text: string, types: readonly string[]): Checked<WorkedExample> {
@@ -114,7 +146,12 @@ function exampleOf(json: Record<string, unknown>, text: string, types: readonly 
     const target = cleanName(field(r.target))
     if (!names.has(source) || !names.has(target) || source === target) continue
     const strength = Math.min(10, Math.max(1, Math.round(typeof r.strength === 'number' ? r.strength : 5)))
-    relationships.push({ source, target, description: field(r.description) || `${source} is connected to ${target}`, strength })
+    relationships.push({
+      source,
+      target,
+      description: field(r.description) || `${source} is connected to ${target}`,
+      strength,
+    })
   }
   return { ok: true, value: { text, types: [...allowed], entities, relationships } }
 }

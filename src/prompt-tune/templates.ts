@@ -48,7 +48,12 @@ function escapeBraces(text: string): string {
 }
 
 export function buildPrompts(v: TunedValues, budget: ExampleBudget): TunedPrompts {
-  const safe = { ...v, domain: escapeBraces(v.domain), language: escapeBraces(v.language), persona: escapeBraces(v.persona) }
+  const safe = {
+    ...v,
+    domain: escapeBraces(v.domain),
+    language: escapeBraces(v.language),
+    persona: escapeBraces(v.persona),
+  }
   const { text, examplesUsed } = extractGraphPrompt(safe, budget)
   return {
     extractGraph: text,
@@ -61,11 +66,14 @@ export function buildPrompts(v: TunedValues, budget: ExampleBudget): TunedPrompt
 
 function extractGraphPrompt(v: TunedValues, budget: ExampleBudget): { text: string; examplesUsed: number } {
   const types = v.entityTypes === undefined ? '{entity_types}' : v.entityTypes.join(',')
-  const sections = parseSections(inLanguage(builtin('extract_graph.txt'), v.language).split('{entity_types}').join(types))
+  const sections = parseSections(
+    inLanguage(builtin('extract_graph.txt'), v.language).split('{entity_types}').join(types),
+  )
   const role = { heading: 'Role', body: `${v.persona}\nThe documents are about ${v.domain}.` }
   const kept = [role, ...sections.filter((s) => !/^Example \d+$/.test(s.heading))]
   const at = kept.findIndex((s) => s.heading === 'Real data')
-  if (at < 0) throw new InternalError('prompts/extract_graph.txt has no "# Real data" section to put the examples before')
+  if (at < 0)
+    throw new InternalError('prompts/extract_graph.txt has no "# Real data" section to put the examples before')
   const rendered = v.examples.map((e, i) => ({ heading: `Example ${i + 1}`, body: renderExample(e) }))
   let used = 0
   let tokens = budget.countTokens(joinSections(kept))
@@ -75,7 +83,10 @@ function extractGraphPrompt(v: TunedValues, budget: ExampleBudget): { text: stri
     tokens += cost
     used++
   }
-  return { text: joinSections([...kept.slice(0, at), ...rendered.slice(0, used), ...kept.slice(at)]), examplesUsed: used }
+  return {
+    text: joinSections([...kept.slice(0, at), ...rendered.slice(0, used), ...kept.slice(at)]),
+    examplesUsed: used,
+  }
 }
 
 /** One worked example in the record format of the extraction prompt. */
@@ -84,7 +95,9 @@ export function renderExample(e: WorkedExample): string {
     ...e.entities.map((x) => `("entity"<|>${x.name}<|>${x.type}<|>${x.description})`),
     ...e.relationships.map((r) => `("relationship"<|>${r.source}<|>${r.target}<|>${r.description}<|>${r.strength})`),
   ]
-  const output = escapeBraces([...records.flatMap((r, i) => (i === 0 ? [r] : ['##', r])), '##', '<|COMPLETE|>'].join('\n'))
+  const output = escapeBraces(
+    [...records.flatMap((r, i) => (i === 0 ? [r] : ['##', r])), '##', '<|COMPLETE|>'].join('\n'),
+  )
   return `Entity types: ${e.types.join(',')}\nText:\n${escapeBraces(e.text.trim())}\nOutput:\n${output}\n`
 }
 
@@ -100,7 +113,10 @@ function reportPrompt(template: string, v: TunedValues): string {
     throw new InternalError('a built-in community report prompt lacks its "# Role" section or its "- rating:" line')
   }
   role.body = `${escapeBraces(v.reportRole)}\n${role.body.replace(/^You are an analyst writing a briefing/, 'Your task is to write a briefing')}`
-  contents.body = contents.body.replace(/^- rating:.*$/m, `- rating: a number from 0 to 10 (one decimal allowed). ${escapeBraces(v.ratingDescription)}`)
+  contents.body = contents.body.replace(
+    /^- rating:.*$/m,
+    `- rating: a number from 0 to 10 (one decimal allowed). ${escapeBraces(v.ratingDescription)}`,
+  )
   const language = {
     heading: 'Language',
     body: `Write the title, summary, rating_explanation and findings in ${v.language}. Keep the JSON keys and the data references exactly as specified.\n`,
@@ -111,7 +127,8 @@ function reportPrompt(template: string, v: TunedValues): string {
 
 /** The built-in prompts ask for English output; a tuned prompt asks for the corpus's language. */
 function inLanguage(template: string, language: string): string {
-  if (!template.includes('in English')) throw new InternalError('a built-in prompt no longer says which language to write in ("in English")')
+  if (!template.includes('in English'))
+    throw new InternalError('a built-in prompt no longer says which language to write in ("in English")')
   return template.split('in English').join(`in ${language}`)
 }
 
@@ -120,7 +137,11 @@ function parseSections(text: string): Section[] {
   const sections: Section[] = []
   for (const part of text.split(/^(?=# )/m)) {
     const newline = part.indexOf('\n')
-    if (part.startsWith('# ')) sections.push({ heading: part.slice(2, newline < 0 ? undefined : newline).trim(), body: newline < 0 ? '' : part.slice(newline + 1) })
+    if (part.startsWith('# '))
+      sections.push({
+        heading: part.slice(2, newline < 0 ? undefined : newline).trim(),
+        body: newline < 0 ? '' : part.slice(newline + 1),
+      })
     else if (part !== '') sections.push({ heading: '', body: part })
   }
   return sections
@@ -128,7 +149,9 @@ function parseSections(text: string): Section[] {
 
 function joinSections(sections: readonly Section[]): string {
   const last = sections.length - 1
-  return sections.map((s, i) => (s.heading === '' ? s.body : `# ${s.heading}\n${i === last ? s.body : ensureBlankLine(s.body)}`)).join('')
+  return sections
+    .map((s, i) => (s.heading === '' ? s.body : `# ${s.heading}\n${i === last ? s.body : ensureBlankLine(s.body)}`))
+    .join('')
 }
 
 function ensureBlankLine(body: string): string {

@@ -18,9 +18,21 @@ interface VariableRule {
 
 const RULES: Record<Exclude<keyof TunedPrompts, 'examplesUsed'>, VariableRule> = {
   extractGraph: { file: 'extract_graph.txt', required: ['input_text'], allowed: ['input_text', 'entity_types'] },
-  summarizeDescriptions: { file: 'summarize_descriptions.txt', required: ['entity_name', 'description_list'], allowed: ['entity_name', 'description_list', 'max_length'] },
-  communityReportGraph: { file: 'community_report_graph.txt', required: ['input_text'], allowed: ['input_text', 'max_report_length'] },
-  communityReportText: { file: 'community_report_text.txt', required: ['input_text'], allowed: ['input_text', 'max_report_length'] },
+  summarizeDescriptions: {
+    file: 'summarize_descriptions.txt',
+    required: ['entity_name', 'description_list'],
+    allowed: ['entity_name', 'description_list', 'max_length'],
+  },
+  communityReportGraph: {
+    file: 'community_report_graph.txt',
+    required: ['input_text'],
+    allowed: ['input_text', 'max_report_length'],
+  },
+  communityReportText: {
+    file: 'community_report_text.txt',
+    required: ['input_text'],
+    allowed: ['input_text', 'max_report_length'],
+  },
 }
 
 /** The `{name}` variables of a template (`{{`/`}}` are literal braces). */
@@ -30,13 +42,19 @@ export function templateVariables(template: string): string[] {
   return [...found].sort()
 }
 
-export function validatePrompts(prompts: TunedPrompts, examples: readonly WorkedExample[], entityTypes: readonly string[]): void {
+export function validatePrompts(
+  prompts: TunedPrompts,
+  examples: readonly WorkedExample[],
+  entityTypes: readonly string[],
+): void {
   for (const [key, rule] of Object.entries(RULES) as Array<[keyof typeof RULES, VariableRule]>) {
     const variables = templateVariables(prompts[key])
     const missing = rule.required.filter((v) => !variables.includes(v))
     const unknown = variables.filter((v) => !rule.allowed.includes(v))
     if (missing.length > 0 || unknown.length > 0) {
-      throw new InternalError(`tuned ${rule.file}: ${[...missing.map((v) => `{${v}} missing`), ...unknown.map((v) => `{${v}} is not filled by the pipeline`)].join(', ')}`)
+      throw new InternalError(
+        `tuned ${rule.file}: ${[...missing.map((v) => `{${v}} missing`), ...unknown.map((v) => `{${v}} is not filled by the pipeline`)].join(', ')}`,
+      )
     }
   }
   const filled = formatPrompt(prompts.extractGraph, { input_text: 'SAMPLE INPUT', entity_types: entityTypes.join(',') })
@@ -48,8 +66,15 @@ export function validatePrompts(prompts: TunedPrompts, examples: readonly Worked
 
 /** A reply with one entity of each type and a relationship between the first two. */
 function typeSample(types: readonly string[]): WorkedExample {
-  const entities = types.map((type, i) => ({ name: `SAMPLE ENTITY ${i + 1}`, type: type.toUpperCase(), description: `A sample entity of type ${type}` }))
-  const relationships = entities.length < 2 ? [] : [{ source: entities[0]!.name, target: entities[1]!.name, description: 'A sample relationship', strength: 7 }]
+  const entities = types.map((type, i) => ({
+    name: `SAMPLE ENTITY ${i + 1}`,
+    type: type.toUpperCase(),
+    description: `A sample entity of type ${type}`,
+  }))
+  const relationships =
+    entities.length < 2
+      ? []
+      : [{ source: entities[0]!.name, target: entities[1]!.name, description: 'A sample relationship', strength: 7 }]
   return { text: '', types: [...types], entities, relationships }
 }
 
@@ -61,7 +86,11 @@ function checkRoundTrip(example: WorkedExample): void {
   const relationships = parsed.relationships.map((r) => `${r.source}|${r.target}|${r.weight}`)
   const expectedEntities = example.entities.map((e) => `${e.name}|${e.type}`)
   const expectedRelationships = example.relationships.map((r) => `${r.source}|${r.target}|${r.strength}`)
-  if (parsed.dropped.length > 0 || String(entities) !== String(expectedEntities) || String(relationships) !== String(expectedRelationships)) {
+  if (
+    parsed.dropped.length > 0 ||
+    String(entities) !== String(expectedEntities) ||
+    String(relationships) !== String(expectedRelationships)
+  ) {
     throw new InternalError(
       `tuned extract_graph.txt: a reply in its record format does not parse back (expected ${expectedEntities.length} entities and ` +
         `${expectedRelationships.length} relationships, got ${entities.length} and ${relationships.length}, ${parsed.dropped.length} dropped)`,

@@ -27,7 +27,12 @@ const FILES = [
   ['community_report_text.txt', 'communityReportText', 'community_reports.text_prompt'],
 ] as const
 
-export async function writePrompts(prompts: TunedPrompts, outputDir: string, force: boolean, settings: Settings): Promise<WrittenPrompt[]> {
+export async function writePrompts(
+  prompts: TunedPrompts,
+  outputDir: string,
+  force: boolean,
+  settings: Settings,
+): Promise<WrittenPrompt[]> {
   await mkdir(outputDir, { recursive: true })
   const out: WrittenPrompt[] = []
   for (const [file, key, setting] of FILES) {
@@ -37,7 +42,8 @@ export async function writePrompts(prompts: TunedPrompts, outputDir: string, for
     let path = target
     let outcome: WrittenPrompt['outcome'] = existing === undefined ? 'written' : 'replaced'
     if (existing === text) outcome = 'unchanged'
-    else if (existing !== undefined && !force) [path, outcome] = [join(outputDir, file.replace(/\.txt$/, '.tuned.txt')), 'beside']
+    else if (existing !== undefined && !force)
+      [path, outcome] = [join(outputDir, file.replace(/\.txt$/, '.tuned.txt')), 'beside']
     if (outcome !== 'unchanged') await writeFileAtomic(path, text)
     out.push({ file, path, outcome, setting, settingPointsHere: configuredPath(settings, setting) === resolve(path) })
   }

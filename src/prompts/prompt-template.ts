@@ -20,10 +20,13 @@ export function loadPrompt(path: string | null, name: string, keyPath: string): 
     try {
       return readFileSync(path, 'utf8')
     } catch (cause) {
-      throw new ConfigError(`${keyPath}: cannot read prompt file ${path} (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, {
-        keyPath,
-        cause,
-      })
+      throw new ConfigError(
+        `${keyPath}: cannot read prompt file ${path} (${(cause as NodeJS.ErrnoException).code ?? 'error'})`,
+        {
+          keyPath,
+          cause,
+        },
+      )
     }
   }
   return readFileSync(join(BUILTIN_PROMPTS_DIR, name), 'utf8')

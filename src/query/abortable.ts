@@ -7,11 +7,17 @@ export function chatWithSignal(chat: ChatModel, signal: AbortSignal): ChatModel 
     model: chat.model,
     complete: (request) => {
       signal.throwIfAborted()
-      return chat.complete({ ...request, signal: request.signal === undefined ? signal : AbortSignal.any([signal, request.signal]) })
+      return chat.complete({
+        ...request,
+        signal: request.signal === undefined ? signal : AbortSignal.any([signal, request.signal]),
+      })
     },
     stream: (request) => {
       signal.throwIfAborted()
-      return chat.stream({ ...request, signal: request.signal === undefined ? signal : AbortSignal.any([signal, request.signal]) })
+      return chat.stream({
+        ...request,
+        signal: request.signal === undefined ? signal : AbortSignal.any([signal, request.signal]),
+      })
     },
     countTokens: (text) => chat.countTokens(text),
   }

@@ -23,6 +23,9 @@ export async function loadChunkEdges(dataDir: string): Promise<ChunkEdgesLoad> {
   } catch (error) {
     // Any failure here only costs the walk: the seeds found by vector search are still answered from.
     const reason = error instanceof Error ? error.message : String(error)
-    return { kind: 'unreadable', warning: `cannot read ${file} (${reason}), so graph search returns only its vector seeds` }
+    return {
+      kind: 'unreadable',
+      warning: `cannot read ${file} (${reason}), so graph search returns only its vector seeds`,
+    }
   }
 }

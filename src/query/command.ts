@@ -29,7 +29,11 @@ interface Output {
   write(text: string): unknown
 }
 
-export async function runQueryCommand(question: string, flags: QueryCommandFlags, io: { stdout: Output; stderr: Output }): Promise<SearchResult> {
+export async function runQueryCommand(
+  question: string,
+  flags: QueryCommandFlags,
+  io: { stdout: Output; stderr: Output },
+): Promise<SearchResult> {
   if (flags.method !== 'hybrid' && (flags.explain === true || flags.context !== undefined)) {
     throw new QueryError(`${flags.explain === true ? '--explain' : '--context'} is only available with --method hybrid`)
   }
@@ -62,7 +66,10 @@ export async function runQueryCommand(question: string, flags: QueryCommandFlags
     io.stdout.write(result.response.endsWith('\n') ? result.response : `${result.response}\n`)
   }
   for (const warning of result.warnings) io.stderr.write(`graphrag: warning: ${warning}\n`)
-  if (result.usage.failures > 0) io.stderr.write(`graphrag: warning: ${result.usage.failures} model call(s) failed and were skipped (see --verbose)\n`)
+  if (result.usage.failures > 0)
+    io.stderr.write(
+      `graphrag: warning: ${result.usage.failures} model call(s) failed and were skipped (see --verbose)\n`,
+    )
   return result
 }
 
@@ -93,5 +100,10 @@ async function readHistory(file: string): Promise<ReturnType<typeof parseHistory
 
 function stderrLogger(stderr: Output, verbose: boolean): Logger {
   const line = (level: string) => (message: string) => void stderr.write(`graphrag: ${level}: ${message}\n`)
-  return { debug: verbose ? line('debug') : () => {}, info: verbose ? line('info') : () => {}, warn: verbose ? line('warning') : () => {}, error: line('error') }
+  return {
+    debug: verbose ? line('debug') : () => {},
+    info: verbose ? line('info') : () => {},
+    warn: verbose ? line('warning') : () => {},
+    error: line('error'),
+  }
 }

@@ -1,7 +1,11 @@
 /** Bounded parallelism for LLM calls (map, rating, primer, DRIFT steps). */
 
 /** Runs `fn` over items with at most `limit` in flight; results keep input order. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length)
   let next = 0
   const worker = async () => {

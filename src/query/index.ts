@@ -121,12 +121,21 @@ function searchStream(method: SearchMethod, options: SearchOptions): SearchStrea
 }
 
 async function* execute(method: SearchMethod, options: SearchOptions): AsyncGenerator<string, SearchResult, undefined> {
-  const loaded = options.settings === undefined ? loadConfig({ root: options.root ?? '.', configFile: options.configFile }) : undefined
+  const loaded =
+    options.settings === undefined
+      ? loadConfig({ root: options.root ?? '.', configFile: options.configFile })
+      : undefined
   const settings = options.settings ?? loaded!.settings
   // After a crash in the middle of publishing a new index, the complete one waits beside output/.
-  const readable = await readableIndex(resolve(options.dataDir ?? settings.output_storage.base_dir), settings.vector_store.db_uri)
+  const readable = await readableIndex(
+    resolve(options.dataDir ?? settings.output_storage.base_dir),
+    settings.vector_store.db_uri,
+  )
   const dataDir = readable.dataDir
-  const readableSettings = { ...settings, vector_store: { ...settings.vector_store, db_uri: readable.dbUri ?? settings.vector_store.db_uri } }
+  const readableSettings = {
+    ...settings,
+    vector_store: { ...settings.vector_store, db_uri: readable.dbUri ?? settings.vector_store.db_uri },
+  }
   const { services, close } = openServices(readableSettings, method, dataDir, options, loaded?.apiKeyOrigins ?? {})
   try {
     const run = await startRun(method, settings, dataDir, options, services)
@@ -139,13 +148,27 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
     }
     const warnings = next.value.warnings ?? []
     const hybrid = next.value.hybrid === undefined ? {} : { hybrid: next.value.hybrid }
-    return { method, response, context: next.value.records, contextText: next.value.text, usage: services.meter.summary(), warnings, ...hybrid }
+    return {
+      method,
+      response,
+      context: next.value.records,
+      contextText: next.value.text,
+      usage: services.meter.summary(),
+      warnings,
+      ...hybrid,
+    }
   } finally {
     close()
   }
 }
 
-async function startRun(method: SearchMethod, settings: Settings, dataDir: string, options: SearchOptions, services: SearchServices): Promise<SearchRun> {
+async function startRun(
+  method: SearchMethod,
+  settings: Settings,
+  dataDir: string,
+  options: SearchOptions,
+  services: SearchServices,
+): Promise<SearchRun> {
   const input = {
     query: options.query,
     responseType: options.responseType ?? SEARCH_DEFAULTS.responseType,
@@ -181,7 +204,11 @@ async function startRun(method: SearchMethod, settings: Settings, dataDir: strin
       return runGraphSearch(input, tables.text_units, await loadChunkEdges(dataDir), settings.graph_search, services)
     }
     case 'hybrid': {
-      const options_ = { explain: options.explain ?? false, external: options.externalContext ?? [], dbUri: vectorDbUri(settings, dataDir, options) }
+      const options_ = {
+        explain: options.explain ?? false,
+        external: options.externalContext ?? [],
+        dbUri: vectorDbUri(settings, dataDir, options),
+      }
       return runHybridSearch(input, await loadHybridTables(dataDir), settings, services, options_)
     }
   }
@@ -230,7 +257,11 @@ function signalled(models: QueryModels, options: SearchOptions): QueryModels {
   const embedder = options.decorateEmbedder?.(models.embedder) ?? models.embedder
   const signal = options.signal
   if (signal === undefined) return { ...models, embedder }
-  return { ...models, chat: models.chat && chatWithSignal(models.chat, signal), embedder: embedderWithSignal(embedder, signal) }
+  return {
+    ...models,
+    chat: models.chat && chatWithSignal(models.chat, signal),
+    embedder: embedderWithSignal(embedder, signal),
+  }
 }
 
 export type { ConversationTurn } from './context/history.js'

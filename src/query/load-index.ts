@@ -57,12 +57,15 @@ async function loadOnce<K extends TableName>(
     const required = (names as readonly TableName[]).includes(name)
     if (!(await store.has(name))) {
       if (required) {
-        throw new QueryError(`the index has no ${name} table (${join(dataDir, `${name}.parquet`)}); run \`graphrag index\` first or point --data at the output folder`)
+        throw new QueryError(
+          `the index has no ${name} table (${join(dataDir, `${name}.parquet`)}); run \`graphrag index\` first or point --data at the output folder`,
+        )
       }
       continue
     }
     const rows = await store.read(SCHEMAS[name])
-    ;(out as Record<string, unknown>)[name] = name === 'text_units' ? withRowIds(rows as IndexTables['text_units']) : rows
+    ;(out as Record<string, unknown>)[name] =
+      name === 'text_units' ? withRowIds(rows as IndexTables['text_units']) : rows
   }
   return out as Pick<IndexTables, K> & Partial<IndexTables>
 }

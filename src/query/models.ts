@@ -12,7 +12,13 @@ import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 /** Where each model's API key comes from (LoadedConfig.apiKeyOrigins), for auth error messages. */
 type KeyOrigins = Readonly<Record<string, string>>
 
-export type SearchSection = 'local_search' | 'global_search' | 'drift_search' | 'basic_search' | 'graph_search' | 'hybrid_search'
+export type SearchSection =
+  | 'local_search'
+  | 'global_search'
+  | 'drift_search'
+  | 'basic_search'
+  | 'graph_search'
+  | 'hybrid_search'
 
 export interface QueryModels {
   chat: ChatModel | undefined
@@ -29,10 +35,17 @@ export function createQueryModels(
   keyOrigins: KeyOrigins = {},
 ): QueryModels {
   const chatId = settings[section].completion_model_id
-  const chat = injected.chat ?? (chatId === null ? undefined : buildChat(settings, chatId, `${section}.completion_model_id`, keyOrigins))
+  const chat =
+    injected.chat ??
+    (chatId === null ? undefined : buildChat(settings, chatId, `${section}.completion_model_id`, keyOrigins))
   const embeddingId = section === 'global_search' ? null : settings[section].embedding_model_id
   const embedder = injected.embedder ?? lazyEmbedder(settings, embeddingId, `${section}.embedding_model_id`, keyOrigins)
-  const tokenizer = getTokenizer(encodingForModel(chat?.model ?? 'gpt-4.1', chatId === null ? null : settings.completion_models[chatId]?.encoding_model))
+  const tokenizer = getTokenizer(
+    encodingForModel(
+      chat?.model ?? 'gpt-4.1',
+      chatId === null ? null : settings.completion_models[chatId]?.encoding_model,
+    ),
+  )
   return {
     chat,
     embedder,
@@ -42,11 +55,19 @@ export function createQueryModels(
   }
 }
 
-function modelSettings(settings: Settings, group: 'completion_models' | 'embedding_models', id: string, keyPath: string) {
+function modelSettings(
+  settings: Settings,
+  group: 'completion_models' | 'embedding_models',
+  id: string,
+  keyPath: string,
+) {
   const model = settings[group][id]
   if (model === undefined) {
     const known = Object.keys(settings[group])
-    throw new ConfigError(`${keyPath}: no ${group} entry "${id}" (configured: ${known.length > 0 ? known.join(', ') : 'none'})`, { keyPath })
+    throw new ConfigError(
+      `${keyPath}: no ${group} entry "${id}" (configured: ${known.length > 0 ? known.join(', ') : 'none'})`,
+      { keyPath },
+    )
   }
   return model
 }
@@ -61,9 +82,16 @@ function buildChat(settings: Settings, id: string, keyPath: string, keyOrigins: 
 function lazyEmbedder(settings: Settings, id: string | null, keyPath: string, keyOrigins: KeyOrigins): EmbeddingModel {
   let model: EmbeddingModel | undefined
   const get = (): EmbeddingModel => {
-    if (id === null) throw new ConfigError(`${keyPath} is null, but this search method embeds the question; set it to one of embedding_models`, { keyPath })
+    if (id === null)
+      throw new ConfigError(
+        `${keyPath} is null, but this search method embeds the question; set it to one of embedding_models`,
+        { keyPath },
+      )
     const s = modelSettings(settings, 'embedding_models', id, keyPath)
-    const context = { concurrentRequests: settings.concurrent_requests, keyOrigin: keyOrigins[`embedding_models.${id}`] }
+    const context = {
+      concurrentRequests: settings.concurrent_requests,
+      keyOrigin: keyOrigins[`embedding_models.${id}`],
+    }
     return (model ??= createEmbeddingModel(modelOptionsFromSettings('embedding_models', id, s, context)))
   }
   return {
@@ -82,6 +110,9 @@ function lazyEmbedder(settings: Settings, id: string | null, keyPath: string, ke
 function priceOf(settings: Settings, group: 'completion_models' | 'embedding_models', id: string): Pricing | undefined {
   const model = settings[group][id]
   if (model === undefined) return undefined
-  const override = model.pricing === null ? undefined : { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m }
+  const override =
+    model.pricing === null
+      ? undefined
+      : { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m }
   return priceOfModel(model.model_provider, model.model, override)
 }

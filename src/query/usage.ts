@@ -50,13 +50,24 @@ export class UsageMeter {
   summary(): UsageSummary {
     const byStep = Object.fromEntries([...this.steps].map(([k, v]) => [k, { ...v }]))
     const total = [...this.steps.values()].reduce(
-      (a, s) => ({ calls: a.calls + s.calls, promptTokens: a.promptTokens + s.promptTokens, completionTokens: a.completionTokens + s.completionTokens, failures: a.failures + s.failures }),
+      (a, s) => ({
+        calls: a.calls + s.calls,
+        promptTokens: a.promptTokens + s.promptTokens,
+        completionTokens: a.completionTokens + s.completionTokens,
+        failures: a.failures + s.failures,
+      }),
       { calls: 0, promptTokens: 0, completionTokens: 0, failures: 0 },
     )
     const chat = priced(this.price, total.promptTokens, total.completionTokens)
     const embed = priced(this.embeddingPrice, this.embeddingTokens, 0)
     const cost = chat === null || embed === null ? null : chat + embed
-    return { ...total, embeddingCalls: this.embeddingCalls, embeddingTokens: this.embeddingTokens, costUsd: cost, byStep }
+    return {
+      ...total,
+      embeddingCalls: this.embeddingCalls,
+      embeddingTokens: this.embeddingTokens,
+      costUsd: cost,
+      byStep,
+    }
   }
 
   private step(name: string): StepUsage {

@@ -26,7 +26,9 @@ export function openQueryVectors(settings: Settings, dbUri: string): QueryVector
     const table = tableName(name)
     if (!checked.has(table)) {
       if (!(await (await store.get()).hasTable(table))) {
-        throw new QueryError(`the vector store ${dbUri} has no ${table} table; run \`graphrag index\` with text embeddings (embed_text) or set vector_store.db_uri`)
+        throw new QueryError(
+          `the vector store ${dbUri} has no ${table} table; run \`graphrag index\` with text embeddings (embed_text) or set vector_store.db_uri`,
+        )
       }
       checked.add(table)
     }
@@ -40,10 +42,14 @@ export function openQueryVectors(settings: Settings, dbUri: string): QueryVector
         return await (await store.get()).search(table, vector, k)
       } catch (cause) {
         // Usually a dimension mismatch: the question was embedded with another model than the index.
-        throw new QueryError(`searching ${table} in ${dbUri} failed (embed questions with the embedding model used for indexing)`, { cause })
+        throw new QueryError(
+          `searching ${table} in ${dbUri} failed (embed questions with the embedding model used for indexing)`,
+          { cause },
+        )
       }
     },
-    vectorsById: async (name, ids) => (ids.length === 0 ? new Map() : (await store.get()).vectorsById(await ensure(name), ids)),
+    vectorsById: async (name, ids) =>
+      ids.length === 0 ? new Map() : (await store.get()).vectorsById(await ensure(name), ids),
     close: () => {
       void opened?.then((s) => s.close())
     },

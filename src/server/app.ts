@@ -32,20 +32,36 @@ export function createApp(parts: ServerParts): Hono {
   app.notFound((c) => c.json({ error: { message: `no route ${c.req.method} ${c.req.path}`, type: 'not_found' } }, 404))
   app.get('/health', (c) => c.json({ status: 'ok', api_version: API_VERSION }))
   app.use('*', bearerAuth(parts.token))
-  app.use('*', bodyLimit({ maxSize: parts.maxBodyBytes, onError: () => Promise.reject(new RequestError(413, `the request body is larger than ${parts.maxBodyBytes} bytes (server.max_body_bytes)`)) }))
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: parts.maxBodyBytes,
+      onError: () =>
+        Promise.reject(
+          new RequestError(413, `the request body is larger than ${parts.maxBodyBytes} bytes (server.max_body_bytes)`),
+        ),
+    }),
+  )
   app.get('/openapi.json', (c) => c.json(OPENAPI))
   app.post('/query', async (c) => answerQuery(c, parts.queries, await jsonBody(c)))
-  app.post('/ranking/preview', async (c) => c.json(await parts.queries.rankingPreview(requiredString(await jsonBody(c), 'question'), c.req.raw.signal)))
+  app.post('/ranking/preview', async (c) =>
+    c.json(await parts.queries.rankingPreview(requiredString(await jsonBody(c), 'question'), c.req.raw.signal)),
+  )
   app.post('/index', async (c) => {
     const body = await jsonBody(c)
     const mode = oneOfField(body, 'mode', ['index', 'update'] as const, 'index')
-    const method = body.method === undefined || body.method === null ? undefined : oneOfField<IndexMethod>(body, 'method', ['standard', 'fast'], 'standard')
+    const method =
+      body.method === undefined || body.method === null
+        ? undefined
+        : oneOfField<IndexMethod>(body, 'method', ['standard', 'fast'], 'standard')
     const job = parts.jobs.start(mode, method)
     return c.json({ job: job.id, mode, method: method ?? null, stream: `/index/stream?job=${job.id}` }, 202)
   })
   registerIndexStream(app, parts.jobs)
   app.get('/diagnostics', async (c) => c.json(await diagnose(parts.queries.config(), parts.probe)))
-  app.get('/cache/stats', (c) => c.json({ embeddings: parts.queries.embeddings.stats(), answers: parts.queries.answers.stats() }))
+  app.get('/cache/stats', (c) =>
+    c.json({ embeddings: parts.queries.embeddings.stats(), answers: parts.queries.answers.stats() }),
+  )
   app.post('/cache/clear', (c) => {
     parts.queries.embeddings.clear()
     parts.queries.answers.clear()
@@ -78,7 +94,8 @@ function sameSecret(given: string, expected: string): boolean {
 
 /** Request problems keep their status; our errors are 500 with their message (secret-free by design); others say only "internal". */
 function errorReply(c: Context, error: unknown): Response {
-  if (error instanceof RequestError) return c.json({ error: { message: error.message, type: 'invalid_request' } }, error.status)
+  if (error instanceof RequestError)
+    return c.json({ error: { message: error.message, type: 'invalid_request' } }, error.status)
   if (!(error instanceof Error) || !('code' in error)) console.error(error)
   return c.json({ error: { message: publicMessage(error), type: 'server_error' } }, 500)
 }

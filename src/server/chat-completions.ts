@@ -16,7 +16,15 @@ const MODEL_PREFIX = 'graphrag-'
 
 export function registerChatRoutes(app: Hono, queries: QueryService): void {
   app.get('/v1/models', (c) =>
-    c.json({ object: 'list', data: QUERY_METHODS.map((m) => ({ id: `${MODEL_PREFIX}${m}`, object: 'model', created: 0, owned_by: 'graphrag' })) }),
+    c.json({
+      object: 'list',
+      data: QUERY_METHODS.map((m) => ({
+        id: `${MODEL_PREFIX}${m}`,
+        object: 'model',
+        created: 0,
+        owned_by: 'graphrag',
+      })),
+    }),
   )
   app.post('/v1/chat/completions', async (c) => {
     const body = await jsonBody(c)
@@ -48,7 +56,11 @@ function completion(id: string, created: number, model: string, content: string,
     created,
     model,
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
+    usage: {
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.completionTokens,
+      total_tokens: usage.promptTokens + usage.completionTokens,
+    },
   }
 }
 
@@ -66,7 +78,9 @@ function streamChat(c: Context, head: { id: string; created: number; model: stri
       await stream.writeSSE({ data: chunk({}, 'stop') })
     } catch (error) {
       if (controller.signal.aborted) return
-      await stream.writeSSE({ data: JSON.stringify({ error: { message: publicMessage(error), type: 'server_error' } }) })
+      await stream.writeSSE({
+        data: JSON.stringify({ error: { message: publicMessage(error), type: 'server_error' } }),
+      })
     }
     await stream.writeSSE({ data: '[DONE]' })
   })
@@ -75,19 +89,25 @@ function streamChat(c: Context, head: { id: string; created: number; model: stri
 /** The model name and the query: last user message, earlier user/assistant turns as history (system messages are ignored). */
 function chatRequest(body: Record<string, unknown>): { model: string; request: QueryRequest } {
   const model = body.model
-  if (typeof model !== 'string') throw new RequestError(400, `model: required (one of ${QUERY_METHODS.map((m) => MODEL_PREFIX + m).join(', ')})`)
+  if (typeof model !== 'string')
+    throw new RequestError(400, `model: required (one of ${QUERY_METHODS.map((m) => MODEL_PREFIX + m).join(', ')})`)
   const method = model.startsWith(MODEL_PREFIX) ? model.slice(MODEL_PREFIX.length) : ''
-  if (!QUERY_METHODS.includes(method as SearchMethod)) throw new RequestError(400, `model: expected one of ${QUERY_METHODS.map((m) => MODEL_PREFIX + m).join(', ')}`)
+  if (!QUERY_METHODS.includes(method as SearchMethod))
+    throw new RequestError(400, `model: expected one of ${QUERY_METHODS.map((m) => MODEL_PREFIX + m).join(', ')}`)
   const messages = body.messages
-  if (!Array.isArray(messages) || messages.length === 0) throw new RequestError(400, 'messages: expected a non-empty array')
+  if (!Array.isArray(messages) || messages.length === 0)
+    throw new RequestError(400, 'messages: expected a non-empty array')
   const turns = messages.map((m: unknown, i) => {
     const t = m as { role?: unknown; content?: unknown } | null
-    if (t === null || typeof t !== 'object' || typeof t.role !== 'string') throw new RequestError(400, `messages[${i}]: expected {role, content}`)
+    if (t === null || typeof t !== 'object' || typeof t.role !== 'string')
+      throw new RequestError(400, `messages[${i}]: expected {role, content}`)
     return { role: t.role, content: textOf(t.content, i) }
   })
   const last = turns.findLastIndex((t) => t.role === 'user')
   if (last < 0) throw new RequestError(400, 'messages: no user message to answer')
-  const history = turns.slice(0, last).filter((t): t is { role: 'user' | 'assistant'; content: string } => t.role === 'user' || t.role === 'assistant')
+  const history = turns
+    .slice(0, last)
+    .filter((t): t is { role: 'user' | 'assistant'; content: string } => t.role === 'user' || t.role === 'assistant')
   const request = {
     question: turns[last]!.content,
     method: method as SearchMethod,
@@ -103,6 +123,9 @@ function chatRequest(body: Record<string, unknown>): { model: string; request: Q
 /** Content as a string, or the text parts of a content array (as newer clients send). */
 function textOf(content: unknown, i: number): string {
   if (typeof content === 'string') return content
-  if (Array.isArray(content)) return content.map((p: { type?: string; text?: unknown }) => (p?.type === 'text' && typeof p.text === 'string' ? p.text : '')).join('')
+  if (Array.isArray(content))
+    return content
+      .map((p: { type?: string; text?: unknown }) => (p?.type === 'text' && typeof p.text === 'string' ? p.text : ''))
+      .join('')
   throw new RequestError(400, `messages[${i}].content: expected a string`)
 }

@@ -43,7 +43,11 @@ export async function diagnose(loaded: LoadedConfig, probe: ModelProbe): Promise
     tables,
     vector_tables: await vectorTables(settings.vector_store.db_uri),
     models: await probe.check(settings),
-    counts: { relationships: rows('relationships'), chunk_edges: await chunkEdgeCounts(dir), entity_aliases: rows('entity_aliases') },
+    counts: {
+      relationships: rows('relationships'),
+      chunk_edges: await chunkEdgeCounts(dir),
+      entity_aliases: rows('entity_aliases'),
+    },
     settings: masked(settings),
     features: features(settings),
   }
@@ -52,7 +56,12 @@ export async function diagnose(loaded: LoadedConfig, probe: ModelProbe): Promise
 /** Every Parquet table of the index with its row count (read from the file's metadata). */
 async function tableRows(dir: string): Promise<Array<{ name: string; rows: number }>> {
   const names = (await listOrEmpty(dir)).filter((f) => f.endsWith('.parquet')).sort()
-  return Promise.all(names.map(async (file) => ({ name: file.replace(/\.parquet$/, ''), rows: decodeArrow(await readFile(join(dir, file))).numRows })))
+  return Promise.all(
+    names.map(async (file) => ({
+      name: file.replace(/\.parquet$/, ''),
+      rows: decodeArrow(await readFile(join(dir, file))).numRows,
+    })),
+  )
 }
 
 async function listOrEmpty(dir: string): Promise<string[]> {
@@ -103,7 +112,8 @@ const SECRET_KEY = /key|token|secret|password|connection_string/i
 function masked(value: unknown, key = ''): unknown {
   if (typeof value === 'string' && SECRET_KEY.test(key) && value !== '') return '***'
   if (Array.isArray(value)) return value.map((v) => masked(v))
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, k)]))
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, k)]))
   return value
 }
 

@@ -30,7 +30,10 @@ export class IndexJob {
     readonly mode: JobMode,
     readonly method: IndexMethod | undefined,
   ) {
-    this.startEvent = { event: 'start', data: { job: this.id, mode, method: method ?? null, started_at: new Date().toISOString() } }
+    this.startEvent = {
+      event: 'start',
+      data: { job: this.id, mode, method: method ?? null, started_at: new Date().toISOString() },
+    }
   }
 
   /** What a client connecting now is sent first: start, the current state, and the outcome when there is one. */
@@ -71,7 +74,14 @@ export class IndexJob {
   }
 
   result(info: PipelineEndInfo): void {
-    const data = { up_to_date: false, seconds: info.seconds, tables: info.tables, usage: info.usage, usage_by_model: info.usageByModel, vector_store: info.vectorStore ?? null }
+    const data = {
+      up_to_date: false,
+      seconds: info.seconds,
+      tables: info.tables,
+      usage: info.usage,
+      usage_by_model: info.usageByModel,
+      vector_store: info.vectorStore ?? null,
+    }
     this.emit((this.resultEvent = { event: 'result', data }))
   }
 
@@ -81,7 +91,11 @@ export class IndexJob {
 
   end(error: unknown): void {
     this.status = error === undefined ? 'done' : 'error'
-    this.emit((this.endEvent = { data: error === undefined ? { stage: 'done' } : { stage: 'error', error: publicMessage(error) } }))
+    this.emit(
+      (this.endEvent = {
+        data: error === undefined ? { stage: 'done' } : { stage: 'error', error: publicMessage(error) },
+      }),
+    )
   }
 
   private emit(event: JobEvent): void {
@@ -118,13 +132,21 @@ export class IndexJobs {
 
   /** Starts a run in the background; throws a 409 while another runs. */
   start(mode: JobMode, method: IndexMethod | undefined): IndexJob {
-    if (this.current !== undefined) throw new RequestError(409, `an index job is already running (job ${this.current.id})`)
+    if (this.current !== undefined)
+      throw new RequestError(409, `an index job is already running (job ${this.current.id})`)
     const job = new IndexJob(mode, method)
     this.jobs.set(job.id, job)
     this.current = job
-    const options = { root: this.project.root, configFile: this.project.configFile, env: this.project.env, method, reporter: jobReporter(job) }
+    const options = {
+      root: this.project.root,
+      configFile: this.project.configFile,
+      env: this.project.env,
+      method,
+      reporter: jobReporter(job),
+    }
     // update with no changed documents runs no pipeline: its result says so instead of the run's stats.
-    const run = mode === 'index' ? runIndex(options) : runUpdate(options).then((r) => r.upToDate && job.upToDate(r.changes))
+    const run =
+      mode === 'index' ? runIndex(options) : runUpdate(options).then((r) => r.upToDate && job.upToDate(r.changes))
     run.then(
       () => this.finish(job, undefined),
       (error: unknown) => this.finish(job, error ?? new Error('index run failed')),
@@ -146,14 +168,22 @@ function jobReporter(job: IndexJob): Reporter {
   return {
     pipelineStart(names, resumed) {
       workflows = names
-      const detail = resumed.length > 0 ? `${names.length} workflows, ${resumed.length} resumed` : `${names.length} workflows`
+      const detail =
+        resumed.length > 0 ? `${names.length} workflows, ${resumed.length} resumed` : `${names.length} workflows`
       job.progress({ stage: 'pipeline', detail, current: resumed.length, total: names.length })
     },
-    workflowStart: (name) => job.progress({ stage: name, detail: 'started', current: position(name), total: workflows.length }),
+    workflowStart: (name) =>
+      job.progress({ stage: name, detail: 'started', current: position(name), total: workflows.length }),
     progress: (workflow, label, done, total) => job.progress({ stage: workflow, detail: label, current: done, total }),
     workflowEnd: (name, info) =>
-      job.progress({ stage: name, detail: info.skipped ? 'skipped' : `finished in ${info.seconds.toFixed(1)} s`, current: position(name) + 1, total: workflows.length }),
-    workflowFailed: (name, message) => job.progress({ stage: name, detail: `failed: ${message}`, current: position(name) + 1, total: workflows.length }),
+      job.progress({
+        stage: name,
+        detail: info.skipped ? 'skipped' : `finished in ${info.seconds.toFixed(1)} s`,
+        current: position(name) + 1,
+        total: workflows.length,
+      }),
+    workflowFailed: (name, message) =>
+      job.progress({ stage: name, detail: `failed: ${message}`, current: position(name) + 1, total: workflows.length }),
     warning: (message) => job.progress({ stage: 'warning', detail: message, current: 0, total: 0 }),
     pipelineEnd: (info) => job.result(info),
   }

@@ -8,12 +8,16 @@ export function registerIndexStream(app: Hono, jobs: IndexJobs): void {
   app.get('/index/stream', (c) => {
     const id = c.req.query('job')
     const job = id === undefined ? (jobs.running() ?? jobs.last()) : jobs.get(id)
-    if (job === undefined) throw new RequestError(404, id === undefined ? 'job: no index job has been started' : `job: no index job ${id}`)
+    if (job === undefined)
+      throw new RequestError(404, id === undefined ? 'job: no index job has been started' : `job: no index job ${id}`)
     return streamSSE(c, async (stream) => {
       const controller = new AbortController()
       stream.onAbort(() => controller.abort())
       for await (const event of job.follow(controller.signal)) {
-        await stream.writeSSE({ ...(event.event === undefined ? {} : { event: event.event }), data: JSON.stringify(event.data) })
+        await stream.writeSSE({
+          ...(event.event === undefined ? {} : { event: event.event }),
+          data: JSON.stringify(event.data),
+        })
       }
     })
   })

@@ -44,6 +44,12 @@ export class LruCache<V> {
 
   stats(): CacheStats {
     const lookups = this.hits + this.misses
-    return { size: this.entries.size, capacity: this.capacity, hits: this.hits, misses: this.misses, hit_rate: lookups === 0 ? null : this.hits / lookups }
+    return {
+      size: this.entries.size,
+      capacity: this.capacity,
+      hits: this.hits,
+      misses: this.misses,
+      hit_rate: lookups === 0 ? null : this.hits / lookups,
+    }
   }
 }

@@ -36,15 +36,23 @@ export class ModelProbe {
   }
 }
 
-async function probe(settings: Settings, group: 'completion_models' | 'embedding_models', id: string): Promise<ModelReach> {
+async function probe(
+  settings: Settings,
+  group: 'completion_models' | 'embedding_models',
+  id: string,
+): Promise<ModelReach> {
   const s = settings[group][id]!
   const base = { id, group, provider: s.model_provider, model: s.model, checked_at: new Date().toISOString() }
   try {
-    const opts = modelOptionsFromSettings(group, id, s, { concurrentRequests: settings.concurrent_requests, keyOrigin: undefined })
+    const opts = modelOptionsFromSettings(group, id, s, {
+      concurrentRequests: settings.concurrent_requests,
+      keyOrigin: undefined,
+    })
     // No retries and no cache: the question is whether the model answers now.
     const quick = { ...opts, retry: { ...opts.retry, maxRetries: 0 } }
     const signal = AbortSignal.timeout(10_000)
-    if (group === 'completion_models') await createChatModel(quick).complete({ messages: [{ role: 'user', content: 'ping' }], noCache: true, signal })
+    if (group === 'completion_models')
+      await createChatModel(quick).complete({ messages: [{ role: 'user', content: 'ping' }], noCache: true, signal })
     else await createEmbeddingModel(quick).embed(['ping'], { noCache: true, signal })
     return { ...base, reachable: true }
   } catch (error) {

@@ -15,11 +15,16 @@ export async function answerQuery(c: Context, queries: QueryService, body: Recor
     const controller = new AbortController()
     stream.onAbort(() => controller.abort(new Error('client disconnected')))
     try {
-      const answer = cached ?? (await queries.run(request, key, controller.signal, (chunk) => stream.writeSSE({ data: JSON.stringify({ chunk }) })))
+      const answer =
+        cached ??
+        (await queries.run(request, key, controller.signal, (chunk) =>
+          stream.writeSSE({ data: JSON.stringify({ chunk }) }),
+        ))
       if (cached !== undefined) await stream.writeSSE({ data: JSON.stringify({ chunk: cached.response }) })
       await stream.writeSSE({ event: 'result', data: JSON.stringify(answer.json) })
     } catch (error) {
-      if (!controller.signal.aborted) await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: publicMessage(error) }) })
+      if (!controller.signal.aborted)
+        await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: publicMessage(error) }) })
     }
   })
 }

@@ -81,7 +81,12 @@ export class QueryService {
   }
 
   /** Starts the search; `onChunk` sees the answer as it streams. A complete, failure-free answer is cached under `key`. */
-  async run(request: QueryRequest, key: string, signal: AbortSignal, onChunk?: (chunk: string) => Promise<void> | void): Promise<ServedAnswer> {
+  async run(
+    request: QueryRequest,
+    key: string,
+    signal: AbortSignal,
+    onChunk?: (chunk: string) => Promise<void> | void,
+  ): Promise<ServedAnswer> {
     const { settings } = this.config()
     const stream = STREAMS[request.method]({
       query: request.question,
@@ -106,16 +111,32 @@ export class QueryService {
     // No chat call at all: the question's entities come from the offline noun-phrase extractor.
     const settings = { ...loaded, hybrid_search: { ...loaded.hybrid_search, query_entities: 'noun_phrases' as const } }
     const decorateEmbedder = (embedder: EmbeddingModel) => cachingEmbedder(embedder, this.embeddings)
-    const result = await hybridSearchStream({ query: question, settings, explain: true, signal, decorateEmbedder }).result
+    const result = await hybridSearchStream({ query: question, settings, explain: true, signal, decorateEmbedder })
+      .result
     const h = result.hybrid!
-    return { question, query_entities: 'noun_phrases', ranking: h.ranking, explain_text: h.explainText, entities: h.entities, warnings: h.warnings, usage: result.usage }
+    return {
+      question,
+      query_entities: 'noun_phrases',
+      ranking: h.ranking,
+      explain_text: h.explainText,
+      entities: h.entities,
+      warnings: h.warnings,
+      usage: result.usage,
+    }
   }
 
   private answerKey(request: QueryRequest): string {
     const { settings } = this.config()
     const section = settings[`${request.method}_search`]
     // Any change to the method's settings or the models makes a different key (stale answers are never served).
-    const parts = [request, section, settings.completion_models, settings.embedding_models, settings.output_storage, SEARCH_DEFAULTS.seed]
+    const parts = [
+      request,
+      section,
+      settings.completion_models,
+      settings.embedding_models,
+      settings.output_storage,
+      SEARCH_DEFAULTS.seed,
+    ]
     return JSON.stringify(parts)
   }
 }
@@ -140,7 +161,10 @@ function cachingEmbedder(inner: EmbeddingModel, cache: LruCache<number[]>): Embe
       const found = keys.map((key) => cache.get(key))
       const missing = found.flatMap((vector, i) => (vector === undefined ? [i] : []))
       if (missing.length > 0) {
-        const vectors = await inner.embed(missing.map((i) => texts[i]!), options)
+        const vectors = await inner.embed(
+          missing.map((i) => texts[i]!),
+          options,
+        )
         missing.forEach((i, j) => {
           found[i] = vectors[j]!
           cache.set(keys[i]!, vectors[j]!)

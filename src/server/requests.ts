@@ -17,21 +17,24 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
     // The parser's own message quotes the body; ours says what is wrong without echoing it.
     throw new RequestError(400, 'the request body is not valid JSON')
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RequestError(400, 'the request body must be a JSON object')
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new RequestError(400, 'the request body must be a JSON object')
   return value as Record<string, unknown>
 }
 
 export function requiredString(body: Record<string, unknown>, field: string): string {
   const value = body[field]
   if (value === undefined || value === null) throw new RequestError(400, `${field}: required`)
-  if (typeof value !== 'string' || value.trim() === '') throw new RequestError(400, `${field}: expected a non-empty string`)
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new RequestError(400, `${field}: expected a non-empty string`)
   return value
 }
 
 function optionalString(body: Record<string, unknown>, field: string, def: string): string {
   const value = body[field]
   if (value === undefined || value === null) return def
-  if (typeof value !== 'string' || value.trim() === '') throw new RequestError(400, `${field}: expected a non-empty string`)
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new RequestError(400, `${field}: expected a non-empty string`)
   return value
 }
 
@@ -42,15 +45,22 @@ export function optionalBool(body: Record<string, unknown>, field: string, def: 
   return value
 }
 
-export function oneOfField<T extends string>(body: Record<string, unknown>, field: string, allowed: readonly T[], def: T): T {
+export function oneOfField<T extends string>(
+  body: Record<string, unknown>,
+  field: string,
+  allowed: readonly T[],
+  def: T,
+): T {
   const value = body[field] ?? def
-  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new RequestError(400, `${field}: expected one of ${allowed.join(', ')}`)
+  if (typeof value !== 'string' || !allowed.includes(value as T))
+    throw new RequestError(400, `${field}: expected one of ${allowed.join(', ')}`)
   return value as T
 }
 
 function level(body: Record<string, unknown>): number {
   const value = body.community_level ?? SEARCH_DEFAULTS.communityLevel
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new RequestError(400, 'community_level: expected a whole number ≥ 0')
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw new RequestError(400, 'community_level: expected a whole number ≥ 0')
   return value
 }
 
@@ -71,7 +81,11 @@ export function queryRequest(body: Record<string, unknown>): QueryRequest & { st
     method,
     communityLevel: level(body),
     responseType: optionalString(body, 'response_type', SEARCH_DEFAULTS.responseType),
-    dynamicCommunitySelection: optionalBool(body, 'dynamic_community_selection', SEARCH_DEFAULTS.dynamicCommunitySelection),
+    dynamicCommunitySelection: optionalBool(
+      body,
+      'dynamic_community_selection',
+      SEARCH_DEFAULTS.dynamicCommunitySelection,
+    ),
     history: history(body),
     stream: optionalBool(body, 'stream', false),
     externalContext: externalContext(body, method),
@@ -83,11 +97,17 @@ function externalContext(body: Record<string, unknown>, method: SearchMethod): Q
   const value = body.context
   if (value === undefined || value === null) return []
   if (method !== 'hybrid') throw new RequestError(400, 'context: only available with method hybrid')
-  if (!Array.isArray(value)) throw new RequestError(400, 'context: expected a list of strings or of {"id", "text"} objects')
+  if (!Array.isArray(value))
+    throw new RequestError(400, 'context: expected a list of strings or of {"id", "text"} objects')
   return value.map((item: unknown, i) => {
     if (typeof item === 'string') return { id: `external-${i + 1}`, text: item }
     const o = item as { id?: unknown; text?: unknown } | null
-    if (o !== null && typeof o === 'object' && typeof o.text === 'string' && (o.id === undefined || typeof o.id === 'string' || typeof o.id === 'number')) {
+    if (
+      o !== null &&
+      typeof o === 'object' &&
+      typeof o.text === 'string' &&
+      (o.id === undefined || typeof o.id === 'string' || typeof o.id === 'number')
+    ) {
       return { id: o.id === undefined ? `external-${i + 1}` : String(o.id), text: o.text }
     }
     throw new RequestError(400, `context[${i}]: expected a string or {"text": string, "id"?: string}`)

@@ -33,12 +33,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = options.port ?? settings.server.port
   const token = options.token ?? (env.GRAPHRAG_SERVER_TOKEN?.trim() || undefined)
   if (!LOOPBACK.has(host) && token === undefined) {
-    throw new ConfigError(`binding ${host} exposes the index beyond this machine: set GRAPHRAG_SERVER_TOKEN (clients then send Authorization: Bearer <token>)`)
+    throw new ConfigError(
+      `binding ${host} exposes the index beyond this machine: set GRAPHRAG_SERVER_TOKEN (clients then send Authorization: Bearer <token>)`,
+    )
   }
-  const sized = new QueryService(options, { embeddings: settings.server.embedding_cache_size, answers: settings.server.answer_cache_size })
+  const sized = new QueryService(options, {
+    embeddings: settings.server.embedding_cache_size,
+    answers: settings.server.answer_cache_size,
+  })
   // A finished job changes the index: answers cached from the previous one would be stale.
   const jobs = new IndexJobs(options, () => sized.answers.clear())
-  const app = createApp({ queries: sized, jobs, probe: new ModelProbe(), token, maxBodyBytes: settings.server.max_body_bytes })
+  const app = createApp({
+    queries: sized,
+    jobs,
+    probe: new ModelProbe(),
+    token,
+    maxBodyBytes: settings.server.max_body_bytes,
+  })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s))
     s.once('error', reject)

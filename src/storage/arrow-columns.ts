@@ -72,7 +72,11 @@ export function buildVector(kind: ColumnKind, values: readonly unknown[]): Vecto
 /** Free-form row data: Arrow null when every value is null (as pandas writes it), else a struct. */
 function buildJsonVector(values: ReadonlyArray<{ [key: string]: JsonValue } | null>): Vector {
   const present = values.filter((v): v is { [key: string]: JsonValue } => v !== null && v !== undefined)
-  if (present.length === 0) return vectorFromArray(values.map(() => null), new Null())
+  if (present.length === 0)
+    return vectorFromArray(
+      values.map(() => null),
+      new Null(),
+    )
   const keys: string[] = []
   for (const v of present) for (const k of Object.keys(v)) if (!keys.includes(k)) keys.push(k)
   const fields = keys.map((k) => new Field(k, inferScalarType(present.map((v) => v[k])), true))

@@ -17,7 +17,12 @@ export function storageFailure(error: unknown, action: string, path: string): St
 }
 
 /** Runs `operation`; `whenAbsent` when what it reads does not exist, a StorageError for every other failure. */
-export async function unlessAbsent<T, A>(path: string, action: string, operation: () => Promise<T>, whenAbsent: A): Promise<T | A> {
+export async function unlessAbsent<T, A>(
+  path: string,
+  action: string,
+  operation: () => Promise<T>,
+  whenAbsent: A,
+): Promise<T | A> {
   try {
     return await operation()
   } catch (error) {

@@ -32,7 +32,12 @@ function fullTextFingerprint(rows: readonly FullTextRow[]): string {
 }
 
 /** Makes sure `table` in `dbUri` indexes exactly `rows`; builds it when missing or stale and `build` is set. */
-export async function prepareFullTextTable(dbUri: string, table: string, rows: readonly FullTextRow[], build: boolean): Promise<FullTextState> {
+export async function prepareFullTextTable(
+  dbUri: string,
+  table: string,
+  rows: readonly FullTextRow[],
+  build: boolean,
+): Promise<FullTextState> {
   const lance = await loadLanceDb()
   const db = await lance.connect(dbUri)
   try {
@@ -46,8 +51,15 @@ export async function prepareFullTextTable(dbUri: string, table: string, rows: r
       state = 'stale'
     }
     if (!build) return state
-    const schema = new Schema([new Field('id', new Utf8(), false), new Field('text', new Utf8(), false)], new Map([[FINGERPRINT_KEY, fingerprint]]))
-    const created = await db.createTable(table, rows.map((r) => ({ id: r.id, text: r.text })), { mode: 'overwrite', schema })
+    const schema = new Schema(
+      [new Field('id', new Utf8(), false), new Field('text', new Utf8(), false)],
+      new Map([[FINGERPRINT_KEY, fingerprint]]),
+    )
+    const created = await db.createTable(
+      table,
+      rows.map((r) => ({ id: r.id, text: r.text })),
+      { mode: 'overwrite', schema },
+    )
     // Positions are only needed for phrase queries, which search never sends.
     await created.createIndex('text', { config: lance.Index.fts({ withPosition: false }), replace: true })
     created.close()
@@ -65,7 +77,12 @@ export async function fullTextSearch(dbUri: string, table: string, query: string
   const db = await lance.connect(dbUri)
   try {
     const opened = await db.openTable(table)
-    const rows = (await opened.query().fullTextSearch(query, { columns: 'text' }).select(['id', '_score']).limit(k).toArray()) as Array<{ id: string; _score: number }>
+    const rows = (await opened
+      .query()
+      .fullTextSearch(query, { columns: 'text' })
+      .select(['id', '_score'])
+      .limit(k)
+      .toArray()) as Array<{ id: string; _score: number }>
     opened.close()
     return rows
       .map((r) => ({ id: String(r.id), score: r._score }))

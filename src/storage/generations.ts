@@ -33,7 +33,13 @@ export interface GenerationPaths {
 
 export function generationPaths(outputDir: string): GenerationPaths {
   const runDir = join(dirname(outputDir), `.${basename(outputDir)}.run`)
-  return { output: outputDir, runDir, work: join(runDir, 'work'), previous: join(runDir, 'previous'), journal: join(runDir, 'publishing') }
+  return {
+    output: outputDir,
+    runDir,
+    work: join(runDir, 'work'),
+    previous: join(runDir, 'previous'),
+    journal: join(runDir, 'publishing'),
+  }
 }
 
 export async function exists(path: string): Promise<boolean> {
@@ -120,7 +126,10 @@ export async function readableIndexDir(outputDir: string): Promise<string> {
 }
 
 /** readableIndexDir, with a vector store inside the output folder following it. */
-export async function readableIndex(outputDir: string, dbUri: string | undefined): Promise<{ dataDir: string; dbUri: string | undefined }> {
+export async function readableIndex(
+  outputDir: string,
+  dbUri: string | undefined,
+): Promise<{ dataDir: string; dbUri: string | undefined }> {
   const dataDir = await readableDir(outputDir)
   const rel = dbUri === undefined ? undefined : relative(outputDir, dbUri)
   const inside = rel !== undefined && !rel.startsWith('..') && !isAbsolute(rel)

@@ -2,4 +2,3 @@
 
 export { decodeParquet, encodeParquet } from './parquet.js'
 export { MemoryTableStore, ParquetTableStore, type TableStore } from './table-store.js'
-

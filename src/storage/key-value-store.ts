@@ -33,8 +33,16 @@ export class FileKeyValueStore implements KeyValueStore {
   }
 
   async keys(): Promise<string[]> {
-    const entries = await unlessAbsent(this.baseDir, 'list cache folder', () => readdir(this.baseDir, { withFileTypes: true }), [])
-    return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort()
+    const entries = await unlessAbsent(
+      this.baseDir,
+      'list cache folder',
+      () => readdir(this.baseDir, { withFileTypes: true }),
+      [],
+    )
+    return entries
+      .filter((e) => e.isFile() && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort()
   }
 
   child(name: string): KeyValueStore {

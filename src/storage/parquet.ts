@@ -57,7 +57,7 @@ export function decodeParquet<S extends TableSchema>(schema: S, bytes: Uint8Arra
 
 /** Lists read as null become empty lists: every list column of the reference is non-null in practice. */
 function normalise(kind: string, value: unknown): unknown {
-  if (value === null && kind.startsWith('list') ) return []
+  if (value === null && kind.startsWith('list')) return []
   if (value === null && kind === 'findings') return []
   return value
 }

@@ -108,7 +108,10 @@ async function takeOver(path: string, tmp: string, dead: LockHolder): Promise<bo
     await link(tmp, guard)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    const age = await stat(guard).then((s) => Date.now() - s.mtimeMs, () => 0)
+    const age = await stat(guard).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    )
     if (age > 30_000) await rm(guard, { force: true })
     return false
   }

@@ -62,14 +62,29 @@ export class ParquetTableStore implements TableStore {
 
   async names(): Promise<string[]> {
     // Files only, as `has` counts them: a folder named like a table is not one (writing it will fail and say so).
-    const entries = await unlessAbsent(this.location, 'list tables in', () => readdir(this.location, { withFileTypes: true }), [])
-    const files = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.parquet')).map((e) => e.name)
+    const entries = await unlessAbsent(
+      this.location,
+      'list tables in',
+      () => readdir(this.location, { withFileTypes: true }),
+      [],
+    )
+    const files = entries
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.parquet'))
+      .map((e) => e.name)
     return files.map((f) => f.slice(0, -'.parquet'.length)).sort()
   }
 
   async fingerprint(name: string): Promise<string | undefined> {
     const file = this.path(name)
-    return unlessAbsent(file, 'read table', async () => createHash('sha256').update(await readFile(file)).digest('hex'), undefined)
+    return unlessAbsent(
+      file,
+      'read table',
+      async () =>
+        createHash('sha256')
+          .update(await readFile(file))
+          .digest('hex'),
+      undefined,
+    )
   }
 }
 

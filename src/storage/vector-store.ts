@@ -208,7 +208,20 @@ function vectorTableSchema(dim: number): Schema {
   ])
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
 
 /** `datetime.isoformat()` of a UTC instant: microseconds when non-zero, `+00:00` offset. */
@@ -246,7 +259,11 @@ function buildTable(schema: Schema, rows: readonly VectorRow[], dim: number, cre
   const constant = (value: string | bigint | null, field: Field): Data =>
     vectorFromArray(new Array<string | bigint | null>(n).fill(value), field.type).data[0]!
   const columns: Data[] = schema.fields.map((field, i) => {
-    if (i === 0) return vectorFromArray(rows.map((r) => r.id), new Utf8()).data[0]!
+    if (i === 0)
+      return vectorFromArray(
+        rows.map((r) => r.id),
+        new Utf8(),
+      ).data[0]!
     if (i === 1) return vector
     if (field.name === 'create_date') return constant(isoformatUtc(createDate), field)
     const part = field.name.startsWith('create_date_') ? field.name.slice('create_date_'.length) : undefined

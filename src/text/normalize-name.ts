@@ -4,7 +4,22 @@
  */
 
 /** Words dropped at either end of a name ("The Ghost of Christmas Past" → "ghost of christmas past"). */
-export const EDGE_STOPWORDS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from'])
+export const EDGE_STOPWORDS: ReadonlySet<string> = new Set([
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'by',
+  'with',
+  'from',
+])
 
 // Apostrophes join ("O'Brien" → "obrien"); any other punctuation separates words ("Jean-Luc" → "jean luc").
 const APOSTROPHES = /['’ʼ‘`]/gu

@@ -38,20 +38,44 @@ describe('console reporter', () => {
   })
 
   it('ends with the totals, and a line per model (cost unknown for an unpriced one) only when several were used', () => {
-    const usage = (calls: number, costUsd: number, unpricedTokens = 0) => ({ calls, cacheHits: 1, retries: 0, failures: 0, promptTokens: calls * 100, completionTokens: calls * 10, wallSeconds: 1, costUsd, unpricedTokens })
+    const usage = (calls: number, costUsd: number, unpricedTokens = 0) => ({
+      calls,
+      cacheHits: 1,
+      retries: 0,
+      failures: 0,
+      promptTokens: calls * 100,
+      completionTokens: calls * 10,
+      wallSeconds: 1,
+      costUsd,
+      unpricedTokens,
+    })
     const info = { seconds: 3, outputDir: '/tmp/out', tables: [{ name: 'entities', rows: 12 }], vectorStore: undefined }
     const chat = { id: 'default_completion_model', model: 'harbour-llama-7b', usage: usage(10, 0, 1100) }
     const embedding = { id: 'default_embedding_model', model: 'text-embedding-3-small', usage: usage(2, 0.0042) }
 
     const two = capture({ isTTY: false })
-    createConsoleReporter({ stream: two.stream }).pipelineEnd({ ...info, usage: usage(12, 0.0042, 1100), usageByModel: [chat, embedding] })
+    createConsoleReporter({ stream: two.stream }).pipelineEnd({
+      ...info,
+      usage: usage(12, 0.0042, 1100),
+      usageByModel: [chat, embedding],
+    })
     const lines = two.chunks.join('').split('\n')
-    expect(lines).toContain('Model usage: 12 calls, 1 cache hits, 1,200 prompt + 120 completion tokens, $0.0042 + unknown (default_completion_model)')
-    expect(lines).toContain('  default_completion_model (harbour-llama-7b): 10 calls, 1 cache hits, 1,000 prompt + 100 completion tokens, cost unknown')
-    expect(lines).toContain('  default_embedding_model (text-embedding-3-small): 2 calls, 1 cache hits, 200 prompt + 20 completion tokens, $0.0042')
+    expect(lines).toContain(
+      'Model usage: 12 calls, 1 cache hits, 1,200 prompt + 120 completion tokens, $0.0042 + unknown (default_completion_model)',
+    )
+    expect(lines).toContain(
+      '  default_completion_model (harbour-llama-7b): 10 calls, 1 cache hits, 1,000 prompt + 100 completion tokens, cost unknown',
+    )
+    expect(lines).toContain(
+      '  default_embedding_model (text-embedding-3-small): 2 calls, 1 cache hits, 200 prompt + 20 completion tokens, $0.0042',
+    )
 
     const one = capture({ isTTY: false })
-    createConsoleReporter({ stream: one.stream }).pipelineEnd({ ...info, usage: usage(10, 0, 1100), usageByModel: [chat] })
+    createConsoleReporter({ stream: one.stream }).pipelineEnd({
+      ...info,
+      usage: usage(10, 0, 1100),
+      usageByModel: [chat],
+    })
     const out = one.chunks.join('')
     expect(out).toContain('1,000 prompt + 100 completion tokens, cost unknown\n')
     expect(out).not.toContain('  default_completion_model')
@@ -60,7 +84,10 @@ describe('console reporter', () => {
 
   it('names a failed workflow without repeating the cause (the CLI prints it once)', () => {
     const { chunks, stream } = capture({ isTTY: false })
-    createConsoleReporter({ stream }).workflowFailed('extract_graph', '6 of 8 text units failed (first: unit-b: HTTP 500)')
+    createConsoleReporter({ stream }).workflowFailed(
+      'extract_graph',
+      '6 of 8 text units failed (first: unit-b: HTTP 500)',
+    )
     expect(chunks.join('')).toMatch(/^\[\d\d:\d\d:\d\d\] extract_graph failed\n$/)
   })
 })

@@ -17,7 +17,9 @@ describe('graphrag export (built CLI)', () => {
     expect(result.stdout.startsWith('<?xml')).toBe(true)
     expect(result.stdout.match(/<node /g)).toHaveLength(ENTITY_ROWS.length)
     expect(result.stdout.match(/<edge /g)).toHaveLength(RELATIONSHIP_ROWS.length)
-    expect(result.stderr).toBe(`graphrag: exported ${ENTITY_ROWS.length} entities, ${RELATIONSHIP_ROWS.length} relationships, communities at level 1\n`)
+    expect(result.stderr).toBe(
+      `graphrag: exported ${ENTITY_ROWS.length} entities, ${RELATIONSHIP_ROWS.length} relationships, communities at level 1\n`,
+    )
   })
 
   it('writes nodes.csv and edges.csv into the --out folder and lists them', async () => {
@@ -25,7 +27,9 @@ describe('graphrag export (built CLI)', () => {
     const result = await runCli(['export', '--data', data, '--format', 'csv', '--out', out])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toContain(join(out, 'nodes.csv'))
-    expect((await readFile(join(out, 'edges.csv'), 'utf8')).split('\n')[0]).toBe('id,source,target,description,weight,combined_degree,human_readable_id')
+    expect((await readFile(join(out, 'edges.csv'), 'utf8')).split('\n')[0]).toBe(
+      'id,source,target,description,weight,combined_degree,human_readable_id',
+    )
   })
 
   it('fails with one line naming the problem: unknown format, missing level, no index', async () => {

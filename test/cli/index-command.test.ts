@@ -40,7 +40,10 @@ describe('graphrag index: failure output', () => {
   })
 
   it('prints one line naming the workflow, the count and the first failure, once', async () => {
-    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}${THROUGH_EXTRACTION}`, ...inputs() })
+    const root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}${THROUGH_EXTRACTION}`,
+      ...inputs(),
+    })
     const run = await runCli(['index', '--root', root, '--skip-validation'])
     expect(run.code).toBe(1)
     const lines = graphragLines(run.stderr)
@@ -58,9 +61,14 @@ describe('graphrag index: failure output', () => {
   })
 
   it('leaves out the cache hint when the cache is off', async () => {
-    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}${THROUGH_EXTRACTION}`, ...inputs() })
+    const root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}${THROUGH_EXTRACTION}`,
+      ...inputs(),
+    })
     const noCache = await runCli(['index', '--root', root, '--skip-validation', '--no-cache'])
-    expect(graphragLines(noCache.stderr)).toEqual([expect.stringMatching(/^graphrag: extract_graph failed: 6 of 8 .*stats\.json$/)])
+    expect(graphragLines(noCache.stderr)).toEqual([
+      expect.stringMatching(/^graphrag: extract_graph failed: 6 of 8 .*stats\.json$/),
+    ])
     const settings = `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}${THROUGH_EXTRACTION}cache:\n  type: none\n`
     await writeFile(join(root, 'settings.yaml'), settings)
     const typeNone = await runCli(['index', '--root', root, '--skip-validation'])
@@ -77,7 +85,9 @@ describe('graphrag index: failure output', () => {
     // Two units are in flight when the first 401 arrives; the other six are never sent.
     expect(llm.requests.slice(before).length).toBeLessThanOrEqual(2)
     expect(graphragLines(run.stderr)).toEqual([
-      expect.stringMatching(/^graphrag: extract_graph failed: completion_models\.default_completion_model: the provider rejected the API key \(HTTP 401\)/),
+      expect.stringMatching(
+        /^graphrag: extract_graph failed: completion_models\.default_completion_model: the provider rejected the API key \(HTTP 401\)/,
+      ),
     ])
     expect(run.stderr).not.toMatch(/answered from the cache|listed in/)
     expect(run.stderr).not.toContain('bad-key')
@@ -91,19 +101,29 @@ describe('graphrag index: prompt files checked before anything runs', () => {
   const settings = `workflows: [load_input_documents, create_base_text_units, extract_graph]\nextract_graph:\n  prompt: prompts/missing.txt\n`
 
   it('--dry-run names the settings key and the path of a missing prompt', async () => {
-    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml('http://127.0.0.1:9/v1')}${settings}`, 'input/a.txt': 'Marta Quill keeps the records.' })
+    const root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml('http://127.0.0.1:9/v1')}${settings}`,
+      'input/a.txt': 'Marta Quill keeps the records.',
+    })
     const run = await runCli(['index', '--root', root, '--dry-run'])
     expect(run.code).toBe(1)
     expect(run.stdout).not.toContain('(valid)')
-    expect(run.stderr.trim()).toBe(`graphrag: extract_graph.prompt: cannot read prompt file ${join(root, 'prompts', 'missing.txt')} (ENOENT)`)
+    expect(run.stderr.trim()).toBe(
+      `graphrag: extract_graph.prompt: cannot read prompt file ${join(root, 'prompts', 'missing.txt')} (ENOENT)`,
+    )
   })
 
   it('a real run fails before the first workflow', async () => {
-    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml('http://127.0.0.1:9/v1')}${settings}`, 'input/a.txt': 'Marta Quill keeps the records.' })
+    const root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml('http://127.0.0.1:9/v1')}${settings}`,
+      'input/a.txt': 'Marta Quill keeps the records.',
+    })
     const run = await runCli(['index', '--root', root, '--skip-validation'])
     expect(run.code).toBe(1)
     expect(run.stderr).not.toContain('Starting workflow')
-    expect(graphragLines(run.stderr)).toEqual([expect.stringContaining('extract_graph.prompt: cannot read prompt file')])
+    expect(graphragLines(run.stderr)).toEqual([
+      expect.stringContaining('extract_graph.prompt: cannot read prompt file'),
+    ])
     expect(existsSync(join(root, 'output', 'documents.parquet'))).toBe(false)
   })
 
@@ -155,7 +175,9 @@ describe('graphrag index: usage per model', () => {
 /** Runs the CLI with its stdout already closed by the reader, as `graphrag ... | head -0` does. */
 function runWithClosedStdout(args: readonly string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'graphrag.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'graphrag.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     child.stdout.destroy()
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
@@ -173,7 +195,10 @@ describe('output piped to a reader that has gone', () => {
   })
 
   it('index --dry-run ends quietly with exit code 0', async () => {
-    const root = await testdir({ 'settings.yaml': fakeModelSettingsYaml('http://127.0.0.1:9/v1'), 'input/a.txt': 'Marta Quill keeps the records.' })
+    const root = await testdir({
+      'settings.yaml': fakeModelSettingsYaml('http://127.0.0.1:9/v1'),
+      'input/a.txt': 'Marta Quill keeps the records.',
+    })
     const run = await runWithClosedStdout(['index', '--root', root, '--dry-run'])
     expect(run).toEqual({ code: 0, stderr: '' })
   })

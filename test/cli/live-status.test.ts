@@ -16,7 +16,9 @@ describe('retries and waiting calls in the progress line', () => {
   it('lines (CI): the progress and end lines carry "3 retries, 1 call waiting 28 s"', () => {
     const { chunks, stream } = capture({ isTTY: false })
     const reporter = createConsoleReporter({ stream })
-    reporter.watch?.((workflow) => (workflow === 'extract_graph' ? LIVE : { retries: 0, waitingCalls: 0, longestWaitSeconds: 0 }))
+    reporter.watch?.((workflow) =>
+      workflow === 'extract_graph' ? LIVE : { retries: 0, waitingCalls: 0, longestWaitSeconds: 0 },
+    )
     reporter.workflowStart('extract_graph')
     reporter.progress('extract_graph', 'graph extraction', 4, 4)
     reporter.workflowEnd('extract_graph', { seconds: 1, rows: {}, failures: 0, skipped: false })
@@ -29,7 +31,13 @@ describe('retries and waiting calls in the progress line', () => {
   })
 
   it('spinner: the text shows them too', () => {
-    const { chunks, stream } = capture({ isTTY: true, columns: 120, cursorTo: () => true, clearLine: () => true, moveCursor: () => true })
+    const { chunks, stream } = capture({
+      isTTY: true,
+      columns: 120,
+      cursorTo: () => true,
+      clearLine: () => true,
+      moveCursor: () => true,
+    })
     const reporter = createConsoleReporter({ stream, interactive: true })
     reporter.watch?.(() => ({ retries: 1, waitingCalls: 0, longestWaitSeconds: 0 }))
     reporter.workflowStart('extract_graph')

@@ -24,10 +24,17 @@ function buildCli(): string | undefined {
   const built = join(PROJECT_ROOT, 'dist', 'cli', 'query.js')
   if (existsSync(built) && statSync(built).mtimeMs >= newest(join(PROJECT_ROOT, 'src'))) return undefined
   try {
-    execFileSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: PROJECT_ROOT, stdio: 'pipe' })
+    execFileSync(
+      process.execPath,
+      [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: PROJECT_ROOT, stdio: 'pipe' },
+    )
   } catch (error) {
     const out = String((error as { stdout?: Buffer }).stdout ?? '')
-    if (!existsSync(join(PROJECT_ROOT, 'dist', 'cli', 'main.js')) || !existsSync(join(PROJECT_ROOT, 'dist', 'query', 'index.js'))) {
+    if (
+      !existsSync(join(PROJECT_ROOT, 'dist', 'cli', 'main.js')) ||
+      !existsSync(join(PROJECT_ROOT, 'dist', 'query', 'index.js'))
+    ) {
       return `dist/ could not be built: ${out.split('\n')[0]}`
     }
   }
@@ -102,10 +109,24 @@ describeShared('graphrag query (spawned CLI)', () => {
 
   it('basic --json prints {response, context, usage}', async (ctx) => {
     if (skip !== undefined) return ctx.skip()
-    const r = await runCli(['query', 'Who works at Dulce base?', '--method', 'basic', '--root', root, '--data', data(), '--json'])
+    const r = await runCli([
+      'query',
+      'Who works at Dulce base?',
+      '--method',
+      'basic',
+      '--root',
+      root,
+      '--data',
+      data(),
+      '--json',
+    ])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout) as { response: string; context: { sources: unknown[] }; usage: { calls: number; embeddingCalls: number } }
+    const out = JSON.parse(r.stdout) as {
+      response: string
+      context: { sources: unknown[] }
+      usage: { calls: number; embeddingCalls: number }
+    }
     expect(out.response).toContain('[Data: Sources')
     expect(out.context.sources.length).toBeGreaterThan(0)
     expect(out.usage.calls).toBe(1)
@@ -116,17 +137,35 @@ describeShared('graphrag query (spawned CLI)', () => {
     if (skip !== undefined) return ctx.skip()
     const relay = await startHoldingRelay(fake.baseUrl)
     try {
-      const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'graphrag.js'), 'query', 'Who is Alex Mercer?', '-m', 'local', '-r', fakeProject(relay.baseUrl).root, '-d', data(), '--streaming'], {
-        env: { ...process.env, CI: 'true', NO_COLOR: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
+      const child = spawn(
+        process.execPath,
+        [
+          join(PROJECT_ROOT, 'bin', 'graphrag.js'),
+          'query',
+          'Who is Alex Mercer?',
+          '-m',
+          'local',
+          '-r',
+          fakeProject(relay.baseUrl).root,
+          '-d',
+          data(),
+          '--streaming',
+        ],
+        {
+          env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
       let stdout = ''
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
       const printed = new Promise<boolean>((resolve) => child.stdout.once('data', () => resolve(true)))
       await relay.held
       // A CLI that buffered the answer would print nothing until the reply ends, which waits for release().
-      const printedWhileHeld = await Promise.race([printed, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000))])
+      const printedWhileHeld = await Promise.race([
+        printed,
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000)),
+      ])
       const partial = stdout
       relay.release()
       expect(await exited).toBe(0)

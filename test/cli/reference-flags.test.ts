@@ -9,7 +9,10 @@ import { DULCE_DIMENSION } from '../query/support/dulce.js'
 describe('Microsoft GraphRAG flags', () => {
   it('index accepts --cache as well as --no-cache', async () => {
     // A dry run calls no model, so the endpoint need not exist.
-    const root = await testdir({ 'settings.yaml': fakeModelSettingsYaml('http://127.0.0.1:9/v1'), 'input/a.txt': 'Some text.' })
+    const root = await testdir({
+      'settings.yaml': fakeModelSettingsYaml('http://127.0.0.1:9/v1'),
+      'input/a.txt': 'Some text.',
+    })
     for (const flag of ['--cache', '--no-cache']) {
       const dry = await runCli(['index', '--root', root, flag, '--dry-run'])
       expect(dry.code, `${flag}: ${dry.stderr}`).toBe(0)
@@ -18,7 +21,11 @@ describe('Microsoft GraphRAG flags', () => {
 
   it('update --verbose and prompt-tune --domain x reach the command, not a usage error', async () => {
     const root = await testdir({})
-    for (const args of [['update', '--root', root, '--verbose'], ['prompt-tune', '--root', root, '--domain', 'x'], ['prompt-tune', '--root', root, '--domain', 'x', '--limit', '5']] as const) {
+    for (const args of [
+      ['update', '--root', root, '--verbose'],
+      ['prompt-tune', '--root', root, '--domain', 'x'],
+      ['prompt-tune', '--root', root, '--domain', 'x', '--limit', '5'],
+    ] as const) {
       const run = await runCli([...args])
       expect(run.stderr, args.join(' ')).not.toContain('too many arguments')
       expect(run.stderr, args.join(' ')).not.toContain('unknown option')
@@ -34,17 +41,39 @@ describeShared('query --no-streaming and --no-dynamic-community-selection', () =
   beforeAll(async () => {
     fake = await startFakeLlm({ embeddingDimension: DULCE_DIMENSION })
     // Rating the top level only keeps the dynamic run short.
-    root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl)}global_search:\n  dynamic_search_max_level: 0\n` })
+    root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl)}global_search:\n  dynamic_search_max_level: 0\n`,
+    })
   })
   afterAll(() => fake?.close())
 
   it('parse, and the later of a flag and its --no- form wins', async () => {
     const data = sharedPath('reference', 'msgr-v3-dulce')
-    const run = await runCli(['query', '--root', root, '--data', data, '--streaming', '--no-streaming', '--dynamic-community-selection', '--no-dynamic-community-selection', 'Who leads the squad?'])
+    const run = await runCli([
+      'query',
+      '--root',
+      root,
+      '--data',
+      data,
+      '--streaming',
+      '--no-streaming',
+      '--dynamic-community-selection',
+      '--no-dynamic-community-selection',
+      'Who leads the squad?',
+    ])
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout.trim().length).toBeGreaterThan(0)
     expect(fake.requests.some((r) => r.kind === 'dynamic_rating')).toBe(false)
-    const dynamic = await runCli(['query', '--root', root, '--data', data, '--no-dynamic-community-selection', '--dynamic-community-selection', 'Who leads the squad?'])
+    const dynamic = await runCli([
+      'query',
+      '--root',
+      root,
+      '--data',
+      data,
+      '--no-dynamic-community-selection',
+      '--dynamic-community-selection',
+      'Who leads the squad?',
+    ])
     expect(dynamic.code, dynamic.stderr).toBe(0)
     expect(fake.requests.some((r) => r.kind === 'dynamic_rating')).toBe(true)
   })

@@ -28,7 +28,10 @@ describe('graphrag diagnostics and serve (built CLI)', () => {
     const run = await runCli(['diagnostics', '--json', '--root', root])
     expect(run.code, run.stderr).toBe(1)
     expect(run.stdout).not.toContain('sk-do-not-print')
-    const report = JSON.parse(run.stdout) as { index: { present: boolean }; models: Array<{ id: string; reachable: boolean }> }
+    const report = JSON.parse(run.stdout) as {
+      index: { present: boolean }
+      models: Array<{ id: string; reachable: boolean }>
+    }
     expect(report.index.present).toBe(false)
     expect(report.models.map((m) => [m.id, m.reachable])).toEqual([
       ['default_completion_model', false],
@@ -41,10 +44,16 @@ describe('graphrag diagnostics and serve (built CLI)', () => {
 
   it('serve refuses another address without GRAPHRAG_SERVER_TOKEN, and serves /health on loopback', async () => {
     const root = await testdir({ 'settings.yaml': OFFLINE })
-    const refused = await runCli(['serve', '--root', root, '--host', '0.0.0.0', '--port', '0'], { env: { GRAPHRAG_SERVER_TOKEN: undefined } })
+    const refused = await runCli(['serve', '--root', root, '--host', '0.0.0.0', '--port', '0'], {
+      env: { GRAPHRAG_SERVER_TOKEN: undefined },
+    })
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain('GRAPHRAG_SERVER_TOKEN')
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'graphrag.js'), 'serve', '--root', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(
+      process.execPath,
+      [join(PROJECT_ROOT, 'bin', 'graphrag.js'), 'serve', '--root', root, '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let stderr = ''

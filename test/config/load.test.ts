@@ -64,7 +64,9 @@ describe('loadConfig', () => {
     const json = await testdir({ 'settings.json': '{"concurrent_requests": 4}' })
     expect(loadConfig({ root: json, env: {} }).settings.concurrent_requests).toBe(4)
     const other = await testdir({ 'conf/my.yaml': 'concurrent_requests: 5\n' })
-    expect(loadConfig({ root: other, configFile: join(other, 'conf/my.yaml'), env: {} }).settings.concurrent_requests).toBe(5)
+    expect(
+      loadConfig({ root: other, configFile: join(other, 'conf/my.yaml'), env: {} }).settings.concurrent_requests,
+    ).toBe(5)
   })
 
   it('reports invalid YAML with its line and a missing settings file with a hint', async () => {
@@ -91,7 +93,9 @@ describe('loadConfig', () => {
       ].join('\n'),
     })
     const error = errorOf(() => loadConfig({ root, env: { GRAPHRAG_API_KEY: 'sk-secret-value' } }))
-    expect(error.message).toContain('embedding_models.default_embedding_model.api_base: required for model_provider azure')
+    expect(error.message).toContain(
+      'embedding_models.default_embedding_model.api_base: required for model_provider azure',
+    )
     expect(error.message).not.toContain('sk-secret-value')
     await writeFile(join(root, 'settings.yaml'), 'completion_models:\n  m:\n    model: x\n    api_key: ${K}\n')
     const loaded = loadConfig({ root, env: { K: 'sk-1234' } })

@@ -28,16 +28,23 @@ function uncommentEverything(text: string): string {
 }
 
 /** Declared key paths absent from `value` (map ids are taken from the value itself). */
-function missingKeys(declarations: Readonly<Record<string, Declaration>>, value: Record<string, unknown>, path = ''): string[] {
+function missingKeys(
+  declarations: Readonly<Record<string, Declaration>>,
+  value: Record<string, unknown>,
+  path = '',
+): string[] {
   return Object.entries(declarations).flatMap(([key, declaration]) => {
     const at = path === '' ? key : `${path}.${key}`
     if (!(key in value)) return [at]
     const inner = value[key]
     if (declaration.entries) {
       if (!isPlainObject(inner) || Object.keys(inner).length === 0) return [`${at}.<id>`]
-      return Object.entries(inner).flatMap(([id, entry]) => missingKeys(declaration.entries!, isPlainObject(entry) ? entry : {}, `${at}.${id}`))
+      return Object.entries(inner).flatMap(([id, entry]) =>
+        missingKeys(declaration.entries!, isPlainObject(entry) ? entry : {}, `${at}.${id}`),
+      )
     }
-    if (declaration.shape) return isPlainObject(inner) ? missingKeys(declaration.shape, inner, at) : [`${at} (not a mapping)`]
+    if (declaration.shape)
+      return isPlainObject(inner) ? missingKeys(declaration.shape, inner, at) : [`${at} (not a mapping)`]
     return []
   })
 }
@@ -53,7 +60,15 @@ function descriptions(declarations: Readonly<Record<string, Declaration>>, path 
 describe('settings template', () => {
   it('renders every section and loads back to the same settings as the defaults', async () => {
     const text = renderSettingsTemplate({ model: 'gpt-4.1-mini', embedding: 'text-embedding-3-small' })
-    for (const section of ['completion_models', 'chunking', 'extract_graph', 'cluster_graph', 'local_search', 'basic_search', 'hybrid_search']) {
+    for (const section of [
+      'completion_models',
+      'chunking',
+      'extract_graph',
+      'cluster_graph',
+      'local_search',
+      'basic_search',
+      'hybrid_search',
+    ]) {
       expect(text).toMatch(new RegExp(`^${section}:`, 'm'))
     }
     expect(text).not.toMatch(/^\s*\w+: \{.+\}$/m) // block style: no non-empty flow mappings
@@ -64,13 +79,26 @@ describe('settings template', () => {
     expect(settings.drift_search.reduce_prompt).toBe(join(root, 'prompts/drift_reduce_prompt.txt'))
     expect(settings.cluster_graph.mode).toBe('quality')
     expect(settings.chunk_graph.prompt).toBe(join(root, 'prompts/chunk_graph_edges.txt'))
-    expect(settings.chunk_graph).toMatchObject({ sequence_edges: true, shared_entity_edges: true, llm_edges: false, cross_document: false })
+    expect(settings.chunk_graph).toMatchObject({
+      sequence_edges: true,
+      shared_entity_edges: true,
+      llm_edges: false,
+      cross_document: false,
+    })
     // Our hybrid_search section: every weight visible with its default.
-    expect(text).toMatch(/^hybrid_search:\n[\s\S]*^ {2}rrf_k: 60$[\s\S]*^ {2}edge_weights:\n[\s\S]*^ {4}caused_by: 0\.22$/m)
+    expect(text).toMatch(
+      /^hybrid_search:\n[\s\S]*^ {2}rrf_k: 60$[\s\S]*^ {2}edge_weights:\n[\s\S]*^ {4}caused_by: 0\.22$/m,
+    )
     expect(settings.hybrid_search.edge_weights.references).toBe(0.18)
     // Our server section: address and cache sizes visible with their defaults.
     expect(text).toMatch(/^server:\n[\s\S]*^ {2}host: 127\.0\.0\.1$[\s\S]*^ {2}answer_cache_size: 200$/m)
-    expect(settings.server).toEqual({ host: '127.0.0.1', port: 8010, max_body_bytes: 1048576, embedding_cache_size: 1000, answer_cache_size: 200 })
+    expect(settings.server).toEqual({
+      host: '127.0.0.1',
+      port: 8010,
+      max_body_bytes: 1048576,
+      embedding_cache_size: 1000,
+      answer_cache_size: 200,
+    })
   })
 
   it('renders offline settings that need no key and load without warnings', async () => {
@@ -95,7 +123,16 @@ describe('settings template', () => {
 
   it('shows the model keys that have no default as commented examples', () => {
     const text = renderSettingsTemplate()
-    for (const key of ['api_base', 'api_version', 'azure_deployment_name', 'call_args', 'rate_limit', 'concurrent_requests', 'encoding_model', 'pricing']) {
+    for (const key of [
+      'api_base',
+      'api_version',
+      'azure_deployment_name',
+      'call_args',
+      'rate_limit',
+      'concurrent_requests',
+      'encoding_model',
+      'pricing',
+    ]) {
       expect(text).toMatch(new RegExp(`^    # ${key}:`, 'm'))
     }
     expect(text).toMatch(/^ {6}# max_delay: \d+$/m)
@@ -104,12 +141,20 @@ describe('settings template', () => {
 
   it('writes an offline chat-model example that works once uncommented', async () => {
     const text = renderSettingsTemplate({ offline: true })
-    const opened = text.split('\n').map((l) => (/^# (completion_models:|\s)/.test(l) ? l.slice(2) : l)).join('\n')
+    const opened = text
+      .split('\n')
+      .map((l) => (/^# (completion_models:|\s)/.test(l) ? l.slice(2) : l))
+      .join('\n')
     expect(opened).not.toBe(text)
     const root = await testdir({ 'settings.yaml': opened })
     const { settings, warnings } = loadConfig({ root, env: { GRAPHRAG_API_KEY: 'k' } })
     expect(warnings).toEqual([])
-    expect(settings.completion_models.default_completion_model).toMatchObject({ model_provider: 'openai', model: 'gpt-4.1', api_key: 'k', api_base: null })
+    expect(settings.completion_models.default_completion_model).toMatchObject({
+      model_provider: 'openai',
+      model: 'gpt-4.1',
+      api_key: 'k',
+      api_base: null,
+    })
   })
 
   it('words no description like a key, so commented-out keys and prose stay apart', () => {

@@ -30,7 +30,12 @@ describe('validateSettings: values graphrag cannot honour are errors', () => {
     ['reporting.type', { reporting: { type: 'blob' } }, 'blob', '"file"'],
     ['vector_store.type', { vector_store: { type: 'azure_ai_search' } }, 'azure_ai_search', '"lancedb"'],
     ['completion_models.m.type', { completion_models: { m: { ...MODEL, type: 'mock' } } }, 'mock', '"litellm"'],
-    ['completion_models.m.auth_method', { completion_models: { m: { ...MODEL, auth_method: 'azure_managed_identity' } } }, 'azure_managed_identity', '"api_key"'],
+    [
+      'completion_models.m.auth_method',
+      { completion_models: { m: { ...MODEL, auth_method: 'azure_managed_identity' } } },
+      'azure_managed_identity',
+      '"api_key"',
+    ],
   ])('%s', (path, raw, value, supported) => {
     expect(errorsOf(raw)).toEqual([`${path}: "${value}" is not supported by graphrag (use ${supported})`])
   })
@@ -40,14 +45,20 @@ describe('validateSettings: values graphrag cannot honour are errors', () => {
   })
 
   it('rejects a value that is neither supported nor known, listing the supported ones', () => {
-    expect(errorsOf({ output_storage: { type: 'ftp' } })).toEqual(['output_storage.type: expected one of file, got "ftp"'])
+    expect(errorsOf({ output_storage: { type: 'ftp' } })).toEqual([
+      'output_storage.type: expected one of file, got "ftp"',
+    ])
   })
 })
 
 describe('validateSettings: keys accepted but not acted on', () => {
   it('warns once per key set to something other than its default, and keeps the value', () => {
     const grammars = { 'NOUN,NOUN': 'NOUNS' }
-    const result = validate({ extract_graph_nlp: { text_analyzer: { extractor_type: 'cfg', noun_phrase_grammars: grammars, max_word_length: 12 } } })
+    const result = validate({
+      extract_graph_nlp: {
+        text_analyzer: { extractor_type: 'cfg', noun_phrase_grammars: grammars, max_word_length: 12 },
+      },
+    })
     expect(result.ok).toBe(true)
     if (!result.ok) return
     expect(result.warnings).toEqual([
@@ -58,12 +69,22 @@ describe('validateSettings: keys accepted but not acted on', () => {
   })
 
   it('stays silent when a v3 file spells out the defaults', () => {
-    const analyzer = { extractor_type: 'regex_english', model_name: 'en_core_web_md', exclude_entity_tags: ['DATE'], noun_phrase_tags: ['PROPN', 'NOUNS'] }
-    expect(warningsOf({ extract_graph_nlp: { text_analyzer: analyzer }, table_provider: { batch_size: 50 } })).toEqual([])
+    const analyzer = {
+      extractor_type: 'regex_english',
+      model_name: 'en_core_web_md',
+      exclude_entity_tags: ['DATE'],
+      noun_phrase_tags: ['PROPN', 'NOUNS'],
+    }
+    expect(warningsOf({ extract_graph_nlp: { text_analyzer: analyzer }, table_provider: { batch_size: 50 } })).toEqual(
+      [],
+    )
   })
 
   it('names the key but never the value, which may be a secret', () => {
-    const warnings = warningsOf({ vector_store: { api_key: 'sk-very-secret' }, output_storage: { connection_string: 'AccountKey=hidden' } })
+    const warnings = warningsOf({
+      vector_store: { api_key: 'sk-very-secret' },
+      output_storage: { connection_string: 'AccountKey=hidden' },
+    })
     expect(warnings).toHaveLength(2)
     expect(warnings.join('\n')).not.toMatch(/sk-very-secret|hidden/)
     expect(warnings[0]).toMatch(/^output_storage\.connection_string: ignored by graphrag/)
@@ -81,7 +102,12 @@ describe('validateSettings: keys accepted but not acted on', () => {
 })
 
 describe('validateSettings: Azure models', () => {
-  const azure = { model_provider: 'azure', model: 'gpt-4.1', api_key: 'k', api_base: 'https://example.openai.azure.com' }
+  const azure = {
+    model_provider: 'azure',
+    model: 'gpt-4.1',
+    api_key: 'k',
+    api_base: 'https://example.openai.azure.com',
+  }
 
   it('requires api_version, naming the model key', () => {
     expect(errorsOf({ completion_models: { chat: azure } })).toEqual([
@@ -93,7 +119,11 @@ describe('validateSettings: Azure models', () => {
   })
 
   it('accepts a complete Azure model', () => {
-    expect(errorsOf({ completion_models: { chat: { ...azure, api_version: '2024-10-21', azure_deployment_name: 'my-deployment' } } })).toEqual([])
+    expect(
+      errorsOf({
+        completion_models: { chat: { ...azure, api_version: '2024-10-21', azure_deployment_name: 'my-deployment' } },
+      }),
+    ).toEqual([])
   })
 })
 
@@ -113,22 +143,36 @@ describe('validateSettings: tiktoken encodings', () => {
   it('accepts exactly the encodings the tokenizer loads', () => {
     for (const encoding of TIKTOKEN_ENCODINGS) {
       expect(getTokenizer(encoding).encoding).toBe(encoding)
-      expect(errorsOf({ chunking: { encoding_model: encoding }, completion_models: { m: { ...MODEL, encoding_model: encoding } } })).toEqual([])
+      expect(
+        errorsOf({
+          chunking: { encoding_model: encoding },
+          completion_models: { m: { ...MODEL, encoding_model: encoding } },
+        }),
+      ).toEqual([])
     }
   })
 })
 
 describe('validateSettings: chunk_graph and graph_search (ours)', () => {
   it('rejects a batch overlap that is not below the batch size, and batches of fewer than 2 units', () => {
-    expect(errorsOf({ chunk_graph: { batch_size: 4, batch_overlap: 4 } })).toEqual(['chunk_graph.batch_overlap: expected less than chunk_graph.batch_size (4), got 4'])
-    expect(errorsOf({ chunk_graph: { batch_size: 1 } })).toEqual([expect.stringContaining('chunk_graph.batch_size: expected')])
+    expect(errorsOf({ chunk_graph: { batch_size: 4, batch_overlap: 4 } })).toEqual([
+      'chunk_graph.batch_overlap: expected less than chunk_graph.batch_size (4), got 4',
+    ])
+    expect(errorsOf({ chunk_graph: { batch_size: 1 } })).toEqual([
+      expect.stringContaining('chunk_graph.batch_size: expected'),
+    ])
     expect(warningsOf({ chunk_graph: { batch_size: 4, batch_overlap: 3 } })).toEqual([])
   })
 
   it('checks hop_decay as a non-empty list of factors in [0, 1] and resolves the prompt paths', () => {
-    expect(errorsOf({ graph_search: { hop_decay: [1, 1.5] } })).toEqual(['graph_search.hop_decay: expected a non-empty list of numbers between 0 and 1, got [1,1.5]'])
+    expect(errorsOf({ graph_search: { hop_decay: [1, 1.5] } })).toEqual([
+      'graph_search.hop_decay: expected a non-empty list of numbers between 0 and 1, got [1,1.5]',
+    ])
     expect(errorsOf({ graph_search: { hop_decay: [] } })).toEqual([expect.stringContaining('graph_search.hop_decay')])
-    const result = validate({ graph_search: { hop_decay: [1, 0.5], relation_filter: ['depends_on'] }, chunk_graph: { prompt: 'prompts/edges.txt' } })
+    const result = validate({
+      graph_search: { hop_decay: [1, 0.5], relation_filter: ['depends_on'] },
+      chunk_graph: { prompt: 'prompts/edges.txt' },
+    })
     expect(result.ok && result.settings.graph_search.hop_decay).toEqual([1, 0.5])
     expect(result.ok && result.settings.chunk_graph.prompt).toBe('/project/prompts/edges.txt')
   })

@@ -35,7 +35,13 @@ const SCRIPTED: Responder = ({ kind, messages }) => {
   if (kind !== 'chunk_graph') return undefined
   const l = chunkGraphUnits(messages)
   if (l[0] === '2') return 'I would rather not answer in JSON today.'
-  const valid = l.slice(1).map((unit, i) => ({ source: unit, target: l[i], relation: 'elaborates', weight: i === 0 ? 0.9 : 0.5, description: `unit ${unit} builds on unit ${l[i]}` }))
+  const valid = l.slice(1).map((unit, i) => ({
+    source: unit,
+    target: l[i],
+    relation: 'elaborates',
+    weight: i === 0 ? 0.9 : 0.5,
+    description: `unit ${unit} builds on unit ${l[i]}`,
+  }))
   const invalid = [
     { source: l[0], target: l[0], relation: 'references', weight: 0.5, description: 'self' },
     { source: l[0], target: '99', relation: 'references', weight: 0.5, description: 'unknown id' },
@@ -82,10 +88,14 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
 
   it('writes chunk_edges.parquet with our schema, readable by DuckDB', async () => {
     expect(first.code, first.stderr).toBe(0)
-    const [{ units }] = await duckQuery(`SELECT count(*)::INTEGER AS units FROM read_parquet('${out('text_units.parquet')}')`)
+    const [{ units }] = await duckQuery(
+      `SELECT count(*)::INTEGER AS units FROM read_parquet('${out('text_units.parquet')}')`,
+    )
     // The script below assumes 6 units: batches [0-2], [1-3], [2-4] (fails), [3-5].
     expect(units).toBe(6)
-    expect(await duckDescribe(out('chunk_edges.parquet'))).toEqual(CHUNK_EDGES.columns.map((c) => `${c.name}:${DUCKDB_TYPE[c.kind]}`))
+    expect(await duckDescribe(out('chunk_edges.parquet'))).toEqual(
+      CHUNK_EDGES.columns.map((c) => `${c.name}:${DUCKDB_TYPE[c.kind]}`),
+    )
   })
 
   it('keeps the valid edges, the highest weight of duplicates from overlapping batches, and nothing from the failed batch', async () => {
@@ -96,7 +106,13 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
        ORDER BY source`,
     )
     // 2→1 comes at 0.5 from [0-2] and at 0.9 from [1-3]; 3→2 only at 0.5 from [1-3] ([2-4] failed); 5→4 only at 0.5 from [3-5].
-    expect(rows.map((r) => [r.source, r.target, r.weight])).toEqual([[1, 0, 0.9], [2, 1, 0.9], [3, 2, 0.5], [4, 3, 0.9], [5, 4, 0.5]])
+    expect(rows.map((r) => [r.source, r.target, r.weight])).toEqual([
+      [1, 0, 0.9],
+      [2, 1, 0.9],
+      [3, 2, 0.5],
+      [4, 3, 0.9],
+      [5, 4, 0.5],
+    ])
     expect(rows.every((r) => r.relation === 'elaborates' && r.origin === 'llm')).toBe(true)
     expect(rows[3]!.description).toBe('unit 4 builds on unit 3')
   })
@@ -106,8 +122,13 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     const entry = stats.workflows.create_chunk_graph!
     expect(entry.status).toBe('succeeded_with_failures')
     expect(entry.counters).toMatchObject({
-      llm_batches: 4, batches_failed: 1, invalid_edges: 12,
-      invalid_edges_self_edge: 3, invalid_edges_unknown_id: 3, invalid_edges_unknown_relation: 3, invalid_edges_bad_weight: 3,
+      llm_batches: 4,
+      batches_failed: 1,
+      invalid_edges: 12,
+      invalid_edges_self_edge: 3,
+      invalid_edges_unknown_id: 3,
+      invalid_edges_unknown_relation: 3,
+      invalid_edges_bad_weight: 3,
     })
     expect(entry.failures).toEqual([{ item: 'units 2,3,4', reason: expect.stringContaining('JSON') }])
     expect(first.stderr).toContain('1 of 4 typed-edge batches failed')
@@ -117,22 +138,39 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
   it('estimates the four typed-edge calls in --dry-run', async () => {
     expect(dryRun.code, dryRun.stderr).toBe(0)
     expect(dryRun.stdout).toMatch(/create_chunk_graph\s+4 calls/)
-    const stats = JSON.parse(await readFile(out('stats.json'), 'utf8')) as { estimate: Array<{ workflow: string; estimated: { calls: number } }> }
+    const stats = JSON.parse(await readFile(out('stats.json'), 'utf8')) as {
+      estimate: Array<{ workflow: string; estimated: { calls: number } }>
+    }
     expect(stats.estimate.find((r) => r.workflow === 'create_chunk_graph')?.estimated.calls).toBe(4)
   })
 
   it('query --method graph --json returns a unit reachable only through an edge, with its graph context', async () => {
     // The fake embedder gives identical texts identical vectors: asking with unit 4's text seeds unit 4 alone.
-    const [{ text }] = await duckQuery(`SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 4`)
+    const [{ text }] = await duckQuery(
+      `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 4`,
+    )
     const run = await runCli(['query', String(text), '--root', root, '--method', 'graph', '--json'])
     expect(run.code, run.stderr).toBe(0)
-    const result = JSON.parse(run.stdout) as { method: string; response: string; context: { sources: Array<Record<string, string | number>> } }
+    const result = JSON.parse(run.stdout) as {
+      method: string
+      response: string
+      context: { sources: Array<Record<string, string | number>> }
+    }
     expect(result.method).toBe('graph')
     const sources = result.context.sources
-    expect(sources.map((s) => [s.id, s.hop])).toEqual([[4, 0], [3, 1], [2, 2]])
+    expect(sources.map((s) => [s.id, s.hop])).toEqual([
+      [4, 0],
+      [3, 1],
+      [2, 2],
+    ])
     expect(sources[0]!.score as number).toBeCloseTo(1, 5)
     // 0.3 × 0.9 × 0.7 and 0.3 × 0.5 × 0.5.
-    expect(sources[1]).toMatchObject({ reached_from: 4, relation: 'elaborates', link: 'unit 4 builds on unit 3', direction: 'outgoing' })
+    expect(sources[1]).toMatchObject({
+      reached_from: 4,
+      relation: 'elaborates',
+      link: 'unit 4 builds on unit 3',
+      direction: 'outgoing',
+    })
     expect(sources[1]!.score as number).toBeCloseTo(0.189, 9)
     expect(sources[2]).toMatchObject({ reached_from: 3, relation: 'elaborates', link: 'unit 3 builds on unit 2' })
     expect(sources[2]!.score as number).toBeCloseTo(0.075, 9)
@@ -140,12 +178,16 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
   })
 
   it('query --method graph prints the answer followed by how the linked sources were reached, also streaming', async () => {
-    const [{ text }] = await duckQuery(`SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 4`)
+    const [{ text }] = await duckQuery(
+      `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 4`,
+    )
     for (const flags of [[], ['--streaming']]) {
       const run = await runCli(['query', String(text), '--root', root, '--method', 'graph', ...flags])
       expect(run.code, run.stderr).toBe(0)
       expect(run.stdout).toContain('[Data: Sources (')
-      expect(run.stdout).toContain('Sources reached through the chunk graph:\n- Source 3 ↳ related: "unit 4 builds on unit 3" (elaborates), from Source 4')
+      expect(run.stdout).toContain(
+        'Sources reached through the chunk graph:\n- Source 3 ↳ related: "unit 4 builds on unit 3" (elaborates), from Source 4',
+      )
     }
     const graphAnswers = fake.requests.filter((r) => r.kind === 'basic_search')
     expect(JSON.stringify(graphAnswers.at(-1)?.body)).toContain('unit 4 builds on unit 3')
@@ -153,7 +195,13 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
 
   it('query --method graph --history shows the conversation to the model and searches with the earlier question too', async () => {
     const history = join(root, 'history.json')
-    await writeFile(history, JSON.stringify([{ role: 'user', content: 'How do I get an API key?' }, { role: 'assistant', content: 'From the settings page.' }]))
+    await writeFile(
+      history,
+      JSON.stringify([
+        { role: 'user', content: 'How do I get an API key?' },
+        { role: 'assistant', content: 'From the settings page.' },
+      ]),
+    )
     const run = await runCli(['query', 'And then?', '--root', root, '--method', 'graph', '--history', history])
     expect(run.code, run.stderr).toBe(0)
     const last = fake.requests.filter((r) => r.kind === 'basic_search').at(-1)
@@ -165,7 +213,9 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
   })
 
   it('degrades to the vector seeds with a warning when chunk_edges is missing or unreadable', async () => {
-    const [{ text }] = await duckQuery(`SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 4`)
+    const [{ text }] = await duckQuery(
+      `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 4`,
+    )
     const copy = join(await testdir({}), 'output')
     await cp(join(root, 'output'), copy, { recursive: true })
     const ask = () => runCli(['query', String(text), '--root', root, '--data', copy, '--method', 'graph', '--json'])
@@ -180,7 +230,11 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     const unreadable = await ask()
     expect(unreadable.code, unreadable.stderr).toBe(0)
     expect(unreadable.stderr).toMatch(/graphrag: warning: cannot read .*chunk_edges\.parquet/)
-    expect((JSON.parse(unreadable.stdout) as { context: { sources: Array<{ id: number }> } }).context.sources.map((s) => s.id)).toEqual([4])
+    expect(
+      (JSON.parse(unreadable.stdout) as { context: { sources: Array<{ id: number }> } }).context.sources.map(
+        (s) => s.id,
+      ),
+    ).toEqual([4])
   })
 
   it('re-runs only the failed workflow on the next index run, answering the successful batches from the cache', async () => {
@@ -202,8 +256,17 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
 const CROSS: Responder = ({ kind, messages }) => {
   if (kind !== 'chunk_graph') return undefined
   const l = chunkGraphUnits(messages)
-  const edges = [{ source: l[1], target: l[0], relation: 'similar_to', weight: 0.7, description: `unit ${l[1]} says what unit ${l[0]} says` }]
-  if (l.length > 2) edges.push({ source: l[2], target: l[1], relation: 'similar_to', weight: 0.6, description: 'same document' })
+  const edges = [
+    {
+      source: l[1],
+      target: l[0],
+      relation: 'similar_to',
+      weight: 0.7,
+      description: `unit ${l[1]} says what unit ${l[0]} says`,
+    },
+  ]
+  if (l.length > 2)
+    edges.push({ source: l[2], target: l[1], relation: 'similar_to', weight: 0.6, description: 'same document' })
   return JSON.stringify({ edges })
 }
 
@@ -233,13 +296,20 @@ describe('chunk graph with cross-document edges (CLI, fake model server)', () =>
 
   it('sends each unit with its two most similar units of the other document and keeps only edges across documents', async () => {
     expect(run.code, run.stderr).toBe(0)
-    const batches = fake.requests.filter((r) => r.kind === 'chunk_graph').map((r) => chunkGraphUnits((r.body as { messages: Array<{ role: string; content: string }> }).messages))
+    const batches = fake.requests
+      .filter((r) => r.kind === 'chunk_graph')
+      .map((r) => chunkGraphUnits((r.body as { messages: Array<{ role: string; content: string }> }).messages))
     // Each unit of the first document brings two new pairs; later units only bring the pairs not sent yet.
     expect(batches.length).toBeGreaterThanOrEqual(3)
     const docOf = new Map(
-      (await duckQuery(`SELECT human_readable_id::INTEGER AS hr, document_id FROM read_parquet('${join(root, 'output', 'text_units.parquet')}')`)).map((r) => [String(r.hr), r.document_id]),
+      (
+        await duckQuery(
+          `SELECT human_readable_id::INTEGER AS hr, document_id FROM read_parquet('${join(root, 'output', 'text_units.parquet')}')`,
+        )
+      ).map((r) => [String(r.hr), r.document_id]),
     )
-    for (const batch of batches) for (const other of batch.slice(1)) expect(docOf.get(other)).not.toBe(docOf.get(batch[0]!))
+    for (const batch of batches)
+      for (const other of batch.slice(1)) expect(docOf.get(other)).not.toBe(docOf.get(batch[0]!))
     const rows = await duckQuery(
       `SELECT s.human_readable_id::INTEGER AS source, t.human_readable_id::INTEGER AS target, s.document_id <> t.document_id AS crosses, e.origin, e.weight
        FROM read_parquet('${join(root, 'output', 'chunk_edges.parquet')}') e
@@ -247,7 +317,9 @@ describe('chunk graph with cross-document edges (CLI, fake model server)', () =>
     )
     expect(rows.map((r) => `${r.source}>${r.target}`).sort()).toEqual(batches.map((b) => `${b[1]}>${b[0]}`).sort())
     expect(rows.every((r) => r.crosses === true && r.origin === 'cross_document' && r.weight === 0.7)).toBe(true)
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8')) as { workflows: Record<string, StatsEntry> }
+    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8')) as {
+      workflows: Record<string, StatsEntry>
+    }
     expect(stats.workflows.create_chunk_graph!.counters).toMatchObject({
       llm_batches: batches.length,
       invalid_edges_same_document: batches.filter((b) => b.length === 3).length,

@@ -22,7 +22,8 @@ async function project(fake: FakeLlm, text: string): Promise<string> {
 
 async function tables(root: string): Promise<Record<string, Buffer>> {
   const out: Record<string, Buffer> = {}
-  for (const name of (await readdir(join(root, 'output'))).filter((f) => f.endsWith('.parquet')).sort()) out[name] = await readFile(join(root, 'output', name))
+  for (const name of (await readdir(join(root, 'output'))).filter((f) => f.endsWith('.parquet')).sort())
+    out[name] = await readFile(join(root, 'output', name))
   return out
 }
 
@@ -35,9 +36,15 @@ describe('fault drill: 30 % of model replies are garbage, 429 or 500', () => {
   let faultyRun: CliResult
 
   beforeAll(async () => {
-    const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '01-the-harbour.txt'), 'utf8')).slice(0, 4000)
+    const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '01-the-harbour.txt'), 'utf8')).slice(
+      0,
+      4000,
+    )
     clean = await startFakeLlm({ embeddingDimension: 16 })
-    faulty = await startFakeLlm({ embeddingDimension: 16, faults: { rate: 0.3, kinds: [...KINDS], seed: 22, retryAfterSeconds: 0.01 } })
+    faulty = await startFakeLlm({
+      embeddingDimension: 16,
+      faults: { rate: 0.3, kinds: [...KINDS], seed: 22, retryAfterSeconds: 0.01 },
+    })
     cleanRoot = await project(clean, text)
     faultyRoot = await project(faulty, text)
     cleanRun = await runCli(['index', '--root', cleanRoot, '--method', 'standard'])
@@ -57,7 +64,8 @@ describe('fault drill: 30 % of model replies are garbage, 429 or 500', () => {
     expect(Object.keys(expected)).toContain('community_reports.parquet')
     expect(await tables(faultyRoot)).toEqual(expected)
     const stats = JSON.parse(await readFile(join(faultyRoot, 'output', 'stats.json'), 'utf8'))
-    for (const [name, workflow] of Object.entries(stats.workflows as Record<string, { status: string }>)) expect(workflow.status, name).toBe('succeeded')
+    for (const [name, workflow] of Object.entries(stats.workflows as Record<string, { status: string }>))
+      expect(workflow.status, name).toBe('succeeded')
     expect(stats.llm_totals.retries).toBeGreaterThanOrEqual(faults.length - 2)
     expect(stats.llm_totals.failures).toBe(0)
   })
@@ -73,7 +81,15 @@ describe('fault drill: 30 % of model replies are garbage, 429 or 500', () => {
   it('caches no garbage: a re-run against a healthy server makes no call and changes nothing', async () => {
     faulty.setFaults(undefined)
     const before = faulty.requests.length
-    const again = await runCli(['index', '--root', faultyRoot, '--method', 'standard', '--no-resume', '--skip-validation'])
+    const again = await runCli([
+      'index',
+      '--root',
+      faultyRoot,
+      '--method',
+      'standard',
+      '--no-resume',
+      '--skip-validation',
+    ])
     expect(again.code, again.stderr).toBe(0)
     expect(faulty.requests.length).toBe(before)
     expect(await tables(faultyRoot)).toEqual(await tables(cleanRoot))

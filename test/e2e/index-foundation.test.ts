@@ -18,8 +18,14 @@ async function initProject(): Promise<string> {
   const template = await readFile(join(root, 'settings.yaml'), 'utf8')
   expect(template).toMatch(/^workflows: null$/m)
   await writeFile(join(root, 'settings.yaml'), template.replace(/^workflows: null$/m, FIRST_THREE.trim()))
-  await writeFile(join(root, 'input', 'one.txt'), 'The lighthouse keeper met the ferry captain at North Pier.\n'.repeat(40))
-  await writeFile(join(root, 'input', 'two.txt'), 'The harbour council voted to close the fish market for the winter.\n'.repeat(60))
+  await writeFile(
+    join(root, 'input', 'one.txt'),
+    'The lighthouse keeper met the ferry captain at North Pier.\n'.repeat(40),
+  )
+  await writeFile(
+    join(root, 'input', 'two.txt'),
+    'The harbour council voted to close the fish market for the winter.\n'.repeat(60),
+  )
   return root
 }
 
@@ -54,14 +60,27 @@ describe('graphrag index (foundation workflows)', () => {
   it('writes documents and text_units with the reference DuckDB types', async () => {
     expect(firstRun.code, firstRun.stderr).toBe(0)
     expect(await duckDescribe(join(root, 'output', 'documents.parquet'))).toEqual([
-      'id:VARCHAR', 'human_readable_id:BIGINT', 'title:VARCHAR', 'text:VARCHAR', 'text_unit_ids:VARCHAR[]', 'creation_date:VARCHAR', 'raw_data:INTEGER',
+      'id:VARCHAR',
+      'human_readable_id:BIGINT',
+      'title:VARCHAR',
+      'text:VARCHAR',
+      'text_unit_ids:VARCHAR[]',
+      'creation_date:VARCHAR',
+      'raw_data:INTEGER',
     ])
     expect(await duckDescribe(join(root, 'output', 'text_units.parquet'))).toEqual([
-      'id:VARCHAR', 'document_id:VARCHAR', 'text:VARCHAR', 'n_tokens:BIGINT',
+      'id:VARCHAR',
+      'document_id:VARCHAR',
+      'text:VARCHAR',
+      'n_tokens:BIGINT',
     ])
     const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
     expect(stats.num_documents).toBe(2)
-    expect(Object.keys(stats.workflows)).toEqual(['load_input_documents', 'create_base_text_units', 'create_final_documents'])
+    expect(Object.keys(stats.workflows)).toEqual([
+      'load_input_documents',
+      'create_base_text_units',
+      'create_final_documents',
+    ])
     expect(existsSync(join(root, 'logs', 'indexing-engine.log'))).toBe(true)
     expect(firstRun.stderr).toMatch(/\[\d\d:\d\d:\d\d\] Starting workflow: load_input_documents/)
   })
@@ -92,7 +111,10 @@ describe('graphrag index (foundation workflows)', () => {
     await mkdir(join(blocked, 'obstacle'), { recursive: true })
     const failed = await runCli(['index', '--root', root, '--no-resume'], { env: { GRAPHRAG_API_KEY: 'unused' } })
     expect(failed.code).toBe(1)
-    const lines = failed.stderr.trim().split('\n').filter((l) => l.startsWith('graphrag:'))
+    const lines = failed.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('graphrag:'))
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/create_base_text_units/)
     // The failed run works in a copy of output/ (its work generation), which holds the obstacle too.
@@ -123,8 +145,13 @@ describe('graphrag index: one clear line for bad input', () => {
     await writeFile(join(root, 'input', 'a.txt'), 'Marta Quill keeps the town records.')
     const run = await runCli(['index', '--root', root], { env: { GRAPHRAG_API_KEY: undefined } })
     expect(run.code).toBe(1)
-    const lines = run.stderr.trim().split('\n').filter((l) => l.startsWith('graphrag:'))
-    expect(lines).toEqual([expect.stringContaining('completion_models.default_completion_model.api_key: still the placeholder <API_KEY>')])
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('graphrag:'))
+    expect(lines).toEqual([
+      expect.stringContaining('completion_models.default_completion_model.api_key: still the placeholder <API_KEY>'),
+    ])
     expect(lines[0]).toContain(join(root, '.env'))
   })
 
@@ -132,7 +159,9 @@ describe('graphrag index: one clear line for bad input', () => {
     const root = await testdir({ 'settings.yaml': 'chunking:\n  size: large\n', 'input/a.txt': 'text' })
     const run = await runCli(['index', '--root', root])
     expect(run.code).toBe(1)
-    expect(run.stderr.trim()).toMatch(/^graphrag: .*settings\.yaml: chunking\.size: expected a positive integer, got "large"$/)
+    expect(run.stderr.trim()).toMatch(
+      /^graphrag: .*settings\.yaml: chunking\.size: expected a positive integer, got "large"$/,
+    )
   })
 
   it('warns about an unreadable file by name and indexes the rest', async () => {
@@ -152,7 +181,12 @@ describe('graphrag index: one clear line for bad input', () => {
     const root = await testdir({ 'settings.yaml': FIRST_THREE, 'input/.keep': '' })
     const run = await runCli(['index', '--root', root])
     expect(run.code).toBe(1)
-    expect(run.stderr.trim().split('\n').filter((l) => l.startsWith('graphrag:'))).toHaveLength(1)
+    expect(
+      run.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('graphrag:')),
+    ).toHaveLength(1)
   })
 
   it('lists the workflows with --dry-run and exits 0 without writing', async () => {

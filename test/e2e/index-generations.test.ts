@@ -18,7 +18,9 @@ const DOCS: Record<string, string> = {
   'input/council.txt': 'The Harbour Council met Marta Quill and Captain Olsen to discuss the Lighthouse Fund.',
   'input/mill.txt': 'Ezra Pike runs the Saltmill beside Kettle Harbour and sells rope to Captain Olsen.',
 }
-const EXTRA = { 'input/storm.txt': 'A storm hit Kettle Harbour; Ezra Pike and the Harbour Council repaired the Lighthouse.' }
+const EXTRA = {
+  'input/storm.txt': 'A storm hit Kettle Harbour; Ezra Pike and the Harbour Council repaired the Lighthouse.',
+}
 
 describe('index generations: the last complete index stays queryable', () => {
   const failing = { reports: false }
@@ -37,14 +39,21 @@ describe('index generations: the last complete index stays queryable', () => {
   afterAll(async () => llm?.close())
 
   const project = (extra: Record<string, string> = {}) =>
-    testdir({ 'settings.yaml': `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}vector_store:\n  vector_size: 8\n`, ...DOCS, ...extra })
+    testdir({
+      'settings.yaml': `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}vector_store:\n  vector_size: 8\n`,
+      ...DOCS,
+      ...extra,
+    })
   // The uninterrupted run of the final inputs both drills compare with, built once.
   let clean: Promise<{ tables: Record<string, string>; vectors: Record<string, number> }> | undefined
   const cleanRun = () =>
     (clean ??= (async () => {
       const root = await project(EXTRA)
       expect((await index(root)).code).toBe(0)
-      return { tables: await comparableTables(join(root, 'output')), vectors: await lanceRowCounts(join(root, 'output', 'lancedb')) }
+      return {
+        tables: await comparableTables(join(root, 'output')),
+        vectors: await lanceRowCounts(join(root, 'output', 'lancedb')),
+      }
     })())
   const expectSameAsClean = async (root: string) => {
     const { tables, vectors } = await cleanRun()
@@ -52,7 +61,8 @@ describe('index generations: the last complete index stays queryable', () => {
     expect(await lanceRowCounts(join(root, 'output', 'lancedb'))).toEqual(vectors)
   }
   const index = (root: string) => runCli(['index', '--root', root, '--skip-validation'])
-  const query = (root: string, method: string) => runCli(['query', '--root', root, '--method', method, 'Who rang the Fog Bell?'])
+  const query = (root: string, method: string) =>
+    runCli(['query', '--root', root, '--method', method, 'Who rang the Fog Bell?'])
 
   async function expectQueryable(root: string, methods = ['local', 'basic']): Promise<void> {
     for (const method of methods) {
@@ -101,7 +111,10 @@ describe('index generations: the last complete index stays queryable', () => {
   it('a second run on the same root exits 1 at once naming the PID that holds the lock', async () => {
     // Every answer takes 2 s here, so the first run is still extracting when the second starts.
     const slow = await startFakeLlm({ embeddingDimension: 8, latency: { fixedMs: 2000 } })
-    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(slow.baseUrl, { maxRetries: 0 })}vector_store:\n  vector_size: 8\n`, ...DOCS })
+    const root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml(slow.baseUrl, { maxRetries: 0 })}vector_store:\n  vector_size: 8\n`,
+      ...DOCS,
+    })
     const first = spawnCli(['index', '--root', root, '--skip-validation'])
     await first.waitFor(/Starting workflow: extract_graph/)
     const started = performance.now()

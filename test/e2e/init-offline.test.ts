@@ -26,8 +26,18 @@ function story(): string {
 /** Every file under `dir` with its modification time and content hash, to prove a command changed nothing. */
 async function snapshotTree(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
-  const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort()
-  return Promise.all(files.map(async (f) => `${f} ${(await stat(f)).mtimeMs} ${createHash('sha256').update(await readFile(f)).digest('hex')}`))
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort()
+  return Promise.all(
+    files.map(
+      async (f) =>
+        `${f} ${(await stat(f)).mtimeMs} ${createHash('sha256')
+          .update(await readFile(f))
+          .digest('hex')}`,
+    ),
+  )
 }
 
 describe('graphrag init --offline, then index with no key', () => {
@@ -48,14 +58,23 @@ describe('graphrag init --offline, then index with no key', () => {
     expect(init.stdout).not.toContain('API key')
     expect(existsSync(join(root, '.env'))).toBe(false)
     expect(await readFile(join(root, 'settings.yaml'), 'utf8')).toMatch(/^method: fast$/m)
-    for (const prompt of ['chunk_graph_edges.txt', 'graph_search_system_prompt.txt']) expect(existsSync(join(root, 'prompts', prompt)), prompt).toBe(true)
+    for (const prompt of ['chunk_graph_edges.txt', 'graph_search_system_prompt.txt'])
+      expect(existsSync(join(root, 'prompts', prompt)), prompt).toBe(true)
   })
 
   it('indexes without any key and writes the tables and vectors', async () => {
     expect(index.code, index.stderr).toBe(0)
     expect(index.stderr).not.toMatch(/warning/i)
     const files = await readdir(join(root, 'output'))
-    for (const table of ['documents', 'text_units', 'entities', 'relationships', 'communities', 'community_reports', 'chunk_edges']) {
+    for (const table of [
+      'documents',
+      'text_units',
+      'entities',
+      'relationships',
+      'communities',
+      'community_reports',
+      'chunk_edges',
+    ]) {
       expect(files).toContain(`${table}.parquet`)
     }
     expect(files).toContain('lancedb')

@@ -18,8 +18,16 @@ describe.runIf(process.platform === 'linux')('Ctrl-C on a terminal while the spi
   afterAll(() => fake?.close())
 
   it('stops the run (exit 130) instead of being swallowed by the spinner', async () => {
-    const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '04-the-hearing.txt'), 'utf8')).slice(0, 3000)
-    const settings = [fakeModelSettingsYaml(fake.baseUrl, { concurrentRequests: 2 }), 'chunking:\n  size: 100\n  overlap: 0', 'vector_store:\n  vector_size: 8', ''].join('\n')
+    const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '04-the-hearing.txt'), 'utf8')).slice(
+      0,
+      3000,
+    )
+    const settings = [
+      fakeModelSettingsYaml(fake.baseUrl, { concurrentRequests: 2 }),
+      'chunking:\n  size: 100\n  overlap: 0',
+      'vector_store:\n  vector_size: 8',
+      '',
+    ].join('\n')
     const root = await testdir({ 'settings.yaml': settings, 'input/hearing.txt': text })
     const command = `stty cols 100 rows 30; exec "${process.execPath}" "${join(PROJECT_ROOT, 'bin', 'graphrag.js')}" index --root "${root}" --method standard --skip-validation`
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', TERM: 'xterm' }

@@ -14,7 +14,10 @@ interface Exit {
   at: number
 }
 
-function start(args: string[], env: Record<string, string | undefined> = {}): { child: ChildProcess; exit: Promise<Exit> } {
+function start(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): { child: ChildProcess; exit: Promise<Exit> } {
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'graphrag.js'), ...args], {
     env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,8 +38,16 @@ async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void
 }
 
 async function project(fake: FakeLlm): Promise<string> {
-  const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '03-the-salvage.txt'), 'utf8')).slice(0, 3000)
-  const settings = [fakeModelSettingsYaml(fake.baseUrl, { concurrentRequests: 2 }), 'chunking:\n  size: 100\n  overlap: 0', 'vector_store:\n  vector_size: 8', ''].join('\n')
+  const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '03-the-salvage.txt'), 'utf8')).slice(
+    0,
+    3000,
+  )
+  const settings = [
+    fakeModelSettingsYaml(fake.baseUrl, { concurrentRequests: 2 }),
+    'chunking:\n  size: 100\n  overlap: 0',
+    'vector_store:\n  vector_size: 8',
+    '',
+  ].join('\n')
   return testdir({ 'settings.yaml': settings, 'input/salvage.txt': text })
 }
 
@@ -58,7 +69,9 @@ describe('Ctrl-C during index (CI=true, no terminal)', () => {
     const sent = fake.requests.slice(before)
     expect(result.code).toBe(130)
     const lines = result.stderr.trim().split('\n')
-    expect(lines.at(-1)).toMatch(/^interrupted: \d+ of \d+ items done \(extract_graph: graph extraction\); run the same command to resume$/)
+    expect(lines.at(-1)).toMatch(
+      /^interrupted: \d+ of \d+ items done \(extract_graph: graph extraction\); run the same command to resume$/,
+    )
     expect(result.stderr).not.toContain('failed')
     // Nothing went on the wire after the signal (allowing for a request already leaving), and every request sent was answered.
     expect(sent.filter((r) => r.startedAt > signalled + 100)).toEqual([])

@@ -12,15 +12,26 @@ const DEMO = join(PROJECT_ROOT, 'fixtures', 'demo')
 /** The first half of each of the demo's five stories (a quicker index), each in another format, plus a workbook, a csv and a json file. */
 async function mixedInput(dir: string): Promise<void> {
   const story = async (name: string) => {
-    const paragraphs = (await readFile(join(DEMO, 'input', name), 'utf8')).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)
+    const paragraphs = (await readFile(join(DEMO, 'input', name), 'utf8'))
+      .split(/\n\s*\n/)
+      .map((p) => p.trim())
+      .filter(Boolean)
     return paragraphs.slice(0, Math.ceil(paragraphs.length / 2))
   }
   await writeFile(join(dir, '01-the-harbour.txt'), (await story('01-the-harbour.txt')).join('\n\n'))
   await writeFile(join(dir, '02-the-storm.md'), (await story('02-the-storm.txt')).join('\n\n'))
-  await writeFile(join(dir, '03-the-salvage.pdf'), await makePdf({ author: 'Demo', pages: [await story('03-the-salvage.txt')] }))
+  await writeFile(
+    join(dir, '03-the-salvage.pdf'),
+    await makePdf({ author: 'Demo', pages: [await story('03-the-salvage.txt')] }),
+  )
   await writeFile(join(dir, '04-the-hearing.docx'), await makeDocx(await story('04-the-hearing.txt')))
-  const festival = (await story('05-the-lantern-festival.txt')).map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`).join('\n')
-  await writeFile(join(dir, '05-the-lantern-festival.html'), `<html><head><title>Lantern Festival</title></head><body>${festival}</body></html>`)
+  const festival = (await story('05-the-lantern-festival.txt'))
+    .map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`)
+    .join('\n')
+  await writeFile(
+    join(dir, '05-the-lantern-festival.html'),
+    `<html><head><title>Lantern Festival</title></head><body>${festival}</body></html>`,
+  )
   await writeFile(join(dir, '06-ledger.xlsx'), await makeXlsx())
   await writeFile(join(dir, '07-notices.csv'), 'text\nThe harbour master closed the pier for repairs.\n')
   await writeFile(join(dir, '08-notice.json'), JSON.stringify({ text: 'The ferry Kittiwake returned to service.' }))
@@ -65,7 +76,14 @@ describe('offline demo over a folder mixing every format (input.type auto)', () 
   })
 
   it('answers a basic query with text that only the PDF holds', async () => {
-    const answer = await runCli(['query', 'Who registered a salvage claim on the wreck of the Kittiwake?', '--root', root, '--method', 'basic'])
+    const answer = await runCli([
+      'query',
+      'Who registered a salvage claim on the wreck of the Kittiwake?',
+      '--root',
+      root,
+      '--method',
+      'basic',
+    ])
     expect(answer.code, answer.stderr).toBe(0)
     expect(answer.stdout).toMatch(/## Sources/)
     // Lines of a PDF paragraph keep the PDF's own line breaks.
@@ -81,7 +99,9 @@ describe('--dry-run with the default input.type text over a mixed folder', () =>
       'input/report.pdf': await makePdf({ pages: [['A report.']] }),
       'input/minutes.docx': await makeDocx(),
     })
-    const run = await runCli(['index', '--root', root, '--dry-run'], { env: { OPENAI_API_KEY: undefined, GRAPHRAG_API_KEY: undefined } })
+    const run = await runCli(['index', '--root', root, '--dry-run'], {
+      env: { OPENAI_API_KEY: undefined, GRAPHRAG_API_KEY: undefined },
+    })
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout + run.stderr).toContain(
       '2 input file(s) not read, they do not match input.type text (file_pattern .*\\.txt$): minutes.docx, report.pdf; set input.type: auto to read every supported format',

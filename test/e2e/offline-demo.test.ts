@@ -2,7 +2,18 @@ import { cp, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connect } from '@lancedb/lancedb'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CHUNK_EDGES, COMMUNITIES, COMMUNITY_REPORTS, DOCUMENTS, ENTITIES, MODEL_REPLIES, RELATIONSHIPS, TEXT_UNITS, type ColumnKind, type TableSchema } from '../../src/model/index.js'
+import {
+  CHUNK_EDGES,
+  COMMUNITIES,
+  COMMUNITY_REPORTS,
+  DOCUMENTS,
+  ENTITIES,
+  MODEL_REPLIES,
+  RELATIONSHIPS,
+  TEXT_UNITS,
+  type ColumnKind,
+  type TableSchema,
+} from '../../src/model/index.js'
 import { runCli, type CliResult } from '../support/cli.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { PROJECT_ROOT } from '../support/shared.js'
@@ -49,7 +60,8 @@ describe('offline demo (README main command)', () => {
   beforeAll(async () => {
     root = join(await testdir({}), 'demo')
     await cp(join(PROJECT_ROOT, 'fixtures', 'demo'), root, { recursive: true })
-    for (const generated of ['output', 'cache', 'logs']) await rm(join(root, generated), { recursive: true, force: true })
+    for (const generated of ['output', 'cache', 'logs'])
+      await rm(join(root, generated), { recursive: true, force: true })
     const started = performance.now()
     run = await runCli(['index', '--root', root], { env: { OPENAI_API_KEY: undefined, GRAPHRAG_API_KEY: undefined } })
     seconds = (performance.now() - started) / 1000
@@ -66,7 +78,9 @@ describe('offline demo (README main command)', () => {
     const files = (await readdir(join(root, 'output'))).filter((f) => f.endsWith('.parquet')).sort()
     // Beside them, our own model_replies (README: the answers an update reuses), with its src/model schema.
     expect(files).toEqual([...Object.keys(FINAL_TABLES), MODEL_REPLIES.name].map((t) => `${t}.parquet`).sort())
-    expect(await duckDescribe(join(root, 'output', 'model_replies.parquet'))).toEqual(MODEL_REPLIES.columns.map((c) => `${c.name}:VARCHAR`))
+    expect(await duckDescribe(join(root, 'output', 'model_replies.parquet'))).toEqual(
+      MODEL_REPLIES.columns.map((c) => `${c.name}:VARCHAR`),
+    )
     for (const [name, schema] of Object.entries(FINAL_TABLES)) {
       const expected = schema.columns.map((c) => `${c.name}:${DUCKDB_TYPE[c.kind]}`)
       expect(await duckDescribe(join(root, 'output', `${name}.parquet`)), name).toEqual(expected)
@@ -77,13 +91,30 @@ describe('offline demo (README main command)', () => {
     const db = await connect(join(root, 'output', 'lancedb'))
     expect((await db.tableNames()).sort()).toEqual(Object.keys(VECTOR_SOURCES).sort())
     const dateParts = (prefix: string): string[] =>
-      ['year:Int64', 'month:Int64', 'month_name:Utf8', 'day:Int64', 'day_of_week:Utf8', 'hour:Int64', 'quarter:Int64'].map((p) => `${prefix}_${p}`)
-    const layout = ['id:Utf8', 'vector:FixedSizeList[384]<Float32>', 'create_date:Utf8', 'update_date:Utf8', ...dateParts('create_date'), ...dateParts('update_date')]
+      [
+        'year:Int64',
+        'month:Int64',
+        'month_name:Utf8',
+        'day:Int64',
+        'day_of_week:Utf8',
+        'hour:Int64',
+        'quarter:Int64',
+      ].map((p) => `${prefix}_${p}`)
+    const layout = [
+      'id:Utf8',
+      'vector:FixedSizeList[384]<Float32>',
+      'create_date:Utf8',
+      'update_date:Utf8',
+      ...dateParts('create_date'),
+      ...dateParts('update_date'),
+    ]
     for (const [name, source] of Object.entries(VECTOR_SOURCES)) {
       const table = await db.openTable(name)
       const fields = (await table.schema()).fields.map((f) => `${f.name}:${String(f.type)}`)
       expect(fields, name).toEqual(layout)
-      const [{ rows }] = await duckQuery(`SELECT count(*)::INTEGER AS rows FROM read_parquet('${join(root, 'output', `${source}.parquet`)}')`)
+      const [{ rows }] = await duckQuery(
+        `SELECT count(*)::INTEGER AS rows FROM read_parquet('${join(root, 'output', `${source}.parquet`)}')`,
+      )
       expect(await table.countRows(), name).toBe(rows)
     }
     db.close()
@@ -91,7 +122,14 @@ describe('offline demo (README main command)', () => {
 
   it('answers local and basic questions offline with the ranked context', async () => {
     for (const method of ['local', 'basic']) {
-      const answer = await runCli(['query', 'What happened to the ferry Kittiwake?', '--root', root, '--method', method])
+      const answer = await runCli([
+        'query',
+        'What happened to the ferry Kittiwake?',
+        '--root',
+        root,
+        '--method',
+        method,
+      ])
       expect(answer.code, answer.stderr).toBe(0)
       expect(answer.stdout).toContain('No completion model is configured')
       expect(answer.stdout).toMatch(method === 'local' ? /## Entities/ : /## Sources/)
@@ -99,7 +137,9 @@ describe('offline demo (README main command)', () => {
   })
 
   it('answers global and DRIFT questions offline with the most relevant, highest-rated reports', async () => {
-    const reports = (await duckQuery(`SELECT title, rank FROM read_parquet('${join(root, 'output', 'community_reports.parquet')}') ORDER BY rank DESC`)) as { title: string; rank: number }[]
+    const reports = (await duckQuery(
+      `SELECT title, rank FROM read_parquet('${join(root, 'output', 'community_reports.parquet')}') ORDER BY rank DESC`,
+    )) as { title: string; rank: number }[]
     // The README's own question: no word of it decides, so the highest-rated report comes first.
     const global = await runCli(['query', 'What are the main themes?', '--root', root, '--method', 'global'])
     expect(global.code, global.stderr).toBe(0)
@@ -107,7 +147,15 @@ describe('offline demo (README main command)', () => {
     expect(global.stdout).toMatch(/^## 1\. /m)
     const first = /^## 1\. (.*)$/m.exec(global.stdout)![1]
     expect(reports.filter((r) => r.rank === reports[0]!.rank).map((r) => r.title)).toContain(first)
-    const drift = await runCli(['query', 'What happened to the ferry Kittiwake?', '--root', root, '--method', 'drift', '--json'])
+    const drift = await runCli([
+      'query',
+      'What happened to the ferry Kittiwake?',
+      '--root',
+      root,
+      '--method',
+      'drift',
+      '--json',
+    ])
     expect(drift.code, drift.stderr).toBe(0)
     const out = JSON.parse(drift.stdout) as { response: string; context: { reports: { title: string }[] } }
     expect(out.response).toContain('drift_search.completion_model_id is null')
@@ -117,9 +165,16 @@ describe('offline demo (README main command)', () => {
 
   it('builds sequence and shared-entity edges offline, one sequence edge per pair of consecutive chunks', async () => {
     const file = (name: string) => `read_parquet('${join(root, 'output', `${name}.parquet`)}')`
-    const origins = await duckQuery(`SELECT origin, relation, count(*)::INTEGER AS n, min(weight) AS lo, max(weight) AS hi FROM ${file('chunk_edges')} GROUP BY ALL ORDER BY origin`)
-    const [{ pairs }] = await duckQuery(`SELECT (count(*) - count(DISTINCT document_id))::INTEGER AS pairs FROM ${file('text_units')}`)
-    expect(origins.map((o) => [o.origin, o.relation])).toEqual([['sequence', 'sequence'], ['shared_entities', 'related_to']])
+    const origins = await duckQuery(
+      `SELECT origin, relation, count(*)::INTEGER AS n, min(weight) AS lo, max(weight) AS hi FROM ${file('chunk_edges')} GROUP BY ALL ORDER BY origin`,
+    )
+    const [{ pairs }] = await duckQuery(
+      `SELECT (count(*) - count(DISTINCT document_id))::INTEGER AS pairs FROM ${file('text_units')}`,
+    )
+    expect(origins.map((o) => [o.origin, o.relation])).toEqual([
+      ['sequence', 'sequence'],
+      ['shared_entities', 'related_to'],
+    ])
     expect(origins[0]).toMatchObject({ n: pairs, lo: 1, hi: 1 })
     expect(origins[1]!.hi).toBe(1)
     expect(origins[1]!.lo as number).toBeGreaterThan(0)
@@ -135,12 +190,26 @@ describe('offline demo (README main command)', () => {
     expect(text.code, text.stderr).toBe(0)
     expect(text.stdout).toContain('No completion model is configured (graph_search.completion_model_id is null)')
     expect(text.stdout).toMatch(/↳ related: "[^"\n]*" \((sequence|related_to)(, reversed)?\), from Source \d+/)
-    const json = await runCli(['query', 'What happened to the ferry Kittiwake?', '--root', root, '--method', 'graph', '--json'])
+    const json = await runCli([
+      'query',
+      'What happened to the ferry Kittiwake?',
+      '--root',
+      root,
+      '--method',
+      'graph',
+      '--json',
+    ])
     expect(json.code, json.stderr).toBe(0)
-    const sources = (JSON.parse(json.stdout) as { context: { sources: Array<Record<string, string | number>> } }).context.sources
+    const sources = (JSON.parse(json.stdout) as { context: { sources: Array<Record<string, string | number>> } })
+      .context.sources
     expect(sources.filter((s) => s.hop === 0)).toHaveLength(10)
     const reached = sources.filter((s) => s.hop !== 0)
     expect(reached.length).toBeGreaterThan(0)
-    for (const s of reached) expect(s).toMatchObject({ reached_from: expect.any(Number), relation: expect.stringMatching(/^(sequence|related_to)$/), link: expect.any(String) })
+    for (const s of reached)
+      expect(s).toMatchObject({
+        reached_from: expect.any(Number),
+        relation: expect.stringMatching(/^(sequence|related_to)$/),
+        link: expect.any(String),
+      })
   })
 })

@@ -18,8 +18,16 @@ describe('a copied project on another port', () => {
   beforeAll(async () => {
     first = await startFakeLlm({ embeddingDimension: 16 })
     second = await startFakeLlm({ embeddingDimension: 16 })
-    const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '02-the-storm.txt'), 'utf8')).slice(0, 2000)
-    const settings = [fakeModelSettingsYaml(first.baseUrl), 'chunking:\n  size: 200\n  overlap: 0', 'vector_store:\n  vector_size: 16', ''].join('\n')
+    const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '02-the-storm.txt'), 'utf8')).slice(
+      0,
+      2000,
+    )
+    const settings = [
+      fakeModelSettingsYaml(first.baseUrl),
+      'chunking:\n  size: 200\n  overlap: 0',
+      'vector_store:\n  vector_size: 16',
+      '',
+    ].join('\n')
     original = await testdir({ 'settings.yaml': settings, 'input/storm.txt': text })
     const run = await runCli(['index', '--root', original, '--method', 'standard', '--skip-validation'])
     expect(run.code, run.stderr).toBe(0)
@@ -43,7 +51,9 @@ describe('a copied project on another port', () => {
     expect(rerun.code, rerun.stderr).toBe(0)
     expect(second.requests).toHaveLength(0)
     for (const table of ['entities', 'relationships', 'community_reports']) {
-      expect(await readFile(join(copy, 'output', `${table}.parquet`)), table).toEqual(await readFile(join(original, 'output', `${table}.parquet`)))
+      expect(await readFile(join(copy, 'output', `${table}.parquet`)), table).toEqual(
+        await readFile(join(original, 'output', `${table}.parquet`)),
+      )
     }
   })
 })

@@ -17,7 +17,8 @@ const HARBOUR = [
   'The ship Skua and the ship Tern waited at the port Vellmar, then moved on to the port Oskarn.',
   'By evening the ship Gannet reached the port Harwick. The captain Reyna reported to the company Seacrest that the river Tamble was running high.',
 ].join('\n\n')
-const ENZYMES = 'In the laboratory the enzyme Lactazin broke down the sugar faster than expected, while the enzyme Kinorase stayed inactive.'
+const ENZYMES =
+  'In the laboratory the enzyme Lactazin broke down the sugar faster than expected, while the enzyme Kinorase stayed inactive.'
 const FRENCH = [
   'Le matin, le navire Mistral a quitté le port Brestel avec le capitaine Morvan à la barre. La compagnie Armorique est la propriétaire du navire Mistral.',
   'Dans la soirée, le navire Goéland est arrivé au port Brestel. Le capitaine Le Gall a informé la compagnie Armorique que la mer était forte et que les marchandises étaient en sécurité.',
@@ -59,7 +60,12 @@ describe('graphrag prompt-tune (CLI, fake OpenAI server)', () => {
 
   it('writes the four prompts, prints them and the discovered types', async () => {
     expect(tuned.code, tuned.stderr).toBe(0)
-    for (const file of ['extract_graph.txt', 'summarize_descriptions.txt', 'community_report_graph.txt', 'community_report_text.txt']) {
+    for (const file of [
+      'extract_graph.txt',
+      'summarize_descriptions.txt',
+      'community_report_graph.txt',
+      'community_report_text.txt',
+    ]) {
       expect(existsSync(join(root, 'prompts', file)), file).toBe(true)
       expect(tuned.stdout).toMatch(new RegExp(`${file}\\s+written`))
     }
@@ -124,7 +130,20 @@ describe('graphrag prompt-tune (CLI, fake OpenAI server)', () => {
 
   it('--dry-run lists the sample and the estimate without calling a model or writing', async () => {
     const before = fake.requests.length
-    const dry = await runCli(['prompt-tune', '--root', root, '--selection-method', 'top', '--limit', '3', '--chunk-size', '60', '--output', 'elsewhere', '--dry-run'])
+    const dry = await runCli([
+      'prompt-tune',
+      '--root',
+      root,
+      '--selection-method',
+      'top',
+      '--limit',
+      '3',
+      '--chunk-size',
+      '60',
+      '--output',
+      'elsewhere',
+      '--dry-run',
+    ])
     expect(dry.code, dry.stderr).toBe(0)
     expect(fake.requests.length).toBe(before)
     expect(existsSync(join(root, 'elsewhere'))).toBe(false)
@@ -148,7 +167,12 @@ describe('graphrag prompt-tune on a French corpus', () => {
     const result = await runCli(['prompt-tune', '--root', root, '--selection-method', 'top', '--chunk-size', '60'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toContain('Language: French')
-    for (const file of ['extract_graph.txt', 'summarize_descriptions.txt', 'community_report_graph.txt', 'community_report_text.txt']) {
+    for (const file of [
+      'extract_graph.txt',
+      'summarize_descriptions.txt',
+      'community_report_graph.txt',
+      'community_report_text.txt',
+    ]) {
       const text = await readFile(join(root, 'prompts', file), 'utf8')
       expect(text, file).toContain('in French')
       expect(text, file).not.toContain('in English')

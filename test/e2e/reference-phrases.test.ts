@@ -26,14 +26,24 @@ describe('phrases of another tagger through the extract_noun_phrases cache', () 
     const log = await readFile(join(root, 'logs', 'indexing-engine.log'), 'utf8')
     const suffix = /key = SHA-512 of text unit text \+ "([^"]+)"/.exec(log)?.[1]
     expect(suffix).toBeDefined()
-    const key = createHash('sha512').update(text + suffix!, 'utf8').digest('hex')
+    const key = createHash('sha512')
+      .update(text + suffix!, 'utf8')
+      .digest('hex')
     const dir = join(root, 'cache', 'extract_noun_phrases')
     expect(JSON.parse(await readFile(join(dir, key), 'utf8'))).toContain('FERRY CAPTAIN')
     await mkdir(dir, { recursive: true })
-    await writeFile(join(dir, key), JSON.stringify(['HARBOUR MASTER', 'FERRY CAPTAIN', 'WINTER STORM', 'TEXTBLOB PHRASE']))
+    await writeFile(
+      join(dir, key),
+      JSON.stringify(['HARBOUR MASTER', 'FERRY CAPTAIN', 'WINTER STORM', 'TEXTBLOB PHRASE']),
+    )
     const second = await runCli(['index', '--root', root, '--no-resume'])
     expect(second.code, second.stderr).toBe(0)
     const entities = await new ParquetTableStore(join(root, 'output')).read(NLP_ENTITIES)
-    expect(entities.map((e) => e.title).sort()).toEqual(['FERRY CAPTAIN', 'HARBOUR MASTER', 'TEXTBLOB PHRASE', 'WINTER STORM'])
+    expect(entities.map((e) => e.title).sort()).toEqual([
+      'FERRY CAPTAIN',
+      'HARBOUR MASTER',
+      'TEXTBLOB PHRASE',
+      'WINTER STORM',
+    ])
   })
 })

@@ -40,14 +40,23 @@ describe('settings that look valid and are not (index --dry-run)', () => {
     expect(dry.code).toBe(1)
     expect(dry.stdout).not.toContain('(valid')
     expect(dry.stderr).toContain('GraphRAG 2.x settings file')
-    for (const move of ['models → completion_models and embedding_models', 'chunks → chunking', 'extract_graph.model_id → extract_graph.completion_model_id', 'embed_text.model_id → embed_text.embedding_model_id']) {
+    for (const move of [
+      'models → completion_models and embedding_models',
+      'chunks → chunking',
+      'extract_graph.model_id → extract_graph.completion_model_id',
+      'embed_text.model_id → embed_text.embedding_model_id',
+    ]) {
       expect(dry.stderr).toContain(move)
     }
     expect(dry.stderr.match(/graphrag:/g)).toHaveLength(1)
   })
 
   it('an unknown key gets a did-you-mean', async () => {
-    const root = await testdir({ 'settings.yaml': 'method: fast\ncompletion_models: {}\nembedding_models:\n  default_embedding_model:\n    model_provider: local\n    model: hashing\nchunking:\n  sise: 300\n', 'input/a.txt': 'Some text.' })
+    const root = await testdir({
+      'settings.yaml':
+        'method: fast\ncompletion_models: {}\nembedding_models:\n  default_embedding_model:\n    model_provider: local\n    model: hashing\nchunking:\n  sise: 300\n',
+      'input/a.txt': 'Some text.',
+    })
     const dry = await runCli(['index', '--root', root, '--dry-run'])
     expect(dry.code, dry.stderr).toBe(0)
     expect(dry.stdout + dry.stderr).toContain('chunking.sise: unknown key (ignored); did you mean size?')
@@ -64,7 +73,10 @@ describe('api_key: null for a keyless local server', () => {
 
   it('indexes without a dummy key', async () => {
     const settings = fakeModelSettingsYaml(fake.baseUrl).replaceAll('api_key: test-key', 'api_key: null')
-    const root = await testdir({ 'settings.yaml': `${settings}vector_store:\n  vector_size: 8\n`, 'input/a.txt': 'The Harbour Council met the Ferry Captain at North Pier.' })
+    const root = await testdir({
+      'settings.yaml': `${settings}vector_store:\n  vector_size: 8\n`,
+      'input/a.txt': 'The Harbour Council met the Ferry Captain at North Pier.',
+    })
     expect(await readFile(join(root, 'settings.yaml'), 'utf8')).toContain('api_key: null')
     const run = await runCli(['index', '--root', root, '--method', 'standard'])
     expect(run.code, run.stderr).toBe(0)

@@ -33,7 +33,9 @@ describe('offline fast index of a small CSV corpus', () => {
     const root = await testdir({ 'settings.yaml': SETTINGS, 'input/notes.csv': CSV })
     const run = await runCli(['index', '--root', root])
     expect(run.code, run.stderr).toBe(0)
-    expect(run.stderr).toMatch(/warning: prune_graph would leave 0 of \d+ entities .* so the graph is kept unpruned; to prune, relax prune_graph\.min_node_freq: 1 \(now 2\) keeps \d+ entities/)
+    expect(run.stderr).toMatch(
+      /warning: prune_graph would leave 0 of \d+ entities .* so the graph is kept unpruned; to prune, relax prune_graph\.min_node_freq: 1 \(now 2\) keeps \d+ entities/,
+    )
     const entities = await new ParquetTableStore(join(root, 'output')).read(NLP_ENTITIES)
     expect(entities.length).toBeGreaterThan(4)
     const query = await runCli(['query', 'Who crossed the harbour?', '--root', root, '--method', 'global'])

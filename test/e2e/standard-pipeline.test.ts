@@ -2,17 +2,46 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connect } from '@lancedb/lancedb'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { CHUNK_EDGES, COMMUNITY_REPORTS, COVARIATES, DOCUMENTS, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../../src/model/index.js'
+import {
+  CHUNK_EDGES,
+  COMMUNITY_REPORTS,
+  COVARIATES,
+  DOCUMENTS,
+  ENTITIES,
+  RELATIONSHIPS,
+  TEXT_UNITS,
+} from '../../src/model/index.js'
 import { decodeParquet } from '../../src/storage/parquet.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
-import { fakeEmbedding, replayExpectations, startFakeLlm, fakeModelSettingsYaml, type FakeLlm } from '../support/fake-llm/index.js'
+import {
+  fakeEmbedding,
+  replayExpectations,
+  startFakeLlm,
+  fakeModelSettingsYaml,
+  type FakeLlm,
+} from '../support/fake-llm/index.js'
 import { runCli, type CliResult } from '../support/cli.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { describeShared, sharedPath } from '../support/shared.js'
-import { pickUsage, readEstimateRows, totalsWithin30Percent, USAGE_FIELDS, within30Percent, type Usage } from '../support/estimate.js'
+import {
+  pickUsage,
+  readEstimateRows,
+  totalsWithin30Percent,
+  USAGE_FIELDS,
+  within30Percent,
+  type Usage,
+} from '../support/estimate.js'
 import { testdir } from '../support/testdir.js'
 
-const TABLES = ['documents', 'text_units', 'entities', 'relationships', 'communities', 'community_reports', 'covariates']
+const TABLES = [
+  'documents',
+  'text_units',
+  'entities',
+  'relationships',
+  'communities',
+  'community_reports',
+  'covariates',
+]
 const VECTOR_SIZE = 64
 
 describeShared('standard method end to end (Christmas Carol, replayed LLM answers)', () => {
@@ -64,17 +93,24 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
     const edges = await output().read(CHUNK_EDGES)
     const position = new Map(units.map((u, i) => [u.id, i]))
     const sequence = edges.filter((e) => e.origin === 'sequence')
-    expect(sequence.map((e) => [position.get(e.source_id), position.get(e.target_id)])).toEqual(units.slice(1).map((_, i) => [i, i + 1]))
+    expect(sequence.map((e) => [position.get(e.source_id), position.get(e.target_id)])).toEqual(
+      units.slice(1).map((_, i) => [i, i + 1]),
+    )
     const shared = edges.filter((e) => e.origin === 'shared_entities')
     expect(shared.length).toBeGreaterThan(0)
     // Each shared-entity edge is backed by at least 2 entities both units mention (LLM edges are off by default).
     const entityIds = new Map(units.map((u) => [u.id, new Set(u.entity_ids)]))
-    for (const e of shared) expect([...entityIds.get(e.source_id)!].filter((id) => entityIds.get(e.target_id)!.has(id)).length).toBeGreaterThanOrEqual(2)
+    for (const e of shared)
+      expect(
+        [...entityIds.get(e.source_id)!].filter((id) => entityIds.get(e.target_id)!.has(id)).length,
+      ).toBeGreaterThanOrEqual(2)
     expect(edges.every((e) => e.origin === 'sequence' || e.origin === 'shared_entities')).toBe(true)
   })
 
   it('chunks into the reference text units and extracts the reference entities with their text units', async () => {
-    expect((await output().read(TEXT_UNITS)).map((u) => u.id)).toEqual((await reference.read(TEXT_UNITS)).map((u) => u.id))
+    expect((await output().read(TEXT_UNITS)).map((u) => u.id)).toEqual(
+      (await reference.read(TEXT_UNITS)).map((u) => u.id),
+    )
     const ours = await output().read(ENTITIES)
     const theirs = new Map((await reference.read(ENTITIES)).map((e) => [e.title, e]))
     expect(ours.map((e) => e.title).sort()).toEqual([...theirs.keys()].sort())
@@ -106,7 +142,8 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
     expect(fake.requests.filter((r) => r.kind === 'extract_claims_continue')).toHaveLength(units.length)
     const covariates = await output().read(COVARIATES)
     // As in the in-process test: the reference's 25 junk rows (status null) come back without a description.
-    const claimKey = (c: { text_unit_id: string; subject_id: string | null; type: string | null }) => `${c.text_unit_id}|${c.subject_id?.toUpperCase()}|${c.type}`
+    const claimKey = (c: { text_unit_id: string; subject_id: string | null; type: string | null }) =>
+      `${c.text_unit_id}|${c.subject_id?.toUpperCase()}|${c.type}`
     const real = (await reference.read(COVARIATES)).filter((c) => c.status !== null)
     const ours = covariates.filter((c) => c.description !== null)
     expect(ours.map(claimKey)).toEqual(real.map(claimKey))
@@ -121,13 +158,26 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
   it('prints the same --dry-run estimate that stats.json records, within ±30 % of the actual usage per workflow', async () => {
     expect(dryRun.code, dryRun.stderr).toBe(0)
     const rows = await readEstimateRows(root)
-    expect(rows.map((r) => r.workflow)).toEqual(['extract_graph', 'extract_covariates', 'create_community_reports', 'generate_text_embeddings'])
-    expect(printedEstimate(dryRun.stdout)).toEqual(rows.map((r) => ({ workflow: r.workflow, ...pickUsage(r.estimated) })))
-    for (const r of rows) console.log(`estimate ${r.workflow}: ${JSON.stringify(pickUsage(r.estimated))} actual ${JSON.stringify(pickUsage(r.actual))}`)
+    expect(rows.map((r) => r.workflow)).toEqual([
+      'extract_graph',
+      'extract_covariates',
+      'create_community_reports',
+      'generate_text_embeddings',
+    ])
+    expect(printedEstimate(dryRun.stdout)).toEqual(
+      rows.map((r) => ({ workflow: r.workflow, ...pickUsage(r.estimated) })),
+    )
+    for (const r of rows)
+      console.log(
+        `estimate ${r.workflow}: ${JSON.stringify(pickUsage(r.estimated))} actual ${JSON.stringify(pickUsage(r.actual))}`,
+      )
     for (const r of rows) {
       for (const field of USAGE_FIELDS) {
         if (r.actual[field] === 0 && r.estimated[field] === 0) continue
-        expect(within30Percent(r.estimated[field], r.actual[field]), `${r.workflow} ${field}: estimated ${r.estimated[field]}, actual ${r.actual[field]}`).toBe(true)
+        expect(
+          within30Percent(r.estimated[field], r.actual[field]),
+          `${r.workflow} ${field}: estimated ${r.estimated[field]}, actual ${r.actual[field]}`,
+        ).toBe(true)
       }
     }
     for (const { field, ok } of totalsWithin30Percent(rows)) expect(ok, `total ${field}`).toBe(true)
@@ -147,7 +197,11 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
       const before = fake.requests.length
       const run = await runCli(['query', 'Who is Ebenezer Scrooge?', '--root', root, '--method', method, '--json'])
       expect(run.code, `${method}: ${run.stderr}`).toBe(0)
-      const answer = JSON.parse(run.stdout) as { method: string; response: string; context: Record<string, unknown[] | undefined> }
+      const answer = JSON.parse(run.stdout) as {
+        method: string
+        response: string
+        context: Record<string, unknown[] | undefined>
+      }
       expect(answer.method).toBe(method)
       expect(answer.response.length, method).toBeGreaterThan(0)
       const kinds = fake.requests.slice(before).map((r) => r.kind)
@@ -173,7 +227,9 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
   /** `name rows` for each LanceDB table. */
   async function lanceRowCounts(): Promise<string[]> {
     const db = await connect(join(root, 'output', 'lancedb'))
-    return Promise.all((await db.tableNames()).map(async (name) => `${name} ${await (await db.openTable(name)).countRows()}`))
+    return Promise.all(
+      (await db.tableNames()).map(async (name) => `${name} ${await (await db.openTable(name)).countRows()}`),
+    )
   }
 
   async function expectedRowCounts(): Promise<string[]> {
@@ -199,7 +255,11 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
     ]
     const db = await connect(join(root, 'output', 'lancedb'))
     for (const [name, text, id] of probes) {
-      const hits = await (await db.openTable(name)).vectorSearch(fakeEmbedding(text, VECTOR_SIZE)).distanceType('cosine').limit(3).toArray()
+      const hits = await (await db.openTable(name))
+        .vectorSearch(fakeEmbedding(text, VECTOR_SIZE))
+        .distanceType('cosine')
+        .limit(3)
+        .toArray()
       expect(hits[0].id, name).toBe(id)
     }
   }
@@ -217,5 +277,10 @@ function printedEstimate(stdout: string): Array<{ workflow: string } & Usage> {
   const number = (text: string) => Number(text.replace(/,/g, ''))
   return [...stdout.matchAll(/^ {2}(\w+)\s+([\d,]+) calls\s+([\d,]+) prompt\s+([\d,]+) completion/gm)]
     .filter((m) => m[1] !== 'total')
-    .map((m) => ({ workflow: m[1]!, calls: number(m[2]!), promptTokens: number(m[3]!), completionTokens: number(m[4]!) }))
+    .map((m) => ({
+      workflow: m[1]!,
+      calls: number(m[2]!),
+      promptTokens: number(m[3]!),
+      completionTokens: number(m[4]!),
+    }))
 }

@@ -12,7 +12,8 @@ const OFFLINE = { OPENAI_API_KEY: undefined, GRAPHRAG_API_KEY: undefined }
 async function demoCopy(): Promise<string> {
   const root = join(await testdir({}), 'demo')
   await cp(join(PROJECT_ROOT, 'fixtures', 'demo'), root, { recursive: true })
-  for (const generated of ['output', 'cache', 'logs', '.output.run', 'update_output']) await rm(join(root, generated), { recursive: true, force: true })
+  for (const generated of ['output', 'cache', 'logs', '.output.run', 'update_output'])
+    await rm(join(root, generated), { recursive: true, force: true })
   return root
 }
 
@@ -25,7 +26,10 @@ describe('graphrag update, fast method, offline demo', () => {
   }, 300_000)
 
   it('add one document and edit another (cache deleted): the tables equal a full index of the same inputs', async () => {
-    await writeFile(join(root, 'input', '06-the-new-pier.txt'), 'The harbour master opened the New Pier. Fishermen from Gull Point moored their boats there.\n')
+    await writeFile(
+      join(root, 'input', '06-the-new-pier.txt'),
+      'The harbour master opened the New Pier. Fishermen from Gull Point moored their boats there.\n',
+    )
     const storm = join(root, 'input', '02-the-storm.txt')
     await writeFile(storm, `${await readFile(storm, 'utf8')}\nAfter the storm the harbour master counted the damage.\n`)
     await rm(join(root, 'cache'), { recursive: true, force: true })
@@ -38,8 +42,12 @@ describe('graphrag update, fast method, offline demo', () => {
     await cp(join(root, 'input'), join(full, 'input'), { recursive: true })
     expect((await runCli(['index', '--root', full], { env: OFFLINE })).code).toBe(0)
     expect(await comparableTables(join(root, 'output'))).toEqual(await comparableTables(join(full, 'output')))
-    expect(await lanceRowCounts(join(root, 'output', 'lancedb'))).toEqual(await lanceRowCounts(join(full, 'output', 'lancedb')))
-    const query = await runCli(['query', '--root', root, '--method', 'local', 'What happened at the New Pier?'], { env: OFFLINE })
+    expect(await lanceRowCounts(join(root, 'output', 'lancedb'))).toEqual(
+      await lanceRowCounts(join(full, 'output', 'lancedb')),
+    )
+    const query = await runCli(['query', '--root', root, '--method', 'local', 'What happened at the New Pier?'], {
+      env: OFFLINE,
+    })
     expect(query.code, query.stderr).toBe(0)
   }, 300_000)
 })

@@ -27,7 +27,10 @@ describeShared('graphrag update on an index built by Microsoft GraphRAG', () => 
   afterAll(async () => llm?.close())
 
   it('updates it, saying once that nothing can be reused from the index itself; the next update reuses its own replies', async () => {
-    await writeFile(join(root, 'input', 'briefing.txt'), 'Agent Alex Mercer briefed the Paranormal Military Squad at Dulce Base.\n')
+    await writeFile(
+      join(root, 'input', 'briefing.txt'),
+      'Agent Alex Mercer briefed the Paranormal Military Squad at Dulce Base.\n',
+    )
     const first = await runCli(['update', '--root', root, '--skip-validation'])
     expect(first.code, first.stderr).toBe(0)
     expect(first.stderr.match(/has no model_replies table/g)).toHaveLength(1)
@@ -38,7 +41,10 @@ describeShared('graphrag update on an index built by Microsoft GraphRAG', () => 
     expect(counts.text_unit_text).toBe(stats.workflows.create_final_text_units.rows.text_units)
 
     await rm(join(root, 'cache'), { recursive: true })
-    await writeFile(join(root, 'input', 'debrief.txt'), 'Taylor Cruz debriefed Jordan Hayes after the signal from Dulce Base.\n')
+    await writeFile(
+      join(root, 'input', 'debrief.txt'),
+      'Taylor Cruz debriefed Jordan Hayes after the signal from Dulce Base.\n',
+    )
     const before = llm.requests.length
     const second = await runCli(['update', '--root', root, '--skip-validation'])
     expect(second.code, second.stderr).toBe(0)

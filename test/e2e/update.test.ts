@@ -24,7 +24,9 @@ const INITIAL = ALL.slice(0, 10)
 
 async function treeHash(dir: string): Promise<string> {
   const hash = createHash('sha256')
-  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).sort((a, b) =>
+    join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)),
+  )) {
     if (!entry.isFile()) continue
     const path = join(entry.parentPath, entry.name)
     hash.update(path.slice(dir.length)).update(await readFile(path))
@@ -45,7 +47,11 @@ describe('graphrag update', () => {
     await cp(join(root, 'input'), join(fresh, 'input'), { recursive: true })
     const before = llm.requests.length
     await runIndex({ root: fresh, skipValidation: true })
-    return { tables: await comparableTables(join(fresh, 'output')), dir: join(fresh, 'output'), calls: chatCallsSince(before).length }
+    return {
+      tables: await comparableTables(join(fresh, 'output')),
+      dir: join(fresh, 'output'),
+      calls: chatCallsSince(before).length,
+    }
   }
 
   async function expectEqualsFullIndex(): Promise<{ calls: number }> {
@@ -104,7 +110,14 @@ describe('graphrag update', () => {
   it('add 1, edit 1, delete 1: each update equals a full index of the same inputs', async () => {
     const steps: Array<[string, () => Promise<void>]> = [
       ['add', () => writeFile(join(root, 'input', ALL[10]!), readFileSync(join(CORPUS, ALL[10]!), 'utf8'))],
-      ['edit', () => writeFile(join(root, 'input', INITIAL[2]!), 'Ezra Pike closed the Saltmill and opened a Rope Walk on Stone Island.\n')],
+      [
+        'edit',
+        () =>
+          writeFile(
+            join(root, 'input', INITIAL[2]!),
+            'Ezra Pike closed the Saltmill and opened a Rope Walk on Stone Island.\n',
+          ),
+      ],
       ['delete', () => rm(join(root, 'input', INITIAL[3]!))],
     ]
     const shares: string[] = []
@@ -142,7 +155,10 @@ describe('graphrag update', () => {
   }, 200_000)
 
   it('kill -9 during an update: output/ stays the previous index and answers; the re-run equals an uninterrupted update', async () => {
-    await writeFile(join(root, 'input', 'extra-ferry.txt'), 'The Ferry Albatross gained a second deck; Tobias Reed hired Nora Finch as purser.\n')
+    await writeFile(
+      join(root, 'input', 'extra-ferry.txt'),
+      'The Ferry Albatross gained a second deck; Tobias Reed hired Nora Finch as purser.\n',
+    )
     await rm(join(root, 'input', INITIAL[4]!))
     const before = await parquetHashes(join(root, 'output'))
     for (const at of ['extract_graph', 'update_text_embeddings']) {

@@ -5,7 +5,16 @@
  */
 import { cp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { COMMUNITIES, COMMUNITY_REPORTS, ENTITIES, RELATIONSHIPS, type CommunityReportRow, type CommunityRow, type EntityRow, type RelationshipRow } from '../../src/model/index.js'
+import {
+  COMMUNITIES,
+  COMMUNITY_REPORTS,
+  ENTITIES,
+  RELATIONSHIPS,
+  type CommunityReportRow,
+  type CommunityRow,
+  type EntityRow,
+  type RelationshipRow,
+} from '../../src/model/index.js'
 import { ParquetTableStore } from '../../src/storage/index.js'
 import { runCli } from '../support/cli.js'
 import { PROJECT_ROOT } from '../support/shared.js'
@@ -14,18 +23,67 @@ import { testdir } from '../support/testdir.js'
 export const NASTY = 'Keeps the "North Light", <b>lamps</b> & logs;\nsecond line, with commas\u0001.'
 
 const entity = (i: number, title: string, description: string, degree: number): EntityRow => ({
-  id: `e${i}`, human_readable_id: i, title, type: 'PERSON', description, text_unit_ids: ['t1'], frequency: 1, degree,
+  id: `e${i}`,
+  human_readable_id: i,
+  title,
+  type: 'PERSON',
+  description,
+  text_unit_ids: ['t1'],
+  frequency: 1,
+  degree,
 })
-const relationship = (i: number, source: string, target: string, weight: number, description: string): RelationshipRow => ({
-  id: `r${i}`, human_readable_id: i, source, target, description, weight, combined_degree: 4, text_unit_ids: ['t1'],
+const relationship = (
+  i: number,
+  source: string,
+  target: string,
+  weight: number,
+  description: string,
+): RelationshipRow => ({
+  id: `r${i}`,
+  human_readable_id: i,
+  source,
+  target,
+  description,
+  weight,
+  combined_degree: 4,
+  text_unit_ids: ['t1'],
 })
-const community = (c: number, level: number, parent: number, entityIds: string[], children: number[] = []): CommunityRow => ({
-  id: `c${c}`, human_readable_id: c, community: c, level, parent, children, title: `Community ${c}`, entity_ids: entityIds,
-  relationship_ids: [], text_unit_ids: ['t1'], period: '2026-01-01', size: entityIds.length,
+const community = (
+  c: number,
+  level: number,
+  parent: number,
+  entityIds: string[],
+  children: number[] = [],
+): CommunityRow => ({
+  id: `c${c}`,
+  human_readable_id: c,
+  community: c,
+  level,
+  parent,
+  children,
+  title: `Community ${c}`,
+  entity_ids: entityIds,
+  relationship_ids: [],
+  text_unit_ids: ['t1'],
+  period: '2026-01-01',
+  size: entityIds.length,
 })
 const report = (c: number, level: number, title: string, summary: string): CommunityReportRow => ({
-  id: `cr${c}`, human_readable_id: c, community: c, level, parent: -1, children: [], title, summary, full_content: `# ${title}\n\n${summary}`,
-  rank: 5, rating_explanation: 'test', findings: [{ summary: 'a finding', explanation: 'why' }], full_content_json: '{}', period: '2026-01-01', size: 2,
+  id: `cr${c}`,
+  human_readable_id: c,
+  community: c,
+  level,
+  parent: -1,
+  children: [],
+  title,
+  summary,
+  full_content: `# ${title}\n\n${summary}`,
+  rank: 5,
+  rating_explanation: 'test',
+  findings: [{ summary: 'a finding', explanation: 'why' }],
+  full_content_json: '{}',
+  period: '2026-01-01',
+  size: 2,
 })
 
 export const ENTITY_ROWS: EntityRow[] = [

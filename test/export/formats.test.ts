@@ -17,7 +17,12 @@ beforeAll(async () => {
 })
 
 async function exported(format: ExportFormat, level?: number): Promise<string> {
-  const result = await runExport({ format, dataDir: data, level, out: join(data, 'out', `${format}-${level ?? 'default'}`) })
+  const result = await runExport({
+    format,
+    dataDir: data,
+    level,
+    out: join(data, 'out', `${format}-${level ?? 'default'}`),
+  })
   expect(result.files).toHaveLength(1)
   return readFile(result.files[0]!, 'utf8')
 }
@@ -29,7 +34,14 @@ describe('export formats', () => {
     expect(graph.order).toBe(ENTITY_ROWS.length)
     expect(graph.size).toBe(RELATIONSHIP_ROWS.length) // parallel A-B and B-A relationships both kept
     const ada = graph.getNodeAttributes('ADA LOVELACE')
-    expect(ada).toMatchObject({ label: 'ADA LOVELACE', type: 'PERSON', degree: 2, community: 2, community_0: 0, community_1: 2 })
+    expect(ada).toMatchObject({
+      label: 'ADA LOVELACE',
+      type: 'PERSON',
+      degree: 2,
+      community: 2,
+      community_0: 0,
+      community_1: 2,
+    })
     // The control character XML cannot carry becomes U+FFFD; everything else survives the round trip.
     expect(ada.description).toBe(NASTY.replace('\u0001', '\ufffd'))
     expect(ada.report_title).toBe('Programming the Engine')
@@ -63,18 +75,29 @@ describe('export formats', () => {
     const graph = parseGexf(MultiGraph, await exported('gexf'))
     expect([graph.order, graph.size]).toEqual([5, 5])
     const babbage = graph.getNodeAttributes('CHARLES BABBAGE')
-    expect(babbage).toMatchObject({ label: 'CHARLES BABBAGE', community: 0, description: 'Designed the Analytical Engine.', color: 'rgb(78,121,167)' })
+    expect(babbage).toMatchObject({
+      label: 'CHARLES BABBAGE',
+      community: 0,
+      description: 'Designed the Analytical Engine.',
+      color: 'rgb(78,121,167)',
+    })
     expect(babbage.size).toBeGreaterThan(graph.getNodeAttribute('LONDON', 'size'))
     expect(graph.getEdgeAttribute('r1', 'weight')).toBe(5)
   })
 
-  it('JSON is graphology\'s format, with the communities and their reports', async () => {
+  it("JSON is graphology's format, with the communities and their reports", async () => {
     const json = JSON.parse(await exported('json'))
     const graph = MultiGraph.from(json)
     expect([graph.order, graph.size]).toEqual([5, 5])
-    const communities = json.attributes.communities as { community: number; report: { title: string; findings: unknown[] } | null }[]
+    const communities = json.attributes.communities as {
+      community: number
+      report: { title: string; findings: unknown[] } | null
+    }[]
     expect(communities.map((c) => c.community)).toEqual([0, 1, 2, 3])
-    expect(communities[0]!.report).toMatchObject({ title: REPORT_ROWS[0]!.title, findings: [{ summary: 'a finding', explanation: 'why' }] })
+    expect(communities[0]!.report).toMatchObject({
+      title: REPORT_ROWS[0]!.title,
+      findings: [{ summary: 'a finding', explanation: 'why' }],
+    })
     expect(communities[3]!.report).toBeNull()
   })
 
@@ -82,12 +105,43 @@ describe('export formats', () => {
     const result = await runExport({ format: 'csv', dataDir: data, out: join(data, 'out', 'csv') })
     expect(result.files.map((f) => f.split('/').pop())).toEqual(['nodes.csv', 'edges.csv'])
     const [header, ...nodes] = parseCsv(await readFile(result.files[0]!, 'utf8'))
-    expect(header).toEqual(['id', 'entity_id', 'human_readable_id', 'type', 'description', 'degree', 'frequency', 'community', 'community_0', 'community_1', 'report_title', 'report_summary', 'x', 'y', 'size', 'color'])
+    expect(header).toEqual([
+      'id',
+      'entity_id',
+      'human_readable_id',
+      'type',
+      'description',
+      'degree',
+      'frequency',
+      'community',
+      'community_0',
+      'community_1',
+      'report_title',
+      'report_summary',
+      'x',
+      'y',
+      'size',
+      'color',
+    ])
     expect(nodes).toHaveLength(5)
     const ada = Object.fromEntries(header!.map((h, i) => [h, nodes[0]![i]]))
-    expect(ada).toMatchObject({ id: 'ADA LOVELACE', description: NASTY, community: '0', community_1: '2', report_title: 'The Engine & its makers' })
+    expect(ada).toMatchObject({
+      id: 'ADA LOVELACE',
+      description: NASTY,
+      community: '0',
+      community_1: '2',
+      report_title: 'The Engine & its makers',
+    })
     const [edgeHeader, ...edges] = parseCsv(await readFile(result.files[1]!, 'utf8'))
-    expect(edgeHeader).toEqual(['id', 'source', 'target', 'description', 'weight', 'combined_degree', 'human_readable_id'])
+    expect(edgeHeader).toEqual([
+      'id',
+      'source',
+      'target',
+      'description',
+      'weight',
+      'combined_degree',
+      'human_readable_id',
+    ])
     expect(edges.map((e) => e[3])).toEqual(RELATIONSHIP_ROWS.map((r) => r.description))
   })
 
@@ -111,7 +165,9 @@ describeShared('export of an index built by Python GraphRAG', () => {
     const result = await runExport({ format: 'graphml', dataDir: dir, level: 1, out })
     // That index holds 84 relationships whose source is not an entity (the reference's orphans); they are named in a warning.
     expect(result).toMatchObject({ nodes: 529, edges: 978 - 84, level: 1 })
-    expect(result.warnings).toEqual([expect.stringMatching(/^84 relationship\(s\) left out because an endpoint is not in the entities table/)])
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/^84 relationship\(s\) left out because an endpoint is not in the entities table/),
+    ])
     const graph = parseGraphml(MultiGraph, await readFile(out, 'utf8'))
     expect([graph.order, graph.size]).toEqual([529, 894])
     expect(graph.getNodeAttribute('PROJECT GUTENBERG', 'type')).toBe('ORGANIZATION')

@@ -62,7 +62,9 @@ describeBrowser('graph.html in headless Chromium', () => {
   it('search finds a demo entity and shows its details and its community report', async () => {
     const store = new ParquetTableStore(join(demo, 'output'))
     const entity = (await store.read(ENTITIES)).find((e) => e.title === 'PORT ALDWICK')!
-    const relationships = (await store.read(RELATIONSHIPS)).filter((r) => r.source === entity.title || r.target === entity.title)
+    const relationships = (await store.read(RELATIONSHIPS)).filter(
+      (r) => r.source === entity.title || r.target === entity.title,
+    )
     const community = (await store.read(COMMUNITIES)).find((c) => c.level === 0 && c.entity_ids.includes(entity.id))!
     const report = (await store.read(COMMUNITY_REPORTS)).find((r) => r.community === community.community)!
     const page = await open(demoHtml)
@@ -81,7 +83,7 @@ describeBrowser('graph.html in headless Chromium', () => {
     await page.close()
   })
 
-  it('search and a click on a node show the entity\'s description and relationships', async () => {
+  it("search and a click on a node show the entity's description and relationships", async () => {
     const data = await handMadeIndex()
     const file = (await runExport({ format: 'html', dataDir: data, out: join(data, 'graph.html') })).files[0]!
     const page = await open(file)

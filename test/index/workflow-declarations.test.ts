@@ -11,7 +11,8 @@ import { testdir } from '../support/testdir.js'
 const ROLES = { extract: 'gpt-4.1-mini', summarize: 'gpt-4.1', claims: 'gpt-4o-mini', reports: 'gpt-4o' } as const
 
 function settingsYaml(baseUrl: string): string {
-  const model = (name: string) => [`    model_provider: openai`, `    model: ${name}`, `    api_key: test-key`, `    api_base: ${baseUrl}`].join('\n')
+  const model = (name: string) =>
+    [`    model_provider: openai`, `    model: ${name}`, `    api_key: test-key`, `    api_base: ${baseUrl}`].join('\n')
   return [
     'completion_models:',
     ...Object.entries(ROLES).flatMap(([id, name]) => [`  ${id}:`, model(name)]),
@@ -29,19 +30,23 @@ function settingsYaml(baseUrl: string): string {
 }
 
 const INPUT = {
-  'input/harbour.txt': 'Marta Quill keeps the records of Kettle Harbour. Captain Olsen brings the mail from North Pier. Marta Quill and Captain Olsen meet at the Lantern Hall.',
-  'input/council.txt': 'Mayor Brandt closed the Fish Market. Captain Olsen and Mayor Brandt argued at the Lantern Hall. Marta Quill wrote it down.',
+  'input/harbour.txt':
+    'Marta Quill keeps the records of Kettle Harbour. Captain Olsen brings the mail from North Pier. Marta Quill and Captain Olsen meet at the Lantern Hall.',
+  'input/council.txt':
+    'Mayor Brandt closed the Fish Market. Captain Olsen and Mayor Brandt argued at the Lantern Hall. Marta Quill wrote it down.',
 }
 
 /** The same two entities from every text unit, described differently each time, so their descriptions get summarised. */
 const SAME_ENTITIES: Responder = ({ kind, messages }) => {
   if (kind !== 'extract_graph') return undefined
   const seen = Math.round(hashUnit(messages.find((m) => m.role === 'user')?.content ?? '') * 1000)
-  return [
-    `("entity"<|>KETTLE HARBOUR<|>GEO<|>A harbour, seen in passage ${seen})`,
-    `("entity"<|>LANTERN HALL<|>GEO<|>A hall, seen in passage ${seen})`,
-    `("relationship"<|>KETTLE HARBOUR<|>LANTERN HALL<|>The hall stands by the harbour (passage ${seen})<|>5)`,
-  ].join('\n##\n') + '\n<|COMPLETE|>'
+  return (
+    [
+      `("entity"<|>KETTLE HARBOUR<|>GEO<|>A harbour, seen in passage ${seen})`,
+      `("entity"<|>LANTERN HALL<|>GEO<|>A hall, seen in passage ${seen})`,
+      `("relationship"<|>KETTLE HARBOUR<|>LANTERN HALL<|>The hall stands by the harbour (passage ${seen})<|>5)`,
+    ].join('\n##\n') + '\n<|COMPLETE|>'
+  )
 }
 
 describe('workflow model declarations', () => {
@@ -54,12 +59,16 @@ describe('workflow model declarations', () => {
   })
 
   /** Workflow → the model ids it made calls to, from the run's usage meters. */
-  async function calledModels(method: 'standard' | 'fast'): Promise<{ root: string; called: Map<WorkflowName, string[]> }> {
+  async function calledModels(
+    method: 'standard' | 'fast',
+  ): Promise<{ root: string; called: Map<WorkflowName, string[]> }> {
     const root = await testdir({ 'settings.yaml': settingsYaml(llm.baseUrl), ...INPUT })
     const result = await runIndex({ root, method, skipValidation: true })
     const called = new Map<WorkflowName, string[]>()
     for (const name of result.ran) {
-      const ids = Object.entries(result.stats.workflows[name]?.llm ?? {}).filter(([, usage]) => usage.calls > 0).map(([id]) => id)
+      const ids = Object.entries(result.stats.workflows[name]?.llm ?? {})
+        .filter(([, usage]) => usage.calls > 0)
+        .map(([id]) => id)
       called.set(name, ids.sort())
     }
     return { root, called }
@@ -76,7 +85,10 @@ describe('workflow model declarations', () => {
       expect([...called].filter(([, ids]) => ids.length > 0).map(([name]) => name)).toEqual(modelWorkflows)
       for (const [name, ids] of called) {
         const declared = WORKFLOWS[name].models(settings)
-        expect({ workflow: name, called: ids }).toEqual({ workflow: name, called: [...declared.chat, ...declared.embedding].sort() })
+        expect({ workflow: name, called: ids }).toEqual({
+          workflow: name,
+          called: [...declared.chat, ...declared.embedding].sort(),
+        })
       }
     })
   }

@@ -22,7 +22,9 @@ describe('LLM cache', () => {
     const meter = new UsageMeter(undefined)
     const first = await createChatModel(fakeOptions(fake), { cache, meter }).complete(ask('hello cache'))
     const before = fake.requests.length
-    const again = await createChatModel(fakeOptions(fake, { apiKey: 'another-key' }), { cache, meter }).complete(ask('hello cache'))
+    const again = await createChatModel(fakeOptions(fake, { apiKey: 'another-key' }), { cache, meter }).complete(
+      ask('hello cache'),
+    )
     expect(fake.requests.length).toBe(before)
     expect(again).toEqual({ ...first, cached: true })
     expect(meter.snapshot()).toMatchObject({ calls: 2, cacheHits: 1 })
@@ -31,7 +33,9 @@ describe('LLM cache', () => {
     await createChatModel(fakeOptions(fake, { callArgs: { temperature: 0.5 } }), { cache }).complete(ask('hello cache'))
     expect(fake.requests.length).toBe(before + 2)
     // Another host name (or port) for the same server and model: the answer is the same, so it is a hit.
-    const moved = await createChatModel(fakeOptions(fake, { apiBase: `http://localhost:${fake.port}/v1` }), { cache }).complete(ask('hello cache'))
+    const moved = await createChatModel(fakeOptions(fake, { apiBase: `http://localhost:${fake.port}/v1` }), {
+      cache,
+    }).complete(ask('hello cache'))
     expect(fake.requests.length).toBe(before + 2)
     expect(moved.cached).toBe(true)
     expect(await cache.keys()).toHaveLength(3)
@@ -42,7 +46,10 @@ describe('LLM cache', () => {
     const model = createChatModel(fakeOptions(fake), { cache })
     const first = await model.complete(ask('poisoned'))
     const [key] = await cache.keys()
-    await cache.set(key!, JSON.stringify({ version: 1, reply: { content: '', usage: { promptTokens: 5, completionTokens: 0 } } }))
+    await cache.set(
+      key!,
+      JSON.stringify({ version: 1, reply: { content: '', usage: { promptTokens: 5, completionTokens: 0 } } }),
+    )
     const before = fake.requests.length
     const reply = await model.complete(ask('poisoned'))
     expect(fake.requests.length).toBe(before + 1)
@@ -71,7 +78,11 @@ describe('LLM cache', () => {
     fake.setFaults({ rate: 1, kinds: ['500'] })
     await expect(model.complete(ask('fails'))).rejects.toBeInstanceOf(LlmError)
     fake.setFaults({ rate: 1, kinds: ['malformed'] })
-    const format = { type: 'json_schema' as const, name: 'x', schema: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } }
+    const format = {
+      type: 'json_schema' as const,
+      name: 'x',
+      schema: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } },
+    }
     await expect(model.complete({ ...ask('invalid'), responseFormat: format })).rejects.toBeInstanceOf(LlmError)
     fake.setFaults(undefined)
     expect(await cache.keys()).toEqual([])
@@ -94,8 +105,16 @@ describe('embedding cache (per text)', () => {
   })
   afterAll(() => fake.close())
 
-  const options = (overrides: Partial<ModelOptions> = {}) => ({ ...fakeOptions(fake, { model: 'text-embedding-3-small', ...overrides }), id: 'e', settingsPath: 'embedding_models.e' })
-  const embedder = (deps: ModelDeps, overrides: Partial<ModelOptions> = {}, batching: Partial<BatchingOptions> = { batchSize: 16 }) => createEmbeddingModel(options(overrides), deps, batching)
+  const options = (overrides: Partial<ModelOptions> = {}) => ({
+    ...fakeOptions(fake, { model: 'text-embedding-3-small', ...overrides }),
+    id: 'e',
+    settingsPath: 'embedding_models.e',
+  })
+  const embedder = (
+    deps: ModelDeps,
+    overrides: Partial<ModelOptions> = {},
+    batching: Partial<BatchingOptions> = { batchSize: 16 },
+  ) => createEmbeddingModel(options(overrides), deps, batching)
   const sentSince = (before: number) => fake.requests.slice(before).map((r) => (r.body as { input: string[] }).input)
   const passages = Array.from({ length: 100 }, (_, i) => `passage ${i} of Scrooge's ledger`)
 
@@ -156,7 +175,11 @@ describe('embedding cache (per text)', () => {
     await embedder({ cache }, { apiKey: 'another-key' }).embed(['keyed'])
     await embedder({ cache }, { apiBase: `http://localhost:${fake.port}/v1` }).embed(['keyed'])
     expect(fake.requests.length).toBe(before)
-    for (const overrides of [{ dimensions: 3 }, { model: 'text-embedding-3-large' }, { provider: 'azure' as const, apiBase: `http://127.0.0.1:${fake.port}`, apiVersion: '2024-10-21' }]) {
+    for (const overrides of [
+      { dimensions: 3 },
+      { model: 'text-embedding-3-large' },
+      { provider: 'azure' as const, apiBase: `http://127.0.0.1:${fake.port}`, apiVersion: '2024-10-21' },
+    ]) {
       before = fake.requests.length
       await embedder({ cache }, overrides).embed(['keyed'])
       expect(fake.requests.length, JSON.stringify(overrides)).toBe(before + 1)
@@ -174,7 +197,9 @@ describe('embedding cache (per text)', () => {
     const texts = passages.slice(0, 40)
     // One request at a time, so the seeded faults hit the same requests on every run.
     fake.setFaults({ rate: 0.3, kinds: ['500'], seed: 5 })
-    const error = await embedder({ cache }, { retry: noRetry, concurrentRequests: 1 }, { batchSize: 4 }).embed(texts).catch((e: unknown) => e)
+    const error = await embedder({ cache }, { retry: noRetry, concurrentRequests: 1 }, { batchSize: 4 })
+      .embed(texts)
+      .catch((e: unknown) => e)
     fake.setFaults(undefined)
     expect(error).toBeInstanceOf(LlmError)
     // Every batch ran to the end; with this seed three single texts failed for good and 37 were kept.

@@ -10,15 +10,37 @@ import { HELLO } from './helpers.js'
 const count = (t: string) => Math.ceil(t.length / 4)
 
 function client(fake: FakeLlm, overrides: Partial<Parameters<typeof createClient>[0]> = {}) {
-  return createClient({ provider: 'openai', model: 'gpt-4.1', apiKey: 'test-key', apiBase: fake.baseUrl, apiVersion: undefined, azureDeploymentName: undefined, timeoutMs: 10_000, dimensions: undefined, countTokens: count, ...overrides })
+  return createClient({
+    provider: 'openai',
+    model: 'gpt-4.1',
+    apiKey: 'test-key',
+    apiBase: fake.baseUrl,
+    apiVersion: undefined,
+    azureDeploymentName: undefined,
+    timeoutMs: 10_000,
+    dimensions: undefined,
+    countTokens: count,
+    ...overrides,
+  })
 }
 
 function call(overrides: Partial<ChatCall> = {}): ChatCall {
-  return { messages: HELLO, responseFormat: undefined, params: {}, meter: new UsageMeter(undefined), noCache: false, signal: undefined, ...overrides }
+  return {
+    messages: HELLO,
+    responseFormat: undefined,
+    params: {},
+    meter: new UsageMeter(undefined),
+    noCache: false,
+    signal: undefined,
+    ...overrides,
+  }
 }
 
 async function failure(promise: Promise<unknown>): Promise<AttemptFailure> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(AttemptFailure)
   return error as AttemptFailure
 }
@@ -28,7 +50,9 @@ describe('client (transport over the openai package)', () => {
   beforeAll(async () => {
     fake = await startFakeLlm({
       embeddingDimension: 4,
-      responders: [({ messages }) => (messages[0]!.content === 'fenced' ? 'Sure!\n```json\n{"answer": 42,}\n```' : undefined)],
+      responders: [
+        ({ messages }) => (messages[0]!.content === 'fenced' ? 'Sure!\n```json\n{"answer": 42,}\n```' : undefined),
+      ],
     })
   })
   afterAll(() => fake.close())
@@ -42,10 +66,18 @@ describe('client (transport over the openai package)', () => {
   })
 
   it('parses structured replies tolerantly and sends response_format', async () => {
-    const format = { type: 'json_schema' as const, name: 'a', schema: { type: 'object', required: ['answer'], properties: { answer: { type: 'integer' } } } }
-    const reply = await client(fake).complete(call({ messages: [{ role: 'user', content: 'fenced' }], responseFormat: format }))
+    const format = {
+      type: 'json_schema' as const,
+      name: 'a',
+      schema: { type: 'object', required: ['answer'], properties: { answer: { type: 'integer' } } },
+    }
+    const reply = await client(fake).complete(
+      call({ messages: [{ role: 'user', content: 'fenced' }], responseFormat: format }),
+    )
     expect(reply.json).toEqual({ answer: 42 })
-    expect(fake.requests.at(-1)!.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'a' } } })
+    expect(fake.requests.at(-1)!.body).toMatchObject({
+      response_format: { type: 'json_schema', json_schema: { name: 'a' } },
+    })
   })
 
   it('streams deltas and counts streamed usage', async () => {
@@ -58,7 +90,12 @@ describe('client (transport over the openai package)', () => {
   })
 
   it('embeds with encoding_format float', async () => {
-    const reply = await client(fake).embed({ input: ['a', 'b'], meter: new UsageMeter(undefined), noCache: false, signal: undefined })
+    const reply = await client(fake).embed({
+      input: ['a', 'b'],
+      meter: new UsageMeter(undefined),
+      noCache: false,
+      signal: undefined,
+    })
     expect(reply.vectors.map((v) => v.length)).toEqual([4, 4])
     expect(fake.requests.at(-1)!.body).toMatchObject({ encoding_format: 'float' })
   })
@@ -69,17 +106,26 @@ describe('client (transport over the openai package)', () => {
     expect(auth.message).not.toContain('bad-key')
     expect(inspect(auth, { depth: 10 })).not.toContain('bad-key')
     fake.setFaults({ rate: 1, kinds: ['429'], retryAfterSeconds: 1.5 })
-    expect(await failure(client(fake).complete(call()))).toMatchObject({ status: 429, retryable: true, retryAfterMs: 1500 })
+    expect(await failure(client(fake).complete(call()))).toMatchObject({
+      status: 429,
+      retryable: true,
+      retryAfterMs: 1500,
+    })
     fake.setFaults({ rate: 1, kinds: ['500'] })
     expect(await failure(client(fake).complete(call()))).toMatchObject({ status: 500, retryable: true })
     fake.setFaults({ rate: 1, kinds: ['hang'] })
-    expect(await failure(client(fake, { timeoutMs: 200 }).complete(call()))).toMatchObject({ kind: 'timeout', retryable: true })
+    expect(await failure(client(fake, { timeoutMs: 200 }).complete(call()))).toMatchObject({
+      kind: 'timeout',
+      retryable: true,
+    })
     fake.setFaults({ rate: 1, kinds: ['truncated'] })
     expect(await failure(client(fake).complete(call()))).toMatchObject({ retryable: true })
     fake.setFaults({ rate: 1, kinds: ['malformed'] })
     expect(await failure(client(fake).complete(call()))).toMatchObject({ kind: 'invalid_reply', retryable: true })
     fake.setFaults(undefined)
-    expect(await failure(client(fake, { apiBase: `http://127.0.0.1:${fake.port}/nowhere` }).complete(call()))).toMatchObject({ status: 404, retryable: false })
+    expect(
+      await failure(client(fake, { apiBase: `http://127.0.0.1:${fake.port}/nowhere` }).complete(call())),
+    ).toMatchObject({ status: 404, retryable: false })
   })
 
   it('reads retry-after-ms, seconds and HTTP dates', () => {
@@ -91,10 +137,23 @@ describe('client (transport over the openai package)', () => {
   })
 
   it('talks to Azure deployment paths with api-version', async () => {
-    const azure = client(fake, { provider: 'azure', apiBase: `http://127.0.0.1:${fake.port}`, apiVersion: '2024-10-21', azureDeploymentName: 'gpt41-prod' })
+    const azure = client(fake, {
+      provider: 'azure',
+      apiBase: `http://127.0.0.1:${fake.port}`,
+      apiVersion: '2024-10-21',
+      azureDeploymentName: 'gpt41-prod',
+    })
     expect((await azure.complete(call())).content).toBe('Hello World')
-    expect(fake.requests.at(-1)).toMatchObject({ path: '/openai/deployments/gpt41-prod/chat/completions', model: 'gpt41-prod' })
-    const reply = await azure.embed({ input: ['x'], meter: new UsageMeter(undefined), noCache: false, signal: undefined })
+    expect(fake.requests.at(-1)).toMatchObject({
+      path: '/openai/deployments/gpt41-prod/chat/completions',
+      model: 'gpt41-prod',
+    })
+    const reply = await azure.embed({
+      input: ['x'],
+      meter: new UsageMeter(undefined),
+      noCache: false,
+      signal: undefined,
+    })
     expect(reply.vectors[0]).toHaveLength(4)
     expect(fake.requests.at(-1)!.path).toBe('/openai/deployments/gpt41-prod/embeddings')
   })

@@ -7,7 +7,10 @@ import { fakeEmbedding, startFakeLlm, type FakeLlm } from '../support/fake-llm/i
 import { fakeOptions } from './helpers.js'
 
 const DIM = 8
-const texts = Array.from({ length: 37 }, (_, i) => `text number ${i} about the ghost of Christmas ${i % 3 === 0 ? 'past' : 'present'}`)
+const texts = Array.from(
+  { length: 37 },
+  (_, i) => `text number ${i} about the ghost of Christmas ${i % 3 === 0 ? 'past' : 'present'}`,
+)
 
 describe('embedding batches', () => {
   let fake: FakeLlm
@@ -17,7 +20,11 @@ describe('embedding batches', () => {
   afterAll(() => fake.close())
 
   const model = (batching: { batchSize?: number; batchMaxTokens?: number }, meter = new UsageMeter(undefined)) =>
-    createEmbeddingModel({ ...fakeOptions(fake), model: 'text-embedding-3-small', id: 'e', settingsPath: 'embedding_models.e' }, { meter }, batching)
+    createEmbeddingModel(
+      { ...fakeOptions(fake), model: 'text-embedding-3-small', id: 'e', settingsPath: 'embedding_models.e' },
+      { meter },
+      batching,
+    )
 
   it('packs by batch_size and batch_max_tokens, preserving order', async () => {
     const before = fake.requests.length
@@ -47,7 +54,11 @@ describe('embedding batches', () => {
   it('splits on retryable failures too, and gives up on a single text', async () => {
     const noRetry = { type: 'immediate' as const, maxRetries: 0, baseDelay: 0, jitter: false, maxDelay: undefined }
     const meter = new UsageMeter(undefined)
-    const m = createEmbeddingModel({ ...fakeOptions(fake, { retry: noRetry }), model: 'text-embedding-3-small' }, { meter }, { batchSize: 4 })
+    const m = createEmbeddingModel(
+      { ...fakeOptions(fake, { retry: noRetry }), model: 'text-embedding-3-small' },
+      { meter },
+      { batchSize: 4 },
+    )
     fake.setFaults({ rate: 1, kinds: ['500'] })
     const before = fake.requests.length
     const error = await m.embed(texts.slice(0, 4)).catch((e: unknown) => e)
@@ -61,10 +72,25 @@ describe('embedding batches', () => {
   })
 
   it('with 30 % injected faults every batch eventually succeeds, in order', async () => {
-    fake.setFaults({ rate: 0.3, kinds: ['429', '500', 'hang', 'truncated', 'malformed'], seed: 11, retryAfterSeconds: 0.01 })
-    const retry = { type: 'exponential_backoff' as const, maxRetries: 12, baseDelay: 0.005, jitter: true, maxDelay: 0.05 }
+    fake.setFaults({
+      rate: 0.3,
+      kinds: ['429', '500', 'hang', 'truncated', 'malformed'],
+      seed: 11,
+      retryAfterSeconds: 0.01,
+    })
+    const retry = {
+      type: 'exponential_backoff' as const,
+      maxRetries: 12,
+      baseDelay: 0.005,
+      jitter: true,
+      maxDelay: 0.05,
+    }
     const meter = new UsageMeter(undefined)
-    const m = createEmbeddingModel({ ...fakeOptions(fake, { retry, requestTimeoutSeconds: 1.5 }), model: 'text-embedding-3-small' }, { meter }, { batchSize: 2 })
+    const m = createEmbeddingModel(
+      { ...fakeOptions(fake, { retry, requestTimeoutSeconds: 1.5 }), model: 'text-embedding-3-small' },
+      { meter },
+      { batchSize: 2 },
+    )
     const vectors = await m.embed(texts)
     fake.setFaults(undefined)
     expect(vectors).toEqual(texts.map((t) => fakeEmbedding(t, DIM)))
@@ -78,7 +104,10 @@ describe('embedding batches', () => {
     expect(tokenizer.count(long)).toBeGreaterThan(200)
     const before = fake.requests.length
     const [vector, short, empty] = await model({ batchSize: 16, batchMaxTokens: 120 }).embed([long, 'short', ''])
-    const windows = fake.requests.slice(before).flatMap((r) => (r.body as { input: string[] }).input).filter((t) => t !== 'short')
+    const windows = fake.requests
+      .slice(before)
+      .flatMap((r) => (r.body as { input: string[] }).input)
+      .filter((t) => t !== 'short')
     expect(windows.length).toBeGreaterThan(2)
     windows.forEach((w) => expect(tokenizer.count(w)).toBeLessThanOrEqual(120))
     const mean = Array.from({ length: DIM }, (_, i) => windows.reduce((s, w) => s + fakeEmbedding(w, DIM)[i]!, 0))

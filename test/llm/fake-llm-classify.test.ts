@@ -54,7 +54,13 @@ describe('prompt classification of our prompt files', () => {
   })
 
   it('chunk_graph_edges.txt with a batch of units → chunk_graph, and the batch labels are read back', () => {
-    const units = [3, 4].map((n) => ({ id: `u${n}`, human_readable_id: n, document_id: 'd', text: `Text of unit ${n}.`, entity_ids: [] }))
+    const units = [3, 4].map((n) => ({
+      id: `u${n}`,
+      human_readable_id: n,
+      document_id: 'd',
+      text: `Text of unit ${n}.`,
+      entity_ids: [],
+    }))
     const text = formatPrompt(loadPrompt(null, 'chunk_graph_edges.txt', 'test'), { input_text: renderBatch(units) })
     expect(classifyMessages([user(text)])).toBe('chunk_graph')
     expect(chunkGraphUnits([user(text)])).toEqual(['3', '4'])
@@ -68,11 +74,23 @@ describe('prompt classification of our prompt files', () => {
 
   it.each([
     ['extract_graph.txt', 'internal/extract_graph_continue.txt', 'internal/extract_graph_loop.txt', 'extract_graph'],
-    ['extract_claims.txt', 'internal/extract_claims_continue.txt', 'internal/extract_claims_loop.txt', 'extract_claims'],
+    [
+      'extract_claims.txt',
+      'internal/extract_claims_continue.txt',
+      'internal/extract_claims_loop.txt',
+      'extract_claims',
+    ],
   ] as const)('gleaning history of %s → continue and loop', (first, cont, loop, family) => {
     const history = [user(prompt(first)), { role: 'assistant', content: '<|COMPLETE|>' }]
     expect(classifyMessages([...history, user(prompt(cont))])).toBe(`${family}_continue`)
-    expect(classifyMessages([...history, user(prompt(cont)), { role: 'assistant', content: '<|COMPLETE|>' }, user(prompt(loop))])).toBe(`${family}_loop`)
+    expect(
+      classifyMessages([
+        ...history,
+        user(prompt(cont)),
+        { role: 'assistant', content: '<|COMPLETE|>' },
+        user(prompt(loop)),
+      ]),
+    ).toBe(`${family}_loop`)
     // The follow-up prompts are recognisable on their own too.
     expect(classifyMessages([user(prompt(cont))])).toBe(`${family}_continue`)
     expect(classifyMessages([user(prompt(loop))])).toBe(`${family}_loop`)
@@ -80,15 +98,25 @@ describe('prompt classification of our prompt files', () => {
 
   it('recognises the built-in DRIFT primer, HyDE and relevance-rating prompts of src/query', () => {
     const report = '# Scrooge and Marley\n\nThe firm of Scrooge and Marley.\n\n## Finding\n\nText [Data: Entities (1)]'
-    expect(classifyMessages([user(formatPrompt(PRIMER_PROMPT, { query: 'Who is Scrooge?', community_reports: report }))])).toBe('drift_primer')
-    expect(classifyMessages([system(formatPrompt(RATE_REPORT_PROMPT, { description: report })), user('Who is Scrooge?')])).toBe('dynamic_rating')
-    expect(classifyMessages([user(formatPrompt(HYDE_PROMPT, { query: 'Who is Scrooge?', template: report }))])).toBe('unknown')
+    expect(
+      classifyMessages([user(formatPrompt(PRIMER_PROMPT, { query: 'Who is Scrooge?', community_reports: report }))]),
+    ).toBe('drift_primer')
+    expect(
+      classifyMessages([system(formatPrompt(RATE_REPORT_PROMPT, { description: report })), user('Who is Scrooge?')]),
+    ).toBe('dynamic_rating')
+    expect(classifyMessages([user(formatPrompt(HYDE_PROMPT, { query: 'Who is Scrooge?', template: report }))])).toBe(
+      'unknown',
+    )
   })
 
   it('recognises the preflight and structured query prompts', () => {
     expect(classifyMessages([user('This is an LLM connectivity test. Say Hello World')])).toBe('preflight')
-    expect(classifyMessages([user('Answer as JSON with "intermediate_answer", "score" and "follow_up_queries". {query}')])).toBe('drift_primer')
-    expect(classifyMessages([system('Rate the relevance 0-5. Reply as JSON {"reason": "...", "rating": 3}'), user('q')])).toBe('dynamic_rating')
+    expect(
+      classifyMessages([user('Answer as JSON with "intermediate_answer", "score" and "follow_up_queries". {query}')]),
+    ).toBe('drift_primer')
+    expect(
+      classifyMessages([system('Rate the relevance 0-5. Reply as JSON {"reason": "...", "rating": 3}'), user('q')]),
+    ).toBe('dynamic_rating')
     expect(classifyMessages([system(prompt('question_gen_system_prompt.txt')), user('q')])).toBe('unknown')
   })
 })
@@ -96,7 +124,14 @@ describe('prompt classification of our prompt files', () => {
 describe('prompt classification of the prompt-tune questions', () => {
   it('recognises each step, even when the quoted passage looks like another prompt', () => {
     const passage = '("entity"<|>A<|>B<|>c)\n("relationship"<|>A<|>B<|>d<|>5) "findings" rating'
-    const values = { passages: passage, text: passage, domain: 'd', persona: 'p', language: 'English', entity_types: 'SHIP' }
+    const values = {
+      passages: passage,
+      text: passage,
+      domain: 'd',
+      persona: 'p',
+      language: 'English',
+      entity_types: 'SHIP',
+    }
     const cases: Array<[string, PromptKind]> = [
       [Q.DOMAIN_QUESTION, 'tune_domain'],
       [Q.LANGUAGE_QUESTION, 'tune_language'],
@@ -106,6 +141,7 @@ describe('prompt classification of the prompt-tune questions', () => {
       [Q.RATING_QUESTION, 'tune_rating'],
       [Q.ROLE_QUESTION, 'tune_role'],
     ]
-    for (const [template, kind] of cases) expect(classifyMessages([user(formatPrompt(template, values))]), kind).toBe(kind)
+    for (const [template, kind] of cases)
+      expect(classifyMessages([user(formatPrompt(template, values))]), kind).toBe(kind)
   })
 })

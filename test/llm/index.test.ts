@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/errors.js'
-import { createChatModel, createEmbeddingModel, createUsageMeter, modelOptionsFromSettings } from '../../src/llm/index.js'
+import {
+  createChatModel,
+  createEmbeddingModel,
+  createUsageMeter,
+  modelOptionsFromSettings,
+} from '../../src/llm/index.js'
 import { UsageMeter } from '../../src/llm/usage.js'
 import { MemoryKeyValueStore } from '../../src/storage/key-value-store.js'
 import { FaultPicker } from '../support/fake-llm/faults.js'
@@ -46,7 +51,9 @@ describe('composed models', () => {
     const meter = new UsageMeter(undefined)
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 50)
-    const error = await createChatModel(fakeOptions(slow), { meter }).complete({ messages: HELLO, signal: controller.signal }).catch((e: unknown) => e)
+    const error = await createChatModel(fakeOptions(slow), { meter })
+      .complete({ messages: HELLO, signal: controller.signal })
+      .catch((e: unknown) => e)
     // Returned before the server answered: the one request is still unanswered (status 0) when the error arrives.
     const statuses = slow.requests.filter((r) => r.kind !== 'models').map((r) => r.status)
     await slow.close()
@@ -71,7 +78,12 @@ describe('composed models', () => {
   })
 
   it('works against Azure deployment paths', async () => {
-    const azure = fakeOptions(fake, { provider: 'azure', apiBase: `http://127.0.0.1:${fake.port}`, apiVersion: '2024-10-21', azureDeploymentName: 'chat-dep' })
+    const azure = fakeOptions(fake, {
+      provider: 'azure',
+      apiBase: `http://127.0.0.1:${fake.port}`,
+      apiVersion: '2024-10-21',
+      azureDeploymentName: 'chat-dep',
+    })
     expect((await createChatModel(azure).complete({ messages: HELLO })).content).toBe('Hello World')
     expect(fake.requests.at(-1)!.path).toBe('/openai/deployments/chat-dep/chat/completions')
     const vectors = await createEmbeddingModel({ ...azure, azureDeploymentName: 'emb-dep' }).embed(['a', 'b'])
@@ -84,28 +96,36 @@ describe('composed models', () => {
     const plain = await model.complete({ messages: HELLO, callArgs: { temperature: 0.7 } })
     expect('json' in plain).toBe(false)
     expect(fake.requests.at(-1)!.body).toMatchObject({ temperature: 0.7, seed: 1 })
-    const structured = await model.complete({ messages: [{ role: 'user', content: 'x' }], responseFormat: { type: 'json_object' } })
+    const structured = await model.complete({
+      messages: [{ role: 'user', content: 'x' }],
+      responseFormat: { type: 'json_object' },
+    })
     expect(structured.json).toEqual({})
   })
 
   it('refuses a local chat model and maps snake_case settings', () => {
     expect(() => createChatModel(fakeOptions(fake, { provider: 'local' }))).toThrow(ConfigError)
-    const options = modelOptionsFromSettings('completion_models', 'm', {
-      model_provider: 'openai',
-      model: 'gpt-4.1',
-      api_key: 'k',
-      api_base: null,
-      api_version: null,
-      azure_deployment_name: null,
-      call_args: { temperature: 0 },
-      retry: null,
-      rate_limit: { period_in_seconds: 60, requests_per_period: null, tokens_per_period: 1000 },
-      concurrent_requests: null,
-      request_timeout: 30,
-      encoding_model: null,
-      dimensions: null,
-      pricing: { input_per_1m: 1, output_per_1m: 2 },
-    }, { concurrentRequests: 25, keyOrigin: 'environment variable GRAPHRAG_API_KEY' })
+    const options = modelOptionsFromSettings(
+      'completion_models',
+      'm',
+      {
+        model_provider: 'openai',
+        model: 'gpt-4.1',
+        api_key: 'k',
+        api_base: null,
+        api_version: null,
+        azure_deployment_name: null,
+        call_args: { temperature: 0 },
+        retry: null,
+        rate_limit: { period_in_seconds: 60, requests_per_period: null, tokens_per_period: 1000 },
+        concurrent_requests: null,
+        request_timeout: 30,
+        encoding_model: null,
+        dimensions: null,
+        pricing: { input_per_1m: 1, output_per_1m: 2 },
+      },
+      { concurrentRequests: 25, keyOrigin: 'environment variable GRAPHRAG_API_KEY' },
+    )
     expect(options).toMatchObject({
       settingsPath: 'completion_models.m',
       concurrentRequests: 25,

@@ -20,7 +20,9 @@ const GARBAGE: FaultKind[] = ['empty_choices', 'null_content', 'html', 'truncate
 describe('invalid model replies', () => {
   let fake: FakeLlm
   beforeAll(async () => {
-    fake = await startFakeLlm({ responders: [({ messages }) => (messages[0]?.content === 'map-me' ? '{"points": []}' : undefined)] })
+    fake = await startFakeLlm({
+      responders: [({ messages }) => (messages[0]?.content === 'map-me' ? '{"points": []}' : undefined)],
+    })
   })
   afterAll(() => fake.close())
 
@@ -40,7 +42,9 @@ describe('invalid model replies', () => {
     fake.setFaults({ rate: 1, kinds: [kind] })
     const cache = new MemoryKeyValueStore()
     const meter = new UsageMeter(undefined)
-    const error = await createChatModel(fakeOptions(fake), { cache, meter }).complete({ messages: HELLO }).catch((e: unknown) => e)
+    const error = await createChatModel(fakeOptions(fake), { cache, meter })
+      .complete({ messages: HELLO })
+      .catch((e: unknown) => e)
     fake.setFaults(undefined)
     expect(error).toBeInstanceOf(LlmError)
     expect((error as Error).message).toMatch(/invalid reply|4 attempts/)

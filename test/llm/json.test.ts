@@ -11,7 +11,10 @@ const REPORT = {
     properties: {
       title: { type: 'string' },
       rating: { type: 'number' },
-      findings: { type: 'array', items: { type: 'object', required: ['summary'], properties: { summary: { type: 'string' } } } },
+      findings: {
+        type: 'array',
+        items: { type: 'object', required: ['summary'], properties: { summary: { type: 'string' } } },
+      },
     },
   },
 }
@@ -29,8 +32,15 @@ describe('tolerant JSON', () => {
   })
 
   it('validates against the schema and fails retryably', () => {
-    expect(parseStructuredReply('{"title": "t", "rating": 5, "findings": [{"summary": "s"}]}', REPORT)).toMatchObject({ rating: 5 })
-    for (const bad of ['{"title": "t", "findings": []}', '{"title": "t", "rating": "high", "findings": []}', '{"title": "t", "rating": 1, "findings": [{}]}', '{"title": ']) {
+    expect(parseStructuredReply('{"title": "t", "rating": 5, "findings": [{"summary": "s"}]}', REPORT)).toMatchObject({
+      rating: 5,
+    })
+    for (const bad of [
+      '{"title": "t", "findings": []}',
+      '{"title": "t", "rating": "high", "findings": []}',
+      '{"title": "t", "rating": 1, "findings": [{}]}',
+      '{"title": ',
+    ]) {
       let error: unknown
       try {
         parseStructuredReply(bad, REPORT)

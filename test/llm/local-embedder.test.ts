@@ -6,25 +6,28 @@ import { UsageMeter } from '../../src/llm/usage.js'
 const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0)
 
 describe('local hashing embedder', () => {
-  const model = createEmbeddingModel({
-    id: 'default_embedding_model',
-    settingsPath: 'embedding_models.default_embedding_model',
-    provider: 'local',
-    model: 'hashing-384',
-    apiKey: undefined,
-    apiBase: undefined,
-    apiVersion: undefined,
-    azureDeploymentName: undefined,
-    callArgs: {},
-    retry: { type: 'immediate', maxRetries: 0, baseDelay: 0, jitter: false, maxDelay: undefined },
-    concurrentRequests: 1,
-    rateLimit: undefined,
-    requestTimeoutSeconds: 1,
-    encodingModel: undefined,
-    dimensions: undefined,
-    pricing: undefined,
-    keyOrigin: undefined,
-  }, { meter: new UsageMeter(undefined) })
+  const model = createEmbeddingModel(
+    {
+      id: 'default_embedding_model',
+      settingsPath: 'embedding_models.default_embedding_model',
+      provider: 'local',
+      model: 'hashing-384',
+      apiKey: undefined,
+      apiBase: undefined,
+      apiVersion: undefined,
+      azureDeploymentName: undefined,
+      callArgs: {},
+      retry: { type: 'immediate', maxRetries: 0, baseDelay: 0, jitter: false, maxDelay: undefined },
+      concurrentRequests: 1,
+      rateLimit: undefined,
+      requestTimeoutSeconds: 1,
+      encodingModel: undefined,
+      dimensions: undefined,
+      pricing: undefined,
+      keyOrigin: undefined,
+    },
+    { meter: new UsageMeter(undefined) },
+  )
 
   it('is deterministic, 384-dimensional and L2-normalised', async () => {
     const [a, b] = await model.embed(['Scrooge counts his money', 'Scrooge counts his money'])

@@ -26,7 +26,14 @@ describe('prices and usage', () => {
     meter.tokens(1000, 100)
     const elapsed = (performance.now() - began) / 1000
     const usage = meter.snapshot()
-    expect(usage).toMatchObject({ calls: 3, cacheHits: 1, failures: 1, retries: 1, promptTokens: 1000, completionTokens: 100 })
+    expect(usage).toMatchObject({
+      calls: 3,
+      cacheHits: 1,
+      failures: 1,
+      retries: 1,
+      promptTokens: 1000,
+      completionTokens: 100,
+    })
     expect(usage.wallSeconds).toBeGreaterThanOrEqual(0.04)
     // Busy time is the union of the calls' intervals: two overlapping calls count once, so it cannot exceed the time that passed.
     expect(usage.wallSeconds).toBeLessThanOrEqual(elapsed)

@@ -10,7 +10,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('RateLimiter', () => {
   it('never runs more than concurrentRequests at once and keeps FIFO order', async () => {
-    const limiter = new RateLimiter({ concurrentRequests: 3, periodSeconds: 60, requestsPerPeriod: undefined, tokensPerPeriod: undefined })
+    const limiter = new RateLimiter({
+      concurrentRequests: 3,
+      periodSeconds: 60,
+      requestsPerPeriod: undefined,
+      tokensPerPeriod: undefined,
+    })
     let active = 0
     let peak = 0
     const order: number[] = []
@@ -29,21 +34,33 @@ describe('RateLimiter', () => {
   })
 
   it('limits requests per sliding period', async () => {
-    const limiter = new RateLimiter({ concurrentRequests: 10, periodSeconds: 0.3, requestsPerPeriod: 2, tokensPerPeriod: undefined })
+    const limiter = new RateLimiter({
+      concurrentRequests: 10,
+      periodSeconds: 0.3,
+      requestsPerPeriod: 2,
+      tokensPerPeriod: undefined,
+    })
     const started = performance.now()
     const times: number[] = []
-    await Promise.all(Array.from({ length: 6 }, async () => {
-      const release = await limiter.acquire(1)
-      times.push(performance.now() - started)
-      release()
-    }))
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const release = await limiter.acquire(1)
+        times.push(performance.now() - started)
+        release()
+      }),
+    )
     // Two per 300 ms window: the 5th and 6th start no earlier than 600 ms.
     expect(times[4]!).toBeGreaterThanOrEqual(580)
     for (let i = 2; i < times.length; i++) expect(times[i]! - times[i - 2]!).toBeGreaterThanOrEqual(280)
   })
 
   it('lets a request larger than the whole budget through alone', async () => {
-    const limiter = new RateLimiter({ concurrentRequests: 10, periodSeconds: 0.2, requestsPerPeriod: undefined, tokensPerPeriod: 100 })
+    const limiter = new RateLimiter({
+      concurrentRequests: 10,
+      periodSeconds: 0.2,
+      requestsPerPeriod: undefined,
+      tokensPerPeriod: 100,
+    })
     const release = await limiter.acquire(500)
     release()
     const started = performance.now()
@@ -57,10 +74,16 @@ describe('RateLimiter', () => {
       const periodMs = 60_000
       const rpm = 40
       const tpm = 20_000
-      const limiter = new RateLimiter({ concurrentRequests: 6, periodSeconds: periodMs / 1000, requestsPerPeriod: rpm, tokensPerPeriod: tpm }, () => Date.now())
+      const limiter = new RateLimiter(
+        { concurrentRequests: 6, periodSeconds: periodMs / 1000, requestsPerPeriod: rpm, tokensPerPeriod: tpm },
+        () => Date.now(),
+      )
       // Small requests first (the request limit binds), then large ones (the token limit binds); each
       // holds its slot for 0.5–9.5 s of fake time.
-      const jobs = Array.from({ length: 300 }, (_, i) => ({ tokens: i < 120 ? 50 + (i % 7) * 10 : 400 + ((i * 7919) % 1300), holdMs: 500 + ((i * 104_729) % 9000) }))
+      const jobs = Array.from({ length: 300 }, (_, i) => ({
+        tokens: i < 120 ? 50 + (i % 7) * 10 : 400 + ((i * 7919) % 1300),
+        holdMs: 500 + ((i * 104_729) % 9000),
+      }))
       const started = Date.now()
       const grants: Array<{ at: number; tokens: number }> = []
       let active = 0
@@ -104,7 +127,12 @@ describe('RateLimiter', () => {
   })
 
   it('removes an aborted waiter from the queue', async () => {
-    const limiter = new RateLimiter({ concurrentRequests: 1, periodSeconds: 60, requestsPerPeriod: undefined, tokensPerPeriod: undefined })
+    const limiter = new RateLimiter({
+      concurrentRequests: 1,
+      periodSeconds: 60,
+      requestsPerPeriod: undefined,
+      tokensPerPeriod: undefined,
+    })
     const release = await limiter.acquire(0)
     const controller = new AbortController()
     const waiting = limiter.acquire(0, controller.signal)
@@ -126,26 +154,43 @@ describe('token rate limit through the fake server', () => {
   it('sends only the requests whose estimated tokens fit tokens_per_period and holds the rest back', async () => {
     const limit = 500
     const model = createChatModel(
-      fakeOptions(fake, { callArgs: { max_tokens: 60 }, concurrentRequests: 16, rateLimit: { periodSeconds: 60, requestsPerPeriod: undefined, tokensPerPeriod: limit } }),
+      fakeOptions(fake, {
+        callArgs: { max_tokens: 60 },
+        concurrentRequests: 16,
+        rateLimit: { periodSeconds: 60, requestsPerPeriod: undefined, tokensPerPeriod: limit },
+      }),
       { meter: new UsageMeter(undefined) },
     )
     const tokenizer = getTokenizer(encodingForModel('gpt-4.1-mini'))
-    const prompts = Array.from({ length: 12 }, (_, i) => `Question ${i}: ${'what did Scrooge see on Christmas Eve and why did it matter '.repeat(2)}`)
-    const estimates = prompts.map((content) => estimateChatTokens({ messages: [{ role: 'user', content }], params: { max_tokens: 60 } } as never, tokenizer.count))
+    const prompts = Array.from(
+      { length: 12 },
+      (_, i) => `Question ${i}: ${'what did Scrooge see on Christmas Eve and why did it matter '.repeat(2)}`,
+    )
+    const estimates = prompts.map((content) =>
+      estimateChatTokens(
+        { messages: [{ role: 'user', content }], params: { max_tokens: 60 } } as never,
+        tokenizer.count,
+      ),
+    )
     let admitted = 0
-    for (let used = 0; admitted < prompts.length && used + estimates[admitted]! <= limit; admitted++) used += estimates[admitted]!
+    for (let used = 0; admitted < prompts.length && used + estimates[admitted]! <= limit; admitted++)
+      used += estimates[admitted]!
     expect(admitted).toBeGreaterThan(1)
     expect(admitted).toBeLessThan(prompts.length)
     // The window is a minute long, so nothing leaves it during the test: what fits is sent, the rest
     // waits until it is aborted. No clock reading is involved.
     const controller = new AbortController()
     const before = fake.requests.length
-    const replies = prompts.map((content) => model.complete({ messages: [{ role: 'user', content }], signal: controller.signal }))
+    const replies = prompts.map((content) =>
+      model.complete({ messages: [{ role: 'user', content }], signal: controller.signal }),
+    )
     await Promise.all(replies.slice(0, admitted))
     controller.abort(new Error('stop waiting'))
     const held = await Promise.allSettled(replies.slice(admitted))
     expect(held.map((r) => r.status)).toEqual(held.map(() => 'rejected'))
-    const sent = fake.requests.slice(before).map((r) => (r.body as { messages: Array<{ content: string }> }).messages[0]!.content)
+    const sent = fake.requests
+      .slice(before)
+      .map((r) => (r.body as { messages: Array<{ content: string }> }).messages[0]!.content)
     expect(sent.sort()).toEqual(prompts.slice(0, admitted).sort())
   })
 })

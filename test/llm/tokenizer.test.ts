@@ -27,12 +27,19 @@ describe('encodingForModel', () => {
     expect(encodingForModel(model)).toBe('o200k_base')
   })
 
-  it.each(['gpt-4', 'gpt-4-turbo', 'gpt-4-0613', 'gpt-3.5-turbo', 'text-embedding-3-small', 'text-embedding-ada-002', 'llama3.1:8b', 'mistral-large', 'openai/gpt-4'])(
-    'falls back to cl100k_base for %s',
-    (model) => {
-      expect(encodingForModel(model)).toBe('cl100k_base')
-    },
-  )
+  it.each([
+    'gpt-4',
+    'gpt-4-turbo',
+    'gpt-4-0613',
+    'gpt-3.5-turbo',
+    'text-embedding-3-small',
+    'text-embedding-ada-002',
+    'llama3.1:8b',
+    'mistral-large',
+    'openai/gpt-4',
+  ])('falls back to cl100k_base for %s', (model) => {
+    expect(encodingForModel(model)).toBe('cl100k_base')
+  })
 
   it('lets encoding_model override the family, and ignores an empty or null override', () => {
     expect(encodingForModel('gpt-4o', 'cl100k_base')).toBe('cl100k_base')
@@ -52,8 +59,10 @@ describe('encodingForModel', () => {
 
 describe('isKnownEncoding', () => {
   it('accepts the tiktoken encodings and rejects anything else', () => {
-    for (const name of ['gpt2', 'r50k_base', 'p50k_base', 'p50k_edit', 'cl100k_base', 'o200k_base']) expect(isKnownEncoding(name)).toBe(true)
-    for (const name of ['o200k', 'cl100k', 'CL100K_BASE', '', 'gpt-4o', 'tiktoken']) expect(isKnownEncoding(name)).toBe(false)
+    for (const name of ['gpt2', 'r50k_base', 'p50k_base', 'p50k_edit', 'cl100k_base', 'o200k_base'])
+      expect(isKnownEncoding(name)).toBe(true)
+    for (const name of ['o200k', 'cl100k', 'CL100K_BASE', '', 'gpt-4o', 'tiktoken'])
+      expect(isKnownEncoding(name)).toBe(false)
   })
 
   it('agrees with getTokenizer, which refuses an unknown encoding with a ConfigError', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { consolidateTypes, countTypes, normalizeType, type TypedMention } from '../../src/prompt-tune/entity-types.js'
 
-const mentions = (documentId: string, type: string, names: string[]): TypedMention[] => names.map((name) => ({ documentId, name, type }))
+const mentions = (documentId: string, type: string, names: string[]): TypedMention[] =>
+  names.map((name) => ({ documentId, name, type }))
 
 // A large maritime document with four frequent types, and a small one with a single type of its own.
 const corpus = [
@@ -21,19 +22,32 @@ describe('entity type consolidation', () => {
   })
 
   it('counts distinct entities per type, so a name repeated in many chunks counts once', () => {
-    const repeated = [...mentions('a', 'ship', ['Kestrel', 'KESTREL', 'kestrel ']), ...mentions('a', 'port', ['Harwick'])]
+    const repeated = [
+      ...mentions('a', 'ship', ['Kestrel', 'KESTREL', 'kestrel ']),
+      ...mentions('a', 'port', ['Harwick']),
+    ]
     expect(countTypes(repeated)).toEqual([
       { type: 'PORT', count: 1 },
       { type: 'SHIP', count: 1 },
     ])
   })
 
-  it('global keeps the most frequent types overall and drops the small document\'s type', () => {
-    expect(consolidateTypes(corpus, { strategy: 'global', maxTypes: 4, minShare: 0 })).toEqual(['SHIP', 'CAPTAIN', 'COMPANY', 'PORT'])
+  it("global keeps the most frequent types overall and drops the small document's type", () => {
+    expect(consolidateTypes(corpus, { strategy: 'global', maxTypes: 4, minShare: 0 })).toEqual([
+      'SHIP',
+      'CAPTAIN',
+      'COMPANY',
+      'PORT',
+    ])
   })
 
   it('stratified gives every document its top types in turn, keeping ENZYME', () => {
-    expect(consolidateTypes(corpus, { strategy: 'stratified', maxTypes: 4, minShare: 0 })).toEqual(['SHIP', 'ENZYME', 'CAPTAIN', 'COMPANY'])
+    expect(consolidateTypes(corpus, { strategy: 'stratified', maxTypes: 4, minShare: 0 })).toEqual([
+      'SHIP',
+      'ENZYME',
+      'CAPTAIN',
+      'COMPANY',
+    ])
   })
 
   it('drops types below the minimum share (of the document for stratified, of the sample for global)', () => {

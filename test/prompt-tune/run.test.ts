@@ -22,12 +22,19 @@ describe('runPromptTune (in process, fake OpenAI server)', () => {
       embeddingDimension: 16,
       responders: [
         // One chunk's example has no entity of the listed types; another chunk's type list is never valid JSON.
-        ({ kind, messages }) => (kind === 'tune_example' && messages[0]!.content.includes('Albatross') ? '{"entities": [], "relationships": []}' : undefined),
-        ({ kind, messages }) => (kind === 'tune_entity_types' && messages[0]!.content.includes('Brightwater') ? 'no JSON here' : undefined),
+        ({ kind, messages }) =>
+          kind === 'tune_example' && messages[0]!.content.includes('Albatross')
+            ? '{"entities": [], "relationships": []}'
+            : undefined,
+        ({ kind, messages }) =>
+          kind === 'tune_entity_types' && messages[0]!.content.includes('Brightwater') ? 'no JSON here' : undefined,
       ],
     })
     const settings = `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 1 })}cache:\n  type: none\n`
-    root = await testdir({ 'settings.yaml': settings, ...Object.fromEntries(PASSAGES.map((p, i) => [`input/${i}.txt`, p])) })
+    root = await testdir({
+      'settings.yaml': settings,
+      ...Object.fromEntries(PASSAGES.map((p, i) => [`input/${i}.txt`, p])),
+    })
   })
 
   afterAll(async () => {
@@ -58,7 +65,14 @@ describe('runPromptTune (in process, fake OpenAI server)', () => {
 
   it('auto selection embeds the chunks and keeps k of them, the same ones on every run', async () => {
     const before = fake.requests.length
-    const options = { root, selectionMethod: 'auto' as const, k: 2, force: true, discoverEntityTypes: false, language: 'English' }
+    const options = {
+      root,
+      selectionMethod: 'auto' as const,
+      k: 2,
+      force: true,
+      discoverEntityTypes: false,
+      language: 'English',
+    }
     const first = await runPromptTune(options)
     const requests = fake.requests.slice(before)
     expect(requests.filter((r) => r.kind === 'embedding').length).toBeGreaterThan(0)

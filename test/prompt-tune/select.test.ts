@@ -25,7 +25,9 @@ describe('sample selection', () => {
       [0, 1, 0],
       [0, 0, 1],
     ]
-    const vectors = Array.from({ length: 12 }, (_, i) => centres[i % 3]!.map((x, d) => x + ((i * 7 + d * 3) % 5) * 0.01))
+    const vectors = Array.from({ length: 12 }, (_, i) =>
+      centres[i % 3]!.map((x, d) => x + ((i * 7 + d * 3) % 5) * 0.01),
+    )
     const picked = nearestToCentres(vectors, 3, 0xdeadbeef)
     expect(picked).toHaveLength(3)
     expect(new Set(picked.map((i) => i % 3)).size).toBe(3)

@@ -68,7 +68,10 @@ describe('tuned prompt templates', () => {
   })
 
   it('keeps {entity_types} when no types were discovered', () => {
-    const prompts = buildPrompts({ ...values, entityTypes: undefined }, { maxTokens: 100_000, minExamples: 2, countTokens: count })
+    const prompts = buildPrompts(
+      { ...values, entityTypes: undefined },
+      { maxTokens: 100_000, minExamples: 2, countTokens: count },
+    )
     expect(templateVariables(prompts.extractGraph)).toEqual(['entity_types', 'input_text'])
     expect(() => validatePrompts(prompts, values.examples, ['SHIP', 'PORT'])).not.toThrow()
   })
@@ -77,8 +80,15 @@ describe('tuned prompt templates', () => {
     const prompts = buildPrompts(values, { maxTokens: 100_000, minExamples: 2, countTokens: count })
     const broken = { ...prompts, extractGraph: prompts.extractGraph.replace('{input_text}', '') }
     expect(() => validatePrompts(broken, values.examples, ['SHIP'])).toThrow(GraphragError)
-    const bad = { ...example(9), entities: [{ name: 'A<|>B', type: 'SHIP', description: 'split by a delimiter' }], relationships: [] }
-    const withBad = buildPrompts({ ...values, examples: [bad] }, { maxTokens: 100_000, minExamples: 1, countTokens: count })
+    const bad = {
+      ...example(9),
+      entities: [{ name: 'A<|>B', type: 'SHIP', description: 'split by a delimiter' }],
+      relationships: [],
+    }
+    const withBad = buildPrompts(
+      { ...values, examples: [bad] },
+      { maxTokens: 100_000, minExamples: 1, countTokens: count },
+    )
     expect(() => validatePrompts(withBad, [bad], ['SHIP'])).toThrow(/does not parse back/)
   })
 })

@@ -31,21 +31,110 @@ interface PromptContract {
 }
 
 const CONTRACTS: readonly PromptContract[] = [
-  { file: 'extract_graph.txt', vars: ['entity_types', 'input_text'], dataVar: 'input_text', restated: '<|COMPLETE|>', maxTokens: 1800 },
-  { file: 'summarize_descriptions.txt', vars: ['entity_name', 'description_list', 'max_length'], dataVar: 'description_list', restated: 'description text only', maxTokens: 500 },
-  { file: 'extract_claims.txt', vars: ['entity_specs', 'claim_description', 'input_text'], dataVar: 'input_text', restated: '<|COMPLETE|>', maxTokens: 1800 },
-  { file: 'community_report_graph.txt', vars: ['input_text', 'max_report_length'], json: 'report', dataVar: 'input_text', restated: '"findings"', maxTokens: 2000 },
-  { file: 'community_report_text.txt', vars: ['input_text', 'max_report_length'], json: 'report', dataVar: 'input_text', restated: '"findings"', maxTokens: 2000 },
-  { file: 'drift_search_system_prompt.txt', vars: ['response_type', 'context_data', 'global_query', 'followups'], json: 'drift', dataVar: 'context_data', restated: '"follow_up_queries"', maxTokens: 1000 },
-  { file: 'drift_reduce_prompt.txt', vars: ['context_data', 'response_type'], dataVar: 'context_data', restated: '[Data:', maxTokens: 700 },
-  { file: 'global_search_map_system_prompt.txt', vars: ['context_data', 'max_length'], json: 'map', dataVar: 'context_data', restated: '"points"', maxTokens: 900 },
-  { file: 'global_search_reduce_system_prompt.txt', vars: ['report_data', 'response_type', 'max_length'], dataVar: 'report_data', restated: '[Data: Reports', maxTokens: 700 },
+  {
+    file: 'extract_graph.txt',
+    vars: ['entity_types', 'input_text'],
+    dataVar: 'input_text',
+    restated: '<|COMPLETE|>',
+    maxTokens: 1800,
+  },
+  {
+    file: 'summarize_descriptions.txt',
+    vars: ['entity_name', 'description_list', 'max_length'],
+    dataVar: 'description_list',
+    restated: 'description text only',
+    maxTokens: 500,
+  },
+  {
+    file: 'extract_claims.txt',
+    vars: ['entity_specs', 'claim_description', 'input_text'],
+    dataVar: 'input_text',
+    restated: '<|COMPLETE|>',
+    maxTokens: 1800,
+  },
+  {
+    file: 'community_report_graph.txt',
+    vars: ['input_text', 'max_report_length'],
+    json: 'report',
+    dataVar: 'input_text',
+    restated: '"findings"',
+    maxTokens: 2000,
+  },
+  {
+    file: 'community_report_text.txt',
+    vars: ['input_text', 'max_report_length'],
+    json: 'report',
+    dataVar: 'input_text',
+    restated: '"findings"',
+    maxTokens: 2000,
+  },
+  {
+    file: 'drift_search_system_prompt.txt',
+    vars: ['response_type', 'context_data', 'global_query', 'followups'],
+    json: 'drift',
+    dataVar: 'context_data',
+    restated: '"follow_up_queries"',
+    maxTokens: 1000,
+  },
+  {
+    file: 'drift_reduce_prompt.txt',
+    vars: ['context_data', 'response_type'],
+    dataVar: 'context_data',
+    restated: '[Data:',
+    maxTokens: 700,
+  },
+  {
+    file: 'global_search_map_system_prompt.txt',
+    vars: ['context_data', 'max_length'],
+    json: 'map',
+    dataVar: 'context_data',
+    restated: '"points"',
+    maxTokens: 900,
+  },
+  {
+    file: 'global_search_reduce_system_prompt.txt',
+    vars: ['report_data', 'response_type', 'max_length'],
+    dataVar: 'report_data',
+    restated: '[Data: Reports',
+    maxTokens: 700,
+  },
   { file: 'global_search_knowledge_system_prompt.txt', vars: [], maxTokens: 200 },
-  { file: 'local_search_system_prompt.txt', vars: ['context_data', 'response_type'], dataVar: 'context_data', restated: '[Data:', maxTokens: 800 },
-  { file: 'basic_search_system_prompt.txt', vars: ['context_data', 'response_type'], dataVar: 'context_data', restated: '[Data: Sources', maxTokens: 700 },
-  { file: 'chunk_graph_edges.txt', vars: ['input_text'], json: 'edges', dataVar: 'input_text', restated: '"edges"', maxTokens: 800 },
-  { file: 'graph_search_system_prompt.txt', vars: ['context_data', 'response_type'], dataVar: 'context_data', restated: '[Data: Sources', maxTokens: 700 },
-  { file: 'question_gen_system_prompt.txt', vars: ['context_data', 'question_count'], dataVar: 'context_data', restated: '{question_count}', maxTokens: 600 },
+  {
+    file: 'local_search_system_prompt.txt',
+    vars: ['context_data', 'response_type'],
+    dataVar: 'context_data',
+    restated: '[Data:',
+    maxTokens: 800,
+  },
+  {
+    file: 'basic_search_system_prompt.txt',
+    vars: ['context_data', 'response_type'],
+    dataVar: 'context_data',
+    restated: '[Data: Sources',
+    maxTokens: 700,
+  },
+  {
+    file: 'chunk_graph_edges.txt',
+    vars: ['input_text'],
+    json: 'edges',
+    dataVar: 'input_text',
+    restated: '"edges"',
+    maxTokens: 800,
+  },
+  {
+    file: 'graph_search_system_prompt.txt',
+    vars: ['context_data', 'response_type'],
+    dataVar: 'context_data',
+    restated: '[Data: Sources',
+    maxTokens: 700,
+  },
+  {
+    file: 'question_gen_system_prompt.txt',
+    vars: ['context_data', 'question_count'],
+    dataVar: 'context_data',
+    restated: '{question_count}',
+    maxTokens: 600,
+  },
   { file: 'internal/extract_graph_continue.txt', vars: [], maxTokens: 300 },
   { file: 'internal/extract_graph_loop.txt', vars: [], maxTokens: 100 },
   { file: 'internal/extract_claims_continue.txt', vars: [], maxTokens: 300 },
@@ -218,7 +307,8 @@ describe('template parser used by these checks', () => {
   it('follows str.format brace rules', () => {
     expect([...placeholders('a {x} {{literal}} {y}{x}')].sort()).toEqual(['x', 'y'])
     expect(format('{{"k": {v}}}', { v: '1' })).toBe('{"k": 1}')
-    for (const bad of ['{', '}', 'a { b', '{x', 'x}', '{ x }', '{{x}', '{"k": 1}']) expect(() => parseTemplate(bad), bad).toThrow()
+    for (const bad of ['{', '}', 'a { b', '{x', 'x}', '{ x }', '{{x}', '{"k": 1}'])
+      expect(() => parseTemplate(bad), bad).toThrow()
   })
 })
 
@@ -363,12 +453,15 @@ describe('extract_claims.txt record format', () => {
 })
 
 describe('built-in gleaning prompts', () => {
-  it.each(['internal/extract_graph_loop.txt', 'internal/extract_claims_loop.txt'])('%s asks for a single Y or N', (file) => {
-    const text = read(file)
-    expect(text).toMatch(/single letter/i)
-    expect(text).toMatch(/\bY\b/)
-    expect(text).toMatch(/\bN\b/)
-  })
+  it.each(['internal/extract_graph_loop.txt', 'internal/extract_claims_loop.txt'])(
+    '%s asks for a single Y or N',
+    (file) => {
+      const text = read(file)
+      expect(text).toMatch(/single letter/i)
+      expect(text).toMatch(/\bY\b/)
+      expect(text).toMatch(/\bN\b/)
+    },
+  )
 
   it('continue prompts restate the record format', () => {
     const graph = read('internal/extract_graph_continue.txt')
@@ -419,7 +512,8 @@ describe('query prompts', () => {
   })
 
   it('graph_search_system_prompt.txt explains the graph columns of the Sources table', () => {
-    for (const column of ['reached_from', 'relation', 'link']) expect(read('graph_search_system_prompt.txt')).toContain(column)
+    for (const column of ['reached_from', 'relation', 'link'])
+      expect(read('graph_search_system_prompt.txt')).toContain(column)
   })
 
   it('question_gen_system_prompt.txt asks for a "- " bulleted list', () => {

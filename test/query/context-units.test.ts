@@ -12,15 +12,40 @@ import { SETTINGS } from '../../src/config/schema.js'
 const count = (t: string) => t.length
 
 function entity(title: string, i: number): EntityRow {
-  return { id: title, human_readable_id: i, title, type: 'T', description: '', text_unit_ids: [], frequency: 1, degree: 1 }
+  return {
+    id: title,
+    human_readable_id: i,
+    title,
+    type: 'T',
+    description: '',
+    text_unit_ids: [],
+    frequency: 1,
+    degree: 1,
+  }
 }
 function rel(source: string, target: string, rank: number, i: number): RelationshipRow {
-  return { id: `${source}-${target}`, human_readable_id: i, source, target, description: '', weight: 1, combined_degree: rank, text_unit_ids: [] }
+  return {
+    id: `${source}-${target}`,
+    human_readable_id: i,
+    source,
+    target,
+    description: '',
+    weight: 1,
+    combined_degree: rank,
+    text_unit_ids: [],
+  }
 }
 
 describe('relationship selection', () => {
   const selected = [entity('A', 0), entity('B', 1)]
-  const rels = [rel('A', 'B', 1, 0), rel('A', 'X', 9, 1), rel('B', 'Y', 8, 2), rel('A', 'Z', 5, 3), rel('Z', 'B', 2, 4), rel('Q', 'R', 99, 5)]
+  const rels = [
+    rel('A', 'B', 1, 0),
+    rel('A', 'X', 9, 1),
+    rel('B', 'Y', 8, 2),
+    rel('A', 'Z', 5, 3),
+    rel('Z', 'B', 2, 4),
+    rel('Q', 'R', 99, 5),
+  ]
 
   it('puts in-network first, then out-network by shared links and rank, capped at k per entity', () => {
     expect(selectRelationships(selected, rels, 10).map((r) => r.id)).toEqual(['A-B', 'A-Z', 'Z-B', 'A-X', 'B-Y'])
@@ -43,7 +68,9 @@ describe('conversation history', () => {
   it('keeps the newest turns within max turns and budget, shown oldest first', () => {
     expect(recentQuestions(turns, 2)).toEqual(['third question', 'second question'])
     const block = historyBlock(turns, 2, 1000, count)
-    expect(block.text).toBe('-----Conversation History-----\nturn|content\nuser|second question\nassistant|second answer\nuser|third question\n')
+    expect(block.text).toBe(
+      '-----Conversation History-----\nturn|content\nuser|second question\nassistant|second answer\nuser|third question\n',
+    )
     const tight = historyBlock(turns, 5, 70, count)
     expect(tight.records.map((r) => r.content)).toEqual(['third question'])
   })
@@ -70,7 +97,11 @@ describe('reduce budgets', () => {
   })
 
   it('DRIFT primer folds are contiguous, balanced and never empty', () => {
-    expect(splitFolds([1, 2, 3, 4, 5, 6, 7], 3)).toEqual([[1, 2, 3], [4, 5], [6, 7]])
+    expect(splitFolds([1, 2, 3, 4, 5, 6, 7], 3)).toEqual([
+      [1, 2, 3],
+      [4, 5],
+      [6, 7],
+    ])
     expect(splitFolds([1, 2], 5)).toEqual([[1], [2]])
     expect(splitFolds([], 5)).toEqual([])
   })

@@ -2,7 +2,14 @@ import { cpSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { COMMUNITIES, COMMUNITY_REPORTS, COVARIATES, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../../src/model/index.js'
+import {
+  COMMUNITIES,
+  COMMUNITY_REPORTS,
+  COVARIATES,
+  ENTITIES,
+  RELATIONSHIPS,
+  TEXT_UNITS,
+} from '../../src/model/index.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from '../../src/query/index.js'
 import { ParquetTableStore } from '../../src/storage/index.js'
 import { openVectorStore } from '../../src/storage/vector-store.js'
@@ -28,7 +35,12 @@ describeShared('local search on a copy of the Dulce index', () => {
 
   it('reads the default output folder and lancedb from settings (no --data)', async () => {
     const { settings } = fakeProject(fake.baseUrl)
-    const moved = { ...settings, root, output_storage: { ...settings.output_storage, base_dir: join(root, 'output') }, vector_store: { ...settings.vector_store, db_uri: join(root, 'output', 'lancedb') } }
+    const moved = {
+      ...settings,
+      root,
+      output_storage: { ...settings.output_storage, base_dir: join(root, 'output') },
+      vector_store: { ...settings.vector_store, db_uri: join(root, 'output', 'lancedb') },
+    }
     const result = await localSearch({ settings: moved, query: QUESTION })
     expect(result.context.entities![0]!.entity).toBe('ALEX MERCER')
   })
@@ -36,7 +48,10 @@ describeShared('local search on a copy of the Dulce index', () => {
   it('keeps an entity that belongs to no community (the reference drops it)', async () => {
     const store = new ParquetTableStore(join(root, 'output'))
     const communities = await store.read(COMMUNITIES)
-    await store.write(COMMUNITIES, communities.map((c) => ({ ...c, entity_ids: c.entity_ids.filter((id) => id !== ALEX) })))
+    await store.write(
+      COMMUNITIES,
+      communities.map((c) => ({ ...c, entity_ids: c.entity_ids.filter((id) => id !== ALEX) })),
+    )
     const { settings } = fakeProject(fake.baseUrl)
     fake.requests.length = 0
     const result = await localSearch({ settings, dataDir: join(root, 'output'), query: QUESTION })
@@ -64,7 +79,11 @@ describeShared('all four methods on the Dulce index rewritten in our own formats
     const to = await openVectorStore(join(dataDir, 'lancedb'))
     for (const name of ['entity_description', 'community_full_content', 'text_unit_text']) {
       const vectors = await from.vectorsById(name)
-      await to.replaceTable(name, [...vectors].map(([id, vector]) => ({ id, vector })), new Date(0))
+      await to.replaceTable(
+        name,
+        [...vectors].map(([id, vector]) => ({ id, vector })),
+        new Date(0),
+      )
     }
     from.close()
     to.close()
@@ -78,10 +97,17 @@ describeShared('all four methods on the Dulce index rewritten in our own formats
     const result = await search({ settings, dataDir, query: 'Who is Alex Mercer?' })
     expect(result.response).toContain('## Answer')
     // The tables each method reads came through our writers with rows in them.
-    const expected = { local: ['entities', 'relationships', 'sources'], global: ['reports'], drift: ['primer_reports', 'actions'], basic: ['sources'] }[method]
+    const expected = {
+      local: ['entities', 'relationships', 'sources'],
+      global: ['reports'],
+      drift: ['primer_reports', 'actions'],
+      basic: ['sources'],
+    }[method]
     for (const table of expected) expect(result.context[table]?.length ?? 0, table).toBeGreaterThan(0)
     // The answering call saw that context: its prompt holds the context text (or, for the map-reduce methods, the report texts).
-    const final = { local: 'local_search', global: 'global_reduce', drift: 'drift_reduce', basic: 'basic_search' }[method]
+    const final = { local: 'local_search', global: 'global_reduce', drift: 'drift_reduce', basic: 'basic_search' }[
+      method
+    ]
     const prompts = fake.requests.filter((r) => r.kind === final).map((r) => systemOf(r.body))
     expect(prompts.length).toBeGreaterThan(0)
     if (method === 'local' || method === 'basic') expect(prompts[0]).toContain(result.contextText)

@@ -21,12 +21,19 @@ describeShared('DRIFT follow-up selection', () => {
   const data = () => sharedPath('reference', 'msgr-v3-dulce')
 
   function primer(prompt: string): string {
-    const reply = (score: number, followUps: string[]) => JSON.stringify({ intermediate_answer: '# Primer\n\nStart.', score, follow_up_queries: followUps })
+    const reply = (score: number, followUps: string[]) =>
+      JSON.stringify({ intermediate_answer: '# Primer\n\nStart.', score, follow_up_queries: followUps })
     if (prompt.includes(`Question: ${FOLD_QUESTION}`)) {
       // The first fold holds report 7 and scores low; the second fold scores high.
-      return prompt.includes(`# ${lead.title}\n`) ? reply(10, ['Low 1?', 'Low 2?', 'Low 3?']) : reply(90, ['High 1?', 'High 2?', 'High 3?'])
+      return prompt.includes(`# ${lead.title}\n`)
+        ? reply(10, ['Low 1?', 'Low 2?', 'Low 3?'])
+        : reply(90, ['High 1?', 'High 2?', 'High 3?'])
     }
-    if (prompt.includes(`Question: ${WIDE_QUESTION}`)) return reply(50, Array.from({ length: 8 }, (_, i) => `Wide ${i + 1}?`))
+    if (prompt.includes(`Question: ${WIDE_QUESTION}`))
+      return reply(
+        50,
+        Array.from({ length: 8 }, (_, i) => `Wide ${i + 1}?`),
+      )
     return reply(50, ['P1?', 'P2?', 'P3?', 'P4?'])
   }
 
@@ -43,11 +50,20 @@ describeShared('DRIFT follow-up selection', () => {
   }
 
   beforeAll(async () => {
-    lead = decodeParquet(COMMUNITY_REPORTS, readFileSync(`${data()}/community_reports.parquet`), 'community_reports').find((r) => r.community === 7)!
+    lead = decodeParquet(
+      COMMUNITY_REPORTS,
+      readFileSync(`${data()}/community_reports.parquet`),
+      'community_reports',
+    ).find((r) => r.community === 7)!
     const store = await openVectorStore(`${data()}/lancedb`)
     const leadVector = (await store.vectorsById('community_full_content', [lead.id])).get(lead.id)!
     store.close()
-    fake = await startFakeLlm({ embeddingDimension: DULCE_DIMENSION, latency: { fixedMs: 5, perTokenMs: 1 }, fixedEmbeddings: { [HYDE]: leadVector }, responders: [respond] })
+    fake = await startFakeLlm({
+      embeddingDimension: DULCE_DIMENSION,
+      latency: { fixedMs: 5, perTokenMs: 1 },
+      fixedEmbeddings: { [HYDE]: leadVector },
+      responders: [respond],
+    })
   })
   afterAll(async () => fake?.close())
 
@@ -59,7 +75,10 @@ describeShared('DRIFT follow-up selection', () => {
   const steps = () => fake.requests.filter((r) => r.kind === 'drift_local')
 
   it('runs the follow-ups of the best-scored answers first, at most drift_k_followups per epoch', async () => {
-    const result = await search(ORDER_QUESTION, '  n_depth: 2\n  drift_k_followups: 2\n  primer_folds: 1\n  concurrency: 2')
+    const result = await search(
+      ORDER_QUESTION,
+      '  n_depth: 2\n  drift_k_followups: 2\n  primer_folds: 1\n  concurrency: 2',
+    )
     const asked = steps().map((r) => userOf(r.body))
     // Epoch 1: P1, P2 (equal priority 50, fold order). Epoch 2: P1's follow-ups (90) beat P3, P4 (50).
     expect(asked.slice(0, 2).sort()).toEqual(['P1?', 'P2?'])
@@ -77,10 +96,21 @@ describeShared('DRIFT follow-up selection', () => {
     expect(result.context.primer_reports![0]!.id).toBe(7)
     expect(fake.requests.filter((r) => r.kind === 'drift_primer')).toHaveLength(2)
     // 6 questions, 4 run: the second fold's three, then the first fold's first.
-    expect(steps().map((r) => userOf(r.body)).sort()).toEqual(['High 1?', 'High 2?', 'High 3?', 'Low 1?'])
+    expect(
+      steps()
+        .map((r) => userOf(r.body))
+        .sort(),
+    ).toEqual(['High 1?', 'High 2?', 'High 3?', 'Low 1?'])
     const primed = result.context.actions!.filter((a) => a.parent === -1)
     const status = Object.fromEntries(primed.map((a) => [a.query, a.status]))
-    expect(status).toEqual({ 'High 1?': 'answered', 'High 2?': 'answered', 'High 3?': 'answered', 'Low 1?': 'answered', 'Low 2?': 'not run', 'Low 3?': 'not run' })
+    expect(status).toEqual({
+      'High 1?': 'answered',
+      'High 2?': 'answered',
+      'High 3?': 'answered',
+      'Low 1?': 'answered',
+      'Low 2?': 'not run',
+      'Low 3?': 'not run',
+    })
   })
 
   it('runs the local steps of an epoch in parallel, never more than drift_search.concurrency at once', async () => {

@@ -55,7 +55,10 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
   })
 
   it('global: answers with the canned reply, no reduce call, when every point scores 0', async () => {
-    responders[0] = (req) => (req.kind === 'global_map' ? JSON.stringify({ points: [{ description: 'Nothing relevant.', score: 0 }] }) : undefined)
+    responders[0] = (req) =>
+      req.kind === 'global_map'
+        ? JSON.stringify({ points: [{ description: 'Nothing relevant.', score: 0 }] })
+        : undefined
     try {
       const result = await globalSearch(run())
       expect(result.response).toBe(NO_DATA_ANSWER)
@@ -101,7 +104,8 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
 
   it('drift: HyDE, primer folds, scored follow-up steps with entity tables, final reduce', async () => {
     const hyde = 'A hypothetical report about the squad at Dulce.'
-    responders[0] = (req) => (req.kind === 'unknown' && userOf(req.body).startsWith('Write a hypothetical answer') ? hyde : undefined)
+    responders[0] = (req) =>
+      req.kind === 'unknown' && userOf(req.body).startsWith('Write a hypothetical answer') ? hyde : undefined
     let result: Awaited<ReturnType<typeof driftSearch>>
     try {
       result = await driftSearch(run('drift_search:\n  n_depth: 2\n  drift_k_followups: 4\n  primer_folds: 2'))
@@ -109,13 +113,22 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
       responders.length = 0
     }
     // The primer reads the 4 reports of the level-2 cut (all but parent 0) most similar to the HyDE answer's vector.
-    const reports = decodeParquet(COMMUNITY_REPORTS, readFileSync(`${data()}/community_reports.parquet`), 'community_reports').filter((r) => r.community !== 0)
+    const reports = decodeParquet(
+      COMMUNITY_REPORTS,
+      readFileSync(`${data()}/community_reports.parquet`),
+      'community_reports',
+    ).filter((r) => r.community !== 0)
     const store = await openVectorStore(`${data()}/lancedb`)
-    const vectors = await store.vectorsById('community_full_content', reports.map((r) => r.id))
+    const vectors = await store.vectorsById(
+      'community_full_content',
+      reports.map((r) => r.id),
+    )
     store.close()
     const expected = nearestByCosine(fakeEmbedding(hyde, DULCE_DIMENSION), vectors).slice(0, 4)
     const primerReports = result.context.primer_reports!
-    expect(primerReports.map((r) => r.id)).toEqual(expected.map(({ id }) => reports.find((r) => r.id === id)!.community))
+    expect(primerReports.map((r) => r.id)).toEqual(
+      expected.map(({ id }) => reports.find((r) => r.id === id)!.community),
+    )
     primerReports.forEach((r, i) => expect(r.similarity).toBeCloseTo(expected[i]!.similarity, 10))
     const kinds = chats().map((r) => r.kind)
     expect(kinds.filter((k) => k === 'drift_primer')).toHaveLength(2)
@@ -159,7 +172,8 @@ describeShared('global, DRIFT and basic search on the Dulce reference index', ()
   })
 
   it('offline: local and basic print the ranked context; global and DRIFT the most relevant reports', async () => {
-    const offline = 'local_search:\n  completion_model_id: null\nbasic_search:\n  completion_model_id: null\nglobal_search:\n  completion_model_id: null\ndrift_search:\n  completion_model_id: null'
+    const offline =
+      'local_search:\n  completion_model_id: null\nbasic_search:\n  completion_model_id: null\nglobal_search:\n  completion_model_id: null\ndrift_search:\n  completion_model_id: null'
     const base = run(offline)
     const local = await localSearch(base)
     expect(local.response).toContain('local_search.completion_model_id')

@@ -23,12 +23,38 @@ async function index(relevant: readonly number[]): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'graphrag-dynamic-'))
   const store = new ParquetTableStore(dir)
   await store.write(ENTITIES, [])
-  await store.write(COMMUNITIES, TREE.map((c) => ({ ...c, id: `c${c.community}`, human_readable_id: c.community, title: `Community ${c.community}`, entity_ids: [], relationship_ids: [], text_unit_ids: [], period: '', size: 1 })))
+  await store.write(
+    COMMUNITIES,
+    TREE.map((c) => ({
+      ...c,
+      id: `c${c.community}`,
+      human_readable_id: c.community,
+      title: `Community ${c.community}`,
+      entity_ids: [],
+      relationship_ids: [],
+      text_unit_ids: [],
+      period: '',
+      size: 1,
+    })),
+  )
   await store.write(
     COMMUNITY_REPORTS,
     TREE.map((c) => {
       const title = `${relevant.includes(c.community) ? 'Relevant' : 'Unrelated'} report ${c.community}`
-      return { ...c, id: `r${c.community}`, human_readable_id: c.community, title, summary: title, full_content: `# ${title}\n\nBody.`, rank: 5, rating_explanation: '', findings: [], full_content_json: '{}', period: '', size: 1 }
+      return {
+        ...c,
+        id: `r${c.community}`,
+        human_readable_id: c.community,
+        title,
+        summary: title,
+        full_content: `# ${title}\n\nBody.`,
+        rank: 5,
+        rating_explanation: '',
+        findings: [],
+        full_content_json: '{}',
+        period: '',
+        size: 1,
+      }
     }),
   )
   return dir
@@ -38,18 +64,39 @@ describe('dynamic community selection', () => {
   let fake: FakeLlm
   beforeAll(async () => {
     fake = await startFakeLlm({
-      responders: [(req) => (req.kind === 'dynamic_rating' ? JSON.stringify({ reason: 'r', rating: /# Relevant/.test(systemOf(req.body)) ? 5 : 0 }) : undefined)],
+      responders: [
+        (req) =>
+          req.kind === 'dynamic_rating'
+            ? JSON.stringify({ reason: 'r', rating: /# Relevant/.test(systemOf(req.body)) ? 5 : 0 })
+            : undefined,
+      ],
     })
   })
   afterAll(async () => fake?.close())
 
-  async function selected(relevant: number[], extra = '', level = 2): Promise<{ ids: number[]; rated: number[]; response: string }> {
+  async function selected(
+    relevant: number[],
+    extra = '',
+    level = 2,
+  ): Promise<{ ids: number[]; rated: number[]; response: string }> {
     const dataDir = await index(relevant)
     fake.requests.length = 0
     const { settings } = fakeProject(fake.baseUrl, extra)
-    const result = await globalSearch({ settings, dataDir, query: 'q', dynamicCommunitySelection: true, communityLevel: level })
-    const rated = fake.requests.filter((r) => r.kind === 'dynamic_rating').map((r) => Number(/report (\d+)/.exec(systemOf(r.body))![1]))
-    return { ids: (result.context.reports ?? []).map((r) => Number(r.id)).sort(), rated: rated.sort(), response: result.response }
+    const result = await globalSearch({
+      settings,
+      dataDir,
+      query: 'q',
+      dynamicCommunitySelection: true,
+      communityLevel: level,
+    })
+    const rated = fake.requests
+      .filter((r) => r.kind === 'dynamic_rating')
+      .map((r) => Number(/report (\d+)/.exec(systemOf(r.body))![1]))
+    return {
+      ids: (result.context.reports ?? []).map((r) => Number(r.id)).sort(),
+      rated: rated.sort(),
+      response: result.response,
+    }
   }
 
   it('descends from relevant roots, replacing parents by their relevant children', async () => {

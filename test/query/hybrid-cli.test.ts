@@ -11,13 +11,27 @@ const SCRIPTED_ANSWER = 'The keeper wrote two letters [S2]. The council met in 1
 
 /** The entity step names the Harbour Council for the graph question, nothing else; the answer is scripted. */
 const responders: Responder[] = [
-  (req) => (req.kind === 'hybrid_entities' ? JSON.stringify(req.messages.at(-1)!.content === QUESTIONS.graph ? ['the Harbour Council'] : []) : undefined),
+  (req) =>
+    req.kind === 'hybrid_entities'
+      ? JSON.stringify(req.messages.at(-1)!.content === QUESTIONS.graph ? ['the Harbour Council'] : [])
+      : undefined,
   (req) => (req.kind === 'hybrid_search' ? SCRIPTED_ANSWER : undefined),
 ]
 
 const HYBRID = ['hybrid_search:', '  vector_top_k: 2', '  top_n: 4', '  top_communities: 0'].join('\n')
 
-interface JsonSource { label: string; id: string; kind: string; reason: string; score_raw: number | null; base_norm: number | null; bonus: number | null; composite_score: number | null; rel_type: string | null; rel_conf: number | null }
+interface JsonSource {
+  label: string
+  id: string
+  kind: string
+  reason: string
+  score_raw: number | null
+  base_norm: number | null
+  bonus: number | null
+  composite_score: number | null
+  rel_type: string | null
+  rel_conf: number | null
+}
 interface HybridJson {
   answer: string
   sources: JsonSource[]
@@ -32,15 +46,27 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
   let fake: FakeLlm
   let root: string
   const settings = (extra = '') => `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n${extra}\n`
-  const query = (question: string, ...flags: string[]) => runCli(['query', question, '--root', root, '--method', 'hybrid', ...flags])
+  const query = (question: string, ...flags: string[]) =>
+    runCli(['query', question, '--root', root, '--method', 'hybrid', ...flags])
   /** In process (the spawned CLI costs seconds on a loaded machine); the CLI itself is spawned by `query`. */
   const json = async (question: string, extra: Partial<QueryCommandFlags> = {}): Promise<HybridJson> => {
     let stdout = ''
     let stderr = ''
     const flags: QueryCommandFlags = {
-      method: 'hybrid', root, communityLevel: 2, dynamicCommunitySelection: false, responseType: 'Multiple Paragraphs', streaming: false, json: true, verbose: false, ...extra,
+      method: 'hybrid',
+      root,
+      communityLevel: 2,
+      dynamicCommunitySelection: false,
+      responseType: 'Multiple Paragraphs',
+      streaming: false,
+      json: true,
+      verbose: false,
+      ...extra,
     }
-    await runQueryCommand(question, flags, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } })
+    await runQueryCommand(question, flags, {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+    })
     expect(stderr).toBe('')
     return JSON.parse(stdout) as HybridJson
   }
@@ -84,13 +110,20 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
     const s2 = out.sources.find((s) => s.label === 'S2')!
     expect(out.references).toEqual([{ label: 'S2', id: s2.id }])
     expect(out.warnings).toEqual([
-      { type: 'unknown_citation', detail: `[S9] is cited but no source has that label (given: S1–S${out.sources.length})` },
-      ...out.sources.filter((s) => s.label !== 'S2').map((s) => ({ type: 'unused_sources', detail: `${s.label} (${s.id}) was given but never cited` })),
+      {
+        type: 'unknown_citation',
+        detail: `[S9] is cited but no source has that label (given: S1–S${out.sources.length})`,
+      },
+      ...out.sources
+        .filter((s) => s.label !== 'S2')
+        .map((s) => ({ type: 'unused_sources', detail: `${s.label} (${s.id}) was given but never cited` })),
       { type: 'unreferenced_numeric', detail: 'The council met in 1998.' },
     ])
     const text = await query(QUESTIONS.graph)
     expect(text.stderr).toBe('')
-    expect(text.stdout).toContain(`${SCRIPTED_ANSWER}\n\nReferences:\n  [S2] text_unit ${s2.id} (${s2.reason})\n\nWarnings:\n  unknown_citation: [S9]`)
+    expect(text.stdout).toContain(
+      `${SCRIPTED_ANSWER}\n\nReferences:\n  [S2] text_unit ${s2.id} (${s2.reason})\n\nWarnings:\n  unknown_citation: [S9]`,
+    )
   })
 
   it('--json follows the response schema', async () => {
@@ -98,10 +131,22 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
     expect(Object.keys(out)).toEqual(['answer', 'sources', 'references', 'entities', 'warnings', 'usage'])
     expect(out.sources.length).toBeGreaterThan(0)
     for (const s of out.sources) {
-      expect(Object.keys(s)).toEqual(['label', 'id', 'kind', 'reason', 'score_raw', 'base_norm', 'bonus', 'composite_score', 'rel_type', 'rel_conf'])
+      expect(Object.keys(s)).toEqual([
+        'label',
+        'id',
+        'kind',
+        'reason',
+        'score_raw',
+        'base_norm',
+        'bonus',
+        'composite_score',
+        'rel_type',
+        'rel_conf',
+      ])
       expect(['vector', 'bm25', 'graph', 'edge', 'external']).toContain(s.reason)
       expect(s.label).toMatch(/^S\d+$/)
-      for (const key of ['score_raw', 'base_norm', 'bonus', 'composite_score'] as const) expect(typeof s[key]).toBe('number')
+      for (const key of ['score_raw', 'base_norm', 'bonus', 'composite_score'] as const)
+        expect(typeof s[key]).toBe('number')
       expect(s.composite_score).toBeCloseTo(s.base_norm! + s.bonus!, 12)
     }
     expect(out.sources.map((s) => s.label)).toEqual(out.sources.map((_, i) => `S${i + 1}`))
@@ -111,9 +156,15 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
 
   it('--context adds external passages that can be cited (reason external)', async () => {
     const file = join(root, 'extra.json')
-    writeFileSync(file, JSON.stringify(['The gear was replaced in March.', { id: 'memo-7', text: 'A memo about the lamp.' }]))
+    writeFileSync(
+      file,
+      JSON.stringify(['The gear was replaced in March.', { id: 'memo-7', text: 'A memo about the lamp.' }]),
+    )
     const out = await json(QUESTIONS.graph, { context: file })
-    expect(out.sources.filter((s) => s.kind === 'external').map((s) => [s.id, s.reason, s.score_raw])).toEqual([['external-1', 'external', null], ['memo-7', 'external', null]])
+    expect(out.sources.filter((s) => s.kind === 'external').map((s) => [s.id, s.reason, s.score_raw])).toEqual([
+      ['external-1', 'external', null],
+      ['memo-7', 'external', null],
+    ])
   })
 })
 
@@ -122,9 +173,21 @@ describe('hybrid search degrades instead of failing', () => {
   const run = async (root: string, question: string, extra: Partial<QueryCommandFlags> = {}): Promise<HybridJson> => {
     let stdout = ''
     const flags: QueryCommandFlags = {
-      method: 'hybrid', root, communityLevel: 2, dynamicCommunitySelection: false, responseType: 'Multiple Paragraphs', streaming: false, json: true, verbose: false, explain: true, ...extra,
+      method: 'hybrid',
+      root,
+      communityLevel: 2,
+      dynamicCommunitySelection: false,
+      responseType: 'Multiple Paragraphs',
+      streaming: false,
+      json: true,
+      verbose: false,
+      explain: true,
+      ...extra,
     }
-    await runQueryCommand(question, flags, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } })
+    await runQueryCommand(question, flags, {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: () => {} },
+    })
     return JSON.parse(stdout) as HybridJson
   }
   const project = async (models: string, extra = '') => {
@@ -155,13 +218,20 @@ describe('hybrid search degrades instead of failing', () => {
     const out = await run(root, QUESTIONS.none)
     expect(out.warnings.map((w) => w.type)).toEqual(['no_entities_matched'])
     expect(out.ranking!.every((r) => r.graph === null)).toBe(true)
-    expect(out.sources.slice(0, 2).map((s) => [s.id, s.reason])).toEqual([['u1', 'vector'], ['u2', 'vector']])
+    expect(out.sources.slice(0, 2).map((s) => [s.id, s.reason])).toEqual([
+      ['u1', 'vector'],
+      ['u2', 'vector'],
+    ])
   })
 
   it('a missing full-text table with build_fts off: BM25 is skipped with bm25_unavailable; on first use it is built', async () => {
     const off = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }), '  build_fts: false')
     const skipped = await run(off, QUESTIONS.bm25)
-    expect(skipped.warnings).toContainEqual({ type: 'bm25_unavailable', detail: 'the full-text table text_unit_text_fts is missing and hybrid_search.build_fts is false, so BM25 is left out' })
+    expect(skipped.warnings).toContainEqual({
+      type: 'bm25_unavailable',
+      detail:
+        'the full-text table text_unit_text_fts is missing and hybrid_search.build_fts is false, so BM25 is left out',
+    })
     expect(skipped.sources.find((s) => s.id === 'u3')).toBeUndefined()
     const on = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }))
     const built = await run(on, QUESTIONS.bm25)
@@ -170,13 +240,30 @@ describe('hybrid search degrades instead of failing', () => {
   })
 
   it('chunk_edges: a typed edge from a top passage adds its bonus (rel_type, rel_conf) and can bring a passage in', async () => {
-    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n  edge_seed_k: 1\n` })
+    const root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n  edge_seed_k: 1\n`,
+    })
     await writeHybridIndex(join(root, 'output'), [
-      { id: 'c1', source_id: 'u1', target_id: 'u4', relation: 'caused_by', weight: 0.5, description: 'gulls delay the ferry', origin: 'llm' },
+      {
+        id: 'c1',
+        source_id: 'u1',
+        target_id: 'u4',
+        relation: 'caused_by',
+        weight: 0.5,
+        description: 'gulls delay the ferry',
+        origin: 'llm',
+      },
     ])
     const out = await run(root, QUESTIONS.none)
     const u4 = out.sources.find((s) => s.id === 'u4')!
-    expect(u4).toMatchObject({ reason: 'edge', rel_type: 'caused_by', rel_conf: 0.5, base_norm: 0, bonus: 0.11, composite_score: 0.11 })
+    expect(u4).toMatchObject({
+      reason: 'edge',
+      rel_type: 'caused_by',
+      rel_conf: 0.5,
+      base_norm: 0,
+      bonus: 0.11,
+      composite_score: 0.11,
+    })
     expect(out.ranking!.find((r) => r.id === 'u4')!.why).toBe('edge caused_by from S1 (conf 0.50)')
   })
 
@@ -185,9 +272,19 @@ describe('hybrid search degrades instead of failing', () => {
     fake.requests.length = 0
     let stdout = ''
     const flags: QueryCommandFlags = {
-      method: 'hybrid', root, communityLevel: 2, dynamicCommunitySelection: false, responseType: 'Multiple Paragraphs', streaming: false, json: false, verbose: false,
+      method: 'hybrid',
+      root,
+      communityLevel: 2,
+      dynamicCommunitySelection: false,
+      responseType: 'Multiple Paragraphs',
+      streaming: false,
+      json: false,
+      verbose: false,
     }
-    await runQueryCommand(QUESTIONS.graph, flags, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } })
+    await runQueryCommand(QUESTIONS.graph, flags, {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: () => {} },
+    })
     expect(stdout).toContain('## Sources\n\n### [S1] text unit ')
     expect(stdout).toContain('The keeper wrote two letters about the worn gear')
     expect(stdout).toContain('## Question entities\n\n- HARBOUR COUNCIL (frequency 1)')
@@ -195,8 +292,10 @@ describe('hybrid search degrades instead of failing', () => {
     expect(fake.requests.map((r) => r.kind)).toEqual(['embedding'])
   })
 
-  it('relationship_description vectors, when indexed, start the graph walk at the nearest relationship\'s entities', async () => {
-    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n` })
+  it("relationship_description vectors, when indexed, start the graph walk at the nearest relationship's entities", async () => {
+    const root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}${HYBRID}\n`,
+    })
     await writeHybridIndex(join(root, 'output'), [], true)
     const out = await run(root, QUESTIONS.none)
     expect(out.warnings).toEqual([])
@@ -206,9 +305,13 @@ describe('hybrid search degrades instead of failing', () => {
 
   it('--explain and --context belong to hybrid search; a bad --context file is named', async () => {
     const root = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }))
-    await expect(run(root, QUESTIONS.none, { method: 'basic' })).rejects.toThrow('--explain is only available with --method hybrid')
+    await expect(run(root, QUESTIONS.none, { method: 'basic' })).rejects.toThrow(
+      '--explain is only available with --method hybrid',
+    )
     const file = join(root, 'bad.json')
     writeFileSync(file, JSON.stringify([{ id: 'x' }]))
-    await expect(run(root, QUESTIONS.none, { context: file })).rejects.toThrow(`${file}: item 0 must be a string or an object with a string "text"`)
+    await expect(run(root, QUESTIONS.none, { context: file })).rejects.toThrow(
+      `${file}: item 0 must be a string or an object with a string "text"`,
+    )
   })
 })

@@ -67,7 +67,13 @@ describeShared('local search on the Dulce reference index', () => {
     expect(text).toContain('-----Relationships-----\nid|source|target|description|weight\n')
     expect(text).toContain('-----claims-----\nid|entity|object_id|status|start_date|end_date|description\n')
     expect(text).toContain('-----Sources-----\nid|text\n')
-    const order = ['-----Reports-----', '-----Entities-----', '-----Relationships-----', '-----claims-----', '-----Sources-----'].map((h) => text.indexOf(h))
+    const order = [
+      '-----Reports-----',
+      '-----Entities-----',
+      '-----Relationships-----',
+      '-----claims-----',
+      '-----Sources-----',
+    ].map((h) => text.indexOf(h))
     expect([...order].sort((a, b) => a - b)).toEqual(order)
     const chats = fake.requests.filter((r) => r.kind !== 'embedding')
     expect(chats).toHaveLength(1)
@@ -97,14 +103,18 @@ describeShared('local search on the Dulce reference index', () => {
     ])
     // In-network by combined degree, then out-network by links to the prefix (DULCE BASE: 4; TAYLOR CRUZ,
     // PARANORMAL MILITARY SQUAD, BASE, MISSION: 3; …) and combined degree, 10 per prefix entity.
-    const relationshipIds = [10, 21, 92, 93, 47, 49, 69, 43, 7, 23, 42, 0, 3, 94, 96, 97, 101, 102, 68, 4, 95, 100, 8, 11, 40, 41, 104, 105, 25, 28, 29, 30, 22, 50, 62, 5, 45, 63, 14, 87, 73, 75, 34, 76]
+    const relationshipIds = [
+      10, 21, 92, 93, 47, 49, 69, 43, 7, 23, 42, 0, 3, 94, 96, 97, 101, 102, 68, 4, 95, 100, 8, 11, 40, 41, 104, 105,
+      25, 28, 29, 30, 22, 50, 62, 5, 45, 63, 14, 87, 73, 75, 34, 76,
+    ]
     expect(c.relationships!.map((r) => r.id)).toEqual(relationshipIds)
     const claimIds = [1, 8, 9, 16, 31, 36, 3, 7, 17, 22, 30, 37, 6, 35, 40]
     expect(c.claims!.map((r) => r.id)).toEqual(claimIds)
     expect(c.sources!.map((s) => s.id)).toEqual([1, 3, 4, 2, 0])
 
     // The text, rebuilt from the Parquet rows with the table format: `|` joins, QUOTE_MINIMAL fields, Python floats.
-    const read = <S extends Parameters<typeof decodeParquet>[0]>(schema: S, file: string) => decodeParquet(schema, readFileSync(`${data()}/${file}.parquet`), file)
+    const read = <S extends Parameters<typeof decodeParquet>[0]>(schema: S, file: string) =>
+      decodeParquet(schema, readFileSync(`${data()}/${file}.parquet`), file)
     const q = (v: string | number | null) => {
       const text = v === null ? '' : String(v)
       return /[|"\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
@@ -118,11 +128,43 @@ describeShared('local search on the Dulce reference index', () => {
     const claims = read(COVARIATES, 'covariates')
     const units = read(TEXT_UNITS, 'text_units')
     const expected = [
-      table('Reports', 'id|title|content', [7, 1].map((id) => reports.find((r) => r.community === id)!).map((r) => row(r.community, r.title, r.full_content))),
-      table('Entities', 'id|entity|description|number of relationships', [0, 3, 5, 17, 4, 29].map((id) => entities.find((e) => e.human_readable_id === id)!).map((e) => row(e.human_readable_id, e.title, e.description, e.degree))),
-      table('Relationships', 'id|source|target|description|weight', relationshipIds.map((id) => relationships.find((r) => r.human_readable_id === id)!).map((r) => `${row(r.human_readable_id, r.source, r.target, r.description)}|${float(r.weight)}`)),
-      table('claims', 'id|entity|object_id|status|start_date|end_date|description', claimIds.map((id) => claims.find((r) => r.human_readable_id === id)!).map((r) => row(r.human_readable_id, r.subject_id, r.object_id, r.status, r.start_date, r.end_date, r.description))),
-      table('Sources', 'id|text', [1, 3, 4, 2, 0].map((id) => units.find((u) => u.human_readable_id === id)!).map((u) => row(u.human_readable_id, u.text))),
+      table(
+        'Reports',
+        'id|title|content',
+        [7, 1]
+          .map((id) => reports.find((r) => r.community === id)!)
+          .map((r) => row(r.community, r.title, r.full_content)),
+      ),
+      table(
+        'Entities',
+        'id|entity|description|number of relationships',
+        [0, 3, 5, 17, 4, 29]
+          .map((id) => entities.find((e) => e.human_readable_id === id)!)
+          .map((e) => row(e.human_readable_id, e.title, e.description, e.degree)),
+      ),
+      table(
+        'Relationships',
+        'id|source|target|description|weight',
+        relationshipIds
+          .map((id) => relationships.find((r) => r.human_readable_id === id)!)
+          .map((r) => `${row(r.human_readable_id, r.source, r.target, r.description)}|${float(r.weight)}`),
+      ),
+      table(
+        'claims',
+        'id|entity|object_id|status|start_date|end_date|description',
+        claimIds
+          .map((id) => claims.find((r) => r.human_readable_id === id)!)
+          .map((r) =>
+            row(r.human_readable_id, r.subject_id, r.object_id, r.status, r.start_date, r.end_date, r.description),
+          ),
+      ),
+      table(
+        'Sources',
+        'id|text',
+        [1, 3, 4, 2, 0]
+          .map((id) => units.find((u) => u.human_readable_id === id)!)
+          .map((u) => row(u.human_readable_id, u.text)),
+      ),
     ].join('\n\n')
     expect(result.contextText).toBe(expected)
   })

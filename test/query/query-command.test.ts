@@ -37,8 +37,16 @@ describeShared('runQuery through configured models (in-process CLI command)', ()
     it(`${method} --json prints response, context and usage`, async () => {
       const stdout = capture()
       const stderr = capture()
-      await runQueryCommand('Who leads the Paranormal Military Squad?', flags({ method, json: true }), { stdout, stderr })
-      const out = JSON.parse(stdout.text()) as { method: string; response: string; context: Record<string, unknown[]>; usage: { calls: number; costUsd: number; byStep: Record<string, unknown> } }
+      await runQueryCommand('Who leads the Paranormal Military Squad?', flags({ method, json: true }), {
+        stdout,
+        stderr,
+      })
+      const out = JSON.parse(stdout.text()) as {
+        method: string
+        response: string
+        context: Record<string, unknown[]>
+        usage: { calls: number; costUsd: number; byStep: Record<string, unknown> }
+      }
       expect(out.method).toBe(method)
       expect(out.response.length).toBeGreaterThan(0)
       expect(Object.keys(out.context).length).toBeGreaterThan(0)
@@ -50,7 +58,10 @@ describeShared('runQuery through configured models (in-process CLI command)', ()
 
   it('--streaming writes the answer chunk by chunk, then one newline', async () => {
     const stdout = capture()
-    const result = await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local', streaming: true }), { stdout, stderr: capture() })
+    const result = await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local', streaming: true }), {
+      stdout,
+      stderr: capture(),
+    })
     const chunks = stdout.writes.slice(0, -1)
     expect(chunks.length).toBeGreaterThan(1)
     expect(chunks.join('')).toBe(result.response)
@@ -60,17 +71,30 @@ describeShared('runQuery through configured models (in-process CLI command)', ()
 
   it('without --streaming writes the whole answer at once', async () => {
     const stdout = capture()
-    const result = await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local' }), { stdout, stderr: capture() })
+    const result = await runQueryCommand('Who is Alex Mercer?', flags({ method: 'local' }), {
+      stdout,
+      stderr: capture(),
+    })
     expect(stdout.writes).toEqual([`${result.response}\n`])
   })
 
-  const CONVERSATION = '-----Conversation History-----\nturn|content\nuser|Tell me about Jordan Hayes.\nassistant|Jordan Hayes is a scientist.\n'
+  const CONVERSATION =
+    '-----Conversation History-----\nturn|content\nuser|Tell me about Jordan Hayes.\nassistant|Jordan Hayes is a scientist.\n'
   const askWithHistory = async (extra: Partial<QueryCommandFlags>) => {
     const file = join(root, 'history.json')
-    writeFileSync(file, JSON.stringify([{ role: 'user', content: 'Tell me about Jordan Hayes.' }, { role: 'assistant', content: 'Jordan Hayes is a scientist.' }]))
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { role: 'user', content: 'Tell me about Jordan Hayes.' },
+        { role: 'assistant', content: 'Jordan Hayes is a scientist.' },
+      ]),
+    )
     fake.requests.length = 0
     const stderr = capture()
-    const result = await runQueryCommand('And who do they work with?', flags({ ...extra, history: file }), { stdout: capture(), stderr })
+    const result = await runQueryCommand('And who do they work with?', flags({ ...extra, history: file }), {
+      stdout: capture(),
+      stderr,
+    })
     expect(stderr.text()).toBe('')
     return result
   }
@@ -92,12 +116,17 @@ describeShared('runQuery through configured models (in-process CLI command)', ()
   })
 
   it('--history in DRIFT search reaches the HyDE and primer prompts, every local step and the reduce', async () => {
-    const drift = fakeProject(fake.baseUrl, 'drift_search:\n  n_depth: 1\n  drift_k_followups: 2\n  primer_folds: 1').root
+    const drift = fakeProject(
+      fake.baseUrl,
+      'drift_search:\n  n_depth: 1\n  drift_k_followups: 2\n  primer_folds: 1',
+    ).root
     await askWithHistory({ method: 'drift', root: drift })
     const chats = (kind: string) => fake.requests.filter((r) => r.kind === kind)
     const hyde = chats('unknown').filter((r) => userOf(r.body).startsWith('Write a hypothetical answer'))
     expect(hyde).toHaveLength(1)
-    expect(userOf(hyde[0]!.body)).toContain(`Question: And who do they work with?\n\nThe question continues this conversation:\n${CONVERSATION}`)
+    expect(userOf(hyde[0]!.body)).toContain(
+      `Question: And who do they work with?\n\nThe question continues this conversation:\n${CONVERSATION}`,
+    )
     expect(chats('drift_primer')).toHaveLength(1)
     expect(userOf(chats('drift_primer')[0]!.body)).toContain(CONVERSATION)
     expect(chats('drift_local')).toHaveLength(2)

@@ -22,7 +22,11 @@ describeShared('streaming search API on the Dulce reference index', () => {
 
   const options = (extra = '') => {
     fake.requests.length = 0
-    return { settings: fakeProject(fake.baseUrl, extra).settings, dataDir: sharedPath('reference', 'msgr-v3-dulce'), query: QUESTION }
+    return {
+      settings: fakeProject(fake.baseUrl, extra).settings,
+      dataDir: sharedPath('reference', 'msgr-v3-dulce'),
+      query: QUESTION,
+    }
   }
   const chats = () => fake.requests.filter((r) => r.kind !== 'embedding')
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { fillRows, float, formatCell, pythonFloat, quoteField, renderRow, renderTable } from '../../src/query/context/table-format.js'
+import {
+  fillRows,
+  float,
+  formatCell,
+  pythonFloat,
+  quoteField,
+  renderRow,
+  renderTable,
+} from '../../src/query/context/table-format.js'
 
 describe('table format', () => {
   it('prints numbers as Python does', () => {

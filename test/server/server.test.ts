@@ -45,7 +45,11 @@ function settingsYaml(baseUrl: string): string {
 }
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
 
 async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
   const until = performance.now() + ms
@@ -95,18 +99,30 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
       expect(json.response.length).toBeGreaterThan(0)
       expect(json.usage.calls).toBeGreaterThan(0)
     }
-    const again = await post(`${server.url}/query`, { question: 'What happened in the storm? (basic)', method: 'basic' })
+    const again = await post(`${server.url}/query`, {
+      question: 'What happened in the storm? (basic)',
+      method: 'basic',
+    })
     expect(again.headers.get('x-graphrag-cache')).toBe('hit')
-    const stats = (await (await fetch(`${server.url}/cache/stats`)).json()) as { answers: { hits: number; size: number; hit_rate: number } }
+    const stats = (await (await fetch(`${server.url}/cache/stats`)).json()) as {
+      answers: { hits: number; size: number; hit_rate: number }
+    }
     expect(stats.answers.hits).toBe(1)
     expect(stats.answers.size).toBeGreaterThanOrEqual(5)
     expect(await (await post(`${server.url}/cache/clear`, {})).json()).toEqual({ cleared: true })
-    const cleared = (await (await fetch(`${server.url}/cache/stats`)).json()) as { answers: { size: number }; embeddings: { size: number } }
+    const cleared = (await (await fetch(`${server.url}/cache/stats`)).json()) as {
+      answers: { size: number }
+      embeddings: { size: number }
+    }
     expect([cleared.answers.size, cleared.embeddings.size]).toEqual([0, 0])
   })
 
   it('POST /query with method hybrid gives sources, references and warnings; /ranking/preview gives the ranking with no chat call', async () => {
-    const res = await post(`${server.url}/query`, { question: 'Who salvaged the ship?', method: 'hybrid', context: ['The harbour master kept a log.'] })
+    const res = await post(`${server.url}/query`, {
+      question: 'Who salvaged the ship?',
+      method: 'hybrid',
+      context: ['The harbour master kept a log.'],
+    })
     expect(res.status).toBe(200)
     const json = (await res.json()) as Record<string, unknown>
     expect(Object.keys(json)).toEqual(expect.arrayContaining(['answer', 'sources', 'references', 'warnings', 'usage']))
@@ -117,15 +133,26 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     const body = (await preview.json()) as { ranking: unknown[]; explain_text: string }
     expect(body.ranking.length).toBeGreaterThan(0)
     expect(body.explain_text).toContain('|')
-    expect(fake.requests.filter((r) => r.kind !== 'embedding').slice(chatsBefore).map((r) => r.kind)).toEqual([])
+    expect(
+      fake.requests
+        .filter((r) => r.kind !== 'embedding')
+        .slice(chatsBefore)
+        .map((r) => r.kind),
+    ).toEqual([])
     expect((await post(`${server.url}/query`, { question: 'q', method: 'basic', context: ['x'] })).status).toBe(400)
   })
 
   it('POST /query with stream: true sends answer chunks, then the result with usage', async () => {
-    const res = await post(`${server.url}/query`, { question: 'Tell me about the lantern festival', method: 'basic', stream: true })
+    const res = await post(`${server.url}/query`, {
+      question: 'Tell me about the lantern festival',
+      method: 'basic',
+      stream: true,
+    })
     expect(res.headers.get('content-type')).toContain('text/event-stream')
     const messages = await collect(res)
-    const chunks = messages.filter((m) => m.event === 'message').map((m) => (JSON.parse(m.data) as { chunk: string }).chunk)
+    const chunks = messages
+      .filter((m) => m.event === 'message')
+      .map((m) => (JSON.parse(m.data) as { chunk: string }).chunk)
     expect(chunks.length).toBeGreaterThan(1)
     expect(messages.at(-1)!.event).toBe('result')
     const result = JSON.parse(messages.at(-1)!.data) as { response: string; usage: { calls: number } }
@@ -186,8 +213,12 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as typeof OPENAPI
     expect(doc.openapi).toBe('3.1.0')
     const source = await readFile(join(PROJECT_ROOT, 'src', 'server', 'app.ts'), 'utf8')
-    const others = await Promise.all(['chat-completions.ts', 'index-stream.ts'].map((f) => readFile(join(PROJECT_ROOT, 'src', 'server', f), 'utf8')))
-    const routes = [...[source, ...others].join('\n').matchAll(/app\.(get|post)\('([^']+)'/g)].map((m) => `${m[1]} ${m[2]}`)
+    const others = await Promise.all(
+      ['chat-completions.ts', 'index-stream.ts'].map((f) => readFile(join(PROJECT_ROOT, 'src', 'server', f), 'utf8')),
+    )
+    const routes = [...[source, ...others].join('\n').matchAll(/app\.(get|post)\('([^']+)'/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    )
     expect(routes.length).toBeGreaterThanOrEqual(11)
     for (const route of routes) {
       const [method, path] = route.split(' ') as [string, string]
@@ -208,7 +239,11 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     })
     expect(reply.choices[0]!.message.content!.length).toBeGreaterThan(0)
     expect(reply.usage!.total_tokens).toBeGreaterThan(0)
-    const stream = await client.chat.completions.create({ model: 'graphrag-local', stream: true, messages: [{ role: 'user', content: 'What was salvaged?' }] })
+    const stream = await client.chat.completions.create({
+      model: 'graphrag-local',
+      stream: true,
+      messages: [{ role: 'user', content: 'What was salvaged?' }],
+    })
     let text = ''
     let finish: string | null = null
     for await (const chunk of stream) {
@@ -217,7 +252,9 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     }
     expect(text.length).toBeGreaterThan(0)
     expect(finish).toBe('stop')
-    await expect(client.chat.completions.create({ model: 'gpt-4', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(/model: expected one of/)
+    await expect(
+      client.chat.completions.create({ model: 'gpt-4', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toThrow(/model: expected one of/)
   })
 
   it('serves 50 queries, 20 at a time, all answered', async () => {
@@ -239,7 +276,10 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
 
   it('POST /index runs one job at a time; its SSE events arrive in order while it runs and end with done; queries are served meanwhile', async () => {
     // A new document, so the run has work to do (unchanged inputs would all be resumed).
-    await writeFile(join(root, 'input', '06-the-new-pier.txt'), 'The town council of Harrowmere built a new pier after the storm. Captain Elsa Marr opened it.\n')
+    await writeFile(
+      join(root, 'input', '06-the-new-pier.txt'),
+      'The town council of Harrowmere built a new pier after the storm. Captain Elsa Marr opened it.\n',
+    )
     const start = await post(`${server.url}/index`, { mode: 'index' })
     expect(start.status).toBe(202)
     const { job, stream } = (await start.json()) as { job: string; stream: string }
@@ -252,14 +292,19 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
       if (seen.length === 2) {
         // The run is still going when its first progress event arrives: a second job is refused.
         conflict = (await post(`${server.url}/index`, {})).status
-        for (const method of ['basic', 'local']) queries.push(post(`${server.url}/query`, { question: `during the run ${method}`, method }).then((r) => r.status))
+        for (const method of ['basic', 'local'])
+          queries.push(
+            post(`${server.url}/query`, { question: `during the run ${method}`, method }).then((r) => r.status),
+          )
       }
     }
     expect(conflict).toBe(409)
     expect(await Promise.all(queries)).toEqual([200, 200])
     expect(seen[0]!.event).toBe('start')
     expect(JSON.parse(seen[0]!.data)).toMatchObject({ job, mode: 'index' })
-    const progress = seen.filter((m) => m.event === 'message').map((m) => JSON.parse(m.data) as { stage: string; detail?: string; current?: number; total?: number })
+    const progress = seen
+      .filter((m) => m.event === 'message')
+      .map((m) => JSON.parse(m.data) as { stage: string; detail?: string; current?: number; total?: number })
     expect(progress[0]).toMatchObject({ stage: 'pipeline', total: expect.any(Number) })
     expect(progress.some((p) => p.stage === 'create_base_text_units')).toBe(true)
     const stages = progress.filter((p) => p.detail === 'started').map((p) => p.stage)
@@ -286,11 +331,16 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     expect(last.error).not.toContain('sk-secret-test-key')
     expect(last.error).toContain('preflight')
     expect((await post(`${server.url}/index`, { method: 'fast' })).status).toBe(202)
-    expect(JSON.parse((await collect(await fetch(`${server.url}/index/stream`))).at(-1)!.data)).toEqual({ stage: 'done' })
+    expect(JSON.parse((await collect(await fetch(`${server.url}/index/stream`))).at(-1)!.data)).toEqual({
+      stage: 'done',
+    })
   })
 
   it('POST /index with mode update indexes only changed documents, and says when nothing changed; new queries see the new index', async () => {
-    await writeFile(join(root, 'input', '07-the-ferry.txt'), 'Ferryman Tobias Venn carried the mayor of Harrowmere across the bay at dawn.\n')
+    await writeFile(
+      join(root, 'input', '07-the-ferry.txt'),
+      'Ferryman Tobias Venn carried the mayor of Harrowmere across the bay at dawn.\n',
+    )
     const run = async () => {
       const start = await post(`${server.url}/index`, { mode: 'update' })
       expect(start.status).toBe(202)
@@ -301,7 +351,10 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     expect(JSON.parse(first.at(-1)!.data)).toEqual({ stage: 'done' })
     expect(JSON.parse(first.find((m) => m.event === 'result')!.data)).toMatchObject({ up_to_date: false })
     const again = await run()
-    expect(JSON.parse(again.find((m) => m.event === 'result')!.data)).toMatchObject({ up_to_date: true, changes: { added: [], edited: [], deleted: [] } })
+    expect(JSON.parse(again.find((m) => m.event === 'result')!.data)).toMatchObject({
+      up_to_date: true,
+      changes: { added: [], edited: [], deleted: [] },
+    })
     const res = await post(`${server.url}/query`, { question: 'Who is the ferryman?', method: 'basic' })
     const json = (await res.json()) as { context: Record<string, Array<Record<string, unknown>>> }
     expect(JSON.stringify(json.context)).toContain('Tobias Venn')
@@ -367,10 +420,14 @@ describe('graphrag serve with a token', () => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200)
     for (const path of ['/diagnostics', '/cache/stats', '/openapi.json', '/index/stream', '/v1/models']) {
       expect((await fetch(`${server.url}${path}`)).status, path).toBe(401)
-      expect((await fetch(`${server.url}${path}`, { headers: { authorization: 'Bearer wrong' } })).status, path).toBe(401)
+      expect((await fetch(`${server.url}${path}`, { headers: { authorization: 'Bearer wrong' } })).status, path).toBe(
+        401,
+      )
     }
     expect((await post(`${server.url}/query`, { question: 'x' })).status).toBe(401)
-    expect((await fetch(`${server.url}/cache/stats`, { headers: { authorization: 'Bearer tok-123' } })).status).toBe(200)
+    expect((await fetch(`${server.url}/cache/stats`, { headers: { authorization: 'Bearer tok-123' } })).status).toBe(
+      200,
+    )
   })
 
   it('refuses to bind beyond loopback without a token', async () => {

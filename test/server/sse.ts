@@ -17,8 +17,15 @@ export async function* readSse(response: Response): AsyncGenerator<SseMessage> {
       const block = buffer.slice(0, end)
       buffer = buffer.slice(end + 2)
       const lines = block.split('\n')
-      const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim() ?? 'message'
-      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n')
+      const event =
+        lines
+          .find((l) => l.startsWith('event:'))
+          ?.slice(6)
+          .trim() ?? 'message'
+      const data = lines
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n')
       yield { event, data }
     }
   }

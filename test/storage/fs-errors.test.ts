@@ -46,7 +46,9 @@ describe('file system errors other than "absent"', () => {
     await expect(broken.names()).rejects.toThrow(StorageError)
     await expect(broken.fingerprint('covariates')).rejects.toThrow(StorageError)
     await mkdir(join(root, 'output', 'covariates.parquet'), { recursive: true })
-    await expect(absent.read(COVARIATES)).rejects.toThrow(/cannot read table covariates from .*covariates\.parquet: EISDIR/)
+    await expect(absent.read(COVARIATES)).rejects.toThrow(
+      /cannot read table covariates from .*covariates\.parquet: EISDIR/,
+    )
     // A folder named like a table is not listed, as `has` does not count it.
     expect([await absent.has('covariates'), await absent.names()]).toEqual([false, []])
   })
@@ -69,7 +71,9 @@ describe('file system errors other than "absent"', () => {
 
 describe('search steps skip only model failures', () => {
   it('counts LlmError and QueryError as failed calls, and nothing else', () => {
-    expect(isModelFailure(new LlmError('m: 500 (1 attempt)', { model: 'm', attempts: 1, status: 500, retryable: true }))).toBe(true)
+    expect(
+      isModelFailure(new LlmError('m: 500 (1 attempt)', { model: 'm', attempts: 1, status: 500, retryable: true })),
+    ).toBe(true)
     expect(isModelFailure(new QueryError('the reply has no "response" text'))).toBe(true)
     expect(isModelFailure(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false)
     expect(isModelFailure(new StorageError('cannot read vectors'))).toBe(false)

@@ -76,7 +76,10 @@ describe('run lock', () => {
     const root = await testdir()
     const path = join(root, 'lock')
     const lock = await acquireRunLock(path, 'graphrag index')
-    const second = await acquireRunLock(path, 'graphrag update').then(() => undefined, (e: unknown) => e)
+    const second = await acquireRunLock(path, 'graphrag update').then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(second).toBeInstanceOf(RunLockedError)
     expect((second as Error).message).toContain(`PID ${process.pid} (\`graphrag index\``)
     await lock.release()
@@ -89,7 +92,15 @@ describe('run lock', () => {
   it('takes over a lock whose process is gone, and a lock file that is not ours at all', async () => {
     const root = await testdir()
     const path = join(root, 'lock')
-    await writeFile(path, JSON.stringify({ pid: 2 ** 22 + 17, host: (await import('node:os')).hostname(), command: 'graphrag index', started: 'x' }))
+    await writeFile(
+      path,
+      JSON.stringify({
+        pid: 2 ** 22 + 17,
+        host: (await import('node:os')).hostname(),
+        command: 'graphrag index',
+        started: 'x',
+      }),
+    )
     const lock = await acquireRunLock(path, 'graphrag index')
     expect(lock.tookOverFrom?.pid).toBe(2 ** 22 + 17)
     await lock.release()

@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest'
 import type { KeyValueStore } from '../../src/storage/key-value-store.js'
 
-export function keyValueStoreContract(name: string, open: () => Promise<KeyValueStore>, options: { keeps: boolean } = { keeps: true }): void {
+export function keyValueStoreContract(
+  name: string,
+  open: () => Promise<KeyValueStore>,
+  options: { keeps: boolean } = { keeps: true },
+): void {
   const kept = <T>(value: T, none: T): T => (options.keeps ? value : none)
   describe(`KeyValueStore contract: ${name}`, () => {
     it('answers a set key with its value and an unknown key with undefined', async () => {

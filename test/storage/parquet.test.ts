@@ -17,7 +17,15 @@ import { decodeParquet, encodeParquet } from '../../src/storage/parquet.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 
-const FINAL_TABLES: TableSchema[] = [DOCUMENTS, TEXT_UNITS, ENTITIES, RELATIONSHIPS, COMMUNITIES, COMMUNITY_REPORTS, COVARIATES]
+const FINAL_TABLES: TableSchema[] = [
+  DOCUMENTS,
+  TEXT_UNITS,
+  ENTITIES,
+  RELATIONSHIPS,
+  COMMUNITIES,
+  COMMUNITY_REPORTS,
+  COVARIATES,
+]
 
 async function duck(sql: string): Promise<Record<string, unknown>[]> {
   const inst = await DuckDBInstance.create(':memory:')

@@ -49,7 +49,10 @@ export function tableStoreContract(name: string, open: () => Promise<TableStore>
       await store.write(BASE_TEXT_UNITS, ROWS)
       const first = await store.fingerprint(BASE_TEXT_UNITS.name)
       expect(first).toMatch(/^[0-9a-f]{64}$/)
-      await store.write(BASE_TEXT_UNITS, ROWS.map((r) => ({ ...r })))
+      await store.write(
+        BASE_TEXT_UNITS,
+        ROWS.map((r) => ({ ...r })),
+      )
       expect(await store.fingerprint(BASE_TEXT_UNITS.name)).toBe(first)
       await store.write(BASE_TEXT_UNITS, ROWS.slice(1))
       expect(await store.fingerprint(BASE_TEXT_UNITS.name)).not.toBe(first)

@@ -13,7 +13,10 @@ const ROWS: VectorRow[] = [
   { id: 'd', vector: unit([1, 1, 0, 0]) },
 ]
 
-export function vectorStoreContract(name: string, stores: { open: () => Promise<VectorStore>; reopen: (store: VectorStore) => Promise<VectorStore> }): void {
+export function vectorStoreContract(
+  name: string,
+  stores: { open: () => Promise<VectorStore>; reopen: (store: VectorStore) => Promise<VectorStore> },
+): void {
   describe(`VectorStore contract: ${name}`, () => {
     it('searches nearest first by cosine distance, ties by id, with score = 1 - distance', async () => {
       const store = await stores.reopen(await written(stores.open))
@@ -47,7 +50,9 @@ export function vectorStoreContract(name: string, stores: { open: () => Promise<
 
     it('rejects a row of another dimension before writing anything', async () => {
       const store = await stores.open()
-      const error = await store.replaceTable('t', [...ROWS, { id: 'short', vector: [1, 0, 0] }], CREATED).catch((e: unknown) => e)
+      const error = await store
+        .replaceTable('t', [...ROWS, { id: 'short', vector: [1, 0, 0] }], CREATED)
+        .catch((e: unknown) => e)
       expect(error).toBeInstanceOf(StorageError)
       expect((error as Error).message).toMatch(/3.*4|4.*3/)
       expect(await store.hasTable('t')).toBe(false)

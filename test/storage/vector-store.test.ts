@@ -152,7 +152,11 @@ describe('LanceDB vector store', () => {
 describeShared('LanceDB vector store on Python-written tables', () => {
   it('opens the Dulce tables and self-search returns the same id first', async () => {
     const store = await openVectorStore(sharedPath('reference', 'msgr-v3-dulce', 'lancedb'))
-    expect((await store.tableNames()).sort()).toEqual(['community_full_content', 'entity_description', 'text_unit_text'])
+    expect((await store.tableNames()).sort()).toEqual([
+      'community_full_content',
+      'entity_description',
+      'text_unit_text',
+    ])
     for (const name of await store.tableNames()) {
       const vectors = await store.vectorsById(name)
       expect(vectors.size).toBeGreaterThan(0)

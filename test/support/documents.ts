@@ -21,8 +21,14 @@ export function makePdf(options: PdfOptions): Promise<Uint8Array> {
     const doc = new PDFDocument({
       autoFirstPage: false,
       // pdfkit hashes every info value, so absent ones must be left out rather than undefined.
-      info: { CreationDate: CREATED, ...(options.author && { Author: options.author }), ...(options.title && { Title: options.title }) },
-      ...(options.userPassword === undefined ? {} : { userPassword: options.userPassword, ownerPassword: 'owner', pdfVersion: '1.7' }),
+      info: {
+        CreationDate: CREATED,
+        ...(options.author && { Author: options.author }),
+        ...(options.title && { Title: options.title }),
+      },
+      ...(options.userPassword === undefined
+        ? {}
+        : { userPassword: options.userPassword, ownerPassword: 'owner', pdfVersion: '1.7' }),
     })
     const chunks: Buffer[] = []
     doc.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -44,7 +50,10 @@ export function makePdf(options: PdfOptions): Promise<Uint8Array> {
 }
 
 // A 1x1 grey PNG: the "scan" of an image-only page.
-const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==', 'base64')
+const PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==',
+  'base64',
+)
 
 /** The minutes used by the docx tests, or (with `paragraphs`) a document of plain paragraphs. */
 export async function makeDocx(paragraphs?: readonly string[]): Promise<Uint8Array> {
@@ -60,7 +69,12 @@ export async function makeDocx(paragraphs?: readonly string[]): Promise<Uint8Arr
           new Paragraph('It voted to repair the pier.'),
           new Paragraph({ text: 'Ferry timetable', bullet: { level: 0 } }),
           new Paragraph({ text: 'Lighthouse budget', bullet: { level: 0 } }),
-          new Table({ rows: [new TableRow({ children: [cell('Item'), cell('Cost')] }), new TableRow({ children: [cell('Pier'), cell('1200')] })] }),
+          new Table({
+            rows: [
+              new TableRow({ children: [cell('Item'), cell('Cost')] }),
+              new TableRow({ children: [cell('Pier'), cell('1200')] }),
+            ],
+          }),
           new Paragraph('Adjourned at noon.'),
         ],
       },

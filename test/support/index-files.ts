@@ -12,7 +12,9 @@ import { PROJECT_ROOT } from './shared.js'
 export async function parquetHashes(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {}
   for (const file of (await readdir(dir)).filter((f) => f.endsWith('.parquet')).sort()) {
-    out[file] = createHash('sha256').update(await readFile(join(dir, file))).digest('hex')
+    out[file] = createHash('sha256')
+      .update(await readFile(join(dir, file)))
+      .digest('hex')
   }
   return out
 }

@@ -50,7 +50,8 @@ export async function createTestContext(
     now?: Date
   } = {},
 ): Promise<TestContext> {
-  const root = options.root ?? (await testdir({ 'settings.yaml': options.settingsYaml ?? '', ...(options.files ?? {}) }))
+  const root =
+    options.root ?? (await testdir({ 'settings.yaml': options.settingsYaml ?? '', ...(options.files ?? {}) }))
   const { settings } = loadConfig({ root, env: options.env ?? {} })
   const tables = new ParquetTableStore(settings.output_storage.base_dir)
   const cache = new FileKeyValueStore(settings.cache.storage.base_dir)

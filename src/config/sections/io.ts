@@ -2,7 +2,19 @@
 import { freeMap, ignored, int, mapOf, oneOf, optionalStr, section, str, strList } from '../fields.js'
 import { TIKTOKEN_ENCODINGS } from '../../llm/encodings.js'
 
-const INPUT_TYPES = ['text', 'csv', 'json', 'jsonl', 'parquet', 'markitdown', 'pdf', 'docx', 'xlsx', 'html', 'auto'] as const
+const INPUT_TYPES = [
+  'text',
+  'csv',
+  'json',
+  'jsonl',
+  'parquet',
+  'markitdown',
+  'pdf',
+  'docx',
+  'xlsx',
+  'html',
+  'auto',
+] as const
 
 export const input = section({
   type: oneOf(
@@ -14,16 +26,22 @@ export const input = section({
   file_pattern: optionalStr('Regular expression selecting input files (null = by type, e.g. .*\\.txt$).'),
   id_column: optionalStr('Column holding document ids (null = SHA-512 of the text). Dot paths reach nested fields.'),
   title_column: optionalStr('Column holding document titles (null = file path).'),
-  text_column: optionalStr('Column holding the text (null = "text"; xlsx: null = one document per workbook, set = one per row).'),
+  text_column: optionalStr(
+    'Column holding the text (null = "text"; xlsx: null = one document per workbook, set = one per row).',
+  ),
 })
 
 const NOT_FILE_STORAGE = 'only blob and cosmosdb storage use it; graphrag stores files'
 
 const storageShape = {
-  type: oneOf(['file'], 'file', 'Storage kind: file (memory, blob and cosmosdb storage are not supported).', { unsupported: ['memory', 'blob', 'cosmosdb'] }),
+  type: oneOf(['file'], 'file', 'Storage kind: file (memory, blob and cosmosdb storage are not supported).', {
+    unsupported: ['memory', 'blob', 'cosmosdb'],
+  }),
   base_dir: str('', 'Folder, relative to the project root.'),
   encoding: ignored(
-    optionalStr('Text encoding of stored files. Not used: graphrag writes UTF-8 (input.encoding sets how input documents are read).'),
+    optionalStr(
+      'Text encoding of stored files. Not used: graphrag writes UTF-8 (input.encoding sets how input documents are read).',
+    ),
     'stored files are UTF-8; input.encoding sets how input documents are read',
   ),
   connection_string: ignored(optionalStr('Blob/Cosmos DB connection. Not used (file storage only).'), NOT_FILE_STORAGE),
@@ -37,7 +55,10 @@ function storage(baseDir: string, description: string) {
   return { ...s, default: { ...s.default, base_dir: baseDir }, parse: withDefaultBaseDir(s.parse, baseDir) }
 }
 
-function withDefaultBaseDir<T extends { base_dir: string }>(parse: (raw: unknown, path: string, issues: { errors: string[]; warnings: string[] }) => T, baseDir: string) {
+function withDefaultBaseDir<T extends { base_dir: string }>(
+  parse: (raw: unknown, path: string, issues: { errors: string[]; warnings: string[] }) => T,
+  baseDir: string,
+) {
   return (raw: unknown, path: string, issues: { errors: string[]; warnings: string[] }): T => {
     const parsed = parse(raw, path, issues)
     return parsed.base_dir === '' ? { ...parsed, base_dir: baseDir } : parsed
@@ -46,25 +67,54 @@ function withDefaultBaseDir<T extends { base_dir: string }>(parse: (raw: unknown
 
 export const inputStorage = storage('input', 'Where input documents are read from.')
 export const outputStorage = storage('output', 'Where the index tables are written.')
-export const updateOutputStorage = storage('update_output', 'Where `graphrag update` keeps the previous index and the delta.')
+export const updateOutputStorage = storage(
+  'update_output',
+  'Where `graphrag update` keeps the previous index and the delta.',
+)
 
 export const chunking = section({
-  type: oneOf(['tokens', 'sentence'], 'tokens', 'How documents are split: tokens (fixed token windows) or sentence (one chunk per sentence).'),
-  encoding_model: oneOf(TIKTOKEN_ENCODINGS, 'o200k_base', `tiktoken encoding used for chunk sizes and n_tokens (${TIKTOKEN_ENCODINGS.join(', ')}).`),
+  type: oneOf(
+    ['tokens', 'sentence'],
+    'tokens',
+    'How documents are split: tokens (fixed token windows) or sentence (one chunk per sentence).',
+  ),
+  encoding_model: oneOf(
+    TIKTOKEN_ENCODINGS,
+    'o200k_base',
+    `tiktoken encoding used for chunk sizes and n_tokens (${TIKTOKEN_ENCODINGS.join(', ')}).`,
+  ),
   size: int(1200, 'Tokens per chunk.', { min: 1 }),
   overlap: int(100, 'Tokens shared by consecutive chunks.', { min: 0 }),
   prepend_metadata: strList(null, 'Document fields written as "key: value." lines before each chunk (e.g. [title]).'),
 })
 
 export const tableProvider = section({
-  type: oneOf(['parquet'], 'parquet', 'Table format: parquet, Microsoft GraphRAG v3 schema (csv and cosmosdb are not supported).', { unsupported: ['csv', 'cosmosdb'] }),
-  container_name: ignored(optionalStr('Cosmos DB container. Not used (Parquet files only).'), 'only the cosmosdb table provider uses it'),
-  legacy_container: ignored(optionalStr('Cosmos DB legacy container. Not used (Parquet files only).'), 'only the cosmosdb table provider uses it'),
-  batch_size: ignored(int(50, 'Rows per write batch. Not used: each table is written in one piece.', { min: 1 }), 'each table is written in one piece'),
+  type: oneOf(
+    ['parquet'],
+    'parquet',
+    'Table format: parquet, Microsoft GraphRAG v3 schema (csv and cosmosdb are not supported).',
+    { unsupported: ['csv', 'cosmosdb'] },
+  ),
+  container_name: ignored(
+    optionalStr('Cosmos DB container. Not used (Parquet files only).'),
+    'only the cosmosdb table provider uses it',
+  ),
+  legacy_container: ignored(
+    optionalStr('Cosmos DB legacy container. Not used (Parquet files only).'),
+    'only the cosmosdb table provider uses it',
+  ),
+  batch_size: ignored(
+    int(50, 'Rows per write batch. Not used: each table is written in one piece.', { min: 1 }),
+    'each table is written in one piece',
+  ),
 })
 
 export const cache = section({
-  type: oneOf(['json', 'memory', 'none'], 'json', 'Cache kind: json (files under storage.base_dir), memory (this run only) or none.'),
+  type: oneOf(
+    ['json', 'memory', 'none'],
+    'json',
+    'Cache kind: json (files under storage.base_dir), memory (this run only) or none.',
+  ),
   storage: storage('cache', 'Where cache entries are stored.'),
 })
 
@@ -83,20 +133,32 @@ const LANCEDB_COLUMNS = 'LanceDB tables always use the columns id and vector'
 const indexSchemaShape = {
   index_name: optionalStr('Table name in the vector store (null = the embedding name).'),
   id_field: ignored(str('id', 'Id column. Only the default is supported: tables always use id.'), LANCEDB_COLUMNS),
-  vector_field: ignored(str('vector', 'Vector column. Only the default is supported: tables always use vector.'), LANCEDB_COLUMNS),
+  vector_field: ignored(
+    str('vector', 'Vector column. Only the default is supported: tables always use vector.'),
+    LANCEDB_COLUMNS,
+  ),
   vector_size: int(0, 'Vector dimension (0 = vector_store.vector_size).', { min: 0 }),
-  fields: ignored(freeMap('Extra columns. Not used: tables hold id, vector and the creation date.'), 'extra columns are not supported'),
+  fields: ignored(
+    freeMap('Extra columns. Not used: tables hold id, vector and the creation date.'),
+    'extra columns are not supported',
+  ),
 }
 
 const NOT_LANCEDB = 'only azure_ai_search and cosmosdb vector stores use it; graphrag uses LanceDB'
 
 export const vectorStore = section({
-  type: oneOf(['lancedb'], 'lancedb', 'Vector store kind: lancedb (azure_ai_search and cosmosdb are not supported).', { unsupported: ['azure_ai_search', 'cosmosdb'] }),
+  type: oneOf(['lancedb'], 'lancedb', 'Vector store kind: lancedb (azure_ai_search and cosmosdb are not supported).', {
+    unsupported: ['azure_ai_search', 'cosmosdb'],
+  }),
   db_uri: str('output/lancedb', 'LanceDB folder, relative to the project root.'),
   vector_size: int(3072, 'Embedding dimension; a mismatch with the model fails fast.', { min: 1 }),
-  index_schema: mapOf(indexSchemaShape, 'Per-embedding table settings (entity_description, community_full_content, text_unit_text).', {
-    example: { entity_description: { index_name: 'entity_description' } },
-  }),
+  index_schema: mapOf(
+    indexSchemaShape,
+    'Per-embedding table settings (entity_description, community_full_content, text_unit_text).',
+    {
+      example: { entity_description: { index_name: 'entity_description' } },
+    },
+  ),
   url: ignored(optionalStr('Azure AI Search URL. Not used (LanceDB only).'), NOT_LANCEDB),
   api_key: ignored(optionalStr('Azure AI Search key. Not used (LanceDB only).'), NOT_LANCEDB),
   audience: ignored(optionalStr('Azure AI Search audience. Not used (LanceDB only).'), NOT_LANCEDB),

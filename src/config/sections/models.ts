@@ -1,14 +1,36 @@
 /** `completion_models` / `embedding_models`: keyed as in Microsoft GraphRAG v3, plus our own extras. */
-import { anyList, bool, freeMap, ignored, int, mapOf, num, oneOf, optionalNum, optionalOneOf, optionalSection, optionalStr, required } from '../fields.js'
+import {
+  anyList,
+  bool,
+  freeMap,
+  ignored,
+  int,
+  mapOf,
+  num,
+  oneOf,
+  optionalNum,
+  optionalOneOf,
+  optionalSection,
+  optionalStr,
+  required,
+} from '../fields.js'
 import { TIKTOKEN_ENCODINGS } from '../../llm/encodings.js'
 
 const MODEL_PROVIDERS = ['openai', 'azure', 'local'] as const
 
 const retry = optionalSection(
   {
-    type: oneOf(['exponential_backoff', 'immediate'], 'exponential_backoff', 'Backoff strategy between attempts (exponential_backoff or immediate).'),
+    type: oneOf(
+      ['exponential_backoff', 'immediate'],
+      'exponential_backoff',
+      'Backoff strategy between attempts (exponential_backoff or immediate).',
+    ),
     max_retries: int(7, 'Retries after the first attempt (429, 5xx, timeouts, connection resets).', { min: 0 }),
-    base_delay: num(2, 'Backoff base in seconds: the n-th retry waits base_delay^n seconds (plus jitter, up to max_delay); a Retry-After header from the server wins.', { min: 0 }),
+    base_delay: num(
+      2,
+      'Backoff base in seconds: the n-th retry waits base_delay^n seconds (plus jitter, up to max_delay); a Retry-After header from the server wins.',
+      { min: 0 },
+    ),
     jitter: bool(true, 'Add up to one second of random jitter to each wait.'),
     max_delay: optionalNum('Upper bound of one wait in seconds (null = unbounded).', { min: 0, example: 60 }),
   },
@@ -20,7 +42,10 @@ const rateLimit = optionalSection(
     type: oneOf(['sliding_window'], 'sliding_window', 'Rate limiter kind (sliding_window is the only one).'),
     period_in_seconds: int(60, 'Length of the sliding window.', { min: 1 }),
     requests_per_period: optionalNum('Maximum requests per window (null = unlimited).', { min: 1, example: 500 }),
-    tokens_per_period: optionalNum('Maximum prompt + completion tokens per window (null = unlimited).', { min: 1, example: 200000 }),
+    tokens_per_period: optionalNum('Maximum prompt + completion tokens per window (null = unlimited).', {
+      min: 1,
+      example: 200000,
+    }),
   },
   'Client-side rate limit for this model (null = none).',
 )
@@ -34,27 +59,73 @@ const pricing = optionalSection(
 )
 
 const modelShape = {
-  type: oneOf(['litellm'], 'litellm', 'Model implementation; litellm means the OpenAI-protocol client here (mock models are not supported).', { unsupported: ['mock'] }),
-  model_provider: oneOf(MODEL_PROVIDERS, 'openai', 'openai (api.openai.com or any OpenAI-compatible api_base: Ollama, vLLM, LM Studio), azure, or local (offline hashing embedder).'),
+  type: oneOf(
+    ['litellm'],
+    'litellm',
+    'Model implementation; litellm means the OpenAI-protocol client here (mock models are not supported).',
+    { unsupported: ['mock'] },
+  ),
+  model_provider: oneOf(
+    MODEL_PROVIDERS,
+    'openai',
+    'openai (api.openai.com or any OpenAI-compatible api_base: Ollama, vLLM, LM Studio), azure, or local (offline hashing embedder).',
+  ),
   model: required('Model name (deployment name for Azure unless azure_deployment_name is set).'),
   api_key: optionalStr('API key; use ${GRAPHRAG_API_KEY} and keep the key in .env.'),
-  api_base: optionalStr('Base URL (null = api.openai.com), e.g. http://localhost:11434/v1 for Ollama; required for Azure.', { example: 'https://<resource>.openai.azure.com' }),
+  api_base: optionalStr(
+    'Base URL (null = api.openai.com), e.g. http://localhost:11434/v1 for Ollama; required for Azure.',
+    { example: 'https://<resource>.openai.azure.com' },
+  ),
   api_version: optionalStr('Azure OpenAI API version; required for Azure.', { example: '2024-10-21' }),
-  auth_method: oneOf(['api_key'], 'api_key', 'How to authenticate (api_key; azure_managed_identity is not supported yet).', { unsupported: ['azure_managed_identity'] }),
-  azure_deployment_name: optionalStr('Azure deployment name (azure only; null = the model name).', { example: 'my-gpt-4.1-deployment' }),
-  call_args: freeMap('Extra request parameters sent with every call.', { example: { temperature: 0, max_tokens: 4000 } }),
+  auth_method: oneOf(
+    ['api_key'],
+    'api_key',
+    'How to authenticate (api_key; azure_managed_identity is not supported yet).',
+    { unsupported: ['azure_managed_identity'] },
+  ),
+  azure_deployment_name: optionalStr('Azure deployment name (azure only; null = the model name).', {
+    example: 'my-gpt-4.1-deployment',
+  }),
+  call_args: freeMap('Extra request parameters sent with every call.', {
+    example: { temperature: 0, max_tokens: 4000 },
+  }),
   retry,
   rate_limit: rateLimit,
-  concurrent_requests: optionalNum('Parallel requests to this model (null = the top-level concurrent_requests).', { min: 1, example: 8 }),
+  concurrent_requests: optionalNum('Parallel requests to this model (null = the top-level concurrent_requests).', {
+    min: 1,
+    example: 8,
+  }),
   request_timeout: num(180, 'Seconds before one request is abandoned and retried.', { min: 1 }),
-  encoding_model: optionalOneOf(TIKTOKEN_ENCODINGS, 'tiktoken encoding for budgets and rate limits (null = chosen from the model family).', { example: 'o200k_base' }),
-  dimensions: optionalNum('Embedding size: the local embedder\'s dimension, or requested from the provider when set (null = the model\'s own).', { min: 1, example: 1024 }),
+  encoding_model: optionalOneOf(
+    TIKTOKEN_ENCODINGS,
+    'tiktoken encoding for budgets and rate limits (null = chosen from the model family).',
+    { example: 'o200k_base' },
+  ),
+  dimensions: optionalNum(
+    "Embedding size: the local embedder's dimension, or requested from the provider when set (null = the model's own).",
+    { min: 1, example: 1024 },
+  ),
   pricing,
-  metrics: ignored(freeMap('Usage metrics of Microsoft GraphRAG. Not used: graphrag reports calls, tokens and cost in stats.json.'), 'calls, tokens and cost go to stats.json'),
-  mock_responses: ignored(anyList('Canned responses of mock models. Not used: mock models are not supported.'), 'mock models are not supported'),
+  metrics: ignored(
+    freeMap('Usage metrics of Microsoft GraphRAG. Not used: graphrag reports calls, tokens and cost in stats.json.'),
+    'calls, tokens and cost go to stats.json',
+  ),
+  mock_responses: ignored(
+    anyList('Canned responses of mock models. Not used: mock models are not supported.'),
+    'mock models are not supported',
+  ),
 }
 
-const CHAT_MODEL_EXAMPLE = { default_completion_model: { model_provider: 'openai', model: 'gpt-4.1', api_key: '${GRAPHRAG_API_KEY}' } }
+const CHAT_MODEL_EXAMPLE = {
+  default_completion_model: { model_provider: 'openai', model: 'gpt-4.1', api_key: '${GRAPHRAG_API_KEY}' },
+}
 
-export const completionModels = mapOf(modelShape, 'Chat models by id; workflows refer to them by completion_model_id.', { example: CHAT_MODEL_EXAMPLE })
-export const embeddingModels = mapOf(modelShape, 'Embedding models by id; embed_text and search refer to them by embedding_model_id.')
+export const completionModels = mapOf(
+  modelShape,
+  'Chat models by id; workflows refer to them by completion_model_id.',
+  { example: CHAT_MODEL_EXAMPLE },
+)
+export const embeddingModels = mapOf(
+  modelShape,
+  'Embedding models by id; embed_text and search refer to them by embedding_model_id.',
+)

@@ -2,7 +2,9 @@
 import { bool, int, num, optionalNum, optionalStr, section } from '../fields.js'
 
 const completion = () =>
-  optionalStr('Chat model id (null: offline, print the ranked context instead of an answer).', { def: 'default_completion_model' })
+  optionalStr('Chat model id (null: offline, print the ranked context instead of an answer).', {
+    def: 'default_completion_model',
+  })
 const embedding = () => optionalStr('Embedding model id.', { def: 'default_embedding_model' })
 
 export const localSearch = section({
@@ -20,13 +22,19 @@ export const localSearch = section({
 export const globalSearch = section({
   map_prompt: optionalStr('Map prompt file (null = built-in).'),
   reduce_prompt: optionalStr('Reduce prompt file (null = built-in).'),
-  knowledge_prompt: optionalStr('General-knowledge add-on prompt file. Unused, as in Microsoft GraphRAG: global search never adds general knowledge.'),
+  knowledge_prompt: optionalStr(
+    'General-knowledge add-on prompt file. Unused, as in Microsoft GraphRAG: global search never adds general knowledge.',
+  ),
   completion_model_id: completion(),
   max_context_tokens: int(12000, 'Token budget of one map batch.', { min: 1 }),
   data_max_tokens: int(12000, 'Token budget of the reduce context.', { min: 1 }),
   map_max_length: int(1000, 'Word limit of one map answer.', { min: 1 }),
   reduce_max_length: int(2000, 'Word limit of the final answer.', { min: 1 }),
-  dynamic_search_threshold: int(1, 'Minimum relevance rating (0-5, as the rating prompt asks) for a report to count in dynamic selection.', { min: 0 }),
+  dynamic_search_threshold: int(
+    1,
+    'Minimum relevance rating (0-5, as the rating prompt asks) for a report to count in dynamic selection.',
+    { min: 0 },
+  ),
   dynamic_search_keep_parent: bool(false, 'Keep a parent report when its children are relevant.'),
   dynamic_search_num_repeats: int(1, 'Ratings per report (averaged).', { min: 1 }),
   dynamic_search_use_summary: bool(false, 'Rate on the summary instead of the full report.'),

@@ -3,7 +3,20 @@ import { bool, ignored, int, num, oneOf, optionalNum, optionalStr, section, str,
 
 export const DEFAULT_ENTITY_TYPES = ['organization', 'person', 'geo', 'event'] as const
 export const DEFAULT_EXCLUDE_NOUNS = [
-  'stuff', 'thing', 'things', 'bunch', 'bit', 'bits', 'people', 'person', 'okay', 'hey', 'hi', 'hello', 'laughter', 'oh',
+  'stuff',
+  'thing',
+  'things',
+  'bunch',
+  'bit',
+  'bits',
+  'people',
+  'person',
+  'okay',
+  'hey',
+  'hi',
+  'hello',
+  'laughter',
+  'oh',
 ] as const
 
 export const embedText = section({
@@ -23,8 +36,14 @@ export const extractGraph = section({
   prompt: optionalStr('Prompt file (null = built-in).'),
   entity_types: strList([...DEFAULT_ENTITY_TYPES], 'Entity types the model is asked to extract.'),
   max_gleanings: int(1, 'Follow-up "anything missed?" rounds per chunk.', { min: 0 }),
-  max_failed_fraction: num(0, 'Fraction of chunks allowed to fail after retries before the workflow fails.', { min: 0, max: 1 }),
-  normalize_titles: bool(false, 'Merge entities whose titles are equal after normalisation (Unicode NFKC, case, punctuation, leading/trailing "the"/"a"/"an"); other spellings go to entity_aliases.parquet. Off keeps Microsoft GraphRAG\'s entities.'),
+  max_failed_fraction: num(0, 'Fraction of chunks allowed to fail after retries before the workflow fails.', {
+    min: 0,
+    max: 1,
+  }),
+  normalize_titles: bool(
+    false,
+    'Merge entities whose titles are equal after normalisation (Unicode NFKC, case, punctuation, leading/trailing "the"/"a"/"an"); other spellings go to entity_aliases.parquet. Off keeps Microsoft GraphRAG\'s entities.',
+  ),
 })
 
 export const summarizeDescriptions = section({
@@ -36,7 +55,13 @@ export const summarizeDescriptions = section({
 })
 
 /** The reference's cfg-extractor grammar: adjacent tag pairs merged into one phrase tag. */
-const DEFAULT_NOUN_PHRASE_GRAMMARS = { 'PROPN,PROPN': 'PROPN', 'NOUN,NOUN': 'NOUNS', 'NOUNS,NOUN': 'NOUNS', 'ADJ,ADJ': 'ADJ', 'ADJ,NOUN': 'NOUNS' }
+const DEFAULT_NOUN_PHRASE_GRAMMARS = {
+  'PROPN,PROPN': 'PROPN',
+  'NOUN,NOUN': 'NOUNS',
+  'NOUNS,NOUN': 'NOUNS',
+  'ADJ,ADJ': 'ADJ',
+  'ADJ,NOUN': 'NOUNS',
+}
 
 const WINK_ONLY = 'noun phrases always come from the built-in wink-nlp English tagger'
 const SPACY_ONLY = 'only the syntactic_parser and cfg extractors use it; graphrag always uses its wink-nlp tagger'
@@ -47,19 +72,46 @@ export const extractGraphNlp = section({
   async_mode: oneOf(['threaded', 'asyncio'], 'threaded', 'Unused, as in Microsoft GraphRAG.'),
   text_analyzer: section({
     extractor_type: ignored(
-      oneOf(['regex_english', 'syntactic_parser', 'cfg'], 'regex_english', 'Extractor of the reference (regex_english, syntactic_parser or cfg). Not used: graphrag always uses its wink-nlp English tagger, closest to regex_english.'),
+      oneOf(
+        ['regex_english', 'syntactic_parser', 'cfg'],
+        'regex_english',
+        'Extractor of the reference (regex_english, syntactic_parser or cfg). Not used: graphrag always uses its wink-nlp English tagger, closest to regex_english.',
+      ),
       WINK_ONLY,
     ),
-    model_name: ignored(str('en_core_web_md', 'spaCy model of the syntactic_parser / cfg extractors. Not used (no spaCy here).'), SPACY_ONLY),
+    model_name: ignored(
+      str('en_core_web_md', 'spaCy model of the syntactic_parser / cfg extractors. Not used (no spaCy here).'),
+      SPACY_ONLY,
+    ),
     max_word_length: int(15, 'Longest word kept in a phrase.', { min: 1 }),
     word_delimiter: str(' ', 'Joins the words of a phrase.'),
     include_named_entities: bool(true, 'Keep single-word phrases that are proper nouns.'),
-    exclude_nouns: strList([...DEFAULT_EXCLUDE_NOUNS], 'Words dropped from phrases (null = this default list).', { nullMeansDefault: true }),
-    exclude_entity_tags: ignored(strList(['DATE'], 'Entity tags dropped by the syntactic_parser / cfg extractors. Not used (wink-nlp runs without NER here).'), SPACY_ONLY),
-    exclude_pos_tags: ignored(strList(['DET', 'PRON', 'INTJ', 'X'], 'Part-of-speech tags dropped by the syntactic_parser / cfg extractors. Not used.'), SPACY_ONLY),
-    noun_phrase_tags: ignored(strList(['PROPN', 'NOUNS'], 'Tags the cfg extractor keeps as phrases. Not used.'), SPACY_ONLY),
+    exclude_nouns: strList([...DEFAULT_EXCLUDE_NOUNS], 'Words dropped from phrases (null = this default list).', {
+      nullMeansDefault: true,
+    }),
+    exclude_entity_tags: ignored(
+      strList(
+        ['DATE'],
+        'Entity tags dropped by the syntactic_parser / cfg extractors. Not used (wink-nlp runs without NER here).',
+      ),
+      SPACY_ONLY,
+    ),
+    exclude_pos_tags: ignored(
+      strList(
+        ['DET', 'PRON', 'INTJ', 'X'],
+        'Part-of-speech tags dropped by the syntactic_parser / cfg extractors. Not used.',
+      ),
+      SPACY_ONLY,
+    ),
+    noun_phrase_tags: ignored(
+      strList(['PROPN', 'NOUNS'], 'Tags the cfg extractor keeps as phrases. Not used.'),
+      SPACY_ONLY,
+    ),
     noun_phrase_grammars: ignored(
-      strMap(DEFAULT_NOUN_PHRASE_GRAMMARS, 'Tag pairs the cfg extractor merges. Not used: phrases are up to two adjectives followed by one to three nouns.'),
+      strMap(
+        DEFAULT_NOUN_PHRASE_GRAMMARS,
+        'Tag pairs the cfg extractor merges. Not used: phrases are up to two adjectives followed by one to three nouns.',
+      ),
       SPACY_ONLY,
     ),
   }),
@@ -79,8 +131,16 @@ export const clusterGraph = section({
   max_cluster_size: int(10, 'Communities with at least this many members are split into a further level.', { min: 1 }),
   use_lcc: bool(true, 'Cluster only the largest connected component.'),
   seed: int(0xdeadbeef, 'Random seed (same seed, same communities).', { min: 0 }),
-  mode: oneOf(['quality', 'compat'], 'quality', 'Leiden mode: quality (iterated to a stable partition, higher modularity) or compat (identical to Microsoft GraphRAG, graspologic-native 1.2).'),
-  max_iterations: int(10, 'Upper bound of Leiden iterations per run in quality mode; it stops earlier once an iteration moves no node or raises modularity by less than 0.2% (karate: 2-4 iterations, a 100k-node graph: 3).', { min: 1 }),
+  mode: oneOf(
+    ['quality', 'compat'],
+    'quality',
+    'Leiden mode: quality (iterated to a stable partition, higher modularity) or compat (identical to Microsoft GraphRAG, graspologic-native 1.2).',
+  ),
+  max_iterations: int(
+    10,
+    'Upper bound of Leiden iterations per run in quality mode; it stops earlier once an iteration moves no node or raises modularity by less than 0.2% (karate: 2-4 iterations, a 100k-node graph: 3).',
+    { min: 1 },
+  ),
 })
 
 export const extractClaims = section({
@@ -93,13 +153,19 @@ export const extractClaims = section({
 })
 
 export const communityReports = section({
-  completion_model_id: optionalStr('Chat model id from completion_models (null: the fast method writes extractive reports offline).', { def: 'default_completion_model' }),
+  completion_model_id: optionalStr(
+    'Chat model id from completion_models (null: the fast method writes extractive reports offline).',
+    { def: 'default_completion_model' },
+  ),
   model_instance_name: str('community_reporting', 'Cache partition name.'),
   graph_prompt: optionalStr('Prompt for graph-context reports (null = built-in).'),
   text_prompt: optionalStr('Prompt for text-unit-context reports (null = built-in).'),
   max_length: int(2000, 'Word limit given to the model for each report.', { min: 1 }),
   max_input_length: int(8000, 'Token budget of the context of one report.', { min: 1 }),
-  max_failed_fraction: num(0, 'Fraction of communities allowed to fail after retries before the workflow fails.', { min: 0, max: 1 }),
+  max_failed_fraction: num(0, 'Fraction of communities allowed to fail after retries before the workflow fails.', {
+    min: 0,
+    max: 1,
+  }),
 })
 
 export const snapshots = section({

@@ -14,7 +14,11 @@ export interface Selection {
 /** Relationships listed at most; the count says how many there are in all. */
 const MAX_RELATIONSHIPS = 100
 
-export function showDetails(panel: HTMLElement, selection: Selection, select: (node: string | undefined) => void): void {
+export function showDetails(
+  panel: HTMLElement,
+  selection: Selection,
+  select: (node: string | undefined) => void,
+): void {
   const { node } = selection
   const close = element('button', { id: 'close', title: 'Close', textContent: '×' })
   close.addEventListener('click', () => select(undefined))
@@ -24,7 +28,10 @@ export function showDetails(panel: HTMLElement, selection: Selection, select: (n
     element('h2', { textContent: node.key }),
     element('div', { className: 'meta', textContent: meta }),
     node.description === ''
-      ? element('p', { className: 'empty', textContent: 'No description in the index (the fast method extracts none).' })
+      ? element('p', {
+          className: 'empty',
+          textContent: 'No description in the index (the fast method extracts none).',
+        })
       : element('p', { textContent: node.description }),
     ...communitySection(selection),
     ...relationshipSection(selection, select),
@@ -35,16 +42,25 @@ export function showDetails(panel: HTMLElement, selection: Selection, select: (n
 
 function communitySection({ node, communities, data }: Selection): HTMLElement[] {
   const community = communities.get(node.community)
-  if (community === undefined) return [element('h3', { textContent: 'Community' }), element('p', { className: 'empty', textContent: 'In no community.' })]
+  if (community === undefined)
+    return [
+      element('h3', { textContent: 'Community' }),
+      element('p', { className: 'empty', textContent: 'In no community.' }),
+    ]
   const levelNote = community.level === data.level ? '' : ` (level ${community.level}: not split further)`
   return [
     element('h3', { textContent: `Community ${community.community}${levelNote}` }),
     element('p', { className: 'report-title' }, [element('strong', { textContent: community.title })]),
-    community.summary === '' ? element('p', { className: 'empty', textContent: 'No report.' }) : element('p', { className: 'report-summary', textContent: community.summary }),
+    community.summary === ''
+      ? element('p', { className: 'empty', textContent: 'No report.' })
+      : element('p', { className: 'report-summary', textContent: community.summary }),
   ]
 }
 
-function relationshipSection({ node, graph, data }: Selection, select: (node: string | undefined) => void): HTMLElement[] {
+function relationshipSection(
+  { node, graph, data }: Selection,
+  select: (node: string | undefined) => void,
+): HTMLElement[] {
   const rows = graph
     .mapEdges(node.key, (edge, _attributes, source, target) => {
       const [, , weight, description] = data.edges[Number(edge)]!

@@ -12,6 +12,7 @@ export function renderLegend(parent: HTMLElement, communities: readonly ViewerCo
     swatch.style.background = c.color
     legend.append(element('div', { title: c.summary }, [swatch, `${c.title} (${c.size})`]))
   }
-  if (communities.length > MAX_ENTRIES) legend.append(element('div', { textContent: `and ${communities.length - MAX_ENTRIES} smaller communities` }))
+  if (communities.length > MAX_ENTRIES)
+    legend.append(element('div', { textContent: `and ${communities.length - MAX_ENTRIES} smaller communities` }))
   parent.append(legend)
 }

@@ -14,7 +14,9 @@ import { attachSearch } from './search.js'
 const data = JSON.parse(document.getElementById(VIEWER_DATA_ID)!.textContent!) as ViewerData
 const graph = new Graph({ type: 'undirected', multi: true, allowSelfLoops: true })
 data.nodes.forEach((n) => graph.addNode(n.key, { label: n.key, x: n.x, y: n.y, size: n.size, color: n.color }))
-data.edges.forEach(([s, t, weight], i) => graph.addEdgeWithKey(String(i), data.nodes[s]!.key, data.nodes[t]!.key, { weight }))
+data.edges.forEach(([s, t, weight], i) =>
+  graph.addEdgeWithKey(String(i), data.nodes[s]!.key, data.nodes[t]!.key, { weight }),
+)
 const byKey = new Map(data.nodes.map((n) => [n.key, n]))
 const communities = new Map<number, ViewerCommunity>(data.communities.map((c) => [c.community, c]))
 
@@ -23,7 +25,12 @@ const container = element('div', { id: 'graph' })
 document.body.append(container)
 const side = element('div', { id: 'side', className: 'panel' })
 side.append(element('h1', { textContent: data.title }))
-side.append(element('div', { id: 'stats', textContent: `${data.nodes.length} entities · ${data.edges.length} relationships · communities at level ${data.level}` }))
+side.append(
+  element('div', {
+    id: 'stats',
+    textContent: `${data.nodes.length} entities · ${data.edges.length} relationships · communities at level ${data.level}`,
+  }),
+)
 document.body.append(side)
 const details = element('div', { id: 'details', className: 'panel', hidden: true })
 document.body.append(details)
@@ -47,11 +54,15 @@ try {
     },
     edgeReducer: (edge, attrs) => {
       if (state.selected === undefined) return attrs
-      return graph.hasExtremity(edge, state.selected) ? { ...attrs, color: 'rgba(60,60,60,0.5)', size: 1.5 } : { ...attrs, hidden: true }
+      return graph.hasExtremity(edge, state.selected)
+        ? { ...attrs, color: 'rgba(60,60,60,0.5)', size: 1.5 }
+        : { ...attrs, hidden: true }
     },
   })
 } catch (error) {
-  document.body.append(element('div', { id: 'nowebgl', textContent: `This page needs WebGL to draw the graph (${String(error)}).` }))
+  document.body.append(
+    element('div', { id: 'nowebgl', textContent: `This page needs WebGL to draw the graph (${String(error)}).` }),
+  )
   document.body.dataset.error = String(error)
   throw error
 }
@@ -69,12 +80,17 @@ function select(node: string | undefined): void {
   // Small graphs are legible whole, so the camera only pans; on big ones it also zooms in to the neighbourhood.
   const position = renderer.getNodeDisplayData(node)
   const ratio = graph.order > 500 ? Math.min(renderer.getCamera().ratio, 0.3) : renderer.getCamera().ratio
-  if (position !== undefined) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio }, { duration: 400 })
+  if (position !== undefined)
+    void renderer.getCamera().animate({ x: position.x, y: position.y, ratio }, { duration: 400 })
 }
 
 renderer.on('clickNode', ({ node }) => select(node))
 renderer.on('clickStage', () => select(undefined))
-attachSearch(side, data.nodes.map((n) => n.key), select)
+attachSearch(
+  side,
+  data.nodes.map((n) => n.key),
+  select,
+)
 renderLegend(side, data.communities)
 // A handle for scripts and tests: where a node is drawn on screen (page pixels), and selecting one.
 Object.assign(window, {

@@ -61,7 +61,11 @@ export function largestConnectedComponent(edges: ReadonlyArray<NamedEdge>): Set<
 /** Copies of the edges restricted to the stable LCC, with normalised names, oriented and sorted. */
 export function stableLargestConnectedComponent<E extends NamedEdge>(edges: ReadonlyArray<E>): E[] {
   if (edges.length === 0) return []
-  const normalised = edges.map((e) => ({ ...e, source: normalizeNodeName(e.source), target: normalizeNodeName(e.target) }))
+  const normalised = edges.map((e) => ({
+    ...e,
+    source: normalizeNodeName(e.source),
+    target: normalizeNodeName(e.target),
+  }))
   const keep = largestConnectedComponent(normalised)
   const seen = new Set<string>()
   const out: E[] = []

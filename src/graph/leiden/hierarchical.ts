@@ -119,11 +119,7 @@ export function hierarchicalPartition(
 }
 
 /** Counting sort of nodes by cluster id; members ascending within a cluster. */
-function membersByCluster(
-  membership: Int32Array,
-  n: number,
-  k: number,
-): { start: Int32Array; members: Int32Array } {
+function membersByCluster(membership: Int32Array, n: number, k: number): { start: Int32Array; members: Int32Array } {
   const start = new Int32Array(k + 1)
   for (let v = 0; v < n; v++) start[membership[v] + 1]++
   for (let c = 0; c < k; c++) start[c + 1] += start[c]

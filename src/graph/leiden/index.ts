@@ -148,9 +148,12 @@ function resolveOptions(options: LeidenOptions): { params: LeidenParams; seed: n
   requireInteger('maxIterations', iterations, 1)
   requireInteger('seed', o.seed, 0)
   requireInteger('restarts', o.restarts, 1)
-  if (!(o.resolution > 0 && Number.isFinite(o.resolution))) throw new InvalidGraphError('resolution must be a finite number > 0')
-  if (!(o.randomness > 0 && Number.isFinite(o.randomness))) throw new InvalidGraphError('randomness must be a finite number > 0')
-  if (!(o.tolerance >= 0 && o.tolerance < 1)) throw new InvalidGraphError(`tolerance must be a number in [0, 1), got ${String(o.tolerance)}`)
+  if (!(o.resolution > 0 && Number.isFinite(o.resolution)))
+    throw new InvalidGraphError('resolution must be a finite number > 0')
+  if (!(o.randomness > 0 && Number.isFinite(o.randomness)))
+    throw new InvalidGraphError('randomness must be a finite number > 0')
+  if (!(o.tolerance >= 0 && o.tolerance < 1))
+    throw new InvalidGraphError(`tolerance must be a number in [0, 1), got ${String(o.tolerance)}`)
   return {
     params: {
       compat: mode === 'compat',
@@ -167,7 +170,8 @@ function resolveOptions(options: LeidenOptions): { params: LeidenParams; seed: n
 }
 
 function requireInteger(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) throw new InvalidGraphError(`${name} must be an integer >= ${min}, got ${String(value)}`)
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new InvalidGraphError(`${name} must be an integer >= ${min}, got ${String(value)}`)
 }
 
 function stripUndefined(options: LeidenOptions): LeidenOptions {

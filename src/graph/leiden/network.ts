@@ -46,11 +46,13 @@ export function buildNetwork(edges: ReadonlyArray<WeightedEdge>): LabeledNetwork
   let lastSourceId = -1
   for (let i = 0; i < edgeCount; i++) {
     const edge = edges[i]
-    if (!Array.isArray(edge) || edge.length < 3) throw new InvalidGraphError(`edge ${i} is not a [source, target, weight] tuple`)
+    if (!Array.isArray(edge) || edge.length < 3)
+      throw new InvalidGraphError(`edge ${i} is not a [source, target, weight] tuple`)
     const s = edge[0]
     const t = edge[1]
     const w = edge[2]
-    if (typeof s !== 'string' || typeof t !== 'string') throw new InvalidGraphError(`edge ${i}: node ids must be strings`)
+    if (typeof s !== 'string' || typeof t !== 'string')
+      throw new InvalidGraphError(`edge ${i}: node ids must be strings`)
     if (typeof w !== 'number' || !(w >= 0 && w < Infinity)) {
       throw new InvalidGraphError(`edge ${i} (${s} -- ${t}): weight must be a finite number >= 0, got ${String(w)}`)
     }

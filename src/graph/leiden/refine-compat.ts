@@ -50,7 +50,21 @@ export function refineCompat(
     if (!(ext[v] >= cw[v] * (total - cw[v]) * r)) continue
     cw[v] = 0
     ext[v] = 0
-    const chosen = chooseCandidate(v, offsets, neighbors, weights, nodeWeights[v], comm, cw, ext, total, r, theta, rng, s)
+    const chosen = chooseCandidate(
+      v,
+      offsets,
+      neighbors,
+      weights,
+      nodeWeights[v],
+      comm,
+      cw,
+      ext,
+      total,
+      r,
+      theta,
+      rng,
+      s,
+    )
     mergeInto(v, chosen, offsets, neighbors, weights, nodeWeights[v], comm, single, cw, ext)
   }
   // Renumber pieces by ascending surviving local id.

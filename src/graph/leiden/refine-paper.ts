@@ -39,7 +39,8 @@ export function refinePaper(
     single[v] = 1
     cw[v] = nodeWeights[v]
     let inside = 0
-    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) if (membership[neighbors[e]] === c) inside += weights[e]
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++)
+      if (membership[neighbors[e]] === c) inside += weights[e]
     ext[v] = inside
     total += nodeWeights[v]
     order[i - from] = v

@@ -45,7 +45,9 @@ function strict(label: string, keepBom: boolean, display: string): TextDecodeFn 
     try {
       return decoder.decode(bytes)
     } catch {
-      throw new UnreadableTextError(`not valid ${display} (${firstBadLine(bytes, label)}); set input.encoding if the file uses another encoding`)
+      throw new UnreadableTextError(
+        `not valid ${display} (${firstBadLine(bytes, label)}); set input.encoding if the file uses another encoding`,
+      )
     }
   }
 }
@@ -72,8 +74,8 @@ function decodeAscii(bytes: Uint8Array): string {
 
 // Code points of bytes 0x80-0x9F in cp1252; 0 marks the five bytes Python's codec refuses.
 const CP1252_HIGH = [
-  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0,
-  0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
+  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0, 0,
+  0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
 ]
 
 function decodeCp1252(bytes: Uint8Array): string {
@@ -119,7 +121,8 @@ export function readText(bytes: Uint8Array, decode: TextDecodeFn): string {
   } catch (error) {
     // Undecodable bytes with NULs are a binary file, which says more than "not valid UTF-8".
     const nul = bytes.indexOf(0)
-    if (error instanceof UnreadableTextError && nul >= 0) throw new UnreadableTextError(`binary file (NUL byte at offset ${nul})`)
+    if (error instanceof UnreadableTextError && nul >= 0)
+      throw new UnreadableTextError(`binary file (NUL byte at offset ${nul})`)
     throw error
   }
   const text = normaliseNewlines(decoded)

@@ -61,7 +61,10 @@ export async function listInputFiles(baseDir: string, pattern: RegExp): Promise<
  * The files under `baseDir` that match `pattern` and those that do not (hidden files such as
  * .DS_Store left out), both sorted; the loader names the second in one notice.
  */
-export async function partitionInputFiles(baseDir: string, pattern: RegExp): Promise<{ matched: string[]; unmatched: string[] }> {
+export async function partitionInputFiles(
+  baseDir: string,
+  pattern: RegExp,
+): Promise<{ matched: string[]; unmatched: string[] }> {
   const files = (await walk(baseDir))
     .map((abs) => ({ abs, rel: relative(baseDir, abs).split(sep).join('/') }))
     .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))

@@ -19,12 +19,63 @@ export interface HtmlText {
 }
 
 // Content that is never text a reader sees.
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'select', 'head'])
-const PARAGRAPHS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'dl', 'figure', 'hr', 'address', 'table'])
-const LINES = new Set([
-  'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'dt', 'dd', 'figcaption', 'form', 'fieldset', 'details', 'summary', 'caption', 'tr', 'body',
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+  'object',
+  'canvas',
+  'select',
+  'head',
 ])
-const CREATED_META = new Set(['date', 'created', 'dcterms.created', 'dc.date', 'dc.date.created', 'article:published_time'])
+const PARAGRAPHS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'dl',
+  'figure',
+  'hr',
+  'address',
+  'table',
+])
+const LINES = new Set([
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'aside',
+  'nav',
+  'dt',
+  'dd',
+  'figcaption',
+  'form',
+  'fieldset',
+  'details',
+  'summary',
+  'caption',
+  'tr',
+  'body',
+])
+const CREATED_META = new Set([
+  'date',
+  'created',
+  'dcterms.created',
+  'dc.date',
+  'dc.date.created',
+  'article:published_time',
+])
 
 interface List {
   readonly ordered: boolean

@@ -18,7 +18,9 @@ export async function inputFilesFingerprint(baseDir: string): Promise<string> {
 /** An unreadable file must not stop the run here: the loader reports it; its error code stands in for the content. */
 async function contentHash(file: string): Promise<string> {
   try {
-    return createHash('sha256').update(await readFile(file)).digest('hex')
+    return createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex')
   } catch (error) {
     return `unreadable:${(error as NodeJS.ErrnoException).code ?? 'error'}`
   }

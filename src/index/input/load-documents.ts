@@ -43,12 +43,17 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
   const decode = textDecoderFor(options.encoding)
   const pattern = options.file_pattern ?? DEFAULT_FILE_PATTERNS[options.type]
   const { matched: files, unmatched } = await partitionInputFiles(options.baseDir, compilePattern(pattern))
-  if (unmatched.length > 0) report.onNotice?.(unmatchedNotice(unmatched, options.type, pattern, options.file_pattern !== null))
+  if (unmatched.length > 0)
+    report.onNotice?.(unmatchedNotice(unmatched, options.type, pattern, options.file_pattern !== null))
   report.onListed?.(files.length)
   const read: ReadOptions = {
     decode,
     encodingSet: options.encoding !== null,
-    columns: { idColumn: options.id_column, titleColumn: options.title_column, textColumn: options.text_column ?? 'text' },
+    columns: {
+      idColumn: options.id_column,
+      titleColumn: options.title_column,
+      textColumn: options.text_column ?? 'text',
+    },
     textColumnSet: options.text_column !== null,
   }
   const documents: InputDocumentRow[] = []
@@ -58,7 +63,8 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
       const result = await readInputFile(options.baseDir, path, options.type, read)
       for (const warning of result.warnings) report.onWarning(warning)
       // A file with no rows (a header-only csv, an empty jsonl or json array) counts as skipped, not read.
-      if (result.documents.length === 0) throw new UnreadableTextError(result.warnings.length > 0 ? 'every row was skipped' : 'no rows')
+      if (result.documents.length === 0)
+        throw new UnreadableTextError(result.warnings.length > 0 ? 'every row was skipped' : 'no rows')
       for (const doc of result.documents) documents.push({ ...doc, human_readable_id: documents.length })
     } catch (error) {
       if (!(error instanceof UnreadableTextError || isFsError(error))) throw error
@@ -69,9 +75,12 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
   }
   if (documents.length === 0) {
     const found = files.length === 0 ? 'no files match' : `none of the ${files.length} matching file(s) gave a document`
-    throw new InputError(`no input documents in ${options.baseDir} (file_pattern ${pattern}, type ${options.type}): ${found}`, {
-      file: options.baseDir,
-    })
+    throw new InputError(
+      `no input documents in ${options.baseDir} (file_pattern ${pattern}, type ${options.type}): ${found}`,
+      {
+        file: options.baseDir,
+      },
+    )
   }
   return { documents, filesRead: files.length - filesSkipped, filesSkipped }
 }
@@ -79,14 +88,23 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
 const NOTICE_NAMES = 10
 
 function unmatchedNotice(files: readonly string[], type: InputType, pattern: string, ownPattern: boolean): string {
-  const names = files.slice(0, NOTICE_NAMES).join(', ') + (files.length > NOTICE_NAMES ? `, and ${files.length - NOTICE_NAMES} more` : '')
-  const why = type === 'auto' ? `no reader for their type (file_pattern ${pattern})` : `they do not match input.type ${type} (file_pattern ${pattern})`
+  const names =
+    files.slice(0, NOTICE_NAMES).join(', ') +
+    (files.length > NOTICE_NAMES ? `, and ${files.length - NOTICE_NAMES} more` : '')
+  const why =
+    type === 'auto'
+      ? `no reader for their type (file_pattern ${pattern})`
+      : `they do not match input.type ${type} (file_pattern ${pattern})`
   const hint = type === 'auto' || ownPattern ? '' : '; set input.type: auto to read every supported format'
   return `${files.length} input file(s) not read, ${why}: ${names}${hint}`
 }
 
 function isFsError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall !== undefined
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    (error as NodeJS.ErrnoException).syscall !== undefined
+  )
 }
 
 function reason(error: Error): string {

@@ -29,7 +29,13 @@ export function readMarkdown(text: string, path: string, creationDate: string): 
   if (text.trim() === '') throw new UnreadableTextError('empty file')
   return {
     documents: [
-      { id: sha512(text), text, title: markdownTitle(text) ?? posix.basename(path), creation_date: creationDate, raw_data: null },
+      {
+        id: sha512(text),
+        text,
+        title: markdownTitle(text) ?? posix.basename(path),
+        creation_date: creationDate,
+        raw_data: null,
+      },
     ],
     warnings: [],
   }

@@ -14,7 +14,11 @@ interface CoreProperties {
 }
 
 const CORE = 'docProps/core.xml'
-const FIELDS: Record<string, keyof CoreProperties> = { 'dc:creator': 'author', 'dc:title': 'title', 'dcterms:created': 'created' }
+const FIELDS: Record<string, keyof CoreProperties> = {
+  'dc:creator': 'author',
+  'dc:title': 'title',
+  'dcterms:created': 'created',
+}
 
 /** The core properties of an OOXML zip; the caller has already checked that the bytes are a zip. */
 export function coreProperties(bytes: Uint8Array): CoreProperties {

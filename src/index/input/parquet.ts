@@ -34,7 +34,9 @@ function columnValues(name: string, vector: Vector): JsonValue[] {
     try {
       return Array.from(vector.toArray() as ArrayLike<unknown>, toJson)
     } catch (cause) {
-      throw new UnreadableTextError(`column "${name}" has an unsupported type ${String(vector.type)} (${(cause as Error).message})`)
+      throw new UnreadableTextError(
+        `column "${name}" has an unsupported type ${String(vector.type)} (${(cause as Error).message})`,
+      )
     }
   }
 }
@@ -46,7 +48,8 @@ function toJson(value: unknown): JsonValue {
   if (value instanceof Date) return value.toISOString()
   if (Array.isArray(value) || ArrayBuffer.isView(value)) return Array.from(value as ArrayLike<unknown>, toJson)
   if (typeof value === 'object') {
-    const plain = typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value
+    const plain =
+      typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value
     const out: JsonObject = {}
     for (const [k, v] of Object.entries(plain as object)) out[k] = toJson(v)
     return out
@@ -54,6 +57,11 @@ function toJson(value: unknown): JsonValue {
   return String(value)
 }
 
-export function readParquet(bytes: Uint8Array, path: string, creationDate: string, columns: ColumnOptions): FileDocuments {
+export function readParquet(
+  bytes: Uint8Array,
+  path: string,
+  creationDate: string,
+  columns: ColumnOptions,
+): FileDocuments {
   return rowsToDocuments(parquetRows(bytes), path, creationDate, columns)
 }

@@ -35,7 +35,13 @@ export async function readPdf(bytes: Uint8Array, path: string, creationDate: str
     if (text !== '' && scanned.length > 0) {
       warnings.push(`${path}: page(s) ${scanned.join(', ')} hold only images (scanned?): run OCR to index their text`)
     }
-    const result = fileDocument(text, path, creationDate, await metadataOf(pdf, pdfjs, path, warnings), pdf.numPages === 0 ? 'no pages' : NO_TEXT_LAYER)
+    const result = fileDocument(
+      text,
+      path,
+      creationDate,
+      await metadataOf(pdf, pdfjs, path, warnings),
+      pdf.numPages === 0 ? 'no pages' : NO_TEXT_LAYER,
+    )
     return { documents: result.documents, warnings }
   } finally {
     await pdf.destroy()
@@ -45,7 +51,13 @@ export async function readPdf(bytes: Uint8Array, path: string, creationDate: str
 async function openPdf(pdfjs: PdfJs, bytes: Uint8Array): Promise<PdfDocument> {
   try {
     // verbosity 0: pdf.js reports font and structure quirks on the console; only errors matter here.
-    return await pdfjs.getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise
+    return await pdfjs.getDocument({
+      data: bytes,
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      verbosity: 0,
+    }).promise
   } catch (cause) {
     const error = cause as Error
     if (error.name === 'PasswordException') throw new UnreadableTextError('encrypted PDF: it needs a password to open')
@@ -68,7 +80,12 @@ async function readPage(pdf: PdfDocument, number: number, pdfjs: PdfJs, scanned:
 
 async function paintsImages(page: Awaited<ReturnType<PdfDocument['getPage']>>, pdfjs: PdfJs): Promise<boolean> {
   const { OPS } = pdfjs
-  const images = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat])
+  const images = new Set<number>([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageXObjectRepeat,
+  ])
   const operators = await page.getOperatorList()
   return operators.fnArray.some((op) => images.has(op))
 }
@@ -81,7 +98,8 @@ async function metadataOf(pdf: PdfDocument, pdfjs: PdfJs, path: string, warnings
   } catch (cause) {
     warnings.push(`${path}: document properties unreadable (${(cause as Error).message}); text indexed without them`)
   }
-  const text = (key: string): string | undefined => (typeof info[key] === 'string' ? (info[key] as string).trim() : undefined)
+  const text = (key: string): string | undefined =>
+    typeof info[key] === 'string' ? (info[key] as string).trim() : undefined
   const date = text('CreationDate') === undefined ? null : pdfjs.PDFDateString.toDateObject(text('CreationDate')!)
   return metadataRow({
     page_count: pdf.numPages,

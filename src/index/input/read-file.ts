@@ -51,7 +51,12 @@ function fileType(path: string, inputType: InputType): FileType {
   return 'markitdown'
 }
 
-export async function readInputFile(baseDir: string, path: string, inputType: InputType, options: ReadOptions): Promise<FileDocuments> {
+export async function readInputFile(
+  baseDir: string,
+  path: string,
+  inputType: InputType,
+  options: ReadOptions,
+): Promise<FileDocuments> {
   const type = fileType(path, inputType)
   const full = join(baseDir, path)
   const bytes = await readFile(full)
@@ -68,7 +73,10 @@ export async function readInputFile(baseDir: string, path: string, inputType: In
     case 'xlsx':
       return readXlsx(bytes, path, creationDate, options.textColumnSet ? columns : null)
   }
-  const text = readText(bytes, type === 'html' && !options.encodingSet ? htmlDecoder(bytes, options.decode) : options.decode)
+  const text = readText(
+    bytes,
+    type === 'html' && !options.encodingSet ? htmlDecoder(bytes, options.decode) : options.decode,
+  )
   switch (type) {
     case 'text':
       return readTextFile(text, path, creationDate)

@@ -74,8 +74,16 @@ export function rowsToDocuments(
     }
     const text = field(columns.textColumn)
     const id = columns.idColumn === null ? (text === undefined ? undefined : sha512(text)) : field(columns.idColumn)
-    const title = columns.titleColumn === null ? (rows.length > 1 ? `${path} (${index})` : path) : field(columns.titleColumn)
-    const missing = text === undefined ? columns.textColumn : id === undefined ? columns.idColumn : title === undefined ? columns.titleColumn : null
+    const title =
+      columns.titleColumn === null ? (rows.length > 1 ? `${path} (${index})` : path) : field(columns.titleColumn)
+    const missing =
+      text === undefined
+        ? columns.textColumn
+        : id === undefined
+          ? columns.idColumn
+          : title === undefined
+            ? columns.titleColumn
+            : null
     if (missing !== null || text === undefined || id === undefined || title === undefined) {
       warnings.push(`${path}: row ${index} skipped: column "${missing}" is missing or not a text/number value`)
       return
@@ -96,7 +104,18 @@ export function metadataRow(fields: Readonly<Record<string, string | number | un
  * The one document of a whole-file format (text, pdf, docx, html, xlsx without text_column), titled
  * with the basename. A file with no text at all is not a document: `emptyReason` says why.
  */
-export function fileDocument(text: string, path: string, creationDate: string, metadata: JsonObject | null, emptyReason: string): FileDocuments {
+export function fileDocument(
+  text: string,
+  path: string,
+  creationDate: string,
+  metadata: JsonObject | null,
+  emptyReason: string,
+): FileDocuments {
   if (text.trim() === '') throw new UnreadableTextError(emptyReason)
-  return { documents: [{ id: sha512(text), text, title: posix.basename(path), creation_date: creationDate, raw_data: metadata }], warnings: [] }
+  return {
+    documents: [
+      { id: sha512(text), text, title: posix.basename(path), creation_date: creationDate, raw_data: metadata },
+    ],
+    warnings: [],
+  }
 }

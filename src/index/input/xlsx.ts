@@ -9,7 +9,14 @@ import type { JsonValue } from '../../model/schema.js'
 import { UnreadableTextError } from './decode-text.js'
 import { assertZip } from './docx.js'
 import { coreProperties } from './office-properties.js'
-import { fileDocument, metadataRow, rowsToDocuments, type ColumnOptions, type FileDocuments, type JsonObject } from './rows.js'
+import {
+  fileDocument,
+  metadataRow,
+  rowsToDocuments,
+  type ColumnOptions,
+  type FileDocuments,
+  type JsonObject,
+} from './rows.js'
 
 interface Sheet {
   readonly name: string
@@ -17,7 +24,12 @@ interface Sheet {
 }
 
 /** `columns` null: one document per workbook; otherwise one per row. */
-export async function readXlsx(bytes: Uint8Array, path: string, creationDate: string, columns: ColumnOptions | null): Promise<FileDocuments> {
+export async function readXlsx(
+  bytes: Uint8Array,
+  path: string,
+  creationDate: string,
+  columns: ColumnOptions | null,
+): Promise<FileDocuments> {
   assertZip(bytes, '.xlsx')
   let sheets: Sheet[]
   try {
@@ -29,7 +41,9 @@ export async function readXlsx(bytes: Uint8Array, path: string, creationDate: st
   if (columns !== null) return sheetRows(sheets, path, creationDate, columns)
   const properties = coreProperties(bytes)
   const text = sheets
-    .map((sheet) => sheet.rows.map((row) => row.map(cellText).join('\t').replace(/\t+$/, '')).filter((line) => line.trim() !== ''))
+    .map((sheet) =>
+      sheet.rows.map((row) => row.map(cellText).join('\t').replace(/\t+$/, '')).filter((line) => line.trim() !== ''),
+    )
     .flatMap((lines, i) => (lines.length === 0 ? [] : [[`Sheet: ${sheets[i]!.name}`, ...lines].join('\n')]))
     .join('\n\n')
   const metadata = metadataRow({
@@ -41,14 +55,21 @@ export async function readXlsx(bytes: Uint8Array, path: string, creationDate: st
   return fileDocument(text, path, creationDate, metadata, 'no cell values in any sheet')
 }
 
-function sheetRows(sheets: readonly Sheet[], path: string, creationDate: string, columns: ColumnOptions): FileDocuments {
+function sheetRows(
+  sheets: readonly Sheet[],
+  path: string,
+  creationDate: string,
+  columns: ColumnOptions,
+): FileDocuments {
   const rows: JsonObject[] = []
   const warnings: string[] = []
   const root = columns.textColumn.split('.')[0]!
   for (const sheet of sheets) {
     const [header, ...body] = sheet.rows
     if (header === undefined) continue
-    const names = header.map((name, i) => (name === null || name === undefined || cellText(name) === '' ? `column_${i + 1}` : cellText(name)))
+    const names = header.map((name, i) =>
+      name === null || name === undefined || cellText(name) === '' ? `column_${i + 1}` : cellText(name),
+    )
     if (!names.includes(root)) {
       warnings.push(`${path}: sheet "${sheet.name}" skipped: text column "${columns.textColumn}" not found`)
       continue
@@ -59,7 +80,8 @@ function sheetRows(sheets: readonly Sheet[], path: string, creationDate: string,
       rows.push(row)
     }
   }
-  if (rows.length === 0 && warnings.length > 0) throw new UnreadableTextError(`text column "${columns.textColumn}" not found in any sheet`)
+  if (rows.length === 0 && warnings.length > 0)
+    throw new UnreadableTextError(`text column "${columns.textColumn}" not found in any sheet`)
   const result = rowsToDocuments(rows, path, creationDate, columns)
   return { documents: result.documents, warnings: [...warnings, ...result.warnings] }
 }

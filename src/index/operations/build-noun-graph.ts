@@ -50,7 +50,14 @@ export function buildEdges(units: readonly TextUnitPhrases[]): NounGraphRelation
         const key = `${phrases[i]}\u0000${phrases[j]}`
         const edge = edges.get(key)
         if (edge) edge.text_unit_ids.push(unit.id)
-        else edges.set(key, { source: phrases[i], target: phrases[j], weight: 0, text_unit_ids: [unit.id], description: '' })
+        else
+          edges.set(key, {
+            source: phrases[i],
+            target: phrases[j],
+            weight: 0,
+            text_unit_ids: [unit.id],
+            description: '',
+          })
       }
     }
   }

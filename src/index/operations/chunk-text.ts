@@ -24,7 +24,9 @@ type ChunkSource = Pick<InputDocumentRow, 'id' | 'title' | 'text' | 'creation_da
 /** Token windows over `text`, decoded (split multi-byte characters become U+FFFD, as in Python). */
 export function splitOnTokens(text: string, size: number, overlap: number, tokenizer: Tokenizer): string[] {
   if (overlap >= size) {
-    throw new ConfigError(`chunking.overlap (${overlap}) must be smaller than chunking.size (${size})`, { keyPath: 'chunking.overlap' })
+    throw new ConfigError(`chunking.overlap (${overlap}) must be smaller than chunking.size (${size})`, {
+      keyPath: 'chunking.overlap',
+    })
   }
   const tokens = tokenizer.encode(text)
   const chunks: string[] = []
@@ -51,7 +53,9 @@ function pyRepr(value: JsonValue): string {
     return value.includes("'") && !value.includes('"') ? `"${escaped}"` : `'${escaped.replace(/'/g, "\\'")}'`
   }
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`
-  return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`)
+    .join(', ')}}`
 }
 
 /** The `key: value.\n` prefix for a document; fields whose value is absent or null are left out. */
@@ -93,7 +97,9 @@ function asObject(value: JsonValue | undefined): { [key: string]: JsonValue } | 
 /** The text units of one document, in order. */
 export function chunkDocument(doc: ChunkSource, options: ChunkingOptions, tokenizer: Tokenizer): BaseTextUnitRow[] {
   const pieces =
-    options.type === 'sentence' ? splitSentences(stripPython(doc.text)) : splitOnTokens(doc.text, options.size, options.overlap, tokenizer)
+    options.type === 'sentence'
+      ? splitSentences(stripPython(doc.text))
+      : splitOnTokens(doc.text, options.size, options.overlap, tokenizer)
   const prefix = metadataPrefix(doc, options.prepend_metadata)
   return pieces.map((piece) => {
     const text = prefix + piece

@@ -37,7 +37,10 @@ interface ClusterGraphResult {
 }
 
 /** Clusters per level (ascending), each level in first-seen order, like GraphRAG's cluster_graph. */
-export function clusterGraph(relationships: ReadonlyArray<ClusterEdge>, options: ClusterGraphOptions): ClusterGraphResult {
+export function clusterGraph(
+  relationships: ReadonlyArray<ClusterEdge>,
+  options: ClusterGraphOptions,
+): ClusterGraphResult {
   const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
   return { clusters: edges.length === 0 ? [] : clusterEdges(edges, options), nonPositiveEdges }
 }

@@ -80,7 +80,10 @@ interface Links {
  * Per community: relationships whose source and target (raw names, as the reference joins them)
  * both belong to it at its level.
  */
-function internalRelationships(clusters: ReadonlyArray<Cluster>, relationships: ReadonlyArray<RelationshipRef>): Map<number, Links> {
+function internalRelationships(
+  clusters: ReadonlyArray<Cluster>,
+  relationships: ReadonlyArray<RelationshipRef>,
+): Map<number, Links> {
   const byLevel = new Map<number, Map<string, number>>()
   for (const c of clusters) {
     let level = byLevel.get(c.level)
@@ -107,7 +110,9 @@ function sortedUnique(values: string[]): string[] {
 
 /** UUID-shaped (version 8, RFC 4122 variant) SHA-256 of the community number and its entity ids. */
 export function communityId(community: number, entityIds: ReadonlyArray<string>): string {
-  const hex = createHash('sha256').update(`community:${community}\n${entityIds.join('\n')}`).digest('hex')
+  const hex = createHash('sha256')
+    .update(`community:${community}\n${entityIds.join('\n')}`)
+    .digest('hex')
   const variant = ((Number.parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
 }

@@ -73,7 +73,8 @@ export async function embedTexts(
 ): Promise<EmbeddedRow[]> {
   const items = texts.filter((t) => t.text !== '')
   const flushes: TextToEmbed[][] = []
-  for (let start = 0; start < items.length; start += options.flushSize) flushes.push(items.slice(start, start + options.flushSize))
+  for (let start = 0; start < items.length; start += options.flushSize)
+    flushes.push(items.slice(start, start + options.flushSize))
   const results: EmbeddedRow[][] = new Array<EmbeddedRow[]>(flushes.length)
   let next = 0
   const worker = async (): Promise<void> => {
@@ -89,7 +90,11 @@ export async function embedTexts(
   return results.flat()
 }
 
-async function embedFlush(flush: readonly TextToEmbed[], options: EmbedOptions, services: EmbedServices): Promise<EmbeddedRow[]> {
+async function embedFlush(
+  flush: readonly TextToEmbed[],
+  options: EmbedOptions,
+  services: EmbedServices,
+): Promise<EmbeddedRow[]> {
   const vectors = await services.model.embed(
     flush.map((t) => t.text),
     services.signal === undefined ? undefined : { signal: services.signal },

@@ -31,21 +31,38 @@
 import { slidingWindows } from './chunk-graph/batches.js'
 
 export const ESTIMATE_HEURISTICS = Object.freeze({
-  entityRecordsPer1k: 15.5, relationshipRecordsPer1k: 21.9, claimRecordsPer1k: 8.1,
-  entityRecordTokens: 45, relationshipRecordTokens: 42, claimRecordTokens: 140,
+  entityRecordsPer1k: 15.5,
+  relationshipRecordsPer1k: 21.9,
+  claimRecordsPer1k: 8.1,
+  entityRecordTokens: 45,
+  relationshipRecordTokens: 42,
+  claimRecordTokens: 140,
   firstReplyShare: 2 / 3,
-  distinctEntityRatio: 0.68, distinctRelationshipRatio: 0.89,
-  summarizedEntityShare: 0.17, summarizedRelationshipShare: 0.07,
-  descriptionsPerEntitySummary: 3.75, descriptionsPerRelationshipSummary: 2.8,
-  entityDescriptionTokens: 30, relationshipDescriptionTokens: 18,
-  entitySummaryTokens: 185, relationshipSummaryTokens: 155,
-  communitiesPerEntity: 0.23, membershipsPerEntity: 2.18,
-  contextTokensPerMember: 180, claimContextTokensPerMember: 40, contextTrimFactor: 0.85,
+  distinctEntityRatio: 0.68,
+  distinctRelationshipRatio: 0.89,
+  summarizedEntityShare: 0.17,
+  summarizedRelationshipShare: 0.07,
+  descriptionsPerEntitySummary: 3.75,
+  descriptionsPerRelationshipSummary: 2.8,
+  entityDescriptionTokens: 30,
+  relationshipDescriptionTokens: 18,
+  entitySummaryTokens: 185,
+  relationshipSummaryTokens: 155,
+  communitiesPerEntity: 0.23,
+  membershipsPerEntity: 2.18,
+  contextTokensPerMember: 180,
+  claimContextTokensPerMember: 40,
+  contextTrimFactor: 0.85,
   reportReplyTokens: 1045,
-  nounPhraseEntitiesPer1k: 22.8, textReportContextChunks: 3,
-  entityEmbeddingTokens: 60, reportEmbeddingTokens: 965,
-  requestOverheadTokens: 3, messageOverheadTokens: 4,
-  chunkEdgeTokens: 45, crossDocumentBatchesPerChunk: 0.5, crossDocumentNeighbours: 2,
+  nounPhraseEntitiesPer1k: 22.8,
+  textReportContextChunks: 3,
+  entityEmbeddingTokens: 60,
+  reportEmbeddingTokens: 965,
+  requestOverheadTokens: 3,
+  messageOverheadTokens: 4,
+  chunkEdgeTokens: 45,
+  crossDocumentBatchesPerChunk: 0.5,
+  crossDocumentNeighbours: 2,
 })
 
 /** Chunk count and the tokens of all chunks together: the exact inputs of every estimate. */
@@ -80,7 +97,11 @@ const H = ESTIMATE_HEURISTICS
 export const ZERO: EstimatedUsage = { calls: 0, promptTokens: 0, completionTokens: 0 }
 
 export function add(a: EstimatedUsage, b: EstimatedUsage): EstimatedUsage {
-  return { calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens }
+  return {
+    calls: a.calls + b.calls,
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+  }
 }
 
 function scale(u: EstimatedUsage, n: number): EstimatedUsage {
@@ -97,7 +118,13 @@ function call(messageTokens: readonly number[], reply: number): EstimatedUsage {
  * A first request plus `gleanings` continue rounds, each re-sending the conversation, with a Y/N
  * loop check between rounds. `records` is the reply size of a chunk summed over all rounds.
  */
-function gleanedExtraction(promptTokens: number, records: number, gleanings: number, continueTokens: number, loopTokens: number): EstimatedUsage {
+function gleanedExtraction(
+  promptTokens: number,
+  records: number,
+  gleanings: number,
+  continueTokens: number,
+  loopTokens: number,
+): EstimatedUsage {
   const first = Math.round(records * H.firstReplyShare)
   const perGleaning = gleanings === 0 ? 0 : Math.round((records - first) / gleanings)
   const history = [promptTokens, first]
@@ -111,10 +138,24 @@ function gleanedExtraction(promptTokens: number, records: number, gleanings: num
 }
 
 /** Every chunk's extraction calls, given the reply tokens of the records the rounds together find. */
-function chunkExtraction(x: UsageInput, prompt: ExtractionPrompts, foundTokens: number, gleanings: number): EstimatedUsage {
+function chunkExtraction(
+  x: UsageInput,
+  prompt: ExtractionPrompts,
+  foundTokens: number,
+  gleanings: number,
+): EstimatedUsage {
   const chunks = Math.max(1, x.chunks)
   const allTokens = foundTokens / (gleanings > 0 ? 1 : H.firstReplyShare)
-  return scale(gleanedExtraction(prompt.template + x.chunkTokens / chunks, allTokens / chunks, gleanings, prompt.continuation, prompt.loop), x.chunks)
+  return scale(
+    gleanedExtraction(
+      prompt.template + x.chunkTokens / chunks,
+      allTokens / chunks,
+      gleanings,
+      prompt.continuation,
+      prompt.loop,
+    ),
+    x.chunks,
+  )
 }
 
 /** Token sizes of an extraction's prompts: the formatted template (no text), the continue and the loop-check prompts. */
@@ -134,7 +175,12 @@ export function guessExtractedGraph(figures: ChunkFigures, gleanings: number): P
   const k = figures.chunkTokens / 1000
   const entityRecords = k * H.entityRecordsPer1k * foundShare(gleanings)
   const relationshipRecords = k * H.relationshipRecordsPer1k * foundShare(gleanings)
-  return { entityRecords, relationshipRecords, entities: entityRecords * H.distinctEntityRatio, relationships: relationshipRecords * H.distinctRelationshipRatio }
+  return {
+    entityRecords,
+    relationshipRecords,
+    entities: entityRecords * H.distinctEntityRatio,
+    relationships: relationshipRecords * H.distinctRelationshipRatio,
+  }
 }
 
 /**
@@ -165,8 +211,18 @@ export function extractGraphUsage(
   const extraction = chunkExtraction(x, prompts, found, s.maxGleanings)
   const summary = (names: number, descriptions: number, replyTokens: number, count: number): EstimatedUsage =>
     scale(call([Math.min(s.summaryMaxInputTokens, prompts.summary + names + descriptions)], replyTokens), count)
-  const entities = summary(8, H.descriptionsPerEntitySummary * H.entityDescriptionTokens, H.entitySummaryTokens, x.graph.entities * H.summarizedEntityShare)
-  const relationships = summary(16, H.descriptionsPerRelationshipSummary * H.relationshipDescriptionTokens, H.relationshipSummaryTokens, x.graph.relationships * H.summarizedRelationshipShare)
+  const entities = summary(
+    8,
+    H.descriptionsPerEntitySummary * H.entityDescriptionTokens,
+    H.entitySummaryTokens,
+    x.graph.entities * H.summarizedEntityShare,
+  )
+  const relationships = summary(
+    16,
+    H.descriptionsPerRelationshipSummary * H.relationshipDescriptionTokens,
+    H.relationshipSummaryTokens,
+    x.graph.relationships * H.summarizedRelationshipShare,
+  )
   return add(extraction, add(entities, relationships))
 }
 
@@ -190,7 +246,11 @@ export function textReportsUsage(x: UsageInput, template: number, maxInputLength
 }
 
 /** One call per batch of batch_size texts or batch_max_tokens tokens, for each configured embedding. */
-export function embeddingsUsage(x: UsageInput, names: readonly string[], s: { batchSize: number; batchMaxTokens: number }): EstimatedUsage {
+export function embeddingsUsage(
+  x: UsageInput,
+  names: readonly string[],
+  s: { batchSize: number; batchMaxTokens: number },
+): EstimatedUsage {
   const sources: Record<string, [number, number]> = {
     text_unit_text: [x.chunks, x.chunkTokens],
     entity_description: [x.graph.entities, x.graph.entities * H.entityEmbeddingTokens],
@@ -203,7 +263,6 @@ export function embeddingsUsage(x: UsageInput, names: readonly string[], s: { ba
     return add(u, { calls, promptTokens: tokens, completionTokens: 0 })
   }, ZERO)
 }
-
 
 /** The chunk_graph settings the typed-edge estimate depends on. */
 export interface ChunkGraphEstimateSettings {
@@ -220,7 +279,8 @@ export function chunkGraphUsage(x: ChunkFigures, template: number, s: ChunkGraph
   const batch = (units: number): EstimatedUsage => call([template + units * perChunk], (units - 1) * H.chunkEdgeTokens)
   let usage = ZERO
   if (s.llm_edges) {
-    for (const [start, end] of slidingWindows(x.chunks, s.batch_size, s.batch_overlap)) usage = add(usage, batch(end - start))
+    for (const [start, end] of slidingWindows(x.chunks, s.batch_size, s.batch_overlap))
+      usage = add(usage, batch(end - start))
   }
   if (s.cross_document) {
     const units = 1 + Math.min(s.cross_document_top_k, H.crossDocumentNeighbours)

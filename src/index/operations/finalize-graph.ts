@@ -51,7 +51,10 @@ function finalizeEntities(entities: readonly EntityIn[], degrees: ReadonlyMap<st
   return out
 }
 
-function finalizeRelationships(relationships: readonly RelationshipIn[], degrees: ReadonlyMap<string, number>): RelationshipRow[] {
+function finalizeRelationships(
+  relationships: readonly RelationshipIn[],
+  degrees: ReadonlyMap<string, number>,
+): RelationshipRow[] {
   const seen = new Set<string>()
   const out: RelationshipRow[] = []
   for (const r of relationships) {

@@ -11,7 +11,12 @@ export interface KeyedDiff {
 }
 
 /** Compares two tables keyed by `key`; a row whose `value` differs under the same key counts as changed. */
-export function diffKeyed<T>(previous: readonly T[], current: readonly T[], key: (row: T) => string, value: (row: T) => string): KeyedDiff {
+export function diffKeyed<T>(
+  previous: readonly T[],
+  current: readonly T[],
+  key: (row: T) => string,
+  value: (row: T) => string,
+): KeyedDiff {
   const before = new Map(previous.map((r) => [key(r), value(r)]))
   const out: KeyedDiff = { added: 0, removed: 0, changed: 0, unchanged: 0 }
   const seen = new Set<string>()
@@ -55,15 +60,18 @@ export function integrityProblems(input: IntegrityInput): string[] {
   const docs = new Set(input.documentIds)
   const units = new Set(input.textUnits.map((u) => u.id))
   const titles = new Set(input.entities.map((e) => e.title))
-  for (const u of input.textUnits) if (!docs.has(u.document_id)) problems.push(`text unit ${u.id}: document ${u.document_id} is not in documents`)
+  for (const u of input.textUnits)
+    if (!docs.has(u.document_id)) problems.push(`text unit ${u.id}: document ${u.document_id} is not in documents`)
   for (const e of input.entities) checkSupport(`entity "${e.title}"`, e.text_unit_ids, units, problems)
   for (const r of input.relationships) {
     const name = `relationship "${r.source}" -> "${r.target}"`
     checkSupport(name, r.text_unit_ids, units, problems)
-    for (const end of [r.source, r.target]) if (!titles.has(end)) problems.push(`${name}: entity "${end}" is not in entities`)
+    for (const end of [r.source, r.target])
+      if (!titles.has(end)) problems.push(`${name}: entity "${end}" is not in entities`)
   }
   for (const c of input.covariates ?? []) {
-    if (c.text_unit_id !== null && !units.has(c.text_unit_id)) problems.push(`claim ${c.id}: text unit ${c.text_unit_id} is not in text_units`)
+    if (c.text_unit_id !== null && !units.has(c.text_unit_id))
+      problems.push(`claim ${c.id}: text unit ${c.text_unit_id} is not in text_units`)
   }
   return problems
 }

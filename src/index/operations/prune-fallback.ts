@@ -27,10 +27,15 @@ export function emptyPruneWarning(
     if (options[key] === LENIENT[key] || (key === 'min_node_freq' && options.min_node_freq < 1)) continue
     const out = pruneGraph(entities, relationships, { ...options, [key]: LENIENT[key] })
     if (out.entities.length > 0 && out.relationships.length > 0) {
-      hints.push(`prune_graph.${key}: ${String(LENIENT[key])} (now ${String(options[key])}) keeps ${out.entities.length} entities and ${out.relationships.length} relationships`)
+      hints.push(
+        `prune_graph.${key}: ${String(LENIENT[key])} (now ${String(options[key])}) keeps ${out.entities.length} entities and ${out.relationships.length} relationships`,
+      )
     }
   }
-  const advice = hints.length > 0 ? `relax ${hints.join('; or ')}` : 'no single prune_graph setting helps; relax several (min_node_freq, min_node_degree, min_edge_weight_pct)'
+  const advice =
+    hints.length > 0
+      ? `relax ${hints.join('; or ')}`
+      : 'no single prune_graph setting helps; relax several (min_node_freq, min_node_degree, min_edge_weight_pct)'
   return (
     `prune_graph would leave ${pruned.entities} of ${entities.length} entities and ${pruned.relationships} of ${relationships.length} relationships, ` +
     `so the graph is kept unpruned; to prune, ${advice}`

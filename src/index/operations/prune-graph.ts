@@ -31,7 +31,10 @@ export interface PrunableRelationship {
  * Undirected degree over unique unordered pairs (a self-loop counts 2). Keys: relationship
  * titles sorted by code point, then entity titles without relationships (degree 0) in table order.
  */
-export function degreeMap(entities: readonly PrunableEntity[], relationships: readonly PrunableRelationship[]): Map<string, number> {
+export function degreeMap(
+  entities: readonly PrunableEntity[],
+  relationships: readonly PrunableRelationship[],
+): Map<string, number> {
   const counts = new Map<string, number>()
   const seen = new Set<string>()
   for (const r of relationships) {
@@ -83,12 +86,19 @@ function degreeRemovals(degrees: Map<string, number>, options: PruneGraphOptions
 }
 
 /** Adds the frequency rules, computed over the entities the degree rules left. */
-function frequencyRemovals(entities: readonly PrunableEntity[], removed: Set<string>, options: PruneGraphOptions): void {
+function frequencyRemovals(
+  entities: readonly PrunableEntity[],
+  removed: Set<string>,
+  options: PruneGraphOptions,
+): void {
   let remaining = entities.filter((e) => !removed.has(e.title))
   for (const e of remaining) if (e.frequency < options.min_node_freq) removed.add(e.title)
   remaining = remaining.filter((e) => !removed.has(e.title))
   if (options.max_node_freq_std !== null && remaining.length > 0) {
-    const ceiling = upperThreshold(remaining.map((e) => e.frequency), options.max_node_freq_std)
+    const ceiling = upperThreshold(
+      remaining.map((e) => e.frequency),
+      options.max_node_freq_std,
+    )
     for (const e of remaining) if (e.frequency > ceiling) removed.add(e.title)
   }
 }
@@ -104,7 +114,10 @@ export function pruneGraph<E extends PrunableEntity, R extends PrunableRelations
   let outEntities = entities.filter((e) => kept.has(e.title))
   let outRelationships = relationships.filter((r) => kept.has(r.source) && kept.has(r.target))
   if (options.min_edge_weight_pct > 0 && outRelationships.length > 0) {
-    const threshold = percentile(outRelationships.map((r) => r.weight), options.min_edge_weight_pct)
+    const threshold = percentile(
+      outRelationships.map((r) => r.weight),
+      options.min_edge_weight_pct,
+    )
     outRelationships = outRelationships.filter((r) => r.weight >= threshold)
   }
   if (options.lcc_only && outRelationships.length > 0) {

@@ -94,7 +94,12 @@ async function summarizeOne(
       description_list: jsonList([...batch].sort(compareCodePoints)),
       max_length: options.maxLength,
     })
-    return (await chat.complete({ messages: [{ role: 'user', content: prompt }], ...(services.signal ? { signal: services.signal } : {}) })).content
+    return (
+      await chat.complete({
+        messages: [{ role: 'user', content: prompt }],
+        ...(services.signal ? { signal: services.signal } : {}),
+      })
+    ).content
   }
   // A batch is the previous summary (if any) plus new descriptions, never more than `budget` tokens:
   // it is sent before a description that would overflow it. The carried summary is cut to half the

@@ -33,7 +33,11 @@ export interface TextUnitContext {
 const COLUMNS = ['id', 'text', 'entity_degree'] as const
 
 export function renderSources(records: readonly TextUnitRecord[]): string {
-  return renderSection('SOURCES', COLUMNS, records.map((r): CsvValue[] => [r.id, r.text, r.entity_degree]))
+  return renderSection(
+    'SOURCES',
+    COLUMNS,
+    records.map((r): CsvValue[] => [r.id, r.text, r.entity_degree]),
+  )
 }
 
 /** Records of one community, most central first (ties keep the community's unit order), without duplicates. */
@@ -64,7 +68,11 @@ function textUnitRecords(
  * Renders the records, or when over `maxTokens` the longest prefix that fits (the full list when
  * not even one record fits, as the reference does).
  */
-export function trimToBudget(records: readonly TextUnitRecord[], maxTokens: number, countTokens: (text: string) => number): string {
+export function trimToBudget(
+  records: readonly TextUnitRecord[],
+  maxTokens: number,
+  countTokens: (text: string) => number,
+): string {
   const full = renderSources(records)
   if (countTokens(full) <= maxTokens) return full
   let fitted = ''

@@ -15,7 +15,12 @@ export interface TextReportOptions {
   readonly maxReportLength: number
 }
 
-async function reportOne(context: TextUnitContext, chat: ChatModel, options: TextReportOptions, signal?: AbortSignal): Promise<CommunityReportDraft> {
+async function reportOne(
+  context: TextUnitContext,
+  chat: ChatModel,
+  options: TextReportOptions,
+  signal?: AbortSignal,
+): Promise<CommunityReportDraft> {
   const content = await requestReport(context.text, options, signal === undefined ? { chat } : { chat, signal })
   return { community: context.community, level: context.level, ...content }
 }
@@ -30,7 +35,9 @@ export async function generateTextReports(
   const levels = [...new Set(contexts.map((c) => c.level))].sort((a, b) => b - a)
   for (const level of levels) {
     const batch = contexts.filter((c) => c.level === level && c.text !== '').sort((a, b) => a.community - b.community)
-    const outcomes = await Promise.allSettled(batch.map((c) => reportOne(c, services.chat, options, services.signal).finally(services.onCommunityDone)))
+    const outcomes = await Promise.allSettled(
+      batch.map((c) => reportOne(c, services.chat, options, services.signal).finally(services.onCommunityDone)),
+    )
     outcomes.forEach((outcome, i) => {
       result.attempted++
       if (outcome.status === 'fulfilled') result.drafts.push(outcome.value)

@@ -8,7 +8,14 @@ import type { Settings } from '../../config/schema.js'
 import type { TokenUsage } from '../../llm/types.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
-import { add, ESTIMATE_HEURISTICS, guessCommunities, ZERO, type ChunkFigures, type GuessedGraph } from '../operations/estimate-usage.js'
+import {
+  add,
+  ESTIMATE_HEURISTICS,
+  guessCommunities,
+  ZERO,
+  type ChunkFigures,
+  type GuessedGraph,
+} from '../operations/estimate-usage.js'
 import type { EstimateContext, Workflow } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 
@@ -44,8 +51,16 @@ export interface CostEstimate {
 
 /** The graph the planned workflows are expected to build; communities follow from its entities. */
 function guessGraph(input: EstimateInput): GuessedGraph {
-  const graph: GuessedGraph = { entityRecords: 0, relationshipRecords: 0, entities: 0, relationships: 0, claims: 0, communities: 0 }
-  for (const name of input.planned ?? input.workflows) Object.assign(graph, WORKFLOWS[name].guessGraph?.(input.settings, input))
+  const graph: GuessedGraph = {
+    entityRecords: 0,
+    relationshipRecords: 0,
+    entities: 0,
+    relationships: 0,
+    claims: 0,
+    communities: 0,
+  }
+  for (const name of input.planned ?? input.workflows)
+    Object.assign(graph, WORKFLOWS[name].guessGraph?.(input.settings, input))
   return { ...graph, communities: guessCommunities(graph.entities) }
 }
 
@@ -73,13 +88,23 @@ export function estimateIndexCost(input: EstimateInput): CostEstimate {
     const workflow: Workflow = WORKFLOWS[name]
     const raw = workflow.estimate?.(ctx)
     if (raw === undefined || raw.calls === 0) continue
-    const usage = { calls: Math.round(raw.calls), promptTokens: Math.round(raw.promptTokens), completionTokens: Math.round(raw.completionTokens) }
-    const cost = input.cost?.(name, kindOf(workflow, input.settings), { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens })
+    const usage = {
+      calls: Math.round(raw.calls),
+      promptTokens: Math.round(raw.promptTokens),
+      completionTokens: Math.round(raw.completionTokens),
+    }
+    const cost = input.cost?.(name, kindOf(workflow, input.settings), {
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+    })
     workflows.push({ workflow: name, ...usage, costUsd: cost ?? null })
   }
   const sum = workflows.reduce((u, w) => add(u, w), ZERO)
   const costs = workflows.map((w) => w.costUsd)
-  const total = { ...sum, costUsd: costs.some((c) => c === null) ? null : costs.reduce<number>((a, c) => a + (c ?? 0), 0) }
+  const total = {
+    ...sum,
+    costUsd: costs.some((c) => c === null) ? null : costs.reduce<number>((a, c) => a + (c ?? 0), 0),
+  }
   const assumed = {
     entities: Math.round(graph.entities),
     relationships: Math.round(graph.relationships),

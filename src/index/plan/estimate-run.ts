@@ -13,17 +13,30 @@ import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 import { estimateIndexCost, type CostEstimate } from './estimate-cost.js'
 
 /** Loads and chunks the inputs exactly as the pipeline would, without writing anything. */
-export async function chunkFiguresFromInputs(settings: Settings, onWarning: (message: string) => void): Promise<ChunkFigures> {
-  const { documents } = await loadDocuments({ ...settings.input, baseDir: settings.input_storage.base_dir }, { onWarning, onNotice: onWarning })
+export async function chunkFiguresFromInputs(
+  settings: Settings,
+  onWarning: (message: string) => void,
+): Promise<ChunkFigures> {
+  const { documents } = await loadDocuments(
+    { ...settings.input, baseDir: settings.input_storage.base_dir },
+    { onWarning, onNotice: onWarning },
+  )
   const rows = chunkDocuments(documents, settings.chunking, getTokenizer(settings.chunking.encoding_model))
   return { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) }
 }
 
 /** `planned` is the whole pipeline (finished workflows included), `workflows` the ones to estimate. */
-export function estimateWorkflows(settings: Settings, workflows: readonly WorkflowName[], figures: ChunkFigures, planned: readonly WorkflowName[] = workflows): CostEstimate {
+export function estimateWorkflows(
+  settings: Settings,
+  workflows: readonly WorkflowName[],
+  figures: ChunkFigures,
+  planned: readonly WorkflowName[] = workflows,
+): CostEstimate {
   const chatId = settings.extract_graph.completion_model_id
   const chatModel = settings.completion_models[chatId]
-  const tokenizer = getTokenizer(chatModel ? encodingForModel(chatModel.model, chatModel.encoding_model) : 'cl100k_base')
+  const tokenizer = getTokenizer(
+    chatModel ? encodingForModel(chatModel.model, chatModel.encoding_model) : 'cl100k_base',
+  )
   return estimateIndexCost({
     workflows,
     planned,
@@ -34,7 +47,8 @@ export function estimateWorkflows(settings: Settings, workflows: readonly Workfl
     cost: (workflow, kind, usage) => {
       const used = WORKFLOWS[workflow].models(settings)
       const id = kind === 'chat' ? used.chat[0] : used.embedding[0]
-      const model = id === undefined ? undefined : (kind === 'chat' ? settings.completion_models : settings.embedding_models)[id]
+      const model =
+        id === undefined ? undefined : (kind === 'chat' ? settings.completion_models : settings.embedding_models)[id]
       return model === undefined ? undefined : modelCost(model, usage.promptTokens, usage.completionTokens)
     },
   })
@@ -42,7 +56,9 @@ export function estimateWorkflows(settings: Settings, workflows: readonly Workfl
 
 function modelCost(model: ModelSettings, promptTokens: number, completionTokens: number): number | undefined {
   if (model.model_provider === 'local') return 0
-  const override = model.pricing ? { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m } : undefined
+  const override = model.pricing
+    ? { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m }
+    : undefined
   const price = priceFor(model.model, override)
   return price === undefined ? undefined : costUsd(price, promptTokens, completionTokens)
 }
@@ -54,14 +70,27 @@ export interface EstimateComparison {
 }
 
 /** The estimate next to what the run really used, per workflow (for stats.json). */
-export function compareWithActual(estimate: CostEstimate, actual: Readonly<Record<string, Readonly<Record<string, ModelUsage>>>>): EstimateComparison[] {
+export function compareWithActual(
+  estimate: CostEstimate,
+  actual: Readonly<Record<string, Readonly<Record<string, ModelUsage>>>>,
+): EstimateComparison[] {
   return estimate.workflows.map((e) => {
     const usages = Object.values(actual[e.workflow] ?? {})
     const sum = (pick: (u: ModelUsage) => number) => usages.reduce((total, u) => total + pick(u), 0)
     return {
       workflow: e.workflow,
-      estimated: { calls: e.calls, promptTokens: e.promptTokens, completionTokens: e.completionTokens, costUsd: e.costUsd },
-      actual: { calls: sum((u) => u.calls), promptTokens: sum((u) => u.promptTokens), completionTokens: sum((u) => u.completionTokens), costUsd: sum((u) => u.costUsd) },
+      estimated: {
+        calls: e.calls,
+        promptTokens: e.promptTokens,
+        completionTokens: e.completionTokens,
+        costUsd: e.costUsd,
+      },
+      actual: {
+        calls: sum((u) => u.calls),
+        promptTokens: sum((u) => u.promptTokens),
+        completionTokens: sum((u) => u.completionTokens),
+        costUsd: sum((u) => u.costUsd),
+      },
     }
   })
 }

@@ -16,7 +16,10 @@ export interface PlannedWorkflow {
 }
 
 /** Reads every declared prompt, so a configured prompt file that is missing fails here, before any workflow runs. */
-export async function fingerprintWorkflows(names: readonly WorkflowName[], settings: Settings): Promise<PlannedWorkflow[]> {
+export async function fingerprintWorkflows(
+  names: readonly WorkflowName[],
+  settings: Settings,
+): Promise<PlannedWorkflow[]> {
   const planned: PlannedWorkflow[] = []
   let previous = VERSION
   for (const name of names) {
@@ -40,7 +43,8 @@ function modelSettings(used: ModelsUsed, settings: Settings): unknown {
   const relevant = (model: ModelSettings | undefined) => {
     if (model === undefined) return null
     // api_base too: the same model served from another host or port gives the same answers (and cache hits).
-    const { api_key, api_base, retry, rate_limit, concurrent_requests, request_timeout, pricing, metrics, ...rest } = model
+    const { api_key, api_base, retry, rate_limit, concurrent_requests, request_timeout, pricing, metrics, ...rest } =
+      model
     return rest
   }
   return {
@@ -50,14 +54,22 @@ function modelSettings(used: ModelsUsed, settings: Settings): unknown {
 }
 
 export function chainFingerprint(previous: string, workflow: string, parts: unknown): string {
-  return createHash('sha256').update(previous).update('\u0000').update(workflow).update('\u0000').update(stableJson(parts)).digest('hex')
+  return createHash('sha256')
+    .update(previous)
+    .update('\u0000')
+    .update(workflow)
+    .update('\u0000')
+    .update(stableJson(parts))
+    .digest('hex')
 }
 
 /** JSON with sorted object keys, so fingerprints do not depend on key order. */
 export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      return Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      )
     }
     return v
   })

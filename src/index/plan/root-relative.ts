@@ -6,10 +6,13 @@ import { isAbsolute, relative, sep } from 'node:path'
 
 /** A deep copy of `value` in which every absolute path inside `root` is written relative to it (`/`-separated). */
 export function relativeToRoot(value: unknown, root: string): unknown {
-  if (typeof value === 'string') return isAbsolute(value) && inside(value, root) ? portable(relative(root, value)) : value
+  if (typeof value === 'string')
+    return isAbsolute(value) && inside(value, root) ? portable(relative(root, value)) : value
   if (Array.isArray(value)) return value.map((v) => relativeToRoot(v, root))
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, relativeToRoot(v, root)]))
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, relativeToRoot(v, root)]),
+    )
   }
   return value
 }

@@ -23,7 +23,8 @@ export function guardAgainstFatalErrors(provider: ModelProvider, runSignal: Abor
   const controller = new AbortController()
   let first: LlmError | undefined
   const seen = (error: unknown): void => {
-    if (first !== undefined || !(error instanceof LlmError) || error.retryable || !FATAL_STATUSES.has(error.status)) return
+    if (first !== undefined || !(error instanceof LlmError) || error.retryable || !FATAL_STATUSES.has(error.status))
+      return
     first = error
     // Not an LlmError: operations that record failed items must not swallow the stop as one more failure.
     controller.abort(new Error(`stopped after a model error every call would repeat: ${error.message}`))
@@ -64,7 +65,8 @@ function guardEmbedding(model: EmbeddingModel, seen: (error: unknown) => void): 
   return {
     id: model.id,
     model: model.model,
-    embed: (texts, options) => model.embed(texts, options).catch((error: unknown) => Promise.reject(report(error, seen))),
+    embed: (texts, options) =>
+      model.embed(texts, options).catch((error: unknown) => Promise.reject(report(error, seen))),
     countTokens: (text) => model.countTokens(text),
   }
 }

@@ -39,9 +39,12 @@ export async function beginGeneration(settings: Settings, command: string): Prom
     const notices: string[] = []
     if (lock.tookOverFrom !== undefined) {
       const dead = lock.tookOverFrom
-      notices.push(`took over the lock of PID ${dead.pid} (\`${dead.command}\`, started ${dead.started}), which is no longer running`)
+      notices.push(
+        `took over the lock of PID ${dead.pid} (\`${dead.command}\`, started ${dead.started}), which is no longer running`,
+      )
     }
-    if ((await recoverGenerations(paths)).rolledForward) notices.push(`finished publishing the index an interrupted run had completed (${paths.output})`)
+    if ((await recoverGenerations(paths)).rolledForward)
+      notices.push(`finished publishing the index an interrupted run had completed (${paths.output})`)
     const work = await openWorkGeneration(paths)
     return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, lock)
   } catch (error) {
@@ -50,7 +53,13 @@ export async function beginGeneration(settings: Settings, command: string): Prom
   }
 }
 
-function handle(paths: GenerationPaths, settings: Settings, resumed: boolean, notices: string[], lock: RunLock): IndexGeneration {
+function handle(
+  paths: GenerationPaths,
+  settings: Settings,
+  resumed: boolean,
+  notices: string[],
+  lock: RunLock,
+): IndexGeneration {
   return {
     paths,
     settings,
@@ -94,7 +103,10 @@ export function rebaseSettings(settings: Settings, outputDir: string, workDir: s
     ...settings,
     output_storage: { ...settings.output_storage, base_dir: workDir },
     vector_store: { ...settings.vector_store, db_uri: move(settings.vector_store.db_uri) },
-    cache: { ...settings.cache, storage: { ...settings.cache.storage, base_dir: move(settings.cache.storage.base_dir) } },
+    cache: {
+      ...settings.cache,
+      storage: { ...settings.cache.storage, base_dir: move(settings.cache.storage.base_dir) },
+    },
     reporting: { ...settings.reporting, base_dir: move(settings.reporting.base_dir) },
   }
 }

@@ -81,7 +81,8 @@ export class Interruption {
     return {
       id: model.id,
       model: model.model,
-      complete: (request) => this.track(() => model.complete({ ...request, beforeSend: this.beforeSend(request.beforeSend) })),
+      complete: (request) =>
+        this.track(() => model.complete({ ...request, beforeSend: this.beforeSend(request.beforeSend) })),
       async *stream(request) {
         self.throwIfRequested()
         self.inFlight += 1
@@ -99,7 +100,8 @@ export class Interruption {
     return {
       id: model.id,
       model: model.model,
-      embed: (texts, options) => this.track(() => model.embed(texts, { ...options, beforeSend: this.beforeSend(options?.beforeSend) })),
+      embed: (texts, options) =>
+        this.track(() => model.embed(texts, { ...options, beforeSend: this.beforeSend(options?.beforeSend) })),
       countTokens: (text) => model.countTokens(text),
     }
   }

@@ -60,7 +60,10 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
     const entry = settings[group][id]
     if (entry === undefined) {
       const known = Object.keys(settings[group])
-      throw new ConfigError(`${keyPath}: no ${group} entry "${id}" (configured: ${known.length > 0 ? known.join(', ') : 'none'})`, { keyPath })
+      throw new ConfigError(
+        `${keyPath}: no ${group} entry "${id}" (configured: ${known.length > 0 ? known.join(', ') : 'none'})`,
+        { keyPath },
+      )
     }
     return modelOptionsFromSettings(group, id, entry, {
       concurrentRequests: settings.concurrent_requests,
@@ -97,7 +100,12 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
     return model
   }
 
-  function embedding(workflow: string, id: string, keyPath: string, cachePartition: string | undefined): EmbeddingModel {
+  function embedding(
+    workflow: string,
+    id: string,
+    keyPath: string,
+    cachePartition: string | undefined,
+  ): EmbeddingModel {
     const key = `${workflow}\u0000embedding\u0000${id}\u0000${cachePartition ?? ''}`
     const existing = models.get(key)
     if (existing !== undefined) return existing as EmbeddingModel
@@ -115,7 +123,10 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
       const quick = { ...opts, retry: { ...opts.retry, maxRetries: Math.min(opts.retry.maxRetries, 2) } }
       const d = modelDeps('preflight', opts, undefined)
       if (group === 'completion_models') {
-        await createChatModel(quick, d).complete({ messages: [{ role: 'user', content: PREFLIGHT_CHAT }], noCache: true })
+        await createChatModel(quick, d).complete({
+          messages: [{ role: 'user', content: PREFLIGHT_CHAT }],
+          noCache: true,
+        })
       } else {
         const [vector] = await createEmbeddingModel(quick, d).embed([PREFLIGHT_EMBEDDING], { noCache: true })
         checkDimension(id, vector?.length ?? 0)
@@ -135,9 +146,14 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
     const vs = settings.vector_store
     for (const name of settings.embed_text.names ?? DEFAULT_EMBEDDING_NAMES) {
       const own = vs.index_schema[name]?.vector_size
-      const [expected, keyPath] = own ? [own, `vector_store.index_schema.${name}.vector_size`] : [vs.vector_size, 'vector_store.vector_size']
+      const [expected, keyPath] = own
+        ? [own, `vector_store.index_schema.${name}.vector_size`]
+        : [vs.vector_size, 'vector_store.vector_size']
       if (expected !== size) {
-        throw new ConfigError(`embedding model ${id} returns vectors of dimension ${size}, but ${keyPath} is ${expected}; set it to ${size}`, { keyPath })
+        throw new ConfigError(
+          `embedding model ${id} returns vectors of dimension ${size}, but ${keyPath} is ${expected}; set it to ${size}`,
+          { keyPath },
+        )
       }
     }
   }
@@ -162,14 +178,18 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
     },
     usageByWorkflow() {
       const out: Record<string, Record<string, ModelUsage>> = {}
-      for (const [workflow, byModel] of meters) out[workflow] = Object.fromEntries([...byModel].map(([id, m]) => [id, m.snapshot()]))
+      for (const [workflow, byModel] of meters)
+        out[workflow] = Object.fromEntries([...byModel].map(([id, m]) => [id, m.snapshot()]))
       return out
     },
     async preflight(ids) {
       const chatIds = ids?.chat ?? Object.keys(settings.completion_models)
       const embeddingIds = ids?.embedding ?? Object.keys(settings.embedding_models)
       const problems = (
-        await Promise.all([...chatIds.map((id) => check('completion_models', id)), ...embeddingIds.map((id) => check('embedding_models', id))])
+        await Promise.all([
+          ...chatIds.map((id) => check('completion_models', id)),
+          ...embeddingIds.map((id) => check('embedding_models', id)),
+        ])
       ).filter((p): p is string => p !== undefined)
       if (problems.length > 0) {
         const first = problems[0]!

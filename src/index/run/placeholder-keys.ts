@@ -5,8 +5,15 @@ import { ConfigError } from '../../errors.js'
 import type { ModelsUsed } from '../workflow.js'
 
 /** `graphrag init` writes GRAPHRAG_API_KEY=<API_KEY>; say so before any call is attempted with it. */
-export function rejectPlaceholderKeys(settings: Settings, used: ModelsUsed, origins: Readonly<Record<string, string>>): void {
-  const groups = [['completion_models', used.chat], ['embedding_models', used.embedding]] as const
+export function rejectPlaceholderKeys(
+  settings: Settings,
+  used: ModelsUsed,
+  origins: Readonly<Record<string, string>>,
+): void {
+  const groups = [
+    ['completion_models', used.chat],
+    ['embedding_models', used.embedding],
+  ] as const
   for (const [group, ids] of groups) {
     for (const id of ids) {
       const model = settings[group][id]

@@ -72,7 +72,9 @@ export class ReplyReuse {
     const kept = rowsBefore.filter((r) => r.workflow !== name)
     // A workflow without model calls (loading, chunking, clustering) leaves the table as it is.
     if (used.size === 0 && kept.length === rowsBefore.length) return
-    const rows = [...kept, ...used.values()].sort((a, b) => compare(a.workflow, b.workflow) || compare(a.partition, b.partition) || compare(a.key, b.key))
+    const rows = [...kept, ...used.values()].sort(
+      (a, b) => compare(a.workflow, b.workflow) || compare(a.partition, b.partition) || compare(a.key, b.key),
+    )
     await tables.write(MODEL_REPLIES, rows)
     this.used.delete(name)
   }
@@ -126,7 +128,11 @@ class ReusingStore implements KeyValueStore {
   }
 
   child(name: string): KeyValueStore {
-    return new ReusingStore(this.inner.child(name), this.partition === '' ? name : `${this.partition}/${name}`, this.owner)
+    return new ReusingStore(
+      this.inner.child(name),
+      this.partition === '' ? name : `${this.partition}/${name}`,
+      this.owner,
+    )
   }
 }
 

@@ -39,7 +39,13 @@ export async function readResumeState(outputDir: string): Promise<ResumeState> {
 
 /** Records written before a field existed do not count: their workflows simply run again. */
 function isRecord(value: ResumeRecord | null): boolean {
-  return value !== null && typeof value === 'object' && typeof value.fingerprint === 'string' && Array.isArray(value.extended) && typeof value.failed_items === 'number'
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof value.fingerprint === 'string' &&
+    Array.isArray(value.extended) &&
+    typeof value.failed_items === 'number'
+  )
 }
 
 export async function writeResumeState(outputDir: string, state: ResumeState): Promise<void> {
@@ -69,7 +75,11 @@ export function resumablePrefix(
   current: Record<string, string>,
 ): number {
   let matching = 0
-  while (matching < planned.length && matching < state.completed.length && sameRun(state.completed[matching]!, planned[matching]!)) {
+  while (
+    matching < planned.length &&
+    matching < state.completed.length &&
+    sameRun(state.completed[matching]!, planned[matching]!)
+  ) {
     if (state.completed[matching]!.failed_items > 0) break
     matching++
   }
@@ -80,9 +90,19 @@ export function resumablePrefix(
 }
 
 /** Why the first workflow that runs again does so, when the reason is its own failed items. */
-export function rerunReason(planned: readonly { workflow: string; fingerprint: string }[], state: ResumeState, from: number): string | undefined {
+export function rerunReason(
+  planned: readonly { workflow: string; fingerprint: string }[],
+  state: ResumeState,
+  from: number,
+): string | undefined {
   const record = state.completed[from]
-  if (record === undefined || planned[from] === undefined || !sameRun(record, planned[from]) || record.failed_items === 0) return undefined
+  if (
+    record === undefined ||
+    planned[from] === undefined ||
+    !sameRun(record, planned[from]) ||
+    record.failed_items === 0
+  )
+    return undefined
   return `${record.failed_items} ${record.failed_items === 1 ? 'item' : 'items'} failed last time`
 }
 

@@ -37,11 +37,28 @@ export interface RunStatsFile {
   /** Present only when the run was interrupted (Ctrl-C / SIGTERM). */
   status?: 'interrupted'
   /** `graphrag update`: which documents changed, how many model answers came from the previous index, where its backup is. */
-  update?: { added: string[]; edited: string[]; deleted: string[]; unchanged: number; reused_model_replies: number; backup: string }
+  update?: {
+    added: string[]
+    edited: string[]
+    deleted: string[]
+    unchanged: number
+    reused_model_replies: number
+    backup: string
+  }
 }
 
 export function emptyUsage(): ModelUsage {
-  return { calls: 0, cacheHits: 0, retries: 0, failures: 0, promptTokens: 0, completionTokens: 0, wallSeconds: 0, costUsd: 0, unpricedTokens: 0 }
+  return {
+    calls: 0,
+    cacheHits: 0,
+    retries: 0,
+    failures: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    wallSeconds: 0,
+    costUsd: 0,
+    unpricedTokens: 0,
+  }
 }
 
 export function addUsage(into: ModelUsage, add: ModelUsage): ModelUsage {

@@ -10,7 +10,13 @@ import { sampleMemory } from './memory-sampler.js'
 import type { ModelRegistry } from './models.js'
 import type { Reporter } from './reporter.js'
 import { tableHashes, writeResumeState, type ResumeRecord, type ResumeState } from './resume.js'
-import { totalUsage, WorkflowStatsRecorder, writeStatsFile, type RunStatsFile, type WorkflowStatsEntry } from './run-stats.js'
+import {
+  totalUsage,
+  WorkflowStatsRecorder,
+  writeStatsFile,
+  type RunStatsFile,
+  type WorkflowStatsEntry,
+} from './run-stats.js'
 import { StagedTableStore } from './staged-table-store.js'
 import type { Clock, ProgressTicker, Workflow, WorkflowContext } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
@@ -96,7 +102,12 @@ export async function runWorkflow(
     await writeStatsFile(deps.outputDir, deps.stats)
     logFailedItems(deps.log, name, recorder.failures)
     deps.log.info(`Workflow complete: ${name} (${seconds.toFixed(2)} s)`)
-    deps.reporter.workflowEnd(name, { seconds, rows: result.rows ?? {}, skipped: false, failures: recorder.failures.length })
+    deps.reporter.workflowEnd(name, {
+      seconds,
+      rows: result.rows ?? {},
+      skipped: false,
+      failures: recorder.failures.length,
+    })
     return { stop: result.stop === true }
   } catch (error) {
     const memoryFigures = memory.stop()
@@ -107,12 +118,20 @@ export async function runWorkflow(
     const seconds = (performance.now() - started) / 1000
     // Calls that were paid for count even though the workflow failed.
     const llm = deps.registry.usageByWorkflow()[name] ?? {}
-    deps.stats.workflows[name] = statsEntry(recorder, seconds, memoryFigures, { status: 'failed', error: failure.message, rows: {}, summary: {}, llm })
+    deps.stats.workflows[name] = statsEntry(recorder, seconds, memoryFigures, {
+      status: 'failed',
+      error: failure.message,
+      rows: {},
+      summary: {},
+      llm,
+    })
     deps.stats.llm_totals = totalUsage(deps.stats)
     await writeStatsFile(deps.outputDir, deps.stats)
     logFailedItems(deps.log, name, recorder.failures)
     deps.reporter.workflowFailed(name, failure.message)
-    deps.log.error(`error running workflow ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    deps.log.error(
+      `error running workflow ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    )
     throw failure
   }
 }
@@ -154,10 +173,14 @@ function describeFailure(name: string, cause: unknown, failedItems: number, deps
       ? []
       : [
           `the failed items are listed in ${join(deps.outputDir, 'stats.json')}`,
-          ...(deps.persistentCache ? ['run the command again to retry only them (the others are answered from the cache)'] : []),
+          ...(deps.persistentCache
+            ? ['run the command again to retry only them (the others are answered from the cache)']
+            : []),
         ]
   // Lines after the first (a raw model reply) stay below the one-line summary.
-  return new WorkflowError(name, [[`${name} failed: ${headline}`, ...hints].join('; '), ...details].join('\n'), { cause })
+  return new WorkflowError(name, [[`${name} failed: ${headline}`, ...hints].join('; '), ...details].join('\n'), {
+    cause,
+  })
 }
 
 function progressTicker(reporter: Reporter, workflow: string, label: string, total: number): ProgressTicker {

@@ -12,7 +12,12 @@ import type { ModelUsage } from '../../llm/types.js'
 import type { Logger } from '../../logger.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
 import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
-import { FileKeyValueStore, MemoryKeyValueStore, NullKeyValueStore, type KeyValueStore } from '../../storage/key-value-store.js'
+import {
+  FileKeyValueStore,
+  MemoryKeyValueStore,
+  NullKeyValueStore,
+  type KeyValueStore,
+} from '../../storage/key-value-store.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { VERSION } from '../../version.js'
@@ -26,7 +31,15 @@ import { ReplyReuse } from './reply-reuse.js'
 import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
 import { generationPaths } from '../../storage/generations.js'
 import { SILENT_REPORTER, type Reporter } from './reporter.js'
-import { readResumeState, rerunReason, resumablePrefix, tableHashes, writeResumeState, type ResumeRecord, type ResumeState } from './resume.js'
+import {
+  readResumeState,
+  rerunReason,
+  resumablePrefix,
+  tableHashes,
+  writeResumeState,
+  type ResumeRecord,
+  type ResumeState,
+} from './resume.js'
 import { emptyUsage, totalUsage, writeStatsFile, type RunStatsFile } from './run-stats.js'
 import { clearStaging } from './staged-table-store.js'
 import { rejectPlaceholderKeys } from './placeholder-keys.js'
@@ -55,7 +68,10 @@ export interface RunIndexOptions {
   interrupt?: Interruption
   clock?: Clock
   /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
-  update?: { prepare(run: { reporter: Reporter; reuse: ReplyReuse | undefined; log: Logger }): Promise<void>; record(stats: RunStatsFile, reuse: ReplyReuse | undefined): void }
+  update?: {
+    prepare(run: { reporter: Reporter; reuse: ReplyReuse | undefined; log: Logger }): Promise<void>
+    record(stats: RunStatsFile, reuse: ReplyReuse | undefined): void
+  }
 }
 
 export interface IndexPlan {
@@ -85,16 +101,26 @@ const SYSTEM_CLOCK: Clock = { now: () => new Date() }
 export async function planIndex(options: RunIndexOptions = {}, config?: LoadedConfig): Promise<IndexPlan> {
   const published = config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
   const publishedDir = published.settings.output_storage.base_dir
-  const loaded = { ...published, settings: rebaseSettings(published.settings, publishedDir, generationPaths(publishedDir).work) }
+  const loaded = {
+    ...published,
+    settings: rebaseSettings(published.settings, publishedDir, generationPaths(publishedDir).work),
+  }
   const { settings } = loaded
   const method = options.method ?? settings.method ?? 'standard'
-  if (!(METHODS as readonly string[]).includes(method)) throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
-  const names = options.update !== undefined && settings.workflows === null ? [...UPDATE_PIPELINES[method]] : resolveWorkflowNames(settings, method)
+  if (!(METHODS as readonly string[]).includes(method))
+    throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
+  const names =
+    options.update !== undefined && settings.workflows === null
+      ? [...UPDATE_PIPELINES[method]]
+      : resolveWorkflowNames(settings, method)
   const workflows = await fingerprintWorkflows(names, settings)
   const outputDir = await resumeSourceDir(publishedDir)
   const resumeState = await readResumeState(outputDir)
   const planned = workflows.map((w) => ({ workflow: w.name, fingerprint: w.fingerprint }))
-  const resumeFrom = options.resume === false ? 0 : resumablePrefix(planned, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
+  const resumeFrom =
+    options.resume === false
+      ? 0
+      : resumablePrefix(planned, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
   const reason = options.resume === false ? undefined : rerunReason(planned, resumeState, resumeFrom)
   const rerun = reason === undefined ? undefined : { workflow: workflows[resumeFrom]!.name, reason }
   return { loaded, method, workflows, resumeFrom, rerun, resumeState }
@@ -112,7 +138,11 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   }
 }
 
-async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, generation: IndexGeneration): Promise<IndexRunResult> {
+async function runInGeneration(
+  options: RunIndexOptions,
+  loaded: LoadedConfig,
+  generation: IndexGeneration,
+): Promise<IndexRunResult> {
   const started = performance.now()
   const reporter = options.reporter ?? SILENT_REPORTER
   const plan = await planIndex(options, loaded)
@@ -125,16 +155,29 @@ async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, g
   })
   log.info(`graphrag ${VERSION}: indexing ${settings.root} with method ${plan.method}`)
   // Earlier model work kept in the index answers where the cache cannot (an update reuses it even with --no-cache).
-  const reuse = options.cache === false && options.update === undefined ? undefined : await ReplyReuse.open(new ParquetTableStore(outputDir), [settings.embed_text.model_instance_name])
+  const reuse =
+    options.cache === false && options.update === undefined
+      ? undefined
+      : await ReplyReuse.open(new ParquetTableStore(outputDir), [settings.embed_text.model_instance_name])
   const cache = reuse?.wrap(createCache(settings, options.cache !== false)) ?? createCache(settings, false)
-  const registry = interruptible(createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: reuse === undefined }), options.interrupt)
+  const registry = interruptible(
+    createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: reuse === undefined }),
+    options.interrupt,
+  )
   const toRun = plan.workflows.slice(plan.resumeFrom)
   const skipped = plan.workflows.slice(0, plan.resumeFrom).map((w) => w.name)
-  reporter.pipelineStart(plan.workflows.map((w) => w.name), skipped, plan.rerun)
+  reporter.pipelineStart(
+    plan.workflows.map((w) => w.name),
+    skipped,
+    plan.rerun,
+  )
   reporter.watch?.((workflow) => registry.liveStatus(workflow))
   if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
   if (plan.rerun !== undefined) log.info(`re-running ${plan.rerun.workflow}: ${plan.rerun.reason}`)
-  const used = modelsUsedBy(toRun.map((w) => w.name), settings)
+  const used = modelsUsedBy(
+    toRun.map((w) => w.name),
+    settings,
+  )
   rejectPlaceholderKeys(settings, used, apiKeyOrigins)
   const stats = await initialStats(outputDir, skipped)
   if (!options.skipValidation && toRun.length > 0) {
@@ -178,12 +221,20 @@ async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, g
     return outcome
   }
   // An update's change-recording workflows (update_*) touch state they do not declare: they keep list order.
-  const outcome = await runGraph(options.update === undefined ? workflowGraph(workflows) : inSequence(workflows.length), runOne)
+  const outcome = await runGraph(
+    options.update === undefined ? workflowGraph(workflows) : inSequence(workflows.length),
+    runOne,
+  )
   if (outcome.failed) throw outcome.error
   const ran = outcome.finished.map((i) => toRun[i]!.name)
   stats.workflows = inPlanOrder(stats.workflows, plan.workflows)
   const planned = plan.workflows.map((w) => w.name)
-  stats.estimate = await estimateNextToActual(settings, { ran, planned }, new ParquetTableStore(outputDir), registry.usageByWorkflow())
+  stats.estimate = await estimateNextToActual(
+    settings,
+    { ran, planned },
+    new ParquetTableStore(outputDir),
+    registry.usageByWorkflow(),
+  )
   stats.total_runtime = (performance.now() - started) / 1000
   options.update?.record(stats, reuse)
   await finishRun(outputDir, stats, log)
@@ -194,13 +245,18 @@ async function runInGeneration(options: RunIndexOptions, loaded: LoadedConfig, g
     tables: finalTables(stats),
     usage: stats.llm_totals,
     usageByModel: usageByModel(settings, registry.usageByWorkflow()),
-    vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true) ? loaded.settings.vector_store.db_uri : undefined,
+    vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true)
+      ? loaded.settings.vector_store.db_uri
+      : undefined,
   })
   return { outputDir: generation.paths.output, ran, skipped, stats }
 }
 
 /** stats.json lists workflows in plan order, whichever finished first. */
-function inPlanOrder(entries: RunStatsFile['workflows'], planned: readonly PlannedWorkflow[]): RunStatsFile['workflows'] {
+function inPlanOrder(
+  entries: RunStatsFile['workflows'],
+  planned: readonly PlannedWorkflow[],
+): RunStatsFile['workflows'] {
   return Object.fromEntries(planned.flatMap((w) => (entries[w.name] === undefined ? [] : [[w.name, entries[w.name]!]])))
 }
 
@@ -242,9 +298,12 @@ function resolveWorkflowNames(settings: Settings, method: IndexMethod): Workflow
   if (settings.workflows === null) return [...PIPELINES[method]]
   return settings.workflows.map((name, i) => {
     if (!isWorkflowName(name)) {
-      throw new ConfigError(`workflows[${i}]: unknown workflow "${name}" (known: ${Object.keys(WORKFLOWS).join(', ')})`, {
-        keyPath: `workflows[${i}]`,
-      })
+      throw new ConfigError(
+        `workflows[${i}]: unknown workflow "${name}" (known: ${Object.keys(WORKFLOWS).join(', ')})`,
+        {
+          keyPath: `workflows[${i}]`,
+        },
+      )
     }
     return name
   })
@@ -271,7 +330,9 @@ async function initialStats(outputDir: string, skipped: readonly WorkflowName[])
   }
   return {
     total_runtime: 0,
-    num_documents: skipped.some((name) => WORKFLOWS[name].countsDocuments === true) ? (previous?.num_documents ?? 0) : 0,
+    num_documents: skipped.some((name) => WORKFLOWS[name].countsDocuments === true)
+      ? (previous?.num_documents ?? 0)
+      : 0,
     update_documents: 0,
     input_load_time: 0,
     workflows,
@@ -294,6 +355,7 @@ async function finishRun(outputDir: string, stats: RunStatsFile, log: Logger): P
 /** Row counts of the tables as they stand at the end (the last writer of each table wins). */
 function finalTables(stats: RunStatsFile): Array<{ name: string; rows: number }> {
   const rows = new Map<string, number>()
-  for (const entry of Object.values(stats.workflows)) for (const [table, n] of Object.entries(entry.rows)) rows.set(table, n)
+  for (const entry of Object.values(stats.workflows))
+    for (const [table, n] of Object.entries(entry.rows)) rows.set(table, n)
   return [...rows].map(([name, n]) => ({ name, rows: n }))
 }

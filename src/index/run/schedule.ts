@@ -27,7 +27,11 @@ export function workflowGraph(workflows: readonly Access[]): number[][] {
     access
       .slice(0, i)
       .flatMap((earlier, j) =>
-        overlaps(earlier.writes, mine.reads) || overlaps(earlier.reads, mine.writes) || overlaps(earlier.writes, mine.writes) ? [j] : [],
+        overlaps(earlier.writes, mine.reads) ||
+        overlaps(earlier.reads, mine.writes) ||
+        overlaps(earlier.writes, mine.writes)
+          ? [j]
+          : [],
       ),
   )
 }
@@ -49,7 +53,10 @@ export interface ScheduleOutcome {
  * Runs `run(i)` for every workflow once its dependencies have finished, several at once. After a
  * failure or a `stop`, nothing new starts; those already running are let finish (their work is kept).
  */
-export async function runGraph(graph: readonly (readonly number[])[], run: (index: number) => Promise<{ stop: boolean }>): Promise<ScheduleOutcome> {
+export async function runGraph(
+  graph: readonly (readonly number[])[],
+  run: (index: number) => Promise<{ stop: boolean }>,
+): Promise<ScheduleOutcome> {
   const state = graph.map(() => 'waiting' as 'waiting' | 'running' | 'done' | 'failed')
   const errors = new Map<number, unknown>()
   const running = new Map<number, Promise<void>>()

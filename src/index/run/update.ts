@@ -39,12 +39,15 @@ export interface UpdatePlan {
   figures: ChunkFigures
 }
 
-export type UpdateResult = { upToDate: true; changes: DocumentChanges } | ({ upToDate: false; changes: DocumentChanges; backupDir: string } & IndexRunResult)
+export type UpdateResult =
+  | { upToDate: true; changes: DocumentChanges }
+  | ({ upToDate: false; changes: DocumentChanges; backupDir: string } & IndexRunResult)
 
 /** `standard-update` / `fast-update` (the reference's method names) mean standard / fast here. */
 function updateMethod(method: string | undefined, settings: Settings): IndexMethod {
   const base = (method ?? settings.method ?? 'standard').replace(/-update$/, '')
-  if (!(METHODS as readonly string[]).includes(base)) throw new ConfigError(`--method: expected standard or fast (or standard-update, fast-update), got "${method}"`)
+  if (!(METHODS as readonly string[]).includes(base))
+    throw new ConfigError(`--method: expected standard or fast (or standard-update, fast-update), got "${method}"`)
   return base as IndexMethod
 }
 
@@ -55,10 +58,16 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
   const indexDir = await readableIndexDir(settings.output_storage.base_dir)
   const store = new ParquetTableStore(indexDir)
   if (!(await store.has(DOCUMENTS.name))) {
-    throw new GraphragError('WORKFLOW', `there is no index to update in ${indexDir} (no documents.parquet); run \`graphrag index\` first`)
+    throw new GraphragError(
+      'WORKFLOW',
+      `there is no index to update in ${indexDir} (no documents.parquet); run \`graphrag index\` first`,
+    )
   }
   const previous = new Map((await store.read(DOCUMENTS)).map((d) => [d.title, d.id]))
-  const { documents } = await loadDocuments({ ...settings.input, baseDir: settings.input_storage.base_dir }, { onWarning })
+  const { documents } = await loadDocuments(
+    { ...settings.input, baseDir: settings.input_storage.base_dir },
+    { onWarning },
+  )
   const changes: DocumentChanges = { added: [], edited: [], deleted: [], unchanged: 0 }
   const changed: InputDocumentRow[] = []
   const titles = new Set<string>()
@@ -75,7 +84,12 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
   changes.added.sort()
   changes.edited.sort()
   const rows = chunkDocuments(changed, settings.chunking, getTokenizer(settings.chunking.encoding_model))
-  return { settings, method, changes, figures: { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) } }
+  return {
+    settings,
+    method,
+    changes,
+    figures: { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) },
+  }
 }
 
 export function hasChanges(changes: DocumentChanges): boolean {
@@ -110,7 +124,12 @@ export function describeChanges(changes: DocumentChanges): string {
   return `${changes.added.length} new, ${changes.edited.length} edited, ${changes.deleted.length} deleted, ${changes.unchanged} unchanged document(s)`
 }
 
-function recordUpdate(stats: RunStatsFile, changes: DocumentChanges, reuse: ReplyReuse | undefined, backupDir: string): void {
+function recordUpdate(
+  stats: RunStatsFile,
+  changes: DocumentChanges,
+  reuse: ReplyReuse | undefined,
+  backupDir: string,
+): void {
   stats.update_documents = changes.added.length + changes.edited.length
   stats.update = { ...changes, reused_model_replies: reuse?.reused ?? 0, backup: backupDir }
 }

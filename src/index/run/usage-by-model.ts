@@ -12,7 +12,10 @@ export interface ModelUsageLine {
 }
 
 /** workflow → model id → usage, summed per model; models that were never called are left out. */
-export function usageByModel(settings: Settings, byWorkflow: Readonly<Record<string, Readonly<Record<string, ModelUsage>>>>): ModelUsageLine[] {
+export function usageByModel(
+  settings: Settings,
+  byWorkflow: Readonly<Record<string, Readonly<Record<string, ModelUsage>>>>,
+): ModelUsageLine[] {
   const totals = new Map<string, ModelUsage>()
   for (const byModel of Object.values(byWorkflow)) {
     for (const [id, usage] of Object.entries(byModel)) totals.set(id, addUsage(totals.get(id) ?? emptyUsage(), usage))

@@ -18,7 +18,11 @@ const NAME = 'create_chunk_graph'
 const VECTORS = 'text_unit_text'
 
 const usesModel = (s: Settings) => s.chunk_graph.llm_edges || s.chunk_graph.cross_document
-const promptFile = (s: Settings): PromptFile => ({ keyPath: 'chunk_graph.prompt', path: s.chunk_graph.prompt, builtin: 'chunk_graph_edges.txt' })
+const promptFile = (s: Settings): PromptFile => ({
+  keyPath: 'chunk_graph.prompt',
+  path: s.chunk_graph.prompt,
+  builtin: 'chunk_graph_edges.txt',
+})
 
 async function titlesById(ctx: WorkflowContext): Promise<Map<string, string>> {
   if (!(await ctx.tables.has(ENTITIES.name))) return new Map()
@@ -35,7 +39,9 @@ async function unitVectors(ctx: WorkflowContext): Promise<Map<string, number[]> 
   } finally {
     store.close()
   }
-  ctx.stats.warning(`chunk_graph.cross_document skipped: the vector store ${vs.db_uri} has no ${table} table (add text_unit_text to embed_text.names)`)
+  ctx.stats.warning(
+    `chunk_graph.cross_document skipped: the vector store ${vs.db_uri} has no ${table} table (add text_unit_text to embed_text.names)`,
+  )
   return undefined
 }
 
@@ -45,7 +51,10 @@ function record(ctx: WorkflowContext, result: ChunkGraphResult): void {
   ctx.stats.count('batches_failed', result.failures.length)
   ctx.stats.count('invalid_edges', result.dropped.length)
   for (const reason of result.dropped) ctx.stats.count(`invalid_edges_${reason}`)
-  if (result.failures.length > 0) ctx.stats.warning(`${NAME}: ${result.failures.length} of ${result.calls} typed-edge batches failed and were skipped`)
+  if (result.failures.length > 0)
+    ctx.stats.warning(
+      `${NAME}: ${result.failures.length} of ${result.calls} typed-edge batches failed and were skipped`,
+    )
 }
 
 export const createChunkGraph: Workflow = {
@@ -60,13 +69,19 @@ export const createChunkGraph: Workflow = {
   }),
   models: (s) => (usesModel(s) ? { chat: [s.chunk_graph.completion_model_id], embedding: [] } : NO_MODELS),
   prompts: (s) => (usesModel(s) ? [promptFile(s)] : []),
-  estimate: (x) => (usesModel(x.settings) ? chunkGraphUsage(x, x.promptTokens(promptFile(x.settings), { input_text: '' }), x.settings.chunk_graph) : ZERO),
+  estimate: (x) =>
+    usesModel(x.settings)
+      ? chunkGraphUsage(x, x.promptTokens(promptFile(x.settings), { input_text: '' }), x.settings.chunk_graph)
+      : ZERO,
   async run(ctx) {
     const s = ctx.settings.chunk_graph
     const units = await ctx.tables.read(TEXT_UNITS)
     const vectors = s.cross_document ? await unitVectors(ctx) : undefined
     const chat = usesModel(ctx.settings)
-      ? ctx.models.chat(s.completion_model_id, { keyPath: 'chunk_graph.completion_model_id', cachePartition: s.model_instance_name })
+      ? ctx.models.chat(s.completion_model_id, {
+          keyPath: 'chunk_graph.completion_model_id',
+          cachePartition: s.model_instance_name,
+        })
       : undefined
     let progress: ProgressTicker | undefined
     const options = {
@@ -74,7 +89,8 @@ export const createChunkGraph: Workflow = {
       sharedEntities: s.shared_entity_edges,
       minSharedEntities: s.min_shared_entities,
       llm: s.llm_edges ? { batchSize: s.batch_size, batchOverlap: s.batch_overlap } : null,
-      crossDocument: vectors === undefined ? null : { vectors, threshold: s.cross_document_threshold, topK: s.cross_document_top_k },
+      crossDocument:
+        vectors === undefined ? null : { vectors, threshold: s.cross_document_threshold, topK: s.cross_document_top_k },
       prompt: chat === undefined ? '' : readPrompt(promptFile(ctx.settings)),
       concurrency: ctx.settings.concurrent_requests,
       minEdgeWeight: s.min_edge_weight,

@@ -19,7 +19,9 @@ export const createCommunities: Workflow = {
     const period = ctx.clock.now().toISOString().slice(0, 10)
     const { rows, nonPositiveEdges } = computeCommunities(entities, relationships, ctx.settings.cluster_graph, period)
     if (nonPositiveEdges > 0) {
-      ctx.stats.warning(`${nonPositiveEdges} relationships with weight <= 0 left out of clustering (no affinity); the relationships table keeps them`)
+      ctx.stats.warning(
+        `${nonPositiveEdges} relationships with weight <= 0 left out of clustering (no affinity); the relationships table keeps them`,
+      )
     }
     await ctx.tables.write(COMMUNITIES, rows)
     const levels = new Set(rows.map((r) => r.level)).size

@@ -14,14 +14,21 @@ import { writeReports } from './report-output.js'
 
 const NAME = 'create_community_reports'
 
-const promptFile = (s: Settings): PromptFile => ({ keyPath: 'community_reports.graph_prompt', path: s.community_reports.graph_prompt, builtin: 'community_report_graph.txt' })
+const promptFile = (s: Settings): PromptFile => ({
+  keyPath: 'community_reports.graph_prompt',
+  path: s.community_reports.graph_prompt,
+  builtin: 'community_report_graph.txt',
+})
 
 export const createCommunityReports: Workflow = {
   name: NAME,
   reads: [ENTITIES.name, RELATIONSHIPS.name, COMMUNITIES.name, COVARIATES.name],
   writes: [COMMUNITY_REPORTS.name],
   fingerprint: (settings) => ({ reports: settings.community_reports, claims: settings.extract_claims.enabled }),
-  models: (s) => ({ chat: s.community_reports.completion_model_id === null ? [] : [s.community_reports.completion_model_id], embedding: [] }),
+  models: (s) => ({
+    chat: s.community_reports.completion_model_id === null ? [] : [s.community_reports.completion_model_id],
+    embedding: [],
+  }),
   prompts: (s) => [promptFile(s)],
   estimate(x) {
     const s = x.settings.community_reports
@@ -32,9 +39,14 @@ export const createCommunityReports: Workflow = {
     const settings = ctx.settings.community_reports
     const modelId = settings.completion_model_id
     if (modelId === null) {
-      throw new ConfigError('the standard method needs a chat model for community reports', { keyPath: 'community_reports.completion_model_id' })
+      throw new ConfigError('the standard method needs a chat model for community reports', {
+        keyPath: 'community_reports.completion_model_id',
+      })
     }
-    const chat = ctx.models.chat(modelId, { keyPath: 'community_reports.completion_model_id', cachePartition: settings.model_instance_name })
+    const chat = ctx.models.chat(modelId, {
+      keyPath: 'community_reports.completion_model_id',
+      cachePartition: settings.model_instance_name,
+    })
     const entities = await ctx.tables.read(ENTITIES)
     const relationships = await ctx.tables.read(RELATIONSHIPS)
     const communities = await ctx.tables.read(COMMUNITIES)
@@ -48,7 +60,11 @@ export const createCommunityReports: Workflow = {
       maxInputLength: settings.max_input_length,
     }
     const input = { entities, relationships, communities, claims }
-    const result = await generateGraphReports(input, options, { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() })
+    const result = await generateGraphReports(input, options, {
+      chat,
+      signal: ctx.signal,
+      onCommunityDone: () => progress.tick(),
+    })
     progress.done()
 
     const written = await writeReports(ctx, NAME, result, communities)

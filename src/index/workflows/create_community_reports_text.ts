@@ -19,8 +19,14 @@ import { writeReports } from './report-output.js'
 
 const NAME = 'create_community_reports_text'
 
-const usesLlm = (s: Settings) => s.community_reports.completion_model_id !== null && Object.hasOwn(s.completion_models, s.community_reports.completion_model_id)
-const promptFile = (s: Settings): PromptFile => ({ keyPath: 'community_reports.text_prompt', path: s.community_reports.text_prompt, builtin: 'community_report_text.txt' })
+const usesLlm = (s: Settings) =>
+  s.community_reports.completion_model_id !== null &&
+  Object.hasOwn(s.completion_models, s.community_reports.completion_model_id)
+const promptFile = (s: Settings): PromptFile => ({
+  keyPath: 'community_reports.text_prompt',
+  path: s.community_reports.text_prompt,
+  builtin: 'community_report_text.txt',
+})
 
 export const createCommunityReportsText: Workflow = {
   name: NAME,
@@ -52,11 +58,20 @@ export const createCommunityReportsText: Workflow = {
       await ctx.tables.write(COMMUNITY_REPORTS, rows)
       return { rows: { [COMMUNITY_REPORTS.name]: rows.length }, summary: { writer: 'extractive', failed: 0 } }
     }
-    const chat = ctx.models.chat(settings.completion_model_id!, { keyPath: 'community_reports.completion_model_id', cachePartition: settings.model_instance_name })
-    const contexts = buildTextUnitContexts({ communities, entities, textUnits }, settings.max_input_length, (t) => chat.countTokens(t))
+    const chat = ctx.models.chat(settings.completion_model_id!, {
+      keyPath: 'community_reports.completion_model_id',
+      cachePartition: settings.model_instance_name,
+    })
+    const contexts = buildTextUnitContexts({ communities, entities, textUnits }, settings.max_input_length, (t) =>
+      chat.countTokens(t),
+    )
     const progress = ctx.progress('community reports', contexts.filter((c) => c.text !== '').length)
     const prompt = readPrompt(promptFile(ctx.settings))
-    const result = await generateTextReports(contexts, { prompt, maxReportLength: settings.max_length }, { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() })
+    const result = await generateTextReports(
+      contexts,
+      { prompt, maxReportLength: settings.max_length },
+      { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() },
+    )
     progress.done()
     const written = await writeReports(ctx, NAME, result, communities)
     return { rows: { [COMMUNITY_REPORTS.name]: written }, summary: { writer: 'llm', failed: result.failures.length } }

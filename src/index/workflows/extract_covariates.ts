@@ -22,8 +22,13 @@ export const extractCovariates: Workflow = {
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
   writes: [COVARIATES.name],
-  fingerprint: (s) => ({ claims: s.extract_claims, entity_types: s.extract_graph.entity_types, budget: s.extract_graph.max_failed_fraction }),
-  models: (s) => (s.extract_claims.enabled ? { chat: [s.extract_claims.completion_model_id], embedding: [] } : NO_MODELS),
+  fingerprint: (s) => ({
+    claims: s.extract_claims,
+    entity_types: s.extract_graph.entity_types,
+    budget: s.extract_graph.max_failed_fraction,
+  }),
+  models: (s) =>
+    s.extract_claims.enabled ? { chat: [s.extract_claims.completion_model_id], embedding: [] } : NO_MODELS,
   prompts: (s) => (s.extract_claims.enabled ? Object.values(promptFiles(s)) : []),
   guessGraph: (s, figures) => (s.extract_claims.enabled ? guessClaims(figures, s.extract_claims.max_gleanings) : {}),
   estimate(x) {
@@ -32,7 +37,11 @@ export const extractCovariates: Workflow = {
     const prompts = promptFiles(x.settings)
     const entitySpecs = pythonListRepr(x.settings.extract_graph.entity_types ?? DEFAULT_ENTITY_TYPES)
     const sizes = {
-      template: x.promptTokens(prompts.extract, { input_text: '', claim_description: s.description, entity_specs: entitySpecs }),
+      template: x.promptTokens(prompts.extract, {
+        input_text: '',
+        claim_description: s.description,
+        entity_specs: entitySpecs,
+      }),
       continuation: x.promptTokens(prompts.continuation, {}),
       loop: x.promptTokens(prompts.loop, {}),
     }
@@ -41,7 +50,10 @@ export const extractCovariates: Workflow = {
   async run(ctx): Promise<WorkflowResult> {
     const settings = ctx.settings.extract_claims
     if (!settings.enabled) return { summary: { skipped: 'extract_claims.enabled is false' } }
-    const chat = ctx.models.chat(settings.completion_model_id, { keyPath: 'extract_claims.completion_model_id', cachePartition: settings.model_instance_name })
+    const chat = ctx.models.chat(settings.completion_model_id, {
+      keyPath: 'extract_claims.completion_model_id',
+      cachePartition: settings.model_instance_name,
+    })
     const units = await ctx.tables.read(BASE_TEXT_UNITS)
     const progress = ctx.progress('claim extraction', units.length)
     const prompts = promptFiles(ctx.settings)
@@ -60,6 +72,9 @@ export const extractCovariates: Workflow = {
     // Claims share graph extraction's failure budget (extract_claims has no setting of its own).
     checkFailures(NAME, result, ctx.settings.extract_graph.max_failed_fraction, 'extract_graph.max_failed_fraction')
     await ctx.tables.write(COVARIATES, result.rows)
-    return { rows: { [COVARIATES.name]: result.rows.length }, summary: { failed_chunks: result.failures.length, parse_drops: result.dropped.length } }
+    return {
+      rows: { [COVARIATES.name]: result.rows.length },
+      summary: { failed_chunks: result.failures.length, parse_drops: result.dropped.length },
+    }
   },
 }

@@ -23,7 +23,11 @@ const promptFiles = (s: Settings) => ({
   extract: { keyPath: 'extract_graph.prompt', path: s.extract_graph.prompt, builtin: 'extract_graph.txt' },
   continuation: { keyPath: 'extract_graph.prompt', path: null, builtin: 'internal/extract_graph_continue.txt' },
   loop: { keyPath: 'extract_graph.prompt', path: null, builtin: 'internal/extract_graph_loop.txt' },
-  summarize: { keyPath: 'summarize_descriptions.prompt', path: s.summarize_descriptions.prompt, builtin: 'summarize_descriptions.txt' },
+  summarize: {
+    keyPath: 'summarize_descriptions.prompt',
+    path: s.summarize_descriptions.prompt,
+    builtin: 'summarize_descriptions.txt',
+  },
 })
 
 export const extractGraph: Workflow = {
@@ -33,25 +37,43 @@ export const extractGraph: Workflow = {
   fingerprint: (s) => {
     // normalize_titles joins the fingerprint only when on, so indexes from before the setting still resume.
     const { normalize_titles: normalize, ...extract } = s.extract_graph
-    return { extract, summarize: s.summarize_descriptions, raw: s.snapshots.raw_graph, ...(normalize ? { normalize_titles: true } : {}) }
+    return {
+      extract,
+      summarize: s.summarize_descriptions,
+      raw: s.snapshots.raw_graph,
+      ...(normalize ? { normalize_titles: true } : {}),
+    }
   },
-  models: (s) => ({ chat: unique([s.extract_graph.completion_model_id, s.summarize_descriptions.completion_model_id]), embedding: [] }),
+  models: (s) => ({
+    chat: unique([s.extract_graph.completion_model_id, s.summarize_descriptions.completion_model_id]),
+    embedding: [],
+  }),
   prompts: (s) => Object.values(promptFiles(s)),
   guessGraph: (s, figures) => guessExtractedGraph(figures, s.extract_graph.max_gleanings),
   estimate(x) {
     const { extract_graph: eg, summarize_descriptions: sd } = x.settings
     const prompts = promptFiles(x.settings)
     const sizes = {
-      template: x.promptTokens(prompts.extract, { input_text: '', entity_types: (eg.entity_types ?? DEFAULT_ENTITY_TYPES).join(',') }),
+      template: x.promptTokens(prompts.extract, {
+        input_text: '',
+        entity_types: (eg.entity_types ?? DEFAULT_ENTITY_TYPES).join(','),
+      }),
       continuation: x.promptTokens(prompts.continuation, {}),
       loop: x.promptTokens(prompts.loop, {}),
-      summary: x.promptTokens(prompts.summarize, { entity_name: '', description_list: '', max_length: String(sd.max_length) }),
+      summary: x.promptTokens(prompts.summarize, {
+        entity_name: '',
+        description_list: '',
+        max_length: String(sd.max_length),
+      }),
     }
     return extractGraphUsage(x, sizes, { maxGleanings: eg.max_gleanings, summaryMaxInputTokens: sd.max_input_tokens })
   },
   async run(ctx) {
     const settings = ctx.settings.extract_graph
-    const chat = ctx.models.chat(settings.completion_model_id, { keyPath: 'extract_graph.completion_model_id', cachePartition: settings.model_instance_name })
+    const chat = ctx.models.chat(settings.completion_model_id, {
+      keyPath: 'extract_graph.completion_model_id',
+      cachePartition: settings.model_instance_name,
+    })
     const units = await ctx.tables.read(BASE_TEXT_UNITS)
     const progress = ctx.progress('graph extraction', units.length)
     const prompts = promptFiles(ctx.settings)
@@ -65,8 +87,13 @@ export const extractGraph: Workflow = {
     }
     const extracted = await extract(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
     progress.done()
-    const normalized = settings.normalize_titles ? normalizeTitles(extracted.entities, extracted.relationships) : undefined
-    const graph = normalized === undefined ? extracted : { ...extracted, entities: normalized.entities, relationships: normalized.relationships }
+    const normalized = settings.normalize_titles
+      ? normalizeTitles(extracted.entities, extracted.relationships)
+      : undefined
+    const graph =
+      normalized === undefined
+        ? extracted
+        : { ...extracted, entities: normalized.entities, relationships: normalized.relationships }
     if (normalized !== undefined) {
       await ctx.tables.write(ENTITY_ALIASES, normalized.aliases)
       ctx.stats.count('merged_spellings', normalized.aliases.length)
@@ -77,15 +104,26 @@ export const extractGraph: Workflow = {
     recordExtraction(ctx, NAME, graph, 'record')
     ctx.stats.count('weight_defaults', graph.defaultedWeights)
     ctx.stats.count('orphan_relationships', graph.orphanRelationships)
-    if (graph.orphanRelationships > 0) ctx.stats.warning(`${graph.orphanRelationships} relationships dropped: an endpoint was not extracted as an entity`)
-    checkExtraction(NAME, { ...graph, entities: graph.entities.length, relationships: graph.relationships.length }, settings.max_failed_fraction, 'extract_graph.max_failed_fraction')
+    if (graph.orphanRelationships > 0)
+      ctx.stats.warning(
+        `${graph.orphanRelationships} relationships dropped: an endpoint was not extracted as an entity`,
+      )
+    checkExtraction(
+      NAME,
+      { ...graph, entities: graph.entities.length, relationships: graph.relationships.length },
+      settings.max_failed_fraction,
+      'extract_graph.max_failed_fraction',
+    )
     if (ctx.settings.snapshots.raw_graph) {
       await ctx.tables.write(RAW_ENTITIES, graph.entities)
       await ctx.tables.write(RAW_RELATIONSHIPS, graph.relationships)
     }
 
     const sum = ctx.settings.summarize_descriptions
-    const summaryChat = ctx.models.chat(sum.completion_model_id, { keyPath: 'summarize_descriptions.completion_model_id', cachePartition: sum.model_instance_name })
+    const summaryChat = ctx.models.chat(sum.completion_model_id, {
+      keyPath: 'summarize_descriptions.completion_model_id',
+      cachePartition: sum.model_instance_name,
+    })
     const summaryProgress = ctx.progress('description summaries', graph.entities.length + graph.relationships.length)
     const summaryOptions = {
       prompt: readPrompt(prompts.summarize),
@@ -93,14 +131,21 @@ export const extractGraph: Workflow = {
       maxInputTokens: sum.max_input_tokens,
       concurrency: ctx.settings.concurrent_requests,
     }
-    const out = await summarizeDescriptions(graph, summaryOptions, { chat: summaryChat, signal: ctx.signal, onItemDone: () => summaryProgress.tick() })
+    const out = await summarizeDescriptions(graph, summaryOptions, {
+      chat: summaryChat,
+      signal: ctx.signal,
+      onItemDone: () => summaryProgress.tick(),
+    })
     summaryProgress.done()
     ctx.stats.count('summary_calls', out.calls)
     ctx.stats.count('truncated_descriptions', out.truncated)
     await ctx.tables.write(EXTRACTED_ENTITIES, out.entities)
     await ctx.tables.write(EXTRACTED_RELATIONSHIPS, out.relationships)
     return {
-      rows: { [EXTRACTED_ENTITIES.name]: out.entities.length, [EXTRACTED_RELATIONSHIPS.name]: out.relationships.length },
+      rows: {
+        [EXTRACTED_ENTITIES.name]: out.entities.length,
+        [EXTRACTED_RELATIONSHIPS.name]: out.relationships.length,
+      },
       summary: { failed_chunks: graph.failures.length, parse_drops: graph.dropped.length },
     }
   },

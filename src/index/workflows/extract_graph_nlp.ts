@@ -28,10 +28,15 @@ export const extractGraphNlp: Workflow = {
     // Named so phrases from another tagger (the reference's TextBlob) can be put in the cache under the same keys (README).
     ctx.log.info(`noun phrases: cache extract_noun_phrases, key = SHA-512 of text unit text + "${extractor.key}"`)
     const progress = ctx.progress('noun phrases', textUnits.length)
-    const phrases = await extractNounPhrases(textUnits, extractor, ctx.cache.child('extract_noun_phrases'), (cached) => {
-      if (cached) ctx.stats.count('cache_hits')
-      progress.tick()
-    })
+    const phrases = await extractNounPhrases(
+      textUnits,
+      extractor,
+      ctx.cache.child('extract_noun_phrases'),
+      (cached) => {
+        if (cached) ctx.stats.count('cache_hits')
+        progress.tick()
+      },
+    )
     progress.done()
     const graph = buildNounGraph(phrases, settings)
     if (graph.entities.length === 0) {
@@ -42,6 +47,8 @@ export const extractGraphNlp: Workflow = {
     }
     await ctx.tables.write(NLP_ENTITIES, graph.entities)
     await ctx.tables.write(NLP_RELATIONSHIPS, graph.relationships)
-    return { rows: { [NLP_ENTITIES.name]: graph.entities.length, [NLP_RELATIONSHIPS.name]: graph.relationships.length } }
+    return {
+      rows: { [NLP_ENTITIES.name]: graph.entities.length, [NLP_RELATIONSHIPS.name]: graph.relationships.length },
+    }
   },
 }

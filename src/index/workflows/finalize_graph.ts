@@ -21,7 +21,10 @@ export const finalizeGraph: Workflow = {
     await ctx.tables.write(ENTITIES, out.entities)
     await ctx.tables.write(RELATIONSHIPS, out.relationships)
     if (ctx.settings.snapshots.graphml) {
-      await writeFileAtomic(join(ctx.settings.output_storage.base_dir, 'graph.graphml'), renderGraphml(out.relationships))
+      await writeFileAtomic(
+        join(ctx.settings.output_storage.base_dir, 'graph.graphml'),
+        renderGraphml(out.relationships),
+      )
     }
     return { rows: { [ENTITIES.name]: out.entities.length, [RELATIONSHIPS.name]: out.relationships.length } }
   },

@@ -3,7 +3,12 @@ import { ConfigError } from '../../errors.js'
 import type { EmbeddingModel } from '../../llm/types.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
 import { DOCUMENTS } from '../../model/documents.js'
-import { DEFAULT_EMBEDDING_NAMES, EMBEDDING_NAMES, embeddingSnapshotTable, type EmbeddingName } from '../../model/embeddings.js'
+import {
+  DEFAULT_EMBEDDING_NAMES,
+  EMBEDDING_NAMES,
+  embeddingSnapshotTable,
+  type EmbeddingName,
+} from '../../model/embeddings.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
@@ -32,7 +37,9 @@ async function readSource(ctx: WorkflowContext, name: EmbeddingName): Promise<Em
 
 function embeddingName(name: string): EmbeddingName {
   if ((EMBEDDING_NAMES as readonly string[]).includes(name)) return name as EmbeddingName
-  throw new ConfigError(`unknown embedding "${name}" (expected one of ${EMBEDDING_NAMES.join(', ')})`, { keyPath: 'embed_text.names' })
+  throw new ConfigError(`unknown embedding "${name}" (expected one of ${EMBEDDING_NAMES.join(', ')})`, {
+    keyPath: 'embed_text.names',
+  })
 }
 
 export const generateTextEmbeddings: Workflow = {
@@ -42,11 +49,18 @@ export const generateTextEmbeddings: Workflow = {
   fingerprint: (s) => ({ embed_text: s.embed_text, vector_store: s.vector_store, snapshots: s.snapshots.embeddings }),
   models: (s) => ({ chat: [], embedding: [s.embed_text.embedding_model_id] }),
   prompts: () => [],
-  estimate: (x) => embeddingsUsage(x, x.settings.embed_text.names ?? EMBEDDING_NAMES, { batchSize: x.settings.embed_text.batch_size, batchMaxTokens: x.settings.embed_text.batch_max_tokens }),
+  estimate: (x) =>
+    embeddingsUsage(x, x.settings.embed_text.names ?? EMBEDDING_NAMES, {
+      batchSize: x.settings.embed_text.batch_size,
+      batchMaxTokens: x.settings.embed_text.batch_max_tokens,
+    }),
   writesVectorStore: true,
   async run(ctx) {
     const settings = ctx.settings.embed_text
-    const model = ctx.models.embedding(settings.embedding_model_id, { keyPath: 'embed_text.embedding_model_id', cachePartition: settings.model_instance_name })
+    const model = ctx.models.embedding(settings.embedding_model_id, {
+      keyPath: 'embed_text.embedding_model_id',
+      cachePartition: settings.model_instance_name,
+    })
     const names = (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)
     const store = await openVectorStore(ctx.settings.vector_store.db_uri)
     try {
@@ -81,7 +95,9 @@ async function embedOne(
   }
   const schema = vs.index_schema[name]
   const vectorSize = schema?.vector_size || vs.vector_size
-  const vectorSizeKey = schema?.vector_size ? `vector_store.index_schema.${name}.vector_size` : 'vector_store.vector_size'
+  const vectorSizeKey = schema?.vector_size
+    ? `vector_store.index_schema.${name}.vector_size`
+    : 'vector_store.vector_size'
   const texts = embeddingTexts(source)
   const progress = ctx.progress(`embeddings ${name}`, texts.filter((t) => t.text !== '').length)
   const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
@@ -89,7 +105,10 @@ async function embedOne(
   progress.done()
   await store.replaceTable(schema?.index_name ?? name, embedded, ctx.clock.now(), { vectorSize })
   if (ctx.settings.snapshots.embeddings) {
-    await ctx.tables.write(embeddingSnapshotTable(name), embedded.map((r) => ({ id: r.id, embedding: r.vector })))
+    await ctx.tables.write(
+      embeddingSnapshotTable(name),
+      embedded.map((r) => ({ id: r.id, embedding: r.vector })),
+    )
   }
   return { table: `lancedb/${schema?.index_name ?? name}`, rows: embedded.length }
 }

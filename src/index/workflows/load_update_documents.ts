@@ -21,7 +21,8 @@ export const loadUpdateDocuments: Workflow = {
     const added = current.filter((d) => !previous.has(d.title)).length
     const edited = current.filter((d) => previous.has(d.title) && previous.get(d.title) !== d.id).length
     const deleted = [...previous.keys()].filter((t) => !titles.has(t)).length
-    if (added + edited + deleted === 0) ctx.log.info('load_update_documents: no new, edited or deleted documents; the index is up to date')
+    if (added + edited + deleted === 0)
+      ctx.log.info('load_update_documents: no new, edited or deleted documents; the index is up to date')
     return {
       ...loaded,
       summary: { ...loaded.summary, new_documents: added, edited_documents: edited, deleted_documents: deleted },

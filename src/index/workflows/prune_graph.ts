@@ -20,18 +20,29 @@ export const pruneGraph: Workflow = {
     const relationships = await ctx.tables.read(NLP_RELATIONSHIPS)
     let out = prune(entities, relationships, ctx.settings.prune_graph)
     // The reference fails here; a small corpus (one CSV row per phrase) is better served by the whole graph and a hint.
-    if ((out.entities.length === 0 || out.relationships.length === 0) && entities.length > 0 && relationships.length > 0) {
+    if (
+      (out.entities.length === 0 || out.relationships.length === 0) &&
+      entities.length > 0 &&
+      relationships.length > 0
+    ) {
       const counts = { entities: out.entities.length, relationships: out.relationships.length }
       ctx.stats.warning(emptyPruneWarning(entities, relationships, ctx.settings.prune_graph, counts))
       out = { ...out, entities: [...entities], relationships: [...relationships] }
     }
     if (out.entities.length === 0) throw new WorkflowError(NAME, 'Graph Pruning failed. No entities remain.')
-    if (out.relationships.length === 0) throw new WorkflowError(NAME, 'Graph Pruning failed. No relationships remain: no two noun phrases share a text unit.')
+    if (out.relationships.length === 0)
+      throw new WorkflowError(
+        NAME,
+        'Graph Pruning failed. No relationships remain: no two noun phrases share a text unit.',
+      )
     await ctx.tables.write(NLP_ENTITIES, out.entities)
     await ctx.tables.write(NLP_RELATIONSHIPS, out.relationships)
     return {
       rows: { [NLP_ENTITIES.name]: out.entities.length, [NLP_RELATIONSHIPS.name]: out.relationships.length },
-      summary: { removed_entities: entities.length - out.entities.length, removed_relationships: relationships.length - out.relationships.length },
+      summary: {
+        removed_entities: entities.length - out.entities.length,
+        removed_relationships: relationships.length - out.relationships.length,
+      },
     }
   },
 }

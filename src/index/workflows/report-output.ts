@@ -7,7 +7,12 @@ import { enforceFailureBudget } from '../operations/failure-budget.js'
 import type { WorkflowContext } from '../workflow.js'
 
 /** Returns the number of report rows written. */
-export async function writeReports(ctx: WorkflowContext, workflow: string, result: ReportRunResult, communities: readonly CommunityRow[]): Promise<number> {
+export async function writeReports(
+  ctx: WorkflowContext,
+  workflow: string,
+  result: ReportRunResult,
+  communities: readonly CommunityRow[],
+): Promise<number> {
   const failures = result.failures.map((f) => ({ item: `community ${f.community}`, reason: f.reason, error: f.error }))
   for (const f of failures) ctx.stats.failure(f.item, f.reason)
   enforceFailureBudget(workflow, {

@@ -26,12 +26,22 @@ export const updateCleanState: Workflow = {
     const problems = integrityProblems({
       documentIds: (await currentRows(ctx, DOCUMENTS)).map((d) => d.id),
       textUnits: await currentRows(ctx, TEXT_UNITS),
-      entities: (await currentRows(ctx, ENTITIES)).map((e) => ({ title: e.title, text_unit_ids: e.text_unit_ids ?? [] })),
-      relationships: (await currentRows(ctx, RELATIONSHIPS)).map((r) => ({ source: r.source, target: r.target, text_unit_ids: r.text_unit_ids ?? [] })),
+      entities: (await currentRows(ctx, ENTITIES)).map((e) => ({
+        title: e.title,
+        text_unit_ids: e.text_unit_ids ?? [],
+      })),
+      relationships: (await currentRows(ctx, RELATIONSHIPS)).map((r) => ({
+        source: r.source,
+        target: r.target,
+        text_unit_ids: r.text_unit_ids ?? [],
+      })),
       covariates: ctx.settings.extract_claims.enabled ? await currentRows(ctx, COVARIATES) : [],
     })
     if (problems.length > 0) {
-      throw new WorkflowError('update_clean_state', `the updated index has ${problems.length} dangling reference(s), first: ${problems[0]}; the previous index stays published`)
+      throw new WorkflowError(
+        'update_clean_state',
+        `the updated index has ${problems.length} dangling reference(s), first: ${problems[0]}; the previous index stays published`,
+      )
     }
     return { summary: { integrity_checked: true } }
   },

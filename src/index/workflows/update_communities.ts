@@ -16,7 +16,13 @@ export const updateCommunities: Workflow = {
   models: () => NO_MODELS,
   prompts: () => [],
   async run(ctx) {
-    const members = (c: { level: number; entity_ids: readonly string[] | null }) => `${c.level}\u0000${[...(c.entity_ids ?? [])].sort().join(',')}`
-    return { summary: diffSummary('communities', diffKeyed(await previousRows(ctx, COMMUNITIES), await currentRows(ctx, COMMUNITIES), members, members)) }
+    const members = (c: { level: number; entity_ids: readonly string[] | null }) =>
+      `${c.level}\u0000${[...(c.entity_ids ?? [])].sort().join(',')}`
+    return {
+      summary: diffSummary(
+        'communities',
+        diffKeyed(await previousRows(ctx, COMMUNITIES), await currentRows(ctx, COMMUNITIES), members, members),
+      ),
+    }
   },
 }

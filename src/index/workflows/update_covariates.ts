@@ -13,7 +13,13 @@ export const updateCovariates: Workflow = {
   prompts: () => [],
   async run(ctx) {
     if (!ctx.settings.extract_claims.enabled) return { summary: { claims: 'disabled' } }
-    const claim = (c: { text_unit_id: string | null; description: string | null }) => `${c.text_unit_id}\u0000${c.description}`
-    return { summary: diffSummary('covariates', diffKeyed(await previousRows(ctx, COVARIATES), await currentRows(ctx, COVARIATES), claim, claim)) }
+    const claim = (c: { text_unit_id: string | null; description: string | null }) =>
+      `${c.text_unit_id}\u0000${c.description}`
+    return {
+      summary: diffSummary(
+        'covariates',
+        diffKeyed(await previousRows(ctx, COVARIATES), await currentRows(ctx, COVARIATES), claim, claim),
+      ),
+    }
   },
 }

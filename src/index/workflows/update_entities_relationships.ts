@@ -22,9 +22,19 @@ export const updateEntitiesRelationships: Workflow = {
       JSON.stringify([e.type, e.description, e.text_unit_ids])
     const relationship = (r: { description: string | null; weight: number; text_unit_ids: readonly string[] }) =>
       JSON.stringify([r.description, r.weight, r.text_unit_ids])
-    const entities = diffKeyed(await previousRows(ctx, ENTITIES), await currentRows(ctx, ENTITIES), (e) => e.title, entity)
+    const entities = diffKeyed(
+      await previousRows(ctx, ENTITIES),
+      await currentRows(ctx, ENTITIES),
+      (e) => e.title,
+      entity,
+    )
     const pair = (r: { source: string; target: string }) => `${r.source}\u0000${r.target}`
-    const relationships = diffKeyed(await previousRows(ctx, RELATIONSHIPS), await currentRows(ctx, RELATIONSHIPS), pair, relationship)
+    const relationships = diffKeyed(
+      await previousRows(ctx, RELATIONSHIPS),
+      await currentRows(ctx, RELATIONSHIPS),
+      pair,
+      relationship,
+    )
     return { summary: { ...diffSummary('entities', entities), ...diffSummary('relationships', relationships) } }
   },
 }

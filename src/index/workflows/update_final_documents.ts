@@ -12,7 +12,12 @@ export const updateFinalDocuments: Workflow = {
   models: () => NO_MODELS,
   prompts: () => [],
   async run(ctx) {
-    const diff = diffKeyed(await previousRows(ctx, DOCUMENTS), await currentRows(ctx, DOCUMENTS), (d) => d.title, (d) => d.id)
+    const diff = diffKeyed(
+      await previousRows(ctx, DOCUMENTS),
+      await currentRows(ctx, DOCUMENTS),
+      (d) => d.title,
+      (d) => d.id,
+    )
     return { summary: diffSummary('documents', diff) }
   },
 }

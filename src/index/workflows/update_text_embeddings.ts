@@ -39,7 +39,10 @@ export const updateTextEmbeddings: Workflow = {
         const stored = await store.ids(table)
         const stale = stored.filter((id) => !expected.has(id))
         if (stale.length > 0 || stored.length !== rows.length) {
-          throw new WorkflowError('update_text_embeddings', `LanceDB table ${table} in ${vs.db_uri} holds ${stored.length} rows for ${rows.length} rows of ${SOURCES[name].name} (${stale.length} stale ids, e.g. ${stale[0] ?? '-'})`)
+          throw new WorkflowError(
+            'update_text_embeddings',
+            `LanceDB table ${table} in ${vs.db_uri} holds ${stored.length} rows for ${rows.length} rows of ${SOURCES[name].name} (${stale.length} stale ids, e.g. ${stale[0] ?? '-'})`,
+          )
         }
         const removed = (await sourceIds(ctx, name, true)).filter((id) => !expected.has(id)).length
         summary[`${table}_rows`] = stored.length

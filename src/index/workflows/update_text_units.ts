@@ -12,7 +12,13 @@ export const updateTextUnits: Workflow = {
   models: () => NO_MODELS,
   prompts: () => [],
   async run(ctx) {
-    const links = (u: { entity_ids: readonly string[] | null; relationship_ids: readonly string[] | null }) => JSON.stringify([u.entity_ids, u.relationship_ids])
-    return { summary: diffSummary('text_units', diffKeyed(await previousRows(ctx, TEXT_UNITS), await currentRows(ctx, TEXT_UNITS), (u) => u.id, links)) }
+    const links = (u: { entity_ids: readonly string[] | null; relationship_ids: readonly string[] | null }) =>
+      JSON.stringify([u.entity_ids, u.relationship_ids])
+    return {
+      summary: diffSummary(
+        'text_units',
+        diffKeyed(await previousRows(ctx, TEXT_UNITS), await currentRows(ctx, TEXT_UNITS), (u) => u.id, links),
+      ),
+    }
   },
 }

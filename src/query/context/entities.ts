@@ -50,7 +50,12 @@ export async function mapQueryToEntities(input: EntityMappingInput): Promise<Ent
 const ENTITY_HEADER = ['id', 'entity', 'description', 'number of relationships'] as const
 
 export function entityRecord(e: EntityRow): Record<string, string | number> {
-  return { id: e.human_readable_id, entity: e.title, description: e.description ?? '', 'number of relationships': e.degree }
+  return {
+    id: e.human_readable_id,
+    entity: e.title,
+    description: e.description ?? '',
+    'number of relationships': e.degree,
+  }
 }
 
 /** The Entities table, in mapping order, filled under `budget` tokens. */

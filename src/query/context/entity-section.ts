@@ -45,7 +45,8 @@ export function buildEntitySection(
     if (tokens > budget) break
     best = { entities, relationships: rels, claims, tokens }
   }
-  if (best === undefined) return greedy(selected.slice(0, 1), relationships, covariates, topKRelationships, budget, count)
+  if (best === undefined)
+    return greedy(selected.slice(0, 1), relationships, covariates, topKRelationships, budget, count)
   // Entities past the prefix still get their rows while room remains (without their relationships).
   const entities = entityTable(selected, budget - best.relationships.tokens - best.claims.tokens, count)
   return { ...best, entities, tokens: entities.tokens + best.relationships.tokens + best.claims.tokens }
@@ -60,7 +61,11 @@ function greedy(
   count: (text: string) => number,
 ): EntitySection {
   const entities = entityTable(first, budget, count)
-  const rels = relationshipTable(selectRelationships(entities.kept, relationships, topK), budget - entities.tokens, count)
+  const rels = relationshipTable(
+    selectRelationships(entities.kept, relationships, topK),
+    budget - entities.tokens,
+    count,
+  )
   const claims = claimTable(selectClaims(entities.kept, covariates), budget - entities.tokens - rels.tokens, count)
   return { entities, relationships: rels, claims, tokens: entities.tokens + rels.tokens + claims.tokens }
 }

@@ -34,7 +34,13 @@ export function occurrenceWeights(
 }
 
 function globalRecord(r: CommunityReportRow, weight: number): Record<string, string | number | { float: number }> {
-  return { id: r.community, title: r.title, 'occurrence weight': float(weight), content: r.full_content, rank: float(r.rank) }
+  return {
+    id: r.community,
+    title: r.title,
+    'occurrence weight': float(weight),
+    content: r.full_content,
+    rank: float(r.rank),
+  }
 }
 
 export function buildGlobalBatches(
@@ -70,7 +76,12 @@ export function buildGlobalBatches(
 }
 
 /** Shortens a report's content until its row fits `room` tokens. */
-function fitReport(report: CommunityReportRow, weight: number, room: number, countTokens: (text: string) => number): CommunityReportRow {
+function fitReport(
+  report: CommunityReportRow,
+  weight: number,
+  room: number,
+  countTokens: (text: string) => number,
+): CommunityReportRow {
   let content = report.full_content
   for (let i = 0; i < 20; i++) {
     const cost = countTokens(renderRow(Object.values(globalRecord({ ...report, full_content: content }, weight))))

@@ -18,10 +18,16 @@ const HISTORY_HEADER = ['turn', 'content'] as const
 
 /** Validates parsed `--history` JSON: an array of {role: user|assistant, content}. */
 export function parseHistory(value: unknown, source: string): ConversationTurn[] {
-  if (!Array.isArray(value)) throw new QueryError(`${source}: expected a JSON array of {"role": "user"|"assistant", "content": "..."}`)
+  if (!Array.isArray(value))
+    throw new QueryError(`${source}: expected a JSON array of {"role": "user"|"assistant", "content": "..."}`)
   return value.map((turn: unknown, i) => {
     const t = turn as { role?: unknown; content?: unknown } | null
-    if (t === null || typeof t !== 'object' || (t.role !== 'user' && t.role !== 'assistant') || typeof t.content !== 'string') {
+    if (
+      t === null ||
+      typeof t !== 'object' ||
+      (t.role !== 'user' && t.role !== 'assistant') ||
+      typeof t.content !== 'string'
+    ) {
       throw new QueryError(`${source}: turn ${i + 1} must be {"role": "user"|"assistant", "content": string}`)
     }
     return { role: t.role, content: t.content }

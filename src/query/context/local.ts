@@ -52,7 +52,12 @@ export async function buildLocalContext(
   services: SearchServices,
 ): Promise<BuiltContext> {
   const count = services.countTokens
-  const hist = historyBlock(history, options.historyMaxTurns, Math.floor(options.maxContextTokens * HISTORY_BUDGET_SHARE), count)
+  const hist = historyBlock(
+    history,
+    options.historyMaxTurns,
+    Math.floor(options.maxContextTokens * HISTORY_BUDGET_SHARE),
+    count,
+  )
   const total = options.maxContextTokens - hist.tokens - SEPARATOR_TOKENS
   const mappingText = [query, ...recentQuestions(history, options.historyMaxTurns)].join('\n')
   const selected = await mapQueryToEntities({
@@ -66,12 +71,27 @@ export async function buildLocalContext(
 
   services.logger.debug(`local context: mapped ${selected.map((e) => e.title).join(', ') || 'no entities'}`)
   let budget = Math.floor(total * options.communityProp)
-  const reports = reportTable(rankReportsForEntities(selected, index.communityByEntity, index.reportsByCommunity), budget, count)
+  const reports = reportTable(
+    rankReportsForEntities(selected, index.communityByEntity, index.reportsByCommunity),
+    budget,
+    count,
+  )
   budget += Math.floor(total * (1 - options.communityProp - options.textUnitProp)) - reports.tokens
-  const section = buildEntitySection(selected, index.relationships, index.covariates, options.topKRelationships, budget, count)
+  const section = buildEntitySection(
+    selected,
+    index.relationships,
+    index.covariates,
+    options.topKRelationships,
+    budget,
+    count,
+  )
   const { entities: ents, relationships: rels, claims } = section
   budget += Math.floor(total * options.textUnitProp) - section.tokens
-  const sources = sourceTable(rankTextUnits(ents.kept.length > 0 ? ents.kept : selected, index.textUnitsById, index.relationships), budget, count)
+  const sources = sourceTable(
+    rankTextUnits(ents.kept.length > 0 ? ents.kept : selected, index.textUnitsById, index.relationships),
+    budget,
+    count,
+  )
 
   const sections = [hist.text, reports.text, ents.text, rels.text, claims.text, sources.text].filter((s) => s !== '')
   const records: ContextRecords = {}

@@ -36,7 +36,13 @@ export function selectRelationships(
 const RELATIONSHIP_HEADER = ['id', 'source', 'target', 'description', 'weight'] as const
 
 export function relationshipRecord(r: RelationshipRow): Record<string, string | number | { float: number }> {
-  return { id: r.human_readable_id, source: r.source, target: r.target, description: r.description ?? '', weight: float(r.weight) }
+  return {
+    id: r.human_readable_id,
+    source: r.source,
+    target: r.target,
+    description: r.description ?? '',
+    weight: float(r.weight),
+  }
 }
 
 export function relationshipTable(

@@ -19,7 +19,9 @@ export function rankReportsForEntities(
     if (c !== undefined) matches.set(c, (matches.get(c) ?? 0) + 1)
   }
   const candidates = [...matches.keys()].filter((c) => reportsByCommunity.has(c))
-  candidates.sort((a, b) => matches.get(b)! - matches.get(a)! || reportsByCommunity.get(b)!.rank - reportsByCommunity.get(a)!.rank)
+  candidates.sort(
+    (a, b) => matches.get(b)! - matches.get(a)! || reportsByCommunity.get(b)!.rank - reportsByCommunity.get(a)!.rank,
+  )
   return candidates.map((c) => reportsByCommunity.get(c)!)
 }
 

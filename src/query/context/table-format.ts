@@ -87,6 +87,7 @@ export type ContextRecords = Record<string, ContextRecord[]>
 
 export function plainRecord(record: Readonly<Record<string, Cell>>): ContextRecord {
   const out: ContextRecord = {}
-  for (const [k, v] of Object.entries(record)) out[k] = v === null || v === undefined ? '' : typeof v === 'object' ? v.float : v
+  for (const [k, v] of Object.entries(record))
+    out[k] = v === null || v === undefined ? '' : typeof v === 'object' ? v.float : v
   return out
 }

@@ -24,7 +24,9 @@ export function rankTextUnits(
       taken.add(id)
       const relIds = unit.relationship_ids ?? []
       const relCount =
-        relIds.length > 0 ? relIds.filter((r) => ownIds.has(r)).length : own.filter((r) => (r.text_unit_ids ?? []).includes(id)).length
+        relIds.length > 0
+          ? relIds.filter((r) => ownIds.has(r)).length
+          : own.filter((r) => (r.text_unit_ids ?? []).includes(id)).length
       ranked.push({ unit, entity: index, relCount })
     }
   })

@@ -48,7 +48,8 @@ export function entityBonuses(
   const sharedPairs = shared < 2 ? 0 : (shared * (shared - 1)) / 2
   let degree = 0
   if (weights.degree > 0 && unitEntities.size > 0) {
-    degree = weights.degree * ([...unitEntities].reduce((sum, e) => sum + (degreeShare.get(e) ?? 0), 0) / unitEntities.size)
+    degree =
+      weights.degree * ([...unitEntities].reduce((sum, e) => sum + (degreeShare.get(e) ?? 0), 0) / unitEntities.size)
   }
   return {
     shared_entities: n === 0 ? 0 : weights.sharedEntity * (shared / n),
@@ -62,7 +63,11 @@ export function entityBonuses(
  * relation weight × confidence per linked passage; a seed's edge to itself or to another seed
  * counts too. Ties keep the first seed (seeds are in rank order), then the first edge by id.
  */
-export function edgeBonuses(seeds: readonly string[], edges: readonly ChunkEdgeRow[], weights: BonusWeights): Map<string, EdgeLink> {
+export function edgeBonuses(
+  seeds: readonly string[],
+  edges: readonly ChunkEdgeRow[],
+  weights: BonusWeights,
+): Map<string, EdgeLink> {
   const seedRank = new Map(seeds.map((id, i) => [id, i]))
   const out = new Map<string, EdgeLink>()
   const sorted = [...edges].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -71,7 +76,11 @@ export function edgeBonuses(seeds: readonly string[], edges: readonly ChunkEdgeR
     const confidence = Math.min(1, Math.max(0, edge.weight ?? 0))
     const bonus = (weights.edgeWeights[edge.relation] ?? weights.edgeWeights.default ?? 0) * confidence
     const current = out.get(to)
-    if (current === undefined || bonus > current.bonus || (bonus === current.bonus && seedRank.get(from)! < seedRank.get(current.from)!)) {
+    if (
+      current === undefined ||
+      bonus > current.bonus ||
+      (bonus === current.bonus && seedRank.get(from)! < seedRank.get(current.from)!)
+    ) {
       out.set(to, { from, relation: edge.relation, confidence, bonus })
     }
   }

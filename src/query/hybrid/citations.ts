@@ -64,7 +64,10 @@ export function citedLabels(text: string): string[] {
  */
 export function sentences(text: string): string[] {
   const lines = text.split(/\n+/).map((line) => line.trim().replace(LIST_MARKER, ''))
-  const pieces = lines.flatMap((line) => line.split(/(?<=[.!?])\s+/)).map((s) => s.trim()).filter((s) => s !== '')
+  const pieces = lines
+    .flatMap((line) => line.split(/(?<=[.!?])\s+/))
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
   const out: string[] = []
   for (const piece of pieces) {
     if (out.length > 0 && piece.replace(CITATION, '').trim() === '') out[out.length - 1] += ` ${piece}`
@@ -89,10 +92,15 @@ export function checkCitations(answer: string, sources: ReadonlyArray<{ label: s
     seen.add(label)
     const id = known.get(label)
     if (id !== undefined) references.push({ label, id })
-    else warnings.push({ type: 'unknown_citation', detail: `[${label}] is cited but no source has that label (given: ${rangeOf(sources)})` })
+    else
+      warnings.push({
+        type: 'unknown_citation',
+        detail: `[${label}] is cited but no source has that label (given: ${rangeOf(sources)})`,
+      })
   }
   for (const source of sources) {
-    if (!seen.has(source.label)) warnings.push({ type: 'unused_sources', detail: `${source.label} (${source.id}) was given but never cited` })
+    if (!seen.has(source.label))
+      warnings.push({ type: 'unused_sources', detail: `${source.label} (${source.id}) was given but never cited` })
   }
   for (const sentence of sentences(answer)) {
     if (unreferencedNumeric(sentence)) warnings.push({ type: 'unreferenced_numeric', detail: clip(sentence) })

@@ -75,20 +75,50 @@ export function buildHybridContext(input: ContextInput): HybridContext {
     if (unit === undefined) continue
     const bonus = c.bonuses.shared_entities + c.bonuses.cooccurrence + c.bonuses.edge + c.bonuses.degree
     const source = {
-      id: c.id, kind: 'text_unit' as const, reason: c.reason, score_raw: rawScore(c), base_norm: c.fusedNorm, bonus, composite_score: c.composite,
-      rel_type: c.edge?.relation ?? null, rel_conf: c.edge?.confidence ?? null,
+      id: c.id,
+      kind: 'text_unit' as const,
+      reason: c.reason,
+      score_raw: rawScore(c),
+      base_norm: c.fusedNorm,
+      bonus,
+      composite_score: c.composite,
+      rel_type: c.edge?.relation ?? null,
+      rel_conf: c.edge?.confidence ?? null,
     }
     if (!add(`[{label}] (text unit ${unit.human_readable_id})\n${unit.text.trim()}\n\n`, source, unit.text)) break
   }
   // External passages were asked for explicitly: they go in even over the budget.
-  for (const p of input.external) add(`[{label}] (external ${p.id})\n${p.text.trim()}\n\n`, { ...empty, id: p.id, kind: 'external', reason: 'external' }, p.text, true)
+  for (const p of input.external)
+    add(
+      `[{label}] (external ${p.id})\n${p.text.trim()}\n\n`,
+      { ...empty, id: p.id, kind: 'external', reason: 'external' },
+      p.text,
+      true,
+    )
   for (const { report, score } of input.reports) {
-    const source = { ...empty, id: report.id, kind: 'community_report' as const, reason: 'vector' as const, score_raw: score }
-    if (!add(`[{label}] (community report ${report.community}: ${report.title})\n${report.full_content.trim()}\n\n`, source, report.full_content)) break
+    const source = {
+      ...empty,
+      id: report.id,
+      kind: 'community_report' as const,
+      reason: 'vector' as const,
+      score_raw: score,
+    }
+    if (
+      !add(
+        `[{label}] (community report ${report.community}: ${report.title})\n${report.full_content.trim()}\n\n`,
+        source,
+        report.full_content,
+      )
+    )
+      break
   }
   const entityLines: string[] = []
   const relationLines: string[] = []
-  const records: HybridContext['records'] = { sources: sources.map((s) => ({ label: s.label, id: s.id, kind: s.kind })), entities: [], relationships: [] }
+  const records: HybridContext['records'] = {
+    sources: sources.map((s) => ({ label: s.label, id: s.id, kind: s.kind })),
+    entities: [],
+    relationships: [],
+  }
   for (const r of input.reached) {
     const line = `${r.entity.title}|${oneLine(r.entity.description)}|${r.hops}\n`
     const cost = countTokens(line)
@@ -102,14 +132,26 @@ export function buildHybridContext(input: ContextInput): HybridContext {
     if (relCost > budget) continue
     budget -= relCost
     relationLines.push(rel)
-    records.relationships!.push({ source: r.via.source, target: r.via.target, description: r.via.description ?? '', weight: r.via.weight })
+    records.relationships!.push({
+      source: r.via.source,
+      target: r.via.target,
+      description: r.via.description ?? '',
+      weight: r.via.weight,
+    })
   }
   const sections = [`-----Sources-----\n${blocks.join('')}`]
-  if (entityLines.length > 0) sections.push(`-----Entities on the graph paths-----\nentity|description|hops\n${entityLines.join('')}`)
-  if (relationLines.length > 0) sections.push(`-----Relationships on the graph paths-----\nsource|target|description|weight\n${relationLines.join('')}`)
+  if (entityLines.length > 0)
+    sections.push(`-----Entities on the graph paths-----\nentity|description|hops\n${entityLines.join('')}`)
+  if (relationLines.length > 0)
+    sections.push(
+      `-----Relationships on the graph paths-----\nsource|target|description|weight\n${relationLines.join('')}`,
+    )
   return { sources, texts, text: sections.join('\n'), records }
 }
 
 function oneLine(text: string | null | undefined): string {
-  return String(text ?? '').replace(/\s+/g, ' ').replaceAll('|', '/').trim()
+  return String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .replaceAll('|', '/')
+    .trim()
 }

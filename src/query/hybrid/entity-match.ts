@@ -65,7 +65,9 @@ export function matchEntities(names: readonly string[], question: string, index:
     if (found === undefined) unmatched.push(name)
     else take(found)
   }
-  const words = normalizeName(question).split(' ').filter((w) => w !== '')
+  const words = normalizeName(question)
+    .split(' ')
+    .filter((w) => w !== '')
   for (let n = Math.min(MAX_NGRAM, words.length); n >= 1; n--) {
     for (let i = 0; i + n <= words.length; i++) {
       const gram = words.slice(i, i + n)

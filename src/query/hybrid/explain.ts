@@ -20,7 +20,11 @@ export interface ExplainRow {
   why: string
 }
 
-export function explainRows(ranked: readonly RankedCandidate[], sources: readonly HybridSource[], unitNumber: (id: string) => string): ExplainRow[] {
+export function explainRows(
+  ranked: readonly RankedCandidate[],
+  sources: readonly HybridSource[],
+  unitNumber: (id: string) => string,
+): ExplainRow[] {
   const labelById = new Map(sources.filter((s) => s.kind === 'text_unit').map((s) => [s.id, s.label]))
   const labelOf = (id: string) => labelById.get(id) ?? `unit ${unitNumber(id)}`
   return ranked.map((c) => ({
@@ -29,7 +33,9 @@ export function explainRows(ranked: readonly RankedCandidate[], sources: readonl
     label: labelById.get(c.id) ?? null,
     vector: c.signals.vector ? { rank: c.signals.vector.rank + 1, score: c.signals.vector.score } : null,
     bm25: c.signals.bm25 ? { rank: c.signals.bm25.rank + 1, score: c.signals.bm25.score } : null,
-    graph: c.signals.graph ? { rank: c.signals.graph.rank + 1, hops: c.graph?.hops ?? 0, entity: c.graph?.entity ?? '' } : null,
+    graph: c.signals.graph
+      ? { rank: c.signals.graph.rank + 1, hops: c.graph?.hops ?? 0, entity: c.graph?.entity ?? '' }
+      : null,
     fused: c.fused,
     fused_norm: c.fusedNorm,
     bonuses: { ...c.bonuses },
@@ -43,7 +49,22 @@ const f = (n: number, digits = 3) => (n === 0 ? '0' : n.toFixed(digits))
 
 /** The table as markdown; `unitNumber` shows a text unit's human-readable id. */
 export function renderExplain(rows: readonly ExplainRow[], unitNumber: (id: string) => string): string {
-  const header = ['rank', 'unit', 'in context', 'vector', 'bm25', 'graph', 'rrf', 'rrf norm', 'shared', 'co-occ', 'edge', 'degree', 'composite', 'why']
+  const header = [
+    'rank',
+    'unit',
+    'in context',
+    'vector',
+    'bm25',
+    'graph',
+    'rrf',
+    'rrf norm',
+    'shared',
+    'co-occ',
+    'edge',
+    'degree',
+    'composite',
+    'why',
+  ]
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`]
   for (const r of rows) {
     const cells = [

@@ -27,7 +27,12 @@ export interface GraphUnitHit {
 }
 
 /** Breadth-first walk from `start`; at each distance an entity keeps the heaviest relationship that reaches it. */
-export function walkGraph(start: readonly EntityRow[], entities: readonly EntityRow[], relationships: readonly RelationshipRow[], maxHops: number): ReachedEntity[] {
+export function walkGraph(
+  start: readonly EntityRow[],
+  entities: readonly EntityRow[],
+  relationships: readonly RelationshipRow[],
+  maxHops: number,
+): ReachedEntity[] {
   const byTitle = new Map(entities.map((e) => [e.title, e]))
   const adjacent = new Map<string, RelationshipRow[]>()
   const link = (title: string, r: RelationshipRow) => {
@@ -59,7 +64,9 @@ export function walkGraph(start: readonly EntityRow[], entities: readonly Entity
     for (const [title, hit] of next) reached.set(title, hit)
     frontier = [...next.keys()].sort()
   }
-  return [...reached.values()].sort((a, b) => a.hops - b.hops || b.weight - a.weight || (a.entity.title < b.entity.title ? -1 : 1))
+  return [...reached.values()].sort(
+    (a, b) => a.hops - b.hops || b.weight - a.weight || (a.entity.title < b.entity.title ? -1 : 1),
+  )
 }
 
 /** Text units of the reached entities, best path first; each unit counted once, at its best path. */
@@ -68,7 +75,8 @@ export function rankGraphUnits(reached: readonly ReachedEntity[], k: number): Gr
   for (const r of reached) {
     for (const id of r.entity.text_unit_ids ?? []) {
       const current = best.get(id)
-      if (current === undefined || r.hops < current.hops) best.set(id, { id, hops: r.hops, weight: r.weight, entity: r.entity.title, count: 1 })
+      if (current === undefined || r.hops < current.hops)
+        best.set(id, { id, hops: r.hops, weight: r.weight, entity: r.entity.title, count: 1 })
       else if (r.hops === current.hops) {
         current.count += 1
         if (r.weight > current.weight) Object.assign(current, { weight: r.weight, entity: r.entity.title })
@@ -76,7 +84,9 @@ export function rankGraphUnits(reached: readonly ReachedEntity[], k: number): Gr
     }
   }
   return [...best.values()]
-    .sort((a, b) => a.hops - b.hops || b.count - a.count || b.weight - a.weight || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .sort(
+      (a, b) => a.hops - b.hops || b.count - a.count || b.weight - a.weight || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    )
     .slice(0, k)
 }
 

@@ -18,11 +18,17 @@ export async function readExternalContext(file: string): Promise<ExternalPassage
   } catch (cause) {
     throw new QueryError(`cannot read the --context file ${path} as JSON`, { cause })
   }
-  if (!Array.isArray(value)) throw new QueryError(`${path}: expected a JSON list of strings or of {"id", "text"} objects`)
+  if (!Array.isArray(value))
+    throw new QueryError(`${path}: expected a JSON list of strings or of {"id", "text"} objects`)
   return value.map((item: unknown, i) => {
     if (typeof item === 'string') return { id: `external-${i + 1}`, text: item }
     const o = item as { id?: unknown; text?: unknown } | null
-    if (o !== null && typeof o === 'object' && typeof o.text === 'string' && (o.id === undefined || typeof o.id === 'string' || typeof o.id === 'number')) {
+    if (
+      o !== null &&
+      typeof o === 'object' &&
+      typeof o.text === 'string' &&
+      (o.id === undefined || typeof o.id === 'string' || typeof o.id === 'number')
+    ) {
       return { id: o.id === undefined ? `external-${i + 1}` : String(o.id), text: o.text }
     }
     throw new QueryError(`${path}: item ${i} must be a string or an object with a string "text" (and an optional "id")`)
@@ -43,7 +49,12 @@ export function hybridJson(result: SearchResult, explain: boolean): Record<strin
   }
 }
 
-export function writeHybrid(result: SearchResult, flags: { json: boolean; explain?: boolean }, streamed: boolean, stdout: Output): void {
+export function writeHybrid(
+  result: SearchResult,
+  flags: { json: boolean; explain?: boolean },
+  streamed: boolean,
+  stdout: Output,
+): void {
   const h = result.hybrid!
   if (flags.json) {
     stdout.write(`${JSON.stringify(hybridJson(result, flags.explain === true), null, 2)}\n`)
@@ -55,7 +66,10 @@ export function writeHybrid(result: SearchResult, flags: { json: boolean; explai
     lines.push('', 'References:')
     if (h.references.length === 0) lines.push('  (none cited)')
     const byLabel = new Map(h.sources.map((s) => [s.label, s]))
-    for (const r of h.references) lines.push(`  [${r.label}] ${byLabel.get(r.label)?.kind ?? 'source'} ${r.id} (${byLabel.get(r.label)?.reason ?? ''})`)
+    for (const r of h.references)
+      lines.push(
+        `  [${r.label}] ${byLabel.get(r.label)?.kind ?? 'source'} ${r.id} (${byLabel.get(r.label)?.reason ?? ''})`,
+      )
   }
   if (h.warnings.length > 0) {
     lines.push('', 'Warnings:')

@@ -22,7 +22,10 @@ let extractorKey: string | undefined
  * Noun phrases of the question, filtered as the fast method filters them (extract_graph_nlp.text_analyzer).
  * The extractor (wink-nlp and its English model, ~0.5 s to load) is imported only when needed, so other searches start fast.
  */
-async function nounPhraseEntities(question: string, analyzer: Settings['extract_graph_nlp']['text_analyzer']): Promise<string[]> {
+async function nounPhraseEntities(
+  question: string,
+  analyzer: Settings['extract_graph_nlp']['text_analyzer'],
+): Promise<string[]> {
   const key = JSON.stringify(analyzer)
   if (extractor === undefined || extractorKey !== key) {
     const { createNounPhraseExtractor } = await import('../../text/noun-phrases/extractor.js')
@@ -35,9 +38,20 @@ async function nounPhraseEntities(question: string, analyzer: Settings['extract_
 /** A list of strings from the reply: a bare JSON list, or the first list-valued key of an object. */
 function parseEntityList(text: string): string[] | undefined {
   const value = parseTolerant(text)
-  const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value).find(Array.isArray) : undefined
+  const list = Array.isArray(value)
+    ? value
+    : typeof value === 'object' && value !== null
+      ? Object.values(value).find(Array.isArray)
+      : undefined
   if (list === undefined) return undefined
-  return [...new Set(list.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter((v) => v !== ''))]
+  return [
+    ...new Set(
+      list
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => v.trim())
+        .filter((v) => v !== ''),
+    ),
+  ]
 }
 
 export async function questionEntities(
@@ -65,5 +79,7 @@ export async function questionEntities(
     return offline(`the entity call failed (${error instanceof Error ? error.message : String(error)})`)
   }
   const names = parseEntityList(content)
-  return names === undefined ? offline(`the model's entity reply is not a JSON list: ${content.slice(0, 80)}`) : { names, source: 'model' }
+  return names === undefined
+    ? offline(`the model's entity reply is not a JSON list: ${content.slice(0, 80)}`)
+    : { names, source: 'model' }
 }

@@ -5,7 +5,15 @@
  */
 import type { ChunkEdgeRow } from '../../model/index.js'
 import { edgeBonuses, entityBonuses, totalBonus, type BonusWeights, type Bonuses, type EdgeLink } from './bonuses.js'
-import { byScoreThenId, leadingSignal, normaliseFused, reciprocalRankFusion, type RankedList, type Signal, type SignalHit } from './fusion.js'
+import {
+  byScoreThenId,
+  leadingSignal,
+  normaliseFused,
+  reciprocalRankFusion,
+  type RankedList,
+  type Signal,
+  type SignalHit,
+} from './fusion.js'
 
 export type Reason = Signal | 'edge'
 
@@ -52,7 +60,12 @@ export function rankCandidates(input: RankingInput): RankedCandidate[] {
   }
   const ranked = rows.map((row): RankedCandidate => {
     const edge = links.get(row.id)
-    const entity = entityBonuses(input.unitEntities.get(row.id) ?? new Set(), input.questionEntities, input.degreeShare, input.weights)
+    const entity = entityBonuses(
+      input.unitEntities.get(row.id) ?? new Set(),
+      input.questionEntities,
+      input.degreeShare,
+      input.weights,
+    )
     const bonuses: Bonuses = { ...entity, edge: edge?.bonus ?? 0 }
     const graph = input.graphDetail.get(row.id)
     return {
@@ -75,7 +88,10 @@ export function whyIncluded(c: RankedCandidate, labelOf: (id: string) => string)
   const parts: string[] = []
   if (c.signals.vector) parts.push(`vector #${c.signals.vector.rank + 1}`)
   if (c.signals.bm25) parts.push(`bm25 #${c.signals.bm25.rank + 1}`)
-  if (c.signals.graph) parts.push(`graph #${c.signals.graph.rank + 1} (${c.graph?.hops ?? '?'} hop${c.graph?.hops === 1 ? '' : 's'} from ${c.graph?.entity ?? '?'})`)
+  if (c.signals.graph)
+    parts.push(
+      `graph #${c.signals.graph.rank + 1} (${c.graph?.hops ?? '?'} hop${c.graph?.hops === 1 ? '' : 's'} from ${c.graph?.entity ?? '?'})`,
+    )
   if (c.edge) parts.push(`edge ${c.edge.relation} from ${labelOf(c.edge.from)} (conf ${c.edge.confidence.toFixed(2)})`)
   if (c.bonuses.shared_entities > 0) parts.push('names question entities')
   return parts.join(', ')

@@ -18,32 +18,61 @@ import type { HybridTables } from './tables.js'
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** The question's vector, or undefined (with an `embedding_failed` warning) when it cannot be had. */
-export async function questionVector(question: string, services: SearchServices, warnings: HybridWarning[]): Promise<number[] | undefined> {
+export async function questionVector(
+  question: string,
+  services: SearchServices,
+  warnings: HybridWarning[],
+): Promise<number[] | undefined> {
   try {
     return await embedOne(services.embedder, services.meter, question)
   } catch (error) {
-    warnings.push({ type: 'embedding_failed', detail: `the question could not be embedded, so vector similarity is left out: ${message(error)}` })
+    warnings.push({
+      type: 'embedding_failed',
+      detail: `the question could not be embedded, so vector similarity is left out: ${message(error)}`,
+    })
     return undefined
   }
 }
 
-export async function vectorList(vector: number[] | undefined, k: number, services: SearchServices, warnings: HybridWarning[]): Promise<RankedList> {
+export async function vectorList(
+  vector: number[] | undefined,
+  k: number,
+  services: SearchServices,
+  warnings: HybridWarning[],
+): Promise<RankedList> {
   if (vector === undefined) return { signal: 'vector', hits: [] }
   try {
     const hits = await services.vectors.search('text_unit_text', vector, k)
     return { signal: 'vector', hits: hits.map((h) => ({ id: h.id, score: h.score })) }
   } catch (error) {
-    warnings.push({ type: 'embedding_failed', detail: `vector search over text_unit_text failed, so vector similarity is left out: ${message(error)}` })
+    warnings.push({
+      type: 'embedding_failed',
+      detail: `vector search over text_unit_text failed, so vector similarity is left out: ${message(error)}`,
+    })
     return { signal: 'vector', hits: [] }
   }
 }
 
-export async function bm25List(question: string, tables: HybridTables, dbUri: string, s: Settings['hybrid_search'], warnings: HybridWarning[]): Promise<RankedList> {
+export async function bm25List(
+  question: string,
+  tables: HybridTables,
+  dbUri: string,
+  s: Settings['hybrid_search'],
+  warnings: HybridWarning[],
+): Promise<RankedList> {
   const empty: RankedList = { signal: 'bm25', hits: [] }
   try {
-    const state = await prepareFullTextTable(dbUri, s.fts_table, tables.text_units.map((u) => ({ id: u.id, text: u.text ?? '' })), s.build_fts)
+    const state = await prepareFullTextTable(
+      dbUri,
+      s.fts_table,
+      tables.text_units.map((u) => ({ id: u.id, text: u.text ?? '' })),
+      s.build_fts,
+    )
     if (state === 'missing' || state === 'stale') {
-      warnings.push({ type: 'bm25_unavailable', detail: `the full-text table ${s.fts_table} is ${state} and hybrid_search.build_fts is false, so BM25 is left out` })
+      warnings.push({
+        type: 'bm25_unavailable',
+        detail: `the full-text table ${s.fts_table} is ${state} and hybrid_search.build_fts is false, so BM25 is left out`,
+      })
       return empty
     }
     return { signal: 'bm25', hits: await fullTextSearch(dbUri, s.fts_table, question, s.bm25_top_k) }
@@ -70,14 +99,27 @@ export async function graphSignal(
   vector: number[] | undefined,
 ): Promise<GraphSignal> {
   const s = settings.hybrid_search
-  const found = await questionEntities(question, services.chat, s.query_entities, settings.extract_graph_nlp.text_analyzer)
-  if (found.failure !== undefined) warnings.push({ type: 'entity_extraction_failed', detail: `${found.failure}; used noun phrases instead` })
+  const found = await questionEntities(
+    question,
+    services.chat,
+    s.query_entities,
+    settings.extract_graph_nlp.text_analyzer,
+  )
+  if (found.failure !== undefined)
+    warnings.push({ type: 'entity_extraction_failed', detail: `${found.failure}; used noun phrases instead` })
   const match = matchEntities(found.names, question, buildNameIndex(tables.entities, tables.entity_aliases))
-  if (vector !== undefined && match.unmatched.length > 0) match.matched.push(...(await nearestEntities(match.unmatched, tables.entities, match.matched, s.entity_min_similarity, services)))
-  if (vector !== undefined && s.relationship_top_k > 0) match.matched.push(...(await relationshipEnds(vector, tables, match.matched, s, services)))
+  if (vector !== undefined && match.unmatched.length > 0)
+    match.matched.push(
+      ...(await nearestEntities(match.unmatched, tables.entities, match.matched, s.entity_min_similarity, services)),
+    )
+  if (vector !== undefined && s.relationship_top_k > 0)
+    match.matched.push(...(await relationshipEnds(vector, tables, match.matched, s, services)))
   if (match.matched.length === 0) {
     const names = found.names.length === 0 ? 'none found' : found.names.join(', ')
-    warnings.push({ type: 'no_entities_matched', detail: `no graph entity matches the question's entities (${names}), so the graph path is left out` })
+    warnings.push({
+      type: 'no_entities_matched',
+      detail: `no graph entity matches the question's entities (${names}), so the graph path is left out`,
+    })
   }
   const reached = walkGraph(match.matched, tables.entities, tables.relationships, s.max_hops)
   const hits = rankGraphUnits(reached, s.graph_top_k)
@@ -90,7 +132,13 @@ export async function graphSignal(
 }
 
 /** Endpoints of the relationships whose description is nearest the question (relationship_description, when indexed). */
-async function relationshipEnds(vector: number[], tables: HybridTables, taken: readonly EntityRow[], s: Settings['hybrid_search'], services: SearchServices): Promise<EntityRow[]> {
+async function relationshipEnds(
+  vector: number[],
+  tables: HybridTables,
+  taken: readonly EntityRow[],
+  s: Settings['hybrid_search'],
+  services: SearchServices,
+): Promise<EntityRow[]> {
   const out: EntityRow[] = []
   try {
     if (!(await services.vectors.hasTable('relationship_description'))) return out
@@ -110,7 +158,13 @@ async function relationshipEnds(vector: number[], tables: HybridTables, taken: r
 }
 
 /** The nearest entity_description vector of each unmatched name, when similar enough; failures only log. */
-async function nearestEntities(names: readonly string[], entities: readonly EntityRow[], taken: readonly EntityRow[], min: number, services: SearchServices): Promise<EntityRow[]> {
+async function nearestEntities(
+  names: readonly string[],
+  entities: readonly EntityRow[],
+  taken: readonly EntityRow[],
+  min: number,
+  services: SearchServices,
+): Promise<EntityRow[]> {
   const byId = new Map(entities.map((e) => [e.id, e]))
   const out: EntityRow[] = []
   try {
@@ -123,7 +177,9 @@ async function nearestEntities(names: readonly string[], entities: readonly Enti
       if (entity !== undefined && !taken.includes(entity) && !out.includes(entity)) out.push(entity)
     }
   } catch (error) {
-    services.logger.warn(`hybrid search: matching question entities by entity_description vectors failed: ${message(error)}`)
+    services.logger.warn(
+      `hybrid search: matching question entities by entity_description vectors failed: ${message(error)}`,
+    )
   }
   return out
 }

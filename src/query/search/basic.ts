@@ -20,8 +20,14 @@ export async function* runBasicSearch(
   services: SearchServices,
 ): SearchRun {
   const count = services.countTokens
-  const history = historyBlock(input.history, input.historyMaxTurns, Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE), count)
-  const searchText = input.query.trim() === '' ? '' : [input.query, ...recentQuestions(input.history, input.historyMaxTurns)].join('\n')
+  const history = historyBlock(
+    input.history,
+    input.historyMaxTurns,
+    Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE),
+    count,
+  )
+  const searchText =
+    input.query.trim() === '' ? '' : [input.query, ...recentQuestions(input.history, input.historyMaxTurns)].join('\n')
   const units = await rankPassages(searchText, textUnits, settings.k, services)
   // The blank line between the history and the passages costs a token too.
   const room = settings.max_context_tokens - (history.text === '' ? 0 : history.tokens + count('\n'))
@@ -31,14 +37,24 @@ export async function* runBasicSearch(
   records.sources = table.kept.map((u) => plainRecord(sourceRecord(u)))
   return yield* answerFromContext(
     { records, text: history.text === '' ? table.text : `${history.text}\n${table.text}` },
-    { path: settings.prompt, builtin: 'basic_search_system_prompt.txt', key: 'basic_search.prompt', modelKey: 'basic_search.completion_model_id' },
+    {
+      path: settings.prompt,
+      builtin: 'basic_search_system_prompt.txt',
+      key: 'basic_search.prompt',
+      modelKey: 'basic_search.completion_model_id',
+    },
     input,
     services.chat,
   )
 }
 
 /** The k nearest text units, nearest first (the reference re-sorts them into table order). */
-async function rankPassages(text: string, textUnits: readonly TextUnitRow[], k: number, services: SearchServices): Promise<TextUnitRow[]> {
+async function rankPassages(
+  text: string,
+  textUnits: readonly TextUnitRow[],
+  k: number,
+  services: SearchServices,
+): Promise<TextUnitRow[]> {
   if (text === '') return []
   const vector = await embedOne(services.embedder, services.meter, text)
   const hits = await services.vectors.search('text_unit_text', vector, k)

@@ -88,7 +88,13 @@ export function newAction(query: string, parent: number, priority: number): Drif
 async function runAction(action: DriftAction, runner: ActionRunner): Promise<void> {
   const { settings, services } = runner
   try {
-    const context = await buildLocalContext(action.query, runner.history, runner.index, driftLocalOptions(settings, runner.historyMaxTurns), services)
+    const context = await buildLocalContext(
+      action.query,
+      runner.history,
+      runner.index,
+      driftLocalOptions(settings, runner.historyMaxTurns),
+      services,
+    )
     const system = formatPrompt(runner.template, {
       context_data: context.text,
       response_type: 'multiple paragraphs',
@@ -96,12 +102,16 @@ async function runAction(action: DriftAction, runner: ActionRunner): Promise<voi
       followups: settings.drift_k_followups,
     })
     const result = await services.chat!.complete('action', {
-      messages: [{ role: 'system', content: system }, { role: 'user', content: action.query }],
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: action.query },
+      ],
       responseFormat: { type: 'json_object', required: ['response'] },
       callArgs: actionCallArgs(settings),
     })
     const reply = replyObject(result)
-    if (reply === undefined || typeof reply.response !== 'string') throw new QueryError('the reply has no "response" text')
+    if (reply === undefined || typeof reply.response !== 'string')
+      throw new QueryError('the reply has no "response" text')
     action.answer = reply.response
     action.score = toNumber(reply.score) ?? 0
     const followUps = Array.isArray(reply.follow_up_queries) ? reply.follow_up_queries : []
@@ -118,6 +128,7 @@ function actionCallArgs(s: Settings['drift_search']): Record<string, unknown> {
   const args: Record<string, unknown> = { temperature: s.local_search_temperature, top_p: s.local_search_top_p }
   if (s.local_search_n !== 1) args.n = s.local_search_n
   if (s.local_search_llm_max_gen_tokens !== null) args.max_tokens = s.local_search_llm_max_gen_tokens
-  if (s.local_search_llm_max_gen_completion_tokens !== null) args.max_completion_tokens = s.local_search_llm_max_gen_completion_tokens
+  if (s.local_search_llm_max_gen_completion_tokens !== null)
+    args.max_completion_tokens = s.local_search_llm_max_gen_completion_tokens
   return args
 }

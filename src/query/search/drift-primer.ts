@@ -35,7 +35,10 @@ export async function primeDrift(
   options: { topK: number; folds: number; maxTokens: number },
   services: SearchServices,
 ): Promise<PrimerResult> {
-  const vectors = await services.vectors.vectorsById('community_full_content', reports.map((r) => r.id))
+  const vectors = await services.vectors.vectorsById(
+    'community_full_content',
+    reports.map((r) => r.id),
+  )
   const missing = reports.filter((r) => !vectors.has(r.id))
   if (missing.length > 0) {
     throw new QueryError(
@@ -51,7 +54,12 @@ export async function primeDrift(
   let lastError: unknown
   const primed = await mapLimited(folds, services.concurrency, async (fold) => {
     try {
-      return await primeFold(query, fold.map((f) => f.report), options.maxTokens, services)
+      return await primeFold(
+        query,
+        fold.map((f) => f.report),
+        options.maxTokens,
+        services,
+      )
     } catch (error) {
       if (!isModelFailure(error)) throw error
       lastError = error
@@ -69,7 +77,11 @@ export async function primeDrift(
   }
 }
 
-async function hypotheticalAnswer(query: string, reports: readonly CommunityReportRow[], services: SearchServices): Promise<string> {
+async function hypotheticalAnswer(
+  query: string,
+  reports: readonly CommunityReportRow[],
+  services: SearchServices,
+): Promise<string> {
   const template = [...reports].sort((a, b) => b.rank - a.rank)[0]
   if (template === undefined) return query
   const result = await services.chat!.complete('hyde', {
@@ -79,14 +91,30 @@ async function hypotheticalAnswer(query: string, reports: readonly CommunityRepo
 }
 
 /** One primer call; the fold's reports are added most similar first while they fit primer_llm_max_tokens. */
-async function primeFold(query: string, fold: readonly CommunityReportRow[], maxTokens: number, services: SearchServices) {
-  const fill = fillRows(fold, (r) => `${r.full_content}\n\n`, maxTokens - services.countTokens(formatPrompt(PRIMER_PROMPT, { query, community_reports: '' })), services.countTokens)
+async function primeFold(
+  query: string,
+  fold: readonly CommunityReportRow[],
+  maxTokens: number,
+  services: SearchServices,
+) {
+  const fill = fillRows(
+    fold,
+    (r) => `${r.full_content}\n\n`,
+    maxTokens - services.countTokens(formatPrompt(PRIMER_PROMPT, { query, community_reports: '' })),
+    services.countTokens,
+  )
   const prompt = formatPrompt(PRIMER_PROMPT, { query, community_reports: fill.rows.join('').trim() })
-  const result = await services.chat!.complete('primer', { messages: [{ role: 'user', content: prompt }], responseFormat: { type: 'json_object', required: ['intermediate_answer'] } })
+  const result = await services.chat!.complete('primer', {
+    messages: [{ role: 'user', content: prompt }],
+    responseFormat: { type: 'json_object', required: ['intermediate_answer'] },
+  })
   const reply = replyObject(result)
   const answer = reply?.intermediate_answer
-  if (typeof answer !== 'string' || answer.trim() === '') throw new QueryError('the primer reply has no "intermediate_answer"')
-  const followUps = Array.isArray(reply!.follow_up_queries) ? reply!.follow_up_queries.filter((q): q is string => typeof q === 'string' && q.trim() !== '') : []
+  if (typeof answer !== 'string' || answer.trim() === '')
+    throw new QueryError('the primer reply has no "intermediate_answer"')
+  const followUps = Array.isArray(reply!.follow_up_queries)
+    ? reply!.follow_up_queries.filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+    : []
   return { answer, score: toNumber(reply!.score) ?? 0, followUps }
 }
 
@@ -104,7 +132,10 @@ export function splitFolds<T>(items: readonly T[], folds: number): T[][] {
 }
 
 function cosine(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length) throw new QueryError(`embedding size mismatch: the query vector has ${a.length} dimensions, the stored report vectors ${b.length}; query with the embedding model used for indexing`)
+  if (a.length !== b.length)
+    throw new QueryError(
+      `embedding size mismatch: the query vector has ${a.length} dimensions, the stored report vectors ${b.length}; query with the embedding model used for indexing`,
+    )
   let dot = 0
   let na = 0
   let nb = 0

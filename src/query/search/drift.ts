@@ -15,18 +15,33 @@ import { primeDrift, type PrimerFollowUp, type PrimerResult } from './drift-prim
 import { extractiveReportAnswer } from './offline-reports.js'
 import type { QuestionInput, SearchRun } from './types.js'
 
-export async function* runDriftSearch(input: QuestionInput, index: LocalIndex, settings: Settings['drift_search'], services: SearchServices): SearchRun {
+export async function* runDriftSearch(
+  input: QuestionInput,
+  index: LocalIndex,
+  settings: Settings['drift_search'],
+  services: SearchServices,
+): SearchRun {
   if (services.chat === undefined) {
     // Offline there is no primer or follow-up to run: DRIFT starts from the reports, so it shows those.
-    const offline = extractiveReportAnswer(input.query, [...index.reportsByCommunity.values()], 'drift_search.completion_model_id')
+    const offline = extractiveReportAnswer(
+      input.query,
+      [...index.reportsByCommunity.values()],
+      'drift_search.completion_model_id',
+    )
     yield offline.answer
     return offline.context
   }
   if (input.query.trim() === '') throw new QueryError('DRIFT search needs a non-empty question')
-  const conversation = (budget: number) => historyBlock(input.history, input.historyMaxTurns, Math.floor(budget * HISTORY_BUDGET_SHARE), services.countTokens)
+  const conversation = (budget: number) =>
+    historyBlock(input.history, input.historyMaxTurns, Math.floor(budget * HISTORY_BUDGET_SHARE), services.countTokens)
   const reports = [...index.reportsByCommunity.values()]
   const question = withConversation(input.query, conversation(settings.primer_llm_max_tokens).text)
-  const primer = await primeDrift(question, reports, { topK: settings.drift_k_followups, folds: settings.primer_folds, maxTokens: settings.primer_llm_max_tokens }, services)
+  const primer = await primeDrift(
+    question,
+    reports,
+    { topK: settings.drift_k_followups, folds: settings.primer_folds, maxTokens: settings.primer_llm_max_tokens },
+    services,
+  )
   const actions = primerActions(primer.followUps)
   const template = loadPrompt(settings.prompt, 'drift_search_system_prompt.txt', 'drift_search.prompt')
   services.logger.debug(`DRIFT primer: ${primer.reports.length} reports, ${actions.length} follow-ups`)
@@ -34,13 +49,20 @@ export async function* runDriftSearch(input: QuestionInput, index: LocalIndex, s
   await runEpochs(actions, { globalQuery: input.query, history, historyMaxTurns, template, index, settings, services })
 
   const reduceHistory = conversation(settings.data_max_tokens)
-  const notes = reduceNotes([primer.answer, ...actions.flatMap((a) => (a.answer ? [a.answer] : []))], settings.data_max_tokens - reduceHistory.tokens, services.countTokens)
+  const notes = reduceNotes(
+    [primer.answer, ...actions.flatMap((a) => (a.answer ? [a.answer] : []))],
+    settings.data_max_tokens - reduceHistory.tokens,
+    services.countTokens,
+  )
   const text = reduceHistory.text === '' ? notes : `${reduceHistory.text}\n${notes}`
   const records = driftRecords(primer, actions, reduceHistory.records)
   const reducePrompt = loadPrompt(settings.reduce_prompt, 'drift_reduce_prompt.txt', 'drift_search.reduce_prompt')
   const system = formatPrompt(reducePrompt, { context_data: text, response_type: input.responseType })
   yield* services.chat.stream('reduce', {
-    messages: [{ role: 'system', content: system }, { role: 'user', content: input.query }],
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: input.query },
+    ],
     callArgs: reduceCallArgs(settings),
   })
   return { records, text }
@@ -49,7 +71,9 @@ export async function* runDriftSearch(input: QuestionInput, index: LocalIndex, s
 function driftRecords(primer: PrimerResult, actions: readonly DriftAction[], history: ContextRecord[]): ContextRecords {
   return {
     ...(history.length > 0 ? { 'conversation history': history } : {}),
-    primer_reports: primer.reports.map(({ report, similarity }) => plainRecord({ id: report.community, title: report.title, similarity: float(similarity) })),
+    primer_reports: primer.reports.map(({ report, similarity }) =>
+      plainRecord({ id: report.community, title: report.title, similarity: float(similarity) }),
+    ),
     actions: actions.map((a, i) => ({
       id: i,
       parent: a.parent,
@@ -72,7 +96,8 @@ function withConversation(query: string, historyText: string): string {
  */
 function primerActions(followUps: readonly PrimerFollowUp[]): DriftAction[] {
   const best = new Map<string, number>()
-  for (const { query, score } of followUps) best.set(query, Math.max(best.get(query) ?? Number.NEGATIVE_INFINITY, score))
+  for (const { query, score } of followUps)
+    best.set(query, Math.max(best.get(query) ?? Number.NEGATIVE_INFINITY, score))
   return [...best].sort((a, b) => b[1] - a[1]).map(([query, score]) => newAction(query, -1, score))
 }
 

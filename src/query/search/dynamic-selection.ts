@@ -37,13 +37,16 @@ export async function selectReportsDynamically(
   let queue = reports.filter((r) => !byCommunity.has(r.parent)).map((r) => r.community)
   let depth = Math.min(...queue.map((c) => byCommunity.get(c)!.level))
   while (queue.length > 0) {
-    const scores = await mapLimited(queue, services.concurrency, (c) => rateReport(query, byCommunity.get(c)!, options, services))
+    const scores = await mapLimited(queue, services.concurrency, (c) =>
+      rateReport(query, byCommunity.get(c)!, options, services),
+    )
     const next: number[] = []
     queue.forEach((community, i) => {
       ratings.set(community, scores[i])
       if (scores[i] === undefined || scores[i]! < options.threshold) return
       relevant.add(community)
-      for (const child of children.get(community) ?? []) if (byCommunity.has(child) && !ratings.has(child)) next.push(child)
+      for (const child of children.get(community) ?? [])
+        if (byCommunity.has(child) && !ratings.has(child)) next.push(child)
       const parent = byCommunity.get(community)!.parent
       if (!options.keepParent) relevant.delete(parent)
     })
@@ -57,7 +60,9 @@ export async function selectReportsDynamically(
     }
   }
   if (ratings.size > 0 && [...ratings.values()].every((r) => r === undefined)) {
-    throw new QueryError('dynamic community selection failed: no community report could be rated (see the LLM errors in the log)')
+    throw new QueryError(
+      'dynamic community selection failed: no community report could be rated (see the LLM errors in the log)',
+    )
   }
   return { reports: reports.filter((r) => relevant.has(r.community)), ratings }
 }

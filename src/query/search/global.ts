@@ -31,17 +31,36 @@ export interface MapPoint {
   score: number
 }
 
-export async function* runGlobalSearch(params: GlobalParams, tables: GlobalTables, settings: Settings['global_search'], services: SearchServices): SearchRun {
+export async function* runGlobalSearch(
+  params: GlobalParams,
+  tables: GlobalTables,
+  settings: Settings['global_search'],
+  services: SearchServices,
+): SearchRun {
   if (services.chat === undefined) {
     // Offline: the reports themselves, most relevant and highest rated first (dynamic selection needs a model).
-    const offline = extractiveReportAnswer(params.query, reportsAtLevel(tables.community_reports, tables.communities, params.communityLevel), 'global_search.completion_model_id')
+    const offline = extractiveReportAnswer(
+      params.query,
+      reportsAtLevel(tables.community_reports, tables.communities, params.communityLevel),
+      'global_search.completion_model_id',
+    )
     yield offline.answer
     return offline.context
   }
   const reports = await selectReports(params, tables, settings, services)
   const weights = occurrenceWeights(reports, tables.communities, tables.entities)
-  const history = historyBlock(params.history, params.historyMaxTurns, Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE), services.countTokens)
-  const batches = buildGlobalBatches(reports, weights, { maxContextTokens: settings.max_context_tokens, historyText: history.text, rng: services.rng }, services.countTokens)
+  const history = historyBlock(
+    params.history,
+    params.historyMaxTurns,
+    Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE),
+    services.countTokens,
+  )
+  const batches = buildGlobalBatches(
+    reports,
+    weights,
+    { maxContextTokens: settings.max_context_tokens, historyText: history.text, rng: services.rng },
+    services.countTokens,
+  )
   services.logger.debug(`global search: ${reports.length} reports in ${batches.length} batches`)
   const points = await mapBatches(params.query, batches, settings, services)
   const reduceData = reduceContext(points, settings.data_max_tokens, services.countTokens)
@@ -55,27 +74,57 @@ export async function* runGlobalSearch(params: GlobalParams, tables: GlobalTable
     yield NO_DATA_ANSWER
     return result
   }
-  const template = loadPrompt(settings.reduce_prompt, 'global_search_reduce_system_prompt.txt', 'global_search.reduce_prompt')
-  const system = formatPrompt(template, { report_data: reduceData, response_type: params.responseType, max_length: settings.reduce_max_length })
-  yield* services.chat.stream('reduce', { messages: [{ role: 'system', content: system }, { role: 'user', content: params.query }] })
+  const template = loadPrompt(
+    settings.reduce_prompt,
+    'global_search_reduce_system_prompt.txt',
+    'global_search.reduce_prompt',
+  )
+  const system = formatPrompt(template, {
+    report_data: reduceData,
+    response_type: params.responseType,
+    max_length: settings.reduce_max_length,
+  })
+  yield* services.chat.stream('reduce', {
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: params.query },
+    ],
+  })
   return result
 }
 
-async function selectReports(params: GlobalParams, tables: GlobalTables, settings: Settings['global_search'], services: SearchServices) {
-  if (!params.dynamicCommunitySelection) return reportsAtLevel(tables.community_reports, tables.communities, params.communityLevel)
+async function selectReports(
+  params: GlobalParams,
+  tables: GlobalTables,
+  settings: Settings['global_search'],
+  services: SearchServices,
+) {
+  if (!params.dynamicCommunitySelection)
+    return reportsAtLevel(tables.community_reports, tables.communities, params.communityLevel)
   const eligible = tables.community_reports.filter((r) => r.level <= params.communityLevel)
-  const selection = await selectReportsDynamically(params.query, eligible, tables.communities, {
-    threshold: settings.dynamic_search_threshold,
-    keepParent: settings.dynamic_search_keep_parent,
-    numRepeats: settings.dynamic_search_num_repeats,
-    useSummary: settings.dynamic_search_use_summary,
-    maxLevel: settings.dynamic_search_max_level,
-  }, services)
+  const selection = await selectReportsDynamically(
+    params.query,
+    eligible,
+    tables.communities,
+    {
+      threshold: settings.dynamic_search_threshold,
+      keepParent: settings.dynamic_search_keep_parent,
+      numRepeats: settings.dynamic_search_num_repeats,
+      useSummary: settings.dynamic_search_use_summary,
+      maxLevel: settings.dynamic_search_max_level,
+    },
+    services,
+  )
   return selection.reports
 }
 
 /** One map call per batch; a failed batch is counted and skipped, all failing is an error. */
-async function mapBatches(query: string, batches: readonly GlobalBatch[], settings: Settings['global_search'], services: SearchServices): Promise<MapPoint[]> {
+async function mapBatches(
+  query: string,
+  batches: readonly GlobalBatch[],
+  settings: Settings['global_search'],
+  services: SearchServices,
+): Promise<MapPoint[]> {
   const chat = services.chat!
   const template = loadPrompt(settings.map_prompt, 'global_search_map_system_prompt.txt', 'global_search.map_prompt')
   let lastError: unknown
@@ -83,7 +132,10 @@ async function mapBatches(query: string, batches: readonly GlobalBatch[], settin
     const system = formatPrompt(template, { context_data: batch.text, max_length: settings.map_max_length })
     try {
       const result = await chat.complete('map', {
-        messages: [{ role: 'system', content: system }, { role: 'user', content: query }],
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: query },
+        ],
         responseFormat: { type: 'json_object', required: ['points'] },
       })
       const points = replyObject(result)?.points
@@ -97,7 +149,9 @@ async function mapBatches(query: string, batches: readonly GlobalBatch[], settin
       if (!isModelFailure(error)) throw error
       lastError = error
       services.meter.recordFailure('map')
-      services.logger.warn(`global search: map batch ${analyst + 1} of ${batches.length} failed and was skipped: ${(error as Error).message}`)
+      services.logger.warn(
+        `global search: map batch ${analyst + 1} of ${batches.length} failed and was skipped: ${(error as Error).message}`,
+      )
       return undefined
     }
   })
@@ -108,7 +162,11 @@ async function mapBatches(query: string, batches: readonly GlobalBatch[], settin
 }
 
 /** Points with a positive score, best first, each kept if it still fits (not stop-at-first-overflow). */
-export function reduceContext(points: readonly MapPoint[], budget: number, countTokens: (text: string) => number): string {
+export function reduceContext(
+  points: readonly MapPoint[],
+  budget: number,
+  countTokens: (text: string) => number,
+): string {
   const ranked = points.filter((p) => p.score > 0).sort((a, b) => b.score - a.score)
   const parts: string[] = []
   let used = 0

@@ -61,11 +61,16 @@ function hopDecay(decay: readonly number[], hop: number): number {
 }
 
 /** Every seed and reached unit, best score first (ties: fewer hops, then the order reached). */
-export function walkChunkGraph(seeds: readonly WalkSeed[], edges: readonly WalkEdge[], options: WalkOptions): WalkResult[] {
+export function walkChunkGraph(
+  seeds: readonly WalkSeed[],
+  edges: readonly WalkEdge[],
+  options: WalkOptions,
+): WalkResult[] {
   const steps = adjacency(edges, options)
   const found = new Map<string, WalkResult>()
   for (const seed of seeds) {
-    if (!found.has(seed.id)) found.set(seed.id, { id: seed.id, score: options.vectorWeight * seed.similarity + options.graphWeight, hop: 0 })
+    if (!found.has(seed.id))
+      found.set(seed.id, { id: seed.id, score: options.vectorWeight * seed.similarity + options.graphWeight, hop: 0 })
   }
   let frontier = [...found.values()]
   for (let hop = 1; hop <= options.maxHops && frontier.length > 0; hop++) {
@@ -79,7 +84,12 @@ export function walkChunkGraph(seeds: readonly WalkSeed[], edges: readonly WalkE
         const best = reached.get(step.to)
         if (best !== undefined && best.score >= score) continue
         const { relation, description, weight } = step.edge
-        reached.set(step.to, { id: step.to, score, hop, via: { from: unit.id, relation, description, weight, direction: step.direction } })
+        reached.set(step.to, {
+          id: step.to,
+          score,
+          hop,
+          via: { from: unit.id, relation, description, weight, direction: step.direction },
+        })
       }
     }
     for (const [id, result] of reached) found.set(id, result)

@@ -8,7 +8,15 @@ import type { Settings } from '../../config/index.js'
 import type { TextUnitRow } from '../../model/index.js'
 import type { ChunkEdgesLoad } from '../chunk-edges.js'
 import { HISTORY_BUDGET_SHARE, historyBlock, recentQuestions } from '../context/history.js'
-import { fillRows, float, plainRecord, renderRow, renderTable, type Cell, type ContextRecords } from '../context/table-format.js'
+import {
+  fillRows,
+  float,
+  plainRecord,
+  renderRow,
+  renderTable,
+  type Cell,
+  type ContextRecords,
+} from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
 import { walkChunkGraph, type WalkOptions, type WalkResult, type WalkSeed } from './graph-walk.js'
@@ -33,8 +41,14 @@ export async function* runGraphSearch(
 ): SearchRun {
   const warnings = edges.kind === 'loaded' ? [] : [edges.warning]
   const count = services.countTokens
-  const history = historyBlock(input.history, input.historyMaxTurns, Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE), count)
-  const searchText = input.query.trim() === '' ? '' : [input.query, ...recentQuestions(input.history, input.historyMaxTurns)].join('\n')
+  const history = historyBlock(
+    input.history,
+    input.historyMaxTurns,
+    Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE),
+    count,
+  )
+  const searchText =
+    input.query.trim() === '' ? '' : [input.query, ...recentQuestions(input.history, input.historyMaxTurns)].join('\n')
   const seeds = await seedUnits(searchText, settings.seed_top_k, services)
   const walked = walkChunkGraph(seeds, edges.kind === 'loaded' ? edges.edges.map(walkEdge) : [], walkOptions(settings))
   const ranked = withUnits(walked, textUnits).slice(0, settings.top_k)
@@ -79,7 +93,9 @@ function withUnits(walked: readonly WalkResult[], textUnits: readonly TextUnitRo
   const byId = new Map(textUnits.map((u) => [u.id, u]))
   return walked.flatMap((result) => {
     const unit = byId.get(result.id)
-    return unit === undefined ? [] : [{ unit, result, from: result.via === undefined ? undefined : byId.get(result.via.from) }]
+    return unit === undefined
+      ? []
+      : [{ unit, result, from: result.via === undefined ? undefined : byId.get(result.via.from) }]
   })
 }
 
@@ -90,8 +106,20 @@ async function seedUnits(text: string, k: number, services: SearchServices): Pro
   return (await services.vectors.search('text_unit_text', vector, k)).map((h) => ({ id: h.id, similarity: h.score }))
 }
 
-function walkEdge(row: { source_id: string; target_id: string; relation: string; weight: number; description: string }) {
-  return { source: row.source_id, target: row.target_id, relation: row.relation, weight: row.weight, description: row.description }
+function walkEdge(row: {
+  source_id: string
+  target_id: string
+  relation: string
+  weight: number
+  description: string
+}) {
+  return {
+    source: row.source_id,
+    target: row.target_id,
+    relation: row.relation,
+    weight: row.weight,
+    description: row.description,
+  }
 }
 
 /** A source as --json shows it: seeds have hop 0 and empty graph fields. */

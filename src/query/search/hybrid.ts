@@ -52,8 +52,12 @@ export async function* runHybridSearch(
   const needVector = s.use_vector || s.top_communities > 0
   const vector = needVector ? await questionVector(input.query, services, warnings) : undefined
   const lists = [
-    s.use_vector ? await vectorList(vector, s.vector_top_k, services, warnings) : { signal: 'vector' as const, hits: [] },
-    s.use_bm25 ? await bm25List(input.query, tables, options.dbUri, s, warnings) : { signal: 'bm25' as const, hits: [] },
+    s.use_vector
+      ? await vectorList(vector, s.vector_top_k, services, warnings)
+      : { signal: 'vector' as const, hits: [] },
+    s.use_bm25
+      ? await bm25List(input.query, tables, options.dbUri, s, warnings)
+      : { signal: 'bm25' as const, hits: [] },
   ]
   const graph = s.use_graph ? await graphSignal(input.query, tables, settings, services, warnings, vector) : undefined
   if (graph !== undefined) lists.push(graph.list)
@@ -67,7 +71,12 @@ export async function* runHybridSearch(
     unitEntities: new Map(tables.text_units.map((u) => [u.id, new Set(u.entity_ids ?? [])])),
     questionEntities: new Set((graph?.matched ?? []).map((e) => e.id)),
     degreeShare: s.use_degree ? degreeShares(tables.entities) : new Map(),
-    weights: { sharedEntity: s.shared_entity_weight, cooccurrence: s.cooccurrence_weight, degree: s.use_degree ? s.degree_weight : 0, edgeWeights: s.edge_weights },
+    weights: {
+      sharedEntity: s.shared_entity_weight,
+      cooccurrence: s.cooccurrence_weight,
+      degree: s.use_degree ? s.degree_weight : 0,
+      edgeWeights: s.edge_weights,
+    },
     knownUnits: new Set(units.keys()),
   })
   const context = buildHybridContext({
@@ -97,12 +106,20 @@ export async function* runHybridSearch(
     yield offlineText(context, report, services.chat === undefined, unitNumber)
     return done()
   }
-  const system = formatPrompt(s.prompt === null ? HYBRID_ANSWER_PROMPT : loadPrompt(s.prompt, '', 'hybrid_search.prompt'), {
-    context_data: context.text,
-    response_type: input.responseType,
-  })
+  const system = formatPrompt(
+    s.prompt === null ? HYBRID_ANSWER_PROMPT : loadPrompt(s.prompt, '', 'hybrid_search.prompt'),
+    {
+      context_data: context.text,
+      response_type: input.responseType,
+    },
+  )
   let answer = ''
-  for await (const chunk of services.chat.stream('response', { messages: [{ role: 'system', content: system }, { role: 'user', content: input.query }] })) {
+  for await (const chunk of services.chat.stream('response', {
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: input.query },
+    ],
+  })) {
     answer += chunk
     yield chunk
   }
@@ -126,14 +143,25 @@ async function topReports(vector: number[] | undefined, tables: HybridTables, k:
 }
 
 /** Explain or offline output: the cited context (offline only: explain is about the ranking) and the ranking table. */
-function offlineText(context: HybridContext, report: HybridReport, offline: boolean, unitNumber: (id: string) => string): string {
+function offlineText(
+  context: HybridContext,
+  report: HybridReport,
+  offline: boolean,
+  unitNumber: (id: string) => string,
+): string {
   const parts: string[] = []
   if (offline) {
-    parts.push('_No completion model is configured (hybrid_search.completion_model_id is null), so this is the cited context an answer would be based on, and its ranking._')
-    const name = (s: HybridSource) => (s.kind === 'text_unit' ? `text unit ${unitNumber(s.id)}` : `${s.kind.replace('_', ' ')} ${s.id}`)
-    parts.push(`## Sources\n\n${context.sources.map((s) => `### [${s.label}] ${name(s)} (${s.reason})\n\n${context.texts.get(s.label)!.trim()}\n`).join('\n')}`)
+    parts.push(
+      '_No completion model is configured (hybrid_search.completion_model_id is null), so this is the cited context an answer would be based on, and its ranking._',
+    )
+    const name = (s: HybridSource) =>
+      s.kind === 'text_unit' ? `text unit ${unitNumber(s.id)}` : `${s.kind.replace('_', ' ')} ${s.id}`
+    parts.push(
+      `## Sources\n\n${context.sources.map((s) => `### [${s.label}] ${name(s)} (${s.reason})\n\n${context.texts.get(s.label)!.trim()}\n`).join('\n')}`,
+    )
   }
-  if (report.entities.length > 0) parts.push(`## Question entities\n\n${report.entities.map((e) => `- ${e.name} (frequency ${e.freq})`).join('\n')}`)
+  if (report.entities.length > 0)
+    parts.push(`## Question entities\n\n${report.entities.map((e) => `- ${e.name} (frequency ${e.freq})`).join('\n')}`)
   parts.push(`## Ranking\n\n${report.explainText}`)
   return `${parts.join('\n\n')}\n`
 }

@@ -29,6 +29,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** A finite number from a JSON value (numbers or numeric strings), else undefined. */
 export function toNumber(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
   return Number.isFinite(n) ? n : undefined
 }

@@ -7,7 +7,10 @@ import type { SearchServices } from '../services.js'
 import { answerFromContext } from './offline.js'
 import type { QuestionInput, SearchRun } from './types.js'
 
-export type LocalTables = Pick<IndexTables, 'entities' | 'relationships' | 'communities' | 'community_reports' | 'text_units'> &
+export type LocalTables = Pick<
+  IndexTables,
+  'entities' | 'relationships' | 'communities' | 'community_reports' | 'text_units'
+> &
   Partial<Pick<IndexTables, 'covariates'>>
 
 /** Indexes the tables once for context building; entities in no community are kept. */
@@ -43,7 +46,12 @@ export async function* runLocalSearch(
   const context = await buildLocalContext(input.query, input.history, index, localContextOptions(settings), services)
   return yield* answerFromContext(
     { records: context.records, text: context.text },
-    { path: settings.prompt, builtin: 'local_search_system_prompt.txt', key: 'local_search.prompt', modelKey: 'local_search.completion_model_id' },
+    {
+      path: settings.prompt,
+      builtin: 'local_search_system_prompt.txt',
+      key: 'local_search.prompt',
+      modelKey: 'local_search.completion_model_id',
+    },
     input,
     services.chat,
   )

@@ -15,11 +15,26 @@ function offlineAnswer(records: ContextRecords, settingKey: string): string {
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) parts.push(`## ${title}\n\n${lines.join('\n')}`)
   }
-  section('Entities', (records.entities ?? []).map((e, i) => `${i + 1}. **${e.entity}** (id ${e.id})${described(e.description)}`))
-  section('Relationships', (records.relationships ?? []).map((r) => `- ${r.source} → ${r.target} (id ${r.id})${described(r.description)}`))
-  section('Claims', (records.claims ?? []).map((c) => `- ${c.entity} [${c.status}] (id ${c.id})${described(c.description)}`))
-  section('Reports', (records.reports ?? []).map((r) => `- ${r.title} (id ${r.id})`))
-  section('Sources', (records.sources ?? []).map((s) => `### Source ${s.id}\n\n${String(s.text).trim()}\n${reachedNote(s)}`))
+  section(
+    'Entities',
+    (records.entities ?? []).map((e, i) => `${i + 1}. **${e.entity}** (id ${e.id})${described(e.description)}`),
+  )
+  section(
+    'Relationships',
+    (records.relationships ?? []).map((r) => `- ${r.source} → ${r.target} (id ${r.id})${described(r.description)}`),
+  )
+  section(
+    'Claims',
+    (records.claims ?? []).map((c) => `- ${c.entity} [${c.status}] (id ${c.id})${described(c.description)}`),
+  )
+  section(
+    'Reports',
+    (records.reports ?? []).map((r) => `- ${r.title} (id ${r.id})`),
+  )
+  section(
+    'Sources',
+    (records.sources ?? []).map((s) => `### Source ${s.id}\n\n${String(s.text).trim()}\n${reachedNote(s)}`),
+  )
   if (parts.length === 1) parts.push('Nothing in the index matched the question.')
   return `${parts.join('\n\n')}\n`
 }
@@ -32,7 +47,9 @@ function reachedNote(s: ContextRecord): string {
 
 /** `: description` on one line (multi-paragraph text would break the list item); '' when empty. */
 function described(value: string | number | undefined): string {
-  const text = String(value ?? '').replace(/\s*\n\s*/g, ' ').trim()
+  const text = String(value ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
   return text === '' ? '' : `: ${text}`
 }
 
@@ -61,7 +78,10 @@ export async function* answerFromContext(
     yield offlineAnswer(context.records, prompt.modelKey)
     return context
   }
-  const system = formatPrompt(loadPrompt(prompt.path, prompt.builtin, prompt.key), { context_data: context.text, response_type: input.responseType })
+  const system = formatPrompt(loadPrompt(prompt.path, prompt.builtin, prompt.key), {
+    context_data: context.text,
+    response_type: input.responseType,
+  })
   yield* chat.stream('response', {
     messages: [
       { role: 'system', content: system },

@@ -43,7 +43,13 @@ function phraseWords(span: readonly number[], t: TokenArrays): string[][] {
   const [start, end] = span as [number, number]
   let head = t.values[start]
   let i = start
-  while (i >= 2 && t.values[i - 1] === '-' && t.spaces[i] === '' && t.spaces[i - 1] === '' && WORD.test(t.values[i - 2])) {
+  while (
+    i >= 2 &&
+    t.values[i - 1] === '-' &&
+    t.spaces[i] === '' &&
+    t.spaces[i - 1] === '' &&
+    WORD.test(t.values[i - 2])
+  ) {
     head = `${t.values[i - 2]}-${head}`
     i -= 2
   }

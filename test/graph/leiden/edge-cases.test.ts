@@ -52,7 +52,13 @@ describe('hierarchicalLeiden edge cases', () => {
     })
 
     it(`${mode}: zero weights are accepted; a graph of only zero-weight edges stays as singletons`, () => {
-      const out = hierarchicalLeiden([['a', 'b', 0], ['b', 'c', 0]], { mode })
+      const out = hierarchicalLeiden(
+        [
+          ['a', 'b', 0],
+          ['b', 'c', 0],
+        ],
+        { mode },
+      )
       expect(out.map((e) => [e.node, e.level, e.isFinal])).toEqual([
         ['a', 0, true],
         ['b', 0, true],
@@ -62,7 +68,10 @@ describe('hierarchicalLeiden edge cases', () => {
     })
 
     it(`${mode}: max cluster size 1 skips singleton splits instead of failing`, () => {
-      const out = hierarchicalLeiden([...triangle('x'), ...triangle('y'), ['xa', 'ya', 0.5]], { mode, maxClusterSize: 1 })
+      const out = hierarchicalLeiden([...triangle('x'), ...triangle('y'), ['xa', 'ya', 0.5]], {
+        mode,
+        maxClusterSize: 1,
+      })
       expect(out.filter((e) => e.isFinal)).toHaveLength(6)
     })
   }
@@ -81,8 +90,10 @@ describe('hierarchicalLeiden edge cases', () => {
     expect(() => hierarchicalLeiden(edges, { randomness: 0 })).toThrow(InvalidGraphError)
     expect(() => hierarchicalLeiden(edges, { resolution: -1 })).toThrow(InvalidGraphError)
     expect(() => hierarchicalLeiden(edges, { maxIterations: 0 })).toThrow(InvalidGraphError)
-    for (const tolerance of [-0.1, 1, Number.NaN]) expect(() => hierarchicalLeiden(edges, { tolerance })).toThrow(InvalidGraphError)
-    for (const restarts of [0, 1.5, Number.NaN]) expect(() => hierarchicalLeiden(edges, { restarts })).toThrow(InvalidGraphError)
+    for (const tolerance of [-0.1, 1, Number.NaN])
+      expect(() => hierarchicalLeiden(edges, { tolerance })).toThrow(InvalidGraphError)
+    for (const restarts of [0, 1.5, Number.NaN])
+      expect(() => hierarchicalLeiden(edges, { restarts })).toThrow(InvalidGraphError)
     expect(() => hierarchicalLeiden(edges, { mode: 'fast' as 'compat' })).toThrow(InvalidGraphError)
   })
 })

@@ -19,14 +19,32 @@ function format(entries: HierarchicalCluster[]): string[] {
 }
 
 function readExpected(file: string): string[] {
-  return readFileSync(sharedPath('leiden', file), 'utf8').split('\n').filter((l) => l.length > 0)
+  return readFileSync(sharedPath('leiden', file), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
 }
 
 const CASES = [
-  { edges: 'graphrag_christmas_carol_lcc_edges.tsv', expected: 'graphrag_christmas_carol_expected_seed3735928559_max10.tsv', seed: 3735928559 },
-  { edges: 'graphrag_christmas_carol_lcc_edges.tsv', expected: 'graphrag_christmas_carol_expected_seed42_max10.tsv', seed: 42 },
-  { edges: 'karate_unweighted_edges.tsv', expected: 'karate_unweighted_expected_seed3735928559_max10.tsv', seed: 3735928559 },
-  { edges: 'ring_of_cliques_30x5_edges.tsv', expected: 'ring_of_cliques_30x5_expected_seed3735928559_max10.tsv', seed: 3735928559 },
+  {
+    edges: 'graphrag_christmas_carol_lcc_edges.tsv',
+    expected: 'graphrag_christmas_carol_expected_seed3735928559_max10.tsv',
+    seed: 3735928559,
+  },
+  {
+    edges: 'graphrag_christmas_carol_lcc_edges.tsv',
+    expected: 'graphrag_christmas_carol_expected_seed42_max10.tsv',
+    seed: 42,
+  },
+  {
+    edges: 'karate_unweighted_edges.tsv',
+    expected: 'karate_unweighted_expected_seed3735928559_max10.tsv',
+    seed: 3735928559,
+  },
+  {
+    edges: 'ring_of_cliques_30x5_edges.tsv',
+    expected: 'ring_of_cliques_30x5_expected_seed3735928559_max10.tsv',
+    seed: 3735928559,
+  },
 ]
 
 describeShared('hierarchicalLeiden compat mode: golden files', () => {

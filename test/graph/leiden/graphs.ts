@@ -14,7 +14,11 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** Planted partition: blocks of `block` nodes, average degree 2·edgesPerNode, mixing μ, weights 1–10. */
-export function plantedPartition(n: number, seed: number, opts: { block?: number; mixing?: number; edgesPerNode?: number } = {}): WeightedEdge[] {
+export function plantedPartition(
+  n: number,
+  seed: number,
+  opts: { block?: number; mixing?: number; edgesPerNode?: number } = {},
+): WeightedEdge[] {
   const { block = 40, mixing = 0.3, edgesPerNode = 4 } = opts
   const rand = seededRandom(seed)
   const edges: WeightedEdge[] = []
@@ -56,7 +60,11 @@ export function adjacency(edges: ReadonlyArray<WeightedEdge>): Map<string, Map<s
 }
 
 /** Slow O(n²) modularity straight from the definition Q = 1/2m Σ_ij [A_ij − k_i k_j / 2m] δ(c_i, c_j). */
-export function referenceModularity(edges: ReadonlyArray<WeightedEdge>, community: ReadonlyMap<string, number>, resolution = 1): number {
+export function referenceModularity(
+  edges: ReadonlyArray<WeightedEdge>,
+  community: ReadonlyMap<string, number>,
+  resolution = 1,
+): number {
   const adj = adjacency(edges)
   const nodes = [...adj.keys()]
   const degree = new Map(nodes.map((v) => [v, [...(adj.get(v)?.values() ?? [])].reduce((a, b) => a + b, 0)]))

@@ -1,11 +1,20 @@
 // Property tests over many seeds and generated graphs: connectivity of every community at every
 // level, hierarchy invariants (spec leiden.md §11.9), determinism and input immutability.
 import { describe, expect, it } from 'vitest'
-import { hierarchicalLeiden, type HierarchicalCluster, type LeidenMode, type WeightedEdge } from '../../../src/graph/leiden/index.js'
+import {
+  hierarchicalLeiden,
+  type HierarchicalCluster,
+  type LeidenMode,
+  type WeightedEdge,
+} from '../../../src/graph/leiden/index.js'
 import { adjacency, clusterMembers, isConnected, plantedPartition, ringOfCliques, seededRandom } from './graphs.js'
 
 /** Checks §11.9 and connectivity; returns nothing, fails through expect. */
-function checkHierarchy(edges: ReadonlyArray<WeightedEdge>, entries: HierarchicalCluster[], maxClusterSize: number): void {
+function checkHierarchy(
+  edges: ReadonlyArray<WeightedEdge>,
+  entries: HierarchicalCluster[],
+  maxClusterSize: number,
+): void {
   const adj = adjacency(edges)
   const nodes = [...adj.keys()].filter((v) => (adj.get(v)?.size ?? 0) > 0)
   const byCluster = clusterMembers(entries)
@@ -79,7 +88,11 @@ describe('hierarchicalLeiden properties', () => {
       const rand = seededRandom(99)
       for (let i = 0; i < 24; i++) {
         const n = 200 + Math.floor(rand() * 1800)
-        const edges = plantedPartition(n, 1000 + i, { block: 10 + Math.floor(rand() * 60), mixing: 0.1 + rand() * 0.5, edgesPerNode: 1 + Math.floor(rand() * 4) })
+        const edges = plantedPartition(n, 1000 + i, {
+          block: 10 + Math.floor(rand() * 60),
+          mixing: 0.1 + rand() * 0.5,
+          edgesPerNode: 1 + Math.floor(rand() * 4),
+        })
         const max = 5 + Math.floor(rand() * 20)
         checkHierarchy(edges, hierarchicalLeiden(edges, { mode, seed: i * 7919, maxClusterSize: max }), max)
       }
@@ -88,7 +101,11 @@ describe('hierarchicalLeiden properties', () => {
     it(`${mode}: connected communities and hierarchy invariants on 5k and 12k-node graphs, several seeds`, () => {
       const rand = seededRandom(mode === 'compat' ? 7 : 8)
       for (const [i, n] of [5000, 5000, 12_000, 12_000].entries()) {
-        const edges = plantedPartition(n, 2000 + i, { block: 30 + Math.floor(rand() * 150), mixing: 0.2 + rand() * 0.3, edgesPerNode: 2 + Math.floor(rand() * 3) })
+        const edges = plantedPartition(n, 2000 + i, {
+          block: 30 + Math.floor(rand() * 150),
+          mixing: 0.2 + rand() * 0.3,
+          edgesPerNode: 2 + Math.floor(rand() * 3),
+        })
         checkHierarchy(edges, hierarchicalLeiden(edges, { mode, seed: 31 * i + 3 }), 10)
       }
     })
@@ -113,7 +130,9 @@ describe('hierarchicalLeiden properties', () => {
         expect(edges).toEqual(copy)
       }
       const first = graphs[0]
-      expect(hierarchicalLeiden(first, { mode, seed: 4321 })).not.toEqual(hierarchicalLeiden(first, { mode, seed: 1234 }))
+      expect(hierarchicalLeiden(first, { mode, seed: 4321 })).not.toEqual(
+        hierarchicalLeiden(first, { mode, seed: 1234 }),
+      )
     })
 
     it(`${mode}: ring of cliques keeps cliques whole; max 11 leaves no level 1`, () => {

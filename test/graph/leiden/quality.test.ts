@@ -49,8 +49,14 @@ describe('modularity', () => {
     const { network, labels } = buildNetwork(edges)
     const membership = Int32Array.from(labels, (label) => assignment.get(label)!)
     for (const resolution of [0.25, 0.5, 2]) {
-      expect(networkModularity(network, membership, resolution)).toBeCloseTo(referenceModularity(edges, assignment, resolution), 12)
-      expect(modularity(edges, assignment, resolution)).toBeCloseTo(referenceModularity(edges, assignment, resolution), 12)
+      expect(networkModularity(network, membership, resolution)).toBeCloseTo(
+        referenceModularity(edges, assignment, resolution),
+        12,
+      )
+      expect(modularity(edges, assignment, resolution)).toBeCloseTo(
+        referenceModularity(edges, assignment, resolution),
+        12,
+      )
     }
     expect(referenceModularity(edges, assignment, 0.5)).not.toBeCloseTo(referenceModularity(edges, assignment), 3)
   })
@@ -64,7 +70,10 @@ describeShared('modularity of the golden partitions', () => {
     const leaves = new Map(out.filter((e) => e.isFinal).map((e) => [e.node, e.cluster]))
     expect(modularity(fixture, leaves)).toBeCloseTo(0.491387, 6)
     const karate = readEdges('karate_unweighted_edges.tsv')
-    expect(modularity(karate, levelAssignment(hierarchicalLeiden(karate, { mode: 'compat' }), 0))).toBeCloseTo(0.418803, 6)
+    expect(modularity(karate, levelAssignment(hierarchicalLeiden(karate, { mode: 'compat' }), 0))).toBeCloseTo(
+      0.418803,
+      6,
+    )
   })
 })
 
@@ -72,7 +81,8 @@ describeShared('quality mode', () => {
   it("reaches karate's optimum modularity 0.419790 for every seed", () => {
     const karate = readEdges('karate_unweighted_edges.tsv')
     // Seed 273 needs a fourth iteration (0.418803 after three).
-    for (let seed = 0; seed < 300; seed++) expect(flatModularity(karate, 'quality', seed), `seed ${seed}`).toBeCloseTo(0.41979, 6)
+    for (let seed = 0; seed < 300; seed++)
+      expect(flatModularity(karate, 'quality', seed), `seed ${seed}`).toBeCloseTo(0.41979, 6)
   })
 
   it('gets out of the stable local optima a single run ends in, for karate seeds that draw one', () => {
@@ -80,9 +90,15 @@ describeShared('quality mode', () => {
     // One run from these seeds (out of 0..19,999) stops at 0.398093 or 0.391765 however long it iterates.
     for (const seed of [3993, 7678, 11238, 11475, 12633]) {
       const { network } = buildNetwork(karate)
-      expect(networkModularity(network, leidenNetwork(network, { mode: 'quality', seed, restarts: 1 }).membership), `one run, seed ${seed}`).toBeLessThan(0.4)
+      expect(
+        networkModularity(network, leidenNetwork(network, { mode: 'quality', seed, restarts: 1 }).membership),
+        `one run, seed ${seed}`,
+      ).toBeLessThan(0.4)
       expect(flatModularity(karate, 'quality', seed), `flat, seed ${seed}`).toBeCloseTo(0.41979, 6)
-      expect(modularity(karate, levelAssignment(hierarchicalLeiden(karate, { seed }), 0)), `hierarchical, seed ${seed}`).toBeCloseTo(0.41979, 6)
+      expect(
+        modularity(karate, levelAssignment(hierarchicalLeiden(karate, { seed }), 0)),
+        `hierarchical, seed ${seed}`,
+      ).toBeCloseTo(0.41979, 6)
     }
   })
 
@@ -149,7 +165,8 @@ describe('quality mode on generated graphs', () => {
     ]) {
       const { network } = buildNetwork(plantedPartition(n, seed, { block: 40, mixing: 0.4 }))
       // Same seed and one run, so the run capped at k iterations is the k-th iterate of the uncapped one.
-      const iterate = (k: number) => leidenNetwork(network, { mode: 'quality', seed, maxIterations: k, tolerance: 0, restarts: 1 }).membership
+      const iterate = (k: number) =>
+        leidenNetwork(network, { mode: 'quality', seed, maxIterations: k, tolerance: 0, restarts: 1 }).membership
       const singletons = Int32Array.from({ length: network.nodeCount }, (_, v) => v)
       const q = [networkModularity(network, singletons)]
       for (let k = 1; k <= 10; k++) q.push(networkModularity(network, iterate(k)))

@@ -23,7 +23,14 @@ function referencePick(cumulative: Float64Array, count: number, target: number):
 }
 
 /** Refined piece per node, pieces numbered as refinePartition numbers them. */
-function referenceRefinement(g: CsrNetwork, membership: Int32Array, k: number, r: number, theta: number, rng: XorShift128): Int32Array {
+function referenceRefinement(
+  g: CsrNetwork,
+  membership: Int32Array,
+  k: number,
+  r: number,
+  theta: number,
+  rng: XorShift128,
+): Int32Array {
   const { offsets, neighbors, weights, nodeWeights } = g
   const refined = new Int32Array(g.nodeCount)
   let offset = 0
@@ -32,7 +39,8 @@ function referenceRefinement(g: CsrNetwork, membership: Int32Array, k: number, r
     for (let v = 0; v < g.nodeCount; v++) if (membership[v] === c) members.push(v)
     const piece = new Map(members.map((v) => [v, v]))
     const total = members.reduce((sum, v) => sum + nodeWeights[v], 0)
-    const weightOf = (p: number): number => members.reduce((sum, v) => (piece.get(v) === p ? sum + nodeWeights[v] : sum), 0)
+    const weightOf = (p: number): number =>
+      members.reduce((sum, v) => (piece.get(v) === p ? sum + nodeWeights[v] : sum), 0)
     const externalOf = (p: number): number => {
       let sum = 0
       for (const v of members) {
@@ -121,7 +129,9 @@ describe('paper refinement', () => {
         const rand = seededRandom(seed)
         // Refinement accepts any partition, connected or not.
         const k = planted ? 12 : 6
-        const membership = Int32Array.from(labels, (label) => (planted ? Math.floor(Number(label.slice(1)) / 25) : Math.floor(rand() * k)))
+        const membership = Int32Array.from(labels, (label) =>
+          planted ? Math.floor(Number(label.slice(1)) / 25) : Math.floor(rand() * k),
+        )
         const expected = referenceRefinement(g, membership, k, r, theta, new XorShift128(seed))
         const s = new Scratch(g.nodeCount)
         const got = refinePartition(g, membership, k, r, theta, new XorShift128(seed), s, false, 0)

@@ -38,7 +38,9 @@ describe('XorShift128', () => {
 
   it('matches seed 0', () => {
     const r = new XorShift128(0)
-    expect([r.nextU32(), r.nextU32(), r.nextU32(), r.nextU32()]).toEqual([3421425365, 3819375508, 2803965359, 1877840080])
+    expect([r.nextU32(), r.nextU32(), r.nextU32(), r.nextU32()]).toEqual([
+      3421425365, 3819375508, 2803965359, 1877840080,
+    ])
   })
 
   it('agrees between the exact-double and limb paths of genRange', () => {

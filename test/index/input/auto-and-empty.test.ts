@@ -8,15 +8,24 @@ import { testdir } from '../../support/testdir.js'
 import { createTestContext } from '../../support/workflow-context.js'
 
 async function load(dir: string, input: Record<string, string> = {}) {
-  const lines = Object.entries(input).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}\n`).join('')
-  const t = await createTestContext({ settingsYaml: `input_storage:\n  base_dir: ${JSON.stringify(dir)}\n${lines ? `input:\n${lines}` : ''}` })
+  const lines = Object.entries(input)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}\n`)
+    .join('')
+  const t = await createTestContext({
+    settingsYaml: `input_storage:\n  base_dir: ${JSON.stringify(dir)}\n${lines ? `input:\n${lines}` : ''}`,
+  })
   const result = await loadInputDocuments.run(t.ctx)
   return { rows: await t.tables.read(INPUT_DOCUMENTS), stats: t.stats, result }
 }
 
 describe('load_input_documents: inputs that used to vanish without a word', () => {
   it('skips an empty or blank .txt with a warning instead of indexing an empty document', async () => {
-    const dir = await testdir({ 'empty.txt': '', 'blank.txt': ' \n\t\n', 'bom-only.txt': '\uFEFF', 'story.txt': 'Once upon a time.' })
+    const dir = await testdir({
+      'empty.txt': '',
+      'blank.txt': ' \n\t\n',
+      'bom-only.txt': '\uFEFF',
+      'story.txt': 'Once upon a time.',
+    })
     const { rows, stats, result } = await load(dir)
     expect(rows.map((r) => r.title)).toEqual(['story.txt'])
     expect(stats.warnings).toEqual([
@@ -31,13 +40,22 @@ describe('load_input_documents: inputs that used to vanish without a word', () =
     const dir = await testdir({ 'empty.csv': '', 'header.csv': 'id,text\n', 'rows.csv': 'id,text\n1,A row.\n' })
     const { rows, stats, result } = await load(dir, { type: 'csv' })
     expect(rows.map((r) => r.text)).toEqual(['A row.'])
-    expect(stats.warnings).toEqual(['skipped input file empty.csv: empty file', 'skipped input file header.csv: no rows'])
+    expect(stats.warnings).toEqual([
+      'skipped input file empty.csv: empty file',
+      'skipped input file header.csv: no rows',
+    ])
     expect(stats.counters).toEqual({ input_warnings: 2, input_files_skipped: 2 })
     expect(result.summary).toEqual({ files: 1, skipped_files: 2 })
   })
 
   it('names the files input.type leaves out in one notice (hidden files excepted), not counted as input warnings', async () => {
-    const dir = await testdir({ 'a.txt': 'Text.', 'b.md': '# B', 'report.pdf': 'x', 'sub/c.docx': 'x', '.DS_Store': 'x' })
+    const dir = await testdir({
+      'a.txt': 'Text.',
+      'b.md': '# B',
+      'report.pdf': 'x',
+      'sub/c.docx': 'x',
+      '.DS_Store': 'x',
+    })
     const { rows, stats } = await load(dir)
     expect(rows.map((r) => r.title)).toEqual(['a.txt'])
     expect(stats.warnings).toEqual([
@@ -64,7 +82,18 @@ describe('input.type auto', () => {
       'notes.xyz': 'unknown format',
     })
     const { rows, stats } = await load(dir, { type: 'auto' })
-    expect(rows.map((r) => r.title)).toEqual(['J.HTML', 'a.txt', 'b.md', 'c.csv', 'd.json', 'e.jsonl', 'f.parquet', 'g.pdf', 'h.docx', 'i.xlsx'])
+    expect(rows.map((r) => r.title)).toEqual([
+      'J.HTML',
+      'a.txt',
+      'b.md',
+      'c.csv',
+      'd.json',
+      'e.jsonl',
+      'f.parquet',
+      'g.pdf',
+      'h.docx',
+      'i.xlsx',
+    ])
     const text = Object.fromEntries(rows.map((r) => [r.title, r.text]))
     expect(text).toMatchObject({
       'J.HTML': 'An HTML page.',
@@ -79,8 +108,14 @@ describe('input.type auto', () => {
     expect(text['h.docx']).toMatch(/^Harbour Minutes\n\n/)
     expect(text['i.xlsx']).toMatch(/^Sheet: Ships\n/)
     // One raw_data struct holds every file's fields; a row has null for the others' fields.
-    expect(rows.find((r) => r.title === 'c.csv')!.raw_data).toMatchObject({ text: 'A csv row.', kind: 'note', page_count: null })
+    expect(rows.find((r) => r.title === 'c.csv')!.raw_data).toMatchObject({
+      text: 'A csv row.',
+      kind: 'note',
+      page_count: null,
+    })
     expect(rows.find((r) => r.title === 'g.pdf')!.raw_data).toMatchObject({ page_count: 1 })
-    expect(stats.warnings).toEqual([expect.stringMatching(/^1 input file\(s\) not read, no reader for their type .*: notes\.xyz$/)])
+    expect(stats.warnings).toEqual([
+      expect.stringMatching(/^1 input file\(s\) not read, no reader for their type .*: notes\.xyz$/),
+    ])
   })
 })

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from '../../../src/errors.js'
-import { assertTextual, normaliseNewlines, readText, textDecoderFor, UnreadableTextError } from '../../../src/index/input/decode-text.js'
+import {
+  assertTextual,
+  normaliseNewlines,
+  readText,
+  textDecoderFor,
+  UnreadableTextError,
+} from '../../../src/index/input/decode-text.js'
 
 const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values)
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)

@@ -5,8 +5,21 @@ import { testdir } from '../../support/testdir.js'
 
 describe('input files', () => {
   it('lists files recursively in sorted relative-path order', async () => {
-    const dir = await testdir({ 'b.txt': '', 'a/z.txt': '', 'a/b/c.txt': '', 'B.txt': '', 'a.csv': '', '.hidden/x.txt': '' })
-    expect(await listInputFiles(dir, compilePattern('.*\\.txt$'))).toEqual(['.hidden/x.txt', 'B.txt', 'a/b/c.txt', 'a/z.txt', 'b.txt'])
+    const dir = await testdir({
+      'b.txt': '',
+      'a/z.txt': '',
+      'a/b/c.txt': '',
+      'B.txt': '',
+      'a.csv': '',
+      '.hidden/x.txt': '',
+    })
+    expect(await listInputFiles(dir, compilePattern('.*\\.txt$'))).toEqual([
+      '.hidden/x.txt',
+      'B.txt',
+      'a/b/c.txt',
+      'a/z.txt',
+      'b.txt',
+    ])
     expect(await listInputFiles(`${dir}/missing`, compilePattern('.*'))).toEqual([])
   })
 

@@ -9,19 +9,28 @@ import { createTestContext } from '../../support/workflow-context.js'
 /** Runs load_input_documents over `dir` with extra `input:` settings lines; returns rows and stats. */
 async function load(dir: string, input: Record<string, string>) {
   // `$` starts an environment placeholder in settings; `$$` is a literal one.
-  const lines = Object.entries(input).map(([k, v]) => `  ${k}: ${JSON.stringify(v).replace(/\$/g, '$$$$')}\n`).join('')
-  const t = await createTestContext({ settingsYaml: `input_storage:\n  base_dir: ${JSON.stringify(dir)}\ninput:\n${lines}` })
+  const lines = Object.entries(input)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v).replace(/\$/g, '$$$$')}\n`)
+    .join('')
+  const t = await createTestContext({
+    settingsYaml: `input_storage:\n  base_dir: ${JSON.stringify(dir)}\ninput:\n${lines}`,
+  })
   const result = await loadInputDocuments.run(t.ctx)
   return { rows: await t.tables.read(INPUT_DOCUMENTS), stats: t.stats, result }
 }
 
-const PARAGRAPH = 'The harbour council met on Monday to discuss the ferry timetable, the budget of the old lighthouse and the repairs of the pier.'
+const PARAGRAPH =
+  'The harbour council met on Monday to discuss the ferry timetable, the budget of the old lighthouse and the repairs of the pier.'
 
 describe('pdf input', () => {
   let dir: string
   beforeAll(async () => {
     dir = await testdir({
-      'report.pdf': await makePdf({ author: 'Ana Ruiz', title: 'Harbour report', pages: [['Harbour Report', PARAGRAPH, 'A second paragraph.'], ['Page two.']] }),
+      'report.pdf': await makePdf({
+        author: 'Ana Ruiz',
+        title: 'Harbour report',
+        pages: [['Harbour Report', PARAGRAPH, 'A second paragraph.'], ['Page two.']],
+      }),
       'locked.pdf': await makePdf({ userPassword: 'secret', pages: [['Hidden text.']] }),
       'scan.pdf': await makePdf({ pages: [[]] }),
       'part-scan.pdf': await makePdf({ pages: [['Typed page.'], [], ['Another typed page.']] }),
@@ -39,7 +48,12 @@ describe('pdf input', () => {
     expect(paragraphs[1]!.replace(/\n/g, ' ')).toBe(PARAGRAPH)
     expect(paragraphs[1]).toContain('\n')
     expect(paragraphs.slice(2)).toEqual(['A second paragraph.', 'Page two.'])
-    expect(rows[1]!.raw_data).toEqual({ page_count: 2, author: 'Ana Ruiz', document_title: 'Harbour report', created: '2024-01-02T03:04:05Z' })
+    expect(rows[1]!.raw_data).toEqual({
+      page_count: 2,
+      author: 'Ana Ruiz',
+      document_title: 'Harbour report',
+      created: '2024-01-02T03:04:05Z',
+    })
     // As read back from the documents table, the metadata is there for chunking.prepend_metadata.
     expect(metadataPrefix(rows[1]!, ['title', 'page_count', 'author', 'created'])).toBe(
       'title: report.pdf.\npage_count: 2.\nauthor: Ana Ruiz.\ncreated: 2024-01-02T03:04:05Z.\n',
@@ -63,7 +77,11 @@ describe('pdf input', () => {
 
 describe('docx input', () => {
   it('keeps headings, paragraphs, list items and table rows (tab-separated); author, title and date from the core properties', async () => {
-    const dir = await testdir({ 'minutes.docx': await makeDocx(), 'fake.docx': 'plain text with a .docx name', 'old.docx': new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 1, 2]) })
+    const dir = await testdir({
+      'minutes.docx': await makeDocx(),
+      'fake.docx': 'plain text with a .docx name',
+      'old.docx': new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 1, 2]),
+    })
     const { rows, stats } = await load(dir, { type: 'docx' })
     expect(rows.map((r) => r.title)).toEqual(['minutes.docx'])
     expect(rows[0]!.text).toBe(
@@ -73,7 +91,9 @@ describe('docx input', () => {
     expect(String((rows[0]!.raw_data as Record<string, unknown>).created)).toMatch(/^\d{4}-\d\d-\d\dT/)
     expect(stats.warnings).toEqual([
       'skipped input file fake.docx: not a .docx file (not a zip archive)',
-      expect.stringMatching(/skipped input file old\.docx: not a \.docx file: it is an encrypted or legacy Office file/),
+      expect.stringMatching(
+        /skipped input file old\.docx: not a \.docx file: it is an encrypted or legacy Office file/,
+      ),
     ])
   })
 })
@@ -90,7 +110,12 @@ describe('xlsx input', () => {
       'Sheet: Ships\nname\ttext\ttons\tarrived\nAurora\tBrought grain from Leith.\t120\t2024-03-01\nBlue Heron\tLeft for Bergen.\t80.5\t2024-03-03' +
         '\n\nSheet: Notes\nremark\nStorm warning on Friday',
     )
-    expect(rows[0]!.raw_data).toEqual({ sheet_names: 'Ships, Notes', author: 'Ana Ruiz', document_title: 'Harbour ledger', created: '2024-01-02T03:04:05Z' })
+    expect(rows[0]!.raw_data).toEqual({
+      sheet_names: 'Ships, Notes',
+      author: 'Ana Ruiz',
+      document_title: 'Harbour ledger',
+      created: '2024-01-02T03:04:05Z',
+    })
     expect(stats.warnings).toEqual([expect.stringMatching(/skipped input file broken\.xlsx: not a readable/)])
   })
 
@@ -100,7 +125,12 @@ describe('xlsx input', () => {
       ['Aurora', 'Brought grain from Leith.'],
       ['Blue Heron', 'Left for Bergen.'],
     ])
-    expect(rows[1]!.raw_data).toEqual({ name: 'Blue Heron', text: 'Left for Bergen.', tons: 80.5, arrived: '2024-03-03' })
+    expect(rows[1]!.raw_data).toEqual({
+      name: 'Blue Heron',
+      text: 'Left for Bergen.',
+      tons: 80.5,
+      arrived: '2024-03-03',
+    })
     expect(stats.warnings).toEqual([
       expect.stringMatching(/skipped input file broken\.xlsx: not a readable \.xlsx file/),
       'ledger.xlsx: sheet "Notes" skipped: text column "text" not found',
@@ -121,8 +151,11 @@ describe('html input', () => {
     expect(stats.warnings).toEqual(['skipped input file blank.htm: no text'])
   })
 
-  it("decodes a page in the charset its <meta> declares when input.encoding is not set", async () => {
-    const latin1 = Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><p>Caf\u00e9 \u2013 quai</p></html>', 'latin1')
+  it('decodes a page in the charset its <meta> declares when input.encoding is not set', async () => {
+    const latin1 = Buffer.from(
+      '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><p>Caf\u00e9 \u2013 quai</p></html>',
+      'latin1',
+    )
     latin1[latin1.indexOf(0x13)] = 0x96 // the en dash is 0x96 in windows-1252
     const dir = await testdir({ 'old.html': latin1 })
     const { rows } = await load(dir, { type: 'html' })
@@ -146,6 +179,8 @@ describe('markitdown input (a Microsoft GraphRAG setup)', () => {
       ['c.docx', 'A Word paragraph.'],
       ['d.html', 'An HTML page.'],
     ])
-    expect(stats.warnings).toEqual([expect.stringMatching(/skipped input file e\.pptx: .*convert other formats to one of these first/)])
+    expect(stats.warnings).toEqual([
+      expect.stringMatching(/skipped input file e\.pptx: .*convert other formats to one of these first/),
+    ])
   })
 })

@@ -18,8 +18,12 @@ const DATE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}$/
 
 /** Runs load_input_documents over `dir` with extra `input:` settings lines; returns rows, stats and progress. */
 async function load(dir: string, input: Record<string, string> = {}) {
-  const lines = Object.entries(input).map(([k, v]) => `  ${k}: ${JSON.stringify(v).replace(/\$/g, '$$$$')}\n`).join('')
-  const t = await createTestContext({ settingsYaml: `input_storage:\n  base_dir: ${JSON.stringify(dir)}\n${lines ? `input:\n${lines}` : ''}` })
+  const lines = Object.entries(input)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v).replace(/\$/g, '$$$$')}\n`)
+    .join('')
+  const t = await createTestContext({
+    settingsYaml: `input_storage:\n  base_dir: ${JSON.stringify(dir)}\n${lines ? `input:\n${lines}` : ''}`,
+  })
   const result = await loadInputDocuments.run(t.ctx)
   const rows = await t.tables.read(INPUT_DOCUMENTS)
   return { rows, result, stats: t.stats, progress: t.progress }
@@ -74,7 +78,11 @@ describe('load_input_documents: files that are not usable text', () => {
     await symlink(join(dir, 'loop.txt'), join(dir, 'loop.txt'))
     const { rows, stats } = await load(dir)
     expect(rows.map((r) => r.title)).toEqual(['good.txt'])
-    expect(stats.warnings).toEqual([expect.stringMatching(/skipped input file loop\.txt: cannot read .*ELOOP|loop\.txt: .*(too many|symbolic links)/i)])
+    expect(stats.warnings).toEqual([
+      expect.stringMatching(
+        /skipped input file loop\.txt: cannot read .*ELOOP|loop\.txt: .*(too many|symbolic links)/i,
+      ),
+    ])
   })
 
   it('warns about a file that cannot be read (dangling link, no permission)', async () => {
@@ -125,7 +133,11 @@ describe('load_input_documents: row formats', () => {
   })
 
   it('json: arrays and single objects, dot paths for text, id and title', async () => {
-    const { rows } = await load(join(FIXTURES, 'json'), { type: 'json', text_column: 'doc.content.body', id_column: 'doc.id' })
+    const { rows } = await load(join(FIXTURES, 'json'), {
+      type: 'json',
+      text_column: 'doc.content.body',
+      id_column: 'doc.id',
+    })
     expect(rows.map((r) => [r.id, r.title, r.text])).toEqual([
       ['j-1', 'array.json (0)', 'The lighthouse keeper counted ships.'],
       ['j-2', 'array.json (1)', 'Fishing boats returned before the storm.'],
@@ -133,12 +145,28 @@ describe('load_input_documents: row formats', () => {
     ])
     // In memory raw_data is the parsed row; the documents table stores nested objects as JSON text.
     const loaded = await loadDocuments(
-      { baseDir: join(FIXTURES, 'json'), type: 'json', encoding: null, file_pattern: 'single', id_column: null, title_column: null, text_column: 'doc.content.body' },
+      {
+        baseDir: join(FIXTURES, 'json'),
+        type: 'json',
+        encoding: null,
+        file_pattern: 'single',
+        id_column: null,
+        title_column: null,
+        text_column: 'doc.content.body',
+      },
       { onWarning: () => {} },
     )
-    expect(loaded.documents[0]!.raw_data).toEqual({ doc: { id: 'j-3', content: { body: 'A single object is one document.' } }, headline: 'Single', year: 1903 })
+    expect(loaded.documents[0]!.raw_data).toEqual({
+      doc: { id: 'j-3', content: { body: 'A single object is one document.' } },
+      headline: 'Single',
+      year: 1903,
+    })
     expect(rows[2]!.raw_data).toMatchObject({ headline: 'Single', year: 1903 })
-    const titled = await load(join(FIXTURES, 'json'), { type: 'json', text_column: 'doc.content.body', title_column: 'headline' })
+    const titled = await load(join(FIXTURES, 'json'), {
+      type: 'json',
+      text_column: 'doc.content.body',
+      title_column: 'headline',
+    })
     expect(titled.rows.map((r) => r.title)).toEqual(['Lighthouse', 'Storm', 'Single'])
   })
 
@@ -156,7 +184,11 @@ describe('load_input_documents: row formats', () => {
   })
 
   it('parquet: rows as plain objects, BOM kept, nested struct fields by dot path, int64 as numbers', async () => {
-    const schema = defineTable('input', [column('text', 'string'), nullableColumn('meta', 'json'), column('n', 'int64')] as const)
+    const schema = defineTable('input', [
+      column('text', 'string'),
+      nullableColumn('meta', 'json'),
+      column('n', 'int64'),
+    ] as const)
     const dir = await testdir()
     await mkdir(join(dir, 'part'))
     await writeFile(
@@ -174,7 +206,15 @@ describe('load_input_documents: row formats', () => {
     ])
     expect(rows[0]!.raw_data).toMatchObject({ text: '\uFEFFFirst row.', n: 7 })
     const loaded = await loadDocuments(
-      { baseDir: dir, type: 'parquet', encoding: null, file_pattern: null, id_column: null, title_column: null, text_column: null },
+      {
+        baseDir: dir,
+        type: 'parquet',
+        encoding: null,
+        file_pattern: null,
+        id_column: null,
+        title_column: null,
+        text_column: null,
+      },
       { onWarning: () => {} },
     )
     expect(loaded.documents[0]!.raw_data).toEqual({ text: '\uFEFFFirst row.', meta: { source: 'ledger' }, n: 7 })

@@ -42,12 +42,16 @@ describe('PMI normalisation', () => {
     const edge = graph.relationships.find((r) => r.source === 'MARLEY' && r.target === 'SCROOGE')
     expect(edge?.weight).toBeCloseTo(expected, 12)
     expect(edge?.text_unit_ids).toEqual(['t1', 't2'])
-    expect(pmiWeights(graph.entities, [{ source: 'MARLEY', target: 'SCROOGE', weight: 2, text_unit_ids: [], description: '' }])).toEqual([
-      1 * Math.log2(1 / ((2 / 9) * (3 / 9))),
-    ])
+    expect(
+      pmiWeights(graph.entities, [
+        { source: 'MARLEY', target: 'SCROOGE', weight: 2, text_unit_ids: [], description: '' },
+      ]),
+    ).toEqual([1 * Math.log2(1 / ((2 / 9) * (3 / 9)))])
   })
   it('keeps raw counts when normalisation is off, and handles a graph with no edges', () => {
-    expect(buildNounGraph(UNITS, { normalize_edge_weights: false }).relationships.map((r) => r.weight)).toEqual([1, 2, 1, 2, 1])
+    expect(buildNounGraph(UNITS, { normalize_edge_weights: false }).relationships.map((r) => r.weight)).toEqual([
+      1, 2, 1, 2, 1,
+    ])
     const lonely = buildNounGraph([{ id: 'a', phrases: ['SCROOGE'] }], { normalize_edge_weights: true })
     expect(lonely.entities).toHaveLength(1)
     expect(lonely.relationships).toEqual([])

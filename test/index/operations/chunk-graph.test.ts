@@ -9,7 +9,13 @@ import { validateEdges } from '../../../src/index/operations/chunk-graph/validat
 import { chunkEdgeId } from '../../../src/index/operations/graph-ids.js'
 
 /** Two documents: A has units a1-a3, B has b1-b2; entity ids e1-e5. */
-const unit = (id: string, hr: number, doc: string, entities: string[]): ChunkUnit => ({ id, human_readable_id: hr, document_id: doc, text: `text of ${id}`, entity_ids: entities })
+const unit = (id: string, hr: number, doc: string, entities: string[]): ChunkUnit => ({
+  id,
+  human_readable_id: hr,
+  document_id: doc,
+  text: `text of ${id}`,
+  entity_ids: entities,
+})
 const a1 = unit('a1', 0, 'A', ['e1', 'e2', 'e3'])
 const a2 = unit('a2', 1, 'A', ['e1', 'e2'])
 const b1 = unit('b1', 2, 'B', ['e1', 'e2', 'e3', 'e4'])
@@ -17,7 +23,13 @@ const a3 = unit('a3', 3, 'A', ['e4'])
 const b2 = unit('b2', 4, 'B', ['e4', 'e5'])
 // Table order interleaves the documents: sequence edges follow each document's own order.
 const UNITS = [a1, a2, b1, a3, b2]
-const TITLES = new Map([['e1', 'SCROOGE'], ['e2', 'MARLEY'], ['e3', 'BOB'], ['e4', 'TIM'], ['e5', 'FRED']])
+const TITLES = new Map([
+  ['e1', 'SCROOGE'],
+  ['e2', 'MARLEY'],
+  ['e3', 'BOB'],
+  ['e4', 'TIM'],
+  ['e5', 'FRED'],
+])
 
 const pairs = (edges: readonly DraftEdge[]) => edges.map((e) => `${e.source}>${e.target}`)
 
@@ -46,7 +58,10 @@ describe('shared-entity edges', () => {
   it('with a minimum of 1 keeps single shared entities and normalises by the same largest count', () => {
     const edges = sharedEntityEdges(UNITS, TITLES, 1)
     expect(edges).toHaveLength(12)
-    expect(edges.find((e) => e.source === 'a3' && e.target === 'b2')).toMatchObject({ weight: 1 / 3, description: '1 shared entities: TIM' })
+    expect(edges.find((e) => e.source === 'a3' && e.target === 'b2')).toMatchObject({
+      weight: 1 / 3,
+      description: '1 shared entities: TIM',
+    })
   })
 
   it('counts an entity listed twice in one unit once, names unknown ids by id and cuts long lists', () => {
@@ -62,17 +77,46 @@ describe('shared-entity edges', () => {
   })
 
   it('gives no edges when no unit has entities', () => {
-    expect(sharedEntityEdges([unit('x', 0, 'X', []), { ...unit('y', 1, 'X', []), entity_ids: null }], TITLES, 1)).toEqual([])
+    expect(
+      sharedEntityEdges([unit('x', 0, 'X', []), { ...unit('y', 1, 'X', []), entity_ids: null }], TITLES, 1),
+    ).toEqual([])
   })
 })
 
 describe('sliding batches', () => {
   it.each([
     [5, 5, 0, [[0, 5]]],
-    [12, 5, 0, [[0, 5], [5, 10], [10, 12]]],
+    [
+      12,
+      5,
+      0,
+      [
+        [0, 5],
+        [5, 10],
+        [10, 12],
+      ],
+    ],
     // A last window of one unit is widened backwards to two.
-    [11, 5, 0, [[0, 5], [5, 10], [9, 11]]],
-    [9, 5, 2, [[0, 5], [3, 8], [6, 9]]],
+    [
+      11,
+      5,
+      0,
+      [
+        [0, 5],
+        [5, 10],
+        [9, 11],
+      ],
+    ],
+    [
+      9,
+      5,
+      2,
+      [
+        [0, 5],
+        [3, 8],
+        [6, 9],
+      ],
+    ],
     [2, 5, 0, [[0, 2]]],
     [1, 5, 0, []],
     [0, 5, 0, []],
@@ -83,19 +127,41 @@ describe('sliding batches', () => {
 
 describe('cross-document batches', () => {
   // cos(a1, b1) = 0.995, cos(a1, b2) = 0.6, cos(a2, b2) = 0.8, cos(a2, b1) = 0.0995; a3 points away from everything.
-  const vectors = new Map([['a1', [1, 0]], ['a2', [0, 1]], ['b1', [1, 0.1]], ['b2', [0.6, 0.8]], ['a3', [-1, 0]]])
+  const vectors = new Map([
+    ['a1', [1, 0]],
+    ['a2', [0, 1]],
+    ['b1', [1, 0.1]],
+    ['b2', [0.6, 0.8]],
+    ['a3', [-1, 0]],
+  ])
 
   it('send each unit with its most similar units of other documents above the threshold, each pair once', () => {
     const batches = crossDocumentBatches(UNITS, vectors, 0.5, 3)
-    expect(batches.map((b) => b.map((u) => u.id))).toEqual([['a1', 'b1', 'b2'], ['a2', 'b2']])
+    expect(batches.map((b) => b.map((u) => u.id))).toEqual([
+      ['a1', 'b1', 'b2'],
+      ['a2', 'b2'],
+    ])
   })
 
   it('keep at most top_k neighbours per unit', () => {
-    expect(crossDocumentBatches(UNITS, vectors, 0.5, 1).map((b) => b.map((u) => u.id))).toEqual([['a1', 'b1'], ['a2', 'b2']])
+    expect(crossDocumentBatches(UNITS, vectors, 0.5, 1).map((b) => b.map((u) => u.id))).toEqual([
+      ['a1', 'b1'],
+      ['a2', 'b2'],
+    ])
   })
 
   it('skip units without a vector and pairs below the threshold', () => {
-    expect(crossDocumentBatches(UNITS, new Map([['a1', [1, 0]], ['b2', [0.6, 0.8]]]), 0.7, 3)).toEqual([])
+    expect(
+      crossDocumentBatches(
+        UNITS,
+        new Map([
+          ['a1', [1, 0]],
+          ['b2', [0.6, 0.8]],
+        ]),
+        0.7,
+        3,
+      ),
+    ).toEqual([])
   })
 })
 
@@ -104,7 +170,11 @@ describe('validation of model edges', () => {
   const valid = { source: 1, target: 0, relation: 'depends_on', weight: 0.8, description: 'a2 needs a1' }
 
   it('keeps a valid edge, mapping labels (number, string, "unit N") to unit ids', () => {
-    const { edges, dropped } = validateEdges([valid, { ...valid, source: '1', target: 'unit 0', relation: 'Depends On', weight: 1 }], batch, 'llm')
+    const { edges, dropped } = validateEdges(
+      [valid, { ...valid, source: '1', target: 'unit 0', relation: 'Depends On', weight: 1 }],
+      batch,
+      'llm',
+    )
     expect(dropped).toEqual([])
     expect(edges).toEqual([
       { source: 'a2', target: 'a1', relation: 'depends_on', weight: 0.8, description: 'a2 needs a1', origin: 'llm' },
@@ -136,51 +206,133 @@ describe('validation of model edges', () => {
 
   it('accepts a numeric-string weight and a missing description', () => {
     const { edges } = validateEdges([{ source: 0, target: 1, relation: 'elaborates', weight: '0.5' }], batch, 'llm')
-    expect(edges).toEqual([{ source: 'a1', target: 'a2', relation: 'elaborates', weight: 0.5, description: '', origin: 'llm' }])
+    expect(edges).toEqual([
+      { source: 'a1', target: 'a2', relation: 'elaborates', weight: 0.5, description: '', origin: 'llm' },
+    ])
   })
 
   it('drops edges within one document from cross-document batches', () => {
-    const { edges, dropped } = validateEdges([valid, { ...valid, source: 2, target: 0 }], [a1, a2, b1], 'cross_document')
+    const { edges, dropped } = validateEdges(
+      [valid, { ...valid, source: 2, target: 0 }],
+      [a1, a2, b1],
+      'cross_document',
+    )
     expect(dropped).toEqual(['same_document'])
-    expect(edges).toEqual([{ source: 'b1', target: 'a1', relation: 'depends_on', weight: 0.8, description: 'a2 needs a1', origin: 'cross_document' }])
+    expect(edges).toEqual([
+      {
+        source: 'b1',
+        target: 'a1',
+        relation: 'depends_on',
+        weight: 0.8,
+        description: 'a2 needs a1',
+        origin: 'cross_document',
+      },
+    ])
   })
 })
 
-const edge = (source: string, target: string, weight: number, relation = 'elaborates', description = ''): DraftEdge => ({ source, target, relation, weight, description, origin: 'llm' })
+const edge = (
+  source: string,
+  target: string,
+  weight: number,
+  relation = 'elaborates',
+  description = '',
+): DraftEdge => ({ source, target, relation, weight, description, origin: 'llm' })
 
 describe('dedupe and pruning', () => {
   it('keeps the highest weight of duplicates from overlapping batches (the first on a tie); other relations stay', () => {
-    const edges = [edge('a1', 'a2', 0.4, 'elaborates', 'first'), edge('a1', 'a2', 0.9, 'elaborates', 'second'), edge('a1', 'a2', 0.6, 'elaborates', 'third'), edge('a1', 'a2', 0.3, 'references')]
-    expect(dedupeEdges(edges)).toEqual([edge('a1', 'a2', 0.9, 'elaborates', 'second'), edge('a1', 'a2', 0.3, 'references')])
-    expect(dedupeEdges([edge('a1', 'a2', 0.5, 'elaborates', 'x'), edge('a1', 'a2', 0.5, 'elaborates', 'y')])).toEqual([edge('a1', 'a2', 0.5, 'elaborates', 'x')])
+    const edges = [
+      edge('a1', 'a2', 0.4, 'elaborates', 'first'),
+      edge('a1', 'a2', 0.9, 'elaborates', 'second'),
+      edge('a1', 'a2', 0.6, 'elaborates', 'third'),
+      edge('a1', 'a2', 0.3, 'references'),
+    ]
+    expect(dedupeEdges(edges)).toEqual([
+      edge('a1', 'a2', 0.9, 'elaborates', 'second'),
+      edge('a1', 'a2', 0.3, 'references'),
+    ])
+    expect(dedupeEdges([edge('a1', 'a2', 0.5, 'elaborates', 'x'), edge('a1', 'a2', 0.5, 'elaborates', 'y')])).toEqual([
+      edge('a1', 'a2', 0.5, 'elaborates', 'x'),
+    ])
   })
 
   it('drops edges below min_edge_weight and keeps the heaviest max_edges_per_chunk outgoing edges per unit', () => {
-    const edges = [edge('a1', 'a2', 0.2), edge('a1', 'b1', 0.9), edge('a1', 'a3', 0.5), edge('a1', 'b2', 0.7), edge('a2', 'a1', 0.3)]
-    expect(pruneEdges(edges, { minEdgeWeight: 0.3, maxEdgesPerChunk: 0 })).toEqual([edge('a1', 'b1', 0.9), edge('a1', 'a3', 0.5), edge('a1', 'b2', 0.7), edge('a2', 'a1', 0.3)])
-    expect(pruneEdges(edges, { minEdgeWeight: 0, maxEdgesPerChunk: 2 })).toEqual([edge('a1', 'b1', 0.9), edge('a1', 'b2', 0.7), edge('a2', 'a1', 0.3)])
+    const edges = [
+      edge('a1', 'a2', 0.2),
+      edge('a1', 'b1', 0.9),
+      edge('a1', 'a3', 0.5),
+      edge('a1', 'b2', 0.7),
+      edge('a2', 'a1', 0.3),
+    ]
+    expect(pruneEdges(edges, { minEdgeWeight: 0.3, maxEdgesPerChunk: 0 })).toEqual([
+      edge('a1', 'b1', 0.9),
+      edge('a1', 'a3', 0.5),
+      edge('a1', 'b2', 0.7),
+      edge('a2', 'a1', 0.3),
+    ])
+    expect(pruneEdges(edges, { minEdgeWeight: 0, maxEdgesPerChunk: 2 })).toEqual([
+      edge('a1', 'b1', 0.9),
+      edge('a1', 'b2', 0.7),
+      edge('a2', 'a1', 0.3),
+    ])
     expect(pruneEdges(edges, { minEdgeWeight: 0.6, maxEdgesPerChunk: 1 })).toEqual([edge('a1', 'b1', 0.9)])
   })
 
   it('writes rows in unit order with ids from source, target and relation', () => {
     const order = new Map(UNITS.map((u, i) => [u.id, i]))
-    const rows = toRows([edge('b1', 'a1', 0.5), edge('a1', 'b2', 0.7, 'references'), edge('a1', 'b2', 0.7, 'elaborates'), edge('a1', 'a2', 1)], order)
-    expect(rows.map((r) => `${r.source_id}>${r.target_id}:${r.relation}`)).toEqual(['a1>a2:elaborates', 'a1>b2:elaborates', 'a1>b2:references', 'b1>a1:elaborates'])
-    expect(rows[0]).toEqual({ id: chunkEdgeId('a1', 'a2', 'elaborates'), source_id: 'a1', target_id: 'a2', relation: 'elaborates', weight: 1, description: '', origin: 'llm' })
+    const rows = toRows(
+      [
+        edge('b1', 'a1', 0.5),
+        edge('a1', 'b2', 0.7, 'references'),
+        edge('a1', 'b2', 0.7, 'elaborates'),
+        edge('a1', 'a2', 1),
+      ],
+      order,
+    )
+    expect(rows.map((r) => `${r.source_id}>${r.target_id}:${r.relation}`)).toEqual([
+      'a1>a2:elaborates',
+      'a1>b2:elaborates',
+      'a1>b2:references',
+      'b1>a1:elaborates',
+    ])
+    expect(rows[0]).toEqual({
+      id: chunkEdgeId('a1', 'a2', 'elaborates'),
+      source_id: 'a1',
+      target_id: 'a2',
+      relation: 'elaborates',
+      weight: 1,
+      description: '',
+      origin: 'llm',
+    })
     expect(new Set(rows.map((r) => r.id)).size).toBe(4)
   })
 })
 
 describe('buildChunkGraph without a model', () => {
   const options = {
-    sequence: true, sharedEntities: true, minSharedEntities: 2, llm: null, crossDocument: null, prompt: '', concurrency: 1, minEdgeWeight: 0, maxEdgesPerChunk: 0,
+    sequence: true,
+    sharedEntities: true,
+    minSharedEntities: 2,
+    llm: null,
+    crossDocument: null,
+    prompt: '',
+    concurrency: 1,
+    minEdgeWeight: 0,
+    maxEdgesPerChunk: 0,
   }
 
   it('combines sequence and shared-entity edges; a1>a2 exists as both relations', async () => {
     const result = await buildChunkGraph(UNITS, TITLES, options, {})
     expect(result.rows.map((r) => `${r.source_id}>${r.target_id}:${r.relation}`)).toEqual([
-      'a1>a2:related_to', 'a1>a2:sequence', 'a1>b1:related_to', 'a2>a1:related_to', 'a2>b1:related_to', 'a2>a3:sequence',
-      'b1>a1:related_to', 'b1>a2:related_to', 'b1>b2:sequence',
+      'a1>a2:related_to',
+      'a1>a2:sequence',
+      'a1>b1:related_to',
+      'a2>a1:related_to',
+      'a2>b1:related_to',
+      'a2>a3:sequence',
+      'b1>a1:related_to',
+      'b1>a2:related_to',
+      'b1>b2:sequence',
     ])
     expect(result.proposed).toEqual({ sequence: 3, shared_entities: 6, llm: 0, cross_document: 0 })
     expect(result.calls).toBe(0)
@@ -188,10 +340,16 @@ describe('buildChunkGraph without a model', () => {
 
   it('honours the switches and the pruning settings', async () => {
     expect((await buildChunkGraph(UNITS, TITLES, { ...options, sharedEntities: false }, {})).rows).toHaveLength(3)
-    expect((await buildChunkGraph(UNITS, TITLES, { ...options, sequence: false, minEdgeWeight: 0.9 }, {})).rows.map((r) => `${r.source_id}>${r.target_id}`)).toEqual(['a1>b1', 'b1>a1'])
+    expect(
+      (await buildChunkGraph(UNITS, TITLES, { ...options, sequence: false, minEdgeWeight: 0.9 }, {})).rows.map(
+        (r) => `${r.source_id}>${r.target_id}`,
+      ),
+    ).toEqual(['a1>b1', 'b1>a1'])
     const pruned = await buildChunkGraph(UNITS, TITLES, { ...options, maxEdgesPerChunk: 1 }, {})
     // a1, a2 and b1 have 3 outgoing edges each; a1's two of weight 1 tie, and the one proposed first (sequence) stays.
-    expect(pruned.rows.filter((r) => r.source_id === 'a1').map((r) => `${r.target_id}:${r.relation}`)).toEqual(['a2:sequence'])
+    expect(pruned.rows.filter((r) => r.source_id === 'a1').map((r) => `${r.target_id}:${r.relation}`)).toEqual([
+      'a2:sequence',
+    ])
     // Shared-entity edges are already capped per unit as they are counted (a1, a2, b1 keep 1 each), so 3 remain to prune.
     expect(pruned.pruned).toBe(3)
   })

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
 import { DOCUMENTS } from '../../../src/model/documents.js'
 import { BASE_TEXT_UNITS } from '../../../src/model/text-units.js'
-import { chunkDocument, chunkDocuments, metadataPrefix, splitOnTokens } from '../../../src/index/operations/chunk-text.js'
+import {
+  chunkDocument,
+  chunkDocuments,
+  metadataPrefix,
+  splitOnTokens,
+} from '../../../src/index/operations/chunk-text.js'
 import { splitSentences, stripPython } from '../../../src/index/operations/split-sentences.js'
 import { decodeParquet } from '../../../src/storage/parquet.js'
 import { describeShared, sharedPath } from '../../support/shared.js'
@@ -14,7 +19,14 @@ const o200k = getTokenizer('o200k_base')
 const TOKENS = { type: 'tokens', size: 1200, overlap: 100, prepend_metadata: null } as const
 
 function doc(text: string, extra: Partial<{ title: string; raw_data: Record<string, never> | null }> = {}) {
-  return { id: sha512(text), title: 'doc.txt', text, creation_date: '2026-01-01 00:00:00 +0000', raw_data: null, ...extra }
+  return {
+    id: sha512(text),
+    title: 'doc.txt',
+    text,
+    creation_date: '2026-01-01 00:00:00 +0000',
+    raw_data: null,
+    ...extra,
+  }
 }
 
 describeShared('golden: Christmas Carol text units', () => {
@@ -53,7 +65,12 @@ describe('token chunker', () => {
   it('gives no chunks for empty text and one for short text, without trimming', () => {
     expect(chunkDocument(doc(''), TOKENS, o200k)).toEqual([])
     const [unit] = chunkDocument(doc('  short text \n'), TOKENS, o200k)
-    expect(unit).toEqual({ id: sha512('  short text \n'), document_id: sha512('  short text \n'), text: '  short text \n', n_tokens: o200k.count('  short text \n') })
+    expect(unit).toEqual({
+      id: sha512('  short text \n'),
+      document_id: sha512('  short text \n'),
+      text: '  short text \n',
+      n_tokens: o200k.count('  short text \n'),
+    })
   })
 
   it('replaces a multi-byte character split between windows with U+FFFD', () => {
@@ -73,7 +90,11 @@ describe('token chunker', () => {
 
   it('works with any tiktoken encoding by name', () => {
     const cl100k = getTokenizer('cl100k_base')
-    const units = chunkDocument(doc('The quick brown fox jumps over the lazy dog. '.repeat(30)), { ...TOKENS, size: 50, overlap: 5 }, cl100k)
+    const units = chunkDocument(
+      doc('The quick brown fox jumps over the lazy dog. '.repeat(30)),
+      { ...TOKENS, size: 50, overlap: 5 },
+      cl100k,
+    )
     expect(units.length).toBeGreaterThan(1)
     expect(units.every((u) => u.n_tokens <= 50)).toBe(true)
     expect(() => getTokenizer('no_such_encoding')).toThrow(/no_such_encoding/)
@@ -98,7 +119,11 @@ describe('prepend_metadata', () => {
   it('does not count the prefix against size but counts it in n_tokens; the id covers the prefixed text', () => {
     const text = 'word '.repeat(100)
     const plain = chunkDocument({ ...source, text }, { ...TOKENS, size: 20, overlap: 0 }, o200k)
-    const prefixed = chunkDocument({ ...source, text }, { ...TOKENS, size: 20, overlap: 0, prepend_metadata: ['title'] }, o200k)
+    const prefixed = chunkDocument(
+      { ...source, text },
+      { ...TOKENS, size: 20, overlap: 0, prepend_metadata: ['title'] },
+      o200k,
+    )
     expect(prefixed).toHaveLength(plain.length)
     prefixed.forEach((unit, i) => {
       expect(unit.text).toBe(`title: carol.\n${plain[i]!.text}`)
@@ -111,7 +136,11 @@ describe('prepend_metadata', () => {
 
 describe('sentence chunker', () => {
   it('gives one unit per sentence of the stripped text, ignoring size', () => {
-    const units = chunkDocument(doc('  One sentence here. Another one! And a third?  '), { ...TOKENS, type: 'sentence', size: 1 }, o200k)
+    const units = chunkDocument(
+      doc('  One sentence here. Another one! And a third?  '),
+      { ...TOKENS, type: 'sentence', size: 1 },
+      o200k,
+    )
     expect(units.map((u) => u.text)).toEqual(['One sentence here.', 'Another one!', 'And a third?'])
     expect(units.map((u) => u.n_tokens)).toEqual(units.map((u) => o200k.count(u.text)))
   })

@@ -3,16 +3,36 @@
 // that clustering leaves out (§11.12).
 import { describe, expect, it } from 'vitest'
 import { InvalidGraphError } from '../../../src/errors.js'
-import { clusterGraph, prepareEdges, type ClusterEdge, type ClusterGraphOptions } from '../../../src/index/operations/cluster-graph.js'
+import {
+  clusterGraph,
+  prepareEdges,
+  type ClusterEdge,
+  type ClusterGraphOptions,
+} from '../../../src/index/operations/cluster-graph.js'
 
-const edge = (source: string, target: string, weight?: number): ClusterEdge => (weight === undefined ? { source, target } : { source, target, weight })
-const TRIANGLES = [edge('A', 'B', 1), edge('A', 'C', 1), edge('B', 'C', 1), edge('D', 'E', 1), edge('D', 'F', 1), edge('E', 'F', 1)]
+const edge = (source: string, target: string, weight?: number): ClusterEdge =>
+  weight === undefined ? { source, target } : { source, target, weight }
+const TRIANGLES = [
+  edge('A', 'B', 1),
+  edge('A', 'C', 1),
+  edge('B', 'C', 1),
+  edge('D', 'E', 1),
+  edge('D', 'F', 1),
+  edge('E', 'F', 1),
+]
 
 const nodeSets = (clusters: ReadonlyArray<{ nodes: string[] }>): string[][] => clusters.map((c) => [...c.nodes].sort())
 
 describe('prepareEdges', () => {
   it('leaves out pairs with weight <= 0 before the largest component is taken, and counts them', () => {
-    const relationships = [...TRIANGLES.slice(0, 3), edge('C', 'D', -0.5), edge('D', 'E', 2), edge('E', 'G', 0), edge('G', 'H', 3), edge('H', 'I', 3)]
+    const relationships = [
+      ...TRIANGLES.slice(0, 3),
+      edge('C', 'D', -0.5),
+      edge('D', 'E', 2),
+      edge('E', 'G', 0),
+      edge('G', 'H', 3),
+      edge('H', 'I', 3),
+    ]
     // With C–D kept the largest component would be A, B, C, D, E; without it {A, B, C} and {G, H, I} tie
     // (E–G is zero too) and the first found wins.
     expect(prepareEdges(relationships, true)).toEqual({
@@ -23,18 +43,30 @@ describe('prepareEdges', () => {
       ],
       nonPositiveEdges: 2,
     })
-    expect(prepareEdges(relationships, false).edges.map(([s, t]) => `${s}-${t}`)).toEqual(['A-B', 'A-C', 'B-C', 'D-E', 'G-H', 'H-I'])
+    expect(prepareEdges(relationships, false).edges.map(([s, t]) => `${s}-${t}`)).toEqual([
+      'A-B',
+      'A-C',
+      'B-C',
+      'D-E',
+      'G-H',
+      'H-I',
+    ])
   })
 
   it('judges a repeated pair by its last row, as the reference keeps it', () => {
-    const { edges, nonPositiveEdges } = prepareEdges([edge('A', 'B', 1), edge('B', 'A', -1), edge('X', 'Y', -1), edge('Y', 'X', 2)], false)
+    const { edges, nonPositiveEdges } = prepareEdges(
+      [edge('A', 'B', 1), edge('B', 'A', -1), edge('X', 'Y', -1), edge('Y', 'X', 2)],
+      false,
+    )
     expect(edges).toEqual([['X', 'Y', 2]])
     expect(nonPositiveEdges).toBe(1)
   })
 
   it('keeps a NaN weight for the network builder to reject with the pair named', () => {
     expect(prepareEdges([edge('A', 'B', Number.NaN)], false).edges).toHaveLength(1)
-    expect(() => clusterGraph([...TRIANGLES, edge('A', 'D', Number.NaN)], { ...COMPAT, use_lcc: false })).toThrow(InvalidGraphError)
+    expect(() => clusterGraph([...TRIANGLES, edge('A', 'D', Number.NaN)], { ...COMPAT, use_lcc: false })).toThrow(
+      InvalidGraphError,
+    )
   })
 
   it('gives weight 1 to an edge without one and does not touch its input', () => {
@@ -48,14 +80,22 @@ describe('prepareEdges', () => {
   })
 })
 
-const COMPAT: ClusterGraphOptions = { max_cluster_size: 10, use_lcc: false, seed: 42, mode: 'compat', max_iterations: 1 }
+const COMPAT: ClusterGraphOptions = {
+  max_cluster_size: 10,
+  use_lcc: false,
+  seed: 42,
+  mode: 'compat',
+  max_iterations: 1,
+}
 const QUALITY: ClusterGraphOptions = { ...COMPAT, mode: 'quality', max_iterations: 10 }
 
 for (const options of [COMPAT, QUALITY]) {
   describe(`clusterGraph (${options.mode})`, () => {
     it('puts a single triangle in one level-0 community with parent -1', () => {
       const { clusters } = clusterGraph(TRIANGLES.slice(0, 3), options)
-      expect(clusters.map((c) => ({ ...c, nodes: [...c.nodes].sort() }))).toEqual([{ level: 0, cluster: 0, parent: -1, nodes: ['A', 'B', 'C'] }])
+      expect(clusters.map((c) => ({ ...c, nodes: [...c.nodes].sort() }))).toEqual([
+        { level: 0, cluster: 0, parent: -1, nodes: ['A', 'B', 'C'] },
+      ])
     })
 
     it('gives two disjoint triangles two communities, or one with use_lcc', () => {

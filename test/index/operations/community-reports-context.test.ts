@@ -2,28 +2,75 @@ import { describe, expect, it } from 'vitest'
 import { buildLocalContexts } from '../../../src/index/operations/community-reports/context.js'
 import { renderFull, renderTrimmed } from '../../../src/index/operations/community-reports/context-render.js'
 import { toCsv } from '../../../src/index/operations/community-reports/csv.js'
-import { buildCommunityContext, type SubCommunity } from '../../../src/index/operations/community-reports/substitution.js'
+import {
+  buildCommunityContext,
+  type SubCommunity,
+} from '../../../src/index/operations/community-reports/substitution.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
 import type { CommunityRow, CovariateRow, EntityRow, RelationshipRow } from '../../../src/model/index.js'
 
 const count = (text: string): number => getTokenizer('o200k_base').count(text)
 
 function entity(i: number, title: string, degree: number, description = `${title} description`): EntityRow {
-  return { id: `e${i}`, human_readable_id: i, title, type: 'person', description, text_unit_ids: [], frequency: 1, degree }
+  return {
+    id: `e${i}`,
+    human_readable_id: i,
+    title,
+    type: 'person',
+    description,
+    text_unit_ids: [],
+    frequency: 1,
+    degree,
+  }
 }
-function rel(i: number, source: string, target: string, combined: number, description = `${source} knows ${target}`): RelationshipRow {
-  return { id: `r${i}`, human_readable_id: i, source, target, description, weight: 1, combined_degree: combined, text_unit_ids: [] }
+function rel(
+  i: number,
+  source: string,
+  target: string,
+  combined: number,
+  description = `${source} knows ${target}`,
+): RelationshipRow {
+  return {
+    id: `r${i}`,
+    human_readable_id: i,
+    source,
+    target,
+    description,
+    weight: 1,
+    combined_degree: combined,
+    text_unit_ids: [],
+  }
 }
 function community(c: number, level: number, entityIds: string[], parent: number, children: number[]): CommunityRow {
   return {
-    id: `c${c}`, human_readable_id: c, community: c, level, parent, children, title: `Community ${c}`,
-    entity_ids: entityIds, relationship_ids: [], text_unit_ids: [], period: '2026-01-15', size: entityIds.length,
+    id: `c${c}`,
+    human_readable_id: c,
+    community: c,
+    level,
+    parent,
+    children,
+    title: `Community ${c}`,
+    entity_ids: entityIds,
+    relationship_ids: [],
+    text_unit_ids: [],
+    period: '2026-01-15',
+    size: entityIds.length,
   }
 }
 function claim(i: number, subject: string, description: string): CovariateRow {
   return {
-    id: `k${i}`, human_readable_id: i, covariate_type: 'claim', type: 'FRAUD', description, subject_id: subject,
-    object_id: null, status: 'SUSPECTED', start_date: null, end_date: null, source_text: null, text_unit_id: 't1',
+    id: `k${i}`,
+    human_readable_id: i,
+    covariate_type: 'claim',
+    type: 'FRAUD',
+    description,
+    subject_id: subject,
+    object_id: null,
+    status: 'SUSPECTED',
+    start_date: null,
+    end_date: null,
+    source_text: null,
+    text_unit_id: 't1',
   }
 }
 
@@ -50,13 +97,25 @@ const COMMUNITIES = [
 ]
 const CLAIMS = [claim(0, 'SCROOGE', 'Underpays his clerk'), claim(1, 'NOBODY', 'not a member')]
 
-const contexts = buildLocalContexts({ entities: ENTITIES, relationships: RELATIONSHIPS, communities: COMMUNITIES, claims: CLAIMS })
+const contexts = buildLocalContexts({
+  entities: ENTITIES,
+  relationships: RELATIONSHIPS,
+  communities: COMMUNITIES,
+  claims: CLAIMS,
+})
 
 describe('CSV rendering', () => {
   it('follows pandas to_csv QUOTE_MINIMAL with \\n line ends and a trailing newline', () => {
-    expect(toCsv(['a', 'b', 'c'], [[1, 'x,y', 'say "hi"'], [2.5, 'line\nbreak', null], [3, 'cr\r', ' plain ']])).toBe(
-      'a,b,c\n1,"x,y","say ""hi"""\n2.5,"line\nbreak",\n3,"cr\r", plain \n',
-    )
+    expect(
+      toCsv(
+        ['a', 'b', 'c'],
+        [
+          [1, 'x,y', 'say "hi"'],
+          [2.5, 'line\nbreak', null],
+          [3, 'cr\r', ' plain '],
+        ],
+      ),
+    ).toBe('a,b,c\n1,"x,y","say ""hi"""\n2.5,"line\nbreak",\n3,"cr\r", plain \n')
   })
 })
 
@@ -152,10 +211,19 @@ describe('sub-community report substitution', () => {
   it('over budget, substitutes the largest sub-community report first and drops its members', () => {
     const ctx = contexts.get(0)!
     const budget = renderFull(ctx, count).tokens - 5
-    const result = buildCommunityContext(ctx, subs({ 1: '# Scrooge and Marley', 2: '# Cratchit family' }), budget, count)
+    const result = buildCommunityContext(
+      ctx,
+      subs({ 1: '# Scrooge and Marley', 2: '# Cratchit family' }),
+      budget,
+      count,
+    )
     expect(result.substituted).toEqual([1])
     expect(result.tokens).toBeLessThanOrEqual(budget)
-    expect(result.text.startsWith('-----Reports-----\ncommunity,full_content\n1,# Scrooge and Marley\n\n\n-----Entities-----')).toBe(true)
+    expect(
+      result.text.startsWith(
+        '-----Reports-----\ncommunity,full_content\n1,# Scrooge and Marley\n\n\n-----Entities-----',
+      ),
+    ).toBe(true)
     // Members of community 1 are covered by its report; edges between two covered members go too.
     expect(result.text).not.toContain('0,SCROOGE,SCROOGE description')
     expect(result.text).not.toContain('SCROOGE knows MARLEY')

@@ -71,10 +71,26 @@ describe('report rendering', () => {
 
   it('keeps the reference id (SHA-512 of full_content) for a report whose text is its own', () => {
     const communities = [0, 1].map((c) => ({
-      id: `c${c}`, human_readable_id: c, community: c, level: 0, parent: -1, children: [], title: `Community ${c}`,
-      entity_ids: [], relationship_ids: [], text_unit_ids: [], period: '2026-01-15', size: 1,
+      id: `c${c}`,
+      human_readable_id: c,
+      community: c,
+      level: 0,
+      parent: -1,
+      children: [],
+      title: `Community ${c}`,
+      entity_ids: [],
+      relationship_ids: [],
+      text_unit_ids: [],
+      period: '2026-01-15',
+      size: 1,
     }))
-    const rows = finalizeReports([{ ...REPORT, community: 0, level: 0 }, { ...REPORT, title: 'Another', community: 1, level: 0 }], communities)
+    const rows = finalizeReports(
+      [
+        { ...REPORT, community: 0, level: 0 },
+        { ...REPORT, title: 'Another', community: 1, level: 0 },
+      ],
+      communities,
+    )
     for (const row of rows) expect(row.id).toBe(reportId(row.full_content))
     expect(rows[0]!.id).not.toBe(rows[1]!.id)
   })
@@ -83,7 +99,10 @@ describe('report rendering', () => {
 describeShared('report rendering against the reference index', () => {
   // The Christmas Carol index was written by a GraphRAG build that used uuid4().hex report ids;
   // Dulce (3.x) uses sha512(full_content), which is what the issue asks of us.
-  for (const [index, shaIds] of [['christmas-carol-index', false], ['msgr-v3-dulce', true]] as const) {
+  for (const [index, shaIds] of [
+    ['christmas-carol-index', false],
+    ['msgr-v3-dulce', true],
+  ] as const) {
     it(`re-renders every ${index} report byte for byte`, async () => {
       const store = new ParquetTableStore(sharedPath('reference', index))
       const reports = await store.read(COMMUNITY_REPORTS)

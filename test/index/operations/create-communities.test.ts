@@ -4,11 +4,23 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { buildCommunityRows, communityId, createCommunities } from '../../../src/index/operations/create-communities.js'
 import { clusterGraph, prepareEdges, type ClusterGraphOptions } from '../../../src/index/operations/cluster-graph.js'
-import { COMMUNITIES, ENTITIES, RELATIONSHIPS, type CommunityRow, type RelationshipRow } from '../../../src/model/index.js'
+import {
+  COMMUNITIES,
+  ENTITIES,
+  RELATIONSHIPS,
+  type CommunityRow,
+  type RelationshipRow,
+} from '../../../src/model/index.js'
 import { ParquetTableStore } from '../../../src/storage/table-store.js'
 import { describeShared, sharedPath } from '../../support/shared.js'
 
-const COMPAT: ClusterGraphOptions = { max_cluster_size: 10, use_lcc: true, seed: 0xdeadbeef, mode: 'compat', max_iterations: 1 }
+const COMPAT: ClusterGraphOptions = {
+  max_cluster_size: 10,
+  use_lcc: true,
+  seed: 0xdeadbeef,
+  mode: 'compat',
+  max_iterations: 1,
+}
 const QUALITY: ClusterGraphOptions = { ...COMPAT, mode: 'quality', max_iterations: 3 }
 
 /** Minimal RFC 4180 reader (quoted fields may hold commas, quotes and newlines). */
@@ -76,7 +88,8 @@ function expectConnected(rows: CommunityRow[], titleOf: Map<string, string>, rel
     const first = [...adj.keys()][0]
     const seen = new Set([first])
     const stack = [first]
-    while (stack.length > 0) for (const u of adj.get(stack.pop() as string) ?? []) if (!seen.has(u)) (seen.add(u), stack.push(u))
+    while (stack.length > 0)
+      for (const u of adj.get(stack.pop() as string) ?? []) if (!seen.has(u)) seen.add(u), stack.push(u)
     expect(seen.size, `community ${row.community} is disconnected`).toBe(adj.size)
     for (const id of row.entity_ids) expect(seen.has(titleOf.get(id) as string)).toBe(true)
   }
@@ -84,7 +97,9 @@ function expectConnected(rows: CommunityRow[], titleOf: Map<string, string>, rel
 
 describeShared('cluster_graph edge preparation', () => {
   it("turns GraphRAG's relationships.csv into exactly the edge list graspologic was fed", () => {
-    const expected = readFileSync(sharedPath('leiden', 'graphrag_christmas_carol_lcc_edges.tsv'), 'utf8').trim().split('\n')
+    const expected = readFileSync(sharedPath('leiden', 'graphrag_christmas_carol_lcc_edges.tsv'), 'utf8')
+      .trim()
+      .split('\n')
     const { edges } = prepareEdges(fixtureRelationships(), true)
     expect(edges.map(([s, t, w]) => `${s}\t${t}\t${w.toFixed(1)}`)).toEqual(expected)
   })
@@ -136,7 +151,12 @@ describeShared('create_communities on the Christmas Carol reference index', () =
   it('compat mode reproduces the reference communities (membership, relationships, text units, tree)', async () => {
     const store = new ParquetTableStore(dir())
     const reference = await store.read(COMMUNITIES)
-    const { rows } = createCommunities(await store.read(ENTITIES), await store.read(RELATIONSHIPS), COMPAT, '2026-01-15')
+    const { rows } = createCommunities(
+      await store.read(ENTITIES),
+      await store.read(RELATIONSHIPS),
+      COMPAT,
+      '2026-01-15',
+    )
     expect(perLevel(rows)).toEqual(perLevel(reference))
     const strip = (r: CommunityRow): unknown => ({ ...r, id: undefined, period: undefined })
     expect(rows.map(strip)).toEqual(reference.map(strip))

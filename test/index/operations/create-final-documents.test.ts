@@ -28,7 +28,15 @@ describe('create_final_documents operation', () => {
     const rows = createFinalDocuments([doc('a', 0), doc('b', 1), doc('c', 2)], units)
     expect(rows.map((r) => r.text_unit_ids)).toEqual([['u2'], ['u1', 'u3'], []])
     expect(Object.keys(rows[0]!)).toEqual(DOCUMENTS.columns.map((c) => c.name))
-    expect(rows[1]).toEqual({ id: 'b', human_readable_id: 1, title: 'b.txt', text: 'text b', text_unit_ids: ['u1', 'u3'], creation_date: '2026-01-01 00:00:00 +0000', raw_data: null })
+    expect(rows[1]).toEqual({
+      id: 'b',
+      human_readable_id: 1,
+      title: 'b.txt',
+      text: 'text b',
+      text_unit_ids: ['u1', 'u3'],
+      creation_date: '2026-01-01 00:00:00 +0000',
+      raw_data: null,
+    })
   })
 })
 
@@ -45,8 +53,14 @@ describe('the three foundation workflows over Parquet', () => {
     expect(chunked.rows).toEqual({ text_units: units.length })
     expect(documents.map((d) => d.title)).toEqual(['bom.txt', 'crlf.txt', 'harbour.txt', 'ferry.txt'])
     expect(documents.flatMap((d) => d.text_unit_ids)).toEqual(units.map((u) => u.id))
-    expect(units.every((u) => u.text.startsWith(`title: ${documents.find((d) => d.id === u.document_id)!.title}.\n`))).toBe(true)
-    expect(t.progress.find((p) => p.label === 'chunking documents')).toEqual({ label: 'chunking documents', total: 4, done: 4 })
+    expect(
+      units.every((u) => u.text.startsWith(`title: ${documents.find((d) => d.id === u.document_id)!.title}.\n`)),
+    ).toBe(true)
+    expect(t.progress.find((p) => p.label === 'chunking documents')).toEqual({
+      label: 'chunking documents',
+      total: 4,
+      done: 4,
+    })
     // Reading the final table back with the interim schema still works (a resumed chunking run).
     expect((await t.tables.read(INPUT_DOCUMENTS)).map((d) => d.human_readable_id)).toEqual([0, 1, 2, 3])
   })

@@ -10,7 +10,12 @@ describeShared('create_final_text_units on the reference index', () => {
     const store = new ParquetTableStore(sharedPath('reference', 'christmas-carol-index'))
     const reference = await store.read(TEXT_UNITS)
     const base = reference.map(({ id, document_id, text, n_tokens }) => ({ id, document_id, text, n_tokens }))
-    const out = createFinalTextUnits(base, await store.read(ENTITIES), await store.read(RELATIONSHIPS), await store.read(COVARIATES))
+    const out = createFinalTextUnits(
+      base,
+      await store.read(ENTITIES),
+      await store.read(RELATIONSHIPS),
+      await store.read(COVARIATES),
+    )
     expect(out).toEqual(reference)
   })
 })
@@ -31,8 +36,26 @@ describe('create_final_text_units', () => {
       undefined,
     )
     expect(out).toEqual([
-      { id: 't1', human_readable_id: 0, text: 'a', n_tokens: 1, document_id: 'd', entity_ids: ['e2', 'e1', 'e1'], relationship_ids: [], covariate_ids: [] },
-      { id: 't2', human_readable_id: 1, text: 'b', n_tokens: 2, document_id: 'd', entity_ids: [], relationship_ids: ['r1'], covariate_ids: [] },
+      {
+        id: 't1',
+        human_readable_id: 0,
+        text: 'a',
+        n_tokens: 1,
+        document_id: 'd',
+        entity_ids: ['e2', 'e1', 'e1'],
+        relationship_ids: [],
+        covariate_ids: [],
+      },
+      {
+        id: 't2',
+        human_readable_id: 1,
+        text: 'b',
+        n_tokens: 2,
+        document_id: 'd',
+        entity_ids: [],
+        relationship_ids: ['r1'],
+        covariate_ids: [],
+      },
     ])
   })
 })

@@ -10,21 +10,44 @@ import { fakeEmbedding, fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from
 import { testdir } from '../../support/testdir.js'
 
 const unit = (id: string, text: string): TextUnitRow => ({
-  id, human_readable_id: 0, text, n_tokens: 1, document_id: 'd', entity_ids: [], relationship_ids: [], covariate_ids: [],
+  id,
+  human_readable_id: 0,
+  text,
+  n_tokens: 1,
+  document_id: 'd',
+  entity_ids: [],
+  relationship_ids: [],
+  covariate_ids: [],
 })
 const entity = (id: string, title: string, description: string): EntityRow => ({
-  id, human_readable_id: 0, title, type: 'PERSON', description, text_unit_ids: [], frequency: 1, degree: 1,
+  id,
+  human_readable_id: 0,
+  title,
+  type: 'PERSON',
+  description,
+  text_unit_ids: [],
+  frequency: 1,
+  degree: 1,
 })
 
 describe('embedding texts', () => {
   it('embeds unit text, title:description without a space, and report full_content', () => {
-    expect(embeddingTexts({ name: 'text_unit_text', rows: [unit('t1', 'Marley was dead')] })).toEqual([{ id: 't1', text: 'Marley was dead' }])
-    expect(embeddingTexts({ name: 'entity_description', rows: [entity('e1', 'SCROOGE', 'A miser'), entity('e2', 'FRED', '')] })).toEqual([
+    expect(embeddingTexts({ name: 'text_unit_text', rows: [unit('t1', 'Marley was dead')] })).toEqual([
+      { id: 't1', text: 'Marley was dead' },
+    ])
+    expect(
+      embeddingTexts({
+        name: 'entity_description',
+        rows: [entity('e1', 'SCROOGE', 'A miser'), entity('e2', 'FRED', '')],
+      }),
+    ).toEqual([
       { id: 'e1', text: 'SCROOGE:A miser' },
       { id: 'e2', text: 'FRED:' },
     ])
     const report = { id: 'r1', full_content: '# Title\n\nSummary' } as CommunityReportRow
-    expect(embeddingTexts({ name: 'community_full_content', rows: [report] })).toEqual([{ id: 'r1', text: '# Title\n\nSummary' }])
+    expect(embeddingTexts({ name: 'community_full_content', rows: [report] })).toEqual([
+      { id: 'r1', text: '# Title\n\nSummary' },
+    ])
   })
 })
 
@@ -39,7 +62,9 @@ describe('embedding through the model', () => {
     const root = await testdir({ 'settings.yaml': fakeModelSettingsYaml(llm.baseUrl) })
     const { settings } = loadConfig({ root, env: {} })
     const registry = createModelRegistry(settings, { cache: new MemoryKeyValueStore(), log: SILENT_LOGGER })
-    return registry.forWorkflow('generate_text_embeddings').embedding('default_embedding_model', { keyPath: 'x', cachePartition: 'text_embedding' })
+    return registry
+      .forWorkflow('generate_text_embeddings')
+      .embedding('default_embedding_model', { keyPath: 'x', cachePartition: 'text_embedding' })
   }
 
   it('skips empty texts, keeps input order across flushes and reports progress', async () => {
@@ -50,15 +75,29 @@ describe('embedding through the model', () => {
       { id: 'd', text: 'delta' },
     ]
     const ticks: number[] = []
-    const options = { name: 'text_unit_text' as const, vectorSize: 8, vectorSizeKey: 'vector_store.vector_size', flushSize: 2 }
+    const options = {
+      name: 'text_unit_text' as const,
+      vectorSize: 8,
+      vectorSizeKey: 'vector_store.vector_size',
+      flushSize: 2,
+    }
     const rows = await embedTexts(texts, options, { model: await model(), onEmbedded: (n) => ticks.push(n) })
     expect(rows.map((r) => r.id)).toEqual(['a', 'c', 'd'])
-    rows.forEach((r) => r.vector.forEach((v, i) => expect(v).toBeCloseTo(fakeEmbedding(texts.find((t) => t.id === r.id)!.text, 8)[i]!, 6)))
+    rows.forEach((r) =>
+      r.vector.forEach((v, i) =>
+        expect(v).toBeCloseTo(fakeEmbedding(texts.find((t) => t.id === r.id)!.text, 8)[i]!, 6),
+      ),
+    )
     expect(ticks).toEqual([2, 1])
   })
 
   it('fails fast with both dimensions when the model disagrees with vector_size', async () => {
-    const options = { name: 'entity_description' as const, vectorSize: 16, vectorSizeKey: 'vector_store.vector_size', flushSize: 10 }
+    const options = {
+      name: 'entity_description' as const,
+      vectorSize: 16,
+      vectorSizeKey: 'vector_store.vector_size',
+      flushSize: 10,
+    }
     const run = embedTexts([{ id: 'a', text: 'alpha' }], options, { model: await model() })
     await expect(run).rejects.toBeInstanceOf(ConfigError)
     await expect(run).rejects.toThrow(/dimension 8 .* is 16/)

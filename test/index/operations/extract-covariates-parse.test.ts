@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { parseClaimReply } from '../../../src/index/operations/extract-covariates/parse.js'
 import { PROJECT_ROOT } from '../../support/shared.js'
 
-const reply = (name: string) => readFileSync(join(PROJECT_ROOT, 'fixtures', 'model-output', 'extract-claims', name), 'utf8')
+const reply = (name: string) =>
+  readFileSync(join(PROJECT_ROOT, 'fixtures', 'model-output', 'extract-claims', name), 'utf8')
 
 describe('parseClaimReply', () => {
   it('reads well-formed claims, the last one glued to <|COMPLETE|>', () => {
@@ -19,7 +20,8 @@ describe('parseClaimReply', () => {
         start_date: '1843-12-24T00:00:00',
         end_date: '1843-12-24T00:00:00',
         description: 'Scrooge keeps his clerk working in a freezing office with a tiny fire on Christmas Eve',
-        source_text: "Scrooge had a very small fire, but the clerk's fire was so very much smaller that it looked like one coal.",
+        source_text:
+          "Scrooge had a very small fire, but the clerk's fire was so very much smaller that it looked like one coal.",
       },
       {
         subject_id: 'JACOB MARLEY',
@@ -54,7 +56,12 @@ describe('parseClaimReply preamble, completion markers and chatter', () => {
     expect(dropped).toEqual([])
     expect(claims.map((c) => [c.subject_id, c.object_id, c.type, c.source_text])).toEqual([
       ['EBENEZER SCROOGE', 'BOB CRATCHIT', 'UNDERPAYMENT', 'Bob had but fifteen "Bob" a-week himself'],
-      ['EBENEZER SCROOGE', 'NONE', 'MISANTHROPY', 'If they would rather die, they had better do it, and decrease the surplus population.'],
+      [
+        'EBENEZER SCROOGE',
+        'NONE',
+        'MISANTHROPY',
+        'If they would rather die, they had better do it, and decrease the surplus population.',
+      ],
     ])
   })
 })

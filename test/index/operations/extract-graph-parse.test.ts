@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { parseGraphReply } from '../../../src/index/operations/extract-graph/parse.js'
 import { PROJECT_ROOT } from '../../support/shared.js'
 
-const reply = (name: string) => readFileSync(join(PROJECT_ROOT, 'fixtures', 'model-output', 'extract-graph', name), 'utf8')
+const reply = (name: string) =>
+  readFileSync(join(PROJECT_ROOT, 'fixtures', 'model-output', 'extract-graph', name), 'utf8')
 const titles = (text: string) => parseGraphReply(text).entities.map((e) => e.title)
 const weights = (text: string) => parseGraphReply(text).relationships.map((r) => [r.source, r.target, r.weight])
 
@@ -37,7 +38,9 @@ describe('parseGraphReply', () => {
   it('reads replies wrapped in code fences with CRLF line ends', () => {
     const parsed = parseGraphReply(reply('code-fence-crlf.txt'))
     expect(parsed.entities.map((e) => e.title)).toEqual(['FRED', 'EBENEZER SCROOGE'])
-    expect(parsed.entities[0]!.description).toBe("Fred is Scrooge's cheerful nephew who invites him to Christmas dinner")
+    expect(parsed.entities[0]!.description).toBe(
+      "Fred is Scrooge's cheerful nephew who invites him to Christmas dinner",
+    )
     expect(weights(reply('code-fence-crlf.txt'))).toEqual([['FRED', 'EBENEZER SCROOGE', 8]])
     expect(parsed.dropped).toEqual([])
   })
@@ -60,7 +63,9 @@ describe('parseGraphReply', () => {
       ['BELLE', 'PERSON'],
       ['EBENEZER SCROOGE', 'PERSON'],
     ])
-    expect(parsed.entities[0]!.description).toBe('Belle is a young woman who was once engaged to Scrooge and released him because he loved money more')
+    expect(parsed.entities[0]!.description).toBe(
+      'Belle is a young woman who was once engaged to Scrooge and released him because he loved money more',
+    )
     expect(weights(reply('small-model-quoted.txt'))).toEqual([
       ['BELLE', 'EBENEZER SCROOGE', 7],
       ['BELLE', 'EBENEZER SCROOGE', 5.5],
@@ -71,8 +76,17 @@ describe('parseGraphReply', () => {
   it('joins records split over lines and ignores chatter after the last record', () => {
     const parsed = parseGraphReply(reply('split-over-lines.txt'))
     expect(parsed.entities).toEqual([
-      { title: 'TINY TIM', type: 'PERSON', description: "Tiny Tim is Bob Cratchit's youngest son, who is frail and walks with a crutch and whose fate moves Scrooge" },
-      { title: 'THE CRATCHIT FAMILY', type: 'ORGANIZATION', description: 'The poor but loving family of Bob Cratchit (including Tiny Tim)' },
+      {
+        title: 'TINY TIM',
+        type: 'PERSON',
+        description:
+          "Tiny Tim is Bob Cratchit's youngest son, who is frail and walks with a crutch and whose fate moves Scrooge",
+      },
+      {
+        title: 'THE CRATCHIT FAMILY',
+        type: 'ORGANIZATION',
+        description: 'The poor but loving family of Bob Cratchit (including Tiny Tim)',
+      },
     ])
     expect(weights(reply('split-over-lines.txt'))).toEqual([
       ['TINY TIM', 'THE CRATCHIT FAMILY', 9],
@@ -92,7 +106,12 @@ describe('parseGraphReply', () => {
       'not an entity or relationship record',
     ])
     expect(parsed.relationships).toEqual([
-      { source: 'THE GHOST OF CHRISTMAS PRESENT', target: 'EBENEZER SCROOGE', description: 'The spirit takes Scrooge through the city on Christmas Day', weight: 1 },
+      {
+        source: 'THE GHOST OF CHRISTMAS PRESENT',
+        target: 'EBENEZER SCROOGE',
+        description: 'The spirit takes Scrooge through the city on Christmas Day',
+        weight: 1,
+      },
     ])
     expect(parsed.defaultedWeights).toBe(1)
   })
@@ -100,8 +119,16 @@ describe('parseGraphReply', () => {
   it('cleans fields like the reference: HTML entities unescaped, control characters deleted', () => {
     const parsed = parseGraphReply(reply('html-and-control-chars.txt'))
     expect(parsed.entities).toEqual([
-      { title: 'CAMDEN TOWN & HOLBORN', type: 'GEO', description: "Districts of London where Scrooge's nephew walks on Christmas" },
-      { title: 'EBENEZER SCROOGE', type: 'PERSON', description: 'Scrooge "the squeezing, wrenching, grasping" old sinner' },
+      {
+        title: 'CAMDEN TOWN & HOLBORN',
+        type: 'GEO',
+        description: "Districts of London where Scrooge's nephew walks on Christmas",
+      },
+      {
+        title: 'EBENEZER SCROOGE',
+        type: 'PERSON',
+        description: 'Scrooge "the squeezing, wrenching, grasping" old sinner',
+      },
     ])
     expect(weights(reply('html-and-control-chars.txt'))).toEqual([['EBENEZER SCROOGE', 'CAMDEN TOWN & HOLBORN', 3]])
   })
@@ -121,17 +148,26 @@ describe('parseGraphReply', () => {
 
 describe('parseGraphReply record boundaries', () => {
   it('does not take a description ending in "relationship" for a new record', () => {
-    const text = '("relationship"<|>SCROOGE<|>PLUMP SISTER<|>They share a social and familial relationship<|>5)\n<|COMPLETE|>'
+    const text =
+      '("relationship"<|>SCROOGE<|>PLUMP SISTER<|>They share a social and familial relationship<|>5)\n<|COMPLETE|>'
     expect(parseGraphReply(text)).toEqual({
       entities: [],
-      relationships: [{ source: 'SCROOGE', target: 'PLUMP SISTER', description: 'They share a social and familial relationship', weight: 5 }],
+      relationships: [
+        {
+          source: 'SCROOGE',
+          target: 'PLUMP SISTER',
+          description: 'They share a social and familial relationship',
+          weight: 5,
+        },
+      ],
       dropped: [],
       defaultedWeights: 0,
     })
   })
 
   it('reads numbered or bulleted records and records glued together without ##', () => {
-    const text = '1. ("entity"<|>A<|>PERSON<|>first)\n- ("entity"<|>B<|>PERSON<|>second)("relationship"<|>A<|>B<|>linked<|>4)'
+    const text =
+      '1. ("entity"<|>A<|>PERSON<|>first)\n- ("entity"<|>B<|>PERSON<|>second)("relationship"<|>A<|>B<|>linked<|>4)'
     expect(titles(text)).toEqual(['A', 'B'])
     expect(weights(text)).toEqual([['A', 'B', 4]])
   })
@@ -149,7 +185,8 @@ describe('parseGraphReply trailing delimiters', () => {
 
 describe('parseGraphReply parentheses inside descriptions', () => {
   it('keeps a description whose parenthesis closes at a line end of a record split over lines', () => {
-    const text = '("entity"<|>SCROOGE<|>PERSON<|>A miser (old)   \nwho hates Christmas)\n##\n[("entity"<|>FRED<|>PERSON<|>nephew), ("entity"<|>BELLE<|>PERSON<|>former fiancée)]'
+    const text =
+      '("entity"<|>SCROOGE<|>PERSON<|>A miser (old)   \nwho hates Christmas)\n##\n[("entity"<|>FRED<|>PERSON<|>nephew), ("entity"<|>BELLE<|>PERSON<|>former fiancée)]'
     expect(parseGraphReply(text).entities).toEqual([
       { title: 'SCROOGE', type: 'PERSON', description: 'A miser (old) who hates Christmas' },
       { title: 'FRED', type: 'PERSON', description: 'nephew' },
@@ -162,8 +199,18 @@ describe('parseGraphReply preamble, completion markers and chatter', () => {
   it('reads a record that starts on the same line as the preamble, without inventing records from parentheses in descriptions', () => {
     const parsed = parseGraphReply(reply('preamble-same-line.txt'))
     expect(parsed.entities).toEqual([
-      { title: 'MRS. FEZZIWIG', type: 'PERSON', description: 'Mrs. Fezziwig, "one vast substantial smile" (entity of good cheer), dances with her husband at the ball' },
-      { title: 'DICK WILKINS', type: 'PERSON', description: "Dick Wilkins was apprenticed with young Scrooge (relationship status: fellow apprentice) at Fezziwig's" },
+      {
+        title: 'MRS. FEZZIWIG',
+        type: 'PERSON',
+        description:
+          'Mrs. Fezziwig, "one vast substantial smile" (entity of good cheer), dances with her husband at the ball',
+      },
+      {
+        title: 'DICK WILKINS',
+        type: 'PERSON',
+        description:
+          "Dick Wilkins was apprenticed with young Scrooge (relationship status: fellow apprentice) at Fezziwig's",
+      },
     ])
     expect(weights(reply('preamble-same-line.txt'))).toEqual([['MRS. FEZZIWIG', 'DICK WILKINS', 4]])
     expect(parsed.dropped).toEqual([])
@@ -177,26 +224,51 @@ describe('parseGraphReply preamble, completion markers and chatter', () => {
       "Wandering spirits outside Scrooge's window, each chained like Marley",
     ])
     expect(parsed.relationships.map((r) => [r.description, r.weight])).toEqual([
-      ['Marley\'s ghost warns Scrooge that three spirits will visit him', 9],
+      ["Marley's ghost warns Scrooge that three spirits will visit him", 9],
       ["Marley's ghost joins the phantoms in their mournful dirge", 6],
     ])
     expect(parsed.dropped).toEqual([])
   })
 
   it('treats a line holding only a completion marker, in any common spelling, as the end of the record', () => {
-    for (const marker of ['COMPLETE', '<|COMPLETE|>', '[COMPLETE]', '**COMPLETE**', '<COMPLETE>', '`<|COMPLETE|>`', '`COMPLETE`', '  COMPLETE.  ']) {
-      const parsed = parseGraphReply(`"entity"<|>A<|>PERSON<|>desc a\n"entity"<|>B<|>PERSON<|>desc b\n${marker}\nthanks for reading`)
-      expect(parsed.entities.map((e) => e.description), marker).toEqual(['desc a', 'desc b'])
+    for (const marker of [
+      'COMPLETE',
+      '<|COMPLETE|>',
+      '[COMPLETE]',
+      '**COMPLETE**',
+      '<COMPLETE>',
+      '`<|COMPLETE|>`',
+      '`COMPLETE`',
+      '  COMPLETE.  ',
+    ]) {
+      const parsed = parseGraphReply(
+        `"entity"<|>A<|>PERSON<|>desc a\n"entity"<|>B<|>PERSON<|>desc b\n${marker}\nthanks for reading`,
+      )
+      expect(
+        parsed.entities.map((e) => e.description),
+        marker,
+      ).toEqual(['desc a', 'desc b'])
     }
     // Only a whole line is a marker: the word inside a description stays text.
-    expect(parseGraphReply('"entity"<|>A<|>EVENT<|>The ball is COMPLETE at midnight').entities[0]!.description).toBe('The ball is COMPLETE at midnight')
+    expect(parseGraphReply('"entity"<|>A<|>EVENT<|>The ball is COMPLETE at midnight').entities[0]!.description).toBe(
+      'The ball is COMPLETE at midnight',
+    )
   })
 
   it('keeps chatter after an unparenthesised record out of its last field, but joins a wrapped lower-case line', () => {
     const parsed = parseGraphReply(reply('small-model-chatter.txt'))
     expect(parsed.entities).toEqual([
-      { title: "MARLEY'S GHOST", type: 'PERSON', description: 'The ghost of Jacob Marley, bound in a chain of cash-boxes, padlocks and heavy purses wrought in steel' },
-      { title: 'THE PHANTOMS', type: 'PERSON', description: "Wandering spirits outside Scrooge's window, each chained like Marley" },
+      {
+        title: "MARLEY'S GHOST",
+        type: 'PERSON',
+        description:
+          'The ghost of Jacob Marley, bound in a chain of cash-boxes, padlocks and heavy purses wrought in steel',
+      },
+      {
+        title: 'THE PHANTOMS',
+        type: 'PERSON',
+        description: "Wandering spirits outside Scrooge's window, each chained like Marley",
+      },
     ])
     expect(weights(reply('small-model-chatter.txt'))).toEqual([["MARLEY'S GHOST", 'EBENEZER SCROOGE', 9]])
     expect(parsed.dropped).toEqual([])

@@ -11,7 +11,8 @@ import type { CommunityRow } from '../../../src/model/communities.js'
 
 describe('splitSentences', () => {
   it('splits on terminal punctuation before a capital, keeping abbreviations, initials and dialogue together', () => {
-    const text = 'Mr. Scrooge sat still.  He was\ncold! "Bah," said Scrooge. "Humbug!" said J. B. Lippincott. Was it so? Yes.\n\nCHAPTER TWO'
+    const text =
+      'Mr. Scrooge sat still.  He was\ncold! "Bah," said Scrooge. "Humbug!" said J. B. Lippincott. Was it so? Yes.\n\nCHAPTER TWO'
     expect(splitSentences(text)).toEqual([
       'Mr. Scrooge sat still.',
       'He was cold!',
@@ -69,7 +70,14 @@ const RELATIONSHIPS = [
   rel('r4', 'MARLEY', 'SCROOGE', 0.4, ['tu2', 'tu3']),
   rel('r5', 'CHAIN', 'MARLEY', 0.05, ['tu3']),
 ]
-function community(id: number, level: number, entityTitles: string[], relIds: string[], units: string[], parent = -1): CommunityRow {
+function community(
+  id: number,
+  level: number,
+  entityTitles: string[],
+  relIds: string[],
+  units: string[],
+  parent = -1,
+): CommunityRow {
   return {
     id: `c${id}`,
     human_readable_id: id,
@@ -101,7 +109,11 @@ describe('writeExtractiveReports', () => {
   const unitText = new Map(UNITS.map((u) => [u.id, normalizeWhitespace(u.text)]))
 
   it('writes one report per community, titled by its most central phrases', () => {
-    expect(drafts.map((d) => [d.community, d.level])).toEqual([[0, 0], [1, 0], [2, 1]])
+    expect(drafts.map((d) => [d.community, d.level])).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 1],
+    ])
     expect(drafts[0].title).toBe('Scrooge, Bob Cratchit and Camden Town')
     expect(drafts[1].title).toBe('Marley and Chain')
   })
@@ -111,7 +123,11 @@ describe('writeExtractiveReports', () => {
       const own = INPUT.communities[i].text_unit_ids.map((id) => unitText.get(id)!)
       const sentences = splitSentences(d.summary)
       expect(sentences.length).toBeGreaterThan(0)
-      for (const s of sentences) expect(own.some((t) => t.includes(s)), s).toBe(true)
+      for (const s of sentences)
+        expect(
+          own.some((t) => t.includes(s)),
+          s,
+        ).toBe(true)
     }
     expect(drafts[2].summary).toContain('Tiny Tim rode upon the shoulder of Bob Cratchit.')
   })

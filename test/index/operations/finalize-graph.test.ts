@@ -5,8 +5,20 @@ import { ENTITIES, EXTRACTED_ENTITIES, EXTRACTED_RELATIONSHIPS, RELATIONSHIPS } 
 import { ParquetTableStore } from '../../../src/storage/table-store.js'
 import { describeShared, sharedPath } from '../../support/shared.js'
 
-const ent = (title: string) => ({ title, type: 'PERSON', description: `${title}!`, text_unit_ids: ['u1'], frequency: 1 })
-const rel = (source: string, target: string, weight = 1) => ({ source, target, description: `${source}>${target}`, weight, text_unit_ids: ['u1'] })
+const ent = (title: string) => ({
+  title,
+  type: 'PERSON',
+  description: `${title}!`,
+  text_unit_ids: ['u1'],
+  frequency: 1,
+})
+const rel = (source: string, target: string, weight = 1) => ({
+  source,
+  target,
+  description: `${source}>${target}`,
+  weight,
+  text_unit_ids: ['u1'],
+})
 
 describe('finalizeGraph', () => {
   it('computes undirected unique-pair degrees, skips empty and repeated titles and repeated pairs, derives ids', () => {
@@ -20,7 +32,9 @@ describe('finalizeGraph', () => {
       [2, 'C', 1, entityId('C')],
       [3, 'D', 0, entityId('D')],
     ])
-    expect(out.relationships.map((r) => [r.human_readable_id, r.source, r.target, r.weight, r.combined_degree, r.id])).toEqual([
+    expect(
+      out.relationships.map((r) => [r.human_readable_id, r.source, r.target, r.weight, r.combined_degree, r.id]),
+    ).toEqual([
       [0, 'A', 'B', 1, 3, relationshipId('A', 'B')],
       [1, 'B', 'A', 3, 3, relationshipId('B', 'A')],
       [2, 'A', 'C', 1, 3, relationshipId('A', 'C')],
@@ -50,7 +64,9 @@ describeShared('finalizeGraph on the reference graph', () => {
     const relationships = await ref.read(RELATIONSHIPS)
     const extracted = (await ref.read(EXTRACTED_ENTITIES)).map((e) => ({ ...e }))
     const out = finalizeGraph(extracted, await ref.read(EXTRACTED_RELATIONSHIPS))
-    expect(out.entities.map((e) => [e.human_readable_id, e.title, e.degree])).toEqual(entities.map((e) => [e.human_readable_id, e.title, e.degree]))
+    expect(out.entities.map((e) => [e.human_readable_id, e.title, e.degree])).toEqual(
+      entities.map((e) => [e.human_readable_id, e.title, e.degree]),
+    )
     expect(out.relationships.map((r) => [r.human_readable_id, r.source, r.target, r.combined_degree])).toEqual(
       relationships.map((r) => [r.human_readable_id, r.source, r.target, r.combined_degree]),
     )

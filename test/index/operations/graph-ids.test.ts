@@ -9,10 +9,10 @@ describe('graph ids', () => {
       '9e2fc171-d83b-8325-a7ed-623649da5d49',
       '23f05a43-11bd-87c0-b291-1a5d910025a9',
     ])
-    expect([relationshipId('EBENEZER SCROOGE', 'BOB CRATCHIT'), relationshipId('BOB CRATCHIT', 'EBENEZER SCROOGE')]).toEqual([
-      '05ef6e2a-caed-8113-b369-4acb201593c3',
-      '9553dc8c-d56f-8440-accb-ef0c164a6e4d',
-    ])
+    expect([
+      relationshipId('EBENEZER SCROOGE', 'BOB CRATCHIT'),
+      relationshipId('BOB CRATCHIT', 'EBENEZER SCROOGE'),
+    ]).toEqual(['05ef6e2a-caed-8113-b369-4acb201593c3', '9553dc8c-d56f-8440-accb-ef0c164a6e4d'])
     expect([covariateId('unit-1', 0), covariateId('unit-1', 1)]).toEqual([
       'c2dec195-001d-8ea7-ba91-622ea8cba815',
       '35210c01-6e5e-8cdf-81e4-b0eeade20d86',

@@ -11,19 +11,28 @@ import {
 import { MemoryKeyValueStore } from '../../../src/storage/key-value-store.js'
 import { describeShared, sharedPath } from '../../support/shared.js'
 
-const OPTIONS = { exclude_nouns: [...DEFAULT_EXCLUDE_NOUNS], max_word_length: 15, word_delimiter: ' ', include_named_entities: true }
+const OPTIONS = {
+  exclude_nouns: [...DEFAULT_EXCLUDE_NOUNS],
+  max_word_length: 15,
+  word_delimiter: ' ',
+  include_named_entities: true,
+}
 
 describe('normalizePhrase (reference filter)', () => {
   const none = new Set<string>()
   const excluded = new Set(['STUFF', 'THING'])
   it('keeps multi-word phrases upper-cased and joined by the delimiter', () => {
     expect(normalizePhrase(['Christmas', 'dinner'], none, excluded, OPTIONS)).toBe('CHRISTMAS DINNER')
-    expect(normalizePhrase(['interest', 'rates'], none, excluded, { ...OPTIONS, word_delimiter: '_' })).toBe('INTEREST_RATES')
+    expect(normalizePhrase(['interest', 'rates'], none, excluded, { ...OPTIONS, word_delimiter: '_' })).toBe(
+      'INTEREST_RATES',
+    )
   })
   it('keeps a single word only when it is a proper noun or a hyphenated compound', () => {
     expect(normalizePhrase(['nephew'], none, excluded, OPTIONS)).toBeUndefined()
     expect(normalizePhrase(['Scrooge'], new Set(['SCROOGE']), excluded, OPTIONS)).toBe('SCROOGE')
-    expect(normalizePhrase(['Scrooge'], new Set(['SCROOGE']), excluded, { ...OPTIONS, include_named_entities: false })).toBeUndefined()
+    expect(
+      normalizePhrase(['Scrooge'], new Set(['SCROOGE']), excluded, { ...OPTIONS, include_named_entities: false }),
+    ).toBeUndefined()
     expect(normalizePhrase(['short-term'], none, excluded, OPTIONS)).toBe('SHORT-TERM')
   })
   it('drops excluded nouns before deciding, and rejects non-ASCII words, punctuation and long words', () => {
@@ -68,11 +77,17 @@ describe('extractNounPhrases cache', () => {
     const cache = new MemoryKeyValueStore()
     let calls = 0
     const extractor = { key: 'k', extract: (text: string) => (calls++, [text.toUpperCase()]) }
-    const units = [{ id: 'a', text: 'one' }, { id: 'b', text: 'two' }]
+    const units = [
+      { id: 'a', text: 'one' },
+      { id: 'b', text: 'two' },
+    ]
     const hits: boolean[] = []
     const first = await extractNounPhrases(units, extractor, cache, (hit) => hits.push(hit))
     const second = await extractNounPhrases(units, extractor, cache, (hit) => hits.push(hit))
-    expect(first).toEqual([{ id: 'a', phrases: ['ONE'] }, { id: 'b', phrases: ['TWO'] }])
+    expect(first).toEqual([
+      { id: 'a', phrases: ['ONE'] },
+      { id: 'b', phrases: ['TWO'] },
+    ])
     expect(second).toEqual(first)
     expect(calls).toBe(2)
     expect(hits).toEqual([false, false, true, true])

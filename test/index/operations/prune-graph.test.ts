@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { degreeMap, percentile, pruneGraph, upperThreshold, type PruneGraphOptions } from '../../../src/index/operations/prune-graph.js'
+import {
+  degreeMap,
+  percentile,
+  pruneGraph,
+  upperThreshold,
+  type PruneGraphOptions,
+} from '../../../src/index/operations/prune-graph.js'
 
 const OFF: PruneGraphOptions = {
   min_node_freq: 0,
@@ -26,13 +32,26 @@ describe('helpers', () => {
   })
   it('degreeMap counts unique unordered pairs, self-loops twice, and adds isolates last', () => {
     const map = degreeMap([e('Z'), e('B'), e('ISO')], [r('B', 'A'), r('A', 'B'), r('C', 'C'), r('A', 'C')])
-    expect([...map]).toEqual([['A', 2], ['B', 1], ['C', 3], ['Z', 0], ['ISO', 0]])
+    expect([...map]).toEqual([
+      ['A', 2],
+      ['B', 1],
+      ['C', 3],
+      ['Z', 0],
+      ['ISO', 0],
+    ])
   })
 })
 
 describe('pruneGraph', () => {
   const entities = [e('HUB', 5), e('A', 3), e('B', 2), e('C', 1), e('D', 9), e('ISO', 4)]
-  const rels = [r('A', 'HUB', 0.5), r('B', 'HUB', 0.1), r('C', 'HUB', 0.9), r('D', 'HUB', 0.3), r('A', 'B', 0.7), r('C', 'D', 0.2)]
+  const rels = [
+    r('A', 'HUB', 0.5),
+    r('B', 'HUB', 0.1),
+    r('C', 'HUB', 0.9),
+    r('D', 'HUB', 0.3),
+    r('A', 'B', 0.7),
+    r('C', 'D', 0.2),
+  ]
 
   it('keeps everything with every rule off', () => {
     const out = pruneGraph(entities, rels, OFF)
@@ -51,7 +70,13 @@ describe('pruneGraph', () => {
     expect(out.entities.map((x) => x.title)).toEqual(['A', 'B', 'C', 'D', 'ISO'])
   })
   it('removes low-frequency entities, then those above mean + k·std of the remaining frequencies', () => {
-    expect(pruneGraph(entities, rels, { ...OFF, min_node_freq: 2 }).entities.map((x) => x.title)).toEqual(['HUB', 'A', 'B', 'D', 'ISO'])
+    expect(pruneGraph(entities, rels, { ...OFF, min_node_freq: 2 }).entities.map((x) => x.title)).toEqual([
+      'HUB',
+      'A',
+      'B',
+      'D',
+      'ISO',
+    ])
     // after min_node_freq 2: 5,3,2,9,4 → mean 4.6, std ≈ 2.42; k = 1 → ceiling ≈ 7.02 removes D only
     const out = pruneGraph(entities, rels, { ...OFF, min_node_freq: 2, max_node_freq_std: 1 })
     expect(out.entities.map((x) => x.title)).toEqual(['HUB', 'A', 'B', 'ISO'])

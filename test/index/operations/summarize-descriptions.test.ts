@@ -14,8 +14,20 @@ const echoList: Responder = ({ kind, messages }) => {
   return `SUMMARY OF ${/# Descriptions to merge\n(.*)\n/.exec(prompt)?.[1] ?? '?'}`
 }
 
-const entity = (title: string, description: string[]) => ({ title, type: 'PERSON', description, text_unit_ids: ['u1'], frequency: 1 })
-const relationship = (source: string, target: string, description: string[]) => ({ source, target, description, text_unit_ids: ['u1'], weight: 3 })
+const entity = (title: string, description: string[]) => ({
+  title,
+  type: 'PERSON',
+  description,
+  text_unit_ids: ['u1'],
+  frequency: 1,
+})
+const relationship = (source: string, target: string, description: string[]) => ({
+  source,
+  target,
+  description,
+  text_unit_ids: ['u1'],
+  weight: 3,
+})
 
 describe('summarizeDescriptions through the fake server', () => {
   let llm: FakeLlm
@@ -27,7 +39,10 @@ describe('summarizeDescriptions through the fake server', () => {
     llm = await startFakeLlm({ responders: [echoList] })
     const t = await createTestContext({ settingsYaml: fakeModelSettingsYaml(llm.baseUrl) })
     const registry = createModelRegistry(t.settings, { cache: t.ctx.cache, log: SILENT_LOGGER })
-    chat = registry.forWorkflow('extract_graph').chat('default_completion_model', { keyPath: 'summarize_descriptions.completion_model_id', cachePartition: 'summarize_descriptions' })
+    chat = registry.forWorkflow('extract_graph').chat('default_completion_model', {
+      keyPath: 'summarize_descriptions.completion_model_id',
+      cachePartition: 'summarize_descriptions',
+    })
   })
   afterAll(async () => {
     await llm?.close()
@@ -37,7 +52,11 @@ describe('summarizeDescriptions through the fake server', () => {
     const before = llm.requests.length
     const out = await summarizeDescriptions(
       {
-        entities: [entity('FRED', ['nephew', 'nephew']), entity('SCROOGE', ['b miser', 'a businessman', 'b miser']), entity('MARLEY', [])],
+        entities: [
+          entity('FRED', ['nephew', 'nephew']),
+          entity('SCROOGE', ['b miser', 'a businessman', 'b miser']),
+          entity('MARLEY', []),
+        ],
         relationships: [relationship('FRED', 'SCROOGE', ['zeal', 'Ápple', 'apple'])],
       },
       options,
@@ -48,7 +67,13 @@ describe('summarizeDescriptions through the fake server', () => {
       ['SCROOGE', 'SUMMARY OF ["a businessman", "b miser"]'],
       ['MARLEY', ''],
     ])
-    expect(out.relationships[0]).toEqual({ source: 'FRED', target: 'SCROOGE', text_unit_ids: ['u1'], weight: 3, description: 'SUMMARY OF ["apple", "zeal", "Ápple"]' })
+    expect(out.relationships[0]).toEqual({
+      source: 'FRED',
+      target: 'SCROOGE',
+      text_unit_ids: ['u1'],
+      weight: 3,
+      description: 'SUMMARY OF ["apple", "zeal", "Ápple"]',
+    })
     expect(out.calls).toBe(2)
     const sent = llm.requests.slice(before).map((r) => JSON.stringify(r.body))
     expect(sent).toHaveLength(2)
@@ -79,7 +104,11 @@ describe('summarizeDescriptions through the fake server', () => {
     expect(batches[0]).toEqual(['d1 one two three', 'd2 one two three'])
     for (const batch of batches) expect(tokens(batch)).toBeLessThanOrEqual(budget)
     expect(batches.slice(1).every((b) => b.some((d) => d.startsWith('SUMMARY OF [')))).toBe(true)
-    for (const d of descriptions) expect(batches.some((b) => b.includes(d)), d).toBe(true)
+    for (const d of descriptions)
+      expect(
+        batches.some((b) => b.includes(d)),
+        d,
+      ).toBe(true)
     expect(out.calls).toBe(batches.length)
     expect(out.truncated).toBe(0)
     expect(out.entities[0]!.description).toContain('d4 one two three')
@@ -104,7 +133,11 @@ describe('summarizeDescriptions through the fake server', () => {
   })
 
   it('fails with a ConfigError naming max_input_tokens when the prompt alone exceeds it', async () => {
-    const run = summarizeDescriptions({ entities: [entity('GHOST', ['a', 'b'])], relationships: [] }, { ...options, maxInputTokens: 10 }, { chat })
+    const run = summarizeDescriptions(
+      { entities: [entity('GHOST', ['a', 'b'])], relationships: [] },
+      { ...options, maxInputTokens: 10 },
+      { chat },
+    )
     await expect(run).rejects.toMatchObject({ code: 'CONFIG', keyPath: 'summarize_descriptions.max_input_tokens' })
   })
 })

@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest'
-import { buildTextUnitContexts, renderSources, trimToBudget, type TextUnitRecord } from '../../../src/index/operations/text-unit-report-context.js'
+import {
+  buildTextUnitContexts,
+  renderSources,
+  trimToBudget,
+  type TextUnitRecord,
+} from '../../../src/index/operations/text-unit-report-context.js'
 import type { CommunityRow } from '../../../src/model/communities.js'
 
 const community = (id: number, level: number, entityIds: string[], units: string[]): CommunityRow => ({
-  id: `c${id}`, human_readable_id: id, community: id, level, parent: -1, children: [], title: `Community ${id}`,
-  entity_ids: entityIds, relationship_ids: [], text_unit_ids: units, period: '2026-01-15', size: entityIds.length,
+  id: `c${id}`,
+  human_readable_id: id,
+  community: id,
+  level,
+  parent: -1,
+  children: [],
+  title: `Community ${id}`,
+  entity_ids: entityIds,
+  relationship_ids: [],
+  text_unit_ids: units,
+  period: '2026-01-15',
+  size: entityIds.length,
 })
 
 describe('text-unit report context', () => {
@@ -24,7 +39,9 @@ describe('text-unit report context', () => {
 
   it('ranks units by the summed degree of the members they contain, keeps unit 0, and renders CSV', () => {
     const [first, second] = buildTextUnitContexts(input, 10_000, (t) => t.length)
-    expect(first.text).toBe('-----SOURCES-----\nid,text,entity_degree\n1,"Second ""quoted"".",8\n0,"First, with a comma.",3\n2,Third,0\n')
+    expect(first.text).toBe(
+      '-----SOURCES-----\nid,text,entity_degree\n1,"Second ""quoted"".",8\n0,"First, with a comma.",3\n2,Third,0\n',
+    )
     expect(first.records).toBe(3)
     expect(second).toEqual({ community: 1, level: 0, text: '', records: 0 })
   })

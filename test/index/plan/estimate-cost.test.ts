@@ -1,15 +1,27 @@
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config/load.js'
 import type { Settings } from '../../../src/config/schema.js'
-import { ESTIMATE_HEURISTICS as H, estimateIndexCost, type EstimateInput } from '../../../src/index/plan/estimate-cost.js'
+import {
+  ESTIMATE_HEURISTICS as H,
+  estimateIndexCost,
+  type EstimateInput,
+} from '../../../src/index/plan/estimate-cost.js'
 import type { WorkflowName } from '../../../src/index/workflows/index.js'
 import { formatPrompt, loadPrompt } from '../../../src/prompts/prompt-template.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
 import { testdir } from '../../support/testdir.js'
 
 const STANDARD: WorkflowName[] = [
-  'load_input_documents', 'create_base_text_units', 'create_final_documents', 'extract_graph', 'finalize_graph',
-  'extract_covariates', 'create_communities', 'create_final_text_units', 'create_community_reports', 'generate_text_embeddings',
+  'load_input_documents',
+  'create_base_text_units',
+  'create_final_documents',
+  'extract_graph',
+  'finalize_graph',
+  'extract_covariates',
+  'create_communities',
+  'create_final_text_units',
+  'create_community_reports',
+  'generate_text_embeddings',
 ]
 const count = (text: string): number => getTokenizer('o200k_base').count(text)
 
@@ -40,7 +52,10 @@ describe('dry-run cost estimate', () => {
     const est = estimateIndexCost(input(settings))
     const by = Object.fromEntries(est.workflows.map((w) => [w.workflow, w]))
     expect(est.workflows.map((w) => w.workflow)).toEqual([
-      'extract_graph', 'extract_covariates', 'create_community_reports', 'generate_text_embeddings',
+      'extract_graph',
+      'extract_covariates',
+      'create_community_reports',
+      'generate_text_embeddings',
     ])
     const entities = 50.288 * H.entityRecordsPer1k * H.distinctEntityRatio
     const relationships = 50.288 * H.relationshipRecordsPer1k * H.distinctRelationshipRatio
@@ -54,25 +69,42 @@ describe('dry-run cost estimate', () => {
     expect(by.generate_text_embeddings!.completionTokens).toBe(0)
 
     // First extraction prompt: template + chunk + chat overhead; the gleaning re-sends it with the reply.
-    const template = count(loadPrompt(null, 'extract_graph.txt', 'x').replace('{input_text}', '').replaceAll('{entity_types}', 'organization,person,geo,event'))
+    const template = count(
+      loadPrompt(null, 'extract_graph.txt', 'x')
+        .replace('{input_text}', '')
+        .replaceAll('{entity_types}', 'organization,person,geo,event'),
+    )
     const first = H.requestOverheadTokens + template + 50_288 / 42 + H.messageOverheadTokens
     expect(by.extract_graph!.promptTokens).toBeGreaterThan(42 * 2 * first)
-    expect(by.create_community_reports!.completionTokens).toBe(Math.round(entities * H.communitiesPerEntity * H.reportReplyTokens))
+    expect(by.create_community_reports!.completionTokens).toBe(
+      Math.round(entities * H.communitiesPerEntity * H.reportReplyTokens),
+    )
   })
 
   it('follows max_gleanings, claims off and the fast pipeline', async () => {
     const noGleaning = estimateIndexCost(input(await settingsWith('extract_graph:\n  max_gleanings: 0\n')))
     const three = estimateIndexCost(input(await settingsWith('extract_graph:\n  max_gleanings: 3\n')))
-    const extract = (e: ReturnType<typeof estimateIndexCost>) => e.workflows.find((w) => w.workflow === 'extract_graph')!
+    const extract = (e: ReturnType<typeof estimateIndexCost>) =>
+      e.workflows.find((w) => w.workflow === 'extract_graph')!
     // Without gleaning only the first reply's share of the records is found, so fewer summaries too.
-    expect(noGleaning.assumed.entities).toBe(Math.round(50.288 * H.entityRecordsPer1k * H.firstReplyShare * H.distinctEntityRatio))
+    expect(noGleaning.assumed.entities).toBe(
+      Math.round(50.288 * H.entityRecordsPer1k * H.firstReplyShare * H.distinctEntityRatio),
+    )
     // Three gleanings: 1 + 3 continue calls + 2 loop checks per chunk.
     expect(extract(three).calls - extract(noGleaning).calls).toBeGreaterThan(42 * 5)
     expect(extract(three).promptTokens).toBeGreaterThan(extract(noGleaning).promptTokens * 4)
     expect(noGleaning.workflows.some((w) => w.workflow === 'extract_covariates')).toBe(false)
 
-    const fastWorkflows: WorkflowName[] = ['create_base_text_units', 'extract_graph_nlp', 'prune_graph', 'create_communities', 'create_community_reports_text', 'generate_text_embeddings']
-    const chatModel = 'completion_models:\n  default_completion_model:\n    model_provider: openai\n    model: gpt-4.1\n    api_key: sk-test\n'
+    const fastWorkflows: WorkflowName[] = [
+      'create_base_text_units',
+      'extract_graph_nlp',
+      'prune_graph',
+      'create_communities',
+      'create_community_reports_text',
+      'generate_text_embeddings',
+    ]
+    const chatModel =
+      'completion_models:\n  default_completion_model:\n    model_provider: openai\n    model: gpt-4.1\n    api_key: sk-test\n'
     const fast = estimateIndexCost(input(await settingsWith(chatModel), { workflows: fastWorkflows }))
     expect(fast.workflows.map((w) => w.workflow)).toEqual(['create_community_reports_text', 'generate_text_embeddings'])
     expect(fast.assumed.claims).toBe(0)
@@ -84,19 +116,31 @@ describe('dry-run cost estimate', () => {
   it('guesses the graph from the whole plan when the workflows that build it finished before (a resumed run)', async () => {
     const settings = await settingsWith('extract_claims:\n  enabled: true\n')
     const full = estimateIndexCost(input(settings))
-    const resumed = estimateIndexCost(input(settings, { workflows: ['create_community_reports', 'generate_text_embeddings'], planned: STANDARD }))
+    const resumed = estimateIndexCost(
+      input(settings, { workflows: ['create_community_reports', 'generate_text_embeddings'], planned: STANDARD }),
+    )
     expect(resumed.assumed).toEqual(full.assumed)
-    expect(resumed.workflows).toEqual(full.workflows.filter((w) => w.workflow === 'create_community_reports' || w.workflow === 'generate_text_embeddings'))
+    expect(resumed.workflows).toEqual(
+      full.workflows.filter(
+        (w) => w.workflow === 'create_community_reports' || w.workflow === 'generate_text_embeddings',
+      ),
+    )
   })
 
   it('prices usage through the callback and leaves the total unknown when a price is missing', async () => {
     const settings = await settingsWith('')
     const priced = estimateIndexCost(
-      input(settings, { cost: (_w, kind, u) => (kind === 'chat' ? (u.promptTokens * 2 + u.completionTokens * 8) / 1e6 : u.promptTokens * 0.13 / 1e6) }),
+      input(settings, {
+        cost: (_w, kind, u) =>
+          kind === 'chat' ? (u.promptTokens * 2 + u.completionTokens * 8) / 1e6 : (u.promptTokens * 0.13) / 1e6,
+      }),
     )
     const reports = priced.workflows.find((w) => w.workflow === 'create_community_reports')!
     expect(reports.costUsd).toBeCloseTo((reports.promptTokens * 2 + reports.completionTokens * 8) / 1e6, 10)
-    expect(priced.total.costUsd).toBeCloseTo(priced.workflows.reduce((a, w) => a + w.costUsd!, 0), 10)
+    expect(priced.total.costUsd).toBeCloseTo(
+      priced.workflows.reduce((a, w) => a + w.costUsd!, 0),
+      10,
+    )
     expect(priced.total.calls).toBe(priced.workflows.reduce((a, w) => a + w.calls, 0))
     const partial = estimateIndexCost(input(settings, { cost: (_w, kind) => (kind === 'chat' ? 1 : undefined) }))
     expect(partial.total.costUsd).toBeNull()
@@ -113,7 +157,9 @@ describe('dry-run cost estimate of the chunk graph (ours)', () => {
 
   it('counts the sliding batches exactly and sizes each from its units', async () => {
     const settings = await settingsWith('chunk_graph:\n  llm_edges: true\n  batch_size: 5\n  batch_overlap: 1\n')
-    const row = estimateIndexCost(input(settings, { workflows: withChunkGraph })).workflows.find((w) => w.workflow === 'create_chunk_graph')!
+    const row = estimateIndexCost(input(settings, { workflows: withChunkGraph })).workflows.find(
+      (w) => w.workflow === 'create_chunk_graph',
+    )!
     // 42 units, windows of 5 advancing by 4: [0,5], [4,9], ..., [36,41], [40,42] → 11 batches (the last of 2 units).
     expect(row.calls).toBe(11)
     const template = count(formatPrompt(loadPrompt(null, 'chunk_graph_edges.txt', 'x'), { input_text: '' }))
@@ -125,8 +171,12 @@ describe('dry-run cost estimate of the chunk graph (ours)', () => {
 
   it('adds the guessed cross-document batches', async () => {
     const settings = await settingsWith('chunk_graph:\n  cross_document: true\n')
-    const row = estimateIndexCost(input(settings, { workflows: withChunkGraph })).workflows.find((w) => w.workflow === 'create_chunk_graph')!
+    const row = estimateIndexCost(input(settings, { workflows: withChunkGraph })).workflows.find(
+      (w) => w.workflow === 'create_chunk_graph',
+    )!
     expect(row.calls).toBe(42 * H.crossDocumentBatchesPerChunk)
-    expect(row.completionTokens).toBe(Math.round(42 * H.crossDocumentBatchesPerChunk * H.crossDocumentNeighbours * H.chunkEdgeTokens))
+    expect(row.completionTokens).toBe(
+      Math.round(42 * H.crossDocumentBatchesPerChunk * H.crossDocumentNeighbours * H.chunkEdgeTokens),
+    )
   })
 })

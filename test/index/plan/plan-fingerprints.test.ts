@@ -23,7 +23,10 @@ async function project(): Promise<(yaml: string) => Promise<Settings>> {
 
 /** The first workflow of the standard pipeline whose fingerprint differs between the two settings. */
 async function firstChanged(a: Settings, b: Settings): Promise<string | undefined> {
-  const [fa, fb] = [await fingerprintWorkflows(PIPELINES.standard, a), await fingerprintWorkflows(PIPELINES.standard, b)]
+  const [fa, fb] = [
+    await fingerprintWorkflows(PIPELINES.standard, a),
+    await fingerprintWorkflows(PIPELINES.standard, b),
+  ]
   return fa.find((w, i) => w.fingerprint !== fb[i]!.fingerprint)?.name
 }
 
@@ -35,16 +38,28 @@ describe('resume fingerprints', () => {
 
   it('change at create_communities when max_cluster_size changes', async () => {
     const load = await project()
-    expect(await firstChanged(await load(model('sk-a')), await load(`${model('sk-a')}cluster_graph:\n  max_cluster_size: 3\n`))).toBe('create_communities')
+    expect(
+      await firstChanged(
+        await load(model('sk-a')),
+        await load(`${model('sk-a')}cluster_graph:\n  max_cluster_size: 3\n`),
+      ),
+    ).toBe('create_communities')
   })
 
   it('change at the first workflow that calls the model when its call_args (temperature) change', async () => {
     const load = await project()
-    expect(await firstChanged(await load(model('sk-a')), await load(model('sk-a', '    call_args:\n      temperature: 0.7\n')))).toBe('extract_graph')
+    expect(
+      await firstChanged(
+        await load(model('sk-a')),
+        await load(model('sk-a', '    call_args:\n      temperature: 0.7\n')),
+      ),
+    ).toBe('extract_graph')
   })
 
   it('ignore the api key and retry settings, which do not change what a model returns', async () => {
     const load = await project()
-    expect(await firstChanged(await load(model('sk-a')), await load(model('sk-b', '    retry:\n      max_retries: 9\n')))).toBeUndefined()
+    expect(
+      await firstChanged(await load(model('sk-a')), await load(model('sk-b', '    retry:\n      max_retries: 9\n'))),
+    ).toBeUndefined()
   })
 })

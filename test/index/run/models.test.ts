@@ -18,13 +18,18 @@ describe('model registry', () => {
   afterAll(() => fake.close())
 
   async function load(extra = '', env: Record<string, string> = {}) {
-    const root = await testdir({ 'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { apiKey: '${GRAPHRAG_API_KEY}' })}${extra}` })
+    const root = await testdir({
+      'settings.yaml': `${fakeModelSettingsYaml(fake.baseUrl, { apiKey: '${GRAPHRAG_API_KEY}' })}${extra}`,
+    })
     return loadConfig({ root, env: { GRAPHRAG_API_KEY: 'test-key', ...env } })
   }
 
   it('names the key path and the configured ids for an unknown model id', async () => {
     const { settings } = await load()
-    const provider = createModelRegistry(settings, { cache: new MemoryKeyValueStore(), log: SILENT_LOGGER }).forWorkflow('extract_graph')
+    const provider = createModelRegistry(settings, {
+      cache: new MemoryKeyValueStore(),
+      log: SILENT_LOGGER,
+    }).forWorkflow('extract_graph')
     let error: unknown
     try {
       provider.chat('gpt-missing', opts('extract_graph'))
@@ -43,11 +48,19 @@ describe('model registry', () => {
     const { settings } = await load('concurrent_requests: 2\n')
     const registry = createModelRegistry(settings, { cache: new MemoryKeyValueStore(), log: SILENT_LOGGER })
     const a = registry.forWorkflow('extract_graph').chat('default_completion_model', opts('extract_graph'))
-    const b = registry.forWorkflow('create_community_reports').chat('default_completion_model', opts('community_reporting'))
+    const b = registry
+      .forWorkflow('create_community_reports')
+      .chat('default_completion_model', opts('community_reporting'))
     const before = fake.requests.length
-    await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).complete({ messages: [{ role: 'user', content: `q${i}` }] })))
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 === 0 ? a : b).complete({ messages: [{ role: 'user', content: `q${i}` }] }),
+      ),
+    )
     const requests = fake.requests.slice(before)
-    const peak = Math.max(...requests.map((r) => requests.filter((o) => o.startedAt <= r.startedAt && o.endedAt > r.startedAt).length))
+    const peak = Math.max(
+      ...requests.map((r) => requests.filter((o) => o.startedAt <= r.startedAt && o.endedAt > r.startedAt).length),
+    )
     expect(peak).toBeLessThanOrEqual(2)
     const usage = registry.usageByWorkflow()
     expect(usage.extract_graph!.default_completion_model).toMatchObject({ calls: 3, cacheHits: 0 })
@@ -58,10 +71,14 @@ describe('model registry', () => {
   it('uses the cache partition, and --no-cache turns the cache off', async () => {
     const { settings } = await load()
     const cache = new MemoryKeyValueStore()
-    const model = createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow('w').chat('default_completion_model', opts('extract_graph'))
+    const model = createModelRegistry(settings, { cache, log: SILENT_LOGGER })
+      .forWorkflow('w')
+      .chat('default_completion_model', opts('extract_graph'))
     await model.complete(HELLO)
     expect(await cache.child('extract_graph').keys()).toHaveLength(1)
-    const uncached = createModelRegistry(settings, { cache, log: SILENT_LOGGER, noCache: true }).forWorkflow('w').chat('default_completion_model', opts('extract_graph'))
+    const uncached = createModelRegistry(settings, { cache, log: SILENT_LOGGER, noCache: true })
+      .forWorkflow('w')
+      .chat('default_completion_model', opts('extract_graph'))
     expect((await uncached.complete(HELLO)).cached).toBe(false)
   })
 
@@ -69,7 +86,10 @@ describe('model registry', () => {
     const { settings } = await load('vector_store:\n  vector_size: 4\n')
     const before = fake.requests.length
     await createModelRegistry(settings, { cache: new MemoryKeyValueStore(), log: SILENT_LOGGER }).preflight()
-    const kinds = fake.requests.slice(before).map((r) => r.kind).sort()
+    const kinds = fake.requests
+      .slice(before)
+      .map((r) => r.kind)
+      .sort()
     expect(kinds).toEqual(['embedding', 'preflight'])
   })
 
@@ -85,8 +105,14 @@ describe('model registry', () => {
 
   it('preflight names the failing model and the cause, without the key', async () => {
     const loaded = await load('', { GRAPHRAG_API_KEY: 'bad-key' })
-    const registry = createModelRegistry(loaded.settings, { cache: new MemoryKeyValueStore(), log: SILENT_LOGGER, apiKeyOrigins: loaded.apiKeyOrigins })
-    const error = (await registry.preflight({ chat: ['default_completion_model'], embedding: [] }).catch((e: unknown) => e)) as LlmError
+    const registry = createModelRegistry(loaded.settings, {
+      cache: new MemoryKeyValueStore(),
+      log: SILENT_LOGGER,
+      apiKeyOrigins: loaded.apiKeyOrigins,
+    })
+    const error = (await registry
+      .preflight({ chat: ['default_completion_model'], embedding: [] })
+      .catch((e: unknown) => e)) as LlmError
     expect(error).toBeInstanceOf(LlmError)
     expect(error.message).toContain('completion_models.default_completion_model')
     expect(error.message).toContain('HTTP 401')

@@ -43,20 +43,36 @@ describe('resumablePrefix', () => {
   })
 
   it('accepts a table a later workflow only extended, and nothing else rewritten', () => {
-    const record = (workflow: string, tables: Record<string, string>, extended: string[] = []): ResumeRecord => ({ workflow, fingerprint: `f${workflow}`, tables, extended, failed_items: 0 })
+    const record = (workflow: string, tables: Record<string, string>, extended: string[] = []): ResumeRecord => ({
+      workflow,
+      fingerprint: `f${workflow}`,
+      tables,
+      extended,
+      failed_items: 0,
+    })
     const withFinal: ResumeState = {
       version: 1,
-      completed: [record('a', { documents: 'input' }), record('b', { documents: 'input', text_units: 'h2' }), record('c', { documents: 'final', text_units: 'h2' }, ['documents'])],
+      completed: [
+        record('a', { documents: 'input' }),
+        record('b', { documents: 'input', text_units: 'h2' }),
+        record('c', { documents: 'final', text_units: 'h2' }, ['documents']),
+      ],
     }
     const bChanged = [planned[0]!, { workflow: 'b', fingerprint: 'other' }, planned[2]!]
     expect(resumablePrefix(bChanged, withFinal, { documents: 'final', text_units: 'h2' })).toBe(1)
     expect(resumablePrefix(bChanged, withFinal, { documents: 'edited', text_units: 'h2' })).toBe(0)
-    const rewritten: ResumeState = { version: 1, completed: [...withFinal.completed.slice(0, 2), record('c', { documents: 'final', text_units: 'h2' })] }
+    const rewritten: ResumeState = {
+      version: 1,
+      completed: [...withFinal.completed.slice(0, 2), record('c', { documents: 'final', text_units: 'h2' })],
+    }
     expect(resumablePrefix(bChanged, rewritten, { documents: 'final', text_units: 'h2' })).toBe(0)
   })
 
   it('stops before a workflow that finished with failed items, and says why it runs again', () => {
-    const failed: ResumeState = { version: 1, completed: [state.completed[0]!, { ...state.completed[1]!, failed_items: 2 }] }
+    const failed: ResumeState = {
+      version: 1,
+      completed: [state.completed[0]!, { ...state.completed[1]!, failed_items: 2 }],
+    }
     const current = { documents: 'h1', text_units: 'h2' }
     expect(resumablePrefix(planned, failed, current)).toBe(1)
     expect(rerunReason(planned, failed, 1)).toBe('2 items failed last time')
@@ -93,7 +109,8 @@ const HARBOUR = [
   'Marta Quill keeps the records of Kettle Harbour. Captain Olsen brings the mail from North Pier every morning.',
   'The Harbour Council meets in the Lantern Hall, where Marta Quill reads the minutes aloud to Captain Olsen.',
 ].join('\n')
-const COUNCIL = 'Mayor Brandt closed the Fish Market for the winter. Captain Olsen and Mayor Brandt argued at the Lantern Hall.'
+const COUNCIL =
+  'Mayor Brandt closed the Fish Market for the winter. Captain Olsen and Mayor Brandt argued at the Lantern Hall.'
 
 async function builtinPrompt(name: string): Promise<string> {
   return readFile(join(BUILTIN_PROMPTS_DIR, name), 'utf8')
@@ -177,7 +194,8 @@ describe('resume after failed items within the failure budget', () => {
       responders: [
         ({ kind, messages }) => {
           const first = messages.find((m) => m.role === 'user')?.content ?? ''
-          if (failing.on && kind === 'extract_graph' && first.includes('Mayor Brandt')) throw new Error('injected failure')
+          if (failing.on && kind === 'extract_graph' && first.includes('Mayor Brandt'))
+            throw new Error('injected failure')
           return undefined
         },
       ],
@@ -199,7 +217,10 @@ describe('resume after failed items within the failure budget', () => {
       'input/council.txt': COUNCIL,
     })
     const first = await runIndex({ root, skipValidation: true })
-    expect(first.stats.workflows.extract_graph).toMatchObject({ status: 'succeeded_with_failures', failures: [{ item: expect.any(String) }] })
+    expect(first.stats.workflows.extract_graph).toMatchObject({
+      status: 'succeeded_with_failures',
+      failures: [{ item: expect.any(String) }],
+    })
 
     failing.on = false
     const before = llm.requests.length
@@ -207,7 +228,9 @@ describe('resume after failed items within the failure budget', () => {
     const second = await runIndex({ root, skipValidation: true, reporter })
     expect(second.skipped).toEqual(['load_input_documents', 'create_base_text_units'])
     expect(second.ran).toEqual(['extract_graph'])
-    expect(reporter.events.find((e) => e.type === 'pipelineStart')).toMatchObject({ rerun: { workflow: 'extract_graph', reason: '1 item failed last time' } })
+    expect(reporter.events.find((e) => e.type === 'pipelineStart')).toMatchObject({
+      rerun: { workflow: 'extract_graph', reason: '1 item failed last time' },
+    })
     const extraction = llm.requests.slice(before).filter((r) => r.kind === 'extract_graph')
     expect(extraction).toHaveLength(1)
     expect(JSON.stringify(extraction[0]!.body)).toContain('Mayor Brandt')

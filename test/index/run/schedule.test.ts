@@ -23,7 +23,13 @@ describe('workflowGraph', () => {
   })
 
   it('orders a rewrite after every earlier reader and writer of the table, and the chunk graph after the vectors', () => {
-    expect(dependsOn('create_final_text_units')).toEqual(['create_base_text_units', 'create_final_documents', 'extract_graph', 'finalize_graph', 'extract_covariates'])
+    expect(dependsOn('create_final_text_units')).toEqual([
+      'create_base_text_units',
+      'create_final_documents',
+      'extract_graph',
+      'finalize_graph',
+      'extract_covariates',
+    ])
     expect(dependsOn('create_chunk_graph')).toContain('generate_text_embeddings')
     expect(dependsOn('finalize_graph')).toEqual(['extract_graph'])
   })
@@ -83,7 +89,11 @@ describe('tablesInListOrder', () => {
     // create_communities finished after create_final_text_units had already rewritten text_units.
     const previous = { text_units: 'base', entities: 'final' }
     const atFinish = { text_units: 'rewritten later', entities: 'final', communities: 'c1' }
-    expect(tablesInListOrder(previous, atFinish, ['communities'])).toEqual({ text_units: 'base', entities: 'final', communities: 'c1' })
+    expect(tablesInListOrder(previous, atFinish, ['communities'])).toEqual({
+      text_units: 'base',
+      entities: 'final',
+      communities: 'c1',
+    })
   })
 })
 
@@ -95,7 +105,15 @@ const TEXT = [
 
 /** Most requests in flight at once among `requests`. */
 function peakInFlight(requests: FakeLlm['requests']): number {
-  const events = requests.flatMap((r) => [[r.startedAt, 1], [r.endedAt, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  const events = requests
+    .flatMap(
+      (r) =>
+        [
+          [r.startedAt, 1],
+          [r.endedAt, -1],
+        ] as const,
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1])
   let now = 0
   let peak = 0
   for (const [, d] of events) peak = Math.max(peak, (now += d))
@@ -140,10 +158,16 @@ describe('independent workflows run side by side (standard method with claims, f
   })
 
   it('shows both workflows running at once, and keeps stats and resume records in plan order', async () => {
-    const events = reporter.events.filter((e) => e.type === 'workflowStart' || e.type === 'workflowEnd').map((e) => `${e.type} ${e.name}`)
+    const events = reporter.events
+      .filter((e) => e.type === 'workflowStart' || e.type === 'workflowEnd')
+      .map((e) => `${e.type} ${e.name}`)
     expect(events.indexOf('workflowStart extract_covariates')).toBeLessThan(events.indexOf('workflowEnd extract_graph'))
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8')) as { workflows: Record<string, unknown> }
+    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8')) as {
+      workflows: Record<string, unknown>
+    }
     expect(Object.keys(stats.workflows)).toEqual([...PIPELINES.standard])
-    expect((await readResumeState(join(root, 'output'))).completed.map((r) => r.workflow)).toEqual([...PIPELINES.standard])
+    expect((await readResumeState(join(root, 'output'))).completed.map((r) => r.workflow)).toEqual([
+      ...PIPELINES.standard,
+    ])
   })
 })

@@ -40,12 +40,15 @@ describeShared('create_community_reports over the replayed Christmas Carol answe
 
   async function run(server: FakeLlm, extraYaml = '') {
     const ref = sharedPath('reference', 'christmas-carol-index')
-    const files = Object.fromEntries(INPUTS.map((n) => [`output/${n}.parquet`, readFileSync(join(ref, `${n}.parquet`))]))
+    const files = Object.fromEntries(
+      INPUTS.map((n) => [`output/${n}.parquet`, readFileSync(join(ref, `${n}.parquet`))]),
+    )
     const settingsYaml = `${fakeModelSettingsYaml(server.baseUrl, { maxRetries: 1 })}extract_claims:\n  enabled: true\n${extraYaml}`
     const t = await createTestContext({
       settingsYaml,
       files,
-      models: (settings, cache) => createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow(createCommunityReports.name),
+      models: (settings, cache) =>
+        createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow(createCommunityReports.name),
     })
     return { t, result: createCommunityReports.run(t.ctx) }
   }
@@ -71,13 +74,21 @@ describeShared('create_community_reports over the replayed Christmas Carol answe
       expect(row.rank).toBe(source.rank)
       // A report repeated at another level keeps an id of its own (the reference would share one).
       const shared = rows.filter((r) => r.full_content === row.full_content).length > 1
-      expect(row.id).toBe(shared ? sharedContentReportId(row.community, row.level, row.full_content) : reportId(row.full_content))
+      expect(row.id).toBe(
+        shared ? sharedContentReportId(row.community, row.level, row.full_content) : reportId(row.full_content),
+      )
     }
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length)
     const communities = new Map((await ref.read(COMMUNITIES)).map((c) => [c.community, c]))
     for (const row of rows) {
       const c = communities.get(row.community)!
-      expect([row.parent, row.children, row.size, row.period, row.human_readable_id]).toEqual([c.parent, c.children, c.size, c.period, c.community])
+      expect([row.parent, row.children, row.size, row.period, row.human_readable_id]).toEqual([
+        c.parent,
+        c.children,
+        c.size,
+        c.period,
+        c.community,
+      ])
     }
     expect(t.stats.failures).toEqual([])
 

@@ -17,7 +17,8 @@ const responders: Responder[] = [
   ({ kind, messages }) => {
     const first = messages.find((m) => m.role === 'user')?.content ?? ''
     const subject = first.includes('Cratchit') ? 'SCROOGE' : 'MARLEY'
-    if (kind === 'extract_claims') return `(${subject}<|>NONE<|>FIRST<|>TRUE<|>NONE<|>NONE<|>first reply claim<|>source)\n##\n(broken<|>claim)\n<|COMPLETE|>`
+    if (kind === 'extract_claims')
+      return `(${subject}<|>NONE<|>FIRST<|>TRUE<|>NONE<|>NONE<|>first reply claim<|>source)\n##\n(broken<|>claim)\n<|COMPLETE|>`
     if (kind === 'extract_claims_continue') {
       return `##\n(${subject.toLowerCase()}<|>NONE<|>GLEANED<|>suspected<|>NONE<|>NONE<|>gleaned claim<|>source)\n##\n(${subject}<|>NONE<|>FIRST<|>TRUE<|>NONE<|>NONE<|>first reply claim<|>source)\n<|COMPLETE|>`
     }
@@ -46,17 +47,25 @@ describe('extract_covariates', () => {
     const t = await createTestContext({
       settingsYaml: `${fakeModelSettingsYaml(llm.baseUrl)}extract_claims:\n  enabled: true\nextract_graph:\n  entity_types: [person, ghost]\n`,
       files: { 'output/text_units.parquet': encodeParquet(BASE_TEXT_UNITS, UNITS) },
-      models: (settings, cache) => createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow('extract_covariates'),
+      models: (settings, cache) =>
+        createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow('extract_covariates'),
     })
     await extractCovariates.run(t.ctx)
     const rows = await t.tables.read(COVARIATES)
-    expect(rows.map((r) => [r.human_readable_id, r.text_unit_id, r.subject_id, r.type, r.status, r.description])).toEqual([
+    expect(
+      rows.map((r) => [r.human_readable_id, r.text_unit_id, r.subject_id, r.type, r.status, r.description]),
+    ).toEqual([
       [0, 'unit-a', 'SCROOGE', 'FIRST', 'TRUE', 'first reply claim'],
       [1, 'unit-a', 'SCROOGE', 'GLEANED', 'SUSPECTED', 'gleaned claim'],
       [2, 'unit-b', 'MARLEY', 'FIRST', 'TRUE', 'first reply claim'],
       [3, 'unit-b', 'MARLEY', 'GLEANED', 'SUSPECTED', 'gleaned claim'],
     ])
-    expect(rows.map((r) => r.id)).toEqual([covariateId('unit-a', 0), covariateId('unit-a', 1), covariateId('unit-b', 0), covariateId('unit-b', 1)])
+    expect(rows.map((r) => r.id)).toEqual([
+      covariateId('unit-a', 0),
+      covariateId('unit-a', 1),
+      covariateId('unit-b', 0),
+      covariateId('unit-b', 1),
+    ])
     expect(rows.every((r) => r.covariate_type === 'claim')).toBe(true)
     expect(t.stats.counters.parse_drops).toBe(2)
     const firstPrompt = JSON.stringify(llm.requests.slice(before).find((r) => r.kind === 'extract_claims')!.body)

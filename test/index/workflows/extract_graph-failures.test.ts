@@ -13,9 +13,24 @@ import { testdir } from '../../support/testdir.js'
 import { createTestContext } from '../../support/workflow-context.js'
 
 const UNITS = [
-  { id: 'unit-a', document_id: 'doc', text: 'Ebenezer Scrooge sat in his Counting House while Cratchit copied letters.', n_tokens: 14 },
-  { id: 'unit-b', document_id: 'doc', text: 'Jacob Marley had been dead these seven years, and Scrooge knew it.', n_tokens: 14 },
-  { id: 'unit-c', document_id: 'doc', text: 'Fred, the nephew of Scrooge, came in with a cheerful Christmas greeting.', n_tokens: 14 },
+  {
+    id: 'unit-a',
+    document_id: 'doc',
+    text: 'Ebenezer Scrooge sat in his Counting House while Cratchit copied letters.',
+    n_tokens: 14,
+  },
+  {
+    id: 'unit-b',
+    document_id: 'doc',
+    text: 'Jacob Marley had been dead these seven years, and Scrooge knew it.',
+    n_tokens: 14,
+  },
+  {
+    id: 'unit-c',
+    document_id: 'doc',
+    text: 'Fred, the nephew of Scrooge, came in with a cheerful Christmas greeting.',
+    n_tokens: 14,
+  },
 ]
 
 /** Server behaviour the tests switch per case. */
@@ -24,9 +39,12 @@ const behaviour = { failMarley: false, refuse: false, yesAnswers: 0, failFogBell
 const responders: Responder[] = [
   ({ kind, messages }) => {
     const first = messages.find((m) => m.role === 'user')?.content ?? ''
-    if (behaviour.failMarley && kind.startsWith('extract_graph') && first.includes('Jacob Marley')) throw new Error('injected failure')
-    if (behaviour.failFogBell && kind === 'extract_graph' && first.includes('Fog Bell')) throw new Error('injected failure')
-    if (behaviour.refuse && kind.startsWith('extract_graph')) return 'Sorry, as an AI model I cannot produce that format.'
+    if (behaviour.failMarley && kind.startsWith('extract_graph') && first.includes('Jacob Marley'))
+      throw new Error('injected failure')
+    if (behaviour.failFogBell && kind === 'extract_graph' && first.includes('Fog Bell'))
+      throw new Error('injected failure')
+    if (behaviour.refuse && kind.startsWith('extract_graph'))
+      return 'Sorry, as an AI model I cannot produce that format.'
     if (kind === 'extract_graph_loop') return behaviour.yesAnswers-- > 0 ? 'Y' : 'N'
     if (kind === 'extract_graph_continue') {
       const round = messages.filter((m) => m.role === 'assistant').length
@@ -39,12 +57,16 @@ const responders: Responder[] = [
 async function project(llm: FakeLlm, extraYaml = '', root?: string) {
   const settingsYaml = `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}${extraYaml}`
   return createTestContext({
-    ...(root === undefined ? { settingsYaml, files: { 'output/text_units.parquet': encodeParquet(BASE_TEXT_UNITS, UNITS) } } : { root }),
-    models: (settings, cache) => createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow('extract_graph'),
+    ...(root === undefined
+      ? { settingsYaml, files: { 'output/text_units.parquet': encodeParquet(BASE_TEXT_UNITS, UNITS) } }
+      : { root }),
+    models: (settings, cache) =>
+      createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow('extract_graph'),
   })
 }
 
-const extractionRequests = (llm: FakeLlm, from: number) => llm.requests.slice(from).filter((r) => r.kind.startsWith('extract_graph'))
+const extractionRequests = (llm: FakeLlm, from: number) =>
+  llm.requests.slice(from).filter((r) => r.kind.startsWith('extract_graph'))
 
 describe('extract_graph failures and gleaning', () => {
   let llm: FakeLlm
@@ -58,7 +80,10 @@ describe('extract_graph failures and gleaning', () => {
   it('fails with a summary when a chunk fails after retries, and a re-run retries only that chunk', async () => {
     behaviour.failMarley = true
     const t = await project(llm)
-    const error = await extractGraph.run(t.ctx).then(() => undefined, (e: unknown) => e)
+    const error = await extractGraph.run(t.ctx).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(WorkflowError)
     expect((error as WorkflowError).code).toBe('WORKFLOW')
     expect((error as Error).message).toContain('unit-b')
@@ -91,7 +116,10 @@ describe('extract_graph failures and gleaning', () => {
   it('fails loudly, showing a raw reply, when the model does not follow the format', async () => {
     behaviour.refuse = true
     const t = await project(llm)
-    const error = await extractGraph.run(t.ctx).then(() => undefined, (e: unknown) => e)
+    const error = await extractGraph.run(t.ctx).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     behaviour.refuse = false
     expect(error).toBeInstanceOf(GraphragError)
     expect((error as Error).message).toContain('no entities')
@@ -105,8 +133,17 @@ describe('extract_graph failures and gleaning', () => {
     await extractGraph.run(t.ctx)
     const kinds = extractionRequests(llm, before).map((r) => r.kind)
     // Per unit: extract, continue, loop check (Y), continue — the last round needs no loop check.
-    expect(kinds).toEqual(Array.from({ length: 3 }, () => ['extract_graph', 'extract_graph_continue', 'extract_graph_loop', 'extract_graph_continue']).flat())
-    const lastContinue = extractionRequests(llm, before)[3]!.body as { messages: Array<{ role: string; content: string }> }
+    expect(kinds).toEqual(
+      Array.from({ length: 3 }, () => [
+        'extract_graph',
+        'extract_graph_continue',
+        'extract_graph_loop',
+        'extract_graph_continue',
+      ]).flat(),
+    )
+    const lastContinue = extractionRequests(llm, before)[3]!.body as {
+      messages: Array<{ role: string; content: string }>
+    }
     expect(lastContinue.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user'])
     const entities = await t.tables.read(EXTRACTED_ENTITIES)
     const gleaned = entities.filter((e) => e.title.startsWith('GLEANED'))
@@ -119,20 +156,30 @@ describe('extract_graph failures and gleaning', () => {
 
   it('keeps the failed workflow in stats.json with every failed item, and logs each one', async () => {
     const files: Record<string, string> = {}
-    for (let i = 0; i < 9; i++) files[`input/night-${i}.txt`] = `${i < 7 ? 'The Fog Bell' : 'Ebenezer Scrooge'} was heard from the Counting House on night ${i}.`
+    for (let i = 0; i < 9; i++)
+      files[`input/night-${i}.txt`] =
+        `${i < 7 ? 'The Fog Bell' : 'Ebenezer Scrooge'} was heard from the Counting House on night ${i}.`
     const root = await testdir({
       'settings.yaml': `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}workflows: [load_input_documents, create_base_text_units, extract_graph]\n`,
       ...files,
     })
     behaviour.failFogBell = true
-    const error = await runIndex({ root, skipValidation: true }).then(() => undefined, (e: unknown) => e)
+    const error = await runIndex({ root, skipValidation: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     behaviour.failFogBell = false
     expect(error).toBeInstanceOf(WorkflowError)
 
     // The failed run's stats.json is in its work generation (output/ keeps the last complete index).
     const stats = JSON.parse(await readFile(join(root, '.output.run', 'work', 'stats.json'), 'utf8'))
     const entry = stats.workflows.extract_graph
-    expect(entry).toMatchObject({ status: 'failed', error: (error as Error).message, skipped: false, counters: { chunks_failed: 7 } })
+    expect(entry).toMatchObject({
+      status: 'failed',
+      error: (error as Error).message,
+      skipped: false,
+      counters: { chunks_failed: 7 },
+    })
     expect(entry.overall).toBeGreaterThan(0)
     expect(entry.failures).toHaveLength(7)
     for (const f of entry.failures) expect(f.reason).toMatch(/HTTP 500/)

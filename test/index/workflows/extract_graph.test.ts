@@ -35,7 +35,12 @@ describeShared('extract_graph, finalize_graph and extract_covariates over the re
   /** Runs the three workflows in-process; `root` reuses a project (and its cache) from an earlier run. */
   async function runPipeline(root?: string): Promise<PipelineRun> {
     const before = llm.requests.length
-    const units = (await ref().read(TEXT_UNITS)).map((u) => ({ id: u.id, document_id: u.document_id, text: u.text, n_tokens: u.n_tokens }))
+    const units = (await ref().read(TEXT_UNITS)).map((u) => ({
+      id: u.id,
+      document_id: u.document_id,
+      text: u.text,
+      n_tokens: u.n_tokens,
+    }))
     const settingsYaml = `${fakeModelSettingsYaml(llm.baseUrl)}extract_graph:\n  max_gleanings: 1\nextract_claims:\n  enabled: true\nsnapshots:\n  graphml: true\n  raw_graph: true\n`
     const files = { 'output/text_units.parquet': encodeParquet(BASE_TEXT_UNITS, units) }
     let registry: ModelRegistry | undefined
@@ -44,7 +49,8 @@ describeShared('extract_graph, finalize_graph and extract_covariates over the re
     for (const workflow of WORKFLOWS) {
       const t = await createTestContext({
         ...(projectRoot === undefined ? { settingsYaml, files } : { root: projectRoot }),
-        models: (settings, cache) => (registry ??= createModelRegistry(settings, { cache, log: SILENT_LOGGER })).forWorkflow(workflow.name),
+        models: (settings, cache) =>
+          (registry ??= createModelRegistry(settings, { cache, log: SILENT_LOGGER })).forWorkflow(workflow.name),
       })
       projectRoot = t.root
       await workflow.run(t.ctx)
@@ -101,7 +107,12 @@ describeShared('extract_graph, finalize_graph and extract_covariates over the re
       const expected = byKey.get(key(r))!.text_unit_ids.reduce((sum, id) => sum + strengths.get(`${id}|${key(r)}`)!, 0)
       expect(r.weight, key(r)).toBe(expected)
       expect(r.text_unit_ids).toEqual(byKey.get(key(r))!.text_unit_ids)
-      expect(r.description.replace(/\s*\n\s*/g, ' ').trim()).toBe(byKey.get(key(r))!.description.replace(/\s*\n\s*/g, ' ').trim())
+      expect(r.description.replace(/\s*\n\s*/g, ' ').trim()).toBe(
+        byKey
+          .get(key(r))!
+          .description.replace(/\s*\n\s*/g, ' ')
+          .trim(),
+      )
     }
   })
 
@@ -124,7 +135,8 @@ describeShared('extract_graph, finalize_graph and extract_covariates over the re
     const covariates = await first.contexts.extract_covariates!.tables.read(COVARIATES)
     const reference = await ref().read(COVARIATES)
     // Subjects are upper-cased like entity titles (the reference keeps e.g. `GRUEl` as written).
-    const claimKey = (c: { text_unit_id: string; subject_id: string | null; type: string | null }) => `${c.text_unit_id}|${c.subject_id?.toUpperCase()}|${c.type}`
+    const claimKey = (c: { text_unit_id: string; subject_id: string | null; type: string | null }) =>
+      `${c.text_unit_id}|${c.subject_id?.toUpperCase()}|${c.type}`
     // The reference keeps 25 junk rows (a sentence as subject, every other field null) made from
     // chatter; the replay sends them as tuples with empty descriptions, which we keep as claims.
     const real = reference.filter((c) => c.status !== null)
@@ -151,7 +163,8 @@ describeShared('extract_graph, finalize_graph and extract_covariates over the re
 /** Entities and relationships whose replayed descriptions differ between units: each costs one summary call. */
 function itemsDescribedDifferently(): number {
   const descriptions = new Map<string, Set<string>>()
-  const note = (key: string, description: string) => descriptions.set(key, (descriptions.get(key) ?? new Set()).add(description))
+  const note = (key: string, description: string) =>
+    descriptions.set(key, (descriptions.get(key) ?? new Set()).add(description))
   for (const unit of Object.values(replayExpectations())) {
     for (const e of unit.entities) note(`e|${e.title}`, e.description)
     for (const r of unit.relationships) note(`r|${r.source}|${r.target}`, r.description)

@@ -18,11 +18,15 @@ describeShared('graphrag index --method fast on A Christmas Carol (demo settings
   let seconds: number
 
   beforeAll(async () => {
-    root = await testdir({ 'settings.yaml': readFileSync(join(PROJECT_ROOT, 'fixtures', 'demo', 'settings.yaml'), 'utf8') })
+    root = await testdir({
+      'settings.yaml': readFileSync(join(PROJECT_ROOT, 'fixtures', 'demo', 'settings.yaml'), 'utf8'),
+    })
     mkdirSync(join(root, 'input'))
     copyFileSync(sharedPath('corpora', 'a-christmas-carol.txt'), join(root, 'input', 'a-christmas-carol.txt'))
     const started = performance.now()
-    run = await runCli(['index', '--root', root, '--method', 'fast'], { env: { OPENAI_API_KEY: undefined, GRAPHRAG_API_KEY: undefined } })
+    run = await runCli(['index', '--root', root, '--method', 'fast'], {
+      env: { OPENAI_API_KEY: undefined, GRAPHRAG_API_KEY: undefined },
+    })
     seconds = (performance.now() - started) / 1000
   }, 300_000)
 
@@ -32,10 +36,13 @@ describeShared('graphrag index --method fast on A Christmas Carol (demo settings
     const entities = await tables.read(ENTITIES)
     const communities = await tables.read(COMMUNITIES)
     const relationships = (await tables.names()).includes('relationships')
-    console.log(`Christmas Carol via CLI (fast): ${entities.length} entities, ${communities.length} communities, ${seconds.toFixed(1)} s`)
+    console.log(
+      `Christmas Carol via CLI (fast): ${entities.length} entities, ${communities.length} communities, ${seconds.toFixed(1)} s`,
+    )
     expect(relationships).toBe(true)
     const titles = new Set(entities.map((e) => e.title))
-    for (const name of ['SCROOGE', 'BOB CRATCHIT', 'MARLEY', 'TINY TIM', 'FEZZIWIG']) expect(titles.has(name), name).toBe(true)
+    for (const name of ['SCROOGE', 'BOB CRATCHIT', 'MARLEY', 'TINY TIM', 'FEZZIWIG'])
+      expect(titles.has(name), name).toBe(true)
     expect(entities.every((e) => e.type === 'NOUN PHRASE')).toBe(true)
   })
 
@@ -50,7 +57,11 @@ describeShared('graphrag index --method fast on A Christmas Carol (demo settings
       const own = c.text_unit_ids.map((id) => unitText.get(id)!)
       const sentences = splitSentences(report!.summary)
       expect(sentences.length).toBeGreaterThan(0)
-      for (const s of sentences) expect(own.some((t) => t.includes(s)), s).toBe(true)
+      for (const s of sentences)
+        expect(
+          own.some((t) => t.includes(s)),
+          s,
+        ).toBe(true)
     }
   })
 })

@@ -9,7 +9,11 @@ import { loadConfig } from '../../../src/config/load.js'
 import { buildNounGraph } from '../../../src/index/operations/build-noun-graph.js'
 import { createCommunities } from '../../../src/index/operations/create-communities.js'
 import { createFinalTextUnits } from '../../../src/index/operations/create-final-text-units.js'
-import { normalizeWhitespace, splitSentences, writeExtractiveReports } from '../../../src/index/operations/extractive-report/index.js'
+import {
+  normalizeWhitespace,
+  splitSentences,
+  writeExtractiveReports,
+} from '../../../src/index/operations/extractive-report/index.js'
 import { finalizeGraph } from '../../../src/index/operations/finalize-graph.js'
 import { createNounPhraseExtractor } from '../../../src/index/operations/noun-phrases/index.js'
 import { pruneGraph } from '../../../src/index/operations/prune-graph.js'
@@ -19,7 +23,11 @@ import type { CommunityRow, EntityRow, RelationshipRow, TextUnitRow } from '../.
 import { describeShared, PROJECT_ROOT, sharedPath } from '../../support/shared.js'
 
 /** Token windows like create_base_text_units (size/overlap in o200k tokens). */
-function chunk(text: string, size: number, overlap: number): { id: string; document_id: string; text: string; n_tokens: number }[] {
+function chunk(
+  text: string,
+  size: number,
+  overlap: number,
+): { id: string; document_id: string; text: string; n_tokens: number }[] {
   const tok = getTokenizer('o200k_base')
   const tokens = tok.encode(text)
   const out = []
@@ -52,7 +60,10 @@ describeShared('fast method on A Christmas Carol', () => {
     ;({ entities, relationships } = finalizeGraph(pruned.entities, pruned.relationships))
     communities = createCommunities(entities, relationships, settings.cluster_graph, '2026-01-15').rows
     textUnits = createFinalTextUnits(units, entities, relationships, undefined)
-    reports = writeExtractiveReports({ communities, entities, relationships, textUnits }, { wordDelimiter: settings.extract_graph_nlp.text_analyzer.word_delimiter })
+    reports = writeExtractiveReports(
+      { communities, entities, relationships, textUnits },
+      { wordDelimiter: settings.extract_graph_nlp.text_analyzer.word_delimiter },
+    )
     const seconds = (performance.now() - started) / 1000
     console.log(
       `Christmas Carol (fast): ${units.length} text units, ${graph.entities.length} → ${entities.length} entities, ` +
@@ -83,7 +94,8 @@ describeShared('fast method on A Christmas Carol', () => {
       const start = [...members][0]!
       const seen = new Set([start])
       const stack = [start]
-      while (stack.length > 0) for (const next of adjacency.get(stack.pop()!)!) if (!seen.has(next)) (seen.add(next), stack.push(next))
+      while (stack.length > 0)
+        for (const next of adjacency.get(stack.pop()!)!) if (!seen.has(next)) seen.add(next), stack.push(next)
       expect(seen.size, `community ${c.community} is connected`).toBe(members.size)
     }
   })
@@ -99,7 +111,11 @@ describeShared('fast method on A Christmas Carol', () => {
       const own = c.text_unit_ids.map((id) => unitText.get(id)!)
       const sentences = splitSentences(report.summary)
       expect(sentences.length, `community ${c.community}`).toBeGreaterThan(0)
-      for (const s of sentences) expect(own.some((t) => t.includes(s)), `community ${c.community}: ${s}`).toBe(true)
+      for (const s of sentences)
+        expect(
+          own.some((t) => t.includes(s)),
+          `community ${c.community}: ${s}`,
+        ).toBe(true)
     }
     const scrooge = reports.find((r) => r.title.includes('Scrooge'))
     expect(scrooge, 'a report is titled after Scrooge').toBeDefined()

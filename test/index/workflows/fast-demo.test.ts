@@ -12,7 +12,15 @@ import { createFinalTextUnits } from '../../../src/index/workflows/create_final_
 import { extractGraphNlp } from '../../../src/index/workflows/extract_graph_nlp.js'
 import { finalizeGraph } from '../../../src/index/workflows/finalize_graph.js'
 import { pruneGraph } from '../../../src/index/workflows/prune_graph.js'
-import { BASE_TEXT_UNITS, COMMUNITIES, COMMUNITY_REPORTS, ENTITIES, RELATIONSHIPS, type CommunityRow, type RelationshipRow } from '../../../src/model/index.js'
+import {
+  BASE_TEXT_UNITS,
+  COMMUNITIES,
+  COMMUNITY_REPORTS,
+  ENTITIES,
+  RELATIONSHIPS,
+  type CommunityRow,
+  type RelationshipRow,
+} from '../../../src/model/index.js'
 import { PROJECT_ROOT } from '../../support/shared.js'
 import { createTestContext, type TestContext } from '../../support/workflow-context.js'
 
@@ -34,14 +42,25 @@ async function runDemo(edit: (settings: string) => string = (s) => s): Promise<{
     }
   }
   await t.tables.write(BASE_TEXT_UNITS, units)
-  for (const workflow of [extractGraphNlp, pruneGraph, finalizeGraph, createCommunities, createFinalTextUnits, createCommunityReportsText]) {
+  for (const workflow of [
+    extractGraphNlp,
+    pruneGraph,
+    finalizeGraph,
+    createCommunities,
+    createFinalTextUnits,
+    createCommunityReportsText,
+  ]) {
     await workflow.run(t.ctx)
   }
   return { t, units: units.length }
 }
 
 /** True when the community's members are joined by its own relationships of positive weight. */
-function connectedByPositiveWeights(community: CommunityRow, titleOf: Map<string, string>, rels: Map<string, RelationshipRow>): boolean {
+function connectedByPositiveWeights(
+  community: CommunityRow,
+  titleOf: Map<string, string>,
+  rels: Map<string, RelationshipRow>,
+): boolean {
   const adj = new Map<string, string[]>()
   for (const id of community.relationship_ids) {
     const r = rels.get(id)
@@ -72,10 +91,14 @@ it('runs extract_graph_nlp → prune_graph → finalize_graph → communities �
   const communities = await t.tables.read(COMMUNITIES)
   const reports = await t.tables.read(COMMUNITY_REPORTS)
   expect(communities.length).toBeGreaterThan(1)
-  expect(reports.map((r) => r.community).sort((a, b) => a - b)).toEqual(communities.map((c) => c.community).sort((a, b) => a - b))
+  expect(reports.map((r) => r.community).sort((a, b) => a - b)).toEqual(
+    communities.map((c) => c.community).sort((a, b) => a - b),
+  )
   expect(reports.every((r) => r.summary.length > 0 && r.findings.length >= 1)).toBe(true)
   expect(t.stats.failures).toEqual([])
-  console.log(`demo (fast): ${units} text units, ${titles.size} entities, ${communities.length} communities; top report: ${reports.find((r) => r.level === 0)?.title}`)
+  console.log(
+    `demo (fast): ${units} text units, ${titles.size} entities, ${communities.length} communities; top report: ${reports.find((r) => r.level === 0)?.title}`,
+  )
 }, 60_000)
 
 it('clusters the demo with every PMI weight kept (min_edge_weight_pct 0): negative pairs are left out with a warning', async () => {
@@ -85,12 +108,15 @@ it('clusters the demo with every PMI weight kept (min_edge_weight_pct 0): negati
   const nonPositive = relationships.filter((r) => r.weight <= 0).length
   // The relationships table keeps them; only clustering leaves them out.
   expect(nonPositive).toBeGreaterThan(0)
-  expect(t.stats.warnings).toContainEqual(expect.stringMatching(new RegExp(`^${nonPositive} relationships with weight <= 0 left out of clustering`)))
+  expect(t.stats.warnings).toContainEqual(
+    expect.stringMatching(new RegExp(`^${nonPositive} relationships with weight <= 0 left out of clustering`)),
+  )
   const communities = await t.tables.read(COMMUNITIES)
   expect(communities.length).toBeGreaterThan(1)
   const titleOf = new Map((await t.tables.read(ENTITIES)).map((e) => [e.id, e.title]))
   const rels = new Map(relationships.map((r) => [r.id, r]))
-  for (const c of communities) expect(connectedByPositiveWeights(c, titleOf, rels), `community ${c.community}`).toBe(true)
+  for (const c of communities)
+    expect(connectedByPositiveWeights(c, titleOf, rels), `community ${c.community}`).toBe(true)
   expect((await t.tables.read(COMMUNITY_REPORTS)).length).toBe(communities.length)
   expect(t.stats.failures).toEqual([])
 }, 60_000)

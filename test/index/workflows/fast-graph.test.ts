@@ -9,7 +9,7 @@ import { createTestContext } from '../../support/workflow-context.js'
 
 const TEXTS = [
   'Old Scrooge sat in the counting-house. Bob Cratchit copied letters for Scrooge by a small fire.',
-  "Bob Cratchit went home to Camden Town, where Tiny Tim waited by the fire with Mrs Cratchit.",
+  'Bob Cratchit went home to Camden Town, where Tiny Tim waited by the fire with Mrs Cratchit.',
   'The ghost of Jacob Marley visited Scrooge. Marley wore a heavy chain on Christmas Eve.',
   'Scrooge and Bob Cratchit spoke of Tiny Tim on Christmas morning.',
 ]
@@ -25,7 +25,8 @@ describe('extract_graph_nlp and prune_graph workflows', () => {
     const relationships = await tables.read(NLP_RELATIONSHIPS)
     expect(result.rows).toEqual({ entities: entities.length, relationships: relationships.length })
     const titles = entities.map((e) => e.title)
-    for (const name of ['SCROOGE', 'BOB CRATCHIT', 'TINY TIM', 'JACOB MARLEY', 'CHRISTMAS EVE']) expect(titles).toContain(name)
+    for (const name of ['SCROOGE', 'BOB CRATCHIT', 'TINY TIM', 'JACOB MARLEY', 'CHRISTMAS EVE'])
+      expect(titles).toContain(name)
     expect(entities.every((e) => e.type === 'NOUN PHRASE' && e.description === '')).toBe(true)
     expect(entities.find((e) => e.title === 'SCROOGE')?.text_unit_ids).toEqual(['tu0', 'tu2', 'tu3'])
     expect(relationships.every((r) => r.source < r.target)).toBe(true)
@@ -50,7 +51,9 @@ describe('extract_graph_nlp and prune_graph workflows', () => {
     await tables.write(BASE_TEXT_UNITS, [{ id: 'a', document_id: 'd', text: 'it was so.', n_tokens: 3 }])
     await expect(extractGraphNlp.run(ctx)).rejects.toSatisfy((e) => e instanceof GraphragError && e.code === 'WORKFLOW')
 
-    await tables.write(NLP_ENTITIES, [{ title: 'A', frequency: 1, text_unit_ids: ['a'], type: 'NOUN PHRASE', description: '' }])
+    await tables.write(NLP_ENTITIES, [
+      { title: 'A', frequency: 1, text_unit_ids: ['a'], type: 'NOUN PHRASE', description: '' },
+    ])
     await tables.write(NLP_RELATIONSHIPS, [])
     await expect(pruneGraph.run(ctx)).rejects.toSatisfy((e) => e instanceof GraphragError && e.code === 'WORKFLOW')
   })

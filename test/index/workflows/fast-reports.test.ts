@@ -4,7 +4,14 @@ import { createModelRegistry } from '../../../src/index/run/models.js'
 import { reportId } from '../../../src/index/operations/community-reports/render.js'
 import { createCommunityReportsText } from '../../../src/index/workflows/create_community_reports_text.js'
 import { SILENT_LOGGER } from '../../../src/logger.js'
-import { COMMUNITIES, COMMUNITY_REPORTS, ENTITIES, RELATIONSHIPS, TEXT_UNITS, type CommunityRow } from '../../../src/model/index.js'
+import {
+  COMMUNITIES,
+  COMMUNITY_REPORTS,
+  ENTITIES,
+  RELATIONSHIPS,
+  TEXT_UNITS,
+  type CommunityRow,
+} from '../../../src/model/index.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type Responder } from '../../support/fake-llm/index.js'
 import { createTestContext, type TestContext } from '../../support/workflow-context.js'
 
@@ -14,37 +21,97 @@ const TEXTS = [
   'Marley was dead to begin with. Scrooge and Marley had been partners for many years.',
 ]
 const entity = (i: number, title: string, degree: number, units: number[]) => ({
-  id: `e${i}`, human_readable_id: i, title, type: 'NOUN PHRASE', description: '', text_unit_ids: units.map((u) => `t${u}`), frequency: units.length, degree,
+  id: `e${i}`,
+  human_readable_id: i,
+  title,
+  type: 'NOUN PHRASE',
+  description: '',
+  text_unit_ids: units.map((u) => `t${u}`),
+  frequency: units.length,
+  degree,
 })
-const ENTITY_ROWS = [entity(0, 'SCROOGE', 2, [0, 2]), entity(1, 'BOB CRATCHIT', 2, [0, 1]), entity(2, 'TINY TIM', 1, [1]), entity(3, 'MARLEY', 1, [2])]
+const ENTITY_ROWS = [
+  entity(0, 'SCROOGE', 2, [0, 2]),
+  entity(1, 'BOB CRATCHIT', 2, [0, 1]),
+  entity(2, 'TINY TIM', 1, [1]),
+  entity(3, 'MARLEY', 1, [2]),
+]
 const rel = (i: number, source: string, target: string, weight: number, units: number[]) => ({
-  id: `r${i}`, human_readable_id: i, source, target, description: '', weight, combined_degree: 3, text_unit_ids: units.map((u) => `t${u}`),
+  id: `r${i}`,
+  human_readable_id: i,
+  source,
+  target,
+  description: '',
+  weight,
+  combined_degree: 3,
+  text_unit_ids: units.map((u) => `t${u}`),
 })
-const RELATIONSHIP_ROWS = [rel(0, 'BOB CRATCHIT', 'SCROOGE', 0.2, [0]), rel(1, 'BOB CRATCHIT', 'TINY TIM', 0.3, [1]), rel(2, 'MARLEY', 'SCROOGE', 0.4, [2])]
-const community = (id: number, level: number, parent: number, children: number[], entities: number[], rels: number[], units: number[]): CommunityRow => ({
-  id: `c${id}`, human_readable_id: id, community: id, level, parent, children, title: `Community ${id}`,
-  entity_ids: entities.map((e) => `e${e}`), relationship_ids: rels.map((r) => `r${r}`), text_unit_ids: units.map((u) => `t${u}`),
-  period: '2026-01-15', size: entities.length,
+const RELATIONSHIP_ROWS = [
+  rel(0, 'BOB CRATCHIT', 'SCROOGE', 0.2, [0]),
+  rel(1, 'BOB CRATCHIT', 'TINY TIM', 0.3, [1]),
+  rel(2, 'MARLEY', 'SCROOGE', 0.4, [2]),
+]
+const community = (
+  id: number,
+  level: number,
+  parent: number,
+  children: number[],
+  entities: number[],
+  rels: number[],
+  units: number[],
+): CommunityRow => ({
+  id: `c${id}`,
+  human_readable_id: id,
+  community: id,
+  level,
+  parent,
+  children,
+  title: `Community ${id}`,
+  entity_ids: entities.map((e) => `e${e}`),
+  relationship_ids: rels.map((r) => `r${r}`),
+  text_unit_ids: units.map((u) => `t${u}`),
+  period: '2026-01-15',
+  size: entities.length,
 })
-const COMMUNITY_ROWS = [community(0, 0, -1, [2], [0, 1, 2], [0, 1], [0, 1]), community(1, 0, -1, [], [3, 0], [2], [2]), community(2, 1, 0, [], [1, 2], [1], [1])]
+const COMMUNITY_ROWS = [
+  community(0, 0, -1, [2], [0, 1, 2], [0, 1], [0, 1]),
+  community(1, 0, -1, [], [3, 0], [2], [2]),
+  community(2, 1, 0, [], [1, 2], [1], [1]),
+]
 
 async function seed(t: TestContext): Promise<void> {
   await t.tables.write(ENTITIES, ENTITY_ROWS)
   await t.tables.write(RELATIONSHIPS, RELATIONSHIP_ROWS)
   await t.tables.write(COMMUNITIES, COMMUNITY_ROWS)
-  await t.tables.write(TEXT_UNITS, TEXTS.map((text, i) => ({
-    id: `t${i}`, human_readable_id: i, text, n_tokens: 20, document_id: 'd', entity_ids: [], relationship_ids: [], covariate_ids: [],
-  })))
+  await t.tables.write(
+    TEXT_UNITS,
+    TEXTS.map((text, i) => ({
+      id: `t${i}`,
+      human_readable_id: i,
+      text,
+      n_tokens: 20,
+      document_id: 'd',
+      entity_ids: [],
+      relationship_ids: [],
+      covariate_ids: [],
+    })),
+  )
 }
 
 describe('create_community_reports_text without a chat model (offline)', () => {
   it('writes extractive reports, finalized like the LLM ones', async () => {
-    const t = await createTestContext({ settingsYaml: 'completion_models: {}\ncommunity_reports:\n  completion_model_id: null\n' })
+    const t = await createTestContext({
+      settingsYaml: 'completion_models: {}\ncommunity_reports:\n  completion_model_id: null\n',
+    })
     await seed(t)
     const result = await createCommunityReportsText.run(t.ctx)
     const rows = await t.tables.read(COMMUNITY_REPORTS)
     expect(result.summary).toEqual({ writer: 'extractive', failed: 0 })
-    expect(rows.map((r) => [r.level, r.community])).toEqual([[1, 2], [0, 0], [0, 1]])
+    expect(rows.map((r) => [r.level, r.community])).toEqual([
+      [1, 2],
+      [0, 0],
+      [0, 1],
+    ])
     for (const row of rows) {
       expect(row.id).toBe(reportId(row.full_content))
       expect(row.summary.length).toBeGreaterThan(0)
@@ -57,7 +124,9 @@ describe('create_community_reports_text without a chat model (offline)', () => {
   })
 
   it('also falls back when completion_model_id names a model that is not configured', async () => {
-    const t = await createTestContext({ settingsYaml: 'completion_models: {}\ncommunity_reports:\n  completion_model_id: missing\n' })
+    const t = await createTestContext({
+      settingsYaml: 'completion_models: {}\ncommunity_reports:\n  completion_model_id: missing\n',
+    })
     await seed(t)
     expect((await createCommunityReportsText.run(t.ctx)).summary?.writer).toBe('extractive')
   })
@@ -67,7 +136,9 @@ describe('create_community_reports_text with a chat model', () => {
   let llm: FakeLlm
   let failing: FakeLlm
   const failCommunity1: Responder = (req) =>
-    req.kind === 'community_report_text' && req.messages.some((m) => m.content.includes('Marley was dead')) ? 'no JSON here' : undefined
+    req.kind === 'community_report_text' && req.messages.some((m) => m.content.includes('Marley was dead'))
+      ? 'no JSON here'
+      : undefined
   beforeAll(async () => {
     llm = await startFakeLlm()
     failing = await startFakeLlm({ responders: [failCommunity1] })
@@ -80,7 +151,8 @@ describe('create_community_reports_text with a chat model', () => {
   async function context(server: FakeLlm, extra = ''): Promise<TestContext> {
     const t = await createTestContext({
       settingsYaml: `${fakeModelSettingsYaml(server.baseUrl, { maxRetries: 0 })}${extra}`,
-      models: (settings, cache) => createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow(createCommunityReportsText.name),
+      models: (settings, cache) =>
+        createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow(createCommunityReportsText.name),
     })
     await seed(t)
     return t

@@ -5,7 +5,15 @@ import { ConfigError } from '../../../src/errors.js'
 import { createModelRegistry } from '../../../src/index/run/models.js'
 import { generateTextEmbeddings } from '../../../src/index/workflows/generate_text_embeddings.js'
 import { SILENT_LOGGER } from '../../../src/logger.js'
-import { COMMUNITY_REPORTS, DOCUMENTS, EMBEDDING_NAMES, ENTITIES, RELATIONSHIPS, TEXT_UNITS, embeddingSnapshotTable } from '../../../src/model/index.js'
+import {
+  COMMUNITY_REPORTS,
+  DOCUMENTS,
+  EMBEDDING_NAMES,
+  ENTITIES,
+  RELATIONSHIPS,
+  TEXT_UNITS,
+  embeddingSnapshotTable,
+} from '../../../src/model/index.js'
 import { openVectorStore } from '../../../src/storage/vector-store.js'
 import { duckDescribe } from '../../support/duckdb.js'
 import { fakeEmbedding, fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
@@ -23,12 +31,17 @@ describeShared('generate_text_embeddings into LanceDB', () => {
   async function context(options: { root?: string; yaml?: string; tables?: string[] } = {}) {
     const ref = sharedPath('reference', 'christmas-carol-index')
     const tables = options.tables ?? ['text_units', 'entities', 'community_reports']
-    const files = Object.fromEntries(tables.map((n) => [`output/${n}.parquet`, readFileSync(join(ref, `${n}.parquet`))]))
-    const settingsYaml = fakeModelSettingsYaml(llm.baseUrl) + (options.yaml ?? 'vector_store:\n  vector_size: 1536\nsnapshots:\n  embeddings: true\n')
+    const files = Object.fromEntries(
+      tables.map((n) => [`output/${n}.parquet`, readFileSync(join(ref, `${n}.parquet`))]),
+    )
+    const settingsYaml =
+      fakeModelSettingsYaml(llm.baseUrl) +
+      (options.yaml ?? 'vector_store:\n  vector_size: 1536\nsnapshots:\n  embeddings: true\n')
     const root = options.root ?? (await testdir({ 'settings.yaml': settingsYaml, ...files }))
     return createTestContext({
       root,
-      models: (settings, cache) => createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow(generateTextEmbeddings.name),
+      models: (settings, cache) =>
+        createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow(generateTextEmbeddings.name),
     })
   }
 
@@ -42,7 +55,11 @@ describeShared('generate_text_embeddings into LanceDB', () => {
 
     const check = async () => {
       const store = await openVectorStore(t.settings.vector_store.db_uri)
-      expect((await store.tableNames()).sort()).toEqual(['community_full_content', 'entity_description', 'text_unit_text'])
+      expect((await store.tableNames()).sort()).toEqual([
+        'community_full_content',
+        'entity_description',
+        'text_unit_text',
+      ])
       expect((await store.vectorsById('text_unit_text')).size).toBe(units.length)
       expect((await store.vectorsById('entity_description')).size).toBe(entities.length)
       expect((await store.vectorsById('community_full_content')).size).toBe(reports.length)
@@ -88,10 +105,16 @@ describeShared('generate_text_embeddings into LanceDB', () => {
 
   it('embeds all eight fields of the reference family into tables of their own when embed_text.names lists them', async () => {
     const names = `embed_text:\n  names: [${EMBEDDING_NAMES.join(', ')}]\n`
-    const t = await context({ yaml: `vector_store:\n  vector_size: 1536\n${names}`, tables: ['text_units', 'entities', 'relationships', 'documents', 'community_reports'] })
+    const t = await context({
+      yaml: `vector_store:\n  vector_size: 1536\n${names}`,
+      tables: ['text_units', 'entities', 'relationships', 'documents', 'community_reports'],
+    })
     const result = await generateTextEmbeddings.run(t.ctx)
     const [entities, relationships, documents, reports] = [
-      await t.tables.read(ENTITIES), await t.tables.read(RELATIONSHIPS), await t.tables.read(DOCUMENTS), await t.tables.read(COMMUNITY_REPORTS),
+      await t.tables.read(ENTITIES),
+      await t.tables.read(RELATIONSHIPS),
+      await t.tables.read(DOCUMENTS),
+      await t.tables.read(COMMUNITY_REPORTS),
     ]
     expect(Object.keys(result.rows!).sort()).toEqual(EMBEDDING_NAMES.map((n) => `lancedb/${n}`).sort())
     const store = await openVectorStore(t.settings.vector_store.db_uri)
@@ -102,7 +125,9 @@ describeShared('generate_text_embeddings into LanceDB', () => {
     expect(await nearest('document_text', documents[0]!.text)).toBe(documents[0]!.id)
     expect(await nearest('community_title', reports[2]!.title)).toBe(reports[2]!.id)
     expect(await nearest('community_summary', reports[2]!.summary)).toBe(reports[2]!.id)
-    expect((await store.vectorsById('relationship_description')).size).toBe(relationships.filter((r) => r.description !== '').length)
+    expect((await store.vectorsById('relationship_description')).size).toBe(
+      relationships.filter((r) => r.description !== '').length,
+    )
     store.close()
   }, 60_000)
 })

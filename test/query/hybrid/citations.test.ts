@@ -1,16 +1,34 @@
 import { describe, expect, it } from 'vitest'
 import { checkCitations, citedLabels, sentences } from '../../../src/query/hybrid/citations.js'
 
-const SOURCES = [{ label: 'S1', id: 'u1' }, { label: 'S2', id: 'u2' }, { label: 'S3', id: 'r7' }]
+const SOURCES = [
+  { label: 'S1', id: 'u1' },
+  { label: 'S2', id: 'u2' },
+  { label: 'S3', id: 'r7' },
+]
 
 describe('citations', () => {
   it('reads single, listed and ranged labels', () => {
-    expect(citedLabels('A [S1]. B [S2, S3]. C [S1; S2]. D [S2-S3] and [S4–S5].')).toEqual(['S1', 'S2', 'S3', 'S1', 'S2', 'S2', 'S3', 'S4', 'S5'])
+    expect(citedLabels('A [S1]. B [S2, S3]. C [S1; S2]. D [S2-S3] and [S4–S5].')).toEqual([
+      'S1',
+      'S2',
+      'S3',
+      'S1',
+      'S2',
+      'S2',
+      'S3',
+      'S4',
+      'S5',
+    ])
   })
 
   it('maps cited labels to sources in order of first citation, without warnings when everything is cited', () => {
     expect(checkCitations('The ferry sank [S2]. It was rebuilt [S1][S3]. Again [S2].', SOURCES)).toEqual({
-      references: [{ label: 'S2', id: 'u2' }, { label: 'S1', id: 'u1' }, { label: 'S3', id: 'r7' }],
+      references: [
+        { label: 'S2', id: 'u2' },
+        { label: 'S1', id: 'u1' },
+        { label: 'S3', id: 'r7' },
+      ],
       warnings: [],
     })
   })
@@ -25,7 +43,9 @@ describe('citations', () => {
   it('unknown_citation: a label no source has', () => {
     const report = checkCitations('Yes [S1, S2, S3]. And [S9].', SOURCES)
     expect(report.references.map((r) => r.label)).toEqual(['S1', 'S2', 'S3'])
-    expect(report.warnings).toEqual([{ type: 'unknown_citation', detail: '[S9] is cited but no source has that label (given: S1–S3)' }])
+    expect(report.warnings).toEqual([
+      { type: 'unknown_citation', detail: '[S9] is cited but no source has that label (given: S1–S3)' },
+    ])
   })
 
   it('unreferenced_numeric: a sentence with a number or year and no citation; list markers and trailing citations are not figures', () => {

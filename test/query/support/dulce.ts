@@ -19,11 +19,11 @@ export function fakeProject(baseUrl: string, extra = ''): { root: string; settin
 
 /** Prompt text of a recorded chat request: its system message (or the first user message). */
 export function systemOf(body: unknown): string {
-  const messages = ((body as { messages?: { role: string; content: string }[] }).messages ?? [])
+  const messages = (body as { messages?: { role: string; content: string }[] }).messages ?? []
   return (messages.find((m) => m.role === 'system') ?? messages[0])?.content ?? ''
 }
 
 export function userOf(body: unknown): string {
-  const messages = ((body as { messages?: { role: string; content: string }[] }).messages ?? [])
+  const messages = (body as { messages?: { role: string; content: string }[] }).messages ?? []
   return [...messages].reverse().find((m) => m.role === 'user')?.content ?? ''
 }

@@ -16,6 +16,11 @@ function cosine(a: readonly number[], b: readonly number[]): number {
 }
 
 /** Document ids by cosine similarity to `query`, most similar first, with their similarity. */
-export function nearestByCosine(query: readonly number[], vectors: ReadonlyMap<string, readonly number[]>): { id: string; similarity: number }[] {
-  return [...vectors].map(([id, vector]) => ({ id, similarity: cosine(query, vector) })).sort((a, b) => b.similarity - a.similarity)
+export function nearestByCosine(
+  query: readonly number[],
+  vectors: ReadonlyMap<string, readonly number[]>,
+): { id: string; similarity: number }[] {
+  return [...vectors]
+    .map(([id, vector]) => ({ id, similarity: cosine(query, vector) }))
+    .sort((a, b) => b.similarity - a.similarity)
 }

@@ -29,7 +29,14 @@ export type PromptKind =
   | 'unknown'
 
 /** The questions of `graphrag prompt-tune`, by the step named in their `# Prompt tuning:` heading. */
-export type TuneKind = 'tune_domain' | 'tune_language' | 'tune_persona' | 'tune_entity_types' | 'tune_example' | 'tune_rating' | 'tune_role'
+export type TuneKind =
+  | 'tune_domain'
+  | 'tune_language'
+  | 'tune_persona'
+  | 'tune_entity_types'
+  | 'tune_example'
+  | 'tune_rating'
+  | 'tune_role'
 
 const TUNE_STEPS: ReadonlyArray<readonly [RegExp, TuneKind]> = [
   [/^subject domain/, 'tune_domain'],
@@ -64,11 +71,15 @@ function classifyText(text: string): PromptKind {
   if (/^Write a hypothetical answer/i.test(text)) return 'unknown'
   if (ENTITY_RECORD.test(text) && RELATIONSHIP_RECORD.test(text)) {
     if (isLoopQuestion(text)) return 'extract_graph_loop'
-    return /\b(missing|left out|more entities|were missed)\b/i.test(text) && !/Entity[_ ]types:/i.test(text) ? 'extract_graph_continue' : 'extract_graph'
+    return /\b(missing|left out|more entities|were missed)\b/i.test(text) && !/Entity[_ ]types:/i.test(text)
+      ? 'extract_graph_continue'
+      : 'extract_graph'
   }
   if (CLAIM_TUPLE.test(text) || /\bclaim description\b/i.test(text)) {
     if (isLoopQuestion(text)) return 'extract_claims_loop'
-    return /\b(missing|left out|were missed)\b/i.test(text) && !/Claim description:/i.test(text) ? 'extract_claims_continue' : 'extract_claims'
+    return /\b(missing|left out|were missed)\b/i.test(text) && !/Claim description:/i.test(text)
+      ? 'extract_claims_continue'
+      : 'extract_claims'
   }
   if (isLoopQuestion(text)) return /claim/i.test(text) ? 'extract_claims_loop' : 'extract_graph_loop'
   if (/"findings"/.test(text) && /rating/.test(text)) {
@@ -83,7 +94,11 @@ function classifyText(text: string): PromptKind {
   if (/"points"/.test(text)) return 'global_map'
   if (/\banalysts?\b/i.test(text)) return 'global_reduce'
   if (/research notes/i.test(text)) return 'drift_reduce'
-  if (/descriptions? to merge|description list|comprehensive (summary|description)|merge (their|the) descriptions/i.test(text)) {
+  if (
+    /descriptions? to merge|description list|comprehensive (summary|description)|merge (their|the) descriptions/i.test(
+      text,
+    )
+  ) {
     return 'summarize_descriptions'
   }
   // Local search cites any table (`[Data: <table> (ids)]`); basic search only cites Sources. The
@@ -102,14 +117,21 @@ function isLoopQuestion(text: string): boolean {
  * follow-ups are short user messages after an assistant turn, classified by the first user message.
  */
 export function classifyMessages(messages: readonly ChatMessageLike[]): PromptKind {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n')
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n')
   if (system.trim() !== '') return classifyText(system)
   const users = messages.filter((m) => m.role === 'user')
   const last = users[users.length - 1]?.content ?? ''
   const first = users[0]?.content ?? ''
   if (users.length > 1 && messages.some((m) => m.role === 'assistant')) {
     const base = classifyText(first)
-    const family = base.startsWith('extract_claims') ? 'extract_claims' : base.startsWith('extract_graph') ? 'extract_graph' : undefined
+    const family = base.startsWith('extract_claims')
+      ? 'extract_claims'
+      : base.startsWith('extract_graph')
+        ? 'extract_graph'
+        : undefined
     if (family !== undefined) return isLoopQuestion(last) ? `${family}_loop` : `${family}_continue`
   }
   return classifyText(last)

@@ -6,7 +6,16 @@
  * well-formed replies with nothing usable in them; `wrong_shape` answers a structured request with a
  * JSON object lacking the expected keys.
  */
-export type FaultKind = '429' | '500' | 'hang' | 'truncated' | 'malformed' | 'empty_choices' | 'null_content' | 'html' | 'wrong_shape'
+export type FaultKind =
+  | '429'
+  | '500'
+  | 'hang'
+  | 'truncated'
+  | 'malformed'
+  | 'empty_choices'
+  | 'null_content'
+  | 'html'
+  | 'wrong_shape'
 
 export interface FaultOptions {
   /** Share of requests that fail, 0..1. */

@@ -6,7 +6,12 @@ export function normaliseMessages(value: unknown): ChatMessageLike[] {
   if (!Array.isArray(value)) return []
   return value.map((m: { role?: unknown; content?: unknown }) => ({
     role: typeof m.role === 'string' ? m.role : 'user',
-    content: typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p: { text?: string }) => p.text ?? '').join('') : '',
+    content:
+      typeof m.content === 'string'
+        ? m.content
+        : Array.isArray(m.content)
+          ? m.content.map((p: { text?: string }) => p.text ?? '').join('')
+          : '',
   }))
 }
 
@@ -19,7 +24,12 @@ export function readBody(req: IncomingMessage): Promise<string> {
   })
 }
 
-export function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(payload)
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
   res.end(text)
@@ -36,7 +46,8 @@ export function sendBroken(res: ServerResponse, finish: (s: number) => void): vo
 /** An HTML error page served with status 200, as some proxies and gateways do. */
 export function sendHtml(res: ServerResponse, finish: (s: number) => void): void {
   finish(200)
-  const text = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>'
+  const text =
+    '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>'
   res.writeHead(200, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(text) })
   res.end(text)
 }

@@ -73,7 +73,11 @@ interface Handling {
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
   const requests: RecordedRequest[] = []
   const faults = new FaultPicker(options.faults)
-  const responders = [...(options.responders ?? []), ...(options.replay === 'christmas-carol' ? [REPLAY_RESPONDER] : []), BUILTIN_RESPONDER]
+  const responders = [
+    ...(options.responders ?? []),
+    ...(options.replay === 'christmas-carol' ? [REPLAY_RESPONDER] : []),
+    BUILTIN_RESPONDER,
+  ]
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: 'server_error' } })
@@ -120,7 +124,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     }
     if (azure !== null && url.searchParams.get('api-version') === null) {
       finish(400)
-      return sendJson(res, 400, { error: { message: 'api-version query parameter is required', type: 'invalid_request_error' } })
+      return sendJson(res, 400, {
+        error: { message: 'api-version query parameter is required', type: 'invalid_request_error' },
+      })
     }
     const key = (req.headers['api-key'] as string | undefined) ?? req.headers.authorization?.replace(/^Bearer\s+/i, '')
     if (key?.startsWith('bad-key') === true) {
@@ -137,7 +143,15 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (req.method === 'GET' && endpoint === 'models') {
       record.kind = 'models'
       finish(200)
-      return sendJson(res, 200, { object: 'list', data: ['gpt-4.1', 'gpt-4.1-mini', 'text-embedding-3-small'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) })
+      return sendJson(res, 200, {
+        object: 'list',
+        data: ['gpt-4.1', 'gpt-4.1-mini', 'text-embedding-3-small'].map((id) => ({
+          id,
+          object: 'model',
+          created: 0,
+          owned_by: 'fake',
+        })),
+      })
     }
     if (req.method !== 'POST' || (endpoint !== 'chat/completions' && endpoint !== 'embeddings')) {
       finish(404)
@@ -172,8 +186,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       completion_tokens: countTokens(content),
     }
     const extra = h.options.latency?.extraMs?.({ kind, messages, body: h.body }) ?? 0
-    const latency = (h.options.latency?.fixedMs ?? 0) + (h.options.latency?.perTokenMs ?? 0) * usage.completion_tokens + extra
-    return delay(latency).then(() => (h.record.stream ? sendStream(h, content, usage, finish) : sendCompletion(h, content, usage, finish)))
+    const latency =
+      (h.options.latency?.fixedMs ?? 0) + (h.options.latency?.perTokenMs ?? 0) * usage.completion_tokens + extra
+    return delay(latency).then(() =>
+      h.record.stream ? sendStream(h, content, usage, finish) : sendCompletion(h, content, usage, finish),
+    )
   }
 
   function sendCompletion(h: Handling, content: string, usage: Usage, finish: (s: number) => void): void {
@@ -182,7 +199,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       object: 'chat.completion',
       created: Math.floor(h.record.startedAt / 1000),
       model: h.record.model,
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null },
+      ],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     }
     if (h.fault === 'malformed' && h.body.response_format === undefined) {
@@ -204,13 +223,19 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   }
 
   function sendStream(h: Handling, content: string, usage: Usage, finish: (s: number) => void): void {
-    const base = { id: `chatcmpl-fake-${h.record.id}`, object: 'chat.completion.chunk', created: Math.floor(h.record.startedAt / 1000), model: h.record.model }
+    const base = {
+      id: `chatcmpl-fake-${h.record.id}`,
+      object: 'chat.completion.chunk',
+      created: Math.floor(h.record.startedAt / 1000),
+      model: h.record.model,
+    }
     if (h.fault === 'html') {
       sendHtml(h.res, finish)
       return
     }
     // A stream of no content: what empty choices or null content look like when streamed.
-    const pieces = h.fault === 'empty_choices' || h.fault === 'null_content' ? [] : (content.match(/[\s\S]{1,16}/g) ?? [])
+    const pieces =
+      h.fault === 'empty_choices' || h.fault === 'null_content' ? [] : (content.match(/[\s\S]{1,16}/g) ?? [])
     finish(200)
     h.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
     const send = (data: unknown) => h.res.write(`data: ${JSON.stringify(data)}\n\n`)
@@ -224,17 +249,25 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (h.fault === 'malformed' && h.body.response_format === undefined) h.res.write('data: {"choices": [\n\n')
     send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })
     const streamOptions = h.body.stream_options as { include_usage?: boolean } | undefined
-    if (streamOptions?.include_usage === true) send({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })
+    if (streamOptions?.include_usage === true)
+      send({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })
     h.res.end('data: [DONE]\n\n')
   }
 
   function embeddings(h: Handling, finish: (status: number) => void): Promise<void> | void {
     if (commonFault(h, finish)) return
     const input = h.body.input
-    const texts = typeof input === 'string' ? [input] : Array.isArray(input) ? input.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : []
+    const texts =
+      typeof input === 'string'
+        ? [input]
+        : Array.isArray(input)
+          ? input.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)))
+          : []
     if (h.options.maxEmbeddingInputs !== undefined && texts.length > h.options.maxEmbeddingInputs) {
       finish(413)
-      return sendJson(h.res, 413, { error: { message: `at most ${h.options.maxEmbeddingInputs} inputs per request`, type: 'invalid_request_error' } })
+      return sendJson(h.res, 413, {
+        error: { message: `at most ${h.options.maxEmbeddingInputs} inputs per request`, type: 'invalid_request_error' },
+      })
     }
     const dimension = typeof h.body.dimensions === 'number' ? h.body.dimensions : (h.options.embeddingDimension ?? 1536)
     const base64 = h.body.encoding_format === 'base64'
@@ -243,7 +276,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return { object: 'embedding', index, embedding: base64 ? encodeBase64(vector) : vector }
     })
     const promptTokens = texts.reduce((n, t) => n + countTokens(t), 0)
-    const payload = { object: 'list', data, model: h.record.model, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } }
+    const payload = {
+      object: 'list',
+      data,
+      model: h.record.model,
+      usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+    }
     return delay(h.options.latency?.fixedMs ?? 0).then(() => {
       if (h.fault === 'malformed') return sendBroken(h.res, finish)
       if (h.fault === 'html') return sendHtml(h.res, finish)
@@ -258,7 +296,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (h.fault === '429') {
       finish(429)
       const retryAfter = String(faults.retryAfterSeconds)
-      sendJson(h.res, 429, { error: { message: 'Rate limit reached (fake).', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, { 'retry-after': retryAfter })
+      sendJson(
+        h.res,
+        429,
+        { error: { message: 'Rate limit reached (fake).', type: 'rate_limit_error', code: 'rate_limit_exceeded' } },
+        { 'retry-after': retryAfter },
+      )
       return true
     }
     if (h.fault === '500') {

@@ -6,7 +6,14 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { COMMUNITIES, COMMUNITY_REPORTS, COVARIATES, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../../../src/model/index.js'
+import {
+  COMMUNITIES,
+  COMMUNITY_REPORTS,
+  COVARIATES,
+  ENTITIES,
+  RELATIONSHIPS,
+  TEXT_UNITS,
+} from '../../../src/model/index.js'
 import type { TableSchema } from '../../../src/model/schema.js'
 import { decodeParquet } from '../../../src/storage/parquet.js'
 import { SHARED_DIR } from '../shared.js'
@@ -109,7 +116,11 @@ function load(dataset: ReplayDataset): ReplayData {
   const units = textUnits.map((tu): ReplayUnit => {
     const unitEntities = entities
       .filter((e) => e.text_unit_ids.includes(tu.id))
-      .map((e) => ({ title: e.title, type: e.type, description: fragment(e.description, ...unitPosition(e.text_unit_ids, tu.id)) }))
+      .map((e) => ({
+        title: e.title,
+        type: e.type,
+        description: fragment(e.description, ...unitPosition(e.text_unit_ids, tu.id)),
+      }))
     const unitRelationships = relationships
       .filter((r) => r.text_unit_ids.includes(tu.id) && known.has(r.source) && known.has(r.target))
       .map((r) => ({
@@ -158,7 +169,12 @@ function load(dataset: ReplayDataset): ReplayData {
       rating_explanation: r.rating_explanation,
       findings: r.findings.map((f) => ({ summary: f.summary, explanation: f.explanation })),
     }
-    return [{ titles: c.entity_ids.map((id) => titleById.get(id) ?? '').filter((t) => t !== ''), report: JSON.stringify(report) }]
+    return [
+      {
+        titles: c.entity_ids.map((id) => titleById.get(id) ?? '').filter((t) => t !== ''),
+        report: JSON.stringify(report),
+      },
+    ]
   })
   const data = {
     units,
@@ -189,7 +205,10 @@ function graphRecords(unit: ReplayUnit): string[] {
 }
 
 function claimRecords(unit: ReplayUnit): string[] {
-  return unit.claims.map((c) => `(${c.subject}<|>${c.object}<|>${c.type}<|>${c.status}<|>${c.startDate}<|>${c.endDate}<|>${c.description}<|>${c.sourceText})`)
+  return unit.claims.map(
+    (c) =>
+      `(${c.subject}<|>${c.object}<|>${c.type}<|>${c.status}<|>${c.startDate}<|>${c.endDate}<|>${c.description}<|>${c.sourceText})`,
+  )
 }
 
 function withComplete(records: readonly string[]): string {
@@ -210,7 +229,10 @@ function bestCommunity(data: ReplayData, text: string, caseSensitive: boolean): 
     if (c.titles.length === 0) continue
     const found = c.titles.filter((t) => present.has(t)).length
     const score = found / c.titles.length
-    if (found > 0 && (best === undefined || score > best.score || (score === best.score && c.titles.length > best.size))) {
+    if (
+      found > 0 &&
+      (best === undefined || score > best.score || (score === best.score && c.titles.length > best.size))
+    ) {
       best = { score, size: c.titles.length, report: c.report }
     }
   }
@@ -225,13 +247,18 @@ function summary(data: ReplayData, text: string): string | undefined {
   // A relationship is named by a JSON array ["SOURCE", "TARGET"]; names may contain apostrophes.
   const names = parseNames(subject)
   if (names === undefined) return undefined
-  return data.relationshipDescriptions.get(`${names[0]}\u0000${names[1]}`) ?? data.relationshipDescriptions.get(`${names[1]}\u0000${names[0]}`)
+  return (
+    data.relationshipDescriptions.get(`${names[0]}\u0000${names[1]}`) ??
+    data.relationshipDescriptions.get(`${names[1]}\u0000${names[0]}`)
+  )
 }
 
 function parseNames(subject: string): [string, string] | undefined {
   try {
     const value: unknown = JSON.parse(subject)
-    return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string') ? [value[0], value[1]] : undefined
+    return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')
+      ? [value[0], value[1]]
+      : undefined
   } catch {
     return undefined
   }
@@ -254,7 +281,9 @@ function replay(data: ReplayData, kind: PromptKind, messages: readonly ChatMessa
     case 'extract_graph_continue': {
       const unit = findUnit(data, first)
       if (unit === undefined) return undefined
-      return extractionTurns(messages) === 1 ? withComplete(graphRecords(unit).slice(unit.firstReplyRecords)) : '<|COMPLETE|>'
+      return extractionTurns(messages) === 1
+        ? withComplete(graphRecords(unit).slice(unit.firstReplyRecords))
+        : '<|COMPLETE|>'
     }
     case 'extract_claims': {
       const unit = findUnit(data, first)
@@ -263,7 +292,9 @@ function replay(data: ReplayData, kind: PromptKind, messages: readonly ChatMessa
     case 'extract_claims_continue': {
       const unit = findUnit(data, first)
       if (unit === undefined) return undefined
-      return extractionTurns(messages) === 1 ? withComplete(claimRecords(unit).slice(unit.firstReplyClaims)) : '<|COMPLETE|>'
+      return extractionTurns(messages) === 1
+        ? withComplete(claimRecords(unit).slice(unit.firstReplyClaims))
+        : '<|COMPLETE|>'
     }
     case 'summarize_descriptions':
       return summary(data, first)

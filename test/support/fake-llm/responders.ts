@@ -61,10 +61,14 @@ function extractGraph(messages: readonly ChatMessageLike[]): string {
   const text = firstUser(messages)
   const type = entityType(text)
   const found = names(text, 6)
-  const records = found.map((n) => `("entity"<|>${n}<|>${type}<|>${n[0]}${n.slice(1).toLowerCase()} is mentioned in the text)`)
+  const records = found.map(
+    (n) => `("entity"<|>${n}<|>${type}<|>${n[0]}${n.slice(1).toLowerCase()} is mentioned in the text)`,
+  )
   for (let i = 1; i < found.length; i++) {
     const strength = 1 + Math.floor(hashUnit(`${found[i - 1]}|${found[i]}`) * 10)
-    records.push(`("relationship"<|>${found[i - 1]}<|>${found[i]}<|>${found[i - 1]} appears together with ${found[i]}<|>${strength})`)
+    records.push(
+      `("relationship"<|>${found[i - 1]}<|>${found[i]}<|>${found[i - 1]} appears together with ${found[i]}<|>${strength})`,
+    )
   }
   return records.length === 0 ? '<|COMPLETE|>' : `${records.join('\n##\n')}\n<|COMPLETE|>`
 }
@@ -157,7 +161,9 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
     case 'global_map': {
       const ids = contextIds(prompt(messages), 3).join(', ')
       const score = 10 + Math.floor(hashUnit(prompt(messages)) * 90)
-      return JSON.stringify({ points: [{ description: `The reports address the question [Data: Reports (${ids})]`, score }] })
+      return JSON.stringify({
+        points: [{ description: `The reports address the question [Data: Reports (${ids})]`, score }],
+      })
     }
     case 'global_reduce':
       return answer(messages, 'Reports')
@@ -177,14 +183,22 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
       return JSON.stringify({
         intermediate_answer: `# Intermediate answer\n\n${lastUser(messages).slice(0, 200)}`,
         score: Math.floor(hashUnit(lastUser(messages)) * 100),
-        follow_up_queries: Array.from({ length: 5 }, (_, i) => `Follow-up question ${i + 1} (${hashUnit(lastUser(messages) + i).toFixed(4)})?`),
+        follow_up_queries: Array.from(
+          { length: 5 },
+          (_, i) => `Follow-up question ${i + 1} (${hashUnit(lastUser(messages) + i).toFixed(4)})?`,
+        ),
       })
     case 'dynamic_rating':
-      return JSON.stringify({ reason: 'The report relates to the question.', rating: 1 + Math.floor(hashUnit(prompt(messages)) * 5) })
+      return JSON.stringify({
+        reason: 'The report relates to the question.',
+        rating: 1 + Math.floor(hashUnit(prompt(messages)) * 5),
+      })
     case 'chunk_graph':
       return chunkGraph(messages)
     case 'hybrid_entities':
-      return JSON.stringify([...new Set([...lastUser(messages).matchAll(/\b[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})*\b/g)].map((m) => m[0]))])
+      return JSON.stringify([
+        ...new Set([...lastUser(messages).matchAll(/\b[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})*\b/g)].map((m) => m[0])),
+      ])
     case 'hybrid_search':
       return `The sources answer the question [S1].`
     case 'unknown':

@@ -8,7 +8,9 @@
 import type { ChatMessageLike, TuneKind } from './classify.js'
 
 const ARTICLES = 'the|a|an|le|la|les|un|une|el|los|las|der|die|das|ein|eine'
-const capitalised = ARTICLES.split('|').map((a) => a[0]!.toUpperCase() + a.slice(1)).join('|')
+const capitalised = ARTICLES.split('|')
+  .map((a) => a[0]!.toUpperCase() + a.slice(1))
+  .join('|')
 const TYPED_NAME = new RegExp(`\\b(?:${ARTICLES}|${capitalised})\\s+(\\p{Ll}{3,})\\s+(\\p{Lu}\\p{Ll}{2,})`, 'gu')
 
 const LANGUAGE_WORDS: Record<string, readonly string[]> = {
@@ -46,7 +48,10 @@ function language(text: string): string {
 function domain(text: string): string {
   const counts = new Map<string, number>()
   for (const w of text.toLowerCase().match(/\p{L}{6,}/gu) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1)
-  const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2).map(([w]) => w)
+  const top = [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 2)
+    .map(([w]) => w)
   return top.length === 0 ? 'general documents' : top.join(' and ')
 }
 
@@ -56,9 +61,15 @@ function after(prompt: string, label: RegExp): string {
 }
 
 function example(prompt: string): string {
-  const allowed = after(prompt, /whose type is one of: ([^;\n]*);/).split(',').map((t) => t.trim().toUpperCase())
+  const allowed = after(prompt, /whose type is one of: ([^;\n]*);/)
+    .split(',')
+    .map((t) => t.trim().toUpperCase())
   const entities = typedNames(passages(prompt))
-    .map((e) => ({ name: e.name.toUpperCase(), type: e.type.toUpperCase(), description: `${e.name} is the ${e.type} named in the passage` }))
+    .map((e) => ({
+      name: e.name.toUpperCase(),
+      type: e.type.toUpperCase(),
+      description: `${e.name} is the ${e.type} named in the passage`,
+    }))
     .filter((e) => allowed.includes(e.type))
   const relationships = entities.slice(1).map((e, i) => ({
     source: entities[i]!.name,
@@ -78,13 +89,17 @@ export function tuneReply(kind: TuneKind, messages: readonly ChatMessageLike[]):
     case 'tune_language':
       return JSON.stringify({ language: language(passages(prompt)) })
     case 'tune_persona':
-      return JSON.stringify({ persona: `You are an expert in ${topic}, mapping who and what the documents name and how they connect.` })
+      return JSON.stringify({
+        persona: `You are an expert in ${topic}, mapping who and what the documents name and how they connect.`,
+      })
     case 'tune_entity_types':
       return JSON.stringify({ entities: typedNames(passages(prompt)) })
     case 'tune_example':
       return example(prompt)
     case 'tune_rating':
-      return JSON.stringify({ rating_description: `The rating measures how much the community matters to ${topic}: 0 is incidental, 10 is central.` })
+      return JSON.stringify({
+        rating_description: `The rating measures how much the community matters to ${topic}: 0 is incidental, 10 is central.`,
+      })
     case 'tune_role':
       return JSON.stringify({ role: `You are an analyst of ${topic} who briefs decision makers.` })
   }

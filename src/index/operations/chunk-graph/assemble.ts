@@ -41,7 +41,12 @@ export function pruneEdges(edges: readonly DraftEdge[], options: PruneOptions): 
 export function toRows(edges: readonly DraftEdge[], order: ReadonlyMap<string, number>): ChunkEdgeRow[] {
   const at = (id: string) => order.get(id) ?? Number.MAX_SAFE_INTEGER
   return [...edges]
-    .sort((a, b) => at(a.source) - at(b.source) || at(a.target) - at(b.target) || (a.relation < b.relation ? -1 : a.relation > b.relation ? 1 : 0))
+    .sort(
+      (a, b) =>
+        at(a.source) - at(b.source) ||
+        at(a.target) - at(b.target) ||
+        (a.relation < b.relation ? -1 : a.relation > b.relation ? 1 : 0),
+    )
     .map((e) => ({
       id: chunkEdgeId(e.source, e.target, e.relation),
       source_id: e.source,

@@ -55,10 +55,16 @@ export async function buildChunkGraph(
   services: ChunkGraphServices,
 ): Promise<ChunkGraphResult> {
   const sequence = options.sequence ? sequenceEdges(units) : []
-  const shared = options.sharedEntities ? sharedEntityEdges(units, titles, options.minSharedEntities, options.maxEdgesPerChunk) : []
+  const shared = options.sharedEntities
+    ? sharedEntityEdges(units, titles, options.minSharedEntities, options.maxEdgesPerChunk)
+    : []
   const { llm, crossDocument } = options
-  const windows = llm === null ? [] : slidingWindows(units.length, llm.batchSize, llm.batchOverlap).map(([s, e]) => units.slice(s, e))
-  const cross = crossDocument === null ? [] : crossDocumentBatches(units, crossDocument.vectors, crossDocument.threshold, crossDocument.topK)
+  const windows =
+    llm === null ? [] : slidingWindows(units.length, llm.batchSize, llm.batchOverlap).map(([s, e]) => units.slice(s, e))
+  const cross =
+    crossDocument === null
+      ? []
+      : crossDocumentBatches(units, crossDocument.vectors, crossDocument.threshold, crossDocument.topK)
   services.onBatches?.(windows.length + cross.length)
   const empty = { edges: [] as DraftEdge[], dropped: [] as DropReason[], failures: [] as FailedBatch[], calls: 0 }
   const call = async (batches: ChunkUnit[][], origin: 'llm' | 'cross_document') => {
@@ -74,7 +80,12 @@ export async function buildChunkGraph(
   const kept = pruneEdges(unique, { minEdgeWeight: options.minEdgeWeight, maxEdgesPerChunk: options.maxEdgesPerChunk })
   return {
     rows: toRows(kept, new Map(units.map((u, i) => [u.id, i]))),
-    proposed: { sequence: sequence.length, shared_entities: shared.length, llm: typed.edges.length, cross_document: crossTyped.edges.length },
+    proposed: {
+      sequence: sequence.length,
+      shared_entities: shared.length,
+      llm: typed.edges.length,
+      cross_document: crossTyped.edges.length,
+    },
     dropped: [...typed.dropped, ...crossTyped.dropped],
     failures: [...typed.failures, ...crossTyped.failures],
     calls: typed.calls + crossTyped.calls,

@@ -43,7 +43,11 @@ export function renderBatch(batch: readonly ChunkUnit[]): string {
   return batch.map((u) => `----- unit ${unitLabel(u)} -----\n${u.text.trim()}\n`).join('\n')
 }
 
-export async function llmEdges(batches: readonly ChunkUnit[][], options: LlmEdgeOptions, services: LlmEdgeServices): Promise<LlmEdgeResult> {
+export async function llmEdges(
+  batches: readonly ChunkUnit[][],
+  options: LlmEdgeOptions,
+  services: LlmEdgeServices,
+): Promise<LlmEdgeResult> {
   const outcomes = await mapBounded(batches, options.concurrency, async (batch) => {
     try {
       return await requestBatch(batch, options, services)

@@ -8,7 +8,14 @@ export function sequenceEdges(units: readonly ChunkUnit[]): DraftEdge[] {
     const previous = lastOfDocument.get(unit.document_id)
     if (previous !== undefined) {
       const description = 'continues in the next chunk of the document'
-      edges.push({ source: previous.id, target: unit.id, relation: 'sequence', weight: 1, description, origin: 'sequence' })
+      edges.push({
+        source: previous.id,
+        target: unit.id,
+        relation: 'sequence',
+        weight: 1,
+        description,
+        origin: 'sequence',
+      })
     }
     lastOfDocument.set(unit.document_id, unit)
   }

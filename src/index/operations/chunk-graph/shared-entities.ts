@@ -19,7 +19,12 @@ interface Counted {
  * kept. With `maxPerUnit` > 0 only each unit's heaviest edges are kept (max_edges_per_chunk would
  * drop the others anyway), which bounds the output when a few entities appear in most units.
  */
-export function sharedEntityEdges(units: readonly ChunkUnit[], titles: ReadonlyMap<string, string>, minShared: number, maxPerUnit = 0): DraftEdge[] {
+export function sharedEntityEdges(
+  units: readonly ChunkUnit[],
+  titles: ReadonlyMap<string, string>,
+  minShared: number,
+  maxPerUnit = 0,
+): DraftEdge[] {
   const entitiesOf = units.map((u) => [...new Set(u.entity_ids ?? [])])
   const unitsByEntity = new Map<string, number[]>()
   entitiesOf.forEach((entities, i) => {
@@ -41,9 +46,15 @@ export function sharedEntityEdges(units: readonly ChunkUnit[], titles: ReadonlyM
         else list.push(entity)
       }
     }
-    let own = [...shared].filter(([, list]) => list.length >= minShared).map(([target, list]) => ({ source, target, entities: list }))
+    let own = [...shared]
+      .filter(([, list]) => list.length >= minShared)
+      .map(([target, list]) => ({ source, target, entities: list }))
     own.sort((a, b) => a.target - b.target)
-    if (maxPerUnit > 0) own = [...own].sort((a, b) => b.entities.length - a.entities.length).slice(0, maxPerUnit).sort((a, b) => a.target - b.target)
+    if (maxPerUnit > 0)
+      own = [...own]
+        .sort((a, b) => b.entities.length - a.entities.length)
+        .slice(0, maxPerUnit)
+        .sort((a, b) => a.target - b.target)
     for (const c of own) most = Math.max(most, c.entities.length)
     kept.push(...own)
   })
@@ -52,6 +63,13 @@ export function sharedEntityEdges(units: readonly ChunkUnit[], titles: ReadonlyM
     const more = entities.length > NAMED_ENTITIES ? ', …' : ''
     const description = `${entities.length} shared entities: ${names.join(', ')}${more}`
     const weight = entities.length / most
-    return { source: units[source]!.id, target: units[target]!.id, relation: 'related_to', weight, description, origin: 'shared_entities' as const }
+    return {
+      source: units[source]!.id,
+      target: units[target]!.id,
+      relation: 'related_to',
+      weight,
+      description,
+      origin: 'shared_entities' as const,
+    }
   })
 }

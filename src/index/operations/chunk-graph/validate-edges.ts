@@ -6,9 +6,24 @@ import type { ChunkEdgeOrigin } from '../../../model/chunk-edges.js'
 import type { ChunkUnit, DraftEdge } from './types.js'
 
 /** The relations a model may assign (related_to is reserved for shared-entity edges). */
-export const LLM_RELATIONS = ['references', 'elaborates', 'depends_on', 'contradicts', 'part_of', 'similar_to', 'sequence', 'caused_by'] as const
+export const LLM_RELATIONS = [
+  'references',
+  'elaborates',
+  'depends_on',
+  'contradicts',
+  'part_of',
+  'similar_to',
+  'sequence',
+  'caused_by',
+] as const
 
-export type DropReason = 'not_an_object' | 'unknown_id' | 'self_edge' | 'unknown_relation' | 'bad_weight' | 'same_document'
+export type DropReason =
+  | 'not_an_object'
+  | 'unknown_id'
+  | 'self_edge'
+  | 'unknown_relation'
+  | 'bad_weight'
+  | 'same_document'
 
 export interface BatchEdges {
   edges: DraftEdge[]
@@ -24,7 +39,11 @@ export function unitLabel(unit: ChunkUnit): string {
  * Checks every edge of a reply's `edges` list against the batch: both ids in the batch, no
  * self-edge, a known relation, a weight in (0, 1], and for cross-document batches two documents.
  */
-export function validateEdges(items: readonly unknown[], batch: readonly ChunkUnit[], origin: ChunkEdgeOrigin): BatchEdges {
+export function validateEdges(
+  items: readonly unknown[],
+  batch: readonly ChunkUnit[],
+  origin: ChunkEdgeOrigin,
+): BatchEdges {
   const byLabel = new Map(batch.map((u) => [unitLabel(u), u]))
   const out: BatchEdges = { edges: [], dropped: [] }
   for (const item of items) {
@@ -35,16 +54,31 @@ export function validateEdges(items: readonly unknown[], batch: readonly ChunkUn
   return out
 }
 
-function checkEdge(item: unknown, byLabel: ReadonlyMap<string, ChunkUnit>, origin: ChunkEdgeOrigin): DraftEdge | DropReason {
+function checkEdge(
+  item: unknown,
+  byLabel: ReadonlyMap<string, ChunkUnit>,
+  origin: ChunkEdgeOrigin,
+): DraftEdge | DropReason {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'not_an_object'
   const e = item as Record<string, unknown>
   const source = byLabel.get(label(e.source))
   const target = byLabel.get(label(e.target))
   if (source === undefined || target === undefined) return 'unknown_id'
   if (source.id === target.id) return 'self_edge'
-  const relation = typeof e.relation === 'string' ? e.relation.trim().toLowerCase().replace(/[\s-]+/g, '_') : ''
+  const relation =
+    typeof e.relation === 'string'
+      ? e.relation
+          .trim()
+          .toLowerCase()
+          .replace(/[\s-]+/g, '_')
+      : ''
   if (!(LLM_RELATIONS as readonly string[]).includes(relation)) return 'unknown_relation'
-  const weight = typeof e.weight === 'number' ? e.weight : typeof e.weight === 'string' && e.weight.trim() !== '' ? Number(e.weight) : NaN
+  const weight =
+    typeof e.weight === 'number'
+      ? e.weight
+      : typeof e.weight === 'string' && e.weight.trim() !== ''
+        ? Number(e.weight)
+        : NaN
   if (!Number.isFinite(weight) || weight <= 0 || weight > 1) return 'bad_weight'
   if (origin === 'cross_document' && source.document_id === target.document_id) return 'same_document'
   const description = typeof e.description === 'string' ? e.description.trim() : ''

@@ -27,8 +27,10 @@ const ORDER: readonly Section[] = ['entities', 'claims', 'edges']
 const SLACK = 16
 
 const entityLine = (e: EntityDetails): string => csvLine([e.human_readable_id, e.title, e.description, e.degree])
-const claimLine = (c: ClaimDetails): string => csvLine([c.human_readable_id, c.subject_id, c.type, c.status, c.description])
-const edgeLine = (e: EdgeDetails): string => csvLine([e.human_readable_id, e.source, e.target, e.description, e.combined_degree])
+const claimLine = (c: ClaimDetails): string =>
+  csvLine([c.human_readable_id, c.subject_id, c.type, c.status, c.description])
+const edgeLine = (e: EdgeDetails): string =>
+  csvLine([e.human_readable_id, e.source, e.target, e.description, e.combined_degree])
 
 /** Joins non-empty context parts the way sections are joined. */
 function joinParts(...parts: string[]): string {

@@ -68,13 +68,20 @@ export function buildLocalContexts(input: ContextInput): Map<number, LocalContex
     communities.forEach((c, i) => {
       const members = membersOf[i]!
       const edges = new Map<number, EdgeDetails>()
-      for (const title of members.keys()) for (const e of edgesByTitle.get(title) ?? []) edges.set(e.human_readable_id, e)
+      for (const title of members.keys())
+        for (const e of edgesByTitle.get(title) ?? []) edges.set(e.human_readable_id, e)
       const claims = new Map<string, ClaimDetails[]>()
       for (const title of members.keys()) {
         const list = claimsBySubject.get(title)
         if (list !== undefined) claims.set(title, list)
       }
-      out.set(c.community, { community: c.community, level: c.level, members, edges: rankEdges([...edges.values()]), claims })
+      out.set(c.community, {
+        community: c.community,
+        level: c.level,
+        members,
+        edges: rankEdges([...edges.values()]),
+        claims,
+      })
     })
   }
   return out
@@ -86,7 +93,10 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else list.push(value)
 }
 
-function memberDetails(community: CommunityRow, entitiesById: ReadonlyMap<string, EntityRow>): Map<string, EntityDetails> {
+function memberDetails(
+  community: CommunityRow,
+  entitiesById: ReadonlyMap<string, EntityRow>,
+): Map<string, EntityDetails> {
   const members = new Map<string, EntityDetails>()
   for (const id of community.entity_ids) {
     const e = entitiesById.get(id)
@@ -101,7 +111,10 @@ function memberDetails(community: CommunityRow, entitiesById: ReadonlyMap<string
   return members
 }
 
-function indexLevelEdges(relationships: readonly RelationshipRow[], levelTitles: ReadonlySet<string>): Map<string, EdgeDetails[]> {
+function indexLevelEdges(
+  relationships: readonly RelationshipRow[],
+  levelTitles: ReadonlySet<string>,
+): Map<string, EdgeDetails[]> {
   const byTitle = new Map<string, EdgeDetails[]>()
   for (const r of relationships) {
     if (!levelTitles.has(r.source) || !levelTitles.has(r.target)) continue

@@ -28,6 +28,10 @@ export function sectionHead(label: string, columns: readonly string[]): string {
 }
 
 /** A titled context section: `-----Label-----` then its CSV. */
-export function renderSection(label: string, columns: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
+export function renderSection(
+  label: string,
+  columns: readonly string[],
+  rows: readonly (readonly CsvValue[])[],
+): string {
   return sectionHead(label, columns) + rows.map(csvLine).join('')
 }

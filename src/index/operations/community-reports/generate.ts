@@ -43,7 +43,9 @@ export async function generateGraphReports(
   const countTokens = (text: string): number => services.chat.countTokens(text)
   const byCommunity = new Map(input.communities.map((c) => [c.community, c]))
   const levels = [...new Set(input.communities.map((c) => c.level))].sort((a, b) => b - a)
-  const ordered = levels.flatMap((level) => input.communities.filter((c) => c.level === level).sort((a, b) => a.community - b.community))
+  const ordered = levels.flatMap((level) =>
+    input.communities.filter((c) => c.level === level).sort((a, b) => a.community - b.community),
+  )
   const reports = new Map<number, string>()
   const pending = new Map<number, Promise<Outcome>>()
   const deps = { ...services, countTokens }

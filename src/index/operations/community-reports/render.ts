@@ -108,7 +108,10 @@ export function finalizeReports(
     }
     const fullContent = contents[i]!
     return {
-      id: uses.get(fullContent)! > 1 ? sharedContentReportId(report.community, report.level, fullContent) : reportId(fullContent),
+      id:
+        uses.get(fullContent)! > 1
+          ? sharedContentReportId(report.community, report.level, fullContent)
+          : reportId(fullContent),
       human_readable_id: report.community,
       community: report.community,
       level: report.level,

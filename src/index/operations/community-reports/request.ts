@@ -55,7 +55,10 @@ export async function requestReport(
   options: ReportRequestOptions,
   services: { chat: ChatModel; signal?: AbortSignal },
 ): Promise<ReportContent> {
-  const prompt = formatPrompt(options.prompt, { input_text: contextText, max_report_length: String(options.maxReportLength) })
+  const prompt = formatPrompt(options.prompt, {
+    input_text: contextText,
+    max_report_length: String(options.maxReportLength),
+  })
   const reply = await services.chat.complete({
     messages: [{ role: 'user', content: prompt }],
     responseFormat: REPORT_RESPONSE_FORMAT,
@@ -63,7 +66,10 @@ export async function requestReport(
   })
   const report = parseReportContent(reply.json ?? parseJson(reply.content))
   if (report === undefined) {
-    throw new LlmError('the model returned a community report that does not match the report schema', { model: services.chat.model, attempts: 1 })
+    throw new LlmError('the model returned a community report that does not match the report schema', {
+      model: services.chat.model,
+      attempts: 1,
+    })
   }
   return report
 }
@@ -73,7 +79,8 @@ function parseReportContent(value: unknown): ReportContent | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const v = value as Record<string, unknown>
   const rating = typeof v.rating === 'string' && v.rating.trim() !== '' ? Number(v.rating) : v.rating
-  if (typeof v.title !== 'string' || typeof v.summary !== 'string' || typeof v.rating_explanation !== 'string') return undefined
+  if (typeof v.title !== 'string' || typeof v.summary !== 'string' || typeof v.rating_explanation !== 'string')
+    return undefined
   if (typeof rating !== 'number' || !Number.isFinite(rating) || !Array.isArray(v.findings)) return undefined
   const findings: ReportContent['findings'][number][] = []
   for (const f of v.findings as unknown[]) {

@@ -27,7 +27,11 @@ export interface CommunityContext {
 
 function reportsSection(subs: readonly SubCommunity[]): string {
   if (subs.length === 0) return ''
-  return renderSection('Reports', ['community', 'full_content'], subs.map((s) => [s.community, s.fullContent ?? '']))
+  return renderSection(
+    'Reports',
+    ['community', 'full_content'],
+    subs.map((s) => [s.community, s.fullContent ?? '']),
+  )
 }
 
 export function buildCommunityContext(

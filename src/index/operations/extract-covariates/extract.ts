@@ -34,9 +34,15 @@ export interface ExtractClaimsResult {
 }
 
 type UnitText = Pick<BaseTextUnitRow, 'id' | 'text'>
-type UnitOutcome = { ok: true; claims: ParsedClaim[]; calls: number; dropped: DroppedRecord[] } | { ok: false; failure: UnitFailure }
+type UnitOutcome =
+  | { ok: true; claims: ParsedClaim[]; calls: number; dropped: DroppedRecord[] }
+  | { ok: false; failure: UnitFailure }
 
-export async function extractClaims(units: readonly UnitText[], options: ExtractClaimsOptions, services: ExtractionServices): Promise<ExtractClaimsResult> {
+export async function extractClaims(
+  units: readonly UnitText[],
+  options: ExtractClaimsOptions,
+  services: ExtractionServices,
+): Promise<ExtractClaimsResult> {
   const outcomes = await mapBounded(units, options.concurrency, async (unit) => {
     const outcome = await extractUnit(unit, options, services)
     services.onUnitDone?.()
@@ -47,7 +53,13 @@ export async function extractClaims(units: readonly UnitText[], options: Extract
     if (!o.ok) return
     const textUnitId = units[i]!.id
     o.claims.forEach((claim, n) => {
-      rows.push({ id: covariateId(textUnitId, n), human_readable_id: rows.length, covariate_type: 'claim', ...claim, text_unit_id: textUnitId })
+      rows.push({
+        id: covariateId(textUnitId, n),
+        human_readable_id: rows.length,
+        covariate_type: 'claim',
+        ...claim,
+        text_unit_id: textUnitId,
+      })
     })
   })
   const done = outcomes.flatMap((o) => (o.ok ? [o] : []))
@@ -60,7 +72,11 @@ export async function extractClaims(units: readonly UnitText[], options: Extract
   }
 }
 
-async function extractUnit(unit: UnitText, options: ExtractClaimsOptions, services: ExtractionServices): Promise<UnitOutcome> {
+async function extractUnit(
+  unit: UnitText,
+  options: ExtractClaimsOptions,
+  services: ExtractionServices,
+): Promise<UnitOutcome> {
   const first = formatPrompt(options.prompt, {
     entity_specs: pythonListRepr(options.entityTypes),
     claim_description: options.claimDescription,
@@ -71,7 +87,12 @@ async function extractUnit(unit: UnitText, options: ExtractClaimsOptions, servic
     const hasRecords = (reply: string) => parseClaimReply(reply).claims.length > 0
     const conversation = await runGleanings(services.chat, prompts, options.maxGleanings, hasRecords, services.signal)
     const parsed = conversation.replies.map(parseClaimReply)
-    return { ok: true, claims: dedupe(parsed.flatMap((p) => p.claims)), calls: conversation.calls, dropped: parsed.flatMap((p) => p.dropped) }
+    return {
+      ok: true,
+      claims: dedupe(parsed.flatMap((p) => p.claims)),
+      calls: conversation.calls,
+      dropped: parsed.flatMap((p) => p.dropped),
+    }
   } catch (error) {
     if (!(error instanceof LlmError)) throw error
     return { ok: false, failure: { textUnitId: unit.id, reason: error.message, error } }
@@ -91,6 +112,7 @@ function dedupe(claims: readonly ParsedClaim[]): ParsedClaim[] {
 
 /** Python's list repr (`['organization', 'person']`), as the reference renders entity_specs. */
 export function pythonListRepr(items: readonly string[]): string {
-  const repr = (s: string) => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`)
+  const repr = (s: string) =>
+    s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
   return `[${items.map(repr).join(', ')}]`
 }

@@ -4,7 +4,15 @@
  * delimiters is ignored; records with too few fields are dropped and reported.
  */
 import type { DroppedRecord } from '../extract-graph/parse.js'
-import { cleanField, cleanName, cleanText, continuesRecord, normalizeReply, TUPLE_DELIMITER, unquote } from '../extract-graph/reply-text.js'
+import {
+  cleanField,
+  cleanName,
+  cleanText,
+  continuesRecord,
+  normalizeReply,
+  TUPLE_DELIMITER,
+  unquote,
+} from '../extract-graph/reply-text.js'
 
 export interface ParsedClaim {
   subject_id: string
@@ -82,7 +90,11 @@ function toClaim(fields: string[]): ParsedClaim | undefined {
   const subject = cleanName(fields[0]!)
   if (subject === '') return undefined
   // Text beyond the eighth field (a stray delimiter) stays in source_text rather than being lost.
-  const source = fields.slice(FIELDS - 1).map(cleanText).filter((f) => f !== '').join(' ')
+  const source = fields
+    .slice(FIELDS - 1)
+    .map(cleanText)
+    .filter((f) => f !== '')
+    .join(' ')
   return {
     subject_id: subject,
     object_id: orNull(cleanName(fields[1]!)),

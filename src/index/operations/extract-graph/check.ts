@@ -19,13 +19,29 @@ export interface ExtractionOutcome extends FailureOutcome {
 const SAMPLE_CHARS = 600
 
 /** Throws when more than `maxFailedFraction` of the units failed; `setting` names the key to raise. */
-export function checkFailures(workflow: string, outcome: FailureOutcome, maxFailedFraction: number, setting: string): void {
+export function checkFailures(
+  workflow: string,
+  outcome: FailureOutcome,
+  maxFailedFraction: number,
+  setting: string,
+): void {
   const failures = outcome.failures.map((f) => ({ item: f.textUnitId, reason: f.reason, error: f.error }))
-  enforceFailureBudget(workflow, { what: 'text units', attempted: outcome.attempted, failures, maxFailedFraction, setting })
+  enforceFailureBudget(workflow, {
+    what: 'text units',
+    attempted: outcome.attempted,
+    failures,
+    maxFailedFraction,
+    setting,
+  })
 }
 
 /** checkFailures, then fails when the graph has no entities or no relationships, showing one raw reply. */
-export function checkExtraction(workflow: string, outcome: ExtractionOutcome, maxFailedFraction: number, setting: string): void {
+export function checkExtraction(
+  workflow: string,
+  outcome: ExtractionOutcome,
+  maxFailedFraction: number,
+  setting: string,
+): void {
   checkFailures(workflow, outcome, maxFailedFraction, setting)
   if (outcome.entities > 0 && outcome.relationships > 0) return
   const what = outcome.entities === 0 ? 'no entities' : 'no relationships'
@@ -40,5 +56,7 @@ export function checkExtraction(workflow: string, outcome: ExtractionOutcome, ma
 }
 
 function truncate(text: string): string {
-  return text.length <= SAMPLE_CHARS ? text : `${text.slice(0, SAMPLE_CHARS)}… (${text.length - SAMPLE_CHARS} more characters)`
+  return text.length <= SAMPLE_CHARS
+    ? text
+    : `${text.slice(0, SAMPLE_CHARS)}… (${text.length - SAMPLE_CHARS} more characters)`
 }

@@ -51,10 +51,21 @@ export interface ExtractGraphResult extends MergedGraph {
 type UnitText = Pick<BaseTextUnitRow, 'id' | 'text'>
 
 type UnitOutcome =
-  | { ok: true; extraction: UnitExtraction; replies: string[]; calls: number; dropped: DroppedRecord[]; defaultedWeights: number }
+  | {
+      ok: true
+      extraction: UnitExtraction
+      replies: string[]
+      calls: number
+      dropped: DroppedRecord[]
+      defaultedWeights: number
+    }
   | { ok: false; failure: UnitFailure }
 
-export async function extractGraph(units: readonly UnitText[], options: ExtractGraphOptions, services: ExtractionServices): Promise<ExtractGraphResult> {
+export async function extractGraph(
+  units: readonly UnitText[],
+  options: ExtractGraphOptions,
+  services: ExtractionServices,
+): Promise<ExtractGraphResult> {
   const outcomes = await mapBounded(units, options.concurrency, async (unit) => {
     const outcome = await extractUnit(unit, options, services)
     services.onUnitDone?.()
@@ -72,8 +83,15 @@ export async function extractGraph(units: readonly UnitText[], options: ExtractG
   }
 }
 
-async function extractUnit(unit: UnitText, options: ExtractGraphOptions, services: ExtractionServices): Promise<UnitOutcome> {
-  const first = formatPrompt(options.prompt, { entity_types: options.entityTypes.join(','), input_text: pythonStrip(unit.text) })
+async function extractUnit(
+  unit: UnitText,
+  options: ExtractGraphOptions,
+  services: ExtractionServices,
+): Promise<UnitOutcome> {
+  const first = formatPrompt(options.prompt, {
+    entity_types: options.entityTypes.join(','),
+    input_text: pythonStrip(unit.text),
+  })
   const prompts = { first, continuation: options.continuationPrompt, loopCheck: options.loopPrompt }
   try {
     const hasRecords = (reply: string) => {
@@ -84,7 +102,11 @@ async function extractUnit(unit: UnitText, options: ExtractGraphOptions, service
     const parsed = conversation.replies.map(parseGraphReply)
     return {
       ok: true,
-      extraction: { textUnitId: unit.id, entities: parsed.flatMap((p) => p.entities), relationships: parsed.flatMap((p) => p.relationships) },
+      extraction: {
+        textUnitId: unit.id,
+        entities: parsed.flatMap((p) => p.entities),
+        relationships: parsed.flatMap((p) => p.relationships),
+      },
       replies: conversation.replies,
       calls: conversation.calls,
       dropped: parsed.flatMap((p) => p.dropped),

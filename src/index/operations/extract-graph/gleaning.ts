@@ -32,7 +32,8 @@ export async function runGleanings(
   signal?: AbortSignal,
 ): Promise<Conversation> {
   const history: ChatMessage[] = [{ role: 'user', content: prompts.first }]
-  const ask = async (messages: readonly ChatMessage[]) => (await chat.complete({ messages, ...(signal ? { signal } : {}) })).content
+  const ask = async (messages: readonly ChatMessage[]) =>
+    (await chat.complete({ messages, ...(signal ? { signal } : {}) })).content
   const first = await ask(history)
   const replies = [first]
   let calls = 1

@@ -77,7 +77,8 @@ function mergeRelationships(units: readonly UnitExtraction[]): RawRelationshipRo
     for (const r of unit.relationships) {
       const key = `${r.source}\u0000${r.target}`
       let acc = byPair.get(key)
-      if (acc === undefined) byPair.set(key, (acc = { source: r.source, target: r.target, descriptions: [], units: new Set(), weight: 0 }))
+      if (acc === undefined)
+        byPair.set(key, (acc = { source: r.source, target: r.target, descriptions: [], units: new Set(), weight: 0 }))
       acc.descriptions.push(r.description)
       acc.units.add(unit.textUnitId)
       acc.weight += r.weight

@@ -16,7 +16,10 @@ export interface NormalizedGraph {
   droppedSelfLoops: number
 }
 
-export function normalizeTitles(entities: readonly RawEntityRow[], relationships: readonly RawRelationshipRow[]): NormalizedGraph {
+export function normalizeTitles(
+  entities: readonly RawEntityRow[],
+  relationships: readonly RawRelationshipRow[],
+): NormalizedGraph {
   const groups = new Map<string, RawEntityRow[]>()
   for (const e of entities) {
     const key = normalizeName(e.title)
@@ -29,11 +32,19 @@ export function normalizeTitles(entities: readonly RawEntityRow[], relationships
   const aliases: EntityAliasRow[] = []
   for (const [key, group] of groups) {
     // Most frequent spelling wins, then the shortest ("GHOST OF …" over "THE GHOST OF …"), then the first extracted.
-    const main = group.reduce((best, e) => (e.frequency > best.frequency || (e.frequency === best.frequency && e.title.length < best.title.length) ? e : best))
+    const main = group.reduce((best, e) =>
+      e.frequency > best.frequency || (e.frequency === best.frequency && e.title.length < best.title.length) ? e : best,
+    )
     for (const e of group) canonical.set(e.title, main.title)
     for (const e of group) if (e !== main) aliases.push({ title: main.title, alias: e.title, normalized: key })
     const units = [...new Set(group.flatMap((e) => e.text_unit_ids))]
-    merged.push({ title: main.title, type: main.type, description: group.flatMap((e) => e.description), text_unit_ids: units, frequency: units.length })
+    merged.push({
+      title: main.title,
+      type: main.type,
+      description: group.flatMap((e) => e.description),
+      text_unit_ids: units,
+      frequency: units.length,
+    })
   }
   const pairs = new Map<string, RawRelationshipRow>()
   let droppedSelfLoops = 0
@@ -46,7 +57,8 @@ export function normalizeTitles(entities: readonly RawEntityRow[], relationships
     }
     const key = `${source}\u0000${target}`
     const current = pairs.get(key)
-    if (current === undefined) pairs.set(key, { ...r, source, target, description: [...r.description], text_unit_ids: [...r.text_unit_ids] })
+    if (current === undefined)
+      pairs.set(key, { ...r, source, target, description: [...r.description], text_unit_ids: [...r.text_unit_ids] })
     else {
       current.description.push(...r.description)
       current.text_unit_ids = [...new Set([...current.text_unit_ids, ...r.text_unit_ids])]

@@ -4,7 +4,15 @@
  * `("relationship"<|>` openings, so a completion marker glued to the last record, a missing `##`,
  * missing parentheses, code fences, CRLF or a record split over lines lose nothing.
  */
-import { cleanName, cleanText, continuesRecord, normalizeReply, parseStrength, TUPLE_DELIMITER, unquote } from './reply-text.js'
+import {
+  cleanName,
+  cleanText,
+  continuesRecord,
+  normalizeReply,
+  parseStrength,
+  TUPLE_DELIMITER,
+  unquote,
+} from './reply-text.js'
 
 export interface ParsedEntity {
   title: string
@@ -40,7 +48,8 @@ const DEFAULT_WEIGHT = 1
 // anywhere (`Here are the results: ("entity"<|>…`), or without one at the start of a line or right
 // after `##`, `)`, `,`, `;`, `:` or `[` (optionally behind a list bullet). Anchoring the bare form
 // keeps a description that ends in "... relationship" from being taken for a new record.
-const RECORD_START = /(?:\(|(?<=(?:^|[\n#),;:[])[ \t]*(?:[-*]|\d+[.)])?[ \t]*))[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
+const RECORD_START =
+  /(?:\(|(?<=(?:^|[\n#),;:[])[ \t]*(?:[-*]|\d+[.)])?[ \t]*))[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
 
 export function parseGraphReply(reply: string): ParsedGraphReply {
   const text = normalizeReply(reply)
@@ -59,7 +68,8 @@ export function parseGraphReply(reply: string): ParsedGraphReply {
     else addRelationship(out, fields, raw)
   })
   for (const piece of leftover.split(/#{2,}|\n/)) {
-    if (piece.includes(TUPLE_DELIMITER)) out.dropped.push({ text: piece.trim(), reason: 'not an entity or relationship record' })
+    if (piece.includes(TUPLE_DELIMITER))
+      out.dropped.push({ text: piece.trim(), reason: 'not an entity or relationship record' })
   }
   return out
 }
@@ -132,12 +142,18 @@ function addRelationship(out: ParsedGraphReply, fields: string[], raw: string): 
   if (fields.length < 3) return void out.dropped.push({ text: raw, reason: 'relationship without a target' })
   const source = cleanName(fields[0]!)
   const target = cleanName(fields[1]!)
-  if (source === '' || target === '') return void out.dropped.push({ text: raw, reason: 'relationship without source or target' })
+  if (source === '' || target === '')
+    return void out.dropped.push({ text: raw, reason: 'relationship without source or target' })
   const strength = fields.length >= 4 ? parseStrength(fields[fields.length - 1]!) : undefined
   // A last field that does not start with a number is text (`…<|>on floor 3`): it stays in the description.
   const descriptionFields = strength === undefined ? fields.slice(2) : fields.slice(2, -1)
   if (strength === undefined) out.defaultedWeights++
-  out.relationships.push({ source, target, description: joinDescription(descriptionFields), weight: strength ?? DEFAULT_WEIGHT })
+  out.relationships.push({
+    source,
+    target,
+    description: joinDescription(descriptionFields),
+    weight: strength ?? DEFAULT_WEIGHT,
+  })
 }
 
 /** Descriptions are cleaned like the reference; extra fields (a stray `<|>`) are kept, not dropped. */

@@ -68,7 +68,8 @@ export function cleanName(value: string): string {
 
 // The strength opens its field, maybe behind quotes, emphasis or a label (`8`, `"9"`, `**7**`,
 // `strength: 6`, `weight = 7.5 (strong)`, `8/10`); a number further in belongs to text (`floor 3`).
-const STRENGTH = /^[\s"'`*([]*(?:(?:relationship[ _-]?)?(?:strength|weight|score)[\s"'`*]*[:=]?[\s"'`*]*)?(-?\d+(?:\.\d+)?)(?![\p{L}\d]|\.\d)/iu
+const STRENGTH =
+  /^[\s"'`*([]*(?:(?:relationship[ _-]?)?(?:strength|weight|score)[\s"'`*]*[:=]?[\s"'`*]*)?(-?\d+(?:\.\d+)?)(?![\p{L}\d]|\.\d)/iu
 
 /** The relationship strength a field starts with, or undefined when it does not start with one. */
 export function parseStrength(value: string): number | undefined {

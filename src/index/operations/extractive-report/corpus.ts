@@ -49,7 +49,15 @@ export function buildSentenceCorpus(
         return id
       })
       const index = sentences.length
-      sentences.push({ index, unitId: unit.id, text, complete: isCompleteSentence(text), wordIds, wordCount: words.length, mentions: mentionsOf(words, titles, maxWords, wordDelimiter) })
+      sentences.push({
+        index,
+        unitId: unit.id,
+        text,
+        complete: isCompleteSentence(text),
+        wordIds,
+        wordCount: words.length,
+        mentions: mentionsOf(words, titles, maxWords, wordDelimiter),
+      })
       indexes.push(index)
     }
   }
@@ -60,7 +68,12 @@ function delimiterCount(title: string, delimiter: string): number {
   return delimiter === '' ? 0 : title.split(delimiter).length - 1
 }
 
-function mentionsOf(words: readonly string[], titles: ReadonlySet<string>, maxWords: number, delimiter: string): string[] {
+function mentionsOf(
+  words: readonly string[],
+  titles: ReadonlySet<string>,
+  maxWords: number,
+  delimiter: string,
+): string[] {
   const upper = words.map((w) => w.toUpperCase())
   const found = new Set<string>()
   for (let i = 0; i < upper.length; i++) {

@@ -48,7 +48,10 @@ export function relationshipFinding(
   }
 }
 
-export function entityFinding(e: Pick<EntityRow, 'title' | 'degree' | 'frequency'>, context: FindingContext): ReportFinding {
+export function entityFinding(
+  e: Pick<EntityRow, 'title' | 'degree' | 'frequency'>,
+  context: FindingContext,
+): ReportFinding {
   const name = displayName(e.title, context.delimiter)
   const sentence = support(context, (s) => s.mentions.includes(e.title))
   return {

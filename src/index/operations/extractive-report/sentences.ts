@@ -4,7 +4,28 @@
  */
 
 const ABBREVIATIONS = new Set([
-  'mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'prof', 'rev', 'capt', 'col', 'gen', 'lt', 'mt', 'no', 'vs', 'etc', 'fig', 'inc', 'ltd', 'co', 'ave',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'st',
+  'jr',
+  'sr',
+  'prof',
+  'rev',
+  'capt',
+  'col',
+  'gen',
+  'lt',
+  'mt',
+  'no',
+  'vs',
+  'etc',
+  'fig',
+  'inc',
+  'ltd',
+  'co',
+  'ave',
 ])
 
 /** Collapses runs of whitespace to one space and trims. */
@@ -54,9 +75,11 @@ export function wordsOf(sentence: string): string[] {
 }
 
 const STOPWORDS = new Set(
-  ('the and that was his her him she they them their with for not had have has you your are were this from but all what when which ' +
+  (
+    'the and that was his her him she they them their with for not had have has you your are were this from but all what when which ' +
     'who would could should there then than into out upon said one its our ours been being very some any more most such only own ' +
-    'same too can will just did does doing how why where also over under again further once here off').split(' '),
+    'same too can will just did does doing how why where also over under again further once here off'
+  ).split(' '),
 )
 
 /** Lower-cased content words (three letters or more, not a stop word), for sentence similarity. */

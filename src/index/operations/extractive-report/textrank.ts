@@ -9,7 +9,7 @@ function overlap(a: Int32Array, b: Int32Array): number {
   let j = 0
   let n = 0
   while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) (n++, i++, j++)
+    if (a[i] === b[j]) n++, i++, j++
     else if (a[i] < b[j]) i++
     else j++
   }
@@ -27,7 +27,11 @@ const TEXTRANK_DEFAULTS: TextRankOptions = Object.freeze({ damping: 0.85, iterat
  * Scores sentences given as sets of content-word ids. `teleport` (non-negative, any scale) biases
  * the random jumps towards some sentences; uniform when all zero or omitted.
  */
-export function textRank(sentences: readonly (readonly number[])[], teleport?: readonly number[], options = TEXTRANK_DEFAULTS): number[] {
+export function textRank(
+  sentences: readonly (readonly number[])[],
+  teleport?: readonly number[],
+  options = TEXTRANK_DEFAULTS,
+): number[] {
   const n = sentences.length
   if (n === 0) return []
   const sets = sentences.map((s) => Int32Array.from(new Set(s)).sort())

@@ -37,14 +37,20 @@ const EXTRACTIVE_REPORT_DEFAULTS: ExtractiveReportOptions = Object.freeze({
 export interface ExtractiveReportInput {
   readonly communities: readonly CommunityRow[]
   readonly entities: readonly Pick<EntityRow, 'id' | 'title' | 'degree' | 'frequency'>[]
-  readonly relationships: readonly Pick<RelationshipRow, 'id' | 'source' | 'target' | 'weight' | 'combined_degree' | 'text_unit_ids'>[]
+  readonly relationships: readonly Pick<
+    RelationshipRow,
+    'id' | 'source' | 'target' | 'weight' | 'combined_degree' | 'text_unit_ids'
+  >[]
   readonly textUnits: readonly Pick<TextUnitRow, 'id' | 'human_readable_id' | 'text'>[]
 }
 
 type Member = ExtractiveReportInput['entities'][number]
 
 /** One draft per community, in the communities' order. */
-export function writeExtractiveReports(input: ExtractiveReportInput, options: Partial<ExtractiveReportOptions> = {}): CommunityReportDraft[] {
+export function writeExtractiveReports(
+  input: ExtractiveReportInput,
+  options: Partial<ExtractiveReportOptions> = {},
+): CommunityReportDraft[] {
   const opts = { ...EXTRACTIVE_REPORT_DEFAULTS, ...options }
   const entityById = new Map(input.entities.map((e) => [e.id, e]))
   const relationshipById = new Map(input.relationships.map((r) => [r.id, r]))
@@ -77,7 +83,10 @@ function byCentrality(a: Member, b: Member): number {
 }
 
 function titleOf(members: readonly Member[], delimiter: string): string {
-  const top = [...members].sort(byCentrality).slice(0, 3).map((m) => displayName(m.title, delimiter))
+  const top = [...members]
+    .sort(byCentrality)
+    .slice(0, 3)
+    .map((m) => displayName(m.title, delimiter))
   return top.length === 0 ? 'Unnamed community' : listPhrase(top)
 }
 
@@ -85,14 +94,19 @@ function titleOf(members: readonly Member[], delimiter: string): string {
  * The community's sentences, best first: candidates are its complete sentences that mention a
  * member (weighted by 1 + ln(1 + degree)), ranked by TextRank teleporting in proportion to that weight.
  */
-function rankSentences(community: CommunityRow, members: readonly Member[], corpus: SentenceCorpus, opts: ExtractiveReportOptions): Sentence[] {
+function rankSentences(
+  community: CommunityRow,
+  members: readonly Member[],
+  corpus: SentenceCorpus,
+  opts: ExtractiveReportOptions,
+): Sentence[] {
   const weight = new Map(members.map((m) => [m.title, 1 + Math.log1p(Math.max(0, m.degree))]))
   const seen = new Set<string>()
   const all: Sentence[] = []
   for (const unit of new Set(community.text_unit_ids)) {
     for (const i of corpus.byUnit.get(unit) ?? []) {
       const s = corpus.sentences[i]
-      if (!seen.has(s.text)) (seen.add(s.text), all.push(s))
+      if (!seen.has(s.text)) seen.add(s.text), all.push(s)
     }
   }
   const score = (s: Sentence): number => s.mentions.reduce((sum, t) => sum + (weight.get(t) ?? 0), 0)
@@ -103,8 +117,13 @@ function rankSentences(community: CommunityRow, members: readonly Member[], corp
     .sort((a, b) => score(b) - score(a) || a.index - b.index)
     .slice(0, opts.maxCandidates)
     .sort((a, b) => a.index - b.index)
-  const ranks = textRank(candidates.map((s) => s.wordIds), candidates.map(score))
-  const order = candidates.map((_, i) => i).sort((a, b) => ranks[b] - ranks[a] || candidates[a].index - candidates[b].index)
+  const ranks = textRank(
+    candidates.map((s) => s.wordIds),
+    candidates.map(score),
+  )
+  const order = candidates
+    .map((_, i) => i)
+    .sort((a, b) => ranks[b] - ranks[a] || candidates[a].index - candidates[b].index)
   return order.map((i) => candidates[i])
 }
 
@@ -112,16 +131,25 @@ function pickSummary(ranked: readonly Sentence[], opts: ExtractiveReportOptions)
   const chosen: Sentence[] = []
   let words = 0
   for (const s of ranked) {
-    if (chosen.length >= opts.maxSummarySentences || (chosen.length > 0 && words + s.wordCount > opts.maxSummaryWords)) break
+    if (chosen.length >= opts.maxSummarySentences || (chosen.length > 0 && words + s.wordCount > opts.maxSummaryWords))
+      break
     chosen.push(s)
     words += s.wordCount
   }
   return chosen.sort((a, b) => a.index - b.index)
 }
 
-function summaryOf(sentences: readonly Sentence[], members: readonly Member[], community: CommunityRow, delimiter: string): string {
+function summaryOf(
+  sentences: readonly Sentence[],
+  members: readonly Member[],
+  community: CommunityRow,
+  delimiter: string,
+): string {
   if (sentences.length > 0) return sentences.map((s) => s.text).join(' ')
-  const names = [...members].sort(byCentrality).slice(0, 5).map((m) => displayName(m.title, delimiter))
+  const names = [...members]
+    .sort(byCentrality)
+    .slice(0, 5)
+    .map((m) => displayName(m.title, delimiter))
   return `This community of ${plural(members.length, 'phrase')} (${listPhrase(names)}) has no source text of its own; its ${plural(community.relationship_ids.length, 'relationship')} come from co-occurrence.`
 }
 
@@ -132,7 +160,10 @@ function findingsOf(
   opts: ExtractiveReportOptions,
 ): ReportFinding[] {
   const strongest = [...relationships].sort(
-    (a, b) => b.weight - a.weight || b.combined_degree - a.combined_degree || (a.source + '\u0000' + a.target < b.source + '\u0000' + b.target ? -1 : 1),
+    (a, b) =>
+      b.weight - a.weight ||
+      b.combined_degree - a.combined_degree ||
+      (a.source + '\u0000' + a.target < b.source + '\u0000' + b.target ? -1 : 1),
   )
   const findings = strongest.slice(0, opts.maxFindings).map((r) => relationshipFinding(r, context))
   for (const m of [...members].sort(byCentrality)) {

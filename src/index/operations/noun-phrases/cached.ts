@@ -12,7 +12,9 @@ export interface TextUnitPhrases {
 }
 
 export function nounPhraseCacheKey(text: string, extractorKey: string): string {
-  return createHash('sha512').update(text + extractorKey, 'utf8').digest('hex')
+  return createHash('sha512')
+    .update(text + extractorKey, 'utf8')
+    .digest('hex')
 }
 
 function parseCached(value: string | undefined): string[] | undefined {
