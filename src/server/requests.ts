@@ -4,6 +4,7 @@ import { RequestError } from '../errors.js'
 import { parseHistory } from '../query/index.js'
 import type { SearchMethod } from '../query/index.js'
 import { SEARCH_DEFAULTS } from '../query/index.js'
+import { externalPassages } from '../query/hybrid/output.js'
 import type { QueryRequest } from './query-service.js'
 
 export const QUERY_METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
@@ -97,19 +98,8 @@ function externalContext(body: Record<string, unknown>, method: SearchMethod): Q
   const value = body.context
   if (value === undefined || value === null) return []
   if (method !== 'hybrid') throw new RequestError(400, 'context: only available with method hybrid')
-  if (!Array.isArray(value))
-    throw new RequestError(400, 'context: expected a list of strings or of {"id", "text"} objects')
-  return value.map((item: unknown, i) => {
-    if (typeof item === 'string') return { id: `external-${i + 1}`, text: item }
-    const o = item as { id?: unknown; text?: unknown } | null
-    if (
-      o !== null &&
-      typeof o === 'object' &&
-      typeof o.text === 'string' &&
-      (o.id === undefined || typeof o.id === 'string' || typeof o.id === 'number')
-    ) {
-      return { id: o.id === undefined ? `external-${i + 1}` : String(o.id), text: o.text }
-    }
-    throw new RequestError(400, `context[${i}]: expected a string or {"text": string, "id"?: string}`)
-  })
+  return externalPassages(
+    value,
+    (at, detail) => new RequestError(400, `context${at === undefined ? '' : `[${at}]`}: ${detail}`),
+  )
 }

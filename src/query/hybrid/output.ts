@@ -9,17 +9,16 @@ interface Output {
   write(text: string): unknown
 }
 
-/** Reads a JSON list of strings or of {id, text}; strings get the ids external-1, external-2, … */
-export async function readExternalContext(file: string): Promise<ExternalPassage[]> {
-  const path = resolve(file)
-  let value: unknown
-  try {
-    value = JSON.parse(await readFile(path, 'utf8'))
-  } catch (cause) {
-    throw new QueryError(`cannot read the --context file ${path} as JSON`, { cause })
-  }
-  if (!Array.isArray(value))
-    throw new QueryError(`${path}: expected a JSON list of strings or of {"id", "text"} objects`)
+/**
+ * Passages from outside the index: a list of strings or of {id, text}; strings get the ids
+ * external-1, external-2, … The --context file and the server's `context` field both come here;
+ * `fail` words the error for its caller (item index, or undefined for the list itself).
+ */
+export function externalPassages(
+  value: unknown,
+  fail: (at: number | undefined, detail: string) => Error,
+): ExternalPassage[] {
+  if (!Array.isArray(value)) throw fail(undefined, 'expected a JSON list of strings or of {"id", "text"} objects')
   return value.map((item: unknown, i) => {
     if (typeof item === 'string') return { id: `external-${i + 1}`, text: item }
     const o = item as { id?: unknown; text?: unknown } | null
@@ -31,8 +30,23 @@ export async function readExternalContext(file: string): Promise<ExternalPassage
     ) {
       return { id: o.id === undefined ? `external-${i + 1}` : String(o.id), text: o.text }
     }
-    throw new QueryError(`${path}: item ${i} must be a string or an object with a string "text" (and an optional "id")`)
+    throw fail(i, 'must be a string or an object with a string "text" (and an optional "id")')
   })
+}
+
+/** Reads the --context file: a JSON list of passages (see externalPassages). */
+export async function readExternalContext(file: string): Promise<ExternalPassage[]> {
+  const path = resolve(file)
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'))
+  } catch (cause) {
+    throw new QueryError(`cannot read the --context file ${path} as JSON`, { cause })
+  }
+  return externalPassages(
+    value,
+    (at, detail) => new QueryError(`${path}: ${at === undefined ? '' : `item ${at} `}${detail}`),
+  )
 }
 
 /** The --json response of hybrid search; `ranking` is added with --explain. */

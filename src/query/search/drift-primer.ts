@@ -4,6 +4,7 @@
  * intermediate answer with follow-up questions. The HyDE template is the highest-ranked report
  * (the reference picks one at random), so the same question gives the same primer.
  */
+import { cosineSimilarity } from '../../llm/cosine.js'
 import { QueryError } from '../../errors.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { CommunityReportRow } from '../../model/index.js'
@@ -136,13 +137,5 @@ function cosine(a: readonly number[], b: readonly number[]): number {
     throw new QueryError(
       `embedding size mismatch: the query vector has ${a.length} dimensions, the stored report vectors ${b.length}; query with the embedding model used for indexing`,
     )
-  let dot = 0
-  let na = 0
-  let nb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    na += a[i]! * a[i]!
-    nb += b[i]! * b[i]!
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb)
+  return cosineSimilarity(a, b)
 }

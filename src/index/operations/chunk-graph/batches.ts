@@ -1,4 +1,5 @@
 /** Which text units go into one typed-edge call: sliding windows, and cross-document neighbour groups. */
+import { cosineSimilarity } from '../../../llm/cosine.js'
 import type { ChunkUnit } from './types.js'
 
 /**
@@ -14,19 +15,6 @@ export function slidingWindows(count: number, size: number, overlap: number): Ar
     if (end >= count) break
   }
   return windows
-}
-
-/** Cosine similarity of two vectors of the same length (0 when either is all zeros). */
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0
-  let na = 0
-  let nb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    na += a[i]! * a[i]!
-    nb += b[i]! * b[i]!
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb)
 }
 
 /**
@@ -48,7 +36,7 @@ export function crossDocumentBatches(
     const own = vectors.get(unit.id)!
     const ranked = withVector
       .filter((other) => other.document_id !== unit.document_id)
-      .map((other) => ({ other, similarity: cosine(own, vectors.get(other.id)!) }))
+      .map((other) => ({ other, similarity: cosineSimilarity(own, vectors.get(other.id)!) }))
       .filter((c) => c.similarity >= threshold)
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, topK)

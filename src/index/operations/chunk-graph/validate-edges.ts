@@ -2,20 +2,11 @@
  * Validation of the edges a model proposes for one batch: each edge is checked on its own and an
  * invalid one is dropped with its reason, so one bad edge never costs the batch's good ones.
  */
-import type { ChunkEdgeOrigin } from '../../../model/chunk-edges.js'
+import { CHUNK_EDGE_RELATIONS, type ChunkEdgeOrigin, type ChunkEdgeRelation } from '../../../model/chunk-edges.js'
 import type { ChunkUnit, DraftEdge } from './types.js'
 
 /** The relations a model may assign (related_to is reserved for shared-entity edges). */
-export const LLM_RELATIONS = [
-  'references',
-  'elaborates',
-  'depends_on',
-  'contradicts',
-  'part_of',
-  'similar_to',
-  'sequence',
-  'caused_by',
-] as const
+export const LLM_RELATIONS: readonly ChunkEdgeRelation[] = CHUNK_EDGE_RELATIONS.filter((r) => r !== 'related_to')
 
 export type DropReason =
   | 'not_an_object'
