@@ -6,6 +6,7 @@
  * caller applies max_failed_fraction. Requests of one level are issued together; the LLM layer
  * bounds concurrency (concurrent_requests) and rate.
  */
+import { createHash } from 'node:crypto'
 import { LlmError } from '../../../errors.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { CommunityRow } from '../../../model/communities.js'
@@ -100,11 +101,12 @@ async function reportOne(
     if (context.text === '') return { kind: 'empty' }
     const canonical = services.stable === undefined ? undefined : canonicalContext(context.text, services.stable.maps)
     const key = canonical === undefined ? undefined : canonicalKey(canonical.text, options.prompt, options.maxReportLength)
-    const kept = key === undefined ? undefined : await keptReport(key, services)
+    const origin = createHash('sha256').update(context.text).digest('hex')
+    const kept = key === undefined ? undefined : await keptReport(key, origin, services)
     const content = kept ?? (await requestReport(context.text, options, services))
     if (key !== undefined && kept === undefined) {
       const stored = encodeReport(content, services.stable!.maps, canonical!.shown)
-      if (stored !== undefined) await services.stable!.store.set(key, JSON.stringify(stored))
+      if (stored !== undefined) await services.stable!.store.set(key, JSON.stringify({ ...stored, origin }))
     }
     return { kind: 'report', draft: { community: community.community, level: community.level, ...content }, reused: kept !== undefined }
   } catch (error) {
@@ -115,9 +117,14 @@ async function reportOne(
   }
 }
 
-/** The earlier report of the same canonical context, renumbered; undefined when none or a cited row is gone. */
-async function keptReport(key: string, services: GraphReportServices): Promise<ReportContent | undefined> {
+/**
+ * The earlier report of the same canonical context, renumbered; undefined when none, when a cited row
+ * is gone, or when it came from this very context text: then the model call (its cache entry) gives
+ * the same reply, and a warm re-run keeps using, and recording, exactly the entries it used before.
+ */
+async function keptReport(key: string, origin: string, services: GraphReportServices): Promise<ReportContent | undefined> {
   const value = await services.stable!.store.get(key)
   if (value === undefined) return undefined
-  return decodeReport(JSON.parse(value) as StoredReport, services.stable!.maps)
+  const stored = JSON.parse(value) as StoredReport & { origin: string }
+  return stored.origin === origin ? undefined : decodeReport(stored, services.stable!.maps)
 }
