@@ -3,8 +3,9 @@
 // updates with the LLM cache disabled (--no-cache), so every answer not reused from the index's own
 // model_replies table is a real call. Prints, per update: model calls, tokens and wall time next to
 // the cold full index's, the share of community reports regenerated, and how many communities kept
-// exactly their members (a report can only be reused when its community did and its context text,
-// which carries human_readable_ids and degrees, did not change).
+// exactly their members (a report can only be reused when its community did and its context, read
+// with human_readable_ids replaced by identities, did not change), and how many reports were kept
+// with renumbered citations.
 // Run: npm run bench:update
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -12,7 +13,7 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runIndex } from '../dist/index/runner.js'
+import { runIndex } from '../dist/index/run/runner.js'
 import { runUpdate } from '../dist/index/run/update.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -43,6 +44,7 @@ async function measure(fn) {
   const t = stats.llm_totals
   return {
     chat: requests.filter((r) => r.kind !== 'embedding' && r.kind !== 'models').length,
+    reportCalls: requests.filter((r) => r.kind === 'community_report').length,
     embedding: requests.filter((r) => r.kind === 'embedding').length,
     tokens: t.promptTokens + t.completionTokens,
     seconds,
@@ -72,7 +74,8 @@ for (const [label, change] of scenarios) {
   const m = await measure(() => runUpdate({ root: dir, skipValidation: true, cache: false }))
   const reports = m.stats.workflows.update_community_reports.summary
   const communities = m.stats.workflows.update_communities.summary
-  rows.push({ label, ...m, reports, communities })
+  const renumbered = m.stats.workflows.create_community_reports.summary.reused_renumbered ?? 0
+  rows.push({ label, ...m, reports, communities, renumbered })
 }
 
 const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`)
@@ -80,11 +83,11 @@ console.log(
   `cold full index (20 documents): ${cold.chat} chat calls, ${cold.embedding} embedding calls, ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`,
 )
 console.log(
-  'update (--no-cache: reuse only through model_replies)   chat calls        embedding   tokens             wall            reports regenerated   communities with the same members',
+  'update (--no-cache: reuse only through model_replies)   chat calls        embedding   tokens             wall            reports regenerated (report calls)   renumbered   communities with the same members',
 )
 for (const r of rows) {
   console.log(
-    `  ${r.label.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)}   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reports.reports_regenerated}/${r.reports.reports} (${pct(r.reports.reports_regenerated, r.reports.reports)})   ${r.communities.communities_unchanged}/${r.reports.reports}`,
+    `  ${r.label.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)}   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})   ${String(r.renumbered).padStart(10)}   ${r.communities.communities_unchanged}/${r.reports.reports}`,
   )
 }
 await fake.close()

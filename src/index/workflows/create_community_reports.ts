@@ -7,12 +7,14 @@ import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { generateGraphReports } from '../operations/community-reports/generate.js'
+import { tableIdentityMaps } from '../operations/community-reports/stable-reuse.js'
 import { graphReportsUsage } from '../operations/estimate-usage.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import type { PromptFile, Workflow } from '../workflow.js'
 import { writeReports } from './report-output.js'
 
 const NAME = 'create_community_reports'
+const STABLE_PARTITION = 'community_report_contexts'
 
 const promptFile = (s: Settings): PromptFile => ({
   keyPath: 'community_reports.graph_prompt',
@@ -60,14 +62,23 @@ export const createCommunityReports: Workflow = {
       maxInputLength: settings.max_input_length,
     }
     const input = { entities, relationships, communities, claims }
+    // Reports by canonical context live beside the model's replies, so model_replies carries them into an update.
+    const stable = {
+      store: ctx.cache.child(settings.model_instance_name).child(STABLE_PARTITION),
+      maps: tableIdentityMaps(entities, relationships, claims),
+    }
     const result = await generateGraphReports(input, options, {
       chat,
       signal: ctx.signal,
       onCommunityDone: () => progress.tick(),
+      stable,
     })
     progress.done()
 
     const written = await writeReports(ctx, NAME, result, communities)
-    return { rows: { [COMMUNITY_REPORTS.name]: written }, summary: { failed: result.failures.length } }
+    return {
+      rows: { [COMMUNITY_REPORTS.name]: written },
+      summary: { failed: result.failures.length, reused_renumbered: result.reused ?? 0 },
+    }
   },
 }

@@ -1,22 +1,45 @@
 /**
- * Workflow update_community_reports: records how many reports the update regenerated (their text is
- * not among the previous index's reports) and how many it reused because their context was unchanged.
+ * Workflow update_community_reports: records how many reports the update regenerated and how many it
+ * reused: a report is reused when its full_content_json is among the previous index's, or equals one
+ * of them once citations are written as identities (a report kept across renumbered ids carries the
+ * earlier reply's rating and text, which a regenerated one would not).
  */
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { COVARIATES } from '../../model/covariates.js'
+import { ENTITIES } from '../../model/entities.js'
+import { RELATIONSHIPS } from '../../model/relationships.js'
+import { identityText, tableIdentityMaps } from '../operations/community-reports/stable-reuse.js'
+import { NO_MODELS, type Workflow, type WorkflowContext } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
+
+type Rows = typeof previousRows
+
+async function reportTexts(
+  ctx: WorkflowContext,
+  rows: Rows,
+): Promise<Array<{ exact: string; identity: string | undefined }>> {
+  const maps = tableIdentityMaps(await rows(ctx, ENTITIES), await rows(ctx, RELATIONSHIPS), await rows(ctx, COVARIATES))
+  return (await rows(ctx, COMMUNITY_REPORTS)).map((r) => ({
+    exact: r.full_content_json,
+    identity: identityText(r.full_content_json, maps),
+  }))
+}
 
 export const updateCommunityReports: Workflow = {
   name: 'update_community_reports',
-  reads: [COMMUNITY_REPORTS.name],
+  reads: [COMMUNITY_REPORTS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name],
   writes: [],
   fingerprint: () => ({}),
   models: () => NO_MODELS,
   prompts: () => [],
   async run(ctx) {
-    const before = new Set((await previousRows(ctx, COMMUNITY_REPORTS)).map((r) => r.full_content))
-    const reports = await currentRows(ctx, COMMUNITY_REPORTS)
-    const regenerated = reports.filter((r) => !before.has(r.full_content)).length
+    const before = await reportTexts(ctx, previousRows)
+    const exact = new Set(before.map((r) => r.exact))
+    const renumbered = new Set(before.flatMap((r) => (r.identity === undefined ? [] : [r.identity])))
+    const reports = await reportTexts(ctx, currentRows)
+    const regenerated = reports.filter(
+      (r) => !exact.has(r.exact) && (r.identity === undefined || !renumbered.has(r.identity)),
+    ).length
     return {
       summary: {
         reports: reports.length,

@@ -8,13 +8,22 @@
  * caller applies max_failed_fraction. Results are collected level by level in community order, as
  * before; the LLM layer bounds concurrency (concurrent_requests) and rate.
  */
+import { createHash } from 'node:crypto'
 import { LlmError } from '../../../errors.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { CommunityRow } from '../../../model/communities.js'
 import { buildLocalContexts, type ContextInput, type LocalContext } from './context.js'
 import type { CountTokens } from './context-render.js'
-import { renderFullContent, type CommunityReportDraft } from './render.js'
+import { renderFullContent, type CommunityReportDraft, type ReportContent } from './render.js'
 import { requestReport, type ReportFailure, type ReportRunResult } from './request.js'
+import {
+  canonicalContext,
+  canonicalKey,
+  decodeReport,
+  encodeReport,
+  type IdentityMaps,
+  type StoredReport,
+} from './stable-reuse.js'
 import { buildCommunityContext, type SubCommunity } from './substitution.js'
 
 export interface GraphReportOptions {
@@ -31,6 +40,14 @@ export interface GraphReportServices {
   signal?: AbortSignal
   /** Called once per community handled (report written, failed, or no context). */
   onCommunityDone?: () => void
+  /**
+   * Reports kept by canonical context (stable-reuse.ts): a community whose context differs from an
+   * earlier one only by human_readable_ids gets that report renumbered instead of a model call.
+   */
+  stable?: {
+    store: { get(key: string): Promise<string | undefined>; set(key: string, value: string): Promise<void> }
+    maps: IdentityMaps
+  }
 }
 
 export async function generateGraphReports(
@@ -63,8 +80,10 @@ export async function generateGraphReports(
   }
   const result: ReportRunResult = { drafts: [], failures: [], attempted: 0 }
   for (const outcome of await Promise.all(ordered.map((c) => pending.get(c.community)!))) {
-    if (outcome.kind === 'report') result.drafts.push(outcome.draft)
-    else if (outcome.kind === 'failed') result.failures.push(outcome.failure)
+    if (outcome.kind === 'report') {
+      result.drafts.push(outcome.draft)
+      if (outcome.reused) result.reused = (result.reused ?? 0) + 1
+    } else if (outcome.kind === 'failed') result.failures.push(outcome.failure)
     if (outcome.kind !== 'empty') result.attempted++
   }
   return result
@@ -85,7 +104,7 @@ function subCommunities(
 }
 
 type Outcome =
-  | { kind: 'report'; draft: CommunityReportDraft }
+  | { kind: 'report'; draft: CommunityReportDraft; reused: boolean }
   | { kind: 'failed'; failure: ReportFailure }
   | { kind: 'empty' }
 
@@ -102,12 +121,41 @@ async function reportOne(
   const context = buildCommunityContext(local, subs, options.maxInputLength, services.countTokens)
   try {
     if (context.text === '') return { kind: 'empty' }
-    const content = await requestReport(context.text, options, services)
-    return { kind: 'report', draft: { community: community.community, level: community.level, ...content } }
+    const canonical = services.stable === undefined ? undefined : canonicalContext(context.text, services.stable.maps)
+    const key =
+      canonical === undefined ? undefined : canonicalKey(canonical.text, options.prompt, options.maxReportLength)
+    const origin = createHash('sha256').update(context.text).digest('hex')
+    const kept = key === undefined ? undefined : await keptReport(key, origin, services)
+    const content = kept ?? (await requestReport(context.text, options, services))
+    if (key !== undefined && kept === undefined) {
+      const stored = encodeReport(content, services.stable!.maps, canonical!.shown)
+      if (stored !== undefined) await services.stable!.store.set(key, JSON.stringify({ ...stored, origin }))
+    }
+    return {
+      kind: 'report',
+      draft: { community: community.community, level: community.level, ...content },
+      reused: kept !== undefined,
+    }
   } catch (error) {
     if (!(error instanceof LlmError)) throw error
     return { kind: 'failed', failure: { community: community.community, reason: error.message, error } }
   } finally {
     services.onCommunityDone?.()
   }
+}
+
+/**
+ * The earlier report of the same canonical context, renumbered; undefined when none, when a cited row
+ * is gone, or when it came from this very context text: then the model call (its cache entry) gives
+ * the same reply, and a warm re-run keeps using, and recording, exactly the entries it used before.
+ */
+async function keptReport(
+  key: string,
+  origin: string,
+  services: GraphReportServices,
+): Promise<ReportContent | undefined> {
+  const value = await services.stable!.store.get(key)
+  if (value === undefined) return undefined
+  const stored = JSON.parse(value) as StoredReport & { origin: string }
+  return stored.origin === origin ? undefined : decodeReport(stored, services.stable!.maps)
 }

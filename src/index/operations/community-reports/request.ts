@@ -41,6 +41,8 @@ export interface ReportRunResult {
   failures: ReportFailure[]
   /** Communities that had a context and were sent to the model. */
   attempted: number
+  /** Reports taken from an earlier identical context (renumbered) instead of a model call. */
+  reused?: number
 }
 
 export interface ReportRequestOptions {

@@ -1,0 +1,208 @@
+/**
+ * Report reuse that survives renumbering: human_readable_ids are row positions, so adding or removing
+ * one entity shifts the ids (and so the prompt) of every community after it. A context is reduced to
+ * a canonical form where each id is replaced by the row's stable identity (entity title, relationship
+ * source/target, claim id); a report whose canonical context equals an earlier one is that earlier
+ * report with its `[Data: …]` citations renumbered through identity → new id. Anything that cannot be
+ * mapped (an id cited that is in no table) makes the context or report ineligible, never guessed.
+ */
+import { createHash } from 'node:crypto'
+import type { CovariateRow } from '../../../model/covariates.js'
+import type { EntityRow } from '../../../model/entities.js'
+import type { RelationshipRow } from '../../../model/relationships.js'
+import type { ReportContent } from './render.js'
+
+/** Tables whose human_readable_ids are rewritten; other citations (Reports, Sources) are left as written. */
+const MAPPED = ['Entities', 'Relationships', 'Claims'] as const
+type Mapped = (typeof MAPPED)[number]
+
+/** human_readable_id ↔ stable identity of each mapped table of one index generation. */
+export interface IdentityMaps {
+  toIdentity: Record<Mapped, ReadonlyMap<number, string>>
+  toId: Record<Mapped, ReadonlyMap<string, number>>
+}
+
+export function identityMaps(
+  rows: Record<Mapped, ReadonlyArray<{ human_readable_id: number; identity: string }>>,
+): IdentityMaps {
+  const toIdentity = {} as Record<Mapped, Map<number, string>>
+  const toId = {} as Record<Mapped, Map<string, number>>
+  for (const table of MAPPED) {
+    toIdentity[table] = new Map(rows[table].map((r) => [r.human_readable_id, r.identity]))
+    toId[table] = new Map(rows[table].map((r) => [r.identity, r.human_readable_id]))
+  }
+  return { toIdentity, toId }
+}
+
+/** The identity maps of an index's tables: entities by title, relationships by source and target, claims by id. */
+export function tableIdentityMaps(
+  entities: readonly EntityRow[],
+  relationships: readonly RelationshipRow[],
+  claims: readonly CovariateRow[] | null,
+): IdentityMaps {
+  return identityMaps({
+    Entities: entities.map((e) => ({ human_readable_id: e.human_readable_id, identity: e.title })),
+    Relationships: relationships.map((r) => ({
+      human_readable_id: r.human_readable_id,
+      identity: `${r.source}\u0000${r.target}`,
+    })),
+    Claims: (claims ?? []).map((c) => ({ human_readable_id: c.human_readable_id, identity: c.id })),
+  })
+}
+
+/** Rewrites every id of a mapped table inside `[Data: …]` citations; undefined when one cannot be mapped. */
+function mapCitations(text: string, map: (table: Mapped, id: string) => string | undefined): string | undefined {
+  let failed = false
+  const out = text.replace(/\[Data:([^\]]*)\]/g, (_whole: string, body: string) => {
+    const rewritten = body.replace(/(\b[A-Za-z]+\s*\()([^)]*)\)/g, (group: string, head: string, ids: string) => {
+      const table = head.replace(/\s*\($/, '') as Mapped
+      if (!MAPPED.includes(table)) return group
+      const mapped = ids.replace(/@[0-9]+|\b[0-9]+\b/g, (id) => {
+        const to = map(table, id)
+        if (to === undefined) failed = true
+        return to ?? id
+      })
+      return `${head}${mapped})`
+    })
+    return `[Data:${rewritten}]`
+  })
+  return failed ? undefined : out
+}
+
+/** Splits CSV text into records at line ends outside quotes (each record keeps its `\n`). */
+function records(text: string): string[] {
+  const out: string[] = []
+  let start = 0
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === '"') quoted = !quoted
+    else if (c === '\n' && !quoted) {
+      out.push(text.slice(start, i + 1))
+      start = i + 1
+    }
+  }
+  if (start < text.length) out.push(text.slice(start))
+  return out
+}
+
+/** A context in canonical form, and the ids it shows per table (the only ids a reusable report may cite). */
+export interface CanonicalContext {
+  text: string
+  shown: Record<Mapped, Set<number>>
+}
+
+/**
+ * The context with every human_readable_id replaced by its identity (data rows of the Entities,
+ * Relationships and Claims sections, and citations inside substituted Reports); undefined when an
+ * id is in no table.
+ */
+export function canonicalContext(text: string, maps: IdentityMaps): CanonicalContext | undefined {
+  const shown: Record<Mapped, Set<number>> = { Entities: new Set(), Relationships: new Set(), Claims: new Set() }
+  const toIdentity = (table: Mapped, id: string): string | undefined => {
+    const identity = maps.toIdentity[table].get(Number(id))
+    if (identity !== undefined) shown[table].add(Number(id))
+    return identity === undefined ? undefined : JSON.stringify(identity)
+  }
+  let section = ''
+  let header = false
+  const out: string[] = []
+  for (const record of records(text)) {
+    const head = /^-----([A-Za-z]+)-----\n$/.exec(record)
+    if (head !== null) {
+      section = head[1]!
+      header = true
+      out.push(record)
+      continue
+    }
+    if (header || record.trim() === '') {
+      header = false
+      out.push(record)
+      continue
+    }
+    let canonical: string | undefined = record
+    const row = /^([0-9]+),/.exec(record)
+    if ((MAPPED as readonly string[]).includes(section)) {
+      canonical = row === null ? undefined : toIdentity(section as Mapped, row[1]!)
+      if (canonical !== undefined) canonical += record.slice(row![1]!.length)
+    } else if (section === 'Reports') canonical = mapCitations(record, toIdentity)
+    if (canonical === undefined) return undefined
+    out.push(canonical)
+  }
+  return { text: out.join(''), shown }
+}
+
+/** The reuse key of a report: the canonical context plus everything else the prompt holds. */
+export function canonicalKey(canonical: string, prompt: string, maxReportLength: number): string {
+  return createHash('sha256')
+    .update(JSON.stringify([prompt, maxReportLength, canonical]))
+    .digest('hex')
+}
+
+/** Applies `map` to the citations of every text of a report; undefined when one cannot be mapped. */
+function mapReport(
+  report: ReportContent,
+  map: (table: Mapped, id: string) => string | undefined,
+): ReportContent | undefined {
+  const m = (text: string): string | undefined => mapCitations(text, map)
+  const title = m(report.title)
+  const summary = m(report.summary)
+  const ratingExplanation = m(report.rating_explanation)
+  const findings = report.findings.map((f) => ({ summary: m(f.summary), explanation: m(f.explanation) }))
+  if (title === undefined || summary === undefined || ratingExplanation === undefined) return undefined
+  if (findings.some((f) => f.summary === undefined || f.explanation === undefined)) return undefined
+  return {
+    title,
+    summary,
+    findings: findings.map((f) => ({ summary: f.summary!, explanation: f.explanation! })),
+    rating: report.rating,
+    rating_explanation: ratingExplanation,
+  }
+}
+
+/** A report with its cited ids replaced by `@k`, k indexing `refs` (the identities). */
+export interface StoredReport {
+  report: ReportContent
+  refs: Array<[Mapped, string]>
+}
+
+/**
+ * The stored form of a fresh report; undefined when it cites an id its context does not show (a
+ * citation of the wrong table or a made-up id: renumbering it would change what it points at).
+ */
+export function encodeReport(
+  report: ReportContent,
+  maps: IdentityMaps,
+  shown: CanonicalContext['shown'],
+): StoredReport | undefined {
+  const refs: Array<[Mapped, string]> = []
+  const slots = new Map<string, number>()
+  const encoded = mapReport(report, (table, id) => {
+    if (id.startsWith('@') || !shown[table].has(Number(id))) return undefined
+    const identity = maps.toIdentity[table].get(Number(id))
+    if (identity === undefined) return undefined
+    const slot = JSON.stringify([table, identity])
+    let k = slots.get(slot)
+    if (k === undefined) slots.set(slot, (k = refs.push([table, identity]) - 1))
+    return `@${k}`
+  })
+  return encoded === undefined ? undefined : { report: encoded, refs }
+}
+
+/** The stored report with its citations numbered by this generation's ids; undefined when an identity is gone. */
+export function decodeReport(stored: StoredReport, maps: IdentityMaps): ReportContent | undefined {
+  return mapReport(stored.report, (table, id) => {
+    const ref = id.startsWith('@') ? stored.refs[Number(id.slice(1))] : undefined
+    if (ref === undefined || ref[0] !== table) return undefined
+    const to = maps.toId[table].get(ref[1])
+    return to === undefined ? undefined : String(to)
+  })
+}
+
+/** A report text with its citations written as identities, to recognise a renumbered report; undefined when one cannot be mapped. */
+export function identityText(text: string, maps: IdentityMaps): string | undefined {
+  return mapCitations(text, (table, id) => {
+    const identity = maps.toIdentity[table].get(Number(id))
+    return identity === undefined ? undefined : JSON.stringify(identity)
+  })
+}
