@@ -79,3 +79,27 @@ export function historyBlock(
     tokens,
   }
 }
+
+/** What a passage search (basic, graph) does with the conversation before it ranks passages. */
+export interface PassageHistory {
+  /** The history block, within its share of the budget. */
+  block: ReturnType<typeof historyBlock>
+  /** The question and the recent questions, embedded together so a follow-up finds its subject; '' for no question. */
+  searchText: string
+  /** Tokens left for the passages after the block and the blank line that follows it. */
+  room: number
+}
+
+export function passageHistory(
+  query: string,
+  history: readonly ConversationTurn[],
+  maxTurns: number,
+  maxContextTokens: number,
+  countTokens: (text: string) => number,
+): PassageHistory {
+  const block = historyBlock(history, maxTurns, Math.floor(maxContextTokens * HISTORY_BUDGET_SHARE), countTokens)
+  const searchText = query.trim() === '' ? '' : [query, ...recentQuestions(history, maxTurns)].join('\n')
+  // The blank line between the history and the passages costs a token too.
+  const room = maxContextTokens - (block.text === '' ? 0 : block.tokens + countTokens('\n'))
+  return { block, searchText, room }
+}

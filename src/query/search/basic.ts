@@ -5,7 +5,7 @@
  */
 import type { Settings } from '../../config/index.js'
 import type { TextUnitRow } from '../../model/index.js'
-import { HISTORY_BUDGET_SHARE, historyBlock, recentQuestions } from '../context/history.js'
+import { passageHistory } from '../context/history.js'
 import { sourceRecord, sourceTable } from '../context/text-units.js'
 import { plainRecord, type ContextRecords } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
@@ -20,17 +20,12 @@ export async function* runBasicSearch(
   services: SearchServices,
 ): SearchRun {
   const count = services.countTokens
-  const history = historyBlock(
-    input.history,
-    input.historyMaxTurns,
-    Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE),
-    count,
-  )
-  const searchText =
-    input.query.trim() === '' ? '' : [input.query, ...recentQuestions(input.history, input.historyMaxTurns)].join('\n')
+  const {
+    block: history,
+    searchText,
+    room,
+  } = passageHistory(input.query, input.history, input.historyMaxTurns, settings.max_context_tokens, count)
   const units = await rankPassages(searchText, textUnits, settings.k, services)
-  // The blank line between the history and the passages costs a token too.
-  const room = settings.max_context_tokens - (history.text === '' ? 0 : history.tokens + count('\n'))
   const table = sourceTable(units, room, count)
   const records: ContextRecords = {}
   if (history.records.length > 0) records['conversation history'] = history.records

@@ -7,7 +7,7 @@
 import type { Settings } from '../../config/index.js'
 import type { TextUnitRow } from '../../model/index.js'
 import type { ChunkEdgesLoad } from '../chunk-edges.js'
-import { HISTORY_BUDGET_SHARE, historyBlock, recentQuestions } from '../context/history.js'
+import { passageHistory } from '../context/history.js'
 import {
   fillRows,
   float,
@@ -41,18 +41,14 @@ export async function* runGraphSearch(
 ): SearchRun {
   const warnings = edges.kind === 'loaded' ? [] : [edges.warning]
   const count = services.countTokens
-  const history = historyBlock(
-    input.history,
-    input.historyMaxTurns,
-    Math.floor(settings.max_context_tokens * HISTORY_BUDGET_SHARE),
-    count,
-  )
-  const searchText =
-    input.query.trim() === '' ? '' : [input.query, ...recentQuestions(input.history, input.historyMaxTurns)].join('\n')
+  const {
+    block: history,
+    searchText,
+    room,
+  } = passageHistory(input.query, input.history, input.historyMaxTurns, settings.max_context_tokens, count)
   const seeds = await seedUnits(searchText, settings.seed_top_k, services)
   const walked = walkChunkGraph(seeds, edges.kind === 'loaded' ? edges.edges.map(walkEdge) : [], walkOptions(settings))
   const ranked = withUnits(walked, textUnits).slice(0, settings.top_k)
-  const room = settings.max_context_tokens - (history.text === '' ? 0 : history.tokens + count('\n'))
   const head = renderTable('Sources', HEADER, [])
   const fill = fillRows(ranked, (r) => renderRow(cells(r)), room - count(head), count)
   const records: ContextRecords = {}
