@@ -1,9 +1,10 @@
 /** `graphrag export`: writes the graph as GraphML, GEXF, JSON, CSV or a self-contained HTML page. */
-import { InvalidArgumentError, type Command } from 'commander'
+import type { Command } from 'commander'
 import type { ExportFormat } from '../export/index.js'
+import { oneOf, wholeNumber } from './arguments.js'
 
 // Kept here (not imported) so `graphrag --help` does not load the graph libraries.
-const FORMATS: readonly string[] = ['graphml', 'gexf', 'json', 'csv', 'html']
+const FORMATS: readonly ExportFormat[] = ['graphml', 'gexf', 'json', 'csv', 'html']
 
 interface ExportFlags {
   root: string
@@ -14,17 +15,6 @@ interface ExportFlags {
   out?: string
 }
 
-function parseFormat(value: string): ExportFormat {
-  if (!FORMATS.includes(value)) throw new InvalidArgumentError(`expected one of ${FORMATS.join(', ')}`)
-  return value as ExportFormat
-}
-
-function parseLevel(value: string): number {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0')
-  return n
-}
-
 export function registerExportCommand(program: Command): void {
   program
     .command('export')
@@ -32,8 +22,8 @@ export function registerExportCommand(program: Command): void {
     .option('-r, --root <dir>', 'project root', '.')
     .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
     .option('-d, --data <dir>', 'folder with the index tables (default: output_storage.base_dir)')
-    .option('-f, --format <format>', 'graphml, gexf, json, csv or html', parseFormat, 'html')
-    .option('-l, --level <n>', 'community level nodes are coloured by (default: 0, the top level)', parseLevel)
+    .option('-f, --format <format>', 'graphml, gexf, json, csv or html', oneOf(FORMATS), 'html')
+    .option('-l, --level <n>', 'community level nodes are coloured by (default: 0, the top level)', wholeNumber(0))
     .option(
       '-o, --out <file>',
       'file to write, or a folder for csv (nodes.csv, edges.csv); - for stdout (default: <output>/export/)',

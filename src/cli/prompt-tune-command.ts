@@ -1,6 +1,7 @@
 /** `graphrag prompt-tune`: writes extraction, summary and report prompts adapted to the corpus (or, with --dry-run, shows the sample and the cost). */
-import { InvalidArgumentError, type Command } from 'commander'
+import type { Command } from 'commander'
 import type { PromptTuneOptions } from '../prompt-tune/options.js'
+import { fraction, oneOf, wholeNumber } from './arguments.js'
 import { createConsoleReporter } from './console-reporter.js'
 
 interface PromptTuneFlags {
@@ -28,28 +29,6 @@ interface PromptTuneFlags {
   verbose: boolean
 }
 
-const choice =
-  <T extends string>(values: readonly T[]) =>
-  (value: string): T => {
-    if (!(values as readonly string[]).includes(value))
-      throw new InvalidArgumentError(`expected one of ${values.join(', ')}`)
-    return value as T
-  }
-
-const whole =
-  (min: number) =>
-  (value: string): number => {
-    const n = Number(value)
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`)
-    return n
-  }
-
-function share(value: string): number {
-  const n = Number(value)
-  if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError('expected a number from 0 to 1')
-  return n
-}
-
 export function registerPromptTuneCommand(program: Command): void {
   program
     .command('prompt-tune')
@@ -66,44 +45,44 @@ export function registerPromptTuneCommand(program: Command): void {
     .option(
       '--selection-method <method>',
       'how sample chunks are chosen: random, top, all or auto (k-means over embeddings)',
-      choice(['random', 'top', 'all', 'auto'] as const),
+      oneOf(['random', 'top', 'all', 'auto'] as const),
       'random',
     )
-    .option('--limit <n>', 'sample chunks for random and top', whole(1), 15)
+    .option('--limit <n>', 'sample chunks for random and top', wholeNumber(1), 15)
     .option(
       '--max-tokens <n>',
       'token budget of the extraction prompt (worked examples are added up to it)',
-      whole(1),
+      wholeNumber(1),
       2000,
     )
-    .option('--chunk-size <n>', 'tokens per chunk when chunking the input for the sample', whole(1), 200)
-    .option('--overlap <n>', 'tokens shared by consecutive chunks', whole(0), 0)
+    .option('--chunk-size <n>', 'tokens per chunk when chunking the input for the sample', wholeNumber(1), 200)
+    .option('--overlap <n>', 'tokens shared by consecutive chunks', wholeNumber(0), 0)
     .option(
       '--min-examples-required <n>',
       'worked examples kept in the extraction prompt even beyond the token budget',
-      whole(0),
+      wholeNumber(0),
       2,
     )
     .option(
       '--n-subset-max <n>',
       'auto: chunks embedded at most (a seeded random subset of a larger corpus)',
-      whole(1),
+      wholeNumber(1),
       300,
     )
-    .option('--k <n>', 'auto: sample chunks, one nearest each k-means centre', whole(1), 15)
+    .option('--k <n>', 'auto: sample chunks, one nearest each k-means centre', wholeNumber(1), 15)
     .option('--discover-entity-types', 'discover the entity types of the corpus (default)', true)
     .option('--no-discover-entity-types', 'keep the entity types of extract_graph.entity_types')
     .option(
       '--type-strategy <strategy>',
       'how discovered types are consolidated: stratified (top types of each document in turn) or global (most frequent overall)',
-      choice(['stratified', 'global'] as const),
+      oneOf(['stratified', 'global'] as const),
       'stratified',
     )
-    .option('--max-entity-types <n>', 'entity types kept at most', whole(1), 12)
+    .option('--max-entity-types <n>', 'entity types kept at most', wholeNumber(1), 12)
     .option(
       '--min-type-share <x>',
       'share of the entities a type needs (of its document for stratified, of the sample for global)',
-      share,
+      fraction,
       0.05,
     )
     .option('-o, --output <dir>', 'folder for the prompts, relative to the root', 'prompts')
@@ -114,7 +93,7 @@ export function registerPromptTuneCommand(program: Command): void {
     )
     .option('--dry-run', 'show the sample chunks and the estimated calls and cost; call no model, write nothing', false)
     .option('--no-cache', 'ignore and do not write the LLM cache')
-    .option('--seed <n>', 'seed of the random and auto selections', whole(0), 0xdeadbeef)
+    .option('--seed <n>', 'seed of the random and auto selections', wholeNumber(0), 0xdeadbeef)
     .option('-v, --verbose', 'debug logging and stack traces', false)
     .action(async (flags: PromptTuneFlags) => {
       const { config, dryRun, ...rest } = flags

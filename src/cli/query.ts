@@ -1,20 +1,10 @@
 /** `graphrag query`: answers a question with local, global, DRIFT, basic, graph or hybrid search over the index. */
-import { InvalidArgumentError, type Command } from 'commander'
+import type { Command } from 'commander'
 import type { QueryCommandFlags } from '../query/command.js'
 import type { SearchMethod } from '../query/index.js'
+import { oneOf, wholeNumber } from './arguments.js'
 
-const METHODS: readonly string[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
-
-function parseMethod(value: string): SearchMethod {
-  if (!METHODS.includes(value)) throw new InvalidArgumentError(`expected one of ${METHODS.join(', ')}`)
-  return value as SearchMethod
-}
-
-function parseLevel(value: string): number {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0')
-  return n
-}
+const METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
 
 export function registerQueryCommand(program: Command): void {
   program
@@ -24,7 +14,7 @@ export function registerQueryCommand(program: Command): void {
     .option(
       '-m, --method <method>',
       'local, global, drift, basic, graph (vector seeds + a walk over chunk_edges) or hybrid (vector + BM25 + graph paths, cited)',
-      parseMethod,
+      oneOf(METHODS),
       'global',
     )
     .option('-r, --root <dir>', 'project root', '.')
@@ -36,7 +26,7 @@ export function registerQueryCommand(program: Command): void {
     .option(
       '--community-level <n>',
       'community hierarchy level of the reports (higher = smaller communities)',
-      parseLevel,
+      wholeNumber(0),
       2,
     )
     .option('--dynamic-community-selection', 'global search: let the model pick the relevant reports top-down', false)
