@@ -1,5 +1,6 @@
 /** `graphrag index --dry-run`: settings and inputs checked, workflows listed, cost estimated; nothing called or written. */
 import { chunkFiguresFromInputs, estimateWorkflows } from '../index/plan/estimate-run.js'
+import type { CostEstimate } from '../index/plan/estimate-cost.js'
 import { modelsUsedBy } from '../index/plan/workflow-models.js'
 import { rejectPlaceholderKeys } from '../index/run/placeholder-keys.js'
 import { planIndex, type RunIndexOptions } from '../index/run/runner.js'
@@ -45,16 +46,21 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
   )
   if (estimate.workflows.length > 0) {
     out.write('Estimated model usage (heuristic; stats.json puts it next to the actual figures after a run):\n')
-    const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))
-    for (const w of [...estimate.workflows, { workflow: 'total', ...estimate.total }]) {
-      out.write(
-        `  ${w.workflow.padEnd(30)} ${formatCount(w.calls).padStart(7)} calls ${formatCount(w.promptTokens).padStart(11)} prompt ${formatCount(w.completionTokens).padStart(10)} completion  ${cost(w.costUsd)}\n`,
-      )
-    }
+    writeEstimateRows(estimate, out)
     const a = estimate.assumed
     out.write(
       `  assuming ~${formatCount(a.entities)} entities, ~${formatCount(a.relationships)} relationships, ~${formatCount(a.communities)} communities\n`,
     )
   }
   out.write('Dry run: nothing was called or written.\n')
+}
+
+/** One row per workflow that calls a model, then the total: calls, tokens and cost. */
+export function writeEstimateRows(estimate: CostEstimate, out: { write(text: string): unknown }): void {
+  const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))
+  for (const w of [...estimate.workflows, { workflow: 'total', ...estimate.total }]) {
+    out.write(
+      `  ${w.workflow.padEnd(30)} ${formatCount(w.calls).padStart(7)} calls ${formatCount(w.promptTokens).padStart(11)} prompt ${formatCount(w.completionTokens).padStart(10)} completion  ${cost(w.costUsd)}\n`,
+    )
+  }
 }

@@ -5,7 +5,8 @@ import { PIPELINES } from '../index/plan/pipelines.js'
 import type { RunIndexOptions } from '../index/run/runner.js'
 import { describeChanges, hasChanges, planUpdate, runUpdate, type DocumentChanges } from '../index/run/update.js'
 import { createConsoleReporter } from './console-reporter.js'
-import { formatCount, formatUsd } from './format.js'
+import { writeEstimateRows } from './dry-run.js'
+import { formatCount } from './format.js'
 
 interface UpdateFlags {
   root: string
@@ -61,15 +62,10 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
       `Method: ${plan.method}; to extract: ${formatCount(plan.figures.chunks)} chunks, ${formatCount(plan.figures.chunkTokens)} tokens\n`,
     )
     const estimate = estimateWorkflows(plan.settings, PIPELINES[plan.method], plan.figures)
-    const cost = (c: number | null) => (c === null ? 'price unknown' : formatUsd(c))
     out.write(
       'Estimated model usage (heuristic: the new and edited documents; reports and summaries of unchanged regions are reused):\n',
     )
-    for (const w of [...estimate.workflows, { workflow: 'total', ...estimate.total }]) {
-      out.write(
-        `  ${w.workflow.padEnd(30)} ${formatCount(w.calls).padStart(7)} calls ${formatCount(w.promptTokens).padStart(11)} prompt ${formatCount(w.completionTokens).padStart(10)} completion  ${cost(w.costUsd)}\n`,
-      )
-    }
+    writeEstimateRows(estimate, out)
     return void out.write('Dry run: nothing was called or written.\n')
   }
   const result = await runUpdate({ ...options, reporter: createConsoleReporter() })
