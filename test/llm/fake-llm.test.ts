@@ -32,6 +32,34 @@ describe('fake OpenAI server', () => {
     })
   })
 
+  it('a community report cites rows of the Entities table, not the first numbers of the context', async () => {
+    const input_text = [
+      '-----Entities-----',
+      'human_readable_id,title,description,degree',
+      '12,GULL,Gull is mentioned in the text,2',
+      '13,POINT,Point is mentioned in the text,2',
+      '',
+      '-----Relationships-----',
+      'human_readable_id,source,target,description,combined_degree',
+      '40,GULL,POINT,GULL appears together with POINT,4',
+      '',
+    ].join('\n')
+    const reply = await client(fake).chat.completions.create({
+      model: 'gpt-4.1',
+      messages: [
+        {
+          role: 'user',
+          content: formatPrompt(loadPrompt(null, 'community_report_graph.txt', 't'), {
+            input_text,
+            max_report_length: '500',
+          }),
+        },
+      ],
+    })
+    const report = JSON.parse(reply.choices[0]!.message.content!) as { summary: string }
+    expect(report.summary).toContain('[Data: Entities (12, 13)]')
+  })
+
   it('streams SSE chunks with a usage chunk', async () => {
     const stream = await client(fake).chat.completions.create({
       model: 'gpt-4.1',

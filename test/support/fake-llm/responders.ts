@@ -94,11 +94,22 @@ function contextIds(text: string, limit: number): string[] {
   return ids.length > 0 ? ids : ['0']
 }
 
+/** The rows of one `-----Name-----` section of a context; undefined when the context has none. */
+function sectionOf(text: string, name: string): string | undefined {
+  const start = text.indexOf(`-----${name}-----`)
+  if (start < 0) return undefined
+  const next = text.indexOf('\n-----', start + name.length + 10)
+  return text.slice(start, next < 0 ? undefined : next)
+}
+
 function report(messages: readonly ChatMessageLike[], kind: PromptKind): string {
   const text = firstUser(messages)
   const data = text.slice(Math.max(0, text.lastIndexOf('Real data')))
-  const table = kind === 'community_report_text' ? 'Sources' : 'Entities'
-  const ids = contextIds(data, 5).join(', ')
+  // Like a model reading the tables, cite rows of the table named (Sources for text reports, else
+  // Entities, or Reports when only sub-reports are shown), not whatever numbers come first.
+  const table =
+    kind === 'community_report_text' ? 'Sources' : sectionOf(data, 'Entities') === undefined ? 'Reports' : 'Entities'
+  const ids = contextIds(sectionOf(data, table) ?? data, 5).join(', ')
   const titles = [...data.matchAll(/^\d+,([^,\n]+),/gm)].map((m) => m[1]!.replace(/"/g, ''))
   const name = titles[0] ?? 'the community'
   const findings = Array.from({ length: 5 }, (_, i) => ({
