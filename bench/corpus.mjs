@@ -52,13 +52,14 @@ function makeName(random) {
 /**
  * Writes about `tokens` tokens (≈ 0.75 words per token) as documents of `docTokens` into `dir`.
  * Names come from a pool that grows with the corpus (one per ~400 tokens), each sentence mentions two
- * or three, so entities recur across chunks as in real text. Returns the number of words written.
+ * or three, so entities recur across chunks as in real text (`poolSize` overrides the pool's size: a
+ * larger pool gives documents casts of their own). Returns the number of words written.
  */
-export function writeCorpus(dir, { tokens, seed = 42, docTokens = 50_000 }) {
+export function writeCorpus(dir, { tokens, seed = 42, docTokens = 50_000, poolSize: fixedPool }) {
   mkdirSync(dir, { recursive: true })
   const random = seededRandom(seed)
   const pool = new Set()
-  const poolSize = Math.max(50, Math.round(tokens / 400))
+  const poolSize = fixedPool ?? Math.max(50, Math.round(tokens / 400))
   while (pool.size < poolSize) pool.add(makeName(random) + (pool.size >= 5000 ? makeName(random) : ''))
   const names = [...pool]
   // Neighbouring sentences draw from a local window of the pool, so chunks have their own cast.

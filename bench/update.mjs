@@ -1,11 +1,12 @@
-// graphrag update benchmark on the 20 documents of fixtures/update-corpus, against the fake OpenAI
-// server (instant answers): a cold full index of the 20 documents, then add-1 / edit-1 / delete-1
-// updates with the LLM cache disabled (--no-cache), so every answer not reused from the index's own
-// model_replies table is a real call. Prints, per update: model calls, tokens and wall time next to
-// the cold full index's, the share of community reports regenerated, and how many communities kept
-// exactly their members (a report can only be reused when its community did and its context, read
-// with human_readable_ids replaced by identities, did not change), and how many reports were kept
-// with renumbered citations.
+// graphrag update benchmark against the fake OpenAI server (instant answers), on two corpora of 20
+// documents: the short documents of fixtures/update-corpus (about 15 words each, so community reports
+// dominate the calls) and 20 generated documents of ~1,500 tokens (bench/corpus.mjs, seeded). For
+// each: a cold full index of the 20 documents, then add-1 / edit-1 / delete-1 updates with the LLM
+// cache disabled (--no-cache), so every answer not reused from the index's own model_replies table is
+// a real call. Prints, per update: model calls, tokens and wall time next to the cold full index's,
+// the share of community reports regenerated, how many reports were kept with renumbered citations,
+// and how many communities kept exactly their members (a report can only be reused when its community
+// did and its context, read with human_readable_ids replaced by identities, did not change).
 // Run: npm run bench:update
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -15,21 +16,30 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runIndex } from '../dist/index/run/runner.js'
 import { runUpdate } from '../dist/index/run/update.js'
+import { writeCorpus } from './corpus.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const fakePath = join(root, 'dist-test', 'test', 'support', 'fake-llm', 'index.js')
 if (!existsSync(fakePath)) execSync('npx tsc -p tsconfig.support.json', { cwd: root, stdio: 'inherit' })
 const { startFakeLlm, fakeModelSettingsYaml } = await import(fakePath)
 
-const CORPUS = join(root, 'fixtures', 'update-corpus')
-const DOCS = (await readdir(CORPUS)).sort()
 const fake = await startFakeLlm({ embeddingDimension: 8 })
 const settings = `${fakeModelSettingsYaml(fake.baseUrl)}vector_store:\n  vector_size: 8\n`
 
-async function project(names) {
+/** The two corpora: the short fixture documents (about 15 words each) and 20 generated documents of ~1,500 tokens. */
+async function corpora() {
+  const generated = await mkdtemp(join(tmpdir(), 'graphrag-bench-update-corpus-'))
+  writeCorpus(generated, { tokens: 30_000, docTokens: 1_500, poolSize: 200, seed: 7 })
+  return [
+    ['fixtures/update-corpus (20 short documents)', join(root, 'fixtures', 'update-corpus')],
+    ['generated (20 documents of ~1,500 tokens, bench/corpus.mjs)', generated],
+  ]
+}
+
+async function project(corpus, names) {
   const dir = await mkdtemp(join(tmpdir(), 'graphrag-bench-update-'))
   await writeFile(join(dir, 'settings.yaml'), settings)
-  for (const name of names) await cp(join(CORPUS, name), join(dir, 'input', name))
+  for (const name of names) await cp(join(corpus, name), join(dir, 'input', name))
   return dir
 }
 
@@ -52,42 +62,55 @@ async function measure(fn) {
   }
 }
 
-const cold = await measure(async () => runIndex({ root: await project(DOCS), skipValidation: true }))
+/**
+ * The edit adds a sentence naming one of the document's own capitalised names and a new one (the
+ * fixture's: the school choir): at the start, where the test model (which extracts a chunk's first
+ * names) sees it, so the edit changes the graph, and the chunks after it move.
+ */
+async function edited(path) {
+  const text = await readFile(path, 'utf8')
+  const [name = 'School'] = text.match(/\b[A-Z][a-z]{3,}\b/) ?? []
+  return `The ${name} choir sang at the Lantern Festival.\n${text}`
+}
 
-const dir = await project(DOCS.slice(0, 19))
-await runIndex({ root: dir, skipValidation: true })
-const scenarios = [
-  ['add-1', () => cp(join(CORPUS, DOCS[19]), join(dir, 'input', DOCS[19]))],
-  [
-    'edit-1',
-    async () =>
-      writeFile(
-        join(dir, 'input', DOCS[4]),
-        `${await readFile(join(CORPUS, DOCS[4]), 'utf8')}The school choir sang at the Lantern Festival.\n`,
-      ),
-  ],
-  ['delete-1', () => rm(join(dir, 'input', DOCS[6]))],
-]
-const rows = []
-for (const [label, change] of scenarios) {
-  await change()
-  const m = await measure(() => runUpdate({ root: dir, skipValidation: true, cache: false }))
-  const reports = m.stats.workflows.update_community_reports.summary
-  const communities = m.stats.workflows.update_communities.summary
-  const renumbered = m.stats.workflows.create_community_reports.summary.reused_renumbered ?? 0
-  rows.push({ label, ...m, reports, communities, renumbered })
+async function bench(label, corpus) {
+  const docs = (await readdir(corpus)).sort()
+  const cold = await measure(async () => runIndex({ root: await project(corpus, docs), skipValidation: true }))
+  const dir = await project(corpus, docs.slice(0, 19))
+  await runIndex({ root: dir, skipValidation: true })
+  const scenarios = [
+    ['add-1', () => cp(join(corpus, docs[19]), join(dir, 'input', docs[19]))],
+    ['edit-1', async () => writeFile(join(dir, 'input', docs[4]), await edited(join(corpus, docs[4])))],
+    ['delete-1', () => rm(join(dir, 'input', docs[6]))],
+  ]
+  const rows = []
+  for (const [name, change] of scenarios) {
+    await change()
+    const m = await measure(() => runUpdate({ root: dir, skipValidation: true, cache: false }))
+    const reports = m.stats.workflows.update_community_reports.summary
+    const communities = m.stats.workflows.update_communities.summary
+    const renumbered = m.stats.workflows.create_community_reports.summary.reused_renumbered ?? 0
+    rows.push({ name, ...m, reports, communities, renumbered })
+  }
+  print(label, cold, rows)
 }
 
 const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`)
-console.log(
-  `cold full index (20 documents): ${cold.chat} chat calls, ${cold.embedding} embedding calls, ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`,
-)
-console.log(
-  'update (--no-cache: reuse only through model_replies)   chat calls        embedding   tokens             wall            reports regenerated (report calls)   renumbered   communities with the same members',
-)
-for (const r of rows) {
+
+function print(label, cold, rows) {
+  console.log(`\n${label}`)
   console.log(
-    `  ${r.label.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)}   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})   ${String(r.renumbered).padStart(10)}   ${r.communities.communities_unchanged}/${r.reports.reports}`,
+    `cold full index: ${cold.chat} chat calls (${cold.reportCalls} reports), ${cold.embedding} embedding calls, ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`,
   )
+  console.log(
+    'update (--no-cache: reuse only through model_replies)   chat calls        embedding   tokens             wall            reports regenerated (report calls)   renumbered   communities with the same members',
+  )
+  for (const r of rows) {
+    console.log(
+      `  ${r.name.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)}   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})   ${String(r.renumbered).padStart(10)}   ${r.communities.communities_unchanged}/${r.reports.reports}`,
+    )
+  }
 }
+
+for (const [label, corpus] of await corpora()) await bench(label, corpus)
 await fake.close()
