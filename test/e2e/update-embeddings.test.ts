@@ -152,7 +152,7 @@ describe('graphrag update: embeddings', () => {
     expect(await lanceVectors(output())).toEqual(await lanceVectors(join(fresh, 'output')))
   }, 120_000)
 
-  it('an index without embedding_keys (older, or built by Microsoft GraphRAG): says so once and embeds every text again', async () => {
+  it('an index without embedding_keys (built by an older graphrag): says so once and embeds every text again', async () => {
     await rm(join(output(), 'embedding_keys.parquet'))
     await rm(join(root, 'input', '02-council.txt'))
     const { sent, stderr, after } = await updateWithoutCache()

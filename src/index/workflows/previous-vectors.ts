@@ -6,6 +6,7 @@
  */
 import { EMBEDDING_KEYS, type EmbeddingKeyRow } from '../../model/embedding-keys.js'
 import { embeddingSnapshotTable, type EmbeddingName } from '../../model/embeddings.js'
+import { MODEL_REPLIES } from '../../model/model-replies.js'
 import type { VectorStore } from '../../storage/vector-store.js'
 import type { PreviousVectors } from '../operations/reuse-embeddings.js'
 import type { WorkflowContext } from '../workflow.js'
@@ -17,9 +18,12 @@ const READ_ALL_ABOVE = 256
 export async function previousEmbeddingKeys(ctx: WorkflowContext): Promise<Map<string, EmbeddingKeyRow[]> | undefined> {
   if (ctx.previousTables === undefined) return undefined
   if (!(await ctx.tables.has(EMBEDDING_KEYS.name))) {
-    ctx.stats.warning(
-      'the previous index has no embedding_keys table (built by Microsoft GraphRAG or an older graphrag): its vectors cannot be matched to their texts, so every text is embedded again (or taken from the LLM cache)',
-    )
+    // An index without model_replies (Microsoft GraphRAG's) got one notice for every model answer already.
+    if (await ctx.previousTables.has(MODEL_REPLIES.name)) {
+      ctx.stats.warning(
+        'the previous index has no embedding_keys table (built by an older graphrag): its vectors cannot be matched to their texts, so every text is embedded again (or taken from the LLM cache)',
+      )
+    }
     return undefined
   }
   const byName = new Map<string, EmbeddingKeyRow[]>()
