@@ -28,12 +28,12 @@ export function embeddingIdentity(model: ModelSettings, batchMaxTokens: number, 
   })
 }
 
-export function textKey(identity: string, text: string): string {
+function textKey(identity: string, text: string): string {
   return cacheKey({ identity, text })
 }
 
 /** SHA-256 of the vector as float32 (what LanceDB stores), so a double and its stored copy agree. */
-export function vectorKey(vector: readonly number[]): string {
+function vectorKey(vector: readonly number[]): string {
   const floats = Float32Array.from(vector)
   return createHash('sha256').update(new Uint8Array(floats.buffer)).digest('hex')
 }

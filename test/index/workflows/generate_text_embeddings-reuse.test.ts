@@ -98,4 +98,14 @@ describe('generate_text_embeddings reuses earlier vectors in an update', () => {
     const switched = await createTestContext({ root: t.root })
     expect((await runUpdate(switched)).sent).toHaveLength(ENTITY_ROWS.length)
   })
+
+  it('never reuses for an id that two rows share (which vector is whose is unclear)', async () => {
+    const t = await project()
+    const twin = { ...entity(1, 'Entity 1 also rows the boat.'), human_readable_id: 4 }
+    await t.tables.write(ENTITIES, [...ENTITY_ROWS, twin])
+    await runUpdate(t)
+    const { sent, summary } = await runUpdate(t)
+    expect(sent.sort()).toEqual(['ENTITY 1:Entity 1 also rows the boat.', 'ENTITY 1:Entity 1 keeps the lamp.'])
+    expect(summary).toEqual({ entity_description_reused: 3, entity_description_embedded: 2 })
+  })
 })
