@@ -55,8 +55,9 @@ export interface ReusingResult {
 }
 
 /**
- * Embeds the non-empty texts, taking back from `previous` every vector that is provably the one
- * embedding the text again would give; `embed` gets the rest, in input order.
+ * Embeds the non-empty texts, taking back from `previous` every vector recorded as the embedding of
+ * this very text by this model (what embedding it again gives, up to the model's own determinism);
+ * `embed` gets the rest, in input order.
  */
 export async function embedReusing(
   texts: readonly TextToEmbed[],
