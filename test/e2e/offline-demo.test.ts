@@ -7,6 +7,7 @@ import {
   COMMUNITIES,
   COMMUNITY_REPORTS,
   DOCUMENTS,
+  EMBEDDING_KEYS,
   ENTITIES,
   MODEL_REPLIES,
   RELATIONSHIPS,
@@ -76,11 +77,14 @@ describe('offline demo (README main command)', () => {
 
   it('writes every table the standard method writes and chunk_edges, each with its src/model schema', async () => {
     const files = (await readdir(join(root, 'output'))).filter((f) => f.endsWith('.parquet')).sort()
-    // Beside them, our own model_replies (README: the answers an update reuses), with its src/model schema.
-    expect(files).toEqual([...Object.keys(FINAL_TABLES), MODEL_REPLIES.name].map((t) => `${t}.parquet`).sort())
-    expect(await duckDescribe(join(root, 'output', 'model_replies.parquet'))).toEqual(
-      MODEL_REPLIES.columns.map((c) => `${c.name}:VARCHAR`),
-    )
+    // Beside them, our own model_replies and embedding_keys (README: what an update reuses), with their src/model schemas.
+    const ours = [MODEL_REPLIES, EMBEDDING_KEYS]
+    expect(files).toEqual([...Object.keys(FINAL_TABLES), ...ours.map((t) => t.name)].map((t) => `${t}.parquet`).sort())
+    for (const table of ours) {
+      expect(await duckDescribe(join(root, 'output', `${table.name}.parquet`))).toEqual(
+        table.columns.map((c) => `${c.name}:VARCHAR`),
+      )
+    }
     for (const [name, schema] of Object.entries(FINAL_TABLES)) {
       const expected = schema.columns.map((c) => `${c.name}:${DUCKDB_TYPE[c.kind]}`)
       expect(await duckDescribe(join(root, 'output', `${name}.parquet`)), name).toEqual(expected)

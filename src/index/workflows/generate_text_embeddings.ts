@@ -1,7 +1,12 @@
-/** Workflow generate_text_embeddings: embeds the texts named in embed_text.names (any of the eight) into LanceDB. */
+/**
+ * Workflow generate_text_embeddings: embeds the texts named in embed_text.names (any of the eight) into
+ * LanceDB and records in embedding_keys which text each vector embeds; an update takes back the vectors
+ * of unchanged texts from the previous index (previous-vectors.ts) and embeds only the others.
+ */
 import { ConfigError } from '../../errors.js'
 import type { EmbeddingModel } from '../../llm/types.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
+import { EMBEDDING_KEYS, type EmbeddingKeyRow } from '../../model/embedding-keys.js'
 import { DOCUMENTS } from '../../model/documents.js'
 import {
   DEFAULT_EMBEDDING_NAMES,
@@ -15,7 +20,9 @@ import { TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore, type VectorStore } from '../../storage/vector-store.js'
 import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operations/embed-text.js'
 import { embeddingsUsage } from '../operations/estimate-usage.js'
+import { embedReusing, embeddingIdentity } from '../operations/reuse-embeddings.js'
 import type { Workflow, WorkflowContext } from '../workflow.js'
+import { previousEmbeddingKeys, previousVectors } from './previous-vectors.js'
 
 /** The table each embedding's texts and ids come from. */
 export const EMBEDDING_SOURCES = {
@@ -45,7 +52,7 @@ function embeddingName(name: string): EmbeddingName {
 export const generateTextEmbeddings: Workflow = {
   name: 'generate_text_embeddings',
   reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name, RELATIONSHIPS.name, DOCUMENTS.name],
-  writes: [],
+  writes: [EMBEDDING_KEYS.name],
   fingerprint: (s) => ({ embed_text: s.embed_text, vector_store: s.vector_store, snapshots: s.snapshots.embeddings }),
   models: (s) => ({ chat: [], embedding: [s.embed_text.embedding_model_id] }),
   prompts: () => [],
@@ -62,31 +69,54 @@ export const generateTextEmbeddings: Workflow = {
       cachePartition: settings.model_instance_name,
     })
     const names = (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)
+    const previous = await previousEmbeddingKeys(ctx)
     const store = await openVectorStore(ctx.settings.vector_store.db_uri)
     try {
       // The names are independent: embedded side by side they share the model's slots, so the few
       // report texts need not wait for thousands of unit texts. Rows are listed in settings order.
       // Settled, not raced: the store is closed only once no name is still writing to it.
-      const outcomes = await Promise.allSettled(names.map((name) => embedOne(ctx, name, model, store)))
+      const outcomes = await Promise.allSettled(
+        names.map((name) => embedOne(ctx, name, model, store, previous?.get(name))),
+      )
       const rows: Record<string, number> = {}
+      const summary: Record<string, number> = {}
+      const keys: EmbeddingKeyRow[] = []
       for (const outcome of outcomes) {
         if (outcome.status === 'rejected') throw outcome.reason
-        if (outcome.value !== undefined) rows[outcome.value.table] = outcome.value.rows
+        if (outcome.value === undefined) continue
+        const { name, table, keys: own, reused, embedded } = outcome.value
+        rows[table] = own.length
+        summary[`${name}_reused`] = reused
+        summary[`${name}_embedded`] = embedded
+        keys.push(...own.map((k) => ({ name, ...k })))
       }
-      return { rows }
+      await ctx.tables.write(EMBEDDING_KEYS, keys)
+      return { rows, summary }
     } finally {
       store.close()
     }
   },
 }
 
-/** Embeds one name into its LanceDB table (and the snapshot table when on); undefined when its source is absent. */
+interface EmbeddedName {
+  name: EmbeddingName
+  table: string
+  keys: Array<Omit<EmbeddingKeyRow, 'name'>>
+  reused: number
+  embedded: number
+}
+
+/**
+ * Embeds one name into its LanceDB table (and the snapshot table when on), taking back the vectors
+ * `previousKeys` proves unchanged; undefined when its source is absent.
+ */
 async function embedOne(
   ctx: WorkflowContext,
   name: EmbeddingName,
   model: EmbeddingModel,
   store: VectorStore,
-): Promise<{ table: string; rows: number } | undefined> {
+  previousKeys: EmbeddingKeyRow[] | undefined,
+): Promise<EmbeddedName | undefined> {
   const { embed_text: settings, vector_store: vs } = ctx.settings
   const source = await readSource(ctx, name)
   if (source === undefined) {
@@ -99,16 +129,33 @@ async function embedOne(
     ? `vector_store.index_schema.${name}.vector_size`
     : 'vector_store.vector_size'
   const texts = embeddingTexts(source)
-  const progress = ctx.progress(`embeddings ${name}`, texts.filter((t) => t.text !== '').length)
+  const table = schema?.index_name ?? name
+  const total = texts.filter((t) => t.text !== '').length
+  const progress = ctx.progress(`embeddings ${name}`, total)
   const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
-  const embedded = await embedTexts(texts, options, { model, signal: ctx.signal, onEmbedded: (n) => progress.tick(n) })
+  // Present: ctx.models.embedding above fails on an unknown id.
+  const modelSettings = ctx.settings.embedding_models[settings.embedding_model_id]!
+  // The previous vectors are read here, before replaceTable overwrites the table they are in.
+  const result = await embedReusing(
+    texts,
+    {
+      identity: embeddingIdentity(modelSettings, settings.batch_max_tokens, vectorSize),
+      vectorSize,
+      previous: await previousVectors(ctx, previousKeys, name, { store, table }),
+    },
+    (rest) => {
+      progress.tick(total - rest.length)
+      return embedTexts(rest, options, { model, signal: ctx.signal, onEmbedded: (n) => progress.tick(n) })
+    },
+  )
   progress.done()
-  await store.replaceTable(schema?.index_name ?? name, embedded, ctx.clock.now(), { vectorSize })
+  const embedded = result.rows
+  await store.replaceTable(table, embedded, ctx.clock.now(), { vectorSize })
   if (ctx.settings.snapshots.embeddings) {
     await ctx.tables.write(
       embeddingSnapshotTable(name),
       embedded.map((r) => ({ id: r.id, embedding: r.vector })),
     )
   }
-  return { table: `lancedb/${schema?.index_name ?? name}`, rows: embedded.length }
+  return { name, table: `lancedb/${table}`, keys: result.keys, reused: result.reused, embedded: result.embedded }
 }

@@ -1,8 +1,9 @@
 /**
  * Workflow update_text_embeddings: generate_text_embeddings already replaced each LanceDB table with
- * the rows of the updated tables (texts seen before come from the embedding cache); this checks
- * that every vector table holds exactly the ids of its table, so no vector of a deleted entity, text
- * unit or report survives, and records how many rows went away.
+ * the rows of the updated tables (vectors of unchanged texts taken back from the previous tables, see
+ * previous-vectors.ts, or from the embedding cache); this checks that every vector table holds
+ * exactly the ids of its table, so no vector of a deleted entity, text unit or report survives, and
+ * records how many rows went away.
  */
 import { WorkflowError } from '../../errors.js'
 import { DEFAULT_EMBEDDING_NAMES, type EmbeddingName } from '../../model/embeddings.js'

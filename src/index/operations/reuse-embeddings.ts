@@ -1,0 +1,111 @@
+/**
+ * Vectors an update takes back from the previous index instead of embedding again. A row's vector
+ * is reused only when its embedding_keys row says it embedded the very text this row embeds now, with
+ * the same model, windowing and vector size (text_key), and the stored vector is the one recorded
+ * then (vector_key): so neither an edited description nor a LanceDB table rewritten by a run that
+ * failed later can hand back a vector of another text. The other rows go to the model.
+ */
+import { createHash } from 'node:crypto'
+import type { ModelSettings } from '../../config/schema.js'
+import { cacheKey } from '../../llm/cache.js'
+import type { EmbeddingKeyRow } from '../../model/embedding-keys.js'
+import type { EmbeddedRow, TextToEmbed } from './embed-text.js'
+
+/**
+ * Everything besides the text that selects the vector: the model as the LLM cache identifies it
+ * (never where it is served or the key), how long texts are windowed, and the vector size.
+ */
+export function embeddingIdentity(model: ModelSettings, batchMaxTokens: number, vectorSize: number): string {
+  return cacheKey({
+    provider: model.model_provider,
+    model: model.model,
+    deployment: model.azure_deployment_name,
+    apiVersion: model.api_version,
+    dimensions: model.dimensions,
+    encoding: model.encoding_model,
+    batchMaxTokens,
+    vectorSize,
+  })
+}
+
+function textKey(identity: string, text: string): string {
+  return cacheKey({ identity, text })
+}
+
+/** SHA-256 of the vector as float32 (what LanceDB stores), so a double and its stored copy agree. */
+function vectorKey(vector: readonly number[]): string {
+  const floats = Float32Array.from(vector)
+  return createHash('sha256').update(new Uint8Array(floats.buffer)).digest('hex')
+}
+
+/** The previous run's record of one embedding name, and where its vectors can be read. */
+export interface PreviousVectors {
+  keys: readonly Pick<EmbeddingKeyRow, 'id' | 'text_key' | 'vector_key'>[]
+  /** The stored vectors of these ids (ids not stored are absent). */
+  read(ids: readonly string[]): Promise<Map<string, number[]>>
+}
+
+export interface ReusingResult {
+  /** One row per non-empty text, in input order. */
+  rows: EmbeddedRow[]
+  /** The embedding_keys of those rows (without the name). */
+  keys: Array<Pick<EmbeddingKeyRow, 'id' | 'text_key' | 'vector_key'>>
+  reused: number
+  embedded: number
+}
+
+/**
+ * Embeds the non-empty texts, taking back from `previous` every vector recorded as the embedding of
+ * this very text by this model (what embedding it again gives, up to the model's own determinism);
+ * `embed` gets the rest, in input order.
+ */
+export async function embedReusing(
+  texts: readonly TextToEmbed[],
+  options: { identity: string; vectorSize: number; previous: PreviousVectors | undefined },
+  embed: (texts: readonly TextToEmbed[]) => Promise<EmbeddedRow[]>,
+): Promise<ReusingResult> {
+  const items = texts.filter((t) => t.text !== '').map((t) => ({ ...t, key: textKey(options.identity, t.text) }))
+  const taken =
+    options.previous === undefined
+      ? new Map<string, number[]>()
+      : await takeBack(items, options.previous, options.vectorSize)
+  const fresh = await embed(items.filter((t) => !taken.has(t.id)))
+  let next = 0
+  const rows = items.map((t) => {
+    const vector = taken.get(t.id)
+    return vector === undefined ? fresh[next++]! : { id: t.id, vector }
+  })
+  const keys = rows.map((r, i) => ({ id: r.id, text_key: items[i]!.key, vector_key: vectorKey(r.vector) }))
+  return { rows, keys, reused: taken.size, embedded: fresh.length }
+}
+
+/** id → reusable vector. An id seen twice (now or before) is never reused: which vector is whose is unclear. */
+async function takeBack(
+  items: ReadonlyArray<TextToEmbed & { key: string }>,
+  previous: PreviousVectors,
+  vectorSize: number,
+): Promise<Map<string, number[]>> {
+  const recorded = onlyOnce(previous.keys)
+  const current = onlyOnce(items)
+  const candidates = [...current.values()].filter((t) => recorded.get(t.id)?.text_key === t.key)
+  const out = new Map<string, number[]>()
+  if (candidates.length === 0) return out
+  const stored = await previous.read(candidates.map((t) => t.id))
+  for (const { id } of candidates) {
+    const vector = stored.get(id)
+    if (vector !== undefined && vector.length === vectorSize && vectorKey(vector) === recorded.get(id)!.vector_key)
+      out.set(id, vector)
+  }
+  return out
+}
+
+function onlyOnce<T extends { id: string }>(rows: readonly T[]): Map<string, T> {
+  const out = new Map<string, T>()
+  const twice = new Set<string>()
+  for (const row of rows) {
+    if (out.has(row.id)) twice.add(row.id)
+    out.set(row.id, row)
+  }
+  for (const id of twice) out.delete(id)
+  return out
+}
