@@ -56,6 +56,9 @@ async function measure(fn) {
     chat: requests.filter((r) => r.kind !== 'embedding' && r.kind !== 'models').length,
     reportCalls: requests.filter((r) => r.kind === 'community_report').length,
     embedding: requests.filter((r) => r.kind === 'embedding').length,
+    embeddedTexts: requests
+      .filter((r) => r.kind === 'embedding')
+      .reduce((n, r) => n + (Array.isArray(r.body.input) ? r.body.input.length : 1), 0),
     tokens: t.promptTokens + t.completionTokens,
     seconds,
     stats,
@@ -100,14 +103,14 @@ const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`)
 function print(label, cold, rows) {
   console.log(`\n${label}`)
   console.log(
-    `cold full index: ${cold.chat} chat calls (${cold.reportCalls} reports), ${cold.embedding} embedding calls, ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`,
+    `cold full index: ${cold.chat} chat calls (${cold.reportCalls} reports), ${cold.embedding} embedding calls (${cold.embeddedTexts} texts), ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`,
   )
   console.log(
-    'update (--no-cache: reuse only through model_replies)   chat calls        embedding   tokens             wall            reports regenerated (report calls)   renumbered   communities with the same members',
+    'update (--no-cache: reuse only through model_replies)   chat calls        embedding (texts)   tokens             wall            reports regenerated (report calls)   renumbered   communities with the same members',
   )
   for (const r of rows) {
     console.log(
-      `  ${r.name.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)}   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})   ${String(r.renumbered).padStart(10)}   ${r.communities.communities_unchanged}/${r.reports.reports}`,
+      `  ${r.name.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)} (${String(r.embeddedTexts).padStart(4)})   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})   ${String(r.renumbered).padStart(10)}   ${r.communities.communities_unchanged}/${r.reports.reports}`,
     )
   }
 }
