@@ -50,12 +50,18 @@ const RESTART_MAX_NODES = 5000
  * result needs that many poor draws in a row.
  * Compat mode and CPM run once, as the reference does.
  */
-export function runLeidenBest(g: CsrNetwork, params: LeidenParams, rng: XorShift128, s: Scratch): FlatPartition {
-  let best = runLeiden(g, params, rng, s)
+export function runLeidenBest(
+  g: CsrNetwork,
+  params: LeidenParams,
+  rng: XorShift128,
+  s: Scratch,
+  start?: Int32Array,
+): FlatPartition {
+  let best = runLeiden(g, params, rng, s, start)
   if (params.compat || !params.useModularity || g.nodeCount > RESTART_MAX_NODES) return best
   let bestQuality = networkModularity(g, best.membership, params.resolution)
   for (let run = 1; run < params.restarts; run++) {
-    const candidate = runLeiden(g, params, new XorShift128(rng.nextU32()), s)
+    const candidate = runLeiden(g, params, new XorShift128(rng.nextU32()), s, start)
     const quality = networkModularity(g, candidate.membership, params.resolution)
     if (quality > bestQuality + 1e-12) {
       best = candidate
@@ -65,8 +71,19 @@ export function runLeidenBest(g: CsrNetwork, params: LeidenParams, rng: XorShift
   return best
 }
 
-/** Runs Leiden from singletons on `g` (nodeCount ≥ 1), consuming `rng` in the reference order. */
-export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128, s: Scratch): FlatPartition {
+/**
+ * Runs Leiden on `g` (nodeCount ≥ 1), consuming `rng` in the reference order, from singletons or
+ * from `start` (compact ids, each community connected: see seed.ts). From a start, quality mode still
+ * measures its first iteration's gain against singletons, so it always checks a second iteration
+ * unless the first moved nothing.
+ */
+export function runLeiden(
+  g: CsrNetwork,
+  params: LeidenParams,
+  rng: XorShift128,
+  s: Scratch,
+  start?: Int32Array,
+): FlatPartition {
   const n = g.nodeCount
   const network = params.useModularity ? g : withUnitNodeWeights(g)
   // Scaled resolution r (spec §3): γ / 2(m + s) for modularity, γ for CPM; computed once.
@@ -74,8 +91,8 @@ export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128,
     ? params.resolution / (2 * (g.totalAdjacencyWeight / 2 + g.selfLoopWeight))
     : params.resolution
   const membership = new Int32Array(n)
-  for (let v = 0; v < n; v++) membership[v] = v
-  let count = n
+  for (let v = 0; v < n; v++) membership[v] = start === undefined ? v : start[v]
+  let count = start === undefined ? n : communityCount(start)
   // Only zero-weight edges: every gain is 0·∞, so no move can be an improvement; keep singletons.
   if (!Number.isFinite(r)) return { membership, count }
   // CPM always uses paper refinement: the reference's CPM path is broken (spec §5.8).
@@ -145,6 +162,12 @@ function improve(
     p = upper
   }
   return g
+}
+
+function communityCount(membership: Int32Array): number {
+  let k = 0
+  for (const c of membership) if (c + 1 > k) k = c + 1
+  return k
 }
 
 /** True when a and b group the nodes identically (labels may differ). */

@@ -1,0 +1,76 @@
+/**
+ * Communities across an update: the previous index's clustering as Leiden's starting partition, and
+ * community numbers kept for every community whose members did not change, so its id, title and
+ * report carry over; the other communities take the lowest numbers left, in clustering order.
+ */
+import type { CommunityRow } from '../../model/communities.js'
+import type { EntityRow } from '../../model/entities.js'
+
+type PreviousCommunityRow = Pick<CommunityRow, 'community' | 'level' | 'entity_ids'>
+
+export interface PreviousCommunities {
+  /** Per level, entity title → that level's previous community number (Leiden's starting partition). */
+  readonly startingCommunities: Map<string, number>[]
+  /** Level and sorted entity ids (membersKey) → the previous community number. */
+  readonly numberByMembers: ReadonlyMap<string, number>
+}
+
+/** The previous index's clustering; entity ids are read as titles through its entities table. */
+export function previousCommunities(
+  communities: ReadonlyArray<PreviousCommunityRow>,
+  entities: ReadonlyArray<Pick<EntityRow, 'id' | 'title'>>,
+): PreviousCommunities {
+  const titleOf = new Map(entities.map((e) => [e.id, e.title]))
+  const startingCommunities: Map<string, number>[] = []
+  const numberByMembers = new Map<string, number>()
+  for (const c of communities) {
+    const ids = c.entity_ids ?? []
+    numberByMembers.set(membersKey(c.level, ids), c.community)
+    while (startingCommunities.length <= c.level) startingCommunities.push(new Map())
+    const level = startingCommunities[c.level]!
+    for (const id of ids) {
+      const title = titleOf.get(id)
+      if (title !== undefined) level.set(title, c.community)
+    }
+  }
+  return { startingCommunities, numberByMembers }
+}
+
+/** A community's identity for "kept its members": its level and its entity ids as a set. */
+export function membersKey(level: number, entityIds: ReadonlyArray<string>): string {
+  return `${level}\u0000${[...entityIds].sort().join('\u0000')}`
+}
+
+interface NumberedCommunity {
+  readonly level: number
+  readonly cluster: number
+  readonly entityIds: ReadonlyArray<string>
+}
+
+/**
+ * Clustering number → community number. A community whose level and members equal a previous
+ * community's takes its number; the rest, in the given order (level, then clustering number), take
+ * the lowest numbers no kept community holds. Numbers stay unique across levels, as in a full index.
+ */
+export function stableNumbers(
+  communities: ReadonlyArray<NumberedCommunity>,
+  previous: PreviousCommunities,
+): { numbers: Map<number, number>; kept: number } {
+  const numbers = new Map<number, number>()
+  const taken = new Set<number>()
+  for (const c of communities) {
+    const number = previous.numberByMembers.get(membersKey(c.level, c.entityIds))
+    if (number === undefined || taken.has(number)) continue
+    numbers.set(c.cluster, number)
+    taken.add(number)
+  }
+  const kept = numbers.size
+  let free = 0
+  for (const c of communities) {
+    if (numbers.has(c.cluster)) continue
+    while (taken.has(free)) free++
+    numbers.set(c.cluster, free)
+    taken.add(free)
+  }
+  return { numbers, kept }
+}
