@@ -58,7 +58,9 @@ export function runLeidenBest(
   start?: Int32Array,
 ): FlatPartition {
   let best = runLeiden(g, params, rng, s, start)
-  if (params.compat || !params.useModularity || g.nodeCount > RESTART_MAX_NODES) return best
+  // A started run is not restarted: the start is already a good partition, and the best of several
+  // runs from it is the one that moved furthest from it (an update wants the one that moved least).
+  if (start !== undefined || params.compat || !params.useModularity || g.nodeCount > RESTART_MAX_NODES) return best
   let bestQuality = networkModularity(g, best.membership, params.resolution)
   for (let run = 1; run < params.restarts; run++) {
     const candidate = runLeiden(g, params, new XorShift128(rng.nextU32()), s, start)
@@ -73,9 +75,9 @@ export function runLeidenBest(
 
 /**
  * Runs Leiden on `g` (nodeCount ≥ 1), consuming `rng` in the reference order, from singletons or
- * from `start` (compact ids, each community connected: see seed.ts). From a start, quality mode still
- * measures its first iteration's gain against singletons, so it always checks a second iteration
- * unless the first moved nothing.
+ * from `start` (compact ids, each community connected: see seed.ts). From a start, quality mode
+ * measures the first iteration's gain against the start's quality, so a start that is already about
+ * as good as one iteration makes it is left after that iteration instead of being optimised further.
  */
 export function runLeiden(
   g: CsrNetwork,
@@ -104,7 +106,7 @@ export function runLeiden(
     return { membership, count }
   }
   const previous = membership.slice()
-  let quality = quotientQuality(network, network, r)
+  let quality = start === undefined ? quotientQuality(network, network, r) : partitionQuality(network, membership, r)
   for (let it = 1; ; it++) {
     const top = improve(network, membership, r, params, false, rng, s)
     count = top.nodeCount
@@ -202,6 +204,21 @@ function quotientQuality(g0: CsrNetwork, top: CsrNetwork, r: number): number {
   let penalty = 0
   for (let c = 0, k = top.nodeCount; c < k; c++) penalty += nodeWeights[c] * nodeWeights[c]
   return g0.totalAdjacencyWeight - top.totalAdjacencyWeight - r * penalty
+}
+
+/** quotientQuality of a membership read off g itself (a starting partition, before any aggregate exists). */
+function partitionQuality(g: CsrNetwork, membership: Int32Array, r: number): number {
+  const { offsets, neighbors, weights, nodeWeights } = g
+  const total = new Float64Array(g.nodeCount)
+  let cut = 0
+  for (let v = 0, n = g.nodeCount; v < n; v++) {
+    total[membership[v]] += nodeWeights[v]
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++)
+      if (membership[neighbors[e]] !== membership[v]) cut += weights[e]
+  }
+  let penalty = 0
+  for (const w of total) penalty += w * w
+  return g.totalAdjacencyWeight - cut - r * penalty
 }
 
 function withUnitNodeWeights(g: CsrNetwork): CsrNetwork {

@@ -11,8 +11,8 @@ type PreviousCommunityRow = Pick<CommunityRow, 'community' | 'level' | 'entity_i
 export interface PreviousCommunities {
   /** Per level, entity title → that level's previous community number (Leiden's starting partition). */
   readonly startingCommunities: Map<string, number>[]
-  /** Level and sorted entity ids (membersKey) → the previous community number. */
-  readonly numberByMembers: ReadonlyMap<string, number>
+  /** Level and sorted entity ids (membersKey) → the previous community's number and entity ids in its order. */
+  readonly byMembers: ReadonlyMap<string, { readonly community: number; readonly entityIds: readonly string[] }>
 }
 
 /** The previous index's clustering; entity ids are read as titles through its entities table. */
@@ -22,10 +22,10 @@ export function previousCommunities(
 ): PreviousCommunities {
   const titleOf = new Map(entities.map((e) => [e.id, e.title]))
   const startingCommunities: Map<string, number>[] = []
-  const numberByMembers = new Map<string, number>()
+  const byMembers = new Map<string, { community: number; entityIds: readonly string[] }>()
   for (const c of communities) {
     const ids = c.entity_ids ?? []
-    numberByMembers.set(membersKey(c.level, ids), c.community)
+    byMembers.set(membersKey(c.level, ids), { community: c.community, entityIds: ids })
     while (startingCommunities.length <= c.level) startingCommunities.push(new Map())
     const level = startingCommunities[c.level]!
     for (const id of ids) {
@@ -33,7 +33,7 @@ export function previousCommunities(
       if (title !== undefined) level.set(title, c.community)
     }
   }
-  return { startingCommunities, numberByMembers }
+  return { startingCommunities, byMembers }
 }
 
 /** A community's identity for "kept its members": its level and its entity ids as a set. */
@@ -49,22 +49,25 @@ interface NumberedCommunity {
 
 /**
  * Clustering number → community number. A community whose level and members equal a previous
- * community's takes its number; the rest, in the given order (level, then clustering number), take
- * the lowest numbers no kept community holds. Numbers stay unique across levels, as in a full index.
+ * community's takes its number (and `keptOrder` gives that community's entity ids in their previous
+ * order: a node's place in the clustering's order can move when edges elsewhere change, and the
+ * community id hashes the ids in order); the rest, in the given order (level, then clustering
+ * number), take the lowest numbers no kept community holds. Numbers stay unique across levels.
  */
 export function stableNumbers(
   communities: ReadonlyArray<NumberedCommunity>,
   previous: PreviousCommunities,
-): { numbers: Map<number, number>; kept: number } {
+): { numbers: Map<number, number>; keptOrder: Map<number, readonly string[]> } {
   const numbers = new Map<number, number>()
+  const keptOrder = new Map<number, readonly string[]>()
   const taken = new Set<number>()
   for (const c of communities) {
-    const number = previous.numberByMembers.get(membersKey(c.level, c.entityIds))
-    if (number === undefined || taken.has(number)) continue
-    numbers.set(c.cluster, number)
-    taken.add(number)
+    const match = previous.byMembers.get(membersKey(c.level, c.entityIds))
+    if (match === undefined || taken.has(match.community)) continue
+    numbers.set(c.cluster, match.community)
+    keptOrder.set(c.cluster, match.entityIds)
+    taken.add(match.community)
   }
-  const kept = numbers.size
   let free = 0
   for (const c of communities) {
     if (numbers.has(c.cluster)) continue
@@ -72,5 +75,5 @@ export function stableNumbers(
     numbers.set(c.cluster, free)
     taken.add(free)
   }
-  return { numbers, kept }
+  return { numbers, keptOrder }
 }

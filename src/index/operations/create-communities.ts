@@ -86,7 +86,7 @@ interface KeptCluster {
 
 /** Stable numbers (community-continuity.ts) applied to clusters and parents, rows re-sorted by (level, number). */
 function renumber(kept: KeptCluster[], previous: PreviousCommunities): { rows: KeptCluster[]; kept: number } {
-  const { numbers, kept: count } = stableNumbers(
+  const { numbers, keptOrder } = stableNumbers(
     kept.map(({ cluster, entityIds }) => ({ level: cluster.level, cluster: cluster.cluster, entityIds })),
     previous,
   )
@@ -98,6 +98,7 @@ function renumber(kept: KeptCluster[], previous: PreviousCommunities): { rows: K
   }
   const rows = kept.map((k) => ({
     ...k,
+    entityIds: [...(keptOrder.get(k.cluster.cluster) ?? k.entityIds)],
     cluster: {
       ...k.cluster,
       cluster: numberOf(k.cluster.cluster),
@@ -105,7 +106,7 @@ function renumber(kept: KeptCluster[], previous: PreviousCommunities): { rows: K
     },
   }))
   rows.sort((a, b) => a.cluster.level - b.cluster.level || a.cluster.cluster - b.cluster.cluster)
-  return { rows, kept: count }
+  return { rows, kept: keptOrder.size }
 }
 
 function communityRows(kept: ReadonlyArray<KeptCluster>, period: string): CommunityRow[] {
