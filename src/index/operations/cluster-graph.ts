@@ -30,6 +30,14 @@ export interface Cluster {
   readonly nodes: string[]
 }
 
+/** A previous clustering to start from (see LeidenOptions.startingCommunities and keepTogether). */
+export interface ClusterStart {
+  /** Per level, node → previous community. */
+  readonly startingCommunities: ReadonlyArray<ReadonlyMap<string, number>>
+  /** Previous level-0 communities the change did not reach, to put back when the run moved them. */
+  readonly keepTogether?: ReadonlyArray<ReadonlyArray<string>>
+}
+
 /** How a clustering started from a previous partition compared with one from scratch (level 0). */
 export interface ClusterSeeding {
   /** True when the seeded clustering was kept; false when it fell short and the from-scratch one was used. */
@@ -54,19 +62,19 @@ const SEEDED_MODULARITY_TOLERANCE = 0.01
 
 /**
  * Clusters per level (ascending), each level in first-seen order, like GraphRAG's cluster_graph.
- * With `startingCommunities` (per level, node → previous community) Leiden starts from them, and
- * the result is kept unless its level-0 modularity is more than 1 % below a from-scratch run's.
+ * With a previous clustering Leiden starts from it, and the result is kept unless its level-0
+ * modularity is more than 1 % below a from-scratch run's.
  */
 export function clusterGraph(
   relationships: ReadonlyArray<ClusterEdge>,
   options: ClusterGraphOptions,
-  startingCommunities?: ReadonlyArray<ReadonlyMap<string, number>>,
+  previous?: ClusterStart,
 ): ClusterGraphResult {
   const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
   if (edges.length === 0) return { clusters: [], nonPositiveEdges }
   const scratch = clusterEdges(edges, options)
-  if (startingCommunities === undefined) return { clusters: scratch, nonPositiveEdges }
-  const seeded = clusterEdges(edges, options, startingCommunities)
+  if (previous === undefined) return { clusters: scratch, nonPositiveEdges }
+  const seeded = clusterEdges(edges, options, previous)
   const seededModularity = levelZeroModularity(edges, seeded)
   const scratchModularity = levelZeroModularity(edges, scratch)
   const keep = seededModularity >= scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
@@ -84,17 +92,14 @@ function levelZeroModularity(edges: ReadonlyArray<WeightedEdge>, clusters: Reado
   return modularity(edges, communityOf)
 }
 
-function clusterEdges(
-  edges: WeightedEdge[],
-  options: ClusterGraphOptions,
-  startingCommunities?: ReadonlyArray<ReadonlyMap<string, number>>,
-): Cluster[] {
+function clusterEdges(edges: WeightedEdge[], options: ClusterGraphOptions, previous?: ClusterStart): Cluster[] {
   const entries = hierarchicalLeiden(edges, {
     maxClusterSize: options.max_cluster_size,
     seed: options.seed,
     mode: options.mode,
     maxIterations: options.mode === 'quality' ? options.max_iterations : undefined,
-    startingCommunities,
+    startingCommunities: previous?.startingCommunities,
+    keepTogether: previous?.keepTogether,
   })
   const parentOf = new Map<number, number>()
   const levels = new Map<number, Map<number, string[]>>()

@@ -5,20 +5,30 @@
  */
 import type { CommunityRow } from '../../model/communities.js'
 import type { EntityRow } from '../../model/entities.js'
+import type { RelationshipRow } from '../../model/relationships.js'
+import { prepareEdges } from './cluster-graph.js'
 
 type PreviousCommunityRow = Pick<CommunityRow, 'community' | 'level' | 'entity_ids'>
 
 export interface PreviousCommunities {
   /** Per level, entity title → that level's previous community number (Leiden's starting partition). */
   readonly startingCommunities: Map<string, number>[]
+  /** Titles of each previous level-0 community the change did not reach (see `untouchedCommunities`). */
+  readonly keepTogether: string[][]
   /** Level and sorted entity ids (membersKey) → the previous community's number and entity ids in its order. */
   readonly byMembers: ReadonlyMap<string, { readonly community: number; readonly entityIds: readonly string[] }>
 }
 
-/** The previous index's clustering; entity ids are read as titles through its entities table. */
+type Edge = Pick<RelationshipRow, 'source' | 'target' | 'weight'>
+
+/**
+ * The previous index's clustering; entity ids are read as titles through its entities table.
+ * `relationships` (previous and current) tell which communities the change did not reach.
+ */
 export function previousCommunities(
   communities: ReadonlyArray<PreviousCommunityRow>,
   entities: ReadonlyArray<Pick<EntityRow, 'id' | 'title'>>,
+  relationships?: { previous: ReadonlyArray<Edge>; current: ReadonlyArray<Edge> },
 ): PreviousCommunities {
   const titleOf = new Map(entities.map((e) => [e.id, e.title]))
   const startingCommunities: Map<string, number>[] = []
@@ -33,7 +43,29 @@ export function previousCommunities(
       if (title !== undefined) level.set(title, c.community)
     }
   }
-  return { startingCommunities, byMembers }
+  const touched = relationships === undefined ? undefined : touchedTitles(relationships.previous, relationships.current)
+  const keepTogether: string[][] = []
+  for (const c of [...communities].sort((a, b) => a.community - b.community)) {
+    if (c.level !== 0 || touched === undefined) continue
+    const titles = (c.entity_ids ?? []).map((id) => titleOf.get(id))
+    if (titles.every((t) => t !== undefined && !touched.has(t))) keepTogether.push(titles as string[])
+  }
+  return { startingCommunities, keepTogether, byMembers }
+}
+
+/**
+ * Entities whose place in the clustered graph changed: an endpoint of a pair added, removed or
+ * re-weighted (pairs read as clustering reads them: unordered, last row wins, weight ≤ 0 left out).
+ */
+function touchedTitles(previous: ReadonlyArray<Edge>, current: ReadonlyArray<Edge>): Set<string> {
+  const weights = (rows: ReadonlyArray<Edge>) =>
+    new Map(prepareEdges(rows, false).edges.map(([s, t, w]) => [`${s}\u0000${t}`, w]))
+  const [before, after] = [weights(previous), weights(current)]
+  const touched = new Set<string>()
+  for (const [pair, w] of [...before, ...after]) {
+    if (before.get(pair) !== w || after.get(pair) !== w) for (const t of pair.split('\u0000')) touched.add(t)
+  }
+  return touched
 }
 
 /** A community's identity for "kept its members": its level and its entity ids as a set. */

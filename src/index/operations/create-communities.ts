@@ -35,7 +35,7 @@ export function createCommunities(
   period: string,
   previous?: PreviousCommunities,
 ): CreatedCommunities {
-  const { clusters, nonPositiveEdges, seeding } = clusterGraph(relationships, options, previous?.startingCommunities)
+  const { clusters, nonPositiveEdges, seeding } = clusterGraph(relationships, options, previous)
   const built = buildRows(clusters, entities, relationships, period, previous)
   if (seeding === undefined) return { rows: built.rows, nonPositiveEdges }
   return { rows: built.rows, nonPositiveEdges, continuity: { ...seeding, kept: built.kept } }

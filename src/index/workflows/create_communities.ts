@@ -5,17 +5,23 @@
  */
 import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
-import { RELATIONSHIPS } from '../../model/relationships.js'
+import { RELATIONSHIPS, type RelationshipRow } from '../../model/relationships.js'
 import { previousCommunities, type PreviousCommunities } from '../operations/community-continuity.js'
 import { createCommunities as computeCommunities } from '../operations/create-communities.js'
 import { NO_MODELS, type Workflow, type WorkflowContext } from '../workflow.js'
 import { previousRows } from './update-previous.js'
 
 /** The previous index's clustering, or undefined outside update runs (and when it has no communities). */
-async function previousClustering(ctx: WorkflowContext): Promise<PreviousCommunities | undefined> {
+async function previousClustering(
+  ctx: WorkflowContext,
+  relationships: ReadonlyArray<RelationshipRow>,
+): Promise<PreviousCommunities | undefined> {
   const communities = await previousRows(ctx, COMMUNITIES)
   if (communities.length === 0) return undefined
-  return previousCommunities(communities, await previousRows(ctx, ENTITIES))
+  return previousCommunities(communities, await previousRows(ctx, ENTITIES), {
+    previous: await previousRows(ctx, RELATIONSHIPS),
+    current: relationships,
+  })
 }
 
 export const createCommunities: Workflow = {
@@ -30,7 +36,7 @@ export const createCommunities: Workflow = {
     const relationships = await ctx.tables.read(RELATIONSHIPS)
     // The reference stamps the UTC run date; it comes from the injected clock so tests can pin it.
     const period = ctx.clock.now().toISOString().slice(0, 10)
-    const previous = await previousClustering(ctx)
+    const previous = await previousClustering(ctx, relationships)
     const { rows, nonPositiveEdges, continuity } = computeCommunities(
       entities,
       relationships,

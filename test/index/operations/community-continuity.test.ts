@@ -172,10 +172,17 @@ describe('create_communities started from the previous communities', () => {
       relationshipsOf(changed),
       QUALITY,
       PERIOD,
-      previousCommunities(full.rows, entities),
+      previousCommunities(full.rows, entities, { previous: relationshipsOf(edges), current: relationshipsOf(changed) }),
     )
     expect(update.continuity?.seeded).toBe(true)
     const touched = new Set(['X0', 'X1', 'V5', 'V6'].map(entityId))
+    // Those are the entities whose pairs changed; the untouched level-0 communities are to be kept.
+    const previous = previousCommunities(full.rows, entities, {
+      previous: relationshipsOf(edges),
+      current: relationshipsOf(changed),
+    })
+    expect(previous.keepTogether.flat()).not.toContain('V5')
+    expect(previous.keepTogether.length).toBeGreaterThan(10)
     const untouched = full.rows.filter((r) => r.level === 0 && !(r.entity_ids ?? []).some((id) => touched.has(id)))
     expect(untouched.length).toBeGreaterThan(10)
     const now = new Map(update.rows.map((r) => [r.id, r]))
@@ -204,12 +211,12 @@ describeShared('the 1 % modularity guard', () => {
     const poor = levelAssignment(hierarchicalLeiden(karate, { seed: 7678, restarts: 1, maxClusterSize: 100 }), 0)
     const relationships = karate.map(([source, target, weight]) => ({ source, target, weight }))
     const compat: ClusterGraphOptions = { ...QUALITY, mode: 'compat', max_iterations: 1 }
-    const guarded = clusterGraph(relationships, compat, [poor])
+    const guarded = clusterGraph(relationships, compat, { startingCommunities: [poor] })
     expect(guarded.seeding?.seeded).toBe(false)
     expect(guarded.seeding?.seededModularity).toBeLessThan(0.99 * guarded.seeding!.scratchModularity)
     expect(guarded.clusters).toEqual(clusterGraph(relationships, compat).clusters)
     // Quality mode gets out of it from the same start and keeps the seeded clustering.
-    const quality = clusterGraph(relationships, QUALITY, [poor])
+    const quality = clusterGraph(relationships, QUALITY, { startingCommunities: [poor] })
     expect(quality.seeding?.seeded).toBe(true)
     expect(quality.seeding?.seededModularity).toBeGreaterThanOrEqual(0.99 * quality.seeding!.scratchModularity)
   })
