@@ -124,8 +124,11 @@ export function hierarchicalLeidenNetwork(labeled: LabeledNetwork, options: Leid
   return result
 }
 
-/** Each node's community in `level` as a dense label (−1 = absent). */
-function startingLabels(labels: readonly string[], level: ReadonlyMap<string, number>): Int32Array {
+/**
+ * Each node's community in `level` as a dense label (−1 = absent); undefined when no node has one,
+ * so that level runs exactly as without a start (restarts included).
+ */
+function startingLabels(labels: readonly string[], level: ReadonlyMap<string, number>): Int32Array | undefined {
   const dense = new Map<number, number>()
   const out = new Int32Array(labels.length)
   for (let v = 0; v < labels.length; v++) {
@@ -138,7 +141,7 @@ function startingLabels(labels: readonly string[], level: ReadonlyMap<string, nu
     if (id === undefined) dense.set(c, (id = dense.size))
     out[v] = id
   }
-  return out
+  return dense.size === 0 ? undefined : out
 }
 
 /** Groups of labels as node ids; a group with a label the network lacks (or none) is dropped. */

@@ -159,10 +159,12 @@ describe('Leiden from a starting partition', () => {
     }
   })
 
-  it('without a starting partition (or an empty one) gives exactly the run from singletons', () => {
+  it('without a starting partition (or an empty one, or one naming no node) gives exactly the run from singletons', () => {
     const edges = plantedPartition(300, 3, { block: 25 })
     const plain = hierarchicalLeiden(edges)
     expect(hierarchicalLeiden(edges, { startingCommunities: [] })).toEqual(plain)
     expect(hierarchicalLeiden(edges, { startingCommunities: undefined })).toEqual(plain)
+    // A start naming none of the graph's nodes (an index whose entities are all new) is no start.
+    expect(hierarchicalLeiden(edges, { startingCommunities: [new Map([['zz', 1]])] })).toEqual(plain)
   })
 })
