@@ -8,6 +8,16 @@ import { prepareEdges } from '../../src/index/operations/cluster-graph.js'
 import { COMMUNITIES, COMMUNITY_REPORTS, ENTITIES, RELATIONSHIPS } from '../../src/model/index.js'
 import type { CommunityRow } from '../../src/model/index.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
+import { comparableTables } from './index-files.js'
+
+/**
+ * comparableTables without the tables an update may rightly make differ from a full index: the
+ * communities (checked by communityShape instead) and what is derived from them row by row.
+ */
+export async function exactTables(dir: string): Promise<Record<string, string>> {
+  const { 'communities.parquet': _c, 'community_reports.parquet': _r, ...rest } = await comparableTables(dir)
+  return rest
+}
 
 export interface CommunityShape {
   /** Level-0 modularity over the clustered relationship graph (nodes in no community count alone). */
