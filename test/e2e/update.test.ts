@@ -1,8 +1,11 @@
 /**
  * `graphrag update` end to end through the CLI and the fake model server, on the 12 short
  * documents of fixtures/update-corpus: after adding, editing and deleting a document the tables
- * equal a full index of the same inputs, LanceDB rows equal table rows, a query answers, and
- * only changed prompts reach the model, with or without the LLM cache.
+ * equal a full index of the same inputs (communities as the issue defines it: a valid hierarchy,
+ * connected, level-0 modularity within 1 % of the full index's, one report each; the update starts
+ * Leiden from the previous communities, so they need not be the full index's), communities the change
+ * did not reach keep their ids, LanceDB rows equal table rows, a query answers, and only changed
+ * prompts reach the model, with or without the LLM cache.
  */
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -14,7 +17,8 @@ import { COMMUNITY_REPORTS, ENTITIES, MODEL_REPLIES, TEXT_UNITS } from '../../sr
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
-import { comparableTables, lanceRowCounts, parquetHashes, spawnCli } from '../support/index-files.js'
+import { communityShape, exactTables, untouchedCommunities } from '../support/communities.js'
+import { lanceRowCounts, parquetHashes, spawnCli } from '../support/index-files.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
@@ -42,21 +46,15 @@ describe('graphrag update', () => {
   const chatCallsSince = (from: number) => llm.requests.slice(from).filter((r) => r.kind !== 'embedding')
 
   /**
-   * The tables to compare. A report reused with renumbered citations (its context differs from the
-   * earlier one only by human_readable_ids) was not asked of the model again, so it keeps the earlier
-   * reply's rating (the test server derives it from the prompt text, ids included) and model_replies
-   * has no reply to its new prompt: reports are compared without rank / full_content_json, and
-   * model_replies without the report workflow's rows.
+   * The tables compared exactly: all but communities and community_reports (see communityShape), and
+   * model_replies without the report workflow's rows (other communities, other prompts).
    */
   async function tablesToCompare(dir: string): Promise<Record<string, string>> {
-    const out = await comparableTables(dir)
+    const out = await exactTables(dir)
     const store = new ParquetTableStore(dir)
     const sha = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex')
     out['model_replies.parquet'] = sha(
       (await store.read(MODEL_REPLIES)).filter((r) => r.workflow !== 'create_community_reports'),
-    )
-    out['community_reports.parquet'] = sha(
-      (await store.read(COMMUNITY_REPORTS)).map(({ rank: _r, full_content_json: _j, ...rest }) => rest),
     )
     return out
   }
@@ -74,9 +72,14 @@ describe('graphrag update', () => {
     }
   }
 
-  async function expectEqualsFullIndex(): Promise<{ calls: number }> {
+  async function expectEqualsFullIndex(): Promise<{ calls: number; dir: string }> {
     const full = await fullIndexOfCurrentInputs()
     expect(await tablesToCompare(join(root, 'output'))).toEqual(full.tables)
+    const [updated, reindexed] = [await communityShape(join(root, 'output')), await communityShape(full.dir)]
+    expect(updated.problems).toEqual([])
+    expect(reindexed.problems).toEqual([])
+    expect(updated.communities.length).toBeGreaterThan(0)
+    expect(updated.modularity).toBeGreaterThanOrEqual(0.99 * reindexed.modularity)
     const tables = new ParquetTableStore(join(root, 'output'))
     const vectors = await lanceRowCounts(join(root, 'output', 'lancedb'))
     expect(vectors).toEqual({
@@ -141,20 +144,28 @@ describe('graphrag update', () => {
       ['delete', () => rm(join(root, 'input', INITIAL[3]!))],
     ]
     const shares: string[] = []
+    const kept: string[] = []
     for (const [label, change] of steps) {
       await change()
       const run = await update()
       expect(run.code, `${label}: ${run.stderr}`).toBe(0)
       expect(run.stderr).toMatch(/Updated: \d new, \d edited, \d deleted/)
-      await expectEqualsFullIndex()
+      const full = await expectEqualsFullIndex()
       const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
       expect(stats.update[label === 'add' ? 'added' : label === 'edit' ? 'edited' : 'deleted']).toHaveLength(1)
       expect(readdirSync(join(stats.update.backup))).toContain('documents.parquet')
       expect(Object.keys(stats.workflows)).toContain('update_clean_state')
       const reports = stats.workflows.update_community_reports.summary
       shares.push(`${label}: ${reports.reports_regenerated}/${reports.reports}`)
+      // Leiden started from the previous communities, and those the change did not reach are put back
+      // when it moved them: all of them keep their ids (a full re-cluster of the edit merges two).
+      const untouched = await untouchedCommunities(stats.update.backup, join(root, 'output'), full.dir)
+      kept.push(`${label}: ${untouched.keptById}/${untouched.untouched} (full index: ${untouched.inFullIndex})`)
+      expect(untouched.keptById, label).toBe(untouched.untouched)
+      expect(stats.workflows.create_communities.summary.started_from_previous, label).toBe(true)
     }
-    console.log(`reports regenerated per update: ${shares.join(', ')}`)
+    console.log(`reports regenerated per update: ${shares.join(', ')}; untouched communities kept: ${kept.join(', ')}`)
+
     const query = await runCli(['query', '--root', root, '--method', 'local', 'What did Ezra Pike open?'])
     expect(query.code, query.stderr).toBe(0)
     expect(query.stdout.trim().length).toBeGreaterThan(0)

@@ -7,6 +7,9 @@ import { runLeiden, runLeidenBest, type LeidenParams } from './leiden.js'
 import { permuteNetwork, type CsrNetwork } from './network.js'
 import type { XorShift128 } from './rng.js'
 import { Scratch } from './scratch.js'
+import { restoreGroups } from './restore.js'
+import { startingMembership, type StartingLabels } from './seed.js'
+import type { SubnetworkBuilder } from './subnetwork.js'
 
 /** Column-wise entries in output order (objects are made once, at the API boundary). */
 class HierarchyColumns {
@@ -43,19 +46,36 @@ class HierarchyColumns {
   }
 }
 
-/** `splitParams` drive the re-clustering of large clusters (quality mode may iterate less there). */
+/**
+ * The modularity a restoration of unchanged communities may cost, relative to the run's: half the
+ * 1 % an update allows against a clustering from scratch, so a restored run that started about as
+ * good as one from scratch stays within it.
+ */
+const RESTORE_TOLERANCE = 0.005
+
+/**
+ * `splitParams` drive the re-clustering of large clusters (quality mode may iterate less there).
+ * `starts[level]`, when given, holds each node's previous community at that level: level 0 starts
+ * from it, and a split at that level starts from its members' previous sub-communities. `keep`
+ * (node ids per group) are level-0 communities to put back after the run (restore.ts).
+ */
 export function hierarchicalPartition(
   g: CsrNetwork,
   params: LeidenParams,
   splitParams: LeidenParams,
   maxClusterSize: number,
   rng: XorShift128,
+  starts: ReadonlyArray<StartingLabels | undefined> = [],
+  keep: ReadonlyArray<Int32Array> = [],
 ): HierarchyColumns {
   const out = new HierarchyColumns()
   const n = g.nodeCount
   if (n === 0) return out
   const s = new Scratch(n)
-  const top = runLeidenBest(g, params, rng, s)
+  const topStart = starts[0]
+  let top = runLeidenBest(g, params, rng, s, topStart === undefined ? undefined : startingMembership(g, topStart))
+  if (keep.length > 0 && params.useModularity)
+    top = restoreGroups(g, top.membership, keep, params.resolution, RESTORE_TOLERANCE)
   const sizes: number[] = new Array<number>(top.count).fill(0)
   for (let v = 0; v < n; v++) sizes[top.membership[v]]++
   const entryStart: number[] = []
@@ -90,7 +110,14 @@ export function hierarchicalPartition(
         noSplit[c] = true
         continue
       }
-      const split = runLeiden(sub.view(), splitParams, rng, s)
+      const labels = starts[level]
+      const split = runLeiden(
+        sub.view(),
+        splitParams,
+        rng,
+        s,
+        labels === undefined ? undefined : splitStart(sub, oldOf, labels),
+      )
       if (split.count <= 1) {
         noSplit[c] = true
         continue
@@ -116,6 +143,14 @@ export function hierarchicalPartition(
     }
   }
   return out
+}
+
+/** The starting partition of a split: its members' previous communities at the split's level. */
+function splitStart(sub: SubnetworkBuilder, oldOf: Int32Array, labels: StartingLabels): Int32Array {
+  const local = new Int32Array(sub.nodeCount)
+  const l2g = sub.localToGlobal
+  for (let i = 0; i < local.length; i++) local[i] = labels[oldOf[l2g[i]]]
+  return startingMembership(sub.view(), local)
 }
 
 /** Counting sort of nodes by cluster id; members ascending within a cluster. */

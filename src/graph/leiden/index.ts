@@ -42,6 +42,20 @@ export interface LeidenOptions {
   randomness?: number
   /** Modularity (true) or CPM (false). */
   useModularity?: boolean
+  /**
+   * Hierarchical only: a previous clustering to start from, per level node → community (any
+   * numbers; only equality within a level counts). Level 0's local moving starts from level 0's
+   * communities, and a cluster re-clustered at level L starts from its members' level-L communities;
+   * nodes absent from a level start alone there. Without it every run starts from singletons.
+   */
+  startingCommunities?: ReadonlyArray<ReadonlyMap<string, number>>
+  /**
+   * Hierarchical, modularity only: previous level-0 communities (node lists) the change did not
+   * reach, put back after the level-0 run when it merged them or traded their members, while the
+   * modularity lost stays within 0.5 % (earlier groups first). Groups naming a node the graph lacks
+   * are ignored.
+   */
+  keepTogether?: ReadonlyArray<ReadonlyArray<string>>
 }
 
 export interface HierarchicalCluster {
@@ -67,7 +81,7 @@ const LEIDEN_DEFAULTS = Object.freeze({
   tolerance: 2e-3,
   // Karate: one run in 4,000 ends in a local optimum (Q 0.398 instead of 0.4198); three cost a few ms.
   restarts: 3,
-} as const) satisfies Required<Omit<LeidenOptions, 'maxIterations'>>
+} as const) satisfies Required<Omit<LeidenOptions, 'maxIterations' | 'startingCommunities' | 'keepTogether'>>
 
 /** Iteration defaults per mode: the reference runs one; quality iterates until stable, at most 10 times. */
 const DEFAULT_ITERATIONS: Record<LeidenMode, number> = { compat: 1, quality: 10 }
@@ -92,8 +106,11 @@ export function hierarchicalLeidenNetwork(labeled: LabeledNetwork, options: Leid
   const { params, seed, maxClusterSize } = resolveOptions(options)
   const splitIterations = params.compat ? params.iterations : Math.min(params.iterations, QUALITY_SPLIT_ITERATIONS)
   const splitParams = { ...params, iterations: splitIterations }
-  const cols = hierarchicalPartition(labeled.network, params, splitParams, maxClusterSize, new XorShift128(seed))
   const { labels } = labeled
+  const starts = (options.startingCommunities ?? []).map((level) => startingLabels(labels, level))
+  const rng = new XorShift128(seed)
+  const keep = nodeGroups(labels, options.keepTogether ?? [])
+  const cols = hierarchicalPartition(labeled.network, params, splitParams, maxClusterSize, rng, starts, keep)
   const result: HierarchicalCluster[] = new Array<HierarchicalCluster>(cols.length)
   for (let i = 0; i < cols.length; i++) {
     result[i] = {
@@ -105,6 +122,37 @@ export function hierarchicalLeidenNetwork(labeled: LabeledNetwork, options: Leid
     }
   }
   return result
+}
+
+/**
+ * Each node's community in `level` as a dense label (−1 = absent); undefined when no node has one,
+ * so that level runs exactly as without a start (restarts included).
+ */
+function startingLabels(labels: readonly string[], level: ReadonlyMap<string, number>): Int32Array | undefined {
+  const dense = new Map<number, number>()
+  const out = new Int32Array(labels.length)
+  for (let v = 0; v < labels.length; v++) {
+    const c = level.get(labels[v])
+    if (c === undefined) {
+      out[v] = -1
+      continue
+    }
+    let id = dense.get(c)
+    if (id === undefined) dense.set(c, (id = dense.size))
+    out[v] = id
+  }
+  return dense.size === 0 ? undefined : out
+}
+
+/** Groups of labels as node ids; a group with a label the network lacks (or none) is dropped. */
+function nodeGroups(labels: readonly string[], groups: ReadonlyArray<ReadonlyArray<string>>): Int32Array[] {
+  const idOf = new Map(labels.map((label, v) => [label, v]))
+  const out: Int32Array[] = []
+  for (const group of groups) {
+    const ids = group.map((label) => idOf.get(label))
+    if (ids.length > 0 && ids.every((v) => v !== undefined)) out.push(Int32Array.from(ids as number[]))
+  }
+  return out
 }
 
 /** Flat Leiden on a built network: community per node id. */

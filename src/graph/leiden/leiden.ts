@@ -50,12 +50,20 @@ const RESTART_MAX_NODES = 5000
  * result needs that many poor draws in a row.
  * Compat mode and CPM run once, as the reference does.
  */
-export function runLeidenBest(g: CsrNetwork, params: LeidenParams, rng: XorShift128, s: Scratch): FlatPartition {
-  let best = runLeiden(g, params, rng, s)
-  if (params.compat || !params.useModularity || g.nodeCount > RESTART_MAX_NODES) return best
+export function runLeidenBest(
+  g: CsrNetwork,
+  params: LeidenParams,
+  rng: XorShift128,
+  s: Scratch,
+  start?: Int32Array,
+): FlatPartition {
+  let best = runLeiden(g, params, rng, s, start)
+  // A started run is not restarted: the start is already a good partition, and the best of several
+  // runs from it is the one that moved furthest from it (an update wants the one that moved least).
+  if (start !== undefined || params.compat || !params.useModularity || g.nodeCount > RESTART_MAX_NODES) return best
   let bestQuality = networkModularity(g, best.membership, params.resolution)
   for (let run = 1; run < params.restarts; run++) {
-    const candidate = runLeiden(g, params, new XorShift128(rng.nextU32()), s)
+    const candidate = runLeiden(g, params, new XorShift128(rng.nextU32()), s, start)
     const quality = networkModularity(g, candidate.membership, params.resolution)
     if (quality > bestQuality + 1e-12) {
       best = candidate
@@ -65,8 +73,19 @@ export function runLeidenBest(g: CsrNetwork, params: LeidenParams, rng: XorShift
   return best
 }
 
-/** Runs Leiden from singletons on `g` (nodeCount ≥ 1), consuming `rng` in the reference order. */
-export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128, s: Scratch): FlatPartition {
+/**
+ * Runs Leiden on `g` (nodeCount ≥ 1), consuming `rng` in the reference order, from singletons or
+ * from `start` (compact ids, each community connected: see seed.ts). From a start, quality mode
+ * measures the first iteration's gain against the start's quality, so a start that is already about
+ * as good as one iteration makes it is left after that iteration instead of being optimised further.
+ */
+export function runLeiden(
+  g: CsrNetwork,
+  params: LeidenParams,
+  rng: XorShift128,
+  s: Scratch,
+  start?: Int32Array,
+): FlatPartition {
   const n = g.nodeCount
   const network = params.useModularity ? g : withUnitNodeWeights(g)
   // Scaled resolution r (spec §3): γ / 2(m + s) for modularity, γ for CPM; computed once.
@@ -74,8 +93,8 @@ export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128,
     ? params.resolution / (2 * (g.totalAdjacencyWeight / 2 + g.selfLoopWeight))
     : params.resolution
   const membership = new Int32Array(n)
-  for (let v = 0; v < n; v++) membership[v] = v
-  let count = n
+  for (let v = 0; v < n; v++) membership[v] = start === undefined ? v : start[v]
+  let count = start === undefined ? n : communityCount(start)
   // Only zero-weight edges: every gain is 0·∞, so no move can be an improvement; keep singletons.
   if (!Number.isFinite(r)) return { membership, count }
   // CPM always uses paper refinement: the reference's CPM path is broken (spec §5.8).
@@ -87,7 +106,7 @@ export function runLeiden(g: CsrNetwork, params: LeidenParams, rng: XorShift128,
     return { membership, count }
   }
   const previous = membership.slice()
-  let quality = quotientQuality(network, network, r)
+  let quality = start === undefined ? quotientQuality(network, network, r) : partitionQuality(network, membership, r)
   for (let it = 1; ; it++) {
     const top = improve(network, membership, r, params, false, rng, s)
     count = top.nodeCount
@@ -147,6 +166,12 @@ function improve(
   return g
 }
 
+function communityCount(membership: Int32Array): number {
+  let k = 0
+  for (const c of membership) if (c + 1 > k) k = c + 1
+  return k
+}
+
 /** True when a and b group the nodes identically (labels may differ). */
 function samePartition(a: Int32Array, b: Int32Array, n: number, s: Scratch): boolean {
   const ab = s.map
@@ -179,6 +204,21 @@ function quotientQuality(g0: CsrNetwork, top: CsrNetwork, r: number): number {
   let penalty = 0
   for (let c = 0, k = top.nodeCount; c < k; c++) penalty += nodeWeights[c] * nodeWeights[c]
   return g0.totalAdjacencyWeight - top.totalAdjacencyWeight - r * penalty
+}
+
+/** quotientQuality of a membership read off g itself (a starting partition, before any aggregate exists). */
+function partitionQuality(g: CsrNetwork, membership: Int32Array, r: number): number {
+  const { offsets, neighbors, weights, nodeWeights } = g
+  const total = new Float64Array(g.nodeCount)
+  let cut = 0
+  for (let v = 0, n = g.nodeCount; v < n; v++) {
+    total[membership[v]] += nodeWeights[v]
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++)
+      if (membership[neighbors[e]] !== membership[v]) cut += weights[e]
+  }
+  let penalty = 0
+  for (const w of total) penalty += w * w
+  return g.totalAdjacencyWeight - cut - r * penalty
 }
 
 function withUnitNodeWeights(g: CsrNetwork): CsrNetwork {

@@ -4,7 +4,7 @@
  */
 import { stableLargestConnectedComponent } from '../../graph/components/index.js'
 import { compareCodePoints } from '../../text/names.js'
-import { hierarchicalLeiden, type LeidenMode, type WeightedEdge } from '../../graph/leiden/index.js'
+import { hierarchicalLeiden, modularity, type LeidenMode, type WeightedEdge } from '../../graph/leiden/index.js'
 
 export interface ClusterGraphOptions {
   readonly max_cluster_size: number
@@ -30,27 +30,76 @@ export interface Cluster {
   readonly nodes: string[]
 }
 
+/** A previous clustering to start from (see LeidenOptions.startingCommunities and keepTogether). */
+export interface ClusterStart {
+  /** Per level, node → previous community. */
+  readonly startingCommunities: ReadonlyArray<ReadonlyMap<string, number>>
+  /** Previous level-0 communities the change did not reach, to put back when the run moved them. */
+  readonly keepTogether?: ReadonlyArray<ReadonlyArray<string>>
+}
+
+/** How a clustering started from a previous partition compared with one from scratch (level 0). */
+export interface ClusterSeeding {
+  /** True when the seeded clustering was kept; false when it fell short and the from-scratch one was used. */
+  readonly seeded: boolean
+  readonly seededModularity: number
+  readonly scratchModularity: number
+}
+
 interface ClusterGraphResult {
   readonly clusters: Cluster[]
   /** Node pairs left out because their weight is ≤ 0 (see `prepareEdges`). */
   readonly nonPositiveEdges: number
+  /** Present when a starting partition was given and the graph has edges. */
+  readonly seeding?: ClusterSeeding
 }
 
-/** Clusters per level (ascending), each level in first-seen order, like GraphRAG's cluster_graph. */
+/**
+ * The largest relative loss of level-0 modularity a seeded clustering may have against a clustering
+ * from scratch of the same graph (the update issue's bar for "the same communities as a re-index").
+ */
+const SEEDED_MODULARITY_TOLERANCE = 0.01
+
+/**
+ * Clusters per level (ascending), each level in first-seen order, like GraphRAG's cluster_graph.
+ * With a previous clustering Leiden starts from it, and the result is kept unless its level-0
+ * modularity is more than 1 % below a from-scratch run's.
+ */
 export function clusterGraph(
   relationships: ReadonlyArray<ClusterEdge>,
   options: ClusterGraphOptions,
+  previous?: ClusterStart,
 ): ClusterGraphResult {
   const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
-  return { clusters: edges.length === 0 ? [] : clusterEdges(edges, options), nonPositiveEdges }
+  if (edges.length === 0) return { clusters: [], nonPositiveEdges }
+  const scratch = clusterEdges(edges, options)
+  if (previous === undefined) return { clusters: scratch, nonPositiveEdges }
+  const seeded = clusterEdges(edges, options, previous)
+  const seededModularity = levelZeroModularity(edges, seeded)
+  const scratchModularity = levelZeroModularity(edges, scratch)
+  const keep = seededModularity >= scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
+  return {
+    clusters: keep ? seeded : scratch,
+    nonPositiveEdges,
+    seeding: { seeded: keep, seededModularity, scratchModularity },
+  }
 }
 
-function clusterEdges(edges: WeightedEdge[], options: ClusterGraphOptions): Cluster[] {
+/** Modularity of the level-0 clusters over the clustered edges. */
+function levelZeroModularity(edges: ReadonlyArray<WeightedEdge>, clusters: ReadonlyArray<Cluster>): number {
+  const communityOf = new Map<string, number>()
+  for (const c of clusters) if (c.level === 0) for (const node of c.nodes) communityOf.set(node, c.cluster)
+  return modularity(edges, communityOf)
+}
+
+function clusterEdges(edges: WeightedEdge[], options: ClusterGraphOptions, previous?: ClusterStart): Cluster[] {
   const entries = hierarchicalLeiden(edges, {
     maxClusterSize: options.max_cluster_size,
     seed: options.seed,
     mode: options.mode,
     maxIterations: options.mode === 'quality' ? options.max_iterations : undefined,
+    startingCommunities: previous?.startingCommunities,
+    keepTogether: previous?.keepTogether,
   })
   const parentOf = new Map<number, number>()
   const levels = new Map<number, Map<number, string[]>>()

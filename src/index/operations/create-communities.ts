@@ -4,27 +4,41 @@
  * tree. Ids are derived from content and the period is passed in, so equal input gives equal rows.
  */
 import { createHash } from 'node:crypto'
+import { InternalError } from '../../errors.js'
 import type { CommunityRow } from '../../model/communities.js'
 import type { EntityRow } from '../../model/entities.js'
 import type { RelationshipRow } from '../../model/relationships.js'
 import { compareCodePoints } from '../../text/names.js'
-import { clusterGraph, type Cluster, type ClusterGraphOptions } from './cluster-graph.js'
+import { clusterGraph, type Cluster, type ClusterGraphOptions, type ClusterSeeding } from './cluster-graph.js'
+import { stableNumbers, type PreviousCommunities } from './community-continuity.js'
 
 type EntityRef = Pick<EntityRow, 'id' | 'title'>
 type RelationshipRef = Pick<RelationshipRow, 'id' | 'source' | 'target' | 'weight' | 'text_unit_ids'>
 
+interface CreatedCommunities {
+  rows: CommunityRow[]
+  /** Relationship pairs clustering left out for a weight ≤ 0. */
+  nonPositiveEdges: number
+  /** Update runs: how the clustering started from the previous one, and how many communities kept their number. */
+  continuity?: ClusterSeeding & { kept: number }
+}
+
 /**
  * @param period the run date as `YYYY-MM-DD` (UTC), from the injected clock.
- * @returns the rows and how many relationship pairs clustering left out for a weight ≤ 0.
+ * @param previous update runs: the previous index's communities, to start Leiden from and to keep
+ * the numbers of communities whose members did not change.
  */
 export function createCommunities(
   entities: ReadonlyArray<EntityRef>,
   relationships: ReadonlyArray<RelationshipRef>,
   options: ClusterGraphOptions,
   period: string,
-): { rows: CommunityRow[]; nonPositiveEdges: number } {
-  const { clusters, nonPositiveEdges } = clusterGraph(relationships, options)
-  return { rows: buildCommunityRows(clusters, entities, relationships, period), nonPositiveEdges }
+  previous?: PreviousCommunities,
+): CreatedCommunities {
+  const { clusters, nonPositiveEdges, seeding } = clusterGraph(relationships, options, previous)
+  const built = buildRows(clusters, entities, relationships, period, previous)
+  if (seeding === undefined) return { rows: built.rows, nonPositiveEdges }
+  return { rows: built.rows, nonPositiveEdges, continuity: { ...seeding, kept: built.kept } }
 }
 
 /** Steps 6–9 on given clusters (exported for tests that pin the clustering). */
@@ -33,7 +47,18 @@ export function buildCommunityRows(
   entities: ReadonlyArray<EntityRef>,
   relationships: ReadonlyArray<RelationshipRef>,
   period: string,
+  previous?: PreviousCommunities,
 ): CommunityRow[] {
+  return buildRows(clusters, entities, relationships, period, previous).rows
+}
+
+function buildRows(
+  clusters: ReadonlyArray<Cluster>,
+  entities: ReadonlyArray<EntityRef>,
+  relationships: ReadonlyArray<RelationshipRef>,
+  period: string,
+  previous: PreviousCommunities | undefined,
+): { rows: CommunityRow[]; kept: number } {
   const idsByTitle = new Map<string, string[]>()
   for (const e of entities) {
     const ids = idsByTitle.get(e.title)
@@ -41,7 +66,7 @@ export function buildCommunityRows(
     else idsByTitle.set(e.title, [e.id])
   }
   const internal = internalRelationships(clusters, relationships)
-  const kept: { cluster: Cluster; entityIds: string[]; links: Links }[] = []
+  const kept: KeptCluster[] = []
   for (const cluster of [...clusters].sort((a, b) => a.level - b.level || a.cluster - b.cluster)) {
     const links = internal.get(cluster.cluster)
     const entityIds = cluster.nodes.flatMap((title) => idsByTitle.get(title) ?? [])
@@ -49,6 +74,42 @@ export function buildCommunityRows(
     if (!links || entityIds.length === 0) continue
     kept.push({ cluster, entityIds, links })
   }
+  const renumbered = previous === undefined ? { kept: 0, rows: kept } : renumber(kept, previous)
+  return { rows: communityRows(renumbered.rows, period), kept: renumbered.kept }
+}
+
+interface KeptCluster {
+  cluster: Cluster
+  entityIds: string[]
+  links: Links
+}
+
+/** Stable numbers (community-continuity.ts) applied to clusters and parents, rows re-sorted by (level, number). */
+function renumber(kept: KeptCluster[], previous: PreviousCommunities): { rows: KeptCluster[]; kept: number } {
+  const { numbers, keptOrder } = stableNumbers(
+    kept.map(({ cluster, entityIds }) => ({ level: cluster.level, cluster: cluster.cluster, entityIds })),
+    previous,
+  )
+  const numberOf = (cluster: number) => {
+    const number = numbers.get(cluster)
+    // A parent holds its children's members and relationships, so it has a row whenever they do.
+    if (number === undefined) throw new InternalError(`community ${cluster} has a child but no row`)
+    return number
+  }
+  const rows = kept.map((k) => ({
+    ...k,
+    entityIds: [...(keptOrder.get(k.cluster.cluster) ?? k.entityIds)],
+    cluster: {
+      ...k.cluster,
+      cluster: numberOf(k.cluster.cluster),
+      parent: k.cluster.parent < 0 ? k.cluster.parent : numberOf(k.cluster.parent),
+    },
+  }))
+  rows.sort((a, b) => a.cluster.level - b.cluster.level || a.cluster.cluster - b.cluster.cluster)
+  return { rows, kept: keptOrder.size }
+}
+
+function communityRows(kept: ReadonlyArray<KeptCluster>, period: string): CommunityRow[] {
   const children = new Map<number, number[]>()
   for (const { cluster } of kept) {
     const list = children.get(cluster.parent)

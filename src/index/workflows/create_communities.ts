@@ -1,9 +1,28 @@
-/** Workflow create_communities: clusters the relationship graph and writes the communities table. */
+/**
+ * Workflow create_communities: clusters the relationship graph and writes the communities table. In
+ * an update run it starts from the previous index's communities and keeps the numbers of those whose
+ * members did not change (see operations/community-continuity.ts).
+ */
 import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
-import { RELATIONSHIPS } from '../../model/relationships.js'
+import { RELATIONSHIPS, type RelationshipRow } from '../../model/relationships.js'
+import { previousCommunities, type PreviousCommunities } from '../operations/community-continuity.js'
 import { createCommunities as computeCommunities } from '../operations/create-communities.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { NO_MODELS, type Workflow, type WorkflowContext } from '../workflow.js'
+import { previousRows } from './update-previous.js'
+
+/** The previous index's clustering, or undefined outside update runs (and when it has no communities). */
+async function previousClustering(
+  ctx: WorkflowContext,
+  relationships: ReadonlyArray<RelationshipRow>,
+): Promise<PreviousCommunities | undefined> {
+  const communities = await previousRows(ctx, COMMUNITIES)
+  if (communities.length === 0) return undefined
+  return previousCommunities(communities, await previousRows(ctx, ENTITIES), {
+    previous: await previousRows(ctx, RELATIONSHIPS),
+    current: relationships,
+  })
+}
 
 export const createCommunities: Workflow = {
   name: 'create_communities',
@@ -17,7 +36,14 @@ export const createCommunities: Workflow = {
     const relationships = await ctx.tables.read(RELATIONSHIPS)
     // The reference stamps the UTC run date; it comes from the injected clock so tests can pin it.
     const period = ctx.clock.now().toISOString().slice(0, 10)
-    const { rows, nonPositiveEdges } = computeCommunities(entities, relationships, ctx.settings.cluster_graph, period)
+    const previous = await previousClustering(ctx, relationships)
+    const { rows, nonPositiveEdges, continuity } = computeCommunities(
+      entities,
+      relationships,
+      ctx.settings.cluster_graph,
+      period,
+      previous,
+    )
     if (nonPositiveEdges > 0) {
       ctx.stats.warning(
         `${nonPositiveEdges} relationships with weight <= 0 left out of clustering (no affinity); the relationships table keeps them`,
@@ -25,6 +51,21 @@ export const createCommunities: Workflow = {
     }
     await ctx.tables.write(COMMUNITIES, rows)
     const levels = new Set(rows.map((r) => r.level)).size
-    return { rows: { [COMMUNITIES.name]: rows.length }, summary: { levels, mode: ctx.settings.cluster_graph.mode } }
+    const summary: Record<string, number | string | boolean> = { levels, mode: ctx.settings.cluster_graph.mode }
+    if (continuity !== undefined) {
+      const q = (x: number) => Number(x.toFixed(6))
+      Object.assign(summary, {
+        started_from_previous: continuity.seeded,
+        modularity_level0: q(continuity.seeded ? continuity.seededModularity : continuity.scratchModularity),
+        modularity_level0_from_scratch: q(continuity.scratchModularity),
+        communities_kept_number: continuity.kept,
+      })
+      if (!continuity.seeded) {
+        ctx.log.info(
+          `create_communities: clustering from the previous communities reached level-0 modularity ${q(continuity.seededModularity)}, more than 1% below ${q(continuity.scratchModularity)} from scratch; using the clustering from scratch`,
+        )
+      }
+    }
+    return { rows: { [COMMUNITIES.name]: rows.length }, summary }
   },
 }

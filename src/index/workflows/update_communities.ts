@@ -1,9 +1,12 @@
 /**
- * Workflow update_communities: the merged graph was re-clustered by create_communities (unlike the
- * reference, which appends the delta's communities); this records how many communities kept
- * exactly the same members, which is what lets their reports be reused.
+ * Workflow update_communities: the merged graph was re-clustered by create_communities, starting from
+ * the previous communities (unlike the reference, which appends the delta's communities); this records
+ * how many communities kept exactly the same members (communities_unchanged: same members, same
+ * number), which is what lets their reports be reused; communities_changed counts those that kept
+ * their members under another number (none, as create_communities keeps their numbers).
  */
 import { COMMUNITIES } from '../../model/communities.js'
+import { membersKey } from '../operations/community-continuity.js'
 import { diffKeyed, diffSummary } from '../operations/index-diff.js'
 import { NO_MODELS, type Workflow } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
@@ -17,11 +20,12 @@ export const updateCommunities: Workflow = {
   prompts: () => [],
   async run(ctx) {
     const members = (c: { level: number; entity_ids: readonly string[] | null }) =>
-      `${c.level}\u0000${[...(c.entity_ids ?? [])].sort().join(',')}`
+      membersKey(c.level, c.entity_ids ?? [])
+    const number = (c: { community: number }) => String(c.community)
     return {
       summary: diffSummary(
         'communities',
-        diffKeyed(await previousRows(ctx, COMMUNITIES), await currentRows(ctx, COMMUNITIES), members, members),
+        diffKeyed(await previousRows(ctx, COMMUNITIES), await currentRows(ctx, COMMUNITIES), members, number),
       ),
     }
   },
