@@ -30,10 +30,36 @@ const settings = `${fakeModelSettingsYaml(fake.baseUrl)}vector_store:\n  vector_
 async function corpora() {
   const generated = await mkdtemp(join(tmpdir(), 'graphrag-bench-update-corpus-'))
   writeCorpus(generated, { tokens: 30_000, docTokens: 1_500, poolSize: 200, seed: 7 })
-  return [
+  const out = [
     ['fixtures/update-corpus (20 short documents)', join(root, 'fixtures', 'update-corpus')],
     ['generated (20 documents of ~1,500 tokens, bench/corpus.mjs)', generated],
   ]
+  const carol = join(root, '..', 'shared', 'corpora', 'a-christmas-carol.txt')
+  if (existsSync(carol)) out.push(['A Christmas Carol in 20 parts (../shared/corpora)', await splitText(carol, 20)])
+  else console.log('(../shared absent: A Christmas Carol in 20 parts skipped)')
+  return out
+}
+
+/** A real text cut at paragraph breaks into `parts` documents of about equal length. */
+async function splitText(path, parts) {
+  const dir = await mkdtemp(join(tmpdir(), 'graphrag-bench-update-corpus-'))
+  const paragraphs = (await readFile(path, 'utf8')).split(/\n\s*\n/)
+  const target = paragraphs.reduce((n, p) => n + p.length, 0) / parts
+  let part = []
+  let length = 0
+  let index = 0
+  const flush = () =>
+    writeFile(join(dir, `part-${String(++index).padStart(2, '0')}.txt`), `${part.join('\n\n')}\n`).then(() => {
+      part = []
+      length = 0
+    })
+  for (const paragraph of paragraphs) {
+    part.push(paragraph)
+    length += paragraph.length
+    if (length >= target && index < parts - 1) await flush()
+  }
+  if (part.length > 0) await flush()
+  return dir
 }
 
 async function project(corpus, names) {

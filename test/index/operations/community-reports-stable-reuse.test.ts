@@ -62,10 +62,18 @@ describe('canonicalContext', () => {
     expect(context(NEW)).not.toBe(context(OLD))
   })
 
-  it('differs when a description or a degree changed, so such a report is never reused', () => {
+  it('differs when a description changed, so such a report is never reused', () => {
     const before = canonicalContext(context(OLD), maps(OLD))!.text
     expect(canonicalContext(context(NEW, { betaDescription: 'Beta sold the boat' }), maps(NEW))!.text).not.toBe(before)
-    expect(canonicalContext(context(NEW, { alphaDegree: 3 }), maps(NEW))!.text).not.toBe(before)
+  })
+
+  it('is the same when only degrees changed and rows moved with them: they say how connected a member is elsewhere', () => {
+    const before = canonicalContext(context(OLD), maps(OLD))!.text
+    // ALPHA's degree falls below BETA's: the degree-ranked rows swap places.
+    const swapped = context(NEW, { alphaDegree: 0 }).replace(/^(4,ALPHA,"[^"]*",0\n)(6,BETA,[^\n]*\n)/m, '$2$1')
+    expect(swapped.indexOf('\n6,BETA')).toBeLessThan(swapped.indexOf('\n4,ALPHA'))
+    expect(canonicalContext(swapped, maps(NEW))!.text).toBe(before)
+    expect(canonicalContext(context(NEW, { alphaDegree: 3 }), maps(NEW))!.text).toBe(before)
   })
 
   it('keeps a quoted multi-line field whole and refuses a row whose id is in no table', () => {

@@ -2,7 +2,8 @@
  * Report reuse that survives renumbering: human_readable_ids are row positions, so adding or removing
  * one entity shifts the ids (and so the prompt) of every community after it. A context is reduced to
  * a canonical form where each id is replaced by the row's stable identity (entity title, relationship
- * source/target, claim id); a report whose canonical context equals an earlier one is that earlier
+ * source/target, claim id), degrees are dropped and rows sorted (see withoutDegree); a report whose
+ * canonical context equals an earlier one is that earlier
  * report with its `[Data: …]` citations renumbered through identity → new id. Anything that cannot be
  * mapped (an id cited that is in no table) makes the context or report ineligible, never guessed.
  */
@@ -107,15 +108,23 @@ export function canonicalContext(text: string, maps: IdentityMaps): CanonicalCon
   let section = ''
   let header = false
   const out: string[] = []
+  // A section's data rows, sorted when it ends: the context orders them by degree (see withoutDegree).
+  let rows: string[] = []
+  const flush = () => {
+    out.push(...rows.sort())
+    rows = []
+  }
   for (const record of records(text)) {
     const head = /^-----([A-Za-z]+)-----\n$/.exec(record)
     if (head !== null) {
+      flush()
       section = head[1]!
       header = true
       out.push(record)
       continue
     }
     if (header || record.trim() === '') {
+      flush()
       header = false
       out.push(record)
       continue
@@ -124,12 +133,25 @@ export function canonicalContext(text: string, maps: IdentityMaps): CanonicalCon
     const row = /^([0-9]+),/.exec(record)
     if ((MAPPED as readonly string[]).includes(section)) {
       canonical = row === null ? undefined : toIdentity(section as Mapped, row[1]!)
-      if (canonical !== undefined) canonical += record.slice(row![1]!.length)
+      if (canonical !== undefined) canonical += withoutDegree(section, record.slice(row![1]!.length))
     } else if (section === 'Reports') canonical = mapCitations(record, toIdentity)
     if (canonical === undefined) return undefined
-    out.push(canonical)
+    rows.push(canonical)
   }
+  flush()
   return { text: out.join(''), shown }
+}
+
+/**
+ * Entities end with `degree` and relationships with `combined_degree`: how connected a member is in
+ * the whole graph, not what the community holds. A document elsewhere that mentions a hub entity
+ * changes those numbers (and so the degree-ranked row order) in every community the hub is in;
+ * the report of a community whose rows are otherwise the same is still that community's report.
+ */
+function withoutDegree(section: string, rest: string): string {
+  return section === 'Entities' || section === 'Relationships'
+    ? rest.replace(/,-?[0-9.]+(e[-+]?[0-9]+)?\n?$/, '\n')
+    : rest
 }
 
 /** The reuse key of a report: the canonical context plus everything else the prompt holds. */
