@@ -18,7 +18,7 @@ import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { communityShape, exactTables, untouchedCommunities } from '../support/communities.js'
-import { lanceRowCounts, parquetHashes, spawnCli } from '../support/index-files.js'
+import { comparableTables, lanceRowCounts, parquetHashes, spawnCli } from '../support/index-files.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
@@ -185,14 +185,21 @@ describe('graphrag update', () => {
     expect(calls.length).toBeLessThan(full.calls / 2)
   }, 200_000)
 
-  it('kill -9 during an update: output/ stays the previous index and answers; the re-run equals an uninterrupted update', async () => {
+  it('kill -9 at several points of an update: output/ stays the previous index and answers; the re-run equals an uninterrupted update', async () => {
     await writeFile(
       join(root, 'input', 'extra-ferry.txt'),
       'The Ferry Albatross gained a second deck; Tobias Reed hired Nora Finch as purser.\n',
     )
     await rm(join(root, 'input', INITIAL[4]!))
+    // The same update, never interrupted, on a copy of the project: what the killed one must end up as.
+    const twin = await testdir({})
+    await cp(root, twin, { recursive: true, preserveTimestamps: true })
+    const straight = await runCli(['update', '--root', twin, '--skip-validation'])
+    expect(straight.code, straight.stderr).toBe(0)
     const before = await parquetHashes(join(root, 'output'))
-    for (const at of ['extract_graph', 'update_text_embeddings']) {
+    // Each killed run resumes after the workflows the one before finished, so every point is reached.
+    const points = ['extract_graph', 'create_communities', 'create_community_reports', 'generate_text_embeddings']
+    for (const at of [...points, 'update_clean_state']) {
       const run = spawnCli(['update', '--root', root, '--skip-validation'])
       await run.waitFor(new RegExp(`Starting workflow: ${at}`))
       run.child.kill('SIGKILL')
@@ -204,6 +211,7 @@ describe('graphrag update', () => {
     const finished = await update()
     expect(finished.code, finished.stderr).toBe(0)
     expect(finished.stderr).toMatch(/skipping \d+ finished workflow/)
+    expect(await comparableTables(join(root, 'output'))).toEqual(await comparableTables(join(twin, 'output')))
     await expectEqualsFullIndex()
   }, 300_000)
 })
