@@ -13,7 +13,7 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore, type VectorStore } from '../../storage/vector-store.js'
-import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operations/embed-text.js'
+import { embedTexts, embeddingTexts, type EmbeddedRow, type EmbeddingSourceRows } from '../operations/embed-text.js'
 import { embeddingsUsage } from '../operations/estimate-usage.js'
 import type { Workflow, WorkflowContext } from '../workflow.js'
 
@@ -101,14 +101,16 @@ async function embedOne(
   const texts = embeddingTexts(source)
   const progress = ctx.progress(`embeddings ${name}`, texts.filter((t) => t.text !== '').length)
   const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
-  const embedded = await embedTexts(texts, options, { model, signal: ctx.signal, onEmbedded: (n) => progress.tick(n) })
-  progress.done()
-  await store.replaceTable(schema?.index_name ?? name, embedded, ctx.clock.now(), { vectorSize })
-  if (ctx.settings.snapshots.embeddings) {
-    await ctx.tables.write(
-      embeddingSnapshotTable(name),
-      embedded.map((r) => ({ id: r.id, embedding: r.vector })),
-    )
+  // Rows go to LanceDB flush by flush: all vectors at once took more memory than the rest of the run.
+  const writer = store.writeTable(schema?.index_name ?? name, ctx.clock.now(), { vectorSize })
+  const snapshot = ctx.settings.snapshots.embeddings ? new Array<{ id: string; embedding: number[] }>() : undefined
+  const write = async (rows: EmbeddedRow[]) => {
+    if (snapshot !== undefined) for (const r of rows) snapshot.push({ id: r.id, embedding: r.vector })
+    await writer.add(rows)
   }
-  return { table: `lancedb/${schema?.index_name ?? name}`, rows: embedded.length }
+  await embedTexts(texts, options, { model, signal: ctx.signal, onEmbedded: (n) => progress.tick(n), write })
+  progress.done()
+  const rows = await writer.finish()
+  if (snapshot !== undefined) await ctx.tables.write(embeddingSnapshotTable(name), snapshot)
+  return { table: `lancedb/${schema?.index_name ?? name}`, rows }
 }
