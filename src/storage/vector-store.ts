@@ -65,7 +65,7 @@ export interface VectorStore {
   close(): void
 }
 
-export interface VectorTableWriter {
+interface VectorTableWriter {
   /** Checks the batch's dimensions, then writes it. Calls must not overlap. */
   add(rows: readonly VectorRow[]): Promise<void>
   /** Creates the table if no row came, builds the index on a large one; returns the row count. */

@@ -103,7 +103,9 @@ async function embedOne(
   const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
   // Rows go to LanceDB flush by flush: all vectors at once took more memory than the rest of the run.
   const writer = store.writeTable(schema?.index_name ?? name, ctx.clock.now(), { vectorSize })
-  const snapshot = ctx.settings.snapshots.embeddings ? new Array<{ id: string; embedding: number[] }>() : undefined
+  const snapshot: Array<{ id: string; embedding: number[] }> | undefined = ctx.settings.snapshots.embeddings
+    ? []
+    : undefined
   const write = async (rows: EmbeddedRow[]) => {
     if (snapshot !== undefined) for (const r of rows) snapshot.push({ id: r.id, embedding: r.vector })
     await writer.add(rows)
