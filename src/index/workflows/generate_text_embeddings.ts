@@ -1,4 +1,6 @@
 /** Workflow generate_text_embeddings: embeds the texts named in embed_text.names (any of the eight) into LanceDB. */
+import { isAbsolute, relative } from 'node:path'
+import type { Settings } from '../../config/schema.js'
 import { ConfigError } from '../../errors.js'
 import type { EmbeddingModel } from '../../llm/types.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
@@ -101,18 +103,31 @@ async function embedOne(
   const texts = embeddingTexts(source)
   const progress = ctx.progress(`embeddings ${name}`, texts.filter((t) => t.text !== '').length)
   const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
-  // Rows go to LanceDB flush by flush: all vectors at once took more memory than the rest of the run.
   const writer = store.writeTable(schema?.index_name ?? name, ctx.clock.now(), { vectorSize })
+  // Rows go to LanceDB flush by flush (all vectors at once took more memory than the rest of the run),
+  // unless the store is one queries may read during the run: its table is still replaced in one commit.
+  const held: EmbeddedRow[] | undefined = writesInPlace(ctx.settings) ? undefined : []
   const snapshot: Array<{ id: string; embedding: number[] }> | undefined = ctx.settings.snapshots.embeddings
     ? []
     : undefined
   const write = async (rows: EmbeddedRow[]) => {
     if (snapshot !== undefined) for (const r of rows) snapshot.push({ id: r.id, embedding: r.vector })
-    await writer.add(rows)
+    if (held === undefined) await writer.add(rows)
+    else for (const r of rows) held.push(r)
   }
   await embedTexts(texts, options, { model, signal: ctx.signal, onEmbedded: (n) => progress.tick(n), write })
   progress.done()
+  if (held !== undefined) await writer.add(held)
   const rows = await writer.finish()
   if (snapshot !== undefined) await ctx.tables.write(embeddingSnapshotTable(name), snapshot)
   return { table: `lancedb/${schema?.index_name ?? name}`, rows }
+}
+
+/**
+ * Whether the vector store lies inside the folder this run writes its tables to (the work generation
+ * by default, published as a whole when the run succeeds), where no query sees a table half-written.
+ */
+function writesInPlace(settings: Settings): boolean {
+  const rel = relative(settings.output_storage.base_dir, settings.vector_store.db_uri)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
 }
