@@ -1,6 +1,9 @@
 // `npm run bench:scale`: indexes generated corpora (distinct text from a seeded generator) with the standard
-// method and an instant fake model; prints wall time, peak RSS of the index process and time per workflow.
+// method and an instant fake model; prints wall time, peak RSS of the index process and time per workflow,
+// then, for two sizes or more, each workflow's time per token relative to the smallest size (1.0 = linear).
 // Usage: node bench/scale.mjs [sizes in tokens, comma-separated; default 1000000,10000000] [--save FILE]
+//        [--keep] (leave each corpus folder and index in place and print where) [--profile] (node --cpu-prof
+//        into <folder>/profile, implies --keep)
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,19 +12,35 @@ import { fileURLToPath } from 'node:url'
 import { writeCorpus } from './corpus.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'))
-const saveAt = process.argv.indexOf('--save')
+const args = process.argv.slice(2)
+const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--save')
+const saveAt = args.indexOf('--save')
+const PROFILE = args.includes('--profile')
+const KEEP = PROFILE || args.includes('--keep')
 const SIZES = (positional[0] ?? '1000000,10000000').split(',').map(Number)
 const VECTOR_SIZE = 1536
 spawnSync('npx', ['tsc', '-p', 'tsconfig.support.json'], { cwd: root, stdio: 'inherit' })
 const { startFakeLlm, fakeModelSettingsYaml } = await import(
   join(root, 'dist-test', 'test', 'support', 'fake-llm', 'index.js')
 )
+// Sizes are real tokens of the chunker's encoding, so "10 M" is ten times "1 M" whatever the names cost.
+const { getTokenizer } = await import(join(root, 'dist', 'llm', 'tokenizer.js'))
+const tokenizer = getTokenizer('o200k_base')
 
 /** Runs the CLI under /usr/bin/time -v (GNU time) for the peak RSS of the index process itself. */
 function indexProcess(dir) {
   return new Promise((done) => {
-    const argv = [process.execPath, join(root, 'bin', 'graphrag.js'), 'index', '--root', dir, '--method', 'standard']
+    const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'profile')}`] : []
+    const argv = [
+      process.execPath,
+      ...profile,
+      join(root, 'bin', 'graphrag.js'),
+      'index',
+      '--root',
+      dir,
+      '--method',
+      'standard',
+    ]
     const child = spawn('/usr/bin/time', ['-v', ...argv], {
       cwd: root,
       env: { ...process.env, CI: 'true', NO_COLOR: '1' },
@@ -35,8 +54,14 @@ function indexProcess(dir) {
 
 async function scaleOnce(tokens) {
   const fake = await startFakeLlm({ embeddingDimension: VECTOR_SIZE })
+  // The server records every request; the bench only needs their number, not their bodies in its memory.
+  let calls = 0
+  const drain = setInterval(() => {
+    calls += fake.requests.length
+    fake.requests.length = 0
+  }, 1000)
   const dir = mkdtempSync(join(tmpdir(), 'graphrag-bench-scale-'))
-  writeCorpus(join(dir, 'input'), { tokens, seed: 11 })
+  writeCorpus(join(dir, 'input'), { tokens, seed: 11, countTokens: (t) => tokenizer.count(t) })
   writeFileSync(
     join(dir, 'settings.yaml'),
     [
@@ -48,12 +73,14 @@ async function scaleOnce(tokens) {
   const started = performance.now()
   const run = await indexProcess(dir)
   const wall = (performance.now() - started) / 1000
-  const calls = fake.requests.length
+  clearInterval(drain)
+  calls += fake.requests.length
   await fake.close()
   if (run.code !== 0) throw new Error(`index of ${tokens} tokens failed (${run.code}):\n${run.stderr.slice(-4000)}`)
   const peakKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? NaN)
   const stats = JSON.parse(readFileSync(join(dir, 'output', 'stats.json'), 'utf8'))
-  rmSync(dir, { recursive: true, force: true })
+  if (KEEP) console.log(`(kept ${dir})`)
+  else rmSync(dir, { recursive: true, force: true })
   const perWorkflow = Object.fromEntries(
     Object.entries(stats.workflows).map(([n, w]) => [
       n,
@@ -61,6 +88,33 @@ async function scaleOnce(tokens) {
     ]),
   )
   return { tokens, wall, peakMb: Math.round(peakKb / 1024), calls, perWorkflow }
+}
+
+/** Each workflow's seconds at every size, and its time per token relative to the first size. */
+function printRatios(results) {
+  const [first] = results
+  const sizes = results.map((r) => `${(r.tokens / 1e6).toFixed(1)} M`.padStart(9))
+  const ratios = results.slice(1).map((r) => `per-token ×${(r.tokens / first.tokens).toFixed(0)}`.padStart(15))
+  console.log(`\n${'workflow'.padEnd(28)} ${sizes.join(' ')} ${ratios.join(' ')}`)
+  const row = (name, seconds) => {
+    const cells = seconds.map((s) => (s === undefined ? '-' : s.toFixed(2)).padStart(9))
+    const growth = results.slice(1).map((r, i) => {
+      const [a, b] = [seconds[0], seconds[i + 1]]
+      if (a === undefined || b === undefined || a < 0.05) return '-'.padStart(15)
+      return (b / r.tokens / (a / first.tokens)).toFixed(2).padStart(15)
+    })
+    console.log(`${name.padEnd(28)} ${cells.join(' ')} ${growth.join(' ')}`)
+  }
+  for (const name of Object.keys(results.at(-1).perWorkflow))
+    row(
+      name,
+      results.map((r) => r.perWorkflow[name]?.seconds),
+    )
+  row(
+    'wall',
+    results.map((r) => r.wall),
+  )
+  console.log('(time per token at a size over time per token at the first: ≤ 1 is linear or better)')
 }
 
 const results = []
@@ -73,10 +127,5 @@ for (const tokens of SIZES) {
   for (const [name, w] of Object.entries(r.perWorkflow))
     console.log(`  ${name.padEnd(28)} ${String(w.seconds).padStart(8)} s  peak ${w.peakMb} MB`)
 }
-if (results.length > 1) {
-  const [a, b] = [results[0], results.at(-1)]
-  console.log(
-    `\ntime per token grows ×${(b.wall / b.tokens / (a.wall / a.tokens)).toFixed(2)} from ${a.tokens} to ${b.tokens} tokens (≤ 1 is linear or better)`,
-  )
-}
-if (saveAt > 0) writeFileSync(process.argv[saveAt + 1], JSON.stringify(results, null, 2))
+if (results.length > 1) printRatios(results)
+if (saveAt >= 0) writeFileSync(args[saveAt + 1], JSON.stringify(results, null, 2))

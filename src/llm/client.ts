@@ -4,6 +4,7 @@
  * AttemptFailure saying whether it is worth retrying; the SDK's own retries are off.
  */
 import OpenAI, { AzureOpenAI } from 'openai'
+import { callSignal } from './call-signal.js'
 import { AttemptFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply } from './json.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
@@ -49,15 +50,16 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
       let reply: OpenAI.ChatCompletion
+      const own = callSignal(call.signal)
       try {
         reply = await sdk.chat.completions.create(
           chatBody(options.model, call, false) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
-          {
-            signal: call.signal,
-          },
+          { signal: own.signal },
         )
       } catch (error) {
         throw toFailure(error, call.signal, endpoint)
+      } finally {
+        own.release()
       }
       const stated = typeof reply === 'object' && reply !== null ? reply.usage : undefined
       const content = textOf(reply)
@@ -76,12 +78,11 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       let text = ''
       let usage: OpenAI.CompletionUsage | undefined
       let opened = false
+      const own = callSignal(call.signal)
       try {
         const stream = await sdk.chat.completions.create(
           chatBody(options.model, call, true) as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
-          {
-            signal: call.signal,
-          },
+          { signal: own.signal },
         )
         opened = true
         for await (const chunk of stream) {
@@ -97,6 +98,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       } catch (error) {
         throw toFailure(error, call.signal, endpoint)
       } finally {
+        own.release()
         if (opened)
           call.meter.tokens(
             usage?.prompt_tokens ?? estimatePrompt(call),
@@ -107,6 +109,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
 
     async embed(call: EmbedCall): Promise<EmbedReply> {
       let reply: OpenAI.CreateEmbeddingResponse
+      const own = callSignal(call.signal)
       try {
         reply = await sdk.embeddings.create(
           {
@@ -116,10 +119,12 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
             encoding_format: 'float',
             ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
           },
-          { signal: call.signal },
+          { signal: own.signal },
         )
       } catch (error) {
         throw toFailure(error, call.signal, endpoint)
+      } finally {
+        own.release()
       }
       const data = [...(reply.data ?? [])].sort((a, b) => a.index - b.index)
       if (

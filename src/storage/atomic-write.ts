@@ -4,14 +4,27 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true })
   // The temporary name is unique per write so concurrent writers never share a file.
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   try {
-    await writeFile(tmp, data)
+    await writeTemporary(tmp, data)
     await rename(tmp, path)
   } catch (error) {
     await rm(tmp, { force: true })
     throw error
+  }
+}
+
+/**
+ * The folder is created only when the write finds it missing: a cache writes one file per model
+ * reply into a folder that exists after the first, and a mkdir per write cost as much as the write.
+ */
+async function writeTemporary(tmp: string, data: Uint8Array | string): Promise<void> {
+  try {
+    await writeFile(tmp, data)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    await mkdir(dirname(tmp), { recursive: true })
+    await writeFile(tmp, data)
   }
 }

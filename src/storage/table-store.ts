@@ -9,7 +9,7 @@ import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { writeFileAtomic } from './atomic-write.js'
 import { isAbsent, storageFailure, unlessAbsent } from './fs-errors.js'
-import { decodeParquet, encodeParquet } from './parquet.js'
+import { decodeParquetInBatches, encodeParquet } from './parquet.js'
 
 export interface TableStore {
   /** Reads a table; throws StorageError naming the file when it is missing or malformed. */
@@ -44,7 +44,7 @@ export class ParquetTableStore implements TableStore {
         cause,
       })
     }
-    return decodeParquet(schema, bytes, file)
+    return decodeParquetInBatches(schema, bytes, file)
   }
 
   async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {

@@ -56,7 +56,20 @@ export interface VectorStore {
     createDate: Date,
     options?: { vectorSize?: number },
   ): Promise<void>
+  /**
+   * Replaces the table with rows handed over in batches, in order, so a large table never sits in
+   * memory whole: the first batch overwrites the table, the others are appended (one commit each;
+   * the index is built by a run in its work generation, so nobody reads the table half-written).
+   */
+  writeTable(name: string, createDate: Date, options?: { vectorSize?: number }): VectorTableWriter
   close(): void
+}
+
+interface VectorTableWriter {
+  /** Checks the batch's dimensions, then writes it. Calls must not overlap. */
+  add(rows: readonly VectorRow[]): Promise<void>
+  /** Creates the table if no row came, builds the index on a large one; returns the row count. */
+  finish(): Promise<number>
 }
 
 /**
@@ -135,25 +148,57 @@ export async function openVectorStore(dbUri: string): Promise<VectorStore> {
       return ((await table.query().select(['id']).toArray()) as Array<{ id: string }>).map((r) => String(r.id))
     },
     async replaceTable(name, rows, createDate, options = {}) {
-      const dim = vectorDimension(name, rows, options.vectorSize)
-      const schema = vectorTableSchema(dim)
+      const writer = tableWriter({ db, lance, dbUri }, name, createDate, options)
+      await writer.add(rows)
+      await writer.finish()
+    },
+    writeTable: (name, createDate, options = {}) => tableWriter({ db, lance, dbUri }, name, createDate, options),
+    close: () => db.close(),
+  }
+}
+
+function tableWriter(
+  at: { db: lancedb.Connection; lance: typeof lancedb; dbUri: string },
+  name: string,
+  createDate: Date,
+  options: { vectorSize?: number },
+): VectorTableWriter {
+  let table: lancedb.Table | undefined
+  let dim = options.vectorSize
+  let rows = 0
+  const failed = (cause: unknown) =>
+    cause instanceof StorageError
+      ? cause
+      : new StorageError(`cannot write LanceDB table ${name} in ${at.dbUri}`, { path: at.dbUri, cause })
+  return {
+    async add(batch) {
+      if (batch.length === 0) return
+      dim = vectorDimension(name, batch, dim)
+      const data = buildTable(vectorTableSchema(dim), batch, dim, createDate)
       try {
-        const table =
-          rows.length === 0
-            ? await db.createEmptyTable(name, schema, { mode: 'overwrite' })
-            : await db.createTable(name, buildTable(schema, rows, dim, createDate), { mode: 'overwrite' })
-        if (rows.length >= INDEX_MIN_ROWS) {
-          const numPartitions = Math.ceil(Math.sqrt(rows.length))
+        if (table === undefined) table = await at.db.createTable(name, data, { mode: 'overwrite' })
+        else await table.add(data)
+      } catch (cause) {
+        throw failed(cause)
+      }
+      rows += batch.length
+    },
+    async finish() {
+      try {
+        const schema = vectorTableSchema(vectorDimension(name, [], dim))
+        table ??= await at.db.createEmptyTable(name, schema, { mode: 'overwrite' })
+        if (rows >= INDEX_MIN_ROWS) {
+          const numPartitions = Math.ceil(Math.sqrt(rows))
           await table.createIndex('vector', {
-            config: lance.Index.ivfFlat({ distanceType: 'cosine', numPartitions }),
+            config: at.lance.Index.ivfFlat({ distanceType: 'cosine', numPartitions }),
           })
         }
         table.close()
       } catch (cause) {
-        throw new StorageError(`cannot write LanceDB table ${name} in ${dbUri}`, { path: dbUri, cause })
+        throw failed(cause)
       }
+      return rows
     },
-    close: () => db.close(),
   }
 }
 

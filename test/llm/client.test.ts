@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient, retryAfterMs } from '../../src/llm/client.js'
@@ -156,5 +157,26 @@ describe('client (transport over the openai package)', () => {
     })
     expect(reply.vectors[0]).toHaveLength(4)
     expect(fake.requests.at(-1)!.path).toBe('/openai/deployments/gpt41-prod/embeddings')
+  })
+
+  it('leaves no listener on a long-lived signal after each call, and still aborts through it', async () => {
+    // The run hands every call one signal; a listener left per call made a long run quadratic.
+    const run = new AbortController()
+    const c = client(fake)
+    for (let i = 0; i < 5; i++) await c.complete(call({ signal: run.signal }))
+    for await (const _ of c.stream(call({ signal: run.signal }))) void _
+    await c.embed({ input: ['x'], meter: new UsageMeter(undefined), noCache: false, signal: run.signal })
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0)
+
+    const slow = await startFakeLlm({ latency: { fixedMs: 5_000 } })
+    try {
+      const pending = failure(client(slow).complete(call({ signal: run.signal })))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      run.abort(new Error('stop'))
+      expect((await pending).kind).toBe('aborted')
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0)
+    } finally {
+      await slow.close()
+    }
   })
 })

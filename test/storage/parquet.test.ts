@@ -13,7 +13,7 @@ import {
   TEXT_UNITS,
   type TableSchema,
 } from '../../src/model/index.js'
-import { decodeParquet, encodeParquet } from '../../src/storage/parquet.js'
+import { decodeParquet, decodeParquetInBatches, encodeParquet } from '../../src/storage/parquet.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 
@@ -81,6 +81,45 @@ describe('parquet encoding', () => {
     expect(back).toEqual(rows)
   })
 
+  it('reads in batches of a few megabytes exactly what the whole-table read gives', async () => {
+    // 120 rows of 100 KB: three batches; unicode and a BOM straddle nothing, rows stay in order.
+    const rows = Array.from({ length: 120 }, (_, i) => ({
+      id: `${i === 0 ? '\uFEFF' : ''}unit-${i}`,
+      human_readable_id: i,
+      text: `${'é ✓ '.repeat(i)}${String(i).repeat(100_000 - 4 * i)}`,
+      n_tokens: i,
+      document_id: `doc-${i % 7}`,
+      entity_ids: i % 3 === 0 ? [] : [`e${i}`, `e${i + 1}`],
+      relationship_ids: [],
+      covariate_ids: i % 2 === 0 ? null : [`c${i}`],
+    }))
+    const bytes = encodeParquet(TEXT_UNITS, rows as never)
+    const whole = decodeParquet(TEXT_UNITS, bytes, 'x.parquet')
+    expect(await decodeParquetInBatches(TEXT_UNITS, bytes, 'x.parquet')).toEqual(whole)
+    expect(whole.map((r) => r.id)).toEqual(rows.map((r) => r.id))
+  })
+
+  it('reading in batches names the file when it is not Parquet or lacks a required column', async () => {
+    const notParquet = new TextEncoder().encode('id,text\n1,a\n')
+    await expect(decodeParquetInBatches(TEXT_UNITS, notParquet, 'units.parquet')).rejects.toThrow(
+      /units\.parquet: not a readable Parquet file/,
+    )
+    const report = { id: 'r', human_readable_id: 0, community: 0, level: 0, parent: -1, children: [], title: '' }
+    const fields = {
+      summary: '',
+      full_content: '',
+      rank: 0,
+      rating_explanation: '',
+      findings: [],
+      full_content_json: '',
+    }
+    const reports = encodeParquet(COMMUNITY_REPORTS, [{ ...report, ...fields, period: '', size: 0 }])
+    for (const rows of [reports, encodeParquet(COMMUNITY_REPORTS, [])])
+      await expect(decodeParquetInBatches(TEXT_UNITS, rows, 'r.parquet')).rejects.toThrow(
+        /r\.parquet: missing column "text" of table text_units/,
+      )
+  })
+
   it('writes atomically and leaves no temporary files', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'graphrag-pq-'))
     const store = new ParquetTableStore(dir)
@@ -100,7 +139,9 @@ describeShared('reference tables (pyarrow-written)', () => {
   for (const { schema, index } of cases) {
     it(`reads ${index}/${schema.name} without loss and writes it back with the same DuckDB types`, async () => {
       const file = sharedPath('reference', index, `${schema.name}.parquet`)
-      const rows = decodeParquet(schema, await readFile(file), file)
+      const bytes = await readFile(file)
+      const rows = decodeParquet(schema, bytes, file)
+      expect(await decodeParquetInBatches(schema, bytes, file)).toEqual(rows)
       const expected = await duck(`SELECT * FROM read_parquet('${file}')`)
       expect(rows.length).toBe(expected.length)
       const dir = await mkdtemp(join(tmpdir(), 'graphrag-ref-'))

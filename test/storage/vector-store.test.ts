@@ -117,6 +117,29 @@ describe('LanceDB vector store', () => {
     store.close()
   })
 
+  it('writes a table in batches: the first replaces the old table, the rest append in order', async () => {
+    const dir = await testdir({})
+    const store = await openVectorStore(dir)
+    await store.replaceTable('t', ROWS.community_full_content!, CREATED)
+    const writer = store.writeTable('t', CREATED)
+    const rows = [...ROWS.entity_description!, ...ROWS.text_unit_text!]
+    await writer.add(rows.slice(0, 2))
+    await writer.add([])
+    await writer.add(rows.slice(2))
+    expect(await writer.finish()).toBe(5)
+    expect(await store.ids('t')).toEqual(rows.map((r) => r.id))
+    expect((await store.search('t', ROWS.text_unit_text![1]!.vector, 1))[0]!.id).toBe("t'2")
+    // A later batch of another dimension fails with both numbers; nothing came: an empty table of the size.
+    const bad = store.writeTable('u', CREATED)
+    await bad.add(rows.slice(0, 1))
+    await expect(bad.add([{ id: 'z', vector: [1, 0, 0] }])).rejects.toThrow(/3.*4/)
+    const empty = store.writeTable('v', CREATED, { vectorSize: 4 })
+    expect(await empty.finish()).toBe(0)
+    expect(await store.describe('v')).toEqual({ rows: 0, dimension: 4 })
+    await expect(store.writeTable('w', CREATED).finish()).rejects.toThrow(/no rows and no vector size/)
+    store.close()
+  })
+
   it('fails fast on a dimension mismatch, naming both numbers', async () => {
     const dir = await testdir({})
     const store = await openVectorStore(dir)

@@ -7,6 +7,7 @@
 import { ConfigError } from '../../errors.js'
 import type { EmbeddingModel } from '../../llm/types.js'
 import type { EmbeddingName } from '../../model/embeddings.js'
+import { InOrderWriter } from './in-order-writer.js'
 
 export interface TextToEmbed {
   id: string
@@ -57,6 +58,11 @@ export interface EmbedServices {
   model: EmbeddingModel
   signal?: AbortSignal
   onEmbedded?: (count: number) => void
+  /**
+   * Receives the rows flush by flush, in input order, one call at a time; embedTexts then returns no
+   * rows, so only a few flushes of vectors are in memory at once, whatever the number of texts.
+   */
+  write?: (rows: EmbeddedRow[]) => Promise<void>
 }
 
 /**
@@ -65,7 +71,7 @@ export interface EmbedServices {
  */
 const FLUSHES_IN_FLIGHT = 4
 
-/** Embeds the non-empty texts in input order; rows with empty text are left out. */
+/** Embeds the non-empty texts in input order (returned, or handed to `services.write`); rows with empty text are left out. */
 export async function embedTexts(
   texts: readonly TextToEmbed[],
   options: EmbedOptions,
@@ -76,12 +82,22 @@ export async function embedTexts(
   for (let start = 0; start < items.length; start += options.flushSize)
     flushes.push(items.slice(start, start + options.flushSize))
   const results: EmbeddedRow[][] = new Array<EmbeddedRow[]>(flushes.length)
+  // Flushes finishing early wait for the ones before them; at most twice the flushes in flight wait.
+  const ordered = services.write && new InOrderWriter(services.write, 2 * FLUSHES_IN_FLIGHT)
   let next = 0
   const worker = async (): Promise<void> => {
     while (next < flushes.length) {
       const at = next++
-      results[at] = await embedFlush(flushes[at]!, options, services)
-      services.onEmbedded?.(flushes[at]!.length)
+      try {
+        await ordered?.room(at)
+        const rows = await embedFlush(flushes[at]!, options, services)
+        services.onEmbedded?.(flushes[at]!.length)
+        if (ordered === undefined) results[at] = rows
+        else await ordered.put(at, rows)
+      } catch (error) {
+        ordered?.stop(error)
+        throw error
+      }
     }
   }
   const outcomes = await Promise.allSettled(Array.from({ length: Math.min(FLUSHES_IN_FLIGHT, flushes.length) }, worker))

@@ -46,7 +46,7 @@ export interface PreviousVectors {
 }
 
 export interface ReusingResult {
-  /** One row per non-empty text, in input order. */
+  /** One row per non-empty text, in input order (none when they went to `write`). */
   rows: EmbeddedRow[]
   /** The embedding_keys of those rows (without the name). */
   keys: Array<Pick<EmbeddingKeyRow, 'id' | 'text_key' | 'vector_key'>>
@@ -54,29 +54,51 @@ export interface ReusingResult {
   embedded: number
 }
 
+type Sink = (rows: EmbeddedRow[]) => Promise<void>
+
 /**
  * Embeds the non-empty texts, taking back from `previous` every vector recorded as the embedding of
  * this very text by this model (what embedding it again gives, up to the model's own determinism);
- * `embed` gets the rest, in input order.
+ * `embed` gets the rest, in input order, and hands their rows to the sink it is given as they come.
+ * With `write`, rows (taken back and new, in input order) go there batch by batch instead of being
+ * returned, so the vectors of a large index never sit in memory at once.
  */
 export async function embedReusing(
   texts: readonly TextToEmbed[],
   options: { identity: string; vectorSize: number; previous: PreviousVectors | undefined },
-  embed: (texts: readonly TextToEmbed[]) => Promise<EmbeddedRow[]>,
+  embed: (texts: readonly TextToEmbed[], sink: Sink) => Promise<unknown>,
+  write?: Sink,
 ): Promise<ReusingResult> {
   const items = texts.filter((t) => t.text !== '').map((t) => ({ ...t, key: textKey(options.identity, t.text) }))
   const taken =
     options.previous === undefined
       ? new Map<string, number[]>()
       : await takeBack(items, options.previous, options.vectorSize)
-  const fresh = await embed(items.filter((t) => !taken.has(t.id)))
+  const rows: EmbeddedRow[] = []
+  const keys: ReusingResult['keys'] = []
   let next = 0
-  const rows = items.map((t) => {
-    const vector = taken.get(t.id)
-    return vector === undefined ? fresh[next++]! : { id: t.id, vector }
-  })
-  const keys = rows.map((r, i) => ({ id: r.id, text_key: items[i]!.key, vector_key: vectorKey(r.vector) }))
-  return { rows, keys, reused: taken.size, embedded: fresh.length }
+  let embedded = 0
+  // Rows up to the first new one not embedded yet: taken-back rows in between go out with the new ones.
+  const emit = async (fresh: readonly EmbeddedRow[]) => {
+    const out: EmbeddedRow[] = []
+    let k = 0
+    for (; next < items.length; next++) {
+      const item = items[next]!
+      const vector = taken.get(item.id)
+      if (vector === undefined && k === fresh.length) break
+      out.push(vector === undefined ? fresh[k++]! : { id: item.id, vector })
+      keys.push({ id: item.id, text_key: item.key, vector_key: vectorKey(out.at(-1)!.vector) })
+    }
+    embedded += k
+    if (write === undefined) for (const row of out) rows.push(row)
+    else if (out.length > 0) await write(out)
+  }
+  await embed(
+    items.filter((t) => !taken.has(t.id)),
+    (fresh) => emit(fresh),
+  )
+  await emit([])
+  return { rows, keys, reused: taken.size, embedded }
 }
 
 /** id → reusable vector. An id seen twice (now or before) is never reused: which vector is whose is unclear. */

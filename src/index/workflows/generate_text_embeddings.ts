@@ -3,6 +3,8 @@
  * LanceDB and records in embedding_keys which text each vector embeds; an update takes back the vectors
  * of unchanged texts from the previous index (previous-vectors.ts) and embeds only the others.
  */
+import { isAbsolute, relative } from 'node:path'
+import type { Settings } from '../../config/schema.js'
 import { ConfigError } from '../../errors.js'
 import type { EmbeddingModel } from '../../llm/types.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
@@ -18,7 +20,7 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore, type VectorStore } from '../../storage/vector-store.js'
-import { embedTexts, embeddingTexts, type EmbeddingSourceRows } from '../operations/embed-text.js'
+import { embedTexts, embeddingTexts, type EmbeddedRow, type EmbeddingSourceRows } from '../operations/embed-text.js'
 import { embeddingsUsage } from '../operations/estimate-usage.js'
 import { embedReusing, embeddingIdentity } from '../operations/reuse-embeddings.js'
 import type { Workflow, WorkflowContext } from '../workflow.js'
@@ -135,27 +137,46 @@ async function embedOne(
   const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
   // Present: ctx.models.embedding above fails on an unknown id.
   const modelSettings = ctx.settings.embedding_models[settings.embedding_model_id]!
-  // The previous vectors are read here, before replaceTable overwrites the table they are in.
+  // The previous vectors are read here, before the first flush overwrites the table they are in.
+  const previous = await previousVectors(ctx, previousKeys, name, { store, table })
+  const writer = store.writeTable(table, ctx.clock.now(), { vectorSize })
+  // Rows go to LanceDB flush by flush (all vectors at once took more memory than the rest of the run),
+  // unless the store is one queries may read during the run: its table is still replaced in one commit.
+  const held: EmbeddedRow[] | undefined = writesInPlace(ctx.settings) ? undefined : []
+  const snapshot: Array<{ id: string; embedding: number[] }> | undefined = ctx.settings.snapshots.embeddings
+    ? []
+    : undefined
+  const write = async (rows: EmbeddedRow[]) => {
+    if (snapshot !== undefined) for (const r of rows) snapshot.push({ id: r.id, embedding: r.vector })
+    if (held === undefined) await writer.add(rows)
+    else for (const r of rows) held.push(r)
+  }
   const result = await embedReusing(
     texts,
-    {
-      identity: embeddingIdentity(modelSettings, settings.batch_max_tokens, vectorSize),
-      vectorSize,
-      previous: await previousVectors(ctx, previousKeys, name, { store, table }),
-    },
-    (rest) => {
+    { identity: embeddingIdentity(modelSettings, settings.batch_max_tokens, vectorSize), vectorSize, previous },
+    (rest, sink) => {
       progress.tick(total - rest.length)
-      return embedTexts(rest, options, { model, signal: ctx.signal, onEmbedded: (n) => progress.tick(n) })
+      return embedTexts(rest, options, {
+        model,
+        signal: ctx.signal,
+        onEmbedded: (n) => progress.tick(n),
+        write: sink,
+      })
     },
+    write,
   )
   progress.done()
-  const embedded = result.rows
-  await store.replaceTable(table, embedded, ctx.clock.now(), { vectorSize })
-  if (ctx.settings.snapshots.embeddings) {
-    await ctx.tables.write(
-      embeddingSnapshotTable(name),
-      embedded.map((r) => ({ id: r.id, embedding: r.vector })),
-    )
-  }
+  if (held !== undefined) await writer.add(held)
+  await writer.finish()
+  if (snapshot !== undefined) await ctx.tables.write(embeddingSnapshotTable(name), snapshot)
   return { name, table: `lancedb/${table}`, keys: result.keys, reused: result.reused, embedded: result.embedded }
+}
+
+/**
+ * Whether the vector store lies inside the folder this run writes its tables to (the work generation
+ * by default, published as a whole when the run succeeds), where no query sees a table half-written.
+ */
+function writesInPlace(settings: Settings): boolean {
+  const rel = relative(settings.output_storage.base_dir, settings.vector_store.db_uri)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
 }

@@ -91,6 +91,23 @@ describe('embedding through the model', () => {
     expect(ticks).toEqual([2, 1])
   })
 
+  it('hands rows to `write` flush by flush in input order, one call at a time, and returns none', async () => {
+    const texts = Array.from({ length: 9 }, (_, i) => ({ id: `t${i}`, text: `text number ${i}` }))
+    const options = { name: 'text_unit_text' as const, vectorSize: 8, vectorSizeKey: 'x', flushSize: 2 }
+    const batches: string[][] = []
+    let writing = false
+    const write = async (rows: Array<{ id: string }>) => {
+      expect(writing).toBe(false)
+      writing = true
+      await new Promise((resolve) => setImmediate(resolve))
+      batches.push(rows.map((r) => r.id))
+      writing = false
+    }
+    const rows = await embedTexts(texts, options, { model: await model(), write })
+    expect(rows).toEqual([])
+    expect(batches).toEqual([['t0', 't1'], ['t2', 't3'], ['t4', 't5'], ['t6', 't7'], ['t8']])
+  })
+
   it('fails fast with both dimensions when the model disagrees with vector_size', async () => {
     const options = {
       name: 'entity_description' as const,

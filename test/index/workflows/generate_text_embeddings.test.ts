@@ -89,6 +89,30 @@ describeShared('generate_text_embeddings into LanceDB', () => {
     await check()
   }, 60_000)
 
+  it('writes a table flush by flush inside output/, and in one commit to a store queries may read meanwhile', async () => {
+    // batch_size 4: flushes of 100 texts, so the 529 entities come in 6 flushes.
+    const versions: Record<string, number> = {}
+    for (const [where, dbUri] of [
+      ['inside', 'output/lancedb'],
+      ['outside', 'vectors'],
+    ] as const) {
+      const t = await context({
+        yaml: `vector_store:\n  vector_size: 1536\n  db_uri: ${dbUri}\nembed_text:\n  batch_size: 4\n  names: [entity_description]\n`,
+        tables: ['entities'],
+      })
+      const result = await generateTextEmbeddings.run(t.ctx)
+      expect(result.rows).toEqual({ 'lancedb/entity_description': 529 })
+      const store = await openVectorStore(t.settings.vector_store.db_uri)
+      expect(await store.ids('entity_description')).toEqual((await t.tables.read(ENTITIES)).map((e) => e.id))
+      store.close()
+      const lancedb = await import('@lancedb/lancedb')
+      const db = await lancedb.connect(t.settings.vector_store.db_uri)
+      versions[where] = await (await db.openTable('entity_description')).version()
+      db.close()
+    }
+    expect(versions).toEqual({ inside: 6, outside: 1 })
+  }, 60_000)
+
   it('skips a missing source table with a warning', async () => {
     const t = await context({ tables: ['text_units', 'entities'] })
     const result = await generateTextEmbeddings.run(t.ctx)

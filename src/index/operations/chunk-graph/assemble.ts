@@ -28,11 +28,16 @@ export function pruneEdges(edges: readonly DraftEdge[], options: PruneOptions): 
   const heavy = edges.filter((e) => e.weight >= options.minEdgeWeight)
   if (options.maxEdgesPerChunk === 0) return heavy
   const bySource = new Map<string, DraftEdge[]>()
-  for (const edge of heavy) bySource.set(edge.source, [...(bySource.get(edge.source) ?? []), edge])
+  for (const edge of heavy) {
+    const list = bySource.get(edge.source)
+    // Pushed, not copied: a copy per edge made a source with k edges cost k².
+    if (list === undefined) bySource.set(edge.source, [edge])
+    else list.push(edge)
+  }
   const kept = new Set<DraftEdge>()
   for (const list of bySource.values()) {
     // Array.prototype.sort is stable: equal weights keep the order they were proposed in.
-    for (const edge of [...list].sort((a, b) => b.weight - a.weight).slice(0, options.maxEdgesPerChunk)) kept.add(edge)
+    for (const edge of list.sort((a, b) => b.weight - a.weight).slice(0, options.maxEdgesPerChunk)) kept.add(edge)
   }
   return heavy.filter((e) => kept.has(e))
 }

@@ -54,7 +54,8 @@ type UnitOutcome =
   | {
       ok: true
       extraction: UnitExtraction
-      replies: string[]
+      /** Only the first reply is kept (for the "no entities" error): all of them would hold every reply to the end. */
+      firstReply: string | undefined
       calls: number
       dropped: DroppedRecord[]
       defaultedWeights: number
@@ -79,7 +80,7 @@ export async function extractGraph(
     calls: done.reduce((n, o) => n + o.calls, 0),
     dropped: done.flatMap((o) => o.dropped),
     defaultedWeights: done.reduce((n, o) => n + o.defaultedWeights, 0),
-    sampleReply: done.find((o) => o.replies.length > 0)?.replies[0],
+    sampleReply: done.find((o) => o.firstReply !== undefined)?.firstReply,
   }
 }
 
@@ -107,7 +108,7 @@ async function extractUnit(
         entities: parsed.flatMap((p) => p.entities),
         relationships: parsed.flatMap((p) => p.relationships),
       },
-      replies: conversation.replies,
+      firstReply: conversation.replies[0],
       calls: conversation.calls,
       dropped: parsed.flatMap((p) => p.dropped),
       defaultedWeights: parsed.reduce((n, p) => n + p.defaultedWeights, 0),
