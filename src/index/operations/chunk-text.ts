@@ -117,12 +117,8 @@ export function chunkDocuments(
   documents: readonly ChunkSource[],
   options: ChunkingOptions,
   tokenizer: Tokenizer,
-  onDocument?: () => void,
 ): BaseTextUnitRow[] {
   const rows: BaseTextUnitRow[] = []
-  for (const doc of documents) {
-    for (const row of chunkDocument(doc, options, tokenizer)) rows.push(row)
-    onDocument?.()
-  }
+  for (const doc of documents) for (const row of chunkDocument(doc, options, tokenizer)) rows.push(row)
   return rows
 }

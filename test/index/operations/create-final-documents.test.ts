@@ -80,3 +80,28 @@ describe('the three foundation workflows over Parquet', () => {
     ])
   })
 })
+
+describe('create_base_text_units on a large input', () => {
+  it('gives the event loop back while it chunks, so progress and Ctrl-C are served', async () => {
+    const t = await createTestContext()
+    const words = Array.from({ length: 12_000 }, (_, i) => `word${i % 997}`).join(' ')
+    const documents: InputDocumentRow[] = Array.from({ length: 24 }, (_, i) => ({
+      id: `doc-${i}`,
+      title: `doc-${i}.txt`,
+      text: `${i} ${words}`,
+      creation_date: '2026-01-01 00:00:00 +0000',
+      raw_data: null,
+      human_readable_id: i,
+    }))
+    await t.tables.write(INPUT_DOCUMENTS, documents)
+    // What a timer saw of the chunking progress: a count strictly between 0 and 24 means it ran mid-way.
+    const seen: number[] = []
+    const timer = setInterval(() => seen.push(t.progress.find((p) => p.label === 'chunking documents')?.done ?? 0), 1)
+    try {
+      await createBaseTextUnits.run(t.ctx)
+    } finally {
+      clearInterval(timer)
+    }
+    expect(seen.some((done) => done > 0 && done < documents.length)).toBe(true)
+  }, 30_000)
+})
