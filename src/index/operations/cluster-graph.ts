@@ -38,11 +38,18 @@ export interface ClusterStart {
   readonly keepTogether?: ReadonlyArray<ReadonlyArray<string>>
 }
 
-/** How a clustering started from a previous partition compared with one from scratch (level 0). */
+/**
+ * Which clustering an update used: `kept` the previous one projected onto the graph (project.ts),
+ * `seeded` Leiden started from it, `from_scratch` Leiden from singletons.
+ */
+export type ClusteringChoice = 'kept' | 'seeded' | 'from_scratch'
+
+/** The level-0 modularity of each candidate of an update's clustering, and the one used. */
 export interface ClusterSeeding {
-  /** True when the seeded clustering was kept; false when it fell short and the from-scratch one was used. */
-  readonly seeded: boolean
-  readonly seededModularity: number
+  readonly clustering: ClusteringChoice
+  readonly keptModularity: number
+  /** Absent when the projection was kept: Leiden from the previous clustering is then not run. */
+  readonly seededModularity?: number
   readonly scratchModularity: number
 }
 
@@ -55,15 +62,17 @@ interface ClusterGraphResult {
 }
 
 /**
- * The largest relative loss of level-0 modularity a seeded clustering may have against a clustering
- * from scratch of the same graph (the update issue's bar for "the same communities as a re-index").
+ * The largest relative loss of level-0 modularity a clustering started from the previous one may have
+ * against a clustering from scratch of the same graph (the update issue's bar for "the same
+ * communities as a re-index").
  */
 const SEEDED_MODULARITY_TOLERANCE = 0.01
 
 /**
  * Clusters per level (ascending), each level in first-seen order, like GraphRAG's cluster_graph.
- * With a previous clustering Leiden starts from it, and the result is kept unless its level-0
- * modularity is more than 1 % below a from-scratch run's.
+ * With a previous clustering, the most stable candidate within 1 % of a from-scratch run's level-0
+ * modularity is used: the previous clustering projected onto the graph (no node moves), else Leiden
+ * started from it, else the run from scratch.
  */
 export function clusterGraph(
   relationships: ReadonlyArray<ClusterEdge>,
@@ -74,14 +83,21 @@ export function clusterGraph(
   if (edges.length === 0) return { clusters: [], nonPositiveEdges }
   const scratch = clusterEdges(edges, options)
   if (previous === undefined) return { clusters: scratch, nonPositiveEdges }
+  const scratchModularity = levelZeroModularity(edges, scratch)
+  const floor = scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
+  // The projection aims a hair above the floor: modularity sums in another order can differ in the last bits.
+  const kept = clusterEdges(edges, options, previous, floor + 1e-9 * Math.max(1, Math.abs(floor)))
+  const keptModularity = levelZeroModularity(edges, kept)
+  if (keptModularity >= floor) {
+    return { clusters: kept, nonPositiveEdges, seeding: { clustering: 'kept', keptModularity, scratchModularity } }
+  }
   const seeded = clusterEdges(edges, options, previous)
   const seededModularity = levelZeroModularity(edges, seeded)
-  const scratchModularity = levelZeroModularity(edges, scratch)
-  const keep = seededModularity >= scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
+  const clustering = seededModularity >= floor ? 'seeded' : 'from_scratch'
   return {
-    clusters: keep ? seeded : scratch,
+    clusters: clustering === 'seeded' ? seeded : scratch,
     nonPositiveEdges,
-    seeding: { seeded: keep, seededModularity, scratchModularity },
+    seeding: { clustering, keptModularity, seededModularity, scratchModularity },
   }
 }
 
@@ -92,7 +108,12 @@ function levelZeroModularity(edges: ReadonlyArray<WeightedEdge>, clusters: Reado
   return modularity(edges, communityOf)
 }
 
-function clusterEdges(edges: WeightedEdge[], options: ClusterGraphOptions, previous?: ClusterStart): Cluster[] {
+function clusterEdges(
+  edges: WeightedEdge[],
+  options: ClusterGraphOptions,
+  previous?: ClusterStart,
+  projectTarget?: number,
+): Cluster[] {
   const entries = hierarchicalLeiden(edges, {
     maxClusterSize: options.max_cluster_size,
     seed: options.seed,
@@ -100,6 +121,8 @@ function clusterEdges(edges: WeightedEdge[], options: ClusterGraphOptions, previ
     maxIterations: options.mode === 'quality' ? options.max_iterations : undefined,
     startingCommunities: previous?.startingCommunities,
     keepTogether: previous?.keepTogether,
+    projectStart: projectTarget !== undefined,
+    projectTarget,
   })
   const parentOf = new Map<number, number>()
   const levels = new Map<number, Map<number, string[]>>()

@@ -6,6 +6,7 @@
 import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS, type RelationshipRow } from '../../model/relationships.js'
+import type { ClusterSeeding } from '../operations/cluster-graph.js'
 import { previousCommunities, type PreviousCommunities } from '../operations/community-continuity.js'
 import { createCommunities as computeCommunities } from '../operations/create-communities.js'
 import { NO_MODELS, type Workflow, type WorkflowContext } from '../workflow.js'
@@ -22,6 +23,34 @@ async function previousClustering(
     previous: await previousRows(ctx, RELATIONSHIPS),
     current: relationships,
   })
+}
+
+/**
+ * Which clustering an update used (kept = the previous one projected, seeded = Leiden started from it,
+ * from_scratch) and the level-0 modularity of each candidate computed.
+ */
+function continuitySummary(ctx: WorkflowContext, continuity: ClusterSeeding & { kept: number }) {
+  const q = (x: number) => Number(x.toFixed(6))
+  const used = {
+    kept: continuity.keptModularity,
+    seeded: continuity.seededModularity ?? 0,
+    from_scratch: continuity.scratchModularity,
+  }
+  const out: Record<string, number | string | boolean> = {
+    clustering: continuity.clustering,
+    started_from_previous: continuity.clustering !== 'from_scratch',
+    modularity_level0: q(used[continuity.clustering]),
+    modularity_level0_kept: q(continuity.keptModularity),
+  }
+  if (continuity.seededModularity !== undefined) out.modularity_level0_seeded = q(continuity.seededModularity)
+  out.modularity_level0_from_scratch = q(continuity.scratchModularity)
+  out.communities_kept_number = continuity.kept
+  if (continuity.clustering !== 'kept') {
+    ctx.log.info(
+      `create_communities: the previous communities kept as they were reach level-0 modularity ${q(continuity.keptModularity)}, more than 1% below ${q(continuity.scratchModularity)} from scratch; using the ${continuity.clustering === 'seeded' ? 'clustering started from them' : 'clustering from scratch'}`,
+    )
+  }
+  return out
 }
 
 export const createCommunities: Workflow = {
@@ -52,20 +81,7 @@ export const createCommunities: Workflow = {
     await ctx.tables.write(COMMUNITIES, rows)
     const levels = new Set(rows.map((r) => r.level)).size
     const summary: Record<string, number | string | boolean> = { levels, mode: ctx.settings.cluster_graph.mode }
-    if (continuity !== undefined) {
-      const q = (x: number) => Number(x.toFixed(6))
-      Object.assign(summary, {
-        started_from_previous: continuity.seeded,
-        modularity_level0: q(continuity.seeded ? continuity.seededModularity : continuity.scratchModularity),
-        modularity_level0_from_scratch: q(continuity.scratchModularity),
-        communities_kept_number: continuity.kept,
-      })
-      if (!continuity.seeded) {
-        ctx.log.info(
-          `create_communities: clustering from the previous communities reached level-0 modularity ${q(continuity.seededModularity)}, more than 1% below ${q(continuity.scratchModularity)} from scratch; using the clustering from scratch`,
-        )
-      }
-    }
+    if (continuity !== undefined) Object.assign(summary, continuitySummary(ctx, continuity))
     return { rows: { [COMMUNITIES.name]: rows.length }, summary }
   },
 }
