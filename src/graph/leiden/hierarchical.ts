@@ -78,7 +78,8 @@ export function hierarchicalPartition(
   const s = new Scratch(n)
   const topStart = starts[0]
   if (project !== undefined && topStart !== undefined) {
-    const projected = projectTop(g, starts, params.resolution, project.target)
+    const cluster = (sub: CsrNetwork) => runLeidenBest(sub, params, rng, s)
+    const projected = projectTop(g, starts, params.resolution, project.target, cluster)
     return splitLevels(g, projected.top, {
       params: splitParams,
       maxClusterSize,
