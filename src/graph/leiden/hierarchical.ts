@@ -8,6 +8,8 @@ import { permuteNetwork, type CsrNetwork } from './network.js'
 import type { XorShift128 } from './rng.js'
 import { Scratch } from './scratch.js'
 import { projectMembership, projectTop, type ProjectOptions } from './project.js'
+import { networkModularity } from './modularity.js'
+import { reclusterReached } from './region.js'
 import { restoreGroups } from './restore.js'
 import { startingMembership, type StartingLabels } from './seed.js'
 import type { SubnetworkBuilder } from './subnetwork.js'
@@ -80,7 +82,12 @@ export function hierarchicalPartition(
   if (project !== undefined && topStart !== undefined) {
     const cluster = (sub: CsrNetwork) => runLeidenBest(sub, params, rng, s)
     const projected = projectTop(g, starts, params.resolution, project.target, cluster)
-    return splitLevels(g, projected.top, {
+    let top = projected.top
+    if (project.reclusterReached && networkModularity(g, top.membership, params.resolution) < project.target) {
+      const run = (region: CsrNetwork, start: Int32Array) => runLeiden(region, params, rng, s, start)
+      top = reclusterReached(g, top.membership, keep, run)
+    }
+    return splitLevels(g, top, {
       params: splitParams,
       maxClusterSize,
       rng,
@@ -185,14 +192,21 @@ function splitStart(sub: SubnetworkBuilder, oldOf: Int32Array, labels: StartingL
 
 /**
  * A split as the projection of its members' previous sub-communities; undefined when none of them had
- * one (the cluster was not split before) or the projection leaves a single community.
+ * one shared with another member (the cluster was not split before) or the projection leaves a
+ * single community.
  */
 function projectSplit(sub: SubnetworkBuilder, oldOf: Int32Array, labels: StartingLabels, params: LeidenParams) {
   const local = new Int32Array(sub.nodeCount)
   const l2g = sub.localToGlobal
-  let labelled = false
+  const count = new Map<number, number>()
   for (let i = 0; i < local.length; i++) {
     local[i] = labels[oldOf[l2g[i]]]
+    count.set(local[i], (count.get(local[i]) ?? 0) + 1)
+  }
+  // A member whose previous sub-community has no other member here came alone from elsewhere: placed anew.
+  let labelled = false
+  for (let i = 0; i < local.length; i++) {
+    if (local[i] >= 0 && count.get(local[i]) === 1) local[i] = -1
     if (local[i] >= 0) labelled = true
   }
   if (!labelled) return undefined

@@ -62,12 +62,17 @@ export interface LeidenOptions {
    * connected become their pieces, new nodes join a neighbour's community where modularity gains.
    * Clusters that must be split and had no previous sub-communities are split by Leiden as usual.
    */
-  projectStart?: boolean
+  projection?: ProjectionOptions
+}
+
+export interface ProjectionOptions {
+  /** Level-0 modularity that single-node moves, block moves and merges aim for (project-moves.ts); none by default. */
+  readonly target?: number
   /**
-   * With projectStart: the level-0 modularity to reach by moving single nodes, largest gain first
-   * (project.ts moveTowards); without it no node moves.
+   * Then, when still below the target: Leiden started from the projection on the nodes of the
+   * communities that are not keepTogether groups (region.ts), the others staying as they are.
    */
-  projectTarget?: number
+  readonly reclusterReached?: boolean
 }
 
 export interface HierarchicalCluster {
@@ -94,7 +99,7 @@ const LEIDEN_DEFAULTS = Object.freeze({
   // Karate: one run in 4,000 ends in a local optimum (Q 0.398 instead of 0.4198); three cost a few ms.
   restarts: 3,
 } as const) satisfies Required<
-  Omit<LeidenOptions, 'maxIterations' | 'startingCommunities' | 'keepTogether' | 'projectStart' | 'projectTarget'>
+  Omit<LeidenOptions, 'maxIterations' | 'startingCommunities' | 'keepTogether' | 'projection'>
 >
 
 /** Iteration defaults per mode: the reference runs one; quality iterates until stable, at most 10 times. */
@@ -125,7 +130,12 @@ export function hierarchicalLeidenNetwork(labeled: LabeledNetwork, options: Leid
   const rng = new XorShift128(seed)
   const keep = nodeGroups(labels, options.keepTogether ?? [])
   const project =
-    options.projectStart === true ? { target: options.projectTarget ?? Number.NEGATIVE_INFINITY } : undefined
+    options.projection === undefined
+      ? undefined
+      : {
+          target: options.projection.target ?? Number.NEGATIVE_INFINITY,
+          reclusterReached: options.projection.reclusterReached === true,
+        }
   const cols = hierarchicalPartition(labeled.network, params, splitParams, maxClusterSize, rng, starts, keep, project)
   const result: HierarchicalCluster[] = new Array<HierarchicalCluster>(cols.length)
   for (let i = 0; i < cols.length; i++) {

@@ -1,25 +1,34 @@
 /**
- * The fewest changes that bring a projected partition (project.ts) within reach of a clustering from
- * scratch: one node moved or two adjacent communities merged at a time, the largest modularity gain
- * first, until the target modularity is reached or no change gains.
+ * Few changes that bring a projected partition (project.ts) within reach of a clustering from
+ * scratch: one at a time a node moved, a previous sub-community moved as a block, or two adjacent
+ * communities merged; the smallest change that reaches the target when there is one, else the one
+ * gaining most modularity, until the target is reached or no change gains.
  */
 import { networkModularity } from './modularity.js'
 import type { CsrNetwork } from './network.js'
 
 interface Change {
-  /** Node moved (≥ 0) or −1 for a merge of `from` into `to`. */
+  /** Node moved (≥ 0), −1 for a merge of `from` into `to`, −2 for a block move (`block`). */
   readonly v: number
+  readonly block?: number
   readonly from: number
   /** Destination community; −1 = the node alone. */
   readonly to: number
   /** 2m·ΔQ / 2: w(v, to) − w(v, from∖v) − r·k·(K_to − K_from∖v), or w(A, B) − r·K_A·K_B for a merge. */
   readonly gain: number
+  /** How many nodes change community (a merge: the smaller community's). */
+  readonly moves: number
 }
+
+/** Deterministic order among equal gains: kind, node, block, communities. */
+const tie = (a: Change, b: Change) => b.v - a.v || (a.block ?? 0) - (b.block ?? 0) || a.from - b.from || a.to - b.to
 
 /**
  * Mutates `membership` (ids < nodeCount) by up to `maxChanges` changes; returns the nodes moved alone
- * (a merge moves none: both communities keep their members together). A node never leaves a community
- * it holds together, so every community stays connected.
+ * (a merge moves none: both communities keep their members together). `blocks` (block per node, −1 =
+ * none) are groups that may move as one, previous sub-communities: a block keeps its members
+ * together and so its place in the hierarchy below. Nothing leaves a community it holds together, so
+ * every community stays connected.
  */
 export function moveTowards(
   g: CsrNetwork,
@@ -27,6 +36,7 @@ export function moveTowards(
   resolution: number,
   target: number,
   maxChanges: number,
+  blocks?: Int32Array,
 ): Uint8Array {
   const n = g.nodeCount
   const moved = new Uint8Array(n)
@@ -45,13 +55,30 @@ export function moveTowards(
   let q = networkModularity(g, membership, resolution)
   const linked = new Float64Array(2 * n)
   for (let changes = 0; changes < maxChanges && q < target; changes++) {
-    const merge = bestMerge(g, membership, total, r)
-    const move = bestMoves(g, membership, total, size, r, linked).find(
-      (m) => m.gain > (merge?.gain ?? 0) && (size[m.from] === 1 || holdsWithout(g, membership, m.v)),
-    )
-    const change = move ?? merge
+    const all = [
+      ...allMerges(g, membership, total, size, r),
+      ...(blocks === undefined ? [] : allBlockMoves(g, membership, blocks, total, size, r)),
+      ...allMoves(g, membership, total, size, r, linked),
+    ].sort((a, b) => b.gain - a.gain || tie(a, b))
+    const valid = (c: Change) =>
+      c.v === -1 ||
+      (c.v >= 0 && (size[c.from] === 1 || holdsWithout(g, membership, [c.v]))) ||
+      (c.v === -2 && blocks !== undefined && blockHolds(g, membership, blockMembers(blocks, c.block ?? -1)))
+    const needed = ((target - q) * twoM) / 2
+    const enough = all.filter((c) => c.gain >= needed).sort((a, b) => a.moves - b.moves || b.gain - a.gain || tie(a, b))
+    const change = enough.find(valid) ?? all.find(valid)
     if (change === undefined) break
-    if (change.v < 0) {
+    if (change.v === -2 && blocks !== undefined) {
+      const members = blockMembers(blocks, change.block ?? -1)
+      const dest = change.to < 0 ? fresh++ : change.to
+      for (const v of members) {
+        total[change.from] -= nodeWeights[v]
+        total[dest] += nodeWeights[v]
+        membership[v] = dest
+      }
+      size[change.from] -= members.length
+      size[dest] += members.length
+    } else if (change.v < 0) {
       for (let u = 0; u < n; u++) if (membership[u] === change.from) membership[u] = change.to
       total[change.to] += total[change.from]
       size[change.to] += size[change.from]
@@ -65,14 +92,16 @@ export function moveTowards(
       size[dest]++
       membership[change.v] = dest
       moved[change.v] = 1
+      // A node moved alone leaves its block.
+      if (blocks !== undefined) blocks[change.v] = -1
     }
     q += (2 * change.gain) / twoM
   }
   return moved
 }
 
-/** Every node's best positive move (to −1 = alone), largest gain first, ties by node id. */
-function bestMoves(
+/** Every node's best positive move (to −1 = alone). */
+function allMoves(
   g: CsrNetwork,
   membership: Int32Array,
   total: Float64Array,
@@ -103,13 +132,13 @@ function bestMoves(
     }
     for (const c of touched) linked[c] = 0
     touched.length = 0
-    if (best > 1e-12 && (to >= 0 || size[own] > 1)) out.push({ v, from: own, to, gain: best })
+    if (best > 1e-12 && (to >= 0 || size[own] > 1)) out.push({ v, from: own, to, gain: best, moves: 1 })
   }
-  return out.sort((a, b) => b.gain - a.gain || a.v - b.v)
+  return out
 }
 
-/** The merge of two adjacent communities with the largest positive gain (ties: smallest ids), if any. */
-function bestMerge(g: CsrNetwork, membership: Int32Array, total: Float64Array, r: number): Change | undefined {
+/** Every merge of two adjacent communities with a positive gain (the smaller one moving into the other). */
+function allMerges(g: CsrNetwork, membership: Int32Array, total: Float64Array, size: Int32Array, r: number): Change[] {
   const { offsets, neighbors, weights } = g
   const between = new Map<number, number>()
   const span = 2 * g.nodeCount
@@ -120,27 +149,30 @@ function bestMerge(g: CsrNetwork, membership: Int32Array, total: Float64Array, r
       if (a < b) between.set(a * span + b, (between.get(a * span + b) ?? 0) + weights[e])
     }
   }
-  let best: Change | undefined
+  const out: Change[] = []
   for (const [key, w] of between) {
     const [a, b] = [Math.floor(key / span), key % span]
     const gain = w - r * total[a] * total[b]
-    if (gain > 1e-12 && (best === undefined || gain > best.gain || (gain === best.gain && key < keyOf(best, span))))
-      best = { v: -1, from: b, to: a, gain }
+    const [from, to] = size[b] <= size[a] ? [b, a] : [a, b]
+    if (gain > 1e-12) out.push({ v: -1, from, to, gain, moves: size[from] })
   }
-  return best
+  return out
 }
 
-const keyOf = (c: Change, span: number) => c.to * span + c.from
-
-/** True when v's community without v is still connected (v has at least one other member). */
-function holdsWithout(g: CsrNetwork, membership: Int32Array, v: number): boolean {
+/** True when the community of `group` (all in one community, not all of it) is still connected without them. */
+function holdsWithout(g: CsrNetwork, membership: Int32Array, group: ReadonlyArray<number>): boolean {
   const { offsets, neighbors } = g
-  const c = membership[v]
+  const c = membership[group[0]]
+  const seen = new Set<number>(group)
   let start = -1
-  for (let e = offsets[v]; e < offsets[v + 1] && start < 0; e++)
-    if (membership[neighbors[e]] === c) start = neighbors[e]
+  for (const v of group) {
+    for (let e = offsets[v]; e < offsets[v + 1] && start < 0; e++) {
+      const u = neighbors[e]
+      if (membership[u] === c && !seen.has(u)) start = u
+    }
+  }
   if (start < 0) return false
-  const seen = new Set<number>([v, start])
+  seen.add(start)
   const stack = [start]
   let members = 0
   for (let u = 0; u < g.nodeCount; u++) if (membership[u] === c) members++
@@ -155,4 +187,77 @@ function holdsWithout(g: CsrNetwork, membership: Int32Array, v: number): boolean
     }
   }
   return seen.size === members
+}
+
+function blockMembers(blocks: Int32Array, block: number): number[] {
+  const out: number[] = []
+  for (let v = 0; v < blocks.length; v++) if (blocks[v] === block) out.push(v)
+  return out
+}
+
+/** True when `members` are connected among themselves. */
+function connectedAmong(g: CsrNetwork, members: ReadonlyArray<number>): boolean {
+  const inside = new Set(members)
+  const seen = new Set([members[0]])
+  const stack = [members[0]]
+  while (stack.length > 0) {
+    const x = stack.pop() as number
+    for (let e = g.offsets[x]; e < g.offsets[x + 1]; e++) {
+      const u = g.neighbors[e]
+      if (inside.has(u) && !seen.has(u)) {
+        seen.add(u)
+        stack.push(u)
+      }
+    }
+  }
+  return seen.size === members.length
+}
+
+/** Every block's best positive move (a block of ≥ 2 nodes, not its whole community, to a neighbouring community or alone). */
+function allBlockMoves(
+  g: CsrNetwork,
+  membership: Int32Array,
+  blocks: Int32Array,
+  total: Float64Array,
+  size: Int32Array,
+  r: number,
+): Change[] {
+  const { offsets, neighbors, weights, nodeWeights } = g
+  const byBlock = new Map<number, { members: number[]; degree: number; links: Map<number, number> }>()
+  for (let v = 0; v < g.nodeCount; v++) {
+    const b = blocks[v]
+    if (b < 0) continue
+    let info = byBlock.get(b)
+    if (info === undefined) byBlock.set(b, (info = { members: [], degree: 0, links: new Map() }))
+    info.members.push(v)
+    info.degree += nodeWeights[v]
+    for (let e = offsets[v]; e < offsets[v + 1]; e++) {
+      const u = neighbors[e]
+      if (blocks[u] === b) continue
+      const c = membership[u]
+      info.links.set(c, (info.links.get(c) ?? 0) + weights[e])
+    }
+  }
+  const options: Change[] = []
+  for (const [block, { members, degree, links }] of byBlock) {
+    const own = membership[members[0]]
+    if (members.length < 2 || members.length >= size[own] || members.some((v) => membership[v] !== own)) continue
+    const stay = (links.get(own) ?? 0) - r * degree * (total[own] - degree)
+    let to = -1
+    let best = -stay
+    for (const [c, w] of links) {
+      const gain = w - r * degree * total[c] - stay
+      if (c !== own && gain > best) {
+        best = gain
+        to = c
+      }
+    }
+    if (best > 1e-12) options.push({ v: -2, block, from: own, to, gain: best, moves: members.length })
+  }
+  return options
+}
+
+/** A block may move when it is connected and its community holds together without it. */
+function blockHolds(g: CsrNetwork, membership: Int32Array, members: number[]): boolean {
+  return connectedAmong(g, members) && holdsWithout(g, membership, members)
 }

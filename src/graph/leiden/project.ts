@@ -160,8 +160,10 @@ export function compact(membership: Int32Array): FlatPartition {
 
 /** A projection's level 0 within `target` modularity. */
 export interface ProjectOptions {
-  /** Level-0 modularity single-node moves aim for (moveTowards); −Infinity: none. */
+  /** Level-0 modularity the changes of moveTowards aim for; −Infinity: none. */
   readonly target: number
+  /** Leiden on the communities the change reached when the moves fall short (region.ts). */
+  readonly reclusterReached: boolean
 }
 
 /**
@@ -178,7 +180,8 @@ export function projectTop(
   const top0 = starts[0]
   if (top0 === undefined) throw new InternalError('projection without a level-0 start')
   const membership = projectMembership(g, top0, resolution, newNodeGroups(g, top0, cluster)).membership
-  const moved = moveTowards(g, membership, resolution, target, Math.min(g.nodeCount, MAX_MOVES))
+  const blocks = previousBlocks(g, starts)
+  const moved = moveTowards(g, membership, resolution, target, Math.min(g.nodeCount, MAX_MOVES), blocks)
   const below = starts.map((labels, level) => {
     if (level === 0 || labels === undefined) return labels
     const copy = Int32Array.from(labels)
@@ -186,4 +189,20 @@ export function projectTop(
     return copy
   })
   return { top: compact(membership), starts: below }
+}
+
+/**
+ * Each node's deepest previous sub-community (below level 0) as connected pieces of the network, −1
+ * for nodes with none: the groups a projection may move between level-0 communities as a whole.
+ */
+function previousBlocks(g: CsrNetwork, starts: ReadonlyArray<StartingLabels | undefined>): Int32Array {
+  const n = g.nodeCount
+  const leaf = new Int32Array(n).fill(-1)
+  starts.forEach((labels, level) => {
+    if (level === 0 || labels === undefined) return
+    for (let v = 0; v < n; v++) if (labels[v] >= 0) leaf[v] = level * (n + 1) + labels[v]
+  })
+  const pieces = startingMembership(g, leaf)
+  for (let v = 0; v < n; v++) if (leaf[v] < 0) pieces[v] = -1
+  return pieces
 }

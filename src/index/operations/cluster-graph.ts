@@ -4,7 +4,13 @@
  */
 import { stableLargestConnectedComponent } from '../../graph/components/index.js'
 import { compareCodePoints } from '../../text/names.js'
-import { hierarchicalLeiden, modularity, type LeidenMode, type WeightedEdge } from '../../graph/leiden/index.js'
+import {
+  hierarchicalLeiden,
+  modularity,
+  type LeidenMode,
+  type ProjectionOptions,
+  type WeightedEdge,
+} from '../../graph/leiden/index.js'
 
 export interface ClusterGraphOptions {
   readonly max_cluster_size: number
@@ -39,17 +45,17 @@ export interface ClusterStart {
 }
 
 /**
- * Which clustering an update used: `kept` the previous one projected onto the graph (project.ts),
- * `seeded` Leiden started from it, `from_scratch` Leiden from singletons.
+ * Which clustering an update used, most stable first: `kept` the previous one projected onto the
+ * graph with the fewest moves and merges (project.ts), `local` that projection with Leiden run on the
+ * communities the change reached (region.ts), `seeded` Leiden on the whole graph started from the
+ * previous clustering, `from_scratch` Leiden from singletons.
  */
-export type ClusteringChoice = 'kept' | 'seeded' | 'from_scratch'
+export type ClusteringChoice = 'kept' | 'local' | 'seeded' | 'from_scratch'
 
-/** The level-0 modularity of each candidate of an update's clustering, and the one used. */
+/** The level-0 modularity of each candidate tried (in order, until one is within 1 %), and the one used. */
 export interface ClusterSeeding {
   readonly clustering: ClusteringChoice
-  readonly keptModularity: number
-  /** Absent when the projection was kept: Leiden from the previous clustering is then not run. */
-  readonly seededModularity?: number
+  readonly modularity: Readonly<Partial<Record<Exclude<ClusteringChoice, 'from_scratch'>, number>>>
   readonly scratchModularity: number
 }
 
@@ -70,9 +76,8 @@ const SEEDED_MODULARITY_TOLERANCE = 0.01
 
 /**
  * Clusters per level (ascending), each level in first-seen order, like GraphRAG's cluster_graph.
- * With a previous clustering, the most stable candidate within 1 % of a from-scratch run's level-0
- * modularity is used: the previous clustering projected onto the graph (no node moves), else Leiden
- * started from it, else the run from scratch.
+ * With a previous clustering, the most stable candidate (ClusteringChoice) whose level-0 modularity
+ * is within 1 % of a from-scratch run's is used.
  */
 export function clusterGraph(
   relationships: ReadonlyArray<ClusterEdge>,
@@ -86,19 +91,21 @@ export function clusterGraph(
   const scratchModularity = levelZeroModularity(edges, scratch)
   const floor = scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
   // The projection aims a hair above the floor: modularity sums in another order can differ in the last bits.
-  const kept = clusterEdges(edges, options, previous, floor + 1e-9 * Math.max(1, Math.abs(floor)))
-  const keptModularity = levelZeroModularity(edges, kept)
-  if (keptModularity >= floor) {
-    return { clusters: kept, nonPositiveEdges, seeding: { clustering: 'kept', keptModularity, scratchModularity } }
+  const target = floor + 1e-9 * Math.max(1, Math.abs(floor))
+  const candidates = [
+    ['kept', () => clusterEdges(edges, options, previous, { target })],
+    ['local', () => clusterEdges(edges, options, previous, { target, reclusterReached: true })],
+    ['seeded', () => clusterEdges(edges, options, previous)],
+  ] as const
+  const modularity: Partial<Record<Exclude<ClusteringChoice, 'from_scratch'>, number>> = {}
+  for (const [clustering, run] of candidates) {
+    const clusters = run()
+    modularity[clustering] = levelZeroModularity(edges, clusters)
+    if (modularity[clustering] >= floor) {
+      return { clusters, nonPositiveEdges, seeding: { clustering, modularity, scratchModularity } }
+    }
   }
-  const seeded = clusterEdges(edges, options, previous)
-  const seededModularity = levelZeroModularity(edges, seeded)
-  const clustering = seededModularity >= floor ? 'seeded' : 'from_scratch'
-  return {
-    clusters: clustering === 'seeded' ? seeded : scratch,
-    nonPositiveEdges,
-    seeding: { clustering, keptModularity, seededModularity, scratchModularity },
-  }
+  return { clusters: scratch, nonPositiveEdges, seeding: { clustering: 'from_scratch', modularity, scratchModularity } }
 }
 
 /** Modularity of the level-0 clusters over the clustered edges. */
@@ -112,7 +119,7 @@ function clusterEdges(
   edges: WeightedEdge[],
   options: ClusterGraphOptions,
   previous?: ClusterStart,
-  projectTarget?: number,
+  projection?: ProjectionOptions,
 ): Cluster[] {
   const entries = hierarchicalLeiden(edges, {
     maxClusterSize: options.max_cluster_size,
@@ -121,8 +128,7 @@ function clusterEdges(
     maxIterations: options.mode === 'quality' ? options.max_iterations : undefined,
     startingCommunities: previous?.startingCommunities,
     keepTogether: previous?.keepTogether,
-    projectStart: projectTarget !== undefined,
-    projectTarget,
+    projection,
   })
   const parentOf = new Map<number, number>()
   const levels = new Map<number, Map<number, string[]>>()

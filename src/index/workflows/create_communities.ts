@@ -26,28 +26,24 @@ async function previousClustering(
 }
 
 /**
- * Which clustering an update used (kept = the previous one projected, seeded = Leiden started from it,
- * from_scratch) and the level-0 modularity of each candidate computed.
+ * Which clustering an update used (cluster-graph.ts ClusteringChoice) and the level-0 modularity of
+ * each candidate tried.
  */
 function continuitySummary(ctx: WorkflowContext, continuity: ClusterSeeding & { kept: number }) {
   const q = (x: number) => Number(x.toFixed(6))
-  const used = {
-    kept: continuity.keptModularity,
-    seeded: continuity.seededModularity ?? 0,
-    from_scratch: continuity.scratchModularity,
-  }
+  const { clustering, modularity, scratchModularity } = continuity
   const out: Record<string, number | string | boolean> = {
-    clustering: continuity.clustering,
-    started_from_previous: continuity.clustering !== 'from_scratch',
-    modularity_level0: q(used[continuity.clustering]),
-    modularity_level0_kept: q(continuity.keptModularity),
+    clustering,
+    started_from_previous: clustering !== 'from_scratch',
+    modularity_level0: q(clustering === 'from_scratch' ? scratchModularity : (modularity[clustering] ?? 0)),
   }
-  if (continuity.seededModularity !== undefined) out.modularity_level0_seeded = q(continuity.seededModularity)
-  out.modularity_level0_from_scratch = q(continuity.scratchModularity)
+  for (const [name, value] of Object.entries(modularity)) out[`modularity_level0_${name}`] = q(value)
+  out.modularity_level0_from_scratch = q(scratchModularity)
   out.communities_kept_number = continuity.kept
-  if (continuity.clustering !== 'kept') {
+  if (clustering !== 'kept') {
+    const tried = Object.entries(modularity).filter(([name]) => name !== clustering)
     ctx.log.info(
-      `create_communities: the previous communities kept as they were reach level-0 modularity ${q(continuity.keptModularity)}, more than 1% below ${q(continuity.scratchModularity)} from scratch; using the ${continuity.clustering === 'seeded' ? 'clustering started from them' : 'clustering from scratch'}`,
+      `create_communities: ${tried.map(([name, value]) => `${name} ${q(value)}`).join(', ')} more than 1% below level-0 modularity ${q(scratchModularity)} from scratch; using the ${clustering} clustering`,
     )
   }
   return out
