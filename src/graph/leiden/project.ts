@@ -96,11 +96,7 @@ function membersOfUnits(units: Int32Array | undefined, n: number): Map<number, n
  * community and pull the rest in after it). Group per node; −1 for labelled nodes and new nodes
  * with no edge to another new node.
  */
-export function newNodeGroups(
-  g: CsrNetwork,
-  labels: StartingLabels,
-  cluster: (sub: CsrNetwork) => FlatPartition,
-): Int32Array {
+function newNodeGroups(g: CsrNetwork, labels: StartingLabels, cluster: (sub: CsrNetwork) => FlatPartition): Int32Array {
   const n = g.nodeCount
   const groups = new Int32Array(n).fill(-1)
   const isNew = Int32Array.from(labels, (label) => (label < 0 ? 1 : 0))
@@ -147,7 +143,7 @@ function placementOrder(g: CsrNetwork, labels: StartingLabels): number[] {
 }
 
 /** Community ids renumbered 0..k−1 in order of each community's smallest node id. */
-export function compact(membership: Int32Array): FlatPartition {
+function compact(membership: Int32Array): FlatPartition {
   const ids = new Map<number, number>()
   const out = new Int32Array(membership.length)
   for (let v = 0; v < membership.length; v++) {

@@ -50,7 +50,7 @@ export interface ClusterStart {
  * communities the change reached (region.ts), `seeded` Leiden on the whole graph started from the
  * previous clustering, `from_scratch` Leiden from singletons.
  */
-export type ClusteringChoice = 'kept' | 'local' | 'seeded' | 'from_scratch'
+type ClusteringChoice = 'kept' | 'local' | 'seeded' | 'from_scratch'
 
 /** The level-0 modularity of each candidate tried (in order, until one is within 1 %), and the one used. */
 export interface ClusterSeeding {
