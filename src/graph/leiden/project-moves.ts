@@ -11,6 +11,8 @@ interface Change {
   /** Node moved (≥ 0), −1 for a merge of `from` into `to`, −2 for a block move (`block`). */
   readonly v: number
   readonly block?: number
+  /** A block's members. */
+  readonly members?: readonly number[]
   readonly from: number
   /** Destination community; −1 = the node alone. */
   readonly to: number
@@ -62,14 +64,16 @@ export function moveTowards(
     ].sort((a, b) => b.gain - a.gain || tie(a, b))
     const valid = (c: Change) =>
       c.v === -1 ||
-      (c.v >= 0 && (size[c.from] === 1 || holdsWithout(g, membership, [c.v]))) ||
-      (c.v === -2 && blocks !== undefined && blockHolds(g, membership, blockMembers(blocks, c.block ?? -1)))
+      (c.v >= 0 && (size[c.from] === 1 || holdsWithout(g, membership, size, [c.v]))) ||
+      (c.v === -2 && blockHolds(g, membership, size, c.members ?? []))
     const needed = ((target - q) * twoM) / 2
+    // Gains of different changes seldom add up to more than their sum: short of it, the target is out of reach.
+    if (all.reduce((sum, c) => sum + c.gain, 0) < needed) break
     const enough = all.filter((c) => c.gain >= needed).sort((a, b) => a.moves - b.moves || b.gain - a.gain || tie(a, b))
     const change = enough.find(valid) ?? all.find(valid)
     if (change === undefined) break
-    if (change.v === -2 && blocks !== undefined) {
-      const members = blockMembers(blocks, change.block ?? -1)
+    if (change.v === -2) {
+      const members = change.members ?? []
       const dest = change.to < 0 ? fresh++ : change.to
       for (const v of members) {
         total[change.from] -= nodeWeights[v]
@@ -160,7 +164,7 @@ function allMerges(g: CsrNetwork, membership: Int32Array, total: Float64Array, s
 }
 
 /** True when the community of `group` (all in one community, not all of it) is still connected without them. */
-function holdsWithout(g: CsrNetwork, membership: Int32Array, group: ReadonlyArray<number>): boolean {
+function holdsWithout(g: CsrNetwork, membership: Int32Array, size: Int32Array, group: ReadonlyArray<number>): boolean {
   const { offsets, neighbors } = g
   const c = membership[group[0]]
   const seen = new Set<number>(group)
@@ -174,8 +178,6 @@ function holdsWithout(g: CsrNetwork, membership: Int32Array, group: ReadonlyArra
   if (start < 0) return false
   seen.add(start)
   const stack = [start]
-  let members = 0
-  for (let u = 0; u < g.nodeCount; u++) if (membership[u] === c) members++
   while (stack.length > 0) {
     const x = stack.pop() as number
     for (let e = offsets[x]; e < offsets[x + 1]; e++) {
@@ -186,17 +188,11 @@ function holdsWithout(g: CsrNetwork, membership: Int32Array, group: ReadonlyArra
       }
     }
   }
-  return seen.size === members
-}
-
-function blockMembers(blocks: Int32Array, block: number): number[] {
-  const out: number[] = []
-  for (let v = 0; v < blocks.length; v++) if (blocks[v] === block) out.push(v)
-  return out
+  return seen.size === size[c]
 }
 
 /** True when `members` are connected among themselves. */
-function connectedAmong(g: CsrNetwork, members: ReadonlyArray<number>): boolean {
+function connectedAmong(g: CsrNetwork, members: readonly number[]): boolean {
   const inside = new Set(members)
   const seen = new Set([members[0]])
   const stack = [members[0]]
@@ -252,12 +248,12 @@ function allBlockMoves(
         to = c
       }
     }
-    if (best > 1e-12) options.push({ v: -2, block, from: own, to, gain: best, moves: members.length })
+    if (best > 1e-12) options.push({ v: -2, block, members, from: own, to, gain: best, moves: members.length })
   }
   return options
 }
 
 /** A block may move when it is connected and its community holds together without it. */
-function blockHolds(g: CsrNetwork, membership: Int32Array, members: number[]): boolean {
-  return connectedAmong(g, members) && holdsWithout(g, membership, members)
+function blockHolds(g: CsrNetwork, membership: Int32Array, size: Int32Array, members: readonly number[]): boolean {
+  return members.length > 0 && connectedAmong(g, members) && holdsWithout(g, membership, size, members)
 }

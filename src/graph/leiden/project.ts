@@ -11,10 +11,12 @@ import { startingMembership, type StartingLabels } from './seed.js'
 import { SubnetworkBuilder } from './subnetwork.js'
 
 /**
- * At most this many nodes move to bring a projection within reach (each move re-scans the network):
- * a change that needs more is better served by Leiden started from the previous communities.
+ * At most this many changes bring a projection within reach, and at most about WORK adjacency entries
+ * are scanned for them (each change re-scans the network: 256 changes on a 100k-node graph took a
+ * minute): a change that needs more is better served by Leiden on the communities it reached.
  */
 const MAX_MOVES = 256
+const WORK = 2e7
 
 /**
  * `labels`: previous community per node (−1 = none). `units` groups the unlabelled nodes (a group
@@ -177,7 +179,14 @@ export function projectTop(
   if (top0 === undefined) throw new InternalError('projection without a level-0 start')
   const membership = projectMembership(g, top0, resolution, newNodeGroups(g, top0, cluster)).membership
   const blocks = previousBlocks(g, starts)
-  const moved = moveTowards(g, membership, resolution, target, Math.min(g.nodeCount, MAX_MOVES), blocks)
+  const moved = moveTowards(
+    g,
+    membership,
+    resolution,
+    target,
+    Math.min(g.nodeCount, MAX_MOVES, Math.max(8, Math.floor(WORK / (g.neighbors.length + g.nodeCount)))),
+    blocks,
+  )
   const below = starts.map((labels, level) => {
     if (level === 0 || labels === undefined) return labels
     const copy = Int32Array.from(labels)
