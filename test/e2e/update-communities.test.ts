@@ -44,6 +44,9 @@ describe('graphrag update: communities the change did not reach', () => {
     const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
     const summary = stats.workflows.create_communities.summary
     expect(summary.started_from_previous).toBe(true)
+    // The previous communities projected onto the new graph, or re-clustered only where the change
+    // reached them: never a whole-graph run.
+    expect(['kept', 'local']).toContain(summary.clustering)
     const untouched = await untouchedCommunities(stats.update.backup, join(root, 'output'), join(full, 'output'))
     expect(untouched.untouched).toBeGreaterThan(0)
     expect(untouched.keptById).toBe(untouched.untouched)

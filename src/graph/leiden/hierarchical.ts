@@ -3,10 +3,13 @@
  * Leiden on the whole network gives level 0; every cluster with ≥ maxClusterSize members is
  * re-clustered alone, breadth-first by level, children numbered after the largest id so far.
  */
-import { runLeiden, runLeidenBest, type LeidenParams } from './leiden.js'
+import { runLeiden, runLeidenBest, type FlatPartition, type LeidenParams } from './leiden.js'
 import { permuteNetwork, type CsrNetwork } from './network.js'
 import type { XorShift128 } from './rng.js'
 import { Scratch } from './scratch.js'
+import { projectMembership, projectTop, type ProjectOptions } from './project.js'
+import { networkModularity } from './modularity.js'
+import { reclusterReached } from './region.js'
 import { restoreGroups } from './restore.js'
 import { startingMembership, type StartingLabels } from './seed.js'
 import type { SubnetworkBuilder } from './subnetwork.js'
@@ -57,7 +60,10 @@ const RESTORE_TOLERANCE = 0.005
  * `splitParams` drive the re-clustering of large clusters (quality mode may iterate less there).
  * `starts[level]`, when given, holds each node's previous community at that level: level 0 starts
  * from it, and a split at that level starts from its members' previous sub-communities. `keep`
- * (node ids per group) are level-0 communities to put back after the run (restore.ts).
+ * (node ids per group) are level-0 communities to put back after the run (restore.ts). With
+ * `project`, the starts are projected instead of run from (project.ts): level 0 is its projection, and
+ * a split whose members had sub-communities at its level is their projection when that gives two or
+ * more; every other split runs Leiden as without `project`, and the size rule is the same.
  */
 export function hierarchicalPartition(
   g: CsrNetwork,
@@ -67,15 +73,49 @@ export function hierarchicalPartition(
   rng: XorShift128,
   starts: ReadonlyArray<StartingLabels | undefined> = [],
   keep: ReadonlyArray<Int32Array> = [],
+  project?: ProjectOptions,
 ): HierarchyColumns {
-  const out = new HierarchyColumns()
   const n = g.nodeCount
-  if (n === 0) return out
+  if (n === 0) return new HierarchyColumns()
   const s = new Scratch(n)
   const topStart = starts[0]
+  if (project !== undefined && topStart !== undefined) {
+    const cluster = (sub: CsrNetwork) => runLeidenBest(sub, params, rng, s)
+    const projected = projectTop(g, starts, params.resolution, project.target, cluster)
+    let top = projected.top
+    if (project.reclusterReached && networkModularity(g, top.membership, params.resolution) < project.target) {
+      const run = (region: CsrNetwork, start: Int32Array) => runLeiden(region, params, rng, s, start)
+      top = reclusterReached(g, top.membership, keep, run)
+    }
+    return splitLevels(g, top, {
+      params: splitParams,
+      maxClusterSize,
+      rng,
+      s,
+      starts: projected.starts,
+      project: true,
+    })
+  }
   let top = runLeidenBest(g, params, rng, s, topStart === undefined ? undefined : startingMembership(g, topStart))
   if (keep.length > 0 && params.useModularity)
     top = restoreGroups(g, top.membership, keep, params.resolution, RESTORE_TOLERANCE)
+  return splitLevels(g, top, { params: splitParams, maxClusterSize, rng, s, starts, project: false })
+}
+
+interface SplitContext {
+  params: LeidenParams
+  maxClusterSize: number
+  rng: XorShift128
+  s: Scratch
+  starts: ReadonlyArray<StartingLabels | undefined>
+  project: boolean
+}
+
+/** Level 0's entries, then every cluster of ≥ maxClusterSize members split, level by level. */
+function splitLevels(g: CsrNetwork, top: FlatPartition, ctx: SplitContext): HierarchyColumns {
+  const { params: splitParams, maxClusterSize, rng, s, starts, project } = ctx
+  const out = new HierarchyColumns()
+  const n = g.nodeCount
   const sizes: number[] = new Array<number>(top.count).fill(0)
   for (let v = 0; v < n; v++) sizes[top.membership[v]]++
   const entryStart: number[] = []
@@ -111,13 +151,10 @@ export function hierarchicalPartition(
         continue
       }
       const labels = starts[level]
-      const split = runLeiden(
-        sub.view(),
-        splitParams,
-        rng,
-        s,
-        labels === undefined ? undefined : splitStart(sub, oldOf, labels),
-      )
+      const projected = project && labels !== undefined ? projectSplit(sub, oldOf, labels, splitParams) : undefined
+      const split =
+        projected ??
+        runLeiden(sub.view(), splitParams, rng, s, labels === undefined ? undefined : splitStart(sub, oldOf, labels))
       if (split.count <= 1) {
         noSplit[c] = true
         continue
@@ -151,6 +188,30 @@ function splitStart(sub: SubnetworkBuilder, oldOf: Int32Array, labels: StartingL
   const l2g = sub.localToGlobal
   for (let i = 0; i < local.length; i++) local[i] = labels[oldOf[l2g[i]]]
   return startingMembership(sub.view(), local)
+}
+
+/**
+ * A split as the projection of its members' previous sub-communities; undefined when none of them had
+ * one shared with another member (the cluster was not split before) or the projection leaves a
+ * single community.
+ */
+function projectSplit(sub: SubnetworkBuilder, oldOf: Int32Array, labels: StartingLabels, params: LeidenParams) {
+  const local = new Int32Array(sub.nodeCount)
+  const l2g = sub.localToGlobal
+  const count = new Map<number, number>()
+  for (let i = 0; i < local.length; i++) {
+    local[i] = labels[oldOf[l2g[i]]]
+    count.set(local[i], (count.get(local[i]) ?? 0) + 1)
+  }
+  // A member whose previous sub-community has no other member here came alone from elsewhere: placed anew.
+  let labelled = false
+  for (let i = 0; i < local.length; i++) {
+    if (local[i] >= 0 && count.get(local[i]) === 1) local[i] = -1
+    if (local[i] >= 0) labelled = true
+  }
+  if (!labelled) return undefined
+  const split = projectMembership(sub.view(), local, params.resolution)
+  return split.count > 1 ? split : undefined
 }
 
 /** Counting sort of nodes by cluster id; members ascending within a cluster. */

@@ -56,6 +56,23 @@ export interface LeidenOptions {
    * are ignored.
    */
   keepTogether?: ReadonlyArray<ReadonlyArray<string>>
+  /**
+   * Hierarchical, with startingCommunities: project the start instead of running Leiden from it
+   * (project.ts): nodes keep their previous communities at every level, communities no longer
+   * connected become their pieces, new nodes join a neighbour's community where modularity gains.
+   * Clusters that must be split and had no previous sub-communities are split by Leiden as usual.
+   */
+  projection?: ProjectionOptions
+}
+
+export interface ProjectionOptions {
+  /** Level-0 modularity that single-node moves, block moves and merges aim for (project-moves.ts); none by default. */
+  readonly target?: number
+  /**
+   * Then, when still below the target: Leiden started from the projection on the nodes of the
+   * communities that are not keepTogether groups (region.ts), the others staying as they are.
+   */
+  readonly reclusterReached?: boolean
 }
 
 export interface HierarchicalCluster {
@@ -81,7 +98,9 @@ const LEIDEN_DEFAULTS = Object.freeze({
   tolerance: 2e-3,
   // Karate: one run in 4,000 ends in a local optimum (Q 0.398 instead of 0.4198); three cost a few ms.
   restarts: 3,
-} as const) satisfies Required<Omit<LeidenOptions, 'maxIterations' | 'startingCommunities' | 'keepTogether'>>
+} as const) satisfies Required<
+  Omit<LeidenOptions, 'maxIterations' | 'startingCommunities' | 'keepTogether' | 'projection'>
+>
 
 /** Iteration defaults per mode: the reference runs one; quality iterates until stable, at most 10 times. */
 const DEFAULT_ITERATIONS: Record<LeidenMode, number> = { compat: 1, quality: 10 }
@@ -110,7 +129,14 @@ export function hierarchicalLeidenNetwork(labeled: LabeledNetwork, options: Leid
   const starts = (options.startingCommunities ?? []).map((level) => startingLabels(labels, level))
   const rng = new XorShift128(seed)
   const keep = nodeGroups(labels, options.keepTogether ?? [])
-  const cols = hierarchicalPartition(labeled.network, params, splitParams, maxClusterSize, rng, starts, keep)
+  const project =
+    options.projection === undefined
+      ? undefined
+      : {
+          target: options.projection.target ?? Number.NEGATIVE_INFINITY,
+          reclusterReached: options.projection.reclusterReached === true,
+        }
+  const cols = hierarchicalPartition(labeled.network, params, splitParams, maxClusterSize, rng, starts, keep, project)
   const result: HierarchicalCluster[] = new Array<HierarchicalCluster>(cols.length)
   for (let i = 0; i < cols.length; i++) {
     result[i] = {

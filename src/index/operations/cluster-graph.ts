@@ -4,7 +4,13 @@
  */
 import { stableLargestConnectedComponent } from '../../graph/components/index.js'
 import { compareCodePoints } from '../../text/names.js'
-import { hierarchicalLeiden, modularity, type LeidenMode, type WeightedEdge } from '../../graph/leiden/index.js'
+import {
+  hierarchicalLeiden,
+  modularity,
+  type LeidenMode,
+  type ProjectionOptions,
+  type WeightedEdge,
+} from '../../graph/leiden/index.js'
 
 export interface ClusterGraphOptions {
   readonly max_cluster_size: number
@@ -38,11 +44,18 @@ export interface ClusterStart {
   readonly keepTogether?: ReadonlyArray<ReadonlyArray<string>>
 }
 
-/** How a clustering started from a previous partition compared with one from scratch (level 0). */
+/**
+ * Which clustering an update used, most stable first: `kept` the previous one projected onto the
+ * graph with the fewest moves and merges (project.ts), `local` that projection with Leiden run on the
+ * communities the change reached (region.ts), `seeded` Leiden on the whole graph started from the
+ * previous clustering, `from_scratch` Leiden from singletons.
+ */
+type ClusteringChoice = 'kept' | 'local' | 'seeded' | 'from_scratch'
+
+/** The level-0 modularity of each candidate tried (in order, until one is within 1 %), and the one used. */
 export interface ClusterSeeding {
-  /** True when the seeded clustering was kept; false when it fell short and the from-scratch one was used. */
-  readonly seeded: boolean
-  readonly seededModularity: number
+  readonly clustering: ClusteringChoice
+  readonly modularity: Readonly<Partial<Record<Exclude<ClusteringChoice, 'from_scratch'>, number>>>
   readonly scratchModularity: number
 }
 
@@ -55,15 +68,16 @@ interface ClusterGraphResult {
 }
 
 /**
- * The largest relative loss of level-0 modularity a seeded clustering may have against a clustering
- * from scratch of the same graph (the update issue's bar for "the same communities as a re-index").
+ * The largest relative loss of level-0 modularity a clustering started from the previous one may have
+ * against a clustering from scratch of the same graph (the update issue's bar for "the same
+ * communities as a re-index").
  */
 const SEEDED_MODULARITY_TOLERANCE = 0.01
 
 /**
  * Clusters per level (ascending), each level in first-seen order, like GraphRAG's cluster_graph.
- * With a previous clustering Leiden starts from it, and the result is kept unless its level-0
- * modularity is more than 1 % below a from-scratch run's.
+ * With a previous clustering, the most stable candidate (ClusteringChoice) whose level-0 modularity
+ * is within 1 % of a from-scratch run's is used.
  */
 export function clusterGraph(
   relationships: ReadonlyArray<ClusterEdge>,
@@ -74,15 +88,24 @@ export function clusterGraph(
   if (edges.length === 0) return { clusters: [], nonPositiveEdges }
   const scratch = clusterEdges(edges, options)
   if (previous === undefined) return { clusters: scratch, nonPositiveEdges }
-  const seeded = clusterEdges(edges, options, previous)
-  const seededModularity = levelZeroModularity(edges, seeded)
   const scratchModularity = levelZeroModularity(edges, scratch)
-  const keep = seededModularity >= scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
-  return {
-    clusters: keep ? seeded : scratch,
-    nonPositiveEdges,
-    seeding: { seeded: keep, seededModularity, scratchModularity },
+  const floor = scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
+  // The projection aims a hair above the floor: modularity sums in another order can differ in the last bits.
+  const target = floor + 1e-9 * Math.max(1, Math.abs(floor))
+  const candidates = [
+    ['kept', () => clusterEdges(edges, options, previous, { target })],
+    ['local', () => clusterEdges(edges, options, previous, { target, reclusterReached: true })],
+    ['seeded', () => clusterEdges(edges, options, previous)],
+  ] as const
+  const modularity: Partial<Record<Exclude<ClusteringChoice, 'from_scratch'>, number>> = {}
+  for (const [clustering, run] of candidates) {
+    const clusters = run()
+    modularity[clustering] = levelZeroModularity(edges, clusters)
+    if (modularity[clustering] >= floor) {
+      return { clusters, nonPositiveEdges, seeding: { clustering, modularity, scratchModularity } }
+    }
   }
+  return { clusters: scratch, nonPositiveEdges, seeding: { clustering: 'from_scratch', modularity, scratchModularity } }
 }
 
 /** Modularity of the level-0 clusters over the clustered edges. */
@@ -92,7 +115,12 @@ function levelZeroModularity(edges: ReadonlyArray<WeightedEdge>, clusters: Reado
   return modularity(edges, communityOf)
 }
 
-function clusterEdges(edges: WeightedEdge[], options: ClusterGraphOptions, previous?: ClusterStart): Cluster[] {
+function clusterEdges(
+  edges: WeightedEdge[],
+  options: ClusterGraphOptions,
+  previous?: ClusterStart,
+  projection?: ProjectionOptions,
+): Cluster[] {
   const entries = hierarchicalLeiden(edges, {
     maxClusterSize: options.max_cluster_size,
     seed: options.seed,
@@ -100,6 +128,7 @@ function clusterEdges(edges: WeightedEdge[], options: ClusterGraphOptions, previ
     maxIterations: options.mode === 'quality' ? options.max_iterations : undefined,
     startingCommunities: previous?.startingCommunities,
     keepTogether: previous?.keepTogether,
+    projection,
   })
   const parentOf = new Map<number, number>()
   const levels = new Map<number, Map<number, string[]>>()

@@ -6,6 +6,7 @@
 import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS, type RelationshipRow } from '../../model/relationships.js'
+import type { ClusterSeeding } from '../operations/cluster-graph.js'
 import { previousCommunities, type PreviousCommunities } from '../operations/community-continuity.js'
 import { createCommunities as computeCommunities } from '../operations/create-communities.js'
 import { NO_MODELS, type Workflow, type WorkflowContext } from '../workflow.js'
@@ -22,6 +23,30 @@ async function previousClustering(
     previous: await previousRows(ctx, RELATIONSHIPS),
     current: relationships,
   })
+}
+
+/**
+ * Which clustering an update used (cluster-graph.ts ClusteringChoice) and the level-0 modularity of
+ * each candidate tried.
+ */
+function continuitySummary(ctx: WorkflowContext, continuity: ClusterSeeding & { kept: number }) {
+  const q = (x: number) => Number(x.toFixed(6))
+  const { clustering, modularity, scratchModularity } = continuity
+  const out: Record<string, number | string | boolean> = {
+    clustering,
+    started_from_previous: clustering !== 'from_scratch',
+    modularity_level0: q(clustering === 'from_scratch' ? scratchModularity : (modularity[clustering] ?? 0)),
+  }
+  for (const [name, value] of Object.entries(modularity)) out[`modularity_level0_${name}`] = q(value)
+  out.modularity_level0_from_scratch = q(scratchModularity)
+  out.communities_kept_number = continuity.kept
+  if (clustering !== 'kept') {
+    const tried = Object.entries(modularity).filter(([name]) => name !== clustering)
+    ctx.log.info(
+      `create_communities: ${tried.map(([name, value]) => `${name} ${q(value)}`).join(', ')} more than 1% below level-0 modularity ${q(scratchModularity)} from scratch; using the ${clustering} clustering`,
+    )
+  }
+  return out
 }
 
 export const createCommunities: Workflow = {
@@ -52,20 +77,7 @@ export const createCommunities: Workflow = {
     await ctx.tables.write(COMMUNITIES, rows)
     const levels = new Set(rows.map((r) => r.level)).size
     const summary: Record<string, number | string | boolean> = { levels, mode: ctx.settings.cluster_graph.mode }
-    if (continuity !== undefined) {
-      const q = (x: number) => Number(x.toFixed(6))
-      Object.assign(summary, {
-        started_from_previous: continuity.seeded,
-        modularity_level0: q(continuity.seeded ? continuity.seededModularity : continuity.scratchModularity),
-        modularity_level0_from_scratch: q(continuity.scratchModularity),
-        communities_kept_number: continuity.kept,
-      })
-      if (!continuity.seeded) {
-        ctx.log.info(
-          `create_communities: clustering from the previous communities reached level-0 modularity ${q(continuity.seededModularity)}, more than 1% below ${q(continuity.scratchModularity)} from scratch; using the clustering from scratch`,
-        )
-      }
-    }
+    if (continuity !== undefined) Object.assign(summary, continuitySummary(ctx, continuity))
     return { rows: { [COMMUNITIES.name]: rows.length }, summary }
   },
 }
