@@ -119,7 +119,8 @@ async function bench(label, corpus) {
     const reports = m.stats.workflows.update_community_reports.summary
     const communities = m.stats.workflows.update_communities.summary
     const renumbered = m.stats.workflows.create_community_reports.summary.reused_renumbered ?? 0
-    rows.push({ name, ...m, reports, communities, renumbered })
+    const clustering = m.stats.workflows.create_communities.summary.clustering ?? 'from_scratch'
+    rows.push({ name, ...m, reports, communities, renumbered, clustering })
   }
   print(label, cold, rows)
 }
@@ -132,11 +133,11 @@ function print(label, cold, rows) {
     `cold full index: ${cold.chat} chat calls (${cold.reportCalls} reports), ${cold.embedding} embedding calls (${cold.embeddedTexts} texts), ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`,
   )
   console.log(
-    'update (--no-cache: reuse only through model_replies)   chat calls        embedding (texts)   tokens             wall            reports regenerated (report calls)   renumbered   communities with the same members',
+    'update (--no-cache: reuse only through model_replies)   chat calls        embedding (texts)   tokens             wall            reports regenerated (report calls)   renumbered   communities with the same members   clustering',
   )
   for (const r of rows) {
     console.log(
-      `  ${r.name.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)} (${String(r.embeddedTexts).padStart(4)})   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})   ${String(r.renumbered).padStart(10)}   ${r.communities.communities_unchanged}/${r.reports.reports}`,
+      `  ${r.name.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)} (${String(r.embeddedTexts).padStart(4)})   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})   ${String(r.renumbered).padStart(10)}   ${`${r.communities.communities_unchanged}/${r.reports.reports}`.padStart(7)}   ${r.clustering}`,
     )
   }
 }
