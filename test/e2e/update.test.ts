@@ -171,19 +171,37 @@ describe('graphrag update', () => {
     expect(query.stdout.trim().length).toBeGreaterThan(0)
   }, 400_000)
 
-  it('with the LLM cache deleted (and --no-cache): only the changed document is extracted, far fewer calls than a full index', async () => {
-    await rm(join(root, 'cache'), { recursive: true, force: true })
-    await writeFile(join(root, 'input', ALL[11]!), readFileSync(join(CORPUS, ALL[11]!), 'utf8'))
-    const before = llm.requests.length
-    const run = await update('--no-cache')
-    expect(run.code, run.stderr).toBe(0)
-    const calls = chatCallsSince(before)
-    expect(calls.filter((r) => r.kind === 'extract_graph')).toHaveLength(1)
-    const full = await expectEqualsFullIndex()
-    const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
-    expect(stats.update.reused_model_replies).toBeGreaterThan(0)
-    expect(calls.length).toBeLessThan(full.calls / 2)
-  }, 200_000)
+  it('with the LLM cache deleted (and --no-cache): add, edit and delete extract only the changed document, far fewer calls than a full index', async () => {
+    const changes: Array<[string, number, () => Promise<void>]> = [
+      ['add', 1, () => writeFile(join(root, 'input', ALL[11]!), readFileSync(join(CORPUS, ALL[11]!), 'utf8'))],
+      [
+        'edit',
+        1,
+        () =>
+          writeFile(
+            join(root, 'input', INITIAL[5]!),
+            `${readFileSync(join(CORPUS, INITIAL[5]!), 'utf8')}The Harbour Council thanked Marta Quill.\n`,
+          ),
+      ],
+      ['delete', 0, () => rm(join(root, 'input', ALL[11]!))],
+    ]
+    for (const [label, extracted, change] of changes) {
+      await rm(join(root, 'cache'), { recursive: true, force: true })
+      await change()
+      const before = llm.requests.length
+      const run = await update('--no-cache')
+      expect(run.code, `${label}: ${run.stderr}`).toBe(0)
+      const calls = chatCallsSince(before)
+      expect(
+        calls.filter((r) => r.kind === 'extract_graph'),
+        label,
+      ).toHaveLength(extracted)
+      const full = await expectEqualsFullIndex()
+      const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
+      expect(stats.update.reused_model_replies, label).toBeGreaterThan(0)
+      expect(calls.length, label).toBeLessThan(full.calls / 2)
+    }
+  }, 300_000)
 
   it('kill -9 at several points of an update: output/ stays the previous index and answers; the re-run equals an uninterrupted update', async () => {
     await writeFile(
