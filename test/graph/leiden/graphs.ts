@@ -112,3 +112,19 @@ export function clusterMembers(entries: ReadonlyArray<HierarchicalCluster>): Map
 export function levelAssignment(entries: ReadonlyArray<HierarchicalCluster>, level: number): Map<string, number> {
   return new Map(entries.filter((e) => e.level === level).map((e) => [e.node, e.cluster]))
 }
+
+/** A partition as its member sets (each sorted and joined, then sorted): equal for equal partitions whatever the numbers. */
+export function memberSets(assignment: ReadonlyMap<string, number>): string[] {
+  const groups = new Map<number, string[]>()
+  for (const [node, c] of assignment) {
+    const list = groups.get(c)
+    if (list) list.push(node)
+    else groups.set(c, [node])
+  }
+  return [...groups.values()].map((g) => g.sort().join(',')).sort()
+}
+
+/** The member sets of one level of a clustering. */
+export function levelPartition(entries: ReadonlyArray<HierarchicalCluster>, level: number): string[] {
+  return memberSets(levelAssignment(entries, level))
+}

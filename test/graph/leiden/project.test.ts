@@ -11,7 +11,7 @@ import {
   type WeightedEdge,
 } from '../../../src/graph/leiden/index.js'
 import { moveTowards } from '../../../src/graph/leiden/project-moves.js'
-import { adjacency, clusterMembers, isConnected } from './graphs.js'
+import { adjacency, clusterMembers, isConnected, levelPartition } from './graphs.js'
 
 function clique(names: readonly string[], weight = 1): WeightedEdge[] {
   const edges: WeightedEdge[] = []
@@ -21,17 +21,6 @@ function clique(names: readonly string[], weight = 1): WeightedEdge[] {
 }
 
 const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
-
-/** Member sets of one level, each sorted and joined, sorted. */
-function partition(entries: ReadonlyArray<HierarchicalCluster>, level: number): string[] {
-  const groups = new Map<number, string[]>()
-  for (const e of entries.filter((x) => x.level === level)) {
-    const list = groups.get(e.cluster)
-    if (list) list.push(e.node)
-    else groups.set(e.cluster, [e.node])
-  }
-  return [...groups.values()].map((g) => g.sort().join(',')).sort()
-}
 
 const labels = (groups: ReadonlyArray<readonly string[]>, base = 0) =>
   new Map(groups.flatMap((members, i) => members.map((m) => [m, base + i] as const)))
@@ -74,7 +63,7 @@ describe('projecting the previous clustering', () => {
       startingCommunities: [previous],
       projection: {},
     })
-    expect(partition(projected, 0)).toEqual(
+    expect(levelPartition(projected, 0)).toEqual(
       [[...a, 'x0'], b, ['c0', 'c1'], ['c2', 'c3'], names('n', 4)].map((g) => g.sort().join(',')).sort(),
     )
     expect(projected.some((e) => e.node === 'gone')).toBe(false)
@@ -110,9 +99,11 @@ describe('projecting the previous clustering', () => {
       startingCommunities: [level0, level1],
       projection: {},
     })
-    expect(partition(entries, 0)).toEqual([[...p, ...q], s, t.slice(0, 4)].map((g) => g.sort().join(',')).sort())
+    expect(levelPartition(entries, 0)).toEqual([[...p, ...q], s, t.slice(0, 4)].map((g) => g.sort().join(',')).sort())
     // P keeps its two children, S is split by Leiden into its triangles, T has none any more.
-    expect(partition(entries, 1)).toEqual([p, q, s.slice(0, 3), s.slice(3)].map((g) => [...g].sort().join(',')).sort())
+    expect(levelPartition(entries, 1)).toEqual(
+      [p, q, s.slice(0, 3), s.slice(3)].map((g) => [...g].sort().join(',')).sort(),
+    )
     expect(entries.filter((e) => e.level === 1 && e.node.startsWith('t'))).toEqual([])
     expect(entries.filter((e) => e.level === 0 && e.node.startsWith('t')).every((e) => e.isFinal)).toBe(true)
     expectValidHierarchy(entries, edges)

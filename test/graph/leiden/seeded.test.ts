@@ -9,7 +9,15 @@ import {
   type WeightedEdge,
 } from '../../../src/graph/leiden/index.js'
 import { startingMembership } from '../../../src/graph/leiden/seed.js'
-import { adjacency, clusterMembers, isConnected, levelAssignment, plantedPartition } from './graphs.js'
+import {
+  adjacency,
+  clusterMembers,
+  isConnected,
+  levelAssignment,
+  levelPartition,
+  memberSets,
+  plantedPartition,
+} from './graphs.js'
 
 /** Circulant C_n(1,2) with node names `${prefix}${i}`: every node tied to its two nearest on each side. */
 function circulant(n: number, prefix: string): WeightedEdge[] {
@@ -28,40 +36,19 @@ function segments(n: number, size: number, offset: number, prefix: string, base 
   return out
 }
 
-/** Member sets of one level, as sorted lists joined, sorted: equal for equal partitions whatever the numbers. */
-function partitionOf(entries: ReadonlyArray<HierarchicalCluster>, level: number): string[] {
-  const groups = new Map<number, string[]>()
-  for (const e of entries.filter((x) => x.level === level)) {
-    const list = groups.get(e.cluster)
-    if (list) list.push(e.node)
-    else groups.set(e.cluster, [e.node])
-  }
-  return [...groups.values()].map((g) => g.sort().join(',')).sort()
-}
-
-function partitionOfMap(m: ReadonlyMap<string, number>): string[] {
-  const groups = new Map<number, string[]>()
-  for (const [node, c] of m) {
-    const list = groups.get(c)
-    if (list) list.push(node)
-    else groups.set(c, [node])
-  }
-  return [...groups.values()].map((g) => g.sort().join(',')).sort()
-}
-
 describe('Leiden from a starting partition', () => {
   it('level 0: keeps each of the equally good segmentations of a circulant it is started from', () => {
     // C36(1,2) cut into six segments of six is a strict local optimum at every rotation; from
     // singletons Leiden lands on one rotation (or another segmentation), seeded on the one given.
     const edges = circulant(36, 'n')
-    const scratch = partitionOf(hierarchicalLeiden(edges, { maxClusterSize: 100 }), 0)
+    const scratch = levelPartition(hierarchicalLeiden(edges, { maxClusterSize: 100 }), 0)
     let differentFromScratch = 0
     for (const mode of ['quality', 'compat'] as const) {
       for (let offset = 0; offset < 6; offset++) {
         const start = segments(36, 6, offset, 'n')
         const seeded = hierarchicalLeiden(edges, { maxClusterSize: 100, mode, startingCommunities: [start] })
-        expect(partitionOf(seeded, 0), `${mode}, offset ${offset}`).toEqual(partitionOfMap(start))
-        if (partitionOf(seeded, 0).join('|') !== scratch.join('|')) differentFromScratch++
+        expect(levelPartition(seeded, 0), `${mode}, offset ${offset}`).toEqual(memberSets(start))
+        if (levelPartition(seeded, 0).join('|') !== scratch.join('|')) differentFromScratch++
       }
     }
     expect(differentFromScratch).toBeGreaterThanOrEqual(10)
@@ -79,12 +66,12 @@ describe('Leiden from a starting partition', () => {
       for (const [node, c] of segments(24, 6, b % 6, `b${b}_`, 4 * b)) level1.set(node, c)
     }
     const seeded = hierarchicalLeiden(edges, { maxClusterSize: 10, startingCommunities: [level0, level1] })
-    expect(partitionOf(seeded, 0)).toEqual(partitionOfMap(level0))
-    expect(partitionOf(seeded, 1)).toEqual(partitionOfMap(level1))
+    expect(levelPartition(seeded, 0)).toEqual(memberSets(level0))
+    expect(levelPartition(seeded, 1)).toEqual(memberSets(level1))
     // Only level 0 given: the splits start from singletons and do not all land on those rotations.
     const unseededSplits = hierarchicalLeiden(edges, { maxClusterSize: 10, startingCommunities: [level0] })
-    expect(partitionOf(unseededSplits, 0)).toEqual(partitionOfMap(level0))
-    expect(partitionOf(unseededSplits, 1)).not.toEqual(partitionOfMap(level1))
+    expect(levelPartition(unseededSplits, 0)).toEqual(memberSets(level0))
+    expect(levelPartition(unseededSplits, 1)).not.toEqual(memberSets(level1))
   })
 
   it('after a small local change keeps the untouched communities and places the new nodes', () => {
@@ -104,7 +91,7 @@ describe('Leiden from a starting partition', () => {
     const touched = new Set(added.flatMap(([s, t]) => [s, t]))
     const untouched = (members: string[]) => members.every((v) => !touched.has(v))
     const kept = (result: HierarchicalCluster[]) => {
-      const now = new Set(partitionOf(result, 0))
+      const now = new Set(levelPartition(result, 0))
       const old = [...clusterMembers(previous.filter((e) => e.level === 0)).values()].filter(untouched)
       return { kept: old.filter((m) => now.has([...m].sort().join(','))).length, of: old.length }
     }
@@ -116,7 +103,9 @@ describe('Leiden from a starting partition', () => {
     // From singletons the same change reshuffles about half of them (9 of 19 kept).
     expect(kept(scratch).kept).toBeLessThan(seededKept.of - 5)
     // Started on the unchanged graph, it gives back the previous clustering.
-    expect(partitionOf(hierarchicalLeiden(before, { startingCommunities: start }), 0)).toEqual(partitionOf(previous, 0))
+    expect(levelPartition(hierarchicalLeiden(before, { startingCommunities: start }), 0)).toEqual(
+      levelPartition(previous, 0),
+    )
     // The new nodes join their neighbours' communities, and every community stays connected.
     const level0 = levelAssignment(seeded, 0)
     for (const x of ['x0', 'x1']) expect(level0.get(x)).toBe(level0.get('v5'))
