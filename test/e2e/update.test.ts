@@ -216,8 +216,14 @@ describe('graphrag update', () => {
     expect(straight.code, straight.stderr).toBe(0)
     const before = await parquetHashes(join(root, 'output'))
     // Each killed run resumes after the workflows the one before finished, so every point is reached.
-    const points = ['extract_graph', 'create_communities', 'create_community_reports', 'generate_text_embeddings']
-    for (const at of [...points, 'update_clean_state']) {
+    const points = [
+      'extract_graph',
+      'create_communities',
+      'create_community_reports',
+      'generate_text_embeddings',
+      'update_text_embeddings',
+    ]
+    for (const at of points) {
       const run = spawnCli(['update', '--root', root, '--skip-validation'])
       await run.waitFor(new RegExp(`Starting workflow: ${at}`))
       run.child.kill('SIGKILL')
