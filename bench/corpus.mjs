@@ -2,18 +2,7 @@
 // fake model extracts as entities) in sentences of lower-case words, split into documents.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-
-/** mulberry32: a small fast seeded PRNG, so the same seed gives the same corpus on every machine. */
-export function seededRandom(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRng } from '../dist/query/rng.js'
 
 const SYLLABLES = [
   'ka',
@@ -59,7 +48,7 @@ function makeName(random, extraSyllables = 0) {
  */
 export function writeCorpus(dir, { tokens, seed = 42, docTokens = 50_000, poolSize: fixedPool, countTokens }) {
   mkdirSync(dir, { recursive: true })
-  const random = seededRandom(seed)
+  const random = seededRng(seed)
   const pool = new Set()
   const poolSize = fixedPool ?? Math.max(50, Math.round(tokens / 400))
   // Past 5,000 names, two more syllables: still one capitalised word, as the test model extracts (two names

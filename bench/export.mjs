@@ -7,23 +7,13 @@ import { join } from 'node:path'
 import { runExport } from '../dist/export/index.js'
 import { COMMUNITIES, COMMUNITY_REPORTS, ENTITIES, RELATIONSHIPS } from '../dist/model/index.js'
 import { ParquetTableStore } from '../dist/storage/index.js'
+import { seededRng } from '../dist/query/rng.js'
 
 const N = Number(process.argv[2] ?? 10_000)
 const GROUP = 50
 
-function mulberry32(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 async function writeIndex(dir) {
-  const rand = mulberry32(7)
+  const rand = seededRng(7)
   const title = (i) => `ENTITY ${i}`
   const edges = new Map()
   for (let i = 0; i < N; i++) {
@@ -56,42 +46,25 @@ async function writeIndex(dir) {
     text_unit_ids: [],
   }))
   const top = Math.ceil(N / (GROUP * 4))
+  const community = (c, level, parent, members) => ({
+    id: `c${c}`,
+    human_readable_id: c,
+    community: c,
+    level,
+    parent,
+    children: [],
+    title: `Community ${c}`,
+    entity_ids: members,
+    relationship_ids: [],
+    text_unit_ids: [],
+    period: '2026-01-01',
+    size: members.length,
+  })
+  const ids = (from, to) => entities.slice(from, to).map((e) => e.id)
   const communities = []
-  for (let c = 0; c < top; c++) {
-    const members = entities.slice(c * GROUP * 4, (c + 1) * GROUP * 4).map((e) => e.id)
-    communities.push({
-      id: `c${c}`,
-      human_readable_id: c,
-      community: c,
-      level: 0,
-      parent: -1,
-      children: [],
-      title: `Community ${c}`,
-      entity_ids: members,
-      relationship_ids: [],
-      text_unit_ids: [],
-      period: '2026-01-01',
-      size: members.length,
-    })
-  }
-  for (let g = 0; g < Math.ceil(N / GROUP); g++) {
-    const members = entities.slice(g * GROUP, (g + 1) * GROUP).map((e) => e.id)
-    const c = top + g
-    communities.push({
-      id: `c${c}`,
-      human_readable_id: c,
-      community: c,
-      level: 1,
-      parent: Math.floor(g / 4),
-      children: [],
-      title: `Community ${c}`,
-      entity_ids: members,
-      relationship_ids: [],
-      text_unit_ids: [],
-      period: '2026-01-01',
-      size: members.length,
-    })
-  }
+  for (let c = 0; c < top; c++) communities.push(community(c, 0, -1, ids(c * GROUP * 4, (c + 1) * GROUP * 4)))
+  for (let g = 0; g < Math.ceil(N / GROUP); g++)
+    communities.push(community(top + g, 1, Math.floor(g / 4), ids(g * GROUP, (g + 1) * GROUP)))
   const reports = communities
     .filter((c) => c.level === 0)
     .map((c) => ({

@@ -10,6 +10,7 @@ import {
   leidenNetwork,
   networkModularity,
 } from '../dist/graph/leiden/index.js'
+import { seededRng } from '../dist/query/rng.js'
 
 const GRAPHS = (process.argv[2] ?? '10000,100000,1000000,igraph').split(',')
 const SIZES = GRAPHS.filter((g) => g !== 'igraph').map(Number)
@@ -17,20 +18,8 @@ const COMMUNITY_SIZE = 100
 const MIXING = 0.3
 const MODES = ['compat', 'quality']
 
-/** mulberry32: a tiny seeded generator so every run benchmarks the same graphs. */
-function mulberry32(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 function plantedPartition(n, seed) {
-  const rand = mulberry32(seed)
+  const rand = seededRng(seed)
   const labels = Array.from({ length: n }, (_, i) => `n${i}`)
   const edges = []
   const m = 4 * n
@@ -54,7 +43,7 @@ function plantedPartition(n, seed) {
  * Returns the edges and the planted community of each label.
  */
 function lfrLikeGraph(n, m, seed) {
-  const rand = mulberry32(seed)
+  const rand = seededRng(seed)
   const sizes = []
   for (let total = 0; total < n; ) {
     const s = Math.min(n - total, Math.floor(1 / (1 / 20 - rand() * (1 / 20 - 1 / 1000))))
