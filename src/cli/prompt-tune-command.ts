@@ -4,29 +4,12 @@ import type { PromptTuneOptions } from '../prompt-tune/options.js'
 import { fraction, oneOf, wholeNumber } from './arguments.js'
 import { createConsoleReporter } from './console-reporter.js'
 
-interface PromptTuneFlags {
-  root: string
+/** The parsed flags: the run's options under the CLI's names, as commander gives them. */
+type PromptTuneFlags = Omit<PromptTuneOptions, 'configFile' | 'env' | 'reporter' | 'domain' | 'language'> & {
   config?: string
   domain?: string
   language?: string
-  selectionMethod: PromptTuneOptions['selectionMethod']
-  limit: number
-  maxTokens: number
-  chunkSize: number
-  overlap: number
-  minExamplesRequired: number
-  nSubsetMax: number
-  k: number
-  discoverEntityTypes: boolean
-  typeStrategy: PromptTuneOptions['typeStrategy']
-  maxEntityTypes: number
-  minTypeShare: number
-  output: string
-  force: boolean
   dryRun: boolean
-  cache: boolean
-  seed: number
-  verbose: boolean
 }
 
 export function registerPromptTuneCommand(program: Command): void {
