@@ -42,6 +42,32 @@ interface HybridJson {
   ranking?: Array<{ id: string; why: string; vector: unknown; bm25: unknown; graph: unknown }>
 }
 
+/** `query --method hybrid --json` run in process: the parsed answer and what went to stderr. */
+async function hybridJson(
+  root: string,
+  question: string,
+  extra: Partial<QueryCommandFlags>,
+): Promise<{ out: HybridJson; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const flags: QueryCommandFlags = {
+    method: 'hybrid',
+    root,
+    communityLevel: 2,
+    dynamicCommunitySelection: false,
+    responseType: 'Multiple Paragraphs',
+    streaming: false,
+    json: true,
+    verbose: false,
+    ...extra,
+  }
+  await runQueryCommand(question, flags, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+  })
+  return { out: JSON.parse(stdout) as HybridJson, stderr }
+}
+
 describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
   let fake: FakeLlm
   let root: string
@@ -50,25 +76,9 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
     runCli(['query', question, '--root', root, '--method', 'hybrid', ...flags])
   /** In process (the spawned CLI costs seconds on a loaded machine); the CLI itself is spawned by `query`. */
   const json = async (question: string, extra: Partial<QueryCommandFlags> = {}): Promise<HybridJson> => {
-    let stdout = ''
-    let stderr = ''
-    const flags: QueryCommandFlags = {
-      method: 'hybrid',
-      root,
-      communityLevel: 2,
-      dynamicCommunitySelection: false,
-      responseType: 'Multiple Paragraphs',
-      streaming: false,
-      json: true,
-      verbose: false,
-      ...extra,
-    }
-    await runQueryCommand(question, flags, {
-      stdout: { write: (t: string) => (stdout += t) },
-      stderr: { write: (t: string) => (stderr += t) },
-    })
+    const { out, stderr } = await hybridJson(root, question, extra)
     expect(stderr).toBe('')
-    return JSON.parse(stdout) as HybridJson
+    return out
   }
 
   beforeAll(async () => {
@@ -170,26 +180,8 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
 
 describe('hybrid search degrades instead of failing', () => {
   let fake: FakeLlm
-  const run = async (root: string, question: string, extra: Partial<QueryCommandFlags> = {}): Promise<HybridJson> => {
-    let stdout = ''
-    const flags: QueryCommandFlags = {
-      method: 'hybrid',
-      root,
-      communityLevel: 2,
-      dynamicCommunitySelection: false,
-      responseType: 'Multiple Paragraphs',
-      streaming: false,
-      json: true,
-      verbose: false,
-      explain: true,
-      ...extra,
-    }
-    await runQueryCommand(question, flags, {
-      stdout: { write: (t: string) => (stdout += t) },
-      stderr: { write: () => {} },
-    })
-    return JSON.parse(stdout) as HybridJson
-  }
+  const run = async (root: string, question: string, extra: Partial<QueryCommandFlags> = {}): Promise<HybridJson> =>
+    (await hybridJson(root, question, { explain: true, ...extra })).out
   const project = async (models: string, extra = '') => {
     const root = await testdir({ 'settings.yaml': `${models}${HYBRID}\n${extra}\n` })
     await writeHybridIndex(join(root, 'output'))
