@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
-import { testdir } from '../support/testdir.js'
+import { interruptProject } from '../support/interrupt-project.js'
 
 // util-linux `script` gives the CLI a pseudo-terminal, so the spinner runs and Ctrl-C arrives as the
 // byte 0x03 typed on the terminal: only a terminal not left in raw mode turns it into SIGINT.
@@ -18,17 +18,7 @@ describe.runIf(process.platform === 'linux')('Ctrl-C on a terminal while the spi
   afterAll(() => fake?.close())
 
   it('stops the run (exit 130) instead of being swallowed by the spinner', async () => {
-    const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '04-the-hearing.txt'), 'utf8')).slice(
-      0,
-      3000,
-    )
-    const settings = [
-      fakeModelSettingsYaml(fake.baseUrl, { concurrentRequests: 2 }),
-      'chunking:\n  size: 100\n  overlap: 0',
-      'vector_store:\n  vector_size: 8',
-      '',
-    ].join('\n')
-    const root = await testdir({ 'settings.yaml': settings, 'input/hearing.txt': text })
+    const root = await interruptProject(fake, '04-the-hearing.txt')
     const command = `stty cols 100 rows 30; exec "${process.execPath}" "${join(PROJECT_ROOT, 'bin', 'graphrag.js')}" index --root "${root}" --method standard --skip-validation`
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', TERM: 'xterm' }
     delete env.CI

@@ -4,9 +4,9 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
-import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
-import { testdir } from '../support/testdir.js'
+import { interruptProject } from '../support/interrupt-project.js'
 
 interface Exit {
   code: number | null
@@ -37,19 +37,7 @@ async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void
   }
 }
 
-async function project(fake: FakeLlm): Promise<string> {
-  const text = (await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '03-the-salvage.txt'), 'utf8')).slice(
-    0,
-    3000,
-  )
-  const settings = [
-    fakeModelSettingsYaml(fake.baseUrl, { concurrentRequests: 2 }),
-    'chunking:\n  size: 100\n  overlap: 0',
-    'vector_store:\n  vector_size: 8',
-    '',
-  ].join('\n')
-  return testdir({ 'settings.yaml': settings, 'input/salvage.txt': text })
-}
+const project = (fake: FakeLlm) => interruptProject(fake, '03-the-salvage.txt')
 
 describe('Ctrl-C during index (CI=true, no terminal)', () => {
   let fake: FakeLlm
