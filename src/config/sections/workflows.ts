@@ -166,6 +166,11 @@ export const communityReports = section({
     min: 0,
     max: 1,
   }),
+  update_max_context_change: num(
+    0.15,
+    "graphrag update keeps a changed community's report when no row it was written from left the context or lost a supporting text unit, and the rows changed by at most this share since (Jaccard distance); 0 regenerates every changed report.",
+    { min: 0, max: 1 },
+  ),
 })
 
 export const snapshots = section({

@@ -7,11 +7,20 @@ import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { generateGraphReports } from '../operations/community-reports/generate.js'
+import type { StaleReuse } from '../operations/community-reports/generate.js'
 import { tableIdentityMaps } from '../operations/community-reports/stable-reuse.js'
+import {
+  type Membership,
+  predecessors,
+  rowsLosingContent,
+  type SupportTables,
+  storedReports,
+} from '../operations/community-reports/stale-reuse.js'
 import { graphReportsUsage } from '../operations/estimate-usage.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
-import type { PromptFile, Workflow } from '../workflow.js'
+import type { PromptFile, Workflow, WorkflowContext } from '../workflow.js'
 import { writeReports } from './report-output.js'
+import { previousRows } from './update-previous.js'
 
 const NAME = 'create_community_reports'
 const STABLE_PARTITION = 'community_report_contexts'
@@ -66,6 +75,7 @@ export const createCommunityReports: Workflow = {
     const stable = {
       store: ctx.cache.child(settings.model_instance_name).child(STABLE_PARTITION),
       maps: tableIdentityMaps(entities, relationships, claims),
+      stale: await staleReuse(ctx, { entities, relationships, claims, communities }),
     }
     const result = await generateGraphReports(input, options, {
       chat,
@@ -78,7 +88,42 @@ export const createCommunityReports: Workflow = {
     const written = await writeReports(ctx, NAME, result, communities)
     return {
       rows: { [COMMUNITY_REPORTS.name]: written },
-      summary: { failed: result.failures.length, reused_renumbered: result.reused ?? 0 },
+      summary: {
+        failed: result.failures.length,
+        reused_renumbered: result.reused ?? 0,
+        ...(stable.stale === undefined
+          ? {}
+          : { kept_within_change: result.keptStale ?? 0, max_kept_change: round(result.maxStaleChange ?? 0) }),
+      },
     }
   },
+}
+
+const round = (x: number): number => Number(x.toFixed(3))
+
+/**
+ * In an update with community_reports.update_max_context_change > 0: the previous generation's reports
+ * and which rows lost support since, for keeping a changed community's report within the bound.
+ */
+async function staleReuse(ctx: WorkflowContext, current: SupportTables & Membership): Promise<StaleReuse | undefined> {
+  const maxChange = ctx.settings.community_reports.update_max_context_change
+  const previous = ctx.previousTables
+  if (previous === undefined || maxChange <= 0 || !(await previous.has(COMMUNITY_REPORTS.name))) return undefined
+  const before = {
+    entities: await previousRows(ctx, ENTITIES),
+    relationships: await previousRows(ctx, RELATIONSHIPS),
+    claims: current.claims === null ? null : await previousRows(ctx, COVARIATES),
+    communities: await previousRows(ctx, COMMUNITIES),
+  }
+  const maps = tableIdentityMaps(before.entities, before.relationships, before.claims)
+  const reports = storedReports(await previous.read(COMMUNITY_REPORTS), maps)
+  const from = predecessors(before, current)
+  return {
+    maxChange,
+    previous: (community) => {
+      const predecessor = from.get(community)
+      return predecessor === undefined ? undefined : reports.get(predecessor)
+    },
+    losing: rowsLosingContent(before, current),
+  }
 }

@@ -17,6 +17,7 @@ import type { CountTokens } from './context-render.js'
 import { renderFullContent, type CommunityReportDraft, type ReportContent } from './render.js'
 import { requestReport, type ReportFailure, type ReportRunResult } from './request.js'
 import {
+  type CanonicalContext,
   canonicalContext,
   canonicalKey,
   decodeReport,
@@ -24,6 +25,7 @@ import {
   type IdentityMaps,
   type StoredReport,
 } from './stable-reuse.js'
+import { anchorKey, anchorOf, type ReportAnchor, staleDecision } from './stale-reuse.js'
 import { buildCommunityContext, type SubCommunity } from './substitution.js'
 
 export interface GraphReportOptions {
@@ -47,7 +49,18 @@ export interface GraphReportServices {
   stable?: {
     store: { get(key: string): Promise<string | undefined>; set(key: string, value: string): Promise<void> }
     maps: IdentityMaps
+    /** In an update: keep a changed community's previous report when stale-reuse.ts allows it. */
+    stale?: StaleReuse
   }
+}
+
+export interface StaleReuse {
+  /** community_reports.update_max_context_change. */
+  maxChange: number
+  /** The previous generation's report of this community number, in stored form; undefined when none. */
+  previous(community: number): StoredReport | undefined
+  /** Keys of rows gone from the index or that lost a supporting text unit since the previous generation. */
+  losing: ReadonlySet<string>
 }
 
 export async function generateGraphReports(
@@ -82,7 +95,11 @@ export async function generateGraphReports(
   for (const outcome of await Promise.all(ordered.map((c) => pending.get(c.community)!))) {
     if (outcome.kind === 'report') {
       result.drafts.push(outcome.draft)
-      if (outcome.reused) result.reused = (result.reused ?? 0) + 1
+      if (outcome.reuse === 'renumbered') result.reused = (result.reused ?? 0) + 1
+      if (outcome.reuse === 'stale') {
+        result.keptStale = (result.keptStale ?? 0) + 1
+        result.maxStaleChange = Math.max(result.maxStaleChange ?? 0, outcome.change ?? 0)
+      }
     } else if (outcome.kind === 'failed') result.failures.push(outcome.failure)
     if (outcome.kind !== 'empty') result.attempted++
   }
@@ -104,7 +121,7 @@ function subCommunities(
 }
 
 type Outcome =
-  | { kind: 'report'; draft: CommunityReportDraft; reused: boolean }
+  | { kind: 'report'; draft: CommunityReportDraft; reuse: 'none' | 'renumbered' | 'stale'; change?: number }
   | { kind: 'failed'; failure: ReportFailure }
   | { kind: 'empty' }
 
@@ -125,16 +142,24 @@ async function reportOne(
     const key =
       canonical === undefined ? undefined : canonicalKey(canonical.text, options.prompt, options.maxReportLength)
     const origin = createHash('sha256').update(context.text).digest('hex')
-    const kept = key === undefined ? undefined : await keptReport(key, origin, services)
-    const content = kept ?? (await requestReport(context.text, options, services))
-    if (key !== undefined && kept === undefined) {
+    const earlier = key === undefined ? undefined : await keptReport(key, origin, services)
+    const kept = earlier === SAME_CONTEXT ? undefined : earlier
+    // A context whose text is unchanged is answered by its own cache entry, never kept stale.
+    const stale =
+      earlier !== undefined || canonical === undefined ? undefined : await staleReport(community, canonical, services)
+    const content = kept ?? stale?.report ?? (await requestReport(context.text, options, services))
+    if (key !== undefined && kept === undefined && stale === undefined) {
       const stored = encodeReport(content, services.stable!.maps, canonical!.shown)
-      if (stored !== undefined) await services.stable!.store.set(key, JSON.stringify({ ...stored, origin }))
+      if (stored !== undefined) {
+        await services.stable!.store.set(key, JSON.stringify({ ...stored, origin }))
+        await services.stable!.store.set(anchorKey(stored), JSON.stringify(anchorOf(canonical!.rows)))
+      }
     }
     return {
       kind: 'report',
       draft: { community: community.community, level: community.level, ...content },
-      reused: kept !== undefined,
+      reuse: kept !== undefined ? 'renumbered' : stale !== undefined ? 'stale' : 'none',
+      change: stale?.change,
     }
   } catch (error) {
     if (!(error instanceof LlmError)) throw error
@@ -144,18 +169,53 @@ async function reportOne(
   }
 }
 
+const SAME_CONTEXT = Symbol('same context text')
+
 /**
- * The earlier report of the same canonical context, renumbered; undefined when none, when a cited row
- * is gone, or when it came from this very context text: then the model call (its cache entry) gives
- * the same reply, and a warm re-run keeps using, and recording, exactly the entries it used before.
+ * The earlier report of the same canonical context, renumbered; undefined when none or when a cited
+ * row is gone; SAME_CONTEXT when it came from this very context text: then the model call (its cache
+ * entry) gives the same reply, and a warm re-run keeps using, and recording, exactly the entries it
+ * used before.
  */
 async function keptReport(
   key: string,
   origin: string,
   services: GraphReportServices,
-): Promise<ReportContent | undefined> {
-  const value = await services.stable!.store.get(key)
+): Promise<ReportContent | typeof SAME_CONTEXT | undefined> {
+  const stable = services.stable!
+  const value = await stable.store.get(key)
   if (value === undefined) return undefined
-  const stored = JSON.parse(value) as StoredReport & { origin: string }
-  return stored.origin === origin ? undefined : decodeReport(stored, services.stable!.maps)
+  const { origin: from, ...stored } = JSON.parse(value) as StoredReport & { origin: string }
+  if (from === origin) return SAME_CONTEXT
+  const report = decodeReport(stored, stable.maps)
+  // Read so the anchor travels on with the report into the next generation's model_replies.
+  if (report !== undefined && stable.stale !== undefined) await stable.store.get(anchorKey(stored))
+  return report
+}
+
+/**
+ * In an update: the community's previous report, renumbered, when its anchor (the rows it was written
+ * from) allows keeping it under the bound; undefined when there is no previous report, no recorded
+ * anchor (an index from before anchors, or from Microsoft GraphRAG), or the rules say regenerate.
+ */
+async function staleReport(
+  community: CommunityRow,
+  canonical: CanonicalContext,
+  services: GraphReportServices,
+): Promise<{ report: ReportContent; change: number } | undefined> {
+  const stable = services.stable!
+  const stale = stable.stale
+  const stored = stale?.previous(community.community)
+  if (stale === undefined || stored === undefined) return undefined
+  const value = await stable.store.get(anchorKey(stored))
+  if (value === undefined) return undefined
+  const decision = staleDecision(
+    JSON.parse(value) as ReportAnchor,
+    anchorOf(canonical.rows),
+    stale.losing,
+    stale.maxChange,
+  )
+  if (!decision.keep) return undefined
+  const report = decodeReport(stored, stable.maps)
+  return report === undefined ? undefined : { report, change: decision.change }
 }

@@ -87,10 +87,20 @@ function records(text: string): string[] {
   return out
 }
 
-/** A context in canonical form, and the ids it shows per table (the only ids a reusable report may cite). */
+/**
+ * A context in canonical form, the ids it shows per table (the only ids a reusable report may cite),
+ * and its data rows one by one: `key` names the row across generations (section and identity; a row
+ * of another section, a substituted report, is named by its text), `text` is its canonical text.
+ */
 export interface CanonicalContext {
   text: string
   shown: Record<Mapped, Set<number>>
+  rows: Array<{ key: string; text: string }>
+}
+
+/** The cross-generation name of a row of a mapped table: its section and JSON-quoted identity. */
+export function rowKey(section: Mapped, identity: string): string {
+  return `${section}\u0000${JSON.stringify(identity)}`
 }
 
 /**
@@ -100,6 +110,7 @@ export interface CanonicalContext {
  */
 export function canonicalContext(text: string, maps: IdentityMaps): CanonicalContext | undefined {
   const shown: Record<Mapped, Set<number>> = { Entities: new Set(), Relationships: new Set(), Claims: new Set() }
+  const named: CanonicalContext['rows'] = []
   const toIdentity = (table: Mapped, id: string): string | undefined => {
     const identity = maps.toIdentity[table].get(Number(id))
     if (identity !== undefined) shown[table].add(Number(id))
@@ -130,16 +141,20 @@ export function canonicalContext(text: string, maps: IdentityMaps): CanonicalCon
       continue
     }
     let canonical: string | undefined = record
+    let key: string | undefined
     const row = /^([0-9]+),/.exec(record)
     if ((MAPPED as readonly string[]).includes(section)) {
+      const identity = row === null ? undefined : maps.toIdentity[section as Mapped].get(Number(row[1]))
       canonical = row === null ? undefined : toIdentity(section as Mapped, row[1]!)
       if (canonical !== undefined) canonical += withoutDegree(section, record.slice(row![1]!.length))
+      if (identity !== undefined) key = rowKey(section as Mapped, identity)
     } else if (section === 'Reports') canonical = mapCitations(record, toIdentity)
     if (canonical === undefined) return undefined
     rows.push(canonical)
+    named.push({ key: key ?? `${section}\u0000${canonical}`, text: canonical })
   }
   flush()
-  return { text: out.join(''), shown }
+  return { text: out.join(''), shown, rows: named }
 }
 
 /**

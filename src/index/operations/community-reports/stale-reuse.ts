@@ -1,0 +1,172 @@
+/**
+ * Bounded staleness for `graphrag update` (community_reports.update_max_context_change): a community
+ * whose context changed may keep its earlier report when the change is small and only added to what
+ * the report was written from. Three rules, checked against the rows of the context the report was
+ * written from (its anchor, recorded with the model's reply), not the previous generation's, so
+ * successive updates cannot let a report drift further than the bound:
+ *
+ * 1. no anchor row that is no longer in the context as written is gone from the index or lost a
+ *    supporting text unit: a deleted or edited document took it, and the report may repeat what no
+ *    document says any more (a row that lost a text unit but reads the same lost nothing);
+ * 2. every substituted sub-community report of the anchor is still there word for word (a changed
+ *    one may have been rewritten for rule 1);
+ * 3. the Jaccard distance between the anchor's rows and today's (a row whose text changed counts as
+ *    one removed and one added; a member that moved to another community, as removed) is at most
+ *    the bound.
+ *
+ * Row texts are compared in canonical form (stable-reuse.ts): ids as identities, degrees left out.
+ */
+import { createHash } from 'node:crypto'
+import type { CommunityRow } from '../../../model/communities.js'
+import type { CommunityReportRow } from '../../../model/community-reports.js'
+import type { CovariateRow } from '../../../model/covariates.js'
+import type { EntityRow } from '../../../model/entities.js'
+import type { RelationshipRow } from '../../../model/relationships.js'
+import { type CanonicalContext, encodeReport, type IdentityMaps, rowKey, type StoredReport } from './stable-reuse.js'
+
+/** What is recorded of the context a report was written from: one `key \0 text hash` per data row. */
+export interface ReportAnchor {
+  rows: string[]
+}
+
+/** Where a report's anchor is recorded: a hash of the report in stored (identity-cited) form. */
+export function anchorKey(stored: StoredReport): string {
+  return `anchor:${createHash('sha256')
+    .update(JSON.stringify([stored.report, stored.refs]))
+    .digest('hex')}`
+}
+
+export function anchorOf(rows: CanonicalContext['rows']): ReportAnchor {
+  return { rows: rows.map((r) => `${r.key}\u0000${createHash('sha256').update(r.text).digest('hex').slice(0, 16)}`) }
+}
+
+export type StaleDecision =
+  | { keep: true; change: number }
+  | { keep: false; change: number; reason: 'content removed' | 'sub-report changed' | 'changed too much' }
+
+/**
+ * Whether a report written from `anchor` may stand for a community whose context is now `current`.
+ * `losing`: keys of rows gone from the index or that lost a supporting text unit since the previous
+ * generation (rowsLosingContent).
+ */
+export function staleDecision(
+  anchor: ReportAnchor,
+  current: ReportAnchor,
+  losing: ReadonlySet<string>,
+  maxChange: number,
+): StaleDecision {
+  const then = new Set(anchor.rows)
+  const now = new Set(current.rows)
+  let shared = 0
+  for (const row of then) if (now.has(row)) shared++
+  const union = then.size + now.size - shared
+  const change = union === 0 ? 0 : 1 - shared / union
+  for (const row of then) {
+    if (now.has(row)) continue
+    const key = keyOf(row)
+    if (losing.has(key)) return { keep: false, change, reason: 'content removed' }
+    if (!MAPPED_KEY.test(key)) return { keep: false, change, reason: 'sub-report changed' }
+  }
+  return change <= maxChange ? { keep: true, change } : { keep: false, change, reason: 'changed too much' }
+}
+
+const MAPPED_KEY = /^(Entities|Relationships|Claims)\u0000/
+
+function keyOf(row: string): string {
+  return row.slice(0, row.lastIndexOf('\u0000'))
+}
+
+/** One generation's graph tables, as far as support goes. */
+export interface SupportTables {
+  entities: readonly EntityRow[]
+  relationships: readonly RelationshipRow[]
+  claims: readonly CovariateRow[] | null
+}
+
+/**
+ * Keys of the rows (entities, relationships, claims) of `previous` that are gone from `current` or
+ * lost a supporting text unit: what a deleted or edited document took with it.
+ */
+export function rowsLosingContent(previous: SupportTables, current: SupportTables): Set<string> {
+  const now = new Map(support(current).map((r) => [r.key, new Set(r.units)]))
+  const out = new Set<string>()
+  for (const row of support(previous)) {
+    const units = now.get(row.key)
+    if (units === undefined || row.units.some((id) => !units.has(id))) out.add(row.key)
+  }
+  return out
+}
+
+function support(t: SupportTables): Array<{ key: string; units: readonly string[] }> {
+  return [
+    ...t.entities.map((e) => ({ key: rowKey('Entities', e.title), units: e.text_unit_ids })),
+    ...t.relationships.map((r) => ({
+      key: rowKey('Relationships', `${r.source}\u0000${r.target}`),
+      units: r.text_unit_ids,
+    })),
+    ...(t.claims ?? []).map((c) => ({ key: rowKey('Claims', c.id), units: [c.text_unit_id] })),
+  ]
+}
+
+/**
+ * The previous generation's reports by community number, in stored (identity-cited) form: the form
+ * their anchors were recorded under. A report citing an id its tables lack is left out.
+ */
+export function storedReports(reports: readonly CommunityReportRow[], maps: IdentityMaps): Map<number, StoredReport> {
+  const every = {
+    Entities: new Set(maps.toIdentity.Entities.keys()),
+    Relationships: new Set(maps.toIdentity.Relationships.keys()),
+    Claims: new Set(maps.toIdentity.Claims.keys()),
+  }
+  const out = new Map<number, StoredReport>()
+  for (const r of reports) {
+    const content = {
+      title: r.title,
+      summary: r.summary,
+      findings: r.findings.map((f) => ({ summary: f.summary, explanation: f.explanation })),
+      rating: r.rank,
+      rating_explanation: r.rating_explanation,
+    }
+    const stored = encodeReport(content, maps, every)
+    if (stored !== undefined) out.set(r.community, stored)
+  }
+  return out
+}
+
+/** One generation's communities and the entities their entity_ids name. */
+export interface Membership {
+  communities: readonly CommunityRow[]
+  entities: readonly EntityRow[]
+}
+
+/**
+ * For each current community, the previous community of the same level that shares most of its
+ * members (by entity title; ties to the lower number): the report it may keep. Community numbers do
+ * not carry this: one whose members changed takes the lowest number left.
+ */
+export function predecessors(previous: Membership, current: Membership): Map<number, number> {
+  const titles = (m: Membership) => new Map(m.entities.map((e) => [e.id, e.title]))
+  const before = titles(previous)
+  const now = titles(current)
+  const home = new Map<string, number>()
+  for (const c of previous.communities) {
+    for (const id of c.entity_ids) {
+      const title = before.get(id)
+      if (title !== undefined) home.set(`${c.level}\u0000${title}`, c.community)
+    }
+  }
+  const out = new Map<number, number>()
+  for (const c of current.communities) {
+    const shared = new Map<number, number>()
+    for (const id of c.entity_ids) {
+      const title = now.get(id)
+      const from = title === undefined ? undefined : home.get(`${c.level}\u0000${title}`)
+      if (from !== undefined) shared.set(from, (shared.get(from) ?? 0) + 1)
+    }
+    let best: [number, number] | undefined
+    for (const [from, n] of shared)
+      if (best === undefined || n > best[1] || (n === best[1] && from < best[0])) best = [from, n]
+    if (best !== undefined) out.set(c.community, best[0])
+  }
+  return out
+}

@@ -1,0 +1,185 @@
+/** Bounded staleness of update reports: the keep/regenerate rules, lost content and predecessors on hand-made rows. */
+import { describe, expect, it } from 'vitest'
+import { csvLine, sectionHead } from '../../../src/index/operations/community-reports/csv.js'
+import { canonicalContext, identityMaps, rowKey } from '../../../src/index/operations/community-reports/stable-reuse.js'
+import {
+  anchorKey,
+  anchorOf,
+  predecessors,
+  rowsLosingContent,
+  staleDecision,
+  storedReports,
+} from '../../../src/index/operations/community-reports/stale-reuse.js'
+import type { CommunityRow } from '../../../src/model/communities.js'
+import type { CommunityReportRow } from '../../../src/model/community-reports.js'
+import type { EntityRow } from '../../../src/model/entities.js'
+import type { RelationshipRow } from '../../../src/model/relationships.js'
+
+const TITLES = ['ALPHA', 'BETA', 'GAMMA', 'DELTA', 'EPSILON']
+const maps = identityMaps({
+  Entities: TITLES.map((identity, i) => ({ human_readable_id: i, identity })),
+  Relationships: [
+    { human_readable_id: 0, identity: 'ALPHA\u0000BETA' },
+    { human_readable_id: 1, identity: 'BETA\u0000GAMMA' },
+  ],
+  Claims: [],
+})
+
+/** The anchor of a context of entities (index, description) and relationships (index, description). */
+function rows(entities: Array<[number, string]>, relationships: Array<[number, string]> = [], reports: string[] = []) {
+  const ends = [
+    ['ALPHA', 'BETA'],
+    ['BETA', 'GAMMA'],
+  ]
+  let text =
+    sectionHead('Entities', ['human_readable_id', 'title', 'description', 'degree']) +
+    entities.map(([i, d]) => csvLine([i, TITLES[i]!, d, 1])).join('')
+  if (relationships.length > 0) {
+    text += `\n${sectionHead('Relationships', ['human_readable_id', 'source', 'target', 'description', 'combined_degree'])}`
+    text += relationships.map(([i, d]) => csvLine([i, ends[i]![0]!, ends[i]![1]!, d, 2])).join('')
+  }
+  if (reports.length > 0) {
+    text += `\n${sectionHead('Reports', ['community', 'full_content'])}`
+    text += reports.map((r, i) => csvLine([i, r])).join('')
+  }
+  const canonical = canonicalContext(text, maps)
+  if (canonical === undefined) throw new Error('unmapped context')
+  return anchorOf(canonical.rows)
+}
+
+const FOUR: Array<[number, string]> = [
+  [0, 'a'],
+  [1, 'b'],
+  [2, 'c'],
+  [3, 'd'],
+]
+
+describe('staleDecision', () => {
+  it('keeps a report whose context gained rows within the bound, measuring the Jaccard distance of rows', () => {
+    const anchor = rows(FOUR, [[0, 'trade']])
+    const now = rows(FOUR, [
+      [0, 'trade'],
+      [1, 'sail'],
+    ])
+    expect(staleDecision(anchor, now, new Set(), 0.2)).toEqual({ keep: true, change: expect.closeTo(1 / 6) })
+    expect(staleDecision(anchor, now, new Set(), 0.1)).toMatchObject({ keep: false, reason: 'changed too much' })
+  })
+
+  it('counts a row whose text changed as one removed and one added, and a member that moved away as removed', () => {
+    const anchor = rows(FOUR)
+    expect(
+      staleDecision(
+        anchor,
+        rows([
+          [0, 'a'],
+          [1, 'b'],
+          [2, 'c'],
+          [3, 'd, and more'],
+        ]),
+        new Set(),
+        1,
+      ).change,
+    ).toBeCloseTo(2 / 5)
+    expect(staleDecision(anchor, rows(FOUR.slice(0, 3)), new Set(), 1)).toEqual({
+      keep: true,
+      change: expect.closeTo(1 / 4),
+    })
+  })
+
+  it('regenerates when a row the report was written from lost content, however small the change', () => {
+    const anchor = rows(FOUR, [[0, 'trade']])
+    const gone = rowKey('Relationships', 'ALPHA\u0000BETA')
+    expect(staleDecision(anchor, rows(FOUR), new Set([gone]), 0.5)).toMatchObject({
+      keep: false,
+      reason: 'content removed',
+    })
+    // A description rewritten after losing a text unit: what the lost text said may be in the report.
+    const edited = rowKey('Entities', 'DELTA')
+    const rewritten = rows([...FOUR.slice(0, 3), [3, 'd2']], [[0, 'trade']])
+    expect(staleDecision(anchor, rewritten, new Set([edited]), 0.5)).toMatchObject({ reason: 'content removed' })
+    // The same row unchanged in text lost nothing (another text unit says the same).
+    expect(staleDecision(anchor, rows(FOUR, [[0, 'trade']]), new Set([edited]), 0.5)).toEqual({ keep: true, change: 0 })
+  })
+
+  it('regenerates when a substituted sub-community report changed', () => {
+    const anchor = rows(FOUR, [], ['child report'])
+    expect(staleDecision(anchor, rows(FOUR, [], ['child report, rewritten']), new Set(), 0.9)).toMatchObject({
+      keep: false,
+      reason: 'sub-report changed',
+    })
+  })
+})
+
+const entity = (title: string, units: string[]): EntityRow =>
+  ({ id: `id-${title}`, title, text_unit_ids: units }) as unknown as EntityRow
+const relationship = (source: string, target: string, units: string[]): RelationshipRow =>
+  ({ source, target, text_unit_ids: units }) as unknown as RelationshipRow
+
+describe('rowsLosingContent', () => {
+  it('names the rows gone from the index and those that lost a text unit, not those that only gained', () => {
+    const previous = {
+      entities: [entity('ALPHA', ['t1', 't2']), entity('BETA', ['t2']), entity('GAMMA', ['t3'])],
+      relationships: [relationship('ALPHA', 'BETA', ['t2']), relationship('BETA', 'GAMMA', ['t3'])],
+      claims: null,
+    }
+    const current = {
+      entities: [entity('ALPHA', ['t1']), entity('GAMMA', ['t3', 't4'])],
+      relationships: [relationship('BETA', 'GAMMA', ['t3', 't4'])],
+      claims: null,
+    }
+    expect([...rowsLosingContent(previous, current)].sort()).toEqual(
+      [rowKey('Entities', 'ALPHA'), rowKey('Entities', 'BETA'), rowKey('Relationships', 'ALPHA\u0000BETA')].sort(),
+    )
+  })
+})
+
+describe('predecessors', () => {
+  const community = (n: number, level: number, titles: string[]): CommunityRow =>
+    ({ community: n, level, entity_ids: titles.map((t) => `id-${t}`) }) as unknown as CommunityRow
+  const entities = TITLES.map((t) => entity(t, []))
+
+  it('pairs each community with the previous one of its level sharing most members, whatever its number', () => {
+    const previous = {
+      entities,
+      communities: [community(0, 0, ['ALPHA', 'BETA', 'GAMMA']), community(1, 0, ['DELTA', 'EPSILON'])],
+    }
+    // GAMMA moved: the communities took new numbers (the lowest left), their predecessors are found by members.
+    const current = {
+      entities,
+      communities: [community(0, 0, ['GAMMA', 'DELTA', 'EPSILON']), community(2, 0, ['ALPHA', 'BETA'])],
+    }
+    expect(predecessors(previous, current)).toEqual(
+      new Map([
+        [0, 1],
+        [2, 0],
+      ]),
+    )
+  })
+})
+
+describe('anchors of stored reports', () => {
+  it("are found again from the previous generation's report row, whatever its ids were renumbered to", () => {
+    const report = (summary: string, explanation: string): CommunityReportRow =>
+      ({
+        community: 3,
+        title: 'Alpha community',
+        summary,
+        findings: [{ explanation, summary: 'Trade' }],
+        rank: 4.5,
+        rating_explanation: 'Central.',
+      }) as unknown as CommunityReportRow
+    const renumbered = identityMaps({
+      Entities: TITLES.map((identity, i) => ({ human_readable_id: 10 + i, identity })),
+      Relationships: [{ human_readable_id: 20, identity: 'ALPHA\u0000BETA' }],
+      Claims: [],
+    })
+    const before = storedReports([report('Alpha [Data: Entities (0, 1)].', 'Trade [Data: Relationships (0)].')], maps)
+    const after = storedReports(
+      [report('Alpha [Data: Entities (10, 11)].', 'Trade [Data: Relationships (20)].')],
+      renumbered,
+    )
+    expect(anchorKey(after.get(3)!)).toBe(anchorKey(before.get(3)!))
+    // A citation of an id the tables lack cannot be carried over: no stored form.
+    expect(storedReports([report('Alpha [Data: Entities (99)].', 'x')], maps).size).toBe(0)
+  })
+})
