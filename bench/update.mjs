@@ -4,9 +4,11 @@
 // each: a cold full index of the 20 documents, then add-1 / edit-1 / delete-1 updates with the LLM
 // cache disabled (--no-cache), so every answer not reused from the index's own model_replies table is
 // a real call. Prints, per update: model calls, tokens and wall time next to the cold full index's,
-// the share of community reports regenerated, how many reports were kept with renumbered citations,
-// and how many communities kept exactly their members (a report can only be reused when its community
-// did and its context, read with human_readable_ids replaced by identities, did not change).
+// the share of community reports regenerated, how many reports were kept with renumbered citations
+// (same community, same canonical context), how many were kept although their context changed
+// (community_reports.update_max_context_change, default 0.15), and how many communities kept exactly
+// their members. Each corpus runs twice: with the default, and with update_max_context_change: 0,
+// where every report whose context changed is written again (as a full index would).
 // Run: npm run bench:update
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -62,9 +64,9 @@ async function splitText(path, parts) {
   return dir
 }
 
-async function project(corpus, names) {
+async function project(corpus, names, extra = '') {
   const dir = await mkdtemp(join(tmpdir(), 'graphrag-bench-update-'))
-  await writeFile(join(dir, 'settings.yaml'), settings)
+  await writeFile(join(dir, 'settings.yaml'), settings + extra)
   for (const name of names) await cp(join(corpus, name), join(dir, 'input', name))
   return dir
 }
@@ -102,43 +104,57 @@ async function edited(path) {
   return `The ${name} choir sang at the Lantern Festival.\n${text}`
 }
 
+/** The two settings each corpus is updated under. */
+const MODES = [
+  ['default (update_max_context_change: 0.15)', ''],
+  ['exact (update_max_context_change: 0)', 'community_reports:\n  update_max_context_change: 0\n'],
+]
+
 async function bench(label, corpus) {
   const docs = (await readdir(corpus)).sort()
   const cold = await measure(async () => runIndex({ root: await project(corpus, docs), skipValidation: true }))
-  const dir = await project(corpus, docs.slice(0, 19))
-  await runIndex({ root: dir, skipValidation: true })
-  const scenarios = [
-    ['add-1', () => cp(join(corpus, docs[19]), join(dir, 'input', docs[19]))],
-    ['edit-1', async () => writeFile(join(dir, 'input', docs[4]), await edited(join(corpus, docs[4])))],
-    ['delete-1', () => rm(join(dir, 'input', docs[6]))],
-  ]
-  const rows = []
-  for (const [name, change] of scenarios) {
-    await change()
-    const m = await measure(() => runUpdate({ root: dir, skipValidation: true, cache: false }))
-    const reports = m.stats.workflows.update_community_reports.summary
-    const communities = m.stats.workflows.update_communities.summary
-    const renumbered = m.stats.workflows.create_community_reports.summary.reused_renumbered ?? 0
-    const clustering = m.stats.workflows.create_communities.summary.clustering ?? 'from_scratch'
-    rows.push({ name, ...m, reports, communities, renumbered, clustering })
+  const modes = []
+  for (const [mode, extra] of MODES) {
+    const dir = await project(corpus, docs.slice(0, 19), extra)
+    await runIndex({ root: dir, skipValidation: true })
+    const scenarios = [
+      ['add-1', () => cp(join(corpus, docs[19]), join(dir, 'input', docs[19]))],
+      ['edit-1', async () => writeFile(join(dir, 'input', docs[4]), await edited(join(corpus, docs[4])))],
+      ['delete-1', () => rm(join(dir, 'input', docs[6]))],
+    ]
+    const rows = []
+    for (const [name, change] of scenarios) {
+      await change()
+      const m = await measure(() => runUpdate({ root: dir, skipValidation: true, cache: false }))
+      const reports = m.stats.workflows.update_community_reports.summary
+      const communities = m.stats.workflows.update_communities.summary
+      const made = m.stats.workflows.create_community_reports.summary
+      const clustering = m.stats.workflows.create_communities.summary.clustering ?? 'from_scratch'
+      rows.push({ name, ...m, reports, communities, made, clustering })
+    }
+    modes.push([mode, rows])
   }
-  print(label, cold, rows)
+  print(label, cold, modes)
 }
 
 const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`)
 
-function print(label, cold, rows) {
+function print(label, cold, modes) {
   console.log(`\n${label}`)
   console.log(
     `cold full index: ${cold.chat} chat calls (${cold.reportCalls} reports), ${cold.embedding} embedding calls (${cold.embeddedTexts} texts), ${cold.tokens} tokens, ${cold.seconds.toFixed(2)} s`,
   )
-  console.log(
-    'update (--no-cache: reuse only through model_replies)   chat calls        embedding (texts)   tokens             wall            reports regenerated (report calls)   renumbered   communities with the same members   clustering',
-  )
-  for (const r of rows) {
+  for (const [mode, rows] of modes) {
+    console.log(`update, ${mode}, --no-cache (reuse only through model_replies)`)
     console.log(
-      `  ${r.name.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)} (${String(r.embeddedTexts).padStart(4)})   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})   ${String(r.renumbered).padStart(10)}   ${`${r.communities.communities_unchanged}/${r.reports.reports}`.padStart(7)}   ${r.clustering}`,
+      '             chat calls        embedding (texts)   tokens             wall            reports regenerated   renumbered   kept changed (max)   same members   clustering',
     )
+    for (const r of rows) {
+      const kept = `${r.made.kept_within_change ?? 0} (${(r.made.max_kept_change ?? 0).toFixed(3)})`
+      console.log(
+        `  ${r.name.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)} (${String(r.embeddedTexts).padStart(4)})   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${`${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})`.padStart(19)}   ${String(r.made.reused_renumbered ?? 0).padStart(10)}   ${kept.padStart(18)}   ${`${r.communities.communities_unchanged}/${r.reports.reports}`.padStart(12)}   ${r.clustering}`,
+      )
+    }
   }
 }
 
