@@ -6,6 +6,7 @@ import {
   anchorKey,
   anchorOf,
   predecessors,
+  rowName,
   rowsLosingContent,
   staleDecision,
   storedReports,
@@ -88,13 +89,13 @@ describe('staleDecision', () => {
 
   it('regenerates when a row the report was written from lost content, however small the change', () => {
     const anchor = rows(FOUR, [[0, 'trade']])
-    const gone = rowKey('Relationships', 'ALPHA\u0000BETA')
+    const gone = rowName(rowKey('Relationships', 'ALPHA\u0000BETA'))
     expect(staleDecision(anchor, rows(FOUR), new Set([gone]), 0.5)).toMatchObject({
       keep: false,
       reason: 'content removed',
     })
     // A description rewritten after losing a text unit: what the lost text said may be in the report.
-    const edited = rowKey('Entities', 'DELTA')
+    const edited = rowName(rowKey('Entities', 'DELTA'))
     const rewritten = rows([...FOUR.slice(0, 3), [3, 'd2']], [[0, 'trade']])
     expect(staleDecision(anchor, rewritten, new Set([edited]), 0.5)).toMatchObject({ reason: 'content removed' })
     // The same row unchanged in text lost nothing (another text unit says the same).
@@ -128,7 +129,9 @@ describe('rowsLosingContent', () => {
       claims: null,
     }
     expect([...rowsLosingContent(previous, current)].sort()).toEqual(
-      [rowKey('Entities', 'ALPHA'), rowKey('Entities', 'BETA'), rowKey('Relationships', 'ALPHA\u0000BETA')].sort(),
+      [rowKey('Entities', 'ALPHA'), rowKey('Entities', 'BETA'), rowKey('Relationships', 'ALPHA\u0000BETA')]
+        .map(rowName)
+        .sort(),
     )
   })
 })

@@ -24,9 +24,21 @@ import type { EntityRow } from '../../../model/entities.js'
 import type { RelationshipRow } from '../../../model/relationships.js'
 import { type CanonicalContext, encodeReport, type IdentityMaps, rowKey, type StoredReport } from './stable-reuse.js'
 
-/** What is recorded of the context a report was written from: one `key \0 text hash` per data row. */
+/**
+ * What is recorded of the context a report was written from, one short string per data row: `m`
+ * (a row of a mapped table) or `o` (a substituted report), 16 hex digits naming the row (rowName),
+ * then 12 of its canonical text. Hashes, because an anchor is kept for every report in model_replies.
+ */
 export interface ReportAnchor {
   rows: string[]
+}
+
+const sha = (text: string, digits: number): string => createHash('sha256').update(text).digest('hex').slice(0, digits)
+const NAME_LENGTH = 17
+
+/** The recorded name of a context row (CanonicalContext row key, e.g. rowKey's). */
+export function rowName(key: string): string {
+  return (/^(Entities|Relationships|Claims)\u0000/.test(key) ? 'm' : 'o') + sha(key, NAME_LENGTH - 1)
 }
 
 /** Where a report's anchor is recorded: a hash of the report in stored (identity-cited) form. */
@@ -37,7 +49,7 @@ export function anchorKey(stored: StoredReport): string {
 }
 
 export function anchorOf(rows: CanonicalContext['rows']): ReportAnchor {
-  return { rows: rows.map((r) => `${r.key}\u0000${createHash('sha256').update(r.text).digest('hex').slice(0, 16)}`) }
+  return { rows: rows.map((r) => rowName(r.key) + sha(r.text, 12)) }
 }
 
 export type StaleDecision =
@@ -46,8 +58,8 @@ export type StaleDecision =
 
 /**
  * Whether a report written from `anchor` may stand for a community whose context is now `current`.
- * `losing`: keys of rows gone from the index or that lost a supporting text unit since the previous
- * generation (rowsLosingContent).
+ * `losing`: names (rowName) of rows gone from the index or that lost a supporting text unit since the
+ * previous generation (rowsLosingContent).
  */
 export function staleDecision(
   anchor: ReportAnchor,
@@ -63,17 +75,10 @@ export function staleDecision(
   const change = union === 0 ? 0 : 1 - shared / union
   for (const row of then) {
     if (now.has(row)) continue
-    const key = keyOf(row)
-    if (losing.has(key)) return { keep: false, change, reason: 'content removed' }
-    if (!MAPPED_KEY.test(key)) return { keep: false, change, reason: 'sub-report changed' }
+    if (losing.has(row.slice(0, NAME_LENGTH))) return { keep: false, change, reason: 'content removed' }
+    if (!row.startsWith('m')) return { keep: false, change, reason: 'sub-report changed' }
   }
   return change <= maxChange ? { keep: true, change } : { keep: false, change, reason: 'changed too much' }
-}
-
-const MAPPED_KEY = /^(Entities|Relationships|Claims)\u0000/
-
-function keyOf(row: string): string {
-  return row.slice(0, row.lastIndexOf('\u0000'))
 }
 
 /** One generation's graph tables, as far as support goes. */
@@ -84,15 +89,15 @@ export interface SupportTables {
 }
 
 /**
- * Keys of the rows (entities, relationships, claims) of `previous` that are gone from `current` or
- * lost a supporting text unit: what a deleted or edited document took with it.
+ * Names (rowName) of the rows (entities, relationships, claims) of `previous` that are gone from
+ * `current` or lost a supporting text unit: what a deleted or edited document took with it.
  */
 export function rowsLosingContent(previous: SupportTables, current: SupportTables): Set<string> {
   const now = new Map(support(current).map((r) => [r.key, new Set(r.units)]))
   const out = new Set<string>()
   for (const row of support(previous)) {
     const units = now.get(row.key)
-    if (units === undefined || row.units.some((id) => !units.has(id))) out.add(row.key)
+    if (units === undefined || row.units.some((id) => !units.has(id))) out.add(rowName(row.key))
   }
   return out
 }
