@@ -136,4 +136,25 @@ describe('graphrag update: reports kept within update_max_context_change', () =>
     expect(fourth.reportOf('BERN')).not.toBe(third.reportOf('BERN'))
     expect(fourth.reportOf('ALDA')).toBe(first.reportOf('ALDA'))
   }, 90_000)
+
+  it('still finds the anchor after a plain graphrag index renumbered the report, with the cache gone', async () => {
+    const files: Record<string, string> = { 'settings.yaml': settings(0.07) }
+    for (const [name, text] of Object.entries(BASE)) files[`input/${name}`] = text
+    const root = await testdir(files)
+    await runIndex({ root, skipValidation: true })
+    const first = await snapshot(root)
+    // Names sorted before the others shift every entity id: the next index renumbers the reports.
+    await writeFile(join(root, 'input', '00-aside.txt'), 'Zora Vink.\n')
+    const from = llm.requests.length
+    await runIndex({ root, skipValidation: true })
+    expect(reportCallsSince(from)).toBe(0)
+    expect((await snapshot(root)).reportOf('BERN')).toBe(first.reportOf('BERN'))
+
+    await rm(join(root, 'cache'), { recursive: true, force: true })
+    await writeFile(join(root, 'input', 'e.txt'), 'Fenn Bern.\n')
+    const added = await update(root)
+    expect(added.calls).toBe(0)
+    expect(added.summary.kept_within_change).toBe(1)
+    expect((await snapshot(root)).reportOf('BERN')).toBe(first.reportOf('BERN'))
+  }, 60_000)
 })

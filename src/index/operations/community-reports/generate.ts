@@ -188,8 +188,8 @@ async function keptReport(
   const { origin: from, ...stored } = JSON.parse(value) as StoredReport & { origin: string }
   if (from === origin) return SAME_CONTEXT
   const report = decodeReport(stored, stable.maps)
-  // Read so the anchor travels on with the report into the next generation's model_replies.
-  if (report !== undefined && stable.stale !== undefined) await stable.store.get(anchorKey(stored))
+  // Read so the anchor travels on with the report into this generation's model_replies, for a later update.
+  if (report !== undefined) await stable.store.get(anchorKey(stored))
   return report
 }
 
