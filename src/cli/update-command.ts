@@ -79,7 +79,7 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
 function writeReports(reports: UpdateReports, out: { write(text: string): unknown }): void {
   if ('missing' in reports) {
     out.write(
-      `Reports: the previous index has no ${reports.missing.join(', ')} table(s), so the communities the change reaches are unknown: reports are guessed from the new and edited documents alone (a delete-only update shows none)\n`,
+      `Reports: the previous index has no ${reports.missing.join(', ')} table(s), so the communities the change reaches are unknown: reports are guessed from the new and edited documents alone, which undercounts an update that deletes\n`,
     )
     return void out.write(
       'Estimated model usage (heuristic: the new and edited documents alone; reports and summaries of unchanged regions are reused):\n',
@@ -87,15 +87,20 @@ function writeReports(reports: UpdateReports, out: { write(text: string): unknow
   }
   const r = reports.reach
   const parts = [
-    ...(r.replacedDocuments > 0 ? [`deleted or edited documents: ${formatCount(r.reached)}`] : []),
+    ...(r.replacedDocuments > 0
+      ? [
+          `deleted or edited documents reach ${formatCount(r.reached)}`,
+          `${formatCount(r.shrinking)} more may take members those lose`,
+        ]
+      : []),
     ...(r.newDocuments > 0 ? [`new documents: ${r.newDocuments} × ${r.perDocument.toFixed(1)} on average`] : []),
   ]
+  out.write(`Reports: up to ${formatCount(r.count)} of ${formatCount(r.total)} communities (${parts.join('; ')})\n`)
   out.write(
-    `Reports: at most ${formatCount(r.count)} of ${formatCount(r.total)} communities reached by the changed documents (${parts.join('; ')}); ` +
-      'a report whose context changes little is kept (community_reports.update_max_context_change), so fewer may be written\n',
+    '  fewer are usually written: a report whose context changes little is kept (community_reports.update_max_context_change); a new document counts as the average reach of a document\n',
   )
   out.write(
-    'Estimated model usage (heuristic: extraction, summaries, text-unit and entity embeddings from the new and edited documents; reports and their embeddings from the communities reached, an upper bound):\n',
+    'Estimated model usage (heuristic: extraction, summaries, text-unit and entity embeddings from the new and edited documents; reports and their embeddings from the communities above):\n',
   )
 }
 

@@ -30,13 +30,18 @@ const TABLES: ReachTables = {
 
 describe('measureUpdateReach', () => {
   it('a deleted document reaches the communities of its entities at every level, once each', () => {
-    // d2's only entity B sits in c0 (level 0) and c3 (level 1).
+    // d2's only entity B sits in c0 (level 0) and c3 (level 1); B stays (d1 mentions it too).
     const reach = measureUpdateReach(TABLES, ['d2'], 0)
-    expect(reach).toMatchObject({ total: 5, replacedDocuments: 1, reached: 2, newDocuments: 0, count: 2 })
+    expect(reach).toMatchObject({ total: 5, replacedDocuments: 1, reached: 2, shrinking: 0, newDocuments: 0, count: 2 })
     expect(reach.members).toBe((2 + 1) / 2)
     expect(reach.unitTokens).toBe(250)
-    // d1 reaches c0, c2, c3 (A and B): the union with d2's is still three communities.
-    expect(measureUpdateReach(TABLES, ['d1', 'd2'], 0)).toMatchObject({ reached: 3, count: 3 })
+  })
+
+  it('a reached community that loses an entity outright counts one more (a neighbour may take the rest)', () => {
+    // d3 alone mentions C: c1 and c4 lose it. D, with no known text unit, is not counted as lost.
+    expect(measureUpdateReach(TABLES, ['d3'], 0)).toMatchObject({ reached: 2, shrinking: 2, count: 4 })
+    // d1 and d2 together: A and B vanish from c0, c2 and c3; 3 + 3 capped at the 5 communities.
+    expect(measureUpdateReach(TABLES, ['d1', 'd2'], 0)).toMatchObject({ reached: 3, shrinking: 3, count: 5 })
   })
 
   it('a new document counts as the mean reach of a previous document, rounded up', () => {
@@ -48,7 +53,7 @@ describe('measureUpdateReach', () => {
     expect(reach.members).toBeCloseTo(10 / 7)
     // A whole mean adds no rounding: 3 new documents × 7/3 = 7, capped at the 5 communities.
     expect(measureUpdateReach(TABLES, [], 3).count).toBe(5)
-    expect(measureUpdateReach(TABLES, ['d3'], 1)).toMatchObject({ reached: 2, count: Math.ceil(2 + 7 / 3) })
+    expect(measureUpdateReach(TABLES, ['d2'], 1)).toMatchObject({ reached: 2, count: Math.ceil(2 + 7 / 3) })
   })
 
   it('is capped at the number of communities and is zero on an index without communities', () => {
