@@ -14,7 +14,7 @@ export interface ReachTables {
   readonly documents: ReadonlyArray<{ readonly id: string }>
   readonly textUnits: ReadonlyArray<{ readonly id: string; readonly document_id: string; readonly n_tokens: number }>
   readonly entities: ReadonlyArray<{ readonly id: string; readonly text_unit_ids: readonly string[] | null }>
-  readonly communities: ReadonlyArray<{ readonly id: string; readonly entity_ids: readonly string[] | null }>
+  readonly communities: ReadonlyArray<{ readonly entity_ids: readonly string[] | null }>
 }
 
 export interface UpdateReach extends ReportFigures {
@@ -64,8 +64,10 @@ const mean = (sum: number, n: number) => (n === 0 ? 0 : sum / n)
 
 /**
  * `changed` are the previous ids of the deleted and edited documents, `newDocuments` the count of new
- * ones. The report count is rounded up and capped at the number of communities: an upper bound, as an
- * update may keep a report whose context changed little (community_reports.update_max_context_change).
+ * ones. The report count is rounded up and capped at the number of communities. For the changed
+ * documents it is meant as a ceiling (an update may also keep a report whose context changed little,
+ * community_reports.update_max_context_change), though a re-clustering that moves members further than
+ * one neighbour can exceed it; for new documents it is an average.
  */
 export function measureUpdateReach(tables: ReachTables, changed: readonly string[], newDocuments: number): UpdateReach {
   const documentsOf = documentsByEntity(tables)

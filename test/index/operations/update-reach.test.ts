@@ -20,11 +20,11 @@ const TABLES: ReachTables = {
     { id: 'D', text_unit_ids: null },
   ],
   communities: [
-    { id: 'c0', entity_ids: ['A', 'B'] },
-    { id: 'c1', entity_ids: ['C', 'D'] },
-    { id: 'c2', entity_ids: ['A'] },
-    { id: 'c3', entity_ids: ['B'] },
-    { id: 'c4', entity_ids: ['C'] },
+    { entity_ids: ['A', 'B'] }, // c0
+    { entity_ids: ['C', 'D'] }, // c1
+    { entity_ids: ['A'] }, // c2
+    { entity_ids: ['B'] }, // c3
+    { entity_ids: ['C'] }, // c4
   ],
 }
 
