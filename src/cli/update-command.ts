@@ -1,6 +1,7 @@
 /** `graphrag update`: brings the index up to date with new, edited and deleted documents (or, with --dry-run, says what it would do). */
 import type { Command } from 'commander'
 import { estimateWorkflows } from '../index/plan/estimate-run.js'
+import { measureUpdateReports, type UpdateReports } from '../index/plan/estimate-update.js'
 import { PIPELINES } from '../index/plan/pipelines.js'
 import type { RunIndexOptions } from '../index/run/runner.js'
 import { describeChanges, hasChanges, planUpdate, runUpdate, type DocumentChanges } from '../index/run/update.js'
@@ -61,17 +62,46 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
     out.write(
       `Method: ${plan.method}; to extract: ${formatCount(plan.figures.chunks)} chunks, ${formatCount(plan.figures.chunkTokens)} tokens\n`,
     )
-    const estimate = estimateWorkflows(plan.settings, PIPELINES[plan.method], plan.figures)
-    out.write(
-      'Estimated model usage (heuristic: the new and edited documents; reports and summaries of unchanged regions are reused):\n',
-    )
-    writeEstimateRows(estimate, out)
+    const reports = await measureUpdateReports(plan.indexDir, plan.replaced, plan.changes.added.length)
+    const reach = 'reach' in reports ? reports.reach : undefined
+    writeReports(reports, out)
+    const pipeline = PIPELINES[plan.method]
+    writeEstimateRows(estimateWorkflows(plan.settings, pipeline, plan.figures, pipeline, reach), out)
     return void out.write('Dry run: nothing was called or written.\n')
   }
   const result = await runUpdate({ ...options, reporter: createConsoleReporter() })
   if (result.upToDate)
     out.write(`Index is up to date (${describeChanges(result.changes)}): no model was called, output/ is unchanged.\n`)
   else process.stderr.write(`Updated: ${describeChanges(result.changes)}; previous index kept in ${result.backupDir}\n`)
+}
+
+/** The communities the change reaches, then the heading of the estimate rows, which says what they rest on. */
+function writeReports(reports: UpdateReports, out: { write(text: string): unknown }): void {
+  if ('missing' in reports) {
+    out.write(
+      `Reports: the previous index has no ${reports.missing.join(', ')} table(s), so the communities the change reaches are unknown: reports are guessed from the new and edited documents alone, which undercounts an update that deletes\n`,
+    )
+    return void out.write(
+      'Estimated model usage (heuristic: the new and edited documents alone; reports and summaries of unchanged regions are reused):\n',
+    )
+  }
+  const r = reports.reach
+  const parts = [
+    ...(r.replacedDocuments > 0
+      ? [
+          `deleted or edited documents reach ${formatCount(r.reached)}`,
+          `${formatCount(r.shrinking)} more may take members those lose`,
+        ]
+      : []),
+    ...(r.newDocuments > 0 ? [`new documents: ${r.newDocuments} × ${r.perDocument.toFixed(1)} on average`] : []),
+  ]
+  out.write(`Reports: up to ${formatCount(r.count)} of ${formatCount(r.total)} communities (${parts.join('; ')})\n`)
+  out.write(
+    '  fewer are usually written: a report whose context changes little is kept (community_reports.update_max_context_change); a new document counts as the average reach of a document\n',
+  )
+  out.write(
+    'Estimated model usage (heuristic: extraction, summaries, text-unit and entity embeddings from the new and edited documents; reports and their embeddings from the communities above):\n',
+  )
 }
 
 function printChanges(changes: DocumentChanges, out: { write(text: string): unknown }): void {

@@ -6,7 +6,7 @@ import type { Settings } from '../config/schema.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import type { Logger } from '../logger.js'
 import type { PromptFile } from '../prompts/prompt-files.js'
-import type { ChunkFigures, EstimatedUsage, GuessedGraph } from './operations/estimate-usage.js'
+import type { ChunkFigures, EstimatedUsage, GuessedGraph, ReportFigures } from './operations/estimate-usage.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import type { TableStore } from '../storage/table-store.js'
 
@@ -73,6 +73,8 @@ export const NO_MODELS: ModelsUsed = Object.freeze({ chat: [], embedding: [] })
 export interface EstimateContext extends ChunkFigures {
   readonly settings: Settings
   readonly graph: GuessedGraph
+  /** An update's reports, measured on the previous index (absent for a full index: one per guessed community). */
+  readonly reports?: ReportFigures
   /** Tokens (chat tokenizer) of one of the workflow's own prompts, formatted with `values`. */
   promptTokens(file: PromptFile, values: Readonly<Record<string, string>>): number
 }

@@ -24,6 +24,8 @@
  * - Embeddings: chunk texts, `title:description` (~60 tokens) and report full_content (~965 tokens);
  *   one call per batch of batch_size texts or batch_max_tokens tokens.
  * - Every chat request adds 3 tokens and every message 4 tokens of chat-format overhead.
+ * - Update dry run: the report workflows and the report embedding count the reports measured on the
+ *   previous index (ReportFigures), with its mean community size and text-unit tokens.
  * - Chunk graph (ours, not calibrated on a reference): the sliding batches are counted exactly;
  *   a batch of n units gets n - 1 edges of ~45 tokens back. Cross-document batches are guessed at
  *   one per two chunks, each a unit with two similar units of other documents.
@@ -81,9 +83,21 @@ export interface GuessedGraph {
   communities: number
 }
 
-/** What an estimate reads: chunk figures and the guessed graph. */
+/**
+ * The reports an update may write, measured on the previous index (update-reach.ts) rather than
+ * guessed from the changed chunks: their count, the mean entities of their communities and the mean
+ * tokens of a text unit (the contexts of reports rest on the whole index, not on the changed chunks).
+ */
+export interface ReportFigures {
+  readonly count: number
+  readonly members: number
+  readonly unitTokens: number
+}
+
+/** What an estimate reads: chunk figures, the guessed graph and, for an update, the measured reports. */
 export interface UsageInput extends ChunkFigures {
   readonly graph: GuessedGraph
+  readonly reports?: ReportFigures
 }
 
 /** Calls and tokens of one workflow (fractional until the plan rounds them). */
@@ -230,19 +244,25 @@ export function extractClaimsUsage(x: UsageInput, prompts: ExtractionPrompts, ma
   return chunkExtraction(x, prompts, x.graph.claims * H.claimRecordTokens, maxGleanings)
 }
 
-/** One report call per community with a `context`-token input. */
+/** Reports written: measured for an update, else one per guessed community. */
+function reportCount(x: UsageInput): number {
+  return x.reports?.count ?? x.graph.communities
+}
+
+/** One report call per report written, each with a `context`-token input. */
 function reports(x: UsageInput, template: number, maxInputLength: number, context: number): EstimatedUsage {
-  return scale(call([template + Math.min(maxInputLength, context)], H.reportReplyTokens), x.graph.communities)
+  return scale(call([template + Math.min(maxInputLength, context)], H.reportReplyTokens), reportCount(x))
 }
 
 export function graphReportsUsage(x: UsageInput, template: number, maxInputLength: number): EstimatedUsage {
   const perMember = H.contextTokensPerMember + (x.graph.claims > 0 ? H.claimContextTokensPerMember : 0)
-  const members = (x.graph.entities * H.membershipsPerEntity) / x.graph.communities
+  const members = x.reports?.members ?? (x.graph.entities * H.membershipsPerEntity) / x.graph.communities
   return reports(x, template, maxInputLength, H.contextTrimFactor * Math.min(maxInputLength, members * perMember))
 }
 
 export function textReportsUsage(x: UsageInput, template: number, maxInputLength: number): EstimatedUsage {
-  return reports(x, template, maxInputLength, (H.textReportContextChunks * x.chunkTokens) / Math.max(1, x.chunks))
+  const perChunk = x.reports?.unitTokens ?? x.chunkTokens / Math.max(1, x.chunks)
+  return reports(x, template, maxInputLength, H.textReportContextChunks * perChunk)
 }
 
 /** One call per batch of batch_size texts or batch_max_tokens tokens, for each configured embedding. */
@@ -254,7 +274,7 @@ export function embeddingsUsage(
   const sources: Record<string, [number, number]> = {
     text_unit_text: [x.chunks, x.chunkTokens],
     entity_description: [x.graph.entities, x.graph.entities * H.entityEmbeddingTokens],
-    community_full_content: [x.graph.communities, x.graph.communities * H.reportEmbeddingTokens],
+    community_full_content: [reportCount(x), reportCount(x) * H.reportEmbeddingTokens],
   }
   return names.reduce((u, name) => {
     const [texts, tokens] = sources[name] ?? [0, 0]

@@ -15,6 +15,7 @@ import {
   ZERO,
   type ChunkFigures,
   type GuessedGraph,
+  type ReportFigures,
 } from '../operations/estimate-usage.js'
 import type { EstimateContext, Workflow } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
@@ -27,6 +28,8 @@ export interface EstimateInput extends ChunkFigures {
   /** The whole planned pipeline, finished ones included: they still build the graph the others work on (default: `workflows`). */
   planned?: readonly WorkflowName[]
   settings: Settings
+  /** An update's reports measured on the previous index; absent for a full index. */
+  reports?: ReportFigures
   /** Token count with the chat model's tokenizer (prompt sizes). */
   countTokens: (text: string) => number
   /** Cost in USD of a workflow's usage, from the LLM layer's price table; undefined when unknown. */
@@ -70,6 +73,7 @@ function estimateContext(input: EstimateInput, graph: GuessedGraph): EstimateCon
     chunks: input.chunks,
     chunkTokens: input.chunkTokens,
     graph,
+    reports: input.reports,
     promptTokens: (file, values) => input.countTokens(formatPrompt(readPrompt(file), values)),
   }
 }

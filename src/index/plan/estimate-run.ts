@@ -8,7 +8,7 @@ import { encodingForModel, getTokenizer } from '../../llm/tokenizer.js'
 import type { ModelUsage } from '../../llm/types.js'
 import { loadDocuments } from '../input/load-documents.js'
 import { chunkDocuments } from '../operations/chunk-text.js'
-import type { ChunkFigures } from '../operations/estimate-usage.js'
+import type { ChunkFigures, ReportFigures } from '../operations/estimate-usage.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 import { estimateIndexCost, type CostEstimate } from './estimate-cost.js'
 
@@ -25,12 +25,16 @@ export async function chunkFiguresFromInputs(
   return { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) }
 }
 
-/** `planned` is the whole pipeline (finished workflows included), `workflows` the ones to estimate. */
+/**
+ * `planned` is the whole pipeline (finished workflows included), `workflows` the ones to estimate;
+ * `reports`, for an update, the reports measured on the previous index.
+ */
 export function estimateWorkflows(
   settings: Settings,
   workflows: readonly WorkflowName[],
   figures: ChunkFigures,
   planned: readonly WorkflowName[] = workflows,
+  reports?: ReportFigures,
 ): CostEstimate {
   const chatId = settings.extract_graph.completion_model_id
   const chatModel = settings.completion_models[chatId]
@@ -43,6 +47,7 @@ export function estimateWorkflows(
     chunks: figures.chunks,
     chunkTokens: figures.chunkTokens,
     settings,
+    reports,
     countTokens: (text) => tokenizer.count(text),
     cost: (workflow, kind, usage) => {
       const used = WORKFLOWS[workflow].models(settings)

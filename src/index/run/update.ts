@@ -37,6 +37,9 @@ export interface UpdatePlan {
   changes: DocumentChanges
   /** The documents to extract (new and edited), chunked as the pipeline would. */
   figures: ChunkFigures
+  /** The published index compared with, and the ids its edited and deleted documents had there (for the dry run's report figures). */
+  indexDir: string
+  replaced: string[]
 }
 
 export type UpdateResult =
@@ -89,6 +92,8 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
     method,
     changes,
     figures: { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) },
+    indexDir,
+    replaced: [...changes.edited, ...changes.deleted].map((title) => previous.get(title)!),
   }
 }
 

@@ -127,6 +127,48 @@ describe('dry-run cost estimate', () => {
     )
   })
 
+  it("an update's reports measured on the previous index replace the guessed communities for the reports and their vectors", async () => {
+    const settings = await settingsWith('')
+    const reports = { count: 7, members: 3, unitTokens: 500 }
+    // A delete-only update: nothing to extract, yet 7 communities lose an entity's text unit.
+    const deleteOnly = estimateIndexCost(input(settings, { chunks: 0, chunkTokens: 0, reports }))
+    const by = Object.fromEntries(deleteOnly.workflows.map((w) => [w.workflow, w]))
+    expect(Object.keys(by)).toEqual(['create_community_reports', 'generate_text_embeddings'])
+    expect(by.create_community_reports!.calls).toBe(7)
+    expect(by.create_community_reports!.completionTokens).toBe(7 * H.reportReplyTokens)
+    const template = count(
+      formatPrompt(loadPrompt(null, 'community_report_graph.txt', 'x'), { input_text: '', max_report_length: '2000' }),
+    )
+    const context = H.contextTrimFactor * 3 * H.contextTokensPerMember
+    const perCall = H.requestOverheadTokens + template + context + H.messageOverheadTokens
+    expect(Math.abs(by.create_community_reports!.promptTokens - 7 * perCall)).toBeLessThanOrEqual(1)
+    expect(by.generate_text_embeddings).toMatchObject({ calls: 1, promptTokens: 7 * H.reportEmbeddingTokens })
+
+    // With chunks to extract, extraction and the other embeddings stay those of the chunks.
+    const full = estimateIndexCost(input(settings))
+    const update = estimateIndexCost(input(settings, { reports }))
+    const pick = (e: ReturnType<typeof estimateIndexCost>, name: string) => e.workflows.find((w) => w.workflow === name)
+    expect(pick(update, 'extract_graph')).toEqual(pick(full, 'extract_graph'))
+    expect(pick(update, 'create_community_reports')!.calls).toBe(7)
+    const communities = 50.288 * H.entityRecordsPer1k * H.distinctEntityRatio * H.communitiesPerEntity
+    const embedded = (e: ReturnType<typeof estimateIndexCost>) => pick(e, 'generate_text_embeddings')!.promptTokens
+    expect(embedded(full) - embedded(update)).toBeCloseTo((communities - 7) * H.reportEmbeddingTokens, -1)
+
+    // Fast: text-unit reports sized by the previous index's text units.
+    const chatModel =
+      'completion_models:\n  default_completion_model:\n    model_provider: openai\n    model: gpt-4.1\n    api_key: sk-test\n'
+    const fast = estimateIndexCost(
+      input(await settingsWith(chatModel), {
+        workflows: ['create_community_reports_text'],
+        chunks: 0,
+        chunkTokens: 0,
+        reports,
+      }),
+    )
+    expect(fast.workflows[0]).toMatchObject({ workflow: 'create_community_reports_text', calls: 7 })
+    expect(fast.workflows[0]!.promptTokens).toBeGreaterThan(7 * H.textReportContextChunks * 500)
+  })
+
   it('prices usage through the callback and leaves the total unknown when a price is missing', async () => {
     const settings = await settingsWith('')
     const priced = estimateIndexCost(
