@@ -64,7 +64,7 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
     )
     const reports = await measureUpdateReports(plan.indexDir, plan.replaced, plan.changes.added.length)
     const reach = 'reach' in reports ? reports.reach : undefined
-    writeReports(reports, out)
+    writeReports(reports, plan.method, out)
     const pipeline = PIPELINES[plan.method]
     writeEstimateRows(estimateWorkflows(plan.settings, pipeline, plan.figures, pipeline, reach), out)
     return void out.write('Dry run: nothing was called or written.\n')
@@ -76,7 +76,7 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
 }
 
 /** The communities the change reaches, then the heading of the estimate rows, which says what they rest on. */
-function writeReports(reports: UpdateReports, out: { write(text: string): unknown }): void {
+function writeReports(reports: UpdateReports, method: string, out: { write(text: string): unknown }): void {
   if ('missing' in reports) {
     out.write(
       `Reports: the previous index has no ${reports.missing.join(', ')} table(s), so the communities the change reaches are unknown: reports are guessed from the new and edited documents alone, which undercounts an update that deletes\n`,
@@ -97,7 +97,9 @@ function writeReports(reports: UpdateReports, out: { write(text: string): unknow
   ]
   out.write(`Reports: up to ${formatCount(r.count)} of ${formatCount(r.total)} communities (${parts.join('; ')})\n`)
   out.write(
-    '  fewer are usually written: a report whose context changes little is kept (community_reports.update_max_context_change); a new document counts as the average reach of a document\n',
+    method === 'standard'
+      ? '  fewer are usually written: a report whose context changes little is kept (community_reports.update_max_context_change); a new document counts as the average reach of a document\n'
+      : '  a report whose context is unchanged is reused; a new document counts as the average reach of a document\n',
   )
   out.write(
     'Estimated model usage (heuristic: extraction, summaries, text-unit and entity embeddings from the new and edited documents; reports and their embeddings from the communities above):\n',
