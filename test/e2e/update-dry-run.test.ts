@@ -87,6 +87,13 @@ describe('graphrag update --dry-run', () => {
       expect(reportCalls).toBeGreaterThan(0)
       expect(count).toBeGreaterThanOrEqual(reportCalls)
       expect(count).toBeGreaterThanOrEqual(regenerated)
+      // stats.json sets the update's own estimate (the dry run's) next to what it used, not a full index's.
+      const estimated = (workflow: string) =>
+        (stats.estimate as Array<{ workflow: string; estimated: { calls: number } }>).find(
+          (w) => w.workflow === workflow,
+        )
+      expect(estimated('extract_graph')).toBeUndefined()
+      expect(estimated('create_community_reports')?.estimated.calls).toBe(count)
     },
     60_000,
   )

@@ -22,6 +22,7 @@ import { ParquetTableStore } from '../../storage/table-store.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { VERSION } from '../../version.js'
 import { compareWithActual, estimateWorkflows } from '../plan/estimate-run.js'
+import type { ChunkFigures, ReportFigures } from '../operations/estimate-usage.js'
 import { createFileLogger } from './file-logger.js'
 import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
@@ -71,6 +72,8 @@ export interface RunIndexOptions {
   update?: {
     prepare(run: { reporter: Reporter; reuse: ReplyReuse | undefined; log: Logger }): Promise<void>
     record(stats: RunStatsFile, reuse: ReplyReuse | undefined): void
+    /** What stats.json's estimate rests on: the changed documents' chunks and the reports the change reaches, as the dry run estimates them. */
+    estimate: { figures: ChunkFigures; reports: ReportFigures | undefined }
   }
 }
 
@@ -232,7 +235,7 @@ async function runInGeneration(
   stats.estimate = await estimateNextToActual(
     settings,
     { ran, planned },
-    new ParquetTableStore(outputDir),
+    options.update?.estimate ?? new ParquetTableStore(outputDir),
     registry.usageByWorkflow(),
   )
   stats.total_runtime = (performance.now() - started) / 1000
@@ -281,16 +284,22 @@ function runSignal(outer: AbortSignal | undefined): AbortSignal {
 }
 
 /** The dry-run estimate recomputed from the real chunks, next to what the run used (undefined without model calls). */
+/** The estimate for this run next to its usage: an index's from its chunks, an update's as its dry run would give it. */
 async function estimateNextToActual(
   settings: Settings,
   workflows: { ran: readonly WorkflowName[]; planned: readonly WorkflowName[] },
-  tables: ParquetTableStore,
+  basis: ParquetTableStore | { figures: ChunkFigures; reports: ReportFigures | undefined },
   usage: Parameters<typeof compareWithActual>[1],
 ): Promise<ReturnType<typeof compareWithActual> | undefined> {
-  if (!(await tables.has(BASE_TEXT_UNITS.name))) return undefined
-  const units = await tables.read(BASE_TEXT_UNITS)
-  const figures = { chunks: units.length, chunkTokens: units.reduce((sum, u) => sum + u.n_tokens, 0) }
-  const comparison = compareWithActual(estimateWorkflows(settings, workflows.ran, figures, workflows.planned), usage)
+  let figures: ChunkFigures
+  let reports: ReportFigures | undefined
+  if (basis instanceof ParquetTableStore) {
+    if (!(await basis.has(BASE_TEXT_UNITS.name))) return undefined
+    const units = await basis.read(BASE_TEXT_UNITS)
+    figures = { chunks: units.length, chunkTokens: units.reduce((sum, u) => sum + u.n_tokens, 0) }
+  } else ({ figures, reports } = basis)
+  const estimate = estimateWorkflows(settings, workflows.ran, figures, workflows.planned, reports)
+  const comparison = compareWithActual(estimate, usage)
   return comparison.length > 0 ? comparison : undefined
 }
 

@@ -19,6 +19,7 @@ import { ParquetTableStore } from '../../storage/table-store.js'
 import { loadDocuments } from '../input/load-documents.js'
 import { chunkDocuments } from '../operations/chunk-text.js'
 import type { ChunkFigures } from '../operations/estimate-usage.js'
+import { measureUpdateReports } from '../plan/estimate-update.js'
 import { METHODS, type IndexMethod } from '../plan/pipelines.js'
 import type { ReplyReuse } from './reply-reuse.js'
 import { runIndex, type IndexRunResult, type RunIndexOptions } from './runner.js'
@@ -107,6 +108,7 @@ export async function runUpdate(options: RunIndexOptions): Promise<UpdateResult>
   const plan = await planUpdate(options, (message) => reporter?.warning(message))
   if (!hasChanges(plan.changes)) return { upToDate: true, changes: plan.changes }
   let backupDir = ''
+  const reports = await measureUpdateReports(plan.indexDir, plan.replaced, plan.changes.added.length)
   const result = await runIndex({
     ...options,
     method: plan.method,
@@ -117,6 +119,7 @@ export async function runUpdate(options: RunIndexOptions): Promise<UpdateResult>
         if (run.reuse !== undefined && !run.reuse.hadReplies) run.reporter.warning(NO_REPLIES_NOTICE)
       },
       record: (stats, reuse) => recordUpdate(stats, plan.changes, reuse, backupDir),
+      estimate: { figures: plan.figures, reports: 'reach' in reports ? reports.reach : undefined },
     },
   })
   return { upToDate: false, changes: plan.changes, backupDir, ...result }
