@@ -4,6 +4,7 @@ import { estimateWorkflows } from '../index/plan/estimate-run.js'
 import { measureUpdateReports, type UpdateReports } from '../index/plan/estimate-update.js'
 import { PIPELINES } from '../index/plan/pipelines.js'
 import type { RunIndexOptions } from '../index/run/runner.js'
+import type { RunStatsFile } from '../index/run/run-stats.js'
 import { describeChanges, hasChanges, planUpdate, runUpdate, type DocumentChanges } from '../index/run/update.js'
 import { createConsoleReporter } from './console-reporter.js'
 import { writeEstimateRows } from './dry-run.js'
@@ -72,7 +73,21 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
   const result = await runUpdate({ ...options, reporter: createConsoleReporter() })
   if (result.upToDate)
     out.write(`Index is up to date (${describeChanges(result.changes)}): no model was called, output/ is unchanged.\n`)
-  else process.stderr.write(`Updated: ${describeChanges(result.changes)}; previous index kept in ${result.backupDir}\n`)
+  else {
+    process.stderr.write(`Updated: ${describeChanges(result.changes)}; previous index kept in ${result.backupDir}\n`)
+    const reports = describeReports(result.stats.workflows)
+    if (reports !== undefined) process.stderr.write(`${reports}\n`)
+  }
+}
+
+/** What became of the community reports, from the report workflows' summaries; undefined when they did not run. */
+function describeReports(workflows: RunStatsFile['workflows']): string | undefined {
+  const update = workflows.update_community_reports?.summary
+  if (update === undefined || typeof update.reports !== 'number') return undefined
+  const made = workflows.create_community_reports?.summary ?? {}
+  const changed = typeof made.kept_within_change === 'number' ? made.kept_within_change : 0
+  const bound = changed > 0 ? ` (${changed} of them with a context changed by at most ${made.max_kept_change})` : ''
+  return `Reports: ${update.reports_regenerated} of ${update.reports} written again, ${update.reports_reused} kept${bound}`
 }
 
 /** The communities the change reaches, then the heading of the estimate rows, which says what they rest on. */

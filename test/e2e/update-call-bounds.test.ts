@@ -63,6 +63,10 @@ describe('graphrag update: calls and reports of a one-document change on 20 docu
       const calls = chatCallsSince(from).length
       const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
       const reports = stats.workflows.update_community_reports.summary
+      // The command says what became of the reports.
+      expect(run.stderr).toContain(
+        `Reports: ${reports.reports_regenerated} of ${reports.reports} written again, ${reports.reports_reused} kept`,
+      )
       seen.push(`${label}: ${calls}/${fullCalls} calls, ${reports.reports_regenerated}/${reports.reports} reports`)
       expect(calls, seen.join('; ')).toBeGreaterThan(0)
       expect(calls / fullCalls, seen.join('; ')).toBeLessThanOrEqual(0.1)
