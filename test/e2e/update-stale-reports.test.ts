@@ -157,4 +157,17 @@ describe('graphrag update: reports kept within update_max_context_change', () =>
     expect(added.summary.kept_within_change).toBe(1)
     expect((await snapshot(root)).reportOf('BERN')).toBe(first.reportOf('BERN'))
   }, 60_000)
+
+  it('keeps no report written with another word limit: the setting changed, so every report is written again', async () => {
+    const files: Record<string, string> = { 'settings.yaml': settings(0.07) }
+    for (const [name, text] of Object.entries(BASE)) files[`input/${name}`] = text
+    const root = await testdir(files)
+    await runIndex({ root, skipValidation: true })
+    await writeFile(join(root, 'settings.yaml'), `${settings(0.07)}  max_length: 1500\n`)
+    await writeFile(join(root, 'input', 'e.txt'), 'Fenn Bern.\n')
+    const added = await update(root)
+    expect(added.summary.kept_within_change).toBe(0)
+    expect(added.summary.reused_renumbered).toBe(0)
+    expect(added.calls).toBe(2)
+  }, 60_000)
 })

@@ -4,6 +4,7 @@ import { csvLine, sectionHead } from '../../../src/index/operations/community-re
 import type { ReportContent } from '../../../src/index/operations/community-reports/render.js'
 import {
   canonicalContext,
+  canonicalKey,
   decodeReport,
   encodeReport,
   identityMaps,
@@ -81,6 +82,15 @@ describe('canonicalContext', () => {
     expect(canonical).toContain('"Alpha runs the mill,\n12 workers there"')
     expect(canonical).not.toMatch(/^3,ALPHA/m)
     expect(canonicalContext(context({ ...OLD, beta: 99 }), maps(OLD))).toBeUndefined()
+  })
+
+  it('keys a report by its prompt, word limit and model too: a report another model wrote is not reused', () => {
+    const text = canonicalContext(context(OLD), maps(OLD))!.text
+    const key = canonicalKey(text, 'prompt', 2000, 'gpt-4.1')
+    expect(canonicalKey(canonicalContext(context(NEW), maps(NEW))!.text, 'prompt', 2000, 'gpt-4.1')).toBe(key)
+    expect(canonicalKey(text, 'prompt', 2000, 'gpt-4.1-mini')).not.toBe(key)
+    expect(canonicalKey(text, 'prompt', 1500, 'gpt-4.1')).not.toBe(key)
+    expect(canonicalKey(text, 'other prompt', 2000, 'gpt-4.1')).not.toBe(key)
   })
 
   it('maps citations inside substituted sub-community reports', () => {

@@ -6,6 +6,7 @@ import {
   anchorKey,
   anchorOf,
   predecessors,
+  reportBasis,
   rowName,
   rowsLosingContent,
   staleDecision,
@@ -45,7 +46,7 @@ function rows(entities: Array<[number, string]>, relationships: Array<[number, s
   }
   const canonical = canonicalContext(text, maps)
   if (canonical === undefined) throw new Error('unmapped context')
-  return anchorOf(canonical.rows)
+  return anchorOf(canonical.rows, 'basis')
 }
 
 const FOUR: Array<[number, string]> = [
@@ -100,6 +101,18 @@ describe('staleDecision', () => {
     expect(staleDecision(anchor, rewritten, new Set([edited]), 0.5)).toMatchObject({ reason: 'content removed' })
     // The same row unchanged in text lost nothing (another text unit says the same).
     expect(staleDecision(anchor, rows(FOUR, [[0, 'trade']]), new Set([edited]), 0.5)).toEqual({ keep: true, change: 0 })
+  })
+
+  it('never keeps a report written with another prompt, word limit or model', () => {
+    const anchor = rows(FOUR)
+    const otherModel = { ...rows(FOUR), basis: reportBasis('prompt', 2000, 'gpt-4.1') }
+    expect(reportBasis('prompt', 2000, 'gpt-4.1')).not.toBe(reportBasis('prompt', 2000, 'gpt-4.1-mini'))
+    expect(reportBasis('prompt', 2000, 'gpt-4.1')).not.toBe(reportBasis('prompt', 1500, 'gpt-4.1'))
+    expect(staleDecision(anchor, otherModel, new Set(), 1)).toEqual({
+      keep: false,
+      change: 0,
+      reason: 'written otherwise',
+    })
   })
 
   it('regenerates when a substituted sub-community report changed', () => {

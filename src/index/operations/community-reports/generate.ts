@@ -25,7 +25,7 @@ import {
   type IdentityMaps,
   type StoredReport,
 } from './stable-reuse.js'
-import { anchorKey, anchorOf, type ReportAnchor, staleDecision } from './stale-reuse.js'
+import { anchorKey, anchorOf, type ReportAnchor, reportBasis, staleDecision } from './stale-reuse.js'
 import { buildCommunityContext, type SubCommunity } from './substitution.js'
 
 export interface GraphReportOptions {
@@ -78,7 +78,11 @@ export async function generateGraphReports(
   )
   const reports = new Map<number, string>()
   const pending = new Map<number, Promise<Outcome>>()
-  const deps = { ...services, countTokens }
+  const deps = {
+    ...services,
+    countTokens,
+    basis: reportBasis(options.prompt, options.maxReportLength, services.chat.model),
+  }
   // Deepest first, so every child's promise exists before its parent's is made.
   for (const c of ordered) {
     const children = c.children.flatMap((id) => pending.get(id) ?? [])
@@ -130,7 +134,7 @@ async function reportOne(
   subs: SubCommunity[],
   locals: ReadonlyMap<number, LocalContext>,
   options: GraphReportOptions,
-  services: GraphReportServices & { countTokens: CountTokens },
+  services: GraphReportServices & { countTokens: CountTokens; basis: string },
 ): Promise<Outcome> {
   // Yield first: contexts are built one per macrotask, so requests go out while others are built.
   await new Promise<void>((resolve) => setImmediate(resolve))
@@ -140,7 +144,9 @@ async function reportOne(
     if (context.text === '') return { kind: 'empty' }
     const canonical = services.stable === undefined ? undefined : canonicalContext(context.text, services.stable.maps)
     const key =
-      canonical === undefined ? undefined : canonicalKey(canonical.text, options.prompt, options.maxReportLength)
+      canonical === undefined
+        ? undefined
+        : canonicalKey(canonical.text, options.prompt, options.maxReportLength, services.chat.model)
     const origin = createHash('sha256').update(context.text).digest('hex')
     const earlier = key === undefined ? undefined : await keptReport(key, origin, services)
     const kept = earlier === SAME_CONTEXT ? undefined : earlier
@@ -152,7 +158,7 @@ async function reportOne(
       const stored = encodeReport(content, services.stable!.maps, canonical!.shown)
       if (stored !== undefined) {
         await services.stable!.store.set(key, JSON.stringify({ ...stored, origin }))
-        await services.stable!.store.set(anchorKey(stored), JSON.stringify(anchorOf(canonical!.rows)))
+        await services.stable!.store.set(anchorKey(stored), JSON.stringify(anchorOf(canonical!.rows, services.basis)))
       }
     }
     return {
@@ -201,7 +207,7 @@ async function keptReport(
 async function staleReport(
   community: CommunityRow,
   canonical: CanonicalContext,
-  services: GraphReportServices,
+  services: GraphReportServices & { basis: string },
 ): Promise<{ report: ReportContent; change: number } | undefined> {
   const stable = services.stable!
   const stale = stable.stale
@@ -211,7 +217,7 @@ async function staleReport(
   if (value === undefined) return undefined
   const decision = staleDecision(
     JSON.parse(value) as ReportAnchor,
-    anchorOf(canonical.rows),
+    anchorOf(canonical.rows, services.basis),
     stale.losing,
     stale.maxChange,
   )

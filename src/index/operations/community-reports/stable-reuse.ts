@@ -169,10 +169,10 @@ function withoutDegree(section: string, rest: string): string {
     : rest
 }
 
-/** The reuse key of a report: the canonical context plus everything else the prompt holds. */
-export function canonicalKey(canonical: string, prompt: string, maxReportLength: number): string {
+/** The reuse key of a report: the canonical context plus everything else the prompt holds, and the model that answers it. */
+export function canonicalKey(canonical: string, prompt: string, maxReportLength: number, model: string): string {
   return createHash('sha256')
-    .update(JSON.stringify([prompt, maxReportLength, canonical]))
+    .update(JSON.stringify([prompt, maxReportLength, model, canonical]))
     .digest('hex')
 }
 

@@ -14,7 +14,8 @@
  *    one removed and one added; a member that moved to another community, as removed) is at most
  *    the bound.
  *
- * Row texts are compared in canonical form (stable-reuse.ts): ids as identities, degrees left out.
+ * Row texts are compared in canonical form (stable-reuse.ts): ids as identities, degrees left out. A
+ * report written with another prompt template, word limit or model is never kept.
  */
 import { createHash } from 'node:crypto'
 import type { CommunityRow } from '../../../model/communities.js'
@@ -30,7 +31,14 @@ import { type CanonicalContext, encodeReport, type IdentityMaps, rowKey, type St
  * then 12 of its canonical text. Hashes, because an anchor is kept for every report in model_replies.
  */
 export interface ReportAnchor {
+  /** What else the reply rested on: prompt template, max_length and model (reportBasis). */
+  basis: string
   rows: string[]
+}
+
+/** The prompt template, word limit and model a report was written with: a report written otherwise is never kept. */
+export function reportBasis(prompt: string, maxReportLength: number, model: string): string {
+  return sha(JSON.stringify([prompt, maxReportLength, model]), 64)
 }
 
 const sha = (text: string, digits: number): string => createHash('sha256').update(text).digest('hex').slice(0, digits)
@@ -48,13 +56,17 @@ export function anchorKey(stored: StoredReport): string {
     .digest('hex')}`
 }
 
-export function anchorOf(rows: CanonicalContext['rows']): ReportAnchor {
-  return { rows: rows.map((r) => rowName(r.key) + sha(r.text, 12)) }
+export function anchorOf(rows: CanonicalContext['rows'], basis: string): ReportAnchor {
+  return { basis, rows: rows.map((r) => rowName(r.key) + sha(r.text, 12)) }
 }
 
 export type StaleDecision =
   | { keep: true; change: number }
-  | { keep: false; change: number; reason: 'content removed' | 'sub-report changed' | 'changed too much' }
+  | {
+      keep: false
+      change: number
+      reason: 'written otherwise' | 'content removed' | 'sub-report changed' | 'changed too much'
+    }
 
 /**
  * Whether a report written from `anchor` may stand for a community whose context is now `current`.
@@ -73,6 +85,7 @@ export function staleDecision(
   for (const row of then) if (now.has(row)) shared++
   const union = then.size + now.size - shared
   const change = union === 0 ? 0 : 1 - shared / union
+  if (anchor.basis !== current.basis) return { keep: false, change, reason: 'written otherwise' }
   for (const row of then) {
     if (now.has(row)) continue
     if (losing.has(row.slice(0, NAME_LENGTH))) return { keep: false, change, reason: 'content removed' }
