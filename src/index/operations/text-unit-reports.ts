@@ -6,7 +6,8 @@
 import { LlmError } from '../../errors.js'
 import type { ChatModel } from '../../llm/types.js'
 import type { CommunityReportDraft } from './community-reports/render.js'
-import { requestReport, type ReportRunResult } from './community-reports/request.js'
+import { countReuse, reportWriter, type StableReports, type WrittenReport } from './community-reports/report-reuse.js'
+import type { ReportRunResult } from './community-reports/request.js'
 import type { TextUnitContext } from './text-unit-report-context.js'
 
 export interface TextReportOptions {
@@ -15,36 +16,34 @@ export interface TextReportOptions {
   readonly maxReportLength: number
 }
 
-async function reportOne(
-  context: TextUnitContext,
-  chat: ChatModel,
-  options: TextReportOptions,
-  signal?: AbortSignal,
-): Promise<CommunityReportDraft> {
-  const content = await requestReport(context.text, options, signal === undefined ? { chat } : { chat, signal })
-  return { community: context.community, level: context.level, ...content }
-}
-
 /** Reports level by level, deepest first; requests of a level are issued together (the LLM layer bounds concurrency). */
 export async function generateTextReports(
   contexts: readonly TextUnitContext[],
   options: TextReportOptions,
-  services: { chat: ChatModel; signal?: AbortSignal; onCommunityDone?: () => void },
+  services: { chat: ChatModel; signal?: AbortSignal; onCommunityDone?: () => void; stable?: StableReports },
 ): Promise<ReportRunResult> {
   const result: ReportRunResult = { drafts: [], failures: [], attempted: 0 }
+  // Reports kept by canonical context (text units as identities), as graph reports are (report-reuse.ts).
+  const write = reportWriter(options, services)
   const levels = [...new Set(contexts.map((c) => c.level))].sort((a, b) => b - a)
   for (const level of levels) {
     const batch = contexts.filter((c) => c.level === level && c.text !== '').sort((a, b) => a.community - b.community)
     const outcomes = await Promise.allSettled(
-      batch.map((c) => reportOne(c, services.chat, options, services.signal).finally(services.onCommunityDone)),
+      batch.map((c) => write(c.community, c.text).finally(services.onCommunityDone)),
     )
     outcomes.forEach((outcome, i) => {
       result.attempted++
-      if (outcome.status === 'fulfilled') result.drafts.push(outcome.value)
-      else if (outcome.reason instanceof LlmError) {
-        result.failures.push({ community: batch[i].community, reason: outcome.reason.message, error: outcome.reason })
+      if (outcome.status === 'fulfilled') {
+        result.drafts.push(draft(batch[i]!, outcome.value))
+        countReuse(result, outcome.value)
+      } else if (outcome.reason instanceof LlmError) {
+        result.failures.push({ community: batch[i]!.community, reason: outcome.reason.message, error: outcome.reason })
       } else throw outcome.reason
     })
   }
   return result
+}
+
+function draft(context: TextUnitContext, written: WrittenReport): CommunityReportDraft {
+  return { community: context.community, level: context.level, ...written.content }
 }

@@ -7,23 +7,16 @@ import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { generateGraphReports } from '../operations/community-reports/generate.js'
-import type { StaleReuse } from '../operations/community-reports/generate.js'
 import { tableIdentityMaps } from '../operations/community-reports/stable-reuse.js'
-import {
-  type Membership,
-  predecessors,
-  rowsLosingContent,
-  type SupportTables,
-  storedReports,
-} from '../operations/community-reports/stale-reuse.js'
+import { rowsLosingContent } from '../operations/community-reports/stale-reuse.js'
 import { graphReportsUsage } from '../operations/estimate-usage.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
-import type { PromptFile, Workflow, WorkflowContext } from '../workflow.js'
+import type { PromptFile, Workflow } from '../workflow.js'
 import { writeReports } from './report-output.js'
+import { reuseSummary, stableReports } from './stable-reports.js'
 import { previousRows } from './update-previous.js'
 
 const NAME = 'create_community_reports'
-const STABLE_PARTITION = 'community_report_contexts'
 
 const promptFile = (s: Settings): PromptFile => ({
   keyPath: 'community_reports.graph_prompt',
@@ -71,12 +64,18 @@ export const createCommunityReports: Workflow = {
       maxInputLength: settings.max_input_length,
     }
     const input = { entities, relationships, communities, claims }
-    // Reports by canonical context live beside the model's replies, so model_replies carries them into an update.
-    const stable = {
-      store: ctx.cache.child(settings.model_instance_name).child(STABLE_PARTITION),
-      maps: tableIdentityMaps(entities, relationships, claims),
-      stale: await staleReuse(ctx, { entities, relationships, claims, communities }),
-    }
+    const current = { entities, relationships, claims, communities }
+    const stable = await stableReports(ctx, tableIdentityMaps(entities, relationships, claims), current, async () => {
+      const before = {
+        entities: await previousRows(ctx, ENTITIES),
+        relationships: await previousRows(ctx, RELATIONSHIPS),
+        claims: claims === null ? null : await previousRows(ctx, COVARIATES),
+      }
+      return {
+        maps: tableIdentityMaps(before.entities, before.relationships, before.claims),
+        losing: rowsLosingContent(before, current),
+      }
+    })
     const result = await generateGraphReports(input, options, {
       chat,
       signal: ctx.signal,
@@ -88,42 +87,7 @@ export const createCommunityReports: Workflow = {
     const written = await writeReports(ctx, NAME, result, communities)
     return {
       rows: { [COMMUNITY_REPORTS.name]: written },
-      summary: {
-        failed: result.failures.length,
-        reused_renumbered: result.reused ?? 0,
-        ...(stable.stale === undefined
-          ? {}
-          : { kept_within_change: result.keptStale ?? 0, max_kept_change: round(result.maxStaleChange ?? 0) }),
-      },
+      summary: { failed: result.failures.length, ...reuseSummary(result, stable) },
     }
   },
-}
-
-const round = (x: number): number => Number(x.toFixed(3))
-
-/**
- * In an update with community_reports.update_max_context_change > 0: the previous generation's reports
- * and which rows lost support since, for keeping a changed community's report within the bound.
- */
-async function staleReuse(ctx: WorkflowContext, current: SupportTables & Membership): Promise<StaleReuse | undefined> {
-  const maxChange = ctx.settings.community_reports.update_max_context_change
-  const previous = ctx.previousTables
-  if (previous === undefined || maxChange <= 0 || !(await previous.has(COMMUNITY_REPORTS.name))) return undefined
-  const before = {
-    entities: await previousRows(ctx, ENTITIES),
-    relationships: await previousRows(ctx, RELATIONSHIPS),
-    claims: current.claims === null ? null : await previousRows(ctx, COVARIATES),
-    communities: await previousRows(ctx, COMMUNITIES),
-  }
-  const maps = tableIdentityMaps(before.entities, before.relationships, before.claims)
-  const reports = storedReports(await previous.read(COMMUNITY_REPORTS), maps)
-  const from = predecessors(before, current)
-  return {
-    maxChange,
-    previous: (community) => {
-      const predecessor = from.get(community)
-      return predecessor === undefined ? undefined : reports.get(predecessor)
-    },
-    losing: rowsLosingContent(before, current),
-  }
 }

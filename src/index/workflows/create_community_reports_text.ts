@@ -9,6 +9,8 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { finalizeReports } from '../operations/community-reports/render.js'
+import { textUnitIdentityMaps } from '../operations/community-reports/stable-reuse.js'
+import { unitsGone } from '../operations/community-reports/stale-reuse.js'
 import { textReportsUsage, ZERO } from '../operations/estimate-usage.js'
 import { writeExtractiveReports } from '../operations/extractive-report/index.js'
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
@@ -16,6 +18,8 @@ import { generateTextReports } from '../operations/text-unit-reports.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import { NO_MODELS, type PromptFile, type Workflow } from '../workflow.js'
 import { writeReports } from './report-output.js'
+import { reuseSummary, stableReports } from './stable-reports.js'
+import { previousRows } from './update-previous.js'
 
 const NAME = 'create_community_reports_text'
 
@@ -67,13 +71,20 @@ export const createCommunityReportsText: Workflow = {
     )
     const progress = ctx.progress('community reports', contexts.filter((c) => c.text !== '').length)
     const prompt = readPrompt(promptFile(ctx.settings))
+    const stable = await stableReports(ctx, textUnitIdentityMaps(textUnits), { communities, entities }, async () => {
+      const before = await previousRows(ctx, TEXT_UNITS)
+      return { maps: textUnitIdentityMaps(before), losing: unitsGone(before, textUnits) }
+    })
     const result = await generateTextReports(
       contexts,
       { prompt, maxReportLength: settings.max_length },
-      { chat, signal: ctx.signal, onCommunityDone: () => progress.tick() },
+      { chat, signal: ctx.signal, onCommunityDone: () => progress.tick(), stable },
     )
     progress.done()
     const written = await writeReports(ctx, NAME, result, communities)
-    return { rows: { [COMMUNITY_REPORTS.name]: written }, summary: { writer: 'llm', failed: result.failures.length } }
+    return {
+      rows: { [COMMUNITY_REPORTS.name]: written },
+      summary: { writer: 'llm', failed: result.failures.length, ...reuseSummary(result, stable) },
+    }
   },
 }

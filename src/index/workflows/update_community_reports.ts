@@ -8,7 +8,13 @@ import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
 import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
-import { identityText, tableIdentityMaps } from '../operations/community-reports/stable-reuse.js'
+import { TEXT_UNITS } from '../../model/text-units.js'
+import {
+  identityText,
+  mergeMaps,
+  tableIdentityMaps,
+  textUnitIdentityMaps,
+} from '../operations/community-reports/stable-reuse.js'
 import { NO_MODELS, type Workflow, type WorkflowContext } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
 
@@ -18,7 +24,13 @@ async function reportTexts(
   ctx: WorkflowContext,
   rows: Rows,
 ): Promise<Array<{ exact: string; identity: string | undefined }>> {
-  const maps = tableIdentityMaps(await rows(ctx, ENTITIES), await rows(ctx, RELATIONSHIPS), await rows(ctx, COVARIATES))
+  const graph = tableIdentityMaps(
+    await rows(ctx, ENTITIES),
+    await rows(ctx, RELATIONSHIPS),
+    await rows(ctx, COVARIATES),
+  )
+  // Graph reports cite entities, relationships and claims; the fast method's text reports, text units.
+  const maps = mergeMaps(graph, textUnitIdentityMaps(await rows(ctx, TEXT_UNITS)))
   return (await rows(ctx, COMMUNITY_REPORTS)).map((r) => ({
     exact: r.full_content_json,
     identity: identityText(r.full_content_json, maps),
@@ -27,7 +39,7 @@ async function reportTexts(
 
 export const updateCommunityReports: Workflow = {
   name: 'update_community_reports',
-  reads: [COMMUNITY_REPORTS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name],
+  reads: [COMMUNITY_REPORTS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name, TEXT_UNITS.name],
   writes: [],
   fingerprint: () => ({}),
   models: () => NO_MODELS,

@@ -8,24 +8,14 @@
  * caller applies max_failed_fraction. Results are collected level by level in community order, as
  * before; the LLM layer bounds concurrency (concurrent_requests) and rate.
  */
-import { createHash } from 'node:crypto'
 import { LlmError } from '../../../errors.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { CommunityRow } from '../../../model/communities.js'
 import { buildLocalContexts, type ContextInput, type LocalContext } from './context.js'
 import type { CountTokens } from './context-render.js'
-import { renderFullContent, type CommunityReportDraft, type ReportContent } from './render.js'
-import { requestReport, type ReportFailure, type ReportRunResult } from './request.js'
-import {
-  type CanonicalContext,
-  canonicalContext,
-  canonicalKey,
-  decodeReport,
-  encodeReport,
-  type IdentityMaps,
-  type StoredReport,
-} from './stable-reuse.js'
-import { anchorKey, anchorOf, type ReportAnchor, reportBasis, staleDecision } from './stale-reuse.js'
+import { renderFullContent, type CommunityReportDraft } from './render.js'
+import { countReuse, reportWriter, type Reuse, type StableReports, type WrittenReport } from './report-reuse.js'
+import type { ReportFailure, ReportRunResult } from './request.js'
 import { buildCommunityContext, type SubCommunity } from './substitution.js'
 
 export interface GraphReportOptions {
@@ -44,23 +34,10 @@ export interface GraphReportServices {
   onCommunityDone?: () => void
   /**
    * Reports kept by canonical context (stable-reuse.ts): a community whose context differs from an
-   * earlier one only by human_readable_ids gets that report renumbered instead of a model call.
+   * earlier one only by human_readable_ids gets that report renumbered instead of a model call; in
+   * an update, one whose context changed a little may keep its report (stale-reuse.ts).
    */
-  stable?: {
-    store: { get(key: string): Promise<string | undefined>; set(key: string, value: string): Promise<void> }
-    maps: IdentityMaps
-    /** In an update: keep a changed community's previous report when stale-reuse.ts allows it. */
-    stale?: StaleReuse
-  }
-}
-
-export interface StaleReuse {
-  /** community_reports.update_max_context_change. */
-  maxChange: number
-  /** The previous generation's report of this community number, in stored form; undefined when none. */
-  previous(community: number): StoredReport | undefined
-  /** Keys of rows gone from the index or that lost a supporting text unit since the previous generation. */
-  losing: ReadonlySet<string>
+  stable?: StableReports
 }
 
 export async function generateGraphReports(
@@ -78,11 +55,7 @@ export async function generateGraphReports(
   )
   const reports = new Map<number, string>()
   const pending = new Map<number, Promise<Outcome>>()
-  const deps = {
-    ...services,
-    countTokens,
-    basis: reportBasis(options.prompt, options.maxReportLength, services.chat.model),
-  }
+  const deps = { ...services, countTokens, write: reportWriter(options, services) }
   // Deepest first, so every child's promise exists before its parent's is made.
   for (const c of ordered) {
     const children = c.children.flatMap((id) => pending.get(id) ?? [])
@@ -99,11 +72,7 @@ export async function generateGraphReports(
   for (const outcome of await Promise.all(ordered.map((c) => pending.get(c.community)!))) {
     if (outcome.kind === 'report') {
       result.drafts.push(outcome.draft)
-      if (outcome.reuse === 'renumbered') result.reused = (result.reused ?? 0) + 1
-      if (outcome.reuse === 'stale') {
-        result.keptStale = (result.keptStale ?? 0) + 1
-        result.maxStaleChange = Math.max(result.maxStaleChange ?? 0, outcome.change ?? 0)
-      }
+      countReuse(result, outcome)
     } else if (outcome.kind === 'failed') result.failures.push(outcome.failure)
     if (outcome.kind !== 'empty') result.attempted++
   }
@@ -125,7 +94,7 @@ function subCommunities(
 }
 
 type Outcome =
-  | { kind: 'report'; draft: CommunityReportDraft; reuse: 'none' | 'renumbered' | 'stale'; change?: number }
+  | { kind: 'report'; draft: CommunityReportDraft; reuse: Reuse; change?: number }
   | { kind: 'failed'; failure: ReportFailure }
   | { kind: 'empty' }
 
@@ -134,7 +103,10 @@ async function reportOne(
   subs: SubCommunity[],
   locals: ReadonlyMap<number, LocalContext>,
   options: GraphReportOptions,
-  services: GraphReportServices & { countTokens: CountTokens; basis: string },
+  services: GraphReportServices & {
+    countTokens: CountTokens
+    write: (community: number, contextText: string) => Promise<WrittenReport>
+  },
 ): Promise<Outcome> {
   // Yield first: contexts are built one per macrotask, so requests go out while others are built.
   await new Promise<void>((resolve) => setImmediate(resolve))
@@ -142,30 +114,12 @@ async function reportOne(
   const context = buildCommunityContext(local, subs, options.maxInputLength, services.countTokens)
   try {
     if (context.text === '') return { kind: 'empty' }
-    const canonical = services.stable === undefined ? undefined : canonicalContext(context.text, services.stable.maps)
-    const key =
-      canonical === undefined
-        ? undefined
-        : canonicalKey(canonical.text, options.prompt, options.maxReportLength, services.chat.model)
-    const origin = createHash('sha256').update(context.text).digest('hex')
-    const earlier = key === undefined ? undefined : await keptReport(key, origin, services)
-    const kept = earlier === SAME_CONTEXT ? undefined : earlier
-    // A context whose text is unchanged is answered by its own cache entry, never kept stale.
-    const stale =
-      earlier !== undefined || canonical === undefined ? undefined : await staleReport(community, canonical, services)
-    const content = kept ?? stale?.report ?? (await requestReport(context.text, options, services))
-    if (key !== undefined && kept === undefined && stale === undefined) {
-      const stored = encodeReport(content, services.stable!.maps, canonical!.shown)
-      if (stored !== undefined) {
-        await services.stable!.store.set(key, JSON.stringify({ ...stored, origin }))
-        await services.stable!.store.set(anchorKey(stored), JSON.stringify(anchorOf(canonical!.rows, services.basis)))
-      }
-    }
+    const { content, reuse, change } = await services.write(community.community, context.text)
     return {
       kind: 'report',
       draft: { community: community.community, level: community.level, ...content },
-      reuse: kept !== undefined ? 'renumbered' : stale !== undefined ? 'stale' : 'none',
-      change: stale?.change,
+      reuse,
+      change,
     }
   } catch (error) {
     if (!(error instanceof LlmError)) throw error
@@ -173,55 +127,4 @@ async function reportOne(
   } finally {
     services.onCommunityDone?.()
   }
-}
-
-const SAME_CONTEXT = Symbol('same context text')
-
-/**
- * The earlier report of the same canonical context, renumbered; undefined when none or when a cited
- * row is gone; SAME_CONTEXT when it came from this very context text: then the model call (its cache
- * entry) gives the same reply, and a warm re-run keeps using, and recording, exactly the entries it
- * used before.
- */
-async function keptReport(
-  key: string,
-  origin: string,
-  services: GraphReportServices,
-): Promise<ReportContent | typeof SAME_CONTEXT | undefined> {
-  const stable = services.stable!
-  const value = await stable.store.get(key)
-  if (value === undefined) return undefined
-  const { origin: from, ...stored } = JSON.parse(value) as StoredReport & { origin: string }
-  if (from === origin) return SAME_CONTEXT
-  const report = decodeReport(stored, stable.maps)
-  // Read so the anchor travels on with the report into this generation's model_replies, for a later update.
-  if (report !== undefined) await stable.store.get(anchorKey(stored))
-  return report
-}
-
-/**
- * In an update: the community's previous report, renumbered, when its anchor (the rows it was written
- * from) allows keeping it under the bound; undefined when there is no previous report, no recorded
- * anchor (an index from before anchors, or from Microsoft GraphRAG), or the rules say regenerate.
- */
-async function staleReport(
-  community: CommunityRow,
-  canonical: CanonicalContext,
-  services: GraphReportServices & { basis: string },
-): Promise<{ report: ReportContent; change: number } | undefined> {
-  const stable = services.stable!
-  const stale = stable.stale
-  const stored = stale?.previous(community.community)
-  if (stale === undefined || stored === undefined) return undefined
-  const value = await stable.store.get(anchorKey(stored))
-  if (value === undefined) return undefined
-  const decision = staleDecision(
-    JSON.parse(value) as ReportAnchor,
-    anchorOf(canonical.rows, services.basis),
-    stale.losing,
-    stale.maxChange,
-  )
-  if (!decision.keep) return undefined
-  const report = decodeReport(stored, stable.maps)
-  return report === undefined ? undefined : { report, change: decision.change }
 }

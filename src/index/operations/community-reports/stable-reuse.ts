@@ -11,28 +11,40 @@ import { createHash } from 'node:crypto'
 import type { CovariateRow } from '../../../model/covariates.js'
 import type { EntityRow } from '../../../model/entities.js'
 import type { RelationshipRow } from '../../../model/relationships.js'
+import type { TextUnitRow } from '../../../model/text-units.js'
 import type { ReportContent } from './render.js'
 
-/** Tables whose human_readable_ids are rewritten; other citations (Reports, Sources) are left as written. */
-const MAPPED = ['Entities', 'Relationships', 'Claims'] as const
+/**
+ * Tables whose human_readable_ids can be rewritten: those of graph contexts, and the text units of the
+ * fast method's SOURCES contexts. A generation's maps hold the ones its contexts show; citations of
+ * any other table (Reports, or Sources in a graph report) are left as written.
+ */
+const MAPPED = ['Entities', 'Relationships', 'Claims', 'Sources'] as const
 type Mapped = (typeof MAPPED)[number]
+/** Context section names that are not the citation's table name. */
+const SECTION_TABLE: Readonly<Record<string, Mapped>> = { SOURCES: 'Sources' }
 
 /** human_readable_id ↔ stable identity of each mapped table of one index generation. */
 export interface IdentityMaps {
-  toIdentity: Record<Mapped, ReadonlyMap<number, string>>
-  toId: Record<Mapped, ReadonlyMap<string, number>>
+  tables: ReadonlySet<Mapped>
+  toIdentity: Partial<Record<Mapped, ReadonlyMap<number, string>>>
+  toId: Partial<Record<Mapped, ReadonlyMap<string, number>>>
 }
 
 export function identityMaps(
-  rows: Record<Mapped, ReadonlyArray<{ human_readable_id: number; identity: string }>>,
+  rows: Partial<Record<Mapped, ReadonlyArray<{ human_readable_id: number; identity: string }>>>,
 ): IdentityMaps {
-  const toIdentity = {} as Record<Mapped, Map<number, string>>
-  const toId = {} as Record<Mapped, Map<string, number>>
+  const toIdentity: IdentityMaps['toIdentity'] = {}
+  const toId: IdentityMaps['toId'] = {}
+  const tables = new Set<Mapped>()
   for (const table of MAPPED) {
-    toIdentity[table] = new Map(rows[table].map((r) => [r.human_readable_id, r.identity]))
-    toId[table] = new Map(rows[table].map((r) => [r.identity, r.human_readable_id]))
+    const list = rows[table]
+    if (list === undefined) continue
+    tables.add(table)
+    toIdentity[table] = new Map(list.map((r) => [r.human_readable_id, r.identity]))
+    toId[table] = new Map(list.map((r) => [r.identity, r.human_readable_id]))
   }
-  return { toIdentity, toId }
+  return { tables, toIdentity, toId }
 }
 
 /** The identity maps of an index's tables: entities by title, relationships by source and target, claims by id. */
@@ -51,13 +63,41 @@ export function tableIdentityMaps(
   })
 }
 
-/** Rewrites every id of a mapped table inside `[Data: …]` citations; undefined when one cannot be mapped. */
-function mapCitations(text: string, map: (table: Mapped, id: string) => string | undefined): string | undefined {
+/** The identity maps of text-unit (SOURCES) contexts: each unit by its id, the SHA-512 of its text. */
+export function textUnitIdentityMaps(
+  units: ReadonlyArray<Pick<TextUnitRow, 'id' | 'human_readable_id'>>,
+): IdentityMaps {
+  return identityMaps({ Sources: units.map((u) => ({ human_readable_id: u.human_readable_id, identity: u.id })) })
+}
+
+/** Maps of several kinds of context at once, each table from the maps that have it. */
+export function mergeMaps(...all: IdentityMaps[]): IdentityMaps {
+  const merged = { tables: new Set<Mapped>(), toIdentity: {}, toId: {} } as {
+    tables: Set<Mapped>
+    toIdentity: IdentityMaps['toIdentity']
+    toId: IdentityMaps['toId']
+  }
+  for (const maps of all) {
+    for (const table of maps.tables) {
+      merged.tables.add(table)
+      merged.toIdentity[table] = maps.toIdentity[table]
+      merged.toId[table] = maps.toId[table]
+    }
+  }
+  return merged
+}
+
+/** Rewrites every id of a table in `tables` inside `[Data: …]` citations; undefined when one cannot be mapped. */
+function mapCitations(
+  text: string,
+  tables: ReadonlySet<Mapped>,
+  map: (table: Mapped, id: string) => string | undefined,
+): string | undefined {
   let failed = false
   const out = text.replace(/\[Data:([^\]]*)\]/g, (_whole: string, body: string) => {
     const rewritten = body.replace(/(\b[A-Za-z]+\s*\()([^)]*)\)/g, (group: string, head: string, ids: string) => {
       const table = head.replace(/\s*\($/, '') as Mapped
-      if (!MAPPED.includes(table)) return group
+      if (!tables.has(table)) return group
       const mapped = ids.replace(/@[0-9]+|\b[0-9]+\b/g, (id) => {
         const to = map(table, id)
         if (to === undefined) failed = true
@@ -109,10 +149,15 @@ export function rowKey(section: Mapped, identity: string): string {
  * id is in no table.
  */
 export function canonicalContext(text: string, maps: IdentityMaps): CanonicalContext | undefined {
-  const shown: Record<Mapped, Set<number>> = { Entities: new Set(), Relationships: new Set(), Claims: new Set() }
+  const shown: Record<Mapped, Set<number>> = {
+    Entities: new Set(),
+    Relationships: new Set(),
+    Claims: new Set(),
+    Sources: new Set(),
+  }
   const named: CanonicalContext['rows'] = []
   const toIdentity = (table: Mapped, id: string): string | undefined => {
-    const identity = maps.toIdentity[table].get(Number(id))
+    const identity = maps.toIdentity[table]?.get(Number(id))
     if (identity !== undefined) shown[table].add(Number(id))
     return identity === undefined ? undefined : JSON.stringify(identity)
   }
@@ -143,12 +188,13 @@ export function canonicalContext(text: string, maps: IdentityMaps): CanonicalCon
     let canonical: string | undefined = record
     let key: string | undefined
     const row = /^([0-9]+),/.exec(record)
-    if ((MAPPED as readonly string[]).includes(section)) {
-      const identity = row === null ? undefined : maps.toIdentity[section as Mapped].get(Number(row[1]))
-      canonical = row === null ? undefined : toIdentity(section as Mapped, row[1]!)
-      if (canonical !== undefined) canonical += withoutDegree(section, record.slice(row![1]!.length))
-      if (identity !== undefined) key = rowKey(section as Mapped, identity)
-    } else if (section === 'Reports') canonical = mapCitations(record, toIdentity)
+    const table = (SECTION_TABLE[section] ?? section) as Mapped
+    if (maps.tables.has(table)) {
+      const identity = row === null ? undefined : maps.toIdentity[table]!.get(Number(row[1]))
+      canonical = row === null ? undefined : toIdentity(table, row[1]!)
+      if (canonical !== undefined) canonical += withoutDegree(table, record.slice(row![1]!.length))
+      if (identity !== undefined) key = rowKey(table, identity)
+    } else if (section === 'Reports') canonical = mapCitations(record, maps.tables, toIdentity)
     if (canonical === undefined) return undefined
     rows.push(canonical)
     named.push({ key: key ?? `${section}\u0000${canonical}`, text: canonical })
@@ -158,15 +204,14 @@ export function canonicalContext(text: string, maps: IdentityMaps): CanonicalCon
 }
 
 /**
- * Entities end with `degree` and relationships with `combined_degree`: how connected a member is in
- * the whole graph, not what the community holds. A document elsewhere that mentions a hub entity
- * changes those numbers (and so the degree-ranked row order) in every community the hub is in;
- * the report of a community whose rows are otherwise the same is still that community's report.
+ * Entities end with `degree`, relationships with `combined_degree` and text units (SOURCES) with
+ * `entity_degree`, the sum of their members' degrees: how connected a member is in the whole graph,
+ * not what the community holds. A document elsewhere that mentions a hub entity changes those
+ * numbers (and so the degree-ranked row order) in every community the hub is in; the report of a
+ * community whose rows are otherwise the same is still that community's report.
  */
-function withoutDegree(section: string, rest: string): string {
-  return section === 'Entities' || section === 'Relationships'
-    ? rest.replace(/,-?[0-9.]+(e[-+]?[0-9]+)?\n?$/, '\n')
-    : rest
+function withoutDegree(table: Mapped, rest: string): string {
+  return table === 'Claims' ? rest : rest.replace(/,-?[0-9.]+(e[-+]?[0-9]+)?\n?$/, '\n')
 }
 
 /** The reuse key of a report: the canonical context plus everything else the prompt holds, and the model that answers it. */
@@ -179,9 +224,10 @@ export function canonicalKey(canonical: string, prompt: string, maxReportLength:
 /** Applies `map` to the citations of every text of a report; undefined when one cannot be mapped. */
 function mapReport(
   report: ReportContent,
+  tables: ReadonlySet<Mapped>,
   map: (table: Mapped, id: string) => string | undefined,
 ): ReportContent | undefined {
-  const m = (text: string): string | undefined => mapCitations(text, map)
+  const m = (text: string): string | undefined => mapCitations(text, tables, map)
   const title = m(report.title)
   const summary = m(report.summary)
   const ratingExplanation = m(report.rating_explanation)
@@ -214,9 +260,9 @@ export function encodeReport(
 ): StoredReport | undefined {
   const refs: Array<[Mapped, string]> = []
   const slots = new Map<string, number>()
-  const encoded = mapReport(report, (table, id) => {
+  const encoded = mapReport(report, maps.tables, (table, id) => {
     if (id.startsWith('@') || !shown[table].has(Number(id))) return undefined
-    const identity = maps.toIdentity[table].get(Number(id))
+    const identity = maps.toIdentity[table]?.get(Number(id))
     if (identity === undefined) return undefined
     const slot = JSON.stringify([table, identity])
     let k = slots.get(slot)
@@ -228,18 +274,18 @@ export function encodeReport(
 
 /** The stored report with its citations numbered by this generation's ids; undefined when an identity is gone. */
 export function decodeReport(stored: StoredReport, maps: IdentityMaps): ReportContent | undefined {
-  return mapReport(stored.report, (table, id) => {
+  return mapReport(stored.report, maps.tables, (table, id) => {
     const ref = id.startsWith('@') ? stored.refs[Number(id.slice(1))] : undefined
     if (ref === undefined || ref[0] !== table) return undefined
-    const to = maps.toId[table].get(ref[1])
+    const to = maps.toId[table]?.get(ref[1])
     return to === undefined ? undefined : String(to)
   })
 }
 
 /** A report text with its citations written as identities, to recognise a renumbered report; undefined when one cannot be mapped. */
 export function identityText(text: string, maps: IdentityMaps): string | undefined {
-  return mapCitations(text, (table, id) => {
-    const identity = maps.toIdentity[table].get(Number(id))
+  return mapCitations(text, maps.tables, (table, id) => {
+    const identity = maps.toIdentity[table]?.get(Number(id))
     return identity === undefined ? undefined : JSON.stringify(identity)
   })
 }

@@ -46,7 +46,7 @@ const NAME_LENGTH = 17
 
 /** The recorded name of a context row (CanonicalContext row key, e.g. rowKey's). */
 export function rowName(key: string): string {
-  return (/^(Entities|Relationships|Claims)\u0000/.test(key) ? 'm' : 'o') + sha(key, NAME_LENGTH - 1)
+  return (/^(Entities|Relationships|Claims|Sources)\u0000/.test(key) ? 'm' : 'o') + sha(key, NAME_LENGTH - 1)
 }
 
 /** Where a report's anchor is recorded: a hash of the report in stored (identity-cited) form. */
@@ -115,6 +115,15 @@ export function rowsLosingContent(previous: SupportTables, current: SupportTable
   return out
 }
 
+/** Names (rowName) of the text units (SOURCES rows) of `previous` that `current` lacks: a deleted or edited document's. */
+export function unitsGone(
+  previous: ReadonlyArray<{ id: string }>,
+  current: ReadonlyArray<{ id: string }>,
+): Set<string> {
+  const now = new Set(current.map((u) => u.id))
+  return new Set(previous.filter((u) => !now.has(u.id)).map((u) => rowName(rowKey('Sources', u.id))))
+}
+
 function support(t: SupportTables): Array<{ key: string; units: readonly string[] }> {
   return [
     ...t.entities.map((e) => ({ key: rowKey('Entities', e.title), units: e.text_unit_ids })),
@@ -131,11 +140,12 @@ function support(t: SupportTables): Array<{ key: string; units: readonly string[
  * their anchors were recorded under. A report citing an id its tables lack is left out.
  */
 export function storedReports(reports: readonly CommunityReportRow[], maps: IdentityMaps): Map<number, StoredReport> {
-  const every = {
-    Entities: new Set(maps.toIdentity.Entities.keys()),
-    Relationships: new Set(maps.toIdentity.Relationships.keys()),
-    Claims: new Set(maps.toIdentity.Claims.keys()),
-  }
+  const every = Object.fromEntries(
+    ['Entities', 'Relationships', 'Claims', 'Sources'].map((t) => [
+      t,
+      new Set(maps.toIdentity[t as keyof IdentityMaps['toIdentity']]?.keys() ?? []),
+    ]),
+  ) as CanonicalContext['shown']
   const out = new Map<number, StoredReport>()
   for (const r of reports) {
     const content = {

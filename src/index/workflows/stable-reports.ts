@@ -1,0 +1,65 @@
+/**
+ * The common start of both report workflows: where reports are recorded by canonical context (beside
+ * the model's replies, so model_replies carries them into an update), this generation's id ↔ identity
+ * maps and, in an update with community_reports.update_max_context_change > 0, what keeping a changed
+ * community's previous report needs (stale-reuse.ts), and the summary figures of that reuse.
+ */
+import { COMMUNITIES } from '../../model/communities.js'
+import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
+import { ENTITIES } from '../../model/entities.js'
+import type { StableReports, StaleReuse } from '../operations/community-reports/report-reuse.js'
+import type { ReportRunResult } from '../operations/community-reports/request.js'
+import type { IdentityMaps } from '../operations/community-reports/stable-reuse.js'
+import { type Membership, predecessors, storedReports } from '../operations/community-reports/stale-reuse.js'
+import type { WorkflowContext } from '../workflow.js'
+import { previousRows } from './update-previous.js'
+
+const STABLE_PARTITION = 'community_report_contexts'
+
+/** What the workflow knows of the previous generation: its id maps, and the rows that lost content since. */
+export type PreviousBasis = () => Promise<{ maps: IdentityMaps; losing: Set<string> }>
+
+export async function stableReports(
+  ctx: WorkflowContext,
+  maps: IdentityMaps,
+  current: Membership,
+  previousBasis: PreviousBasis,
+): Promise<StableReports> {
+  const store = ctx.cache.child(ctx.settings.community_reports.model_instance_name).child(STABLE_PARTITION)
+  return { store, maps, stale: await staleReuse(ctx, current, previousBasis) }
+}
+
+async function staleReuse(
+  ctx: WorkflowContext,
+  current: Membership,
+  previousBasis: PreviousBasis,
+): Promise<StaleReuse | undefined> {
+  const maxChange = ctx.settings.community_reports.update_max_context_change
+  const previous = ctx.previousTables
+  if (previous === undefined || maxChange <= 0 || !(await previous.has(COMMUNITY_REPORTS.name))) return undefined
+  const before = { entities: await previousRows(ctx, ENTITIES), communities: await previousRows(ctx, COMMUNITIES) }
+  const { maps, losing } = await previousBasis()
+  const reports = storedReports(await previous.read(COMMUNITY_REPORTS), maps)
+  const from = predecessors(before, current)
+  return {
+    maxChange,
+    previous: (community) => {
+      const predecessor = from.get(community)
+      return predecessor === undefined ? undefined : reports.get(predecessor)
+    },
+    losing,
+  }
+}
+
+/** The report workflows' summary of reuse: renumbered reports, and in an update those kept within the bound. */
+export function reuseSummary(result: ReportRunResult, stable: StableReports): Record<string, number> {
+  return {
+    reused_renumbered: result.reused ?? 0,
+    ...(stable.stale === undefined
+      ? {}
+      : {
+          kept_within_change: result.keptStale ?? 0,
+          max_kept_change: Number((result.maxStaleChange ?? 0).toFixed(3)),
+        }),
+  }
+}
