@@ -130,7 +130,11 @@ async function bench(label, corpus) {
       const communities = m.stats.workflows.update_communities.summary
       const made = m.stats.workflows.create_community_reports.summary
       const clustering = m.stats.workflows.create_communities.summary.clustering ?? 'from_scratch'
-      rows.push({ name, ...m, reports, communities, made, clustering })
+      // The update's own estimate (what its --dry-run prints), chat workflows only.
+      const estimated = (m.stats.estimate ?? [])
+        .filter((w) => w.workflow !== 'generate_text_embeddings')
+        .reduce((n, w) => n + w.estimated.calls, 0)
+      rows.push({ name, ...m, reports, communities, made, clustering, estimated })
     }
     modes.push([mode, rows])
   }
@@ -147,12 +151,12 @@ function print(label, cold, modes) {
   for (const [mode, rows] of modes) {
     console.log(`update, ${mode}, --no-cache (reuse only through model_replies)`)
     console.log(
-      '             chat calls        embedding (texts)   tokens             wall            reports regenerated   renumbered   kept changed (max)   same members   clustering',
+      '             chat calls (dry-run estimate)   embedding (texts)   tokens             wall            reports regenerated   renumbered   kept changed (max)   same members   clustering',
     )
     for (const r of rows) {
       const kept = `${r.made.kept_within_change ?? 0} (${(r.made.max_kept_change ?? 0).toFixed(3)})`
       console.log(
-        `  ${r.name.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)})   ${String(r.embedding).padStart(4)} (${String(r.embeddedTexts).padStart(4)})   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${`${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})`.padStart(19)}   ${String(r.made.reused_renumbered ?? 0).padStart(10)}   ${kept.padStart(18)}   ${`${r.communities.communities_unchanged}/${r.reports.reports}`.padStart(12)}   ${r.clustering}`,
+        `  ${r.name.padEnd(9)} ${String(r.chat).padStart(5)} (${pct(r.chat, cold.chat).padStart(7)}) (${String(r.estimated).padStart(4)})            ${String(r.embedding).padStart(4)} (${String(r.embeddedTexts).padStart(4)})   ${String(r.tokens).padStart(7)} (${pct(r.tokens, cold.tokens).padStart(7)})   ${r.seconds.toFixed(2)} s (${pct(r.seconds, cold.seconds)})   ${`${r.reportCalls}/${r.reports.reports} (${pct(r.reportCalls, r.reports.reports)})`.padStart(19)}   ${String(r.made.reused_renumbered ?? 0).padStart(10)}   ${kept.padStart(18)}   ${`${r.communities.communities_unchanged}/${r.reports.reports}`.padStart(12)}   ${r.clustering}`,
       )
     }
   }
