@@ -1,7 +1,7 @@
 /**
  * Bounded staleness for `graphrag update` (community_reports.update_max_context_change): a community
- * whose context changed may keep its earlier report when the change is small and only added to what
- * the report was written from. Three rules, checked against the rows of the context the report was
+ * whose context changed may keep its earlier report when the change is small and took nothing away
+ * from what the report was written from. Three rules, checked against the rows of the context the report was
  * written from (its anchor, recorded with the model's reply), not the previous generation's, so
  * successive updates cannot let a report drift further than the bound:
  *
@@ -56,6 +56,7 @@ export function anchorKey(stored: StoredReport): string {
     .digest('hex')}`
 }
 
+/** The anchor of a context: its canonical rows, hashed, and what the report is written with. */
 export function anchorOf(rows: CanonicalContext['rows'], basis: string): ReportAnchor {
   return { basis, rows: rows.map((r) => rowName(r.key) + sha(r.text, 12)) }
 }
