@@ -168,7 +168,7 @@ export const communityReports = section({
   }),
   update_max_context_change: num(
     0.15,
-    "graphrag update keeps a changed community's report when no row it was written from left the context or lost a supporting text unit, and the rows changed by at most this share since (Jaccard distance); 0 regenerates every changed report.",
+    "graphrag update keeps a changed community's report when nothing it was written from was removed (a row gone from the index, or rewritten after losing a text unit) and its context rows changed by at most this share since (Jaccard distance); 0 regenerates every report whose context changed.",
     { min: 0, max: 1 },
   ),
 })
