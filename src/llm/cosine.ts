@@ -1,7 +1,7 @@
 /** Cosine similarity of embedding vectors, shared by indexing (cross-document edges) and search (DRIFT's primer). */
 
 /** Cosine similarity of two vectors of the same length (0 when either is all zeros). */
-export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0
   let na = 0
   let nb = 0

@@ -10,9 +10,9 @@ import { openVectorStore, type VectorHit, type VectorStore } from '../storage/ve
 export interface QueryVectors {
   hasTable(name: EmbeddingName): Promise<boolean>
   /** The k nearest documents by cosine similarity, nearest first. */
-  search(name: EmbeddingName, vector: readonly number[], k: number): Promise<VectorHit[]>
+  search(name: EmbeddingName, vector: ArrayLike<number>, k: number): Promise<VectorHit[]>
   /** Stored vectors by document id (unknown ids are absent). */
-  vectorsById(name: EmbeddingName, ids: readonly string[]): Promise<Map<string, number[]>>
+  vectorsById(name: EmbeddingName, ids: readonly string[]): Promise<Map<string, Float32Array>>
   close(): void
 }
 

@@ -25,7 +25,7 @@ describeShared('local search on a copy of the Dulce index', () => {
   let root: string
   beforeAll(async () => {
     const store = await openVectorStore(sharedPath('reference', 'msgr-v3-dulce', 'lancedb'))
-    const vector = (await store.vectorsById('entity_description', [ALEX])).get(ALEX)!
+    const vector = Array.from((await store.vectorsById('entity_description', [ALEX])).get(ALEX)!)
     store.close()
     fake = await startFakeLlm({ embeddingDimension: DULCE_DIMENSION, fixedEmbeddings: { [QUESTION]: vector } })
     root = mkdtempSync(join(tmpdir(), 'graphrag-copied-'))

@@ -56,7 +56,7 @@ describeShared('DRIFT follow-up selection', () => {
       'community_reports',
     ).find((r) => r.community === 7)!
     const store = await openVectorStore(`${data()}/lancedb`)
-    const leadVector = (await store.vectorsById('community_full_content', [lead.id])).get(lead.id)!
+    const leadVector = Array.from((await store.vectorsById('community_full_content', [lead.id])).get(lead.id)!)
     store.close()
     fake = await startFakeLlm({
       embeddingDimension: DULCE_DIMENSION,

@@ -24,7 +24,7 @@ describeShared('local search on the Dulce reference index', () => {
     const store = await openVectorStore(`${data()}/lancedb`)
     const vectors = await store.vectorsById('entity_description')
     store.close()
-    alexVector = vectors.get(ALEX)!
+    alexVector = Array.from(vectors.get(ALEX)!)
     nearest = nearestByCosine(alexVector, vectors)
       .slice(0, 10)
       .map((h) => h.id)

@@ -33,7 +33,7 @@ export function vectorStoreContract(
       expect([await store.hasTable('t'), await store.hasTable('missing')]).toEqual([true, false])
       const vectors = await store.vectorsById('t', ['c', 'nope'])
       expect([...vectors.keys()]).toEqual(['c'])
-      expect(vectors.get('c')!.map((v) => Math.round(v * 1e6) / 1e6)).toEqual([0, 1, 0, 0])
+      expect(Array.from(vectors.get('c')!, (v) => Math.round(v * 1e6) / 1e6)).toEqual([0, 1, 0, 0])
       expect((await store.vectorsById('t')).size).toBe(ROWS.length)
       store.close()
     })

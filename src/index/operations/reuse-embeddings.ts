@@ -33,7 +33,7 @@ function textKey(identity: string, text: string): string {
 }
 
 /** SHA-256 of the vector as float32 (what LanceDB stores), so a double and its stored copy agree. */
-function vectorKey(vector: readonly number[]): string {
+function vectorKey(vector: ArrayLike<number>): string {
   const floats = Float32Array.from(vector)
   return createHash('sha256').update(new Uint8Array(floats.buffer)).digest('hex')
 }
@@ -41,8 +41,8 @@ function vectorKey(vector: readonly number[]): string {
 /** The previous run's record of one embedding name, and where its vectors can be read. */
 export interface PreviousVectors {
   keys: readonly Pick<EmbeddingKeyRow, 'id' | 'text_key' | 'vector_key'>[]
-  /** The stored vectors of these ids (ids not stored are absent). */
-  read(ids: readonly string[]): Promise<Map<string, number[]>>
+  /** The stored vectors of these ids (ids not stored are absent); float32 from LanceDB, to hold half as much. */
+  read(ids: readonly string[]): Promise<Map<string, ArrayLike<number>>>
 }
 
 export interface ReusingResult {
@@ -55,6 +55,9 @@ export interface ReusingResult {
 }
 
 type Sink = (rows: EmbeddedRow[]) => Promise<void>
+
+/** Rows handed to the sink at once, at most: a flush of 1536-float vectors is ~12 MB as number arrays. */
+const FLUSH_ROWS = 1000
 
 /**
  * Embeds the non-empty texts, taking back from `previous` every vector recorded as the embedding of
@@ -72,33 +75,43 @@ export async function embedReusing(
   const items = texts.filter((t) => t.text !== '').map((t) => ({ ...t, key: textKey(options.identity, t.text) }))
   const taken =
     options.previous === undefined
-      ? new Map<string, number[]>()
+      ? new Map<string, ArrayLike<number>>()
       : await takeBack(items, options.previous, options.vectorSize)
+  // Counted now: each taken-back vector is let go once written.
+  const reused = taken.size
   const rows: EmbeddedRow[] = []
   const keys: ReusingResult['keys'] = []
   let next = 0
   let embedded = 0
-  // Rows up to the first new one not embedded yet: taken-back rows in between go out with the new ones.
+  // Rows up to the first new one not embedded yet: taken-back rows in between go out with the new ones,
+  // at most FLUSH_ROWS at a time (an update that changed little takes back nearly every row at once).
   const emit = async (fresh: readonly EmbeddedRow[]) => {
-    const out: EmbeddedRow[] = []
+    let out: EmbeddedRow[] = []
     let k = 0
     for (; next < items.length; next++) {
       const item = items[next]!
       const vector = taken.get(item.id)
       if (vector === undefined && k === fresh.length) break
-      out.push(vector === undefined ? fresh[k++]! : { id: item.id, vector })
+      // A taken-back vector becomes a number array only for its flush.
+      out.push(vector === undefined ? fresh[k++]! : { id: item.id, vector: Array.from(vector) })
       keys.push({ id: item.id, text_key: item.key, vector_key: vectorKey(out.at(-1)!.vector) })
+      if (vector !== undefined) taken.delete(item.id)
+      if (out.length >= FLUSH_ROWS) out = await flush(out)
     }
     embedded += k
+    await flush(out)
+  }
+  const flush = async (out: EmbeddedRow[]): Promise<EmbeddedRow[]> => {
     if (write === undefined) for (const row of out) rows.push(row)
     else if (out.length > 0) await write(out)
+    return []
   }
   await embed(
     items.filter((t) => !taken.has(t.id)),
     (fresh) => emit(fresh),
   )
   await emit([])
-  return { rows, keys, reused: taken.size, embedded }
+  return { rows, keys, reused, embedded }
 }
 
 /** id → reusable vector. An id seen twice (now or before) is never reused: which vector is whose is unclear. */
@@ -106,11 +119,11 @@ async function takeBack(
   items: ReadonlyArray<TextToEmbed & { key: string }>,
   previous: PreviousVectors,
   vectorSize: number,
-): Promise<Map<string, number[]>> {
+): Promise<Map<string, ArrayLike<number>>> {
   const recorded = onlyOnce(previous.keys)
   const current = onlyOnce(items)
   const candidates = [...current.values()].filter((t) => recorded.get(t.id)?.text_key === t.key)
-  const out = new Map<string, number[]>()
+  const out = new Map<string, ArrayLike<number>>()
   if (candidates.length === 0) return out
   const stored = await previous.read(candidates.map((t) => t.id))
   for (const { id } of candidates) {

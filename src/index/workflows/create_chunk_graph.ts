@@ -30,7 +30,7 @@ async function titlesById(ctx: WorkflowContext): Promise<Map<string, string>> {
 }
 
 /** The text_unit_text vectors, or undefined (with a warning) when the vector store has none. */
-async function unitVectors(ctx: WorkflowContext): Promise<Map<string, number[]> | undefined> {
+async function unitVectors(ctx: WorkflowContext): Promise<Map<string, Float32Array> | undefined> {
   const vs = ctx.settings.vector_store
   const table = vs.index_schema[VECTORS]?.index_name ?? VECTORS
   const store = await openVectorStore(vs.db_uri)

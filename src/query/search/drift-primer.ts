@@ -132,7 +132,7 @@ export function splitFolds<T>(items: readonly T[], folds: number): T[][] {
   return out.filter((f) => f.length > 0)
 }
 
-function cosine(a: readonly number[], b: readonly number[]): number {
+function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length)
     throw new QueryError(
       `embedding size mismatch: the query vector has ${a.length} dimensions, the stored report vectors ${b.length}; query with the embedding model used for indexing`,

@@ -76,7 +76,7 @@ describe('generate_text_embeddings reuses earlier vectors in an update', () => {
     await runUpdate(t)
     const store = await openVectorStore(t.settings.vector_store.db_uri)
     const vectors = await store.vectorsById('entity_description')
-    vectors.set('e1', fakeEmbedding('something else', 4))
+    vectors.set('e1', Float32Array.from(fakeEmbedding('something else', 4)))
     await store.replaceTable(
       'entity_description',
       [...vectors].map(([id, vector]) => ({ id, vector })),
@@ -84,7 +84,7 @@ describe('generate_text_embeddings reuses earlier vectors in an update', () => {
     )
     const { sent } = await runUpdate(t)
     expect(sent).toEqual(['ENTITY 1:Entity 1 keeps the lamp.'])
-    expect((await store.vectorsById('entity_description', ['e1'])).get('e1')).toEqual(
+    expect(Array.from((await store.vectorsById('entity_description', ['e1'])).get('e1') ?? [])).toEqual(
       Array.from(Float32Array.from(fakeEmbedding('ENTITY 1:Entity 1 keeps the lamp.', 4))),
     )
     store.close()

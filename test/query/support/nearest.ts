@@ -3,7 +3,7 @@
  * the vector store's own search.
  */
 
-function cosine(a: readonly number[], b: readonly number[]): number {
+function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0
   let na = 0
   let nb = 0
@@ -17,8 +17,8 @@ function cosine(a: readonly number[], b: readonly number[]): number {
 
 /** Document ids by cosine similarity to `query`, most similar first, with their similarity. */
 export function nearestByCosine(
-  query: readonly number[],
-  vectors: ReadonlyMap<string, readonly number[]>,
+  query: ArrayLike<number>,
+  vectors: ReadonlyMap<string, ArrayLike<number>>,
 ): { id: string; similarity: number }[] {
   return [...vectors]
     .map(([id, vector]) => ({ id, similarity: cosine(query, vector) }))

@@ -25,7 +25,7 @@ export function slidingWindows(count: number, size: number, overlap: number): Ar
  */
 export function crossDocumentBatches(
   units: readonly ChunkUnit[],
-  vectors: ReadonlyMap<string, readonly number[]>,
+  vectors: ReadonlyMap<string, ArrayLike<number>>,
   threshold: number,
   topK: number,
 ): ChunkUnit[][] {

@@ -20,7 +20,7 @@ export interface ChunkGraphOptions {
   /** Typed edges within sliding batches (null = off). */
   llm: { batchSize: number; batchOverlap: number } | null
   /** Typed edges between similar units of other documents (null = off); vectors by text unit id. */
-  crossDocument: { vectors: ReadonlyMap<string, readonly number[]>; threshold: number; topK: number } | null
+  crossDocument: { vectors: ReadonlyMap<string, ArrayLike<number>>; threshold: number; topK: number } | null
   prompt: string
   concurrency: number
   minEdgeWeight: number

@@ -1,0 +1,64 @@
+/**
+ * embedReusing on its own: an update that changed little takes back nearly every vector, and those
+ * reach the sink in bounded batches, in input order, each let go once written (a 10 M-token update
+ * handed all of a table's vectors over in one batch and peaked at twice the index's memory).
+ */
+import { describe, expect, it } from 'vitest'
+import type { EmbeddedRow, TextToEmbed } from '../../../src/index/operations/embed-text.js'
+import { embedReusing } from '../../../src/index/operations/reuse-embeddings.js'
+
+const DIMENSION = 8
+const texts: TextToEmbed[] = Array.from({ length: 2500 }, (_, i) => ({ id: `t${i}`, text: `text number ${i}` }))
+const vectorOf = (text: string): number[] =>
+  Array.from({ length: DIMENSION }, (_, d) => ((text.length * 31 + d * 7) % 17) / 17)
+
+/** Embeds whatever it is given, 100 rows to a sink call, and records what it was asked for. */
+function model() {
+  const asked: string[] = []
+  const embed = async (rest: readonly TextToEmbed[], sink: (rows: EmbeddedRow[]) => Promise<void>) => {
+    for (let i = 0; i < rest.length; i += 100) {
+      const batch = rest.slice(i, i + 100)
+      asked.push(...batch.map((t) => t.id))
+      await sink(batch.map((t) => ({ id: t.id, vector: vectorOf(t.text) })))
+    }
+  }
+  return { asked, embed }
+}
+
+describe('embedReusing', () => {
+  it('hands taken-back vectors to the sink at most 1,000 rows at a time, in input order', async () => {
+    const first = model()
+    const stored = new Map<string, Float32Array>()
+    const cold = await embedReusing(
+      texts,
+      { identity: 'model', vectorSize: DIMENSION, previous: undefined },
+      first.embed,
+      async (rows) => {
+        for (const r of rows) stored.set(r.id, Float32Array.from(r.vector))
+      },
+    )
+    expect(first.asked).toHaveLength(texts.length)
+
+    // One text changed: 2,499 vectors come back from the store, one goes to the model.
+    const now = texts.map((t, i) => (i === 1234 ? { id: t.id, text: 'an edited text' } : t))
+    const second = model()
+    const batches: EmbeddedRow[][] = []
+    const update = await embedReusing(
+      now,
+      {
+        identity: 'model',
+        vectorSize: DIMENSION,
+        previous: { keys: cold.keys, read: async (ids) => new Map(ids.map((id) => [id, stored.get(id)!])) },
+      },
+      second.embed,
+      async (rows) => void batches.push(rows),
+    )
+    expect(second.asked).toEqual(['t1234'])
+    expect(update).toMatchObject({ reused: 2499, embedded: 1 })
+    expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(1000)
+    const written = batches.flat()
+    expect(written.map((r) => r.id)).toEqual(now.map((t) => t.id))
+    expect(written[0]!.vector).toEqual(Array.from(Float32Array.from(vectorOf(texts[0]!.text))))
+    expect(update.keys.map((k) => k.id)).toEqual(now.map((t) => t.id))
+  })
+})
