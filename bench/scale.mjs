@@ -3,9 +3,10 @@
 // then, for two sizes or more, each workflow's time per token relative to the smallest size (1.0 = linear).
 // Usage: node bench/scale.mjs [sizes in tokens, comma-separated; default 1000000,10000000] [--save FILE]
 //        [--keep] (leave each corpus folder and index in place and print where) [--profile] (node --cpu-prof
-//        into <folder>/profile, implies --keep)
+//        into <folder>/profile, implies --keep) [--update] (then add one ~1,500-token document and time
+//        `graphrag update` the same way: wall, peak RSS, model calls)
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,6 +18,7 @@ const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== 
 const saveAt = args.indexOf('--save')
 const PROFILE = args.includes('--profile')
 const KEEP = PROFILE || args.includes('--keep')
+const UPDATE = args.includes('--update')
 const SIZES = (positional[0] ?? '1000000,10000000').split(',').map(Number)
 const VECTOR_SIZE = 1536
 spawnSync('npx', ['tsc', '-p', 'tsconfig.support.json'], { cwd: root, stdio: 'inherit' })
@@ -28,18 +30,17 @@ const { getTokenizer } = await import(join(root, 'dist', 'llm', 'tokenizer.js'))
 const tokenizer = getTokenizer('o200k_base')
 
 /** Runs the CLI under /usr/bin/time -v (GNU time) for the peak RSS of the index process itself. */
-function indexProcess(dir) {
+function indexProcess(dir, command = 'index') {
   return new Promise((done) => {
     const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'profile')}`] : []
     const argv = [
       process.execPath,
       ...profile,
       join(root, 'bin', 'graphrag.js'),
-      'index',
+      command,
       '--root',
       dir,
-      '--method',
-      'standard',
+      ...(command === 'index' ? ['--method', 'standard'] : ['--skip-validation']),
     ]
     const child = spawn('/usr/bin/time', ['-v', ...argv], {
       cwd: root,
@@ -55,11 +56,13 @@ function indexProcess(dir) {
 async function scaleOnce(tokens) {
   const fake = await startFakeLlm({ embeddingDimension: VECTOR_SIZE })
   // The server records every request; the bench only needs their number, not their bodies in its memory.
-  let calls = 0
-  const drain = setInterval(() => {
-    calls += fake.requests.length
+  const counted = { calls: 0 }
+  const count = () => {
+    counted.calls += fake.requests.length
     fake.requests.length = 0
-  }, 1000)
+    return counted.calls
+  }
+  const drain = setInterval(count, 1000)
   const dir = mkdtempSync(join(tmpdir(), 'graphrag-bench-scale-'))
   writeCorpus(join(dir, 'input'), { tokens, seed: 11, countTokens: (t) => tokenizer.count(t) })
   writeFileSync(
@@ -73,12 +76,14 @@ async function scaleOnce(tokens) {
   const started = performance.now()
   const run = await indexProcess(dir)
   const wall = (performance.now() - started) / 1000
-  clearInterval(drain)
-  calls += fake.requests.length
-  await fake.close()
+  const calls = count()
   if (run.code !== 0) throw new Error(`index of ${tokens} tokens failed (${run.code}):\n${run.stderr.slice(-4000)}`)
-  const peakKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? NaN)
+  const peakKb = peakKbOf(run.stderr)
   const stats = JSON.parse(readFileSync(join(dir, 'output', 'stats.json'), 'utf8'))
+  counted.calls = 0
+  const update = UPDATE ? await updateOnce(dir, count) : undefined
+  clearInterval(drain)
+  await fake.close()
   if (KEEP) console.log(`(kept ${dir})`)
   else rmSync(dir, { recursive: true, force: true })
   const perWorkflow = Object.fromEntries(
@@ -87,7 +92,22 @@ async function scaleOnce(tokens) {
       { seconds: Number(w.overall.toFixed(2)), peakMb: Math.round(w.peak_memory_bytes / 2 ** 20) },
     ]),
   )
-  return { tokens, wall, peakMb: Math.round(peakKb / 1024), calls, perWorkflow }
+  return { tokens, wall, peakMb: Math.round(peakKb / 1024), calls, perWorkflow, update }
+}
+
+const peakKbOf = (stderr) => Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? NaN)
+
+/** Adds one generated document of ~1,500 tokens (another seed) and times `graphrag update`. */
+async function updateOnce(dir, count) {
+  const extra = mkdtempSync(join(tmpdir(), 'graphrag-bench-scale-extra-'))
+  writeCorpus(extra, { tokens: 3000, docTokens: 1500, seed: 99, countTokens: (t) => tokenizer.count(t) })
+  copyFileSync(join(extra, readdirSync(extra).sort()[0]), join(dir, 'input', 'zz-added.txt'))
+  rmSync(extra, { recursive: true, force: true })
+  const started = performance.now()
+  const run = await indexProcess(dir, 'update')
+  const wall = (performance.now() - started) / 1000
+  if (run.code !== 0) throw new Error(`update failed (${run.code}):\n${run.stderr.slice(-4000)}`)
+  return { wall, peakMb: Math.round(peakKbOf(run.stderr) / 1024), calls: count() }
 }
 
 /** Each workflow's seconds at every size, and its time per token relative to the first size. */
@@ -126,6 +146,10 @@ for (const tokens of SIZES) {
   )
   for (const [name, w] of Object.entries(r.perWorkflow))
     console.log(`  ${name.padEnd(28)} ${String(w.seconds).padStart(8)} s  peak ${w.peakMb} MB`)
+  if (r.update !== undefined)
+    console.log(
+      `  then graphrag update adding one ~1,500-token document: wall ${r.update.wall.toFixed(1)} s, peak RSS ${r.update.peakMb} MB, ${r.update.calls} model calls`,
+    )
 }
 if (results.length > 1) printRatios(results)
 if (saveAt >= 0) writeFileSync(args[saveAt + 1], JSON.stringify(results, null, 2))
