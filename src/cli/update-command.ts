@@ -81,10 +81,10 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
 }
 
 /** What became of the community reports, from the report workflows' summaries; undefined when they did not run. */
-function describeReports(workflows: RunStatsFile['workflows']): string | undefined {
+export function describeReports(workflows: RunStatsFile['workflows']): string | undefined {
   const update = workflows.update_community_reports?.summary
   if (update === undefined || typeof update.reports !== 'number') return undefined
-  const made = workflows.create_community_reports?.summary ?? {}
+  const made = (workflows.create_community_reports ?? workflows.create_community_reports_text)?.summary ?? {}
   const changed = typeof made.kept_within_change === 'number' ? made.kept_within_change : 0
   const bound = changed > 0 ? ` (${changed} of them with a context changed by at most ${made.max_kept_change})` : ''
   return `Reports: ${update.reports_regenerated} of ${update.reports} written again, ${update.reports_reused} kept${bound}`
