@@ -42,12 +42,12 @@ interface HybridJson {
   ranking?: Array<{ id: string; why: string; vector: unknown; bm25: unknown; graph: unknown }>
 }
 
-/** `query --method hybrid --json` run in process: the parsed answer and what went to stderr. */
-async function hybridJson(
+/** `query --method hybrid` run in process (with `--json` unless `extra` says otherwise): what went to stdout and stderr. */
+async function hybridQuery(
   root: string,
   question: string,
   extra: Partial<QueryCommandFlags>,
-): Promise<{ out: HybridJson; stderr: string }> {
+): Promise<{ stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
   const flags: QueryCommandFlags = {
@@ -65,6 +65,16 @@ async function hybridJson(
     stdout: { write: (t: string) => (stdout += t) },
     stderr: { write: (t: string) => (stderr += t) },
   })
+  return { stdout, stderr }
+}
+
+/** `query --method hybrid --json` run in process: the parsed answer and what went to stderr. */
+async function hybridJson(
+  root: string,
+  question: string,
+  extra: Partial<QueryCommandFlags>,
+): Promise<{ out: HybridJson; stderr: string }> {
+  const { stdout, stderr } = await hybridQuery(root, question, extra)
   return { out: JSON.parse(stdout) as HybridJson, stderr }
 }
 
@@ -262,21 +272,7 @@ describe('hybrid search degrades instead of failing', () => {
   it('offline (no chat model): prints the cited context and the ranking table, and asks no model for entities', async () => {
     const root = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }), '  completion_model_id: null')
     fake.requests.length = 0
-    let stdout = ''
-    const flags: QueryCommandFlags = {
-      method: 'hybrid',
-      root,
-      communityLevel: 2,
-      dynamicCommunitySelection: false,
-      responseType: 'Multiple Paragraphs',
-      streaming: false,
-      json: false,
-      verbose: false,
-    }
-    await runQueryCommand(QUESTIONS.graph, flags, {
-      stdout: { write: (t: string) => (stdout += t) },
-      stderr: { write: () => {} },
-    })
+    const { stdout } = await hybridQuery(root, QUESTIONS.graph, { json: false })
     expect(stdout).toContain('## Sources\n\n### [S1] text unit ')
     expect(stdout).toContain('The keeper wrote two letters about the worn gear')
     expect(stdout).toContain('## Question entities\n\n- HARBOUR COUNCIL (frequency 1)')
