@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import {
   COMMUNITIES,
   COMMUNITY_REPORTS,
+  type CommunityReportRow,
   COVARIATES,
   DOCUMENTS,
   ENTITIES,
@@ -39,6 +40,25 @@ async function describeTypes(file: string): Promise<string[]> {
   return rows.map((r) => `${String(r.column_name)}:${String(r.column_type)}`)
 }
 
+/** A community_reports row with every text empty and every number zero. */
+const BLANK_REPORT: CommunityReportRow = {
+  id: 'r',
+  human_readable_id: 0,
+  community: 0,
+  level: 0,
+  parent: -1,
+  children: [],
+  title: '',
+  summary: '',
+  full_content: '',
+  rank: 0,
+  rating_explanation: '',
+  findings: [],
+  full_content_json: '',
+  period: '',
+  size: 0,
+}
+
 describe('parquet encoding', () => {
   it('round-trips every column kind, nulls, empty lists and a leading BOM', async () => {
     const rows = [
@@ -59,23 +79,7 @@ describe('parquet encoding', () => {
         period: '2026-01-01',
         size: 2,
       },
-      {
-        id: 'b',
-        human_readable_id: 1,
-        community: 4,
-        level: 1,
-        parent: 3,
-        children: [],
-        title: '',
-        summary: '',
-        full_content: '',
-        rank: 0,
-        rating_explanation: '',
-        findings: [],
-        full_content_json: '',
-        period: '2026-01-01',
-        size: 0,
-      },
+      { ...BLANK_REPORT, id: 'b', human_readable_id: 1, community: 4, level: 1, parent: 3, period: '2026-01-01' },
     ]
     const back = decodeParquet(COMMUNITY_REPORTS, encodeParquet(COMMUNITY_REPORTS, rows), 'x.parquet')
     expect(back).toEqual(rows)
@@ -104,16 +108,7 @@ describe('parquet encoding', () => {
     await expect(decodeParquetInBatches(TEXT_UNITS, notParquet, 'units.parquet')).rejects.toThrow(
       /units\.parquet: not a readable Parquet file/,
     )
-    const report = { id: 'r', human_readable_id: 0, community: 0, level: 0, parent: -1, children: [], title: '' }
-    const fields = {
-      summary: '',
-      full_content: '',
-      rank: 0,
-      rating_explanation: '',
-      findings: [],
-      full_content_json: '',
-    }
-    const reports = encodeParquet(COMMUNITY_REPORTS, [{ ...report, ...fields, period: '', size: 0 }])
+    const reports = encodeParquet(COMMUNITY_REPORTS, [BLANK_REPORT])
     for (const rows of [reports, encodeParquet(COMMUNITY_REPORTS, [])])
       await expect(decodeParquetInBatches(TEXT_UNITS, rows, 'r.parquet')).rejects.toThrow(
         /r\.parquet: missing column "text" of table text_units/,
