@@ -78,6 +78,15 @@ describe('graphrag update: reports kept within update_max_context_change', () =>
   })
   afterAll(async () => llm?.close())
 
+  /** A project of BASE with a bound of 0.07, indexed. */
+  async function indexedBase(): Promise<string> {
+    const files: Record<string, string> = { 'settings.yaml': settings(0.07) }
+    for (const [name, text] of Object.entries(BASE)) files[`input/${name}`] = text
+    const root = await testdir(files)
+    await runIndex({ root, skipValidation: true })
+    return root
+  }
+
   async function update(root: string): Promise<{ calls: number; summary: Record<string, number> }> {
     const from = llm.requests.length
     await runUpdate({ root, skipValidation: true, cache: false })
@@ -86,10 +95,7 @@ describe('graphrag update: reports kept within update_max_context_change', () =>
   }
 
   it('keeps a report that gained a row, measures later updates from it, and rewrites it when content is deleted', async () => {
-    const files: Record<string, string> = { 'settings.yaml': settings(0.07) }
-    for (const [name, text] of Object.entries(BASE)) files[`input/${name}`] = text
-    const root = await testdir(files)
-    await runIndex({ root, skipValidation: true })
+    const root = await indexedBase()
     const exact = await testdir({})
     await cp(root, exact, { recursive: true })
     await writeFile(join(exact, 'settings.yaml'), settings(0))
@@ -138,10 +144,7 @@ describe('graphrag update: reports kept within update_max_context_change', () =>
   }, 90_000)
 
   it('still finds the anchor after a plain graphrag index renumbered the report, with the cache gone', async () => {
-    const files: Record<string, string> = { 'settings.yaml': settings(0.07) }
-    for (const [name, text] of Object.entries(BASE)) files[`input/${name}`] = text
-    const root = await testdir(files)
-    await runIndex({ root, skipValidation: true })
+    const root = await indexedBase()
     const first = await snapshot(root)
     // Names sorted before the others shift every entity id: the next index renumbers the reports.
     await writeFile(join(root, 'input', '00-aside.txt'), 'Zora Vink.\n')
@@ -159,10 +162,7 @@ describe('graphrag update: reports kept within update_max_context_change', () =>
   }, 60_000)
 
   it('keeps no report written with another word limit: the setting changed, so every report is written again', async () => {
-    const files: Record<string, string> = { 'settings.yaml': settings(0.07) }
-    for (const [name, text] of Object.entries(BASE)) files[`input/${name}`] = text
-    const root = await testdir(files)
-    await runIndex({ root, skipValidation: true })
+    const root = await indexedBase()
     await writeFile(join(root, 'settings.yaml'), `${settings(0.07)}  max_length: 1500\n`)
     await writeFile(join(root, 'input', 'e.txt'), 'Fenn Bern.\n')
     const added = await update(root)
