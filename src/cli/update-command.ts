@@ -63,7 +63,7 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
     out.write(
       `Method: ${plan.method}; to extract: ${formatCount(plan.figures.chunks)} chunks, ${formatCount(plan.figures.chunkTokens)} tokens\n`,
     )
-    const reports = await measureUpdateReports(plan.indexDir, plan.replaced, plan.changes.added.length)
+    const reports = await measureUpdateReports(plan)
     const reach = 'reach' in reports ? reports.reach : undefined
     writeReports(reports, plan.method, out)
     const pipeline = PIPELINES[plan.method]

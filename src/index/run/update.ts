@@ -38,8 +38,12 @@ export interface UpdatePlan {
   changes: DocumentChanges
   /** The documents to extract (new and edited), chunked as the pipeline would. */
   figures: ChunkFigures
-  /** The published index compared with, and the ids its edited and deleted documents had there (for the dry run's report figures). */
+  /**
+   * The published index compared with, the ids of its documents, and those its edited and deleted
+   * documents had there (for the estimate's report figures, estimate-update.ts).
+   */
   indexDir: string
+  previousDocuments: string[]
   replaced: string[]
 }
 
@@ -94,6 +98,7 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
     changes,
     figures: { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) },
     indexDir,
+    previousDocuments: [...previous.values()],
     replaced: [...changes.edited, ...changes.deleted].map((title) => previous.get(title)!),
   }
 }
@@ -108,7 +113,7 @@ export async function runUpdate(options: RunIndexOptions): Promise<UpdateResult>
   const plan = await planUpdate(options, (message) => reporter?.warning(message))
   if (!hasChanges(plan.changes)) return { upToDate: true, changes: plan.changes }
   let backupDir = ''
-  const reports = await measureUpdateReports(plan.indexDir, plan.replaced, plan.changes.added.length)
+  const reports = await measureUpdateReports(plan)
   const result = await runIndex({
     ...options,
     method: plan.method,
