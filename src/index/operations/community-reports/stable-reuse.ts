@@ -191,9 +191,10 @@ export function canonicalContext(text: string, maps: IdentityMaps): CanonicalCon
     const table = (SECTION_TABLE[section] ?? section) as Mapped
     if (maps.tables.has(table)) {
       const identity = row === null ? undefined : maps.toIdentity[table]!.get(Number(row[1]))
-      canonical = row === null ? undefined : toIdentity(table, row[1]!)
-      if (canonical !== undefined) canonical += withoutDegree(table, record.slice(row![1]!.length))
-      if (identity !== undefined) key = rowKey(table, identity)
+      if (identity === undefined) return undefined
+      shown[table].add(Number(row![1]))
+      canonical = JSON.stringify(identity) + withoutDegree(table, record.slice(row![1]!.length))
+      key = rowKey(table, identity)
     } else if (section === 'Reports') canonical = mapCitations(record, maps.tables, toIdentity)
     if (canonical === undefined) return undefined
     rows.push(canonical)
