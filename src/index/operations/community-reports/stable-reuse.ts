@@ -143,6 +143,18 @@ export function rowKey(section: Mapped, identity: string): string {
   return `${section}\u0000${JSON.stringify(identity)}`
 }
 
+/** Whether a CanonicalContext row key names a row of a mapped table (rather than a substituted report). */
+export function isMappedRowKey(key: string): boolean {
+  return MAPPED.some((table) => key.startsWith(`${table}\u0000`))
+}
+
+/** Every id of every table the maps hold, as `shown`: a report written before may cite any of them. */
+export function everyId(maps: IdentityMaps): CanonicalContext['shown'] {
+  const shown = Object.fromEntries(MAPPED.map((table) => [table, new Set<number>()])) as CanonicalContext['shown']
+  for (const table of maps.tables) for (const id of maps.toIdentity[table]!.keys()) shown[table].add(id)
+  return shown
+}
+
 /**
  * The context with every human_readable_id replaced by its identity (data rows of the Entities,
  * Relationships and Claims sections, and citations inside substituted Reports); undefined when an

@@ -23,7 +23,15 @@ import type { CommunityReportRow } from '../../../model/community-reports.js'
 import type { CovariateRow } from '../../../model/covariates.js'
 import type { EntityRow } from '../../../model/entities.js'
 import type { RelationshipRow } from '../../../model/relationships.js'
-import { type CanonicalContext, encodeReport, type IdentityMaps, rowKey, type StoredReport } from './stable-reuse.js'
+import {
+  type CanonicalContext,
+  encodeReport,
+  everyId,
+  type IdentityMaps,
+  isMappedRowKey,
+  rowKey,
+  type StoredReport,
+} from './stable-reuse.js'
 
 /**
  * What is recorded of the context a report was written from, one short string per data row: `m`
@@ -46,7 +54,7 @@ const NAME_LENGTH = 17
 
 /** The recorded name of a context row (CanonicalContext row key, e.g. rowKey's). */
 export function rowName(key: string): string {
-  return (/^(Entities|Relationships|Claims|Sources)\u0000/.test(key) ? 'm' : 'o') + sha(key, NAME_LENGTH - 1)
+  return (isMappedRowKey(key) ? 'm' : 'o') + sha(key, NAME_LENGTH - 1)
 }
 
 /** Where a report's anchor is recorded: a hash of the report in stored (identity-cited) form. */
@@ -141,12 +149,7 @@ function support(t: SupportTables): Array<{ key: string; units: readonly string[
  * their anchors were recorded under. A report citing an id its tables lack is left out.
  */
 export function storedReports(reports: readonly CommunityReportRow[], maps: IdentityMaps): Map<number, StoredReport> {
-  const every = Object.fromEntries(
-    ['Entities', 'Relationships', 'Claims', 'Sources'].map((t) => [
-      t,
-      new Set(maps.toIdentity[t as keyof IdentityMaps['toIdentity']]?.keys() ?? []),
-    ]),
-  ) as CanonicalContext['shown']
+  const every = everyId(maps)
   const out = new Map<number, StoredReport>()
   for (const r of reports) {
     const content = {
