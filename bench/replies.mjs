@@ -32,7 +32,10 @@ function referenceReader(reply) {
   const clean = (s) =>
     s
       .trim()
-      .replace(/&(lt|gt|amp|quot|#39);/g, (m) => ({ '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'" })[m])
+      .replace(
+        /&(lt|gt|amp|quot|#39);/g,
+        (m) => ({ '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'" })[m],
+      )
       .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
   const out = { entities: [], relationships: [], dropped: [], defaultedWeights: 0, unusable: undefined }
   for (let record of reply.split('##').map((r) => r.trim())) {
@@ -55,7 +58,17 @@ const bare = (s) => s.replace(/^["'“”]+|["'“”]+$/g, '').trim()
 const pairKey = (a, b) => [bare(a), bare(b)].sort().join(' | ')
 
 function score(read) {
-  const t = { entities: 0, entitiesFound: 0, rels: 0, relsFound: 0, spurious: 0, weights: 0, weightsRight: 0, unusable: 0, unusableSeen: 0 }
+  const t = {
+    entities: 0,
+    entitiesFound: 0,
+    rels: 0,
+    relsFound: 0,
+    spurious: 0,
+    weights: 0,
+    weightsRight: 0,
+    unusable: 0,
+    unusableSeen: 0,
+  }
   const misses = []
   for (const f of fixtures) {
     const got = read(f.reply, f.input_text)
@@ -82,7 +95,8 @@ function score(read) {
         else misses.push(`${f.id}: weight of ${key} read as ${pairs.get(key)}, expected ${w}`)
       }
     }
-    const spurious = [...titles].filter((x) => !wantTitles.has(x)).length + [...pairs.keys()].filter((k) => !wantPairs.has(k)).length
+    const spurious =
+      [...titles].filter((x) => !wantTitles.has(x)).length + [...pairs.keys()].filter((k) => !wantPairs.has(k)).length
     if (spurious > 0) misses.push(`${f.id}: ${spurious} spurious records`)
     t.spurious += spurious
   }
@@ -94,8 +108,12 @@ const rows = [
   ['graphrag (ours)', score(await ourReader())],
   ['Microsoft GraphRAG 3.1.2 rules', score(referenceReader)],
 ]
-console.log(`${fixtures.length} replies (${fixtures.filter((f) => f.source.kind !== 'constructed').length} quoted from public sources, ${fixtures.filter((f) => f.source.kind === 'constructed').length} constructed)\n`)
-console.log('reader                           entity recall  relationship recall  strengths right  spurious  unusable recognised')
+console.log(
+  `${fixtures.length} replies (${fixtures.filter((f) => f.source.kind !== 'constructed').length} quoted from public sources, ${fixtures.filter((f) => f.source.kind === 'constructed').length} constructed)\n`,
+)
+console.log(
+  'reader                           entity recall  relationship recall  strengths right  spurious  unusable recognised',
+)
 for (const [name, s] of rows) {
   console.log(
     `${name.padEnd(32)} ${pct(s.entitiesFound, s.entities)} ${`(${s.entitiesFound}/${s.entities})`.padEnd(9)} ${pct(s.relsFound, s.rels)} ${`(${s.relsFound}/${s.rels})`.padEnd(15)} ${pct(s.weightsRight, s.weights)} ${`(${s.weightsRight}/${s.weights})`.padEnd(10)} ${String(s.spurious).padStart(8)}  ${s.unusableSeen}/${s.unusable}`,
