@@ -34,7 +34,7 @@ const UNITS = [
 ]
 
 /** Server behaviour the tests switch per case. */
-const behaviour = { failMarley: false, refuse: false, yesAnswers: 0, failFogBell: false }
+const behaviour = { failMarley: false, refuse: false, nothing: false, yesAnswers: 0, failFogBell: false }
 
 const responders: Responder[] = [
   ({ kind, messages }) => {
@@ -45,6 +45,7 @@ const responders: Responder[] = [
       throw new Error('injected failure')
     if (behaviour.refuse && kind.startsWith('extract_graph'))
       return 'Sorry, as an AI model I cannot produce that format.'
+    if (behaviour.nothing && kind.startsWith('extract_graph')) return '<|COMPLETE|>'
     if (kind === 'extract_graph_loop') return behaviour.yesAnswers-- > 0 ? 'Y' : 'N'
     if (kind === 'extract_graph_continue') {
       const round = messages.filter((m) => m.role === 'assistant').length
@@ -113,8 +114,9 @@ describe('extract_graph failures and gleaning', () => {
     expect(entities.length).toBeGreaterThan(0)
   })
 
-  it('fails loudly, showing a raw reply, when the model does not follow the format', async () => {
+  it('asks again once after a refusal, then fails the run naming the unusable reply', async () => {
     behaviour.refuse = true
+    const before = llm.requests.length
     const t = await project(llm)
     const error = await extractGraph.run(t.ctx).then(
       () => undefined,
@@ -122,8 +124,26 @@ describe('extract_graph failures and gleaning', () => {
     )
     behaviour.refuse = false
     expect(error).toBeInstanceOf(GraphragError)
-    expect((error as Error).message).toContain('no entities')
+    expect((error as Error).message).toContain('unusable')
     expect((error as Error).message).toContain('Sorry, as an AI model')
+    // Each unit: the first request and one retry in the same conversation, nothing more.
+    const sent = extractionRequests(llm, before)
+    expect(sent.length).toBe(UNITS.length * 2)
+    expect(t.stats.failures.map((f) => f.item).sort()).toEqual(UNITS.map((u) => u.id))
+    expect(t.stats.warnings.some((w) => /3 replies were unusable/.test(w))).toBe(true)
+  })
+
+  it('fails loudly, showing a raw reply, when the model finds nothing anywhere', async () => {
+    behaviour.nothing = true
+    const t = await project(llm)
+    const error = await extractGraph.run(t.ctx).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    behaviour.nothing = false
+    expect(error).toBeInstanceOf(GraphragError)
+    expect((error as Error).message).toContain('no entities')
+    expect((error as Error).message).toContain('<|COMPLETE|>')
   })
 
   it('runs gleaning rounds while the model answers Y, keeping every gleaned record and no Y/N turn in the history', async () => {

@@ -6,7 +6,7 @@
  * examples or an unfinished thinking block is called unusable rather than read as "no entities".
  */
 import { stripThinking } from '../../../llm/thinking.js'
-import { type DroppedRecord, type ParsedGraphReply, parseGraphReply } from './parse.js'
+import { type ParsedGraphReply, parseGraphReply } from './parse.js'
 import { normalizeReply } from './reply-text.js'
 import { readStructuredRecords } from './structured-reply.js'
 
@@ -89,13 +89,4 @@ function whyUnusable(reply: string, echoed: boolean): string | undefined {
 function preview(text: string): string {
   const flat = text.replace(/\s+/g, ' ')
   return flat.length > 100 ? `${flat.slice(0, 100)}…` : flat
-}
-
-/** Counts for the run's summary: records that could not be read, and in how many replies. */
-export function unreadableSummary(readings: ReadonlyArray<{ dropped: readonly DroppedRecord[] }>): {
-  records: number
-  replies: number
-} {
-  const withDrops = readings.filter((r) => r.dropped.length > 0)
-  return { records: withDrops.reduce((n, r) => n + r.dropped.length, 0), replies: withDrops.length }
 }
