@@ -12,6 +12,7 @@ interface IndexFlags {
   cache: boolean
   resume: boolean
   skipValidation: boolean
+  allowPartial: boolean
 }
 
 export function registerIndexCommand(program: Command): void {
@@ -34,6 +35,11 @@ export function registerIndexCommand(program: Command): void {
     .option('--no-cache', 'ignore and do not write the LLM cache')
     .option('--no-resume', 'run every workflow even if it finished before with unchanged inputs')
     .option('--skip-validation', 'skip the one-call-per-model connectivity check', false)
+    .option(
+      '--allow-partial',
+      'finish the index even when text units or reports fail (failed calls, unusable model replies), listing what was lost',
+      false,
+    )
     .action(async (flags: IndexFlags) => {
       const options = {
         root: flags.root,
@@ -43,6 +49,7 @@ export function registerIndexCommand(program: Command): void {
         cache: flags.cache,
         resume: flags.resume,
         skipValidation: flags.skipValidation,
+        allowPartial: flags.allowPartial,
       }
       // The reference's update methods: `index --method standard-update` is `update --method standard`.
       if (flags.method !== undefined && /-update$/.test(flags.method as string)) {

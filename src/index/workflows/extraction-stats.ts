@@ -24,6 +24,15 @@ export function recordExtraction(
   recordNoun: string,
 ): void {
   for (const f of outcome.failures) ctx.stats.failure(f.textUnitId, f.reason)
+  if (outcome.failures.length > 0)
+    ctx.stats.warning(
+      `${plural(outcome.failures.length, 'text unit')} lost (${outcome.failures
+        .slice(0, 3)
+        .map((f) => f.textUnitId.slice(0, 12))
+        .join(
+          ', ',
+        )}${outcome.failures.length > 3 ? ', …' : ''}); each is listed with its reason in stats.json and the log`,
+    )
   // Every record the model wrote but we could not use is named in the log and summed up on screen.
   for (const d of outcome.dropped.slice(0, LOGGED_DROPS))
     ctx.log.warn(`${workflow}: unreadable ${recordNoun} (${d.reason}): ${d.text.slice(0, 300)}`)

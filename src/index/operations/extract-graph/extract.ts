@@ -16,7 +16,7 @@ import type { DroppedRecord } from './parse.js'
 import { readGraphReply } from './read-reply.js'
 
 /** Sent once after an unusable first reply. */
-export const RETRY_PROMPT =
+const RETRY_PROMPT =
   'Your answer did not contain the requested records. Answer again with only the entity and relationship ' +
   'records found in the text above, in exactly the format the first message asks for.'
 
