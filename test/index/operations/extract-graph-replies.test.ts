@@ -5,7 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { checkExtraction } from '../../../src/index/operations/extract-graph/check.js'
 import { readGraphReply } from '../../../src/index/operations/extract-graph/read-reply.js'
+import { requireGraph } from '../../../src/query/load-index.js'
 import { PROJECT_ROOT } from '../../support/shared.js'
 
 interface Fixture {
@@ -36,5 +38,23 @@ describe('collected model replies', () => {
       if (w !== undefined) expect(read.relationships.find((r) => r.source === s && r.target === t)?.weight).toBe(w)
     }
     expect(read.unusable !== undefined).toBe(f.expected.unusable === true)
+  })
+})
+
+describe('an extraction with entities but no relationships', () => {
+  const outcome = { attempted: 1, failures: [], entities: 2, relationships: 0, sampleReply: '' }
+
+  it('is published with a warning instead of failing the run', () => {
+    const warning = checkExtraction('extract_graph', outcome, 0, 'extract_graph.max_failed_fraction')
+    expect(warning).toMatch(/found 2 entities but no relationships .* published for basic search/)
+    expect(() => checkExtraction('extract_graph', { ...outcome, entities: 0 }, 0, 'x')).toThrow(/no entities/)
+  })
+
+  it('makes the graph methods say the graph is empty', () => {
+    expect(() => requireGraph('local', { entities: [{}, {}], communities: [], relationships: [] })).toThrow(
+      /graph is empty \(2 entities, no relationships\), so local search has nothing to search; use --method basic/,
+    )
+    expect(() => requireGraph('global', { entities: [{}], communities: [] })).toThrow(/no communities/)
+    expect(() => requireGraph('drift', { entities: [{}], communities: [{}], relationships: [{}] })).not.toThrow()
   })
 })
