@@ -13,6 +13,7 @@ interface IndexFlags {
   resume: boolean
   skipValidation: boolean
   allowPartial: boolean
+  shard?: string
 }
 
 export function registerIndexCommand(program: Command): void {
@@ -40,6 +41,10 @@ export function registerIndexCommand(program: Command): void {
       'finish the index even when text units or reports fail (failed calls, unusable model replies), listing what was lost',
       false,
     )
+    .option(
+      '--shard <I/N>',
+      'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (CI matrices; finish with a run without --shard)',
+    )
     .action(async (flags: IndexFlags) => {
       const options = {
         root: flags.root,
@@ -52,7 +57,13 @@ export function registerIndexCommand(program: Command): void {
         allowPartial: flags.allowPartial,
       }
       // The reference's update methods: `index --method standard-update` is `update --method standard`.
-      if (flags.method !== undefined && /-update$/.test(flags.method as string)) {
+      const update = flags.method !== undefined && /-update$/.test(flags.method as string)
+      if (flags.shard !== undefined && !flags.dryRun) {
+        const { runShardCommand } = await import('./shard-command.js')
+        const method = update ? (flags.method as string).replace(/-update$/, '') : flags.method
+        return runShardCommand({ ...options, method: method as IndexMethod | undefined }, flags.shard, { update })
+      }
+      if (update) {
         const { updateCommand } = await import('./update-command.js')
         return updateCommand(options, flags.dryRun)
       }
