@@ -72,7 +72,14 @@ const extractionRequests = (llm: FakeLlm, from: number) =>
 describe('extract_graph failures and gleaning', () => {
   let llm: FakeLlm
   beforeAll(async () => {
-    llm = await startFakeLlm({ responders })
+    llm = await startFakeLlm({
+      responders,
+      // A reasoning model's API reply: thinking in `reasoning_content`, quoting a record it never answers with.
+      reasoning: ({ kind }) =>
+        kind.startsWith('extract_graph')
+          ? 'Records look like ("entity"<|>THOUGHT ONLY<|>EVENT<|>not in the answer)## so I will list them.'
+          : undefined,
+    })
   })
   afterAll(async () => {
     await llm?.close()
@@ -99,6 +106,14 @@ describe('extract_graph failures and gleaning', () => {
     expect(retried.length).toBe(2)
     expect(retried.every((r) => JSON.stringify(r.body).includes('Jacob Marley'))).toBe(true)
     expect(again.stats.failures).toEqual([])
+  })
+
+  it('never reads the reasoning field of the API reply as records', async () => {
+    const t = await project(llm)
+    await extractGraph.run(t.ctx)
+    const titles = (await t.tables.read(EXTRACTED_ENTITIES)).map((e) => e.title)
+    expect(titles.length).toBeGreaterThan(0)
+    expect(titles).not.toContain('THOUGHT ONLY')
   })
 
   it('continues past failed chunks within extract_graph.max_failed_fraction and lists them', async () => {
