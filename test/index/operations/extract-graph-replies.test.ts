@@ -41,6 +41,22 @@ describe('collected model replies', () => {
   })
 })
 
+describe('replies without records', () => {
+  it.each([
+    ['The text does not contain any named entities.', false],
+    ["I couldn't find any relevant entities or relationships in this passage.", false],
+    ['<|COMPLETE|>', false],
+    ['没有实体。', false],
+    ["I'm sorry, but I can't find any entities in this text.", false],
+    ['Sure! What would you like me to do with this text?', true],
+    ["I'm sorry, I can't assist with that.", true],
+  ])('%s → unusable: %s', (reply, unusable) => {
+    const read = readGraphReply(reply, { template, inputText: 'Some text.' })
+    expect(read.entities).toEqual([])
+    expect(read.unusable !== undefined).toBe(unusable)
+  })
+})
+
 describe('an extraction with entities but no relationships', () => {
   const outcome = { attempted: 1, failures: [], entities: 2, relationships: 0, sampleReply: '' }
 

@@ -27,7 +27,7 @@ const REFUSAL =
   /^\W*(?:I(?:'|’)?m sorry|I am sorry|sorry\b|I apologi[sz]e|I (?:can(?:no|')t|am unable|'m unable|won't|will not)|as an AI|unfortunately,? I|抱歉|对不起|很抱歉|我无法|我不能|无法完成)/i
 // A reply that says there is nothing (more) to extract: a legitimate empty answer.
 const NOTHING_FOUND =
-  /\b(?:no|zero|0)\s+(?:more\s+|additional\s+|other\s+|new\s+|further\s+|relevant\s+)?(?:entities|entity|relationships|records)\b|\bnothing\s+(?:more\s+|else\s+)?to\s+(?:add|extract)|\bnone\b|没有(?:更多|其他|新的)?(?:实体|关系)|无(?:实体|关系)/i
+  /\b(?:no|zero|any|0)\s+(?:[\w-]+\s+){0,2}(?:entities|entity|relationships|records)\b|\bnothing\s+(?:more\s+|else\s+)?to\s+(?:add|extract)|\bnone\b|没有(?:更多|其他|新的)?(?:实体|关系)|无(?:实体|关系)/i
 
 export function readGraphReply(reply: string, context: ReplyContext = {}): GraphReplyReading {
   const tuples = parseGraphReply(reply)
@@ -81,8 +81,9 @@ function whyUnusable(reply: string, echoed: boolean): string | undefined {
   const text = normalizeReply(reply).trim()
   if (thinking.unfinished && text === '') return 'an unfinished thinking block, no answer'
   if (text === '') return undefined
-  if (REFUSAL.test(text)) return `a refusal: ${preview(text)}`
+  // "I can't find any entities in this text" is an answer, not a refusal.
   if (NOTHING_FOUND.test(text)) return undefined
+  if (REFUSAL.test(text)) return `a refusal: ${preview(text)}`
   return `no records, only prose: ${preview(text)}`
 }
 
