@@ -51,7 +51,7 @@ describe.skipIf(!process.env.GRAPHRAG_SLOW_TESTS)(
         ...files,
       })
 
-    it('publishes an index without relationships for basic search, and graph methods say the graph is empty', async () => {
+    it('publishes an index without relationships for basic and hybrid search, and graph methods say the graph is empty', async () => {
       const root = await project({ 'input/harbour.txt': HARBOUR })
       const run = await runCli(['index', '--root', root, '--skip-validation'])
       expect(run.code, run.stderr).toBe(0)
@@ -64,6 +64,9 @@ describe.skipIf(!process.env.GRAPHRAG_SLOW_TESTS)(
       const basic = await runCli(['query', 'Who runs the harbour office?', '--root', root, '--method', 'basic'])
       expect(basic.code, basic.stderr).toBe(0)
       expect(basic.stdout.trim()).not.toBe('')
+      const hybrid = await runCli(['query', 'Who runs the harbour office?', '--root', root, '--method', 'hybrid'])
+      expect(hybrid.code, hybrid.stderr).toBe(0)
+      expect(hybrid.stdout.trim()).not.toBe('')
       for (const method of ['local', 'global', 'drift']) {
         const q = await runCli(['query', 'Who runs the harbour office?', '--root', root, '--method', method])
         expect(`${method}: ${q.stderr}`).toMatch(/graph is empty/)
