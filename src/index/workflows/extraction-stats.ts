@@ -10,6 +10,8 @@ export interface ExtractionBookkeeping {
   unreadableReplies?: number
   /** Relationships kept with weight 1 because no strength could be read. */
   defaultedWeights?: number
+  /** Their records as written. */
+  weightless?: readonly string[]
   /** First replies that were unusable and asked again once. */
   retriedReplies?: ReadonlyArray<{ textUnitId: string; problem: string }>
 }
@@ -44,9 +46,11 @@ export function recordExtraction(
     ctx.stats.warning(`${plural(outcome.dropped.length, 'record', 'records')} unreadable${replies}; see logs`)
   }
   const defaulted = outcome.defaultedWeights ?? 0
+  for (const record of (outcome.weightless ?? []).slice(0, LOGGED_DROPS))
+    ctx.log.warn(`${workflow}: relationship kept with weight 1, no readable strength: ${record.slice(0, 300)}`)
   if (defaulted > 0)
     ctx.stats.warning(
-      `${plural(defaulted, 'relationship', 'relationships')} without a readable strength kept with weight 1`,
+      `${plural(defaulted, 'relationship', 'relationships')} without a readable strength kept with weight 1; see logs`,
     )
   const retried = outcome.retriedReplies ?? []
   for (const r of retried) ctx.log.warn(`${workflow}: ${r.textUnitId}: unusable reply asked again: ${r.problem}`)

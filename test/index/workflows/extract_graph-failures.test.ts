@@ -34,7 +34,7 @@ const UNITS = [
 ]
 
 /** Server behaviour the tests switch per case. */
-const behaviour = { failMarley: false, refuse: false, nothing: false, yesAnswers: 0, failFogBell: false }
+const behaviour = { failMarley: false, refuse: false, nothing: false, sloppy: false, yesAnswers: 0, failFogBell: false }
 
 const responders: Responder[] = [
   ({ kind, messages }) => {
@@ -46,6 +46,8 @@ const responders: Responder[] = [
     if (behaviour.refuse && kind.startsWith('extract_graph'))
       return 'Sorry, as an AI model I cannot produce that format.'
     if (behaviour.nothing && kind.startsWith('extract_graph')) return '<|COMPLETE|>'
+    if (behaviour.sloppy && kind === 'extract_graph')
+      return '("entity"<|>SCROOGE<|>PERSON<|>A miser)##\n("entity"<|>CRATCHIT<|>PERSON<|>His clerk)##\n("relationship"<|>SCROOGE<|>CRATCHIT<|>employs him)##\n("entity"<|>NOTYPE)##\n<|COMPLETE|>'
     if (kind === 'extract_graph_loop') return behaviour.yesAnswers-- > 0 ? 'Y' : 'N'
     if (kind === 'extract_graph_continue') {
       const round = messages.filter((m) => m.role === 'assistant').length
@@ -106,6 +108,17 @@ describe('extract_graph failures and gleaning', () => {
     expect(retried.length).toBe(2)
     expect(retried.every((r) => JSON.stringify(r.body).includes('Jacob Marley'))).toBe(true)
     expect(again.stats.failures).toEqual([])
+  })
+
+  it('says on screen how many records were unreadable and how many strengths were defaulted', async () => {
+    behaviour.sloppy = true
+    const t = await project(llm)
+    await extractGraph.run(t.ctx)
+    behaviour.sloppy = false
+    expect(t.stats.warnings).toContain('3 records unreadable in 3 replies; see logs')
+    expect(t.stats.warnings).toContain('3 relationships without a readable strength kept with weight 1; see logs')
+    expect(t.stats.counters.parse_drops).toBe(3)
+    expect(t.stats.counters.weight_defaults).toBe(3)
   })
 
   it('never reads the reasoning field of the API reply as records', async () => {

@@ -53,6 +53,8 @@ export interface ExtractGraphResult extends MergedGraph {
   /** How many replies held record-like text that could not be parsed. */
   unreadableReplies: number
   defaultedWeights: number
+  /** The records of the relationships kept with weight 1, for the log. */
+  weightless: string[]
   /** First replies that were unusable and asked again (the unit then succeeded or failed). */
   retriedReplies: Array<{ textUnitId: string; problem: string }>
   /** The first reply received, for the "no entities" error. */
@@ -71,6 +73,7 @@ type UnitOutcome =
       dropped: DroppedRecord[]
       unreadableReplies: number
       defaultedWeights: number
+      weightless: string[]
       retried: string[]
     }
   | { ok: false; failure: UnitFailure; retried: string[] }
@@ -94,6 +97,7 @@ export async function extractGraph(
     dropped: done.flatMap((o) => o.dropped),
     unreadableReplies: done.reduce((n, o) => n + o.unreadableReplies, 0),
     defaultedWeights: done.reduce((n, o) => n + o.defaultedWeights, 0),
+    weightless: done.flatMap((o) => o.weightless),
     retriedReplies: units.flatMap((unit, i) =>
       outcomes[i]!.retried.map((problem) => ({ textUnitId: unit.id, problem })),
     ),
@@ -142,6 +146,7 @@ async function extractUnit(
       dropped: parsed.flatMap((p) => p.dropped),
       unreadableReplies: parsed.filter((p) => p.dropped.length > 0).length,
       defaultedWeights: parsed.reduce((n, p) => n + p.defaultedWeights, 0),
+      weightless: parsed.flatMap((p) => p.weightless ?? []),
       retried,
     }
   } catch (error) {

@@ -39,6 +39,8 @@ export interface ParsedGraphReply {
   dropped: DroppedRecord[]
   /** Relationships kept with weight 1 because their last field does not start with a strength. */
   defaultedWeights: number
+  /** Those relationships' records as written, for the log (absent when there are none). */
+  weightless?: string[]
 }
 
 /** Weight used when a relationship record has no numeric strength (the reference's fallback). */
@@ -166,7 +168,10 @@ function addRelationship(out: ParsedGraphReply, fields: string[], raw: string): 
   const strength = fields.length >= 4 ? parseStrength(fields[fields.length - 1]!) : undefined
   // A last field that does not start with a number is text (`…<|>on floor 3`): it stays in the description.
   const descriptionFields = strength === undefined ? fields.slice(2) : fields.slice(2, -1)
-  if (strength === undefined) out.defaultedWeights++
+  if (strength === undefined) {
+    out.defaultedWeights++
+    ;(out.weightless ??= []).push(raw)
+  }
   out.relationships.push({
     source,
     target,

@@ -37,6 +37,7 @@ export function readGraphReply(reply: string, context: ReplyContext = {}): Graph
     echoes.size === 0
       ? read
       : {
+          ...read,
           entities: read.entities.filter((e) => !echoes.has(e.title)),
           relationships: read.relationships.filter((r) => !echoes.has(r.source) && !echoes.has(r.target)),
           dropped: [
@@ -46,7 +47,6 @@ export function readGraphReply(reply: string, context: ReplyContext = {}): Graph
               reason: "copied from the prompt's examples, not in the text",
             })),
           ],
-          defaultedWeights: read.defaultedWeights,
         }
   const records = kept.entities.length + kept.relationships.length
   return { ...kept, unusable: records > 0 ? undefined : whyUnusable(reply, echoes.size > 0) }

@@ -69,7 +69,10 @@ export function readStructuredRecords(text: string): ParsedGraphReply {
       const key = `${rel.source}\u0000${rel.target}`
       if (seenRelationships.has(key)) return
       seenRelationships.add(key)
-      if (rel.weight === undefined) out.defaultedWeights++
+      if (rel.weight === undefined) {
+        out.defaultedWeights++
+        ;(out.weightless ??= []).push(raw)
+      }
       out.relationships.push({ ...rel, weight: rel.weight ?? 1 })
       return
     }
