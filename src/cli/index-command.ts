@@ -12,6 +12,7 @@ interface IndexFlags {
   cache: boolean
   resume: boolean
   skipValidation: boolean
+  allowPartial: boolean
   shard?: string
 }
 
@@ -36,6 +37,11 @@ export function registerIndexCommand(program: Command): void {
     .option('--no-resume', 'run every workflow even if it finished before with unchanged inputs')
     .option('--skip-validation', 'skip the one-call-per-model connectivity check', false)
     .option(
+      '--allow-partial',
+      'finish the index even when text units or reports fail (failed calls, unusable model replies), listing what was lost',
+      false,
+    )
+    .option(
       '--shard <I/N>',
       'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (CI matrices; finish with a run without --shard)',
     )
@@ -48,6 +54,7 @@ export function registerIndexCommand(program: Command): void {
         cache: flags.cache,
         resume: flags.resume,
         skipValidation: flags.skipValidation,
+        allowPartial: flags.allowPartial,
       }
       // The reference's update methods: `index --method standard-update` is `update --method standard`.
       const update = flags.method !== undefined && /-update$/.test(flags.method as string)

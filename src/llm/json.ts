@@ -2,6 +2,8 @@
  * Tolerant parsing of structured replies: models wrap JSON in code fences or prose and leave
  * trailing commas. A reply that still does not parse or fit the schema is a retryable failure.
  */
+import { jsonrepair } from 'jsonrepair'
+import { stripThinking } from './thinking.js'
 import { AttemptFailure } from './failure.js'
 import type { ResponseFormat } from './types.js'
 
@@ -20,8 +22,13 @@ export function parseStructuredReply(text: string, format: ResponseFormat): unkn
   return value
 }
 
-/** The JSON value in `text`, or undefined when none can be recovered. */
-export function parseTolerant(text: string): unknown {
+/**
+ * The JSON value in `text`, or undefined when none can be recovered. Thinking blocks are never read;
+ * what strict parsing cannot read is handed to jsonrepair (wrong or missing closing brackets,
+ * unquoted keys, single quotes, comments, truncated replies) before giving up.
+ */
+export function parseTolerant(reply: string): unknown {
+  const text = stripThinking(reply).text
   const candidates = [text.trim(), stripFences(text), outermost(stripFences(text))]
   for (const candidate of candidates) {
     if (candidate === undefined || candidate === '') continue
@@ -33,7 +40,22 @@ export function parseTolerant(text: string): unknown {
       }
     }
   }
+  for (const candidate of [stripFences(text), fromFirstBracket(stripFences(text)), outermost(stripFences(text))]) {
+    if (candidate === undefined || !/^[{[]/.test(candidate)) continue
+    try {
+      return JSON.parse(jsonrepair(candidate))
+    } catch {
+      // not repairable: try the next candidate
+    }
+  }
   return undefined
+}
+
+/** From the first `{` or `[` to the last `}` or `]`, whichever kind: a reply closed with the wrong brackets. */
+function fromFirstBracket(text: string): string | undefined {
+  const start = text.search(/[{[]/)
+  const end = Math.max(text.lastIndexOf('}'), text.lastIndexOf(']'))
+  return start >= 0 && end > start ? text.slice(start, end + 1) : undefined
 }
 
 function stripFences(text: string): string {

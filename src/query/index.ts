@@ -11,7 +11,7 @@ import { SILENT_LOGGER, type Logger } from '../logger.js'
 import type { ConversationTurn } from './context/history.js'
 import type { ContextRecords } from './context/table-format.js'
 import { loadChunkEdges } from './chunk-edges.js'
-import { loadTables, TABLES_BY_METHOD } from './load-index.js'
+import { loadTables, requireGraph, TABLES_BY_METHOD } from './load-index.js'
 import { readableIndex } from '../storage/generations.js'
 import { chatWithSignal, embedderWithSignal } from './abortable.js'
 import { createQueryModels, type QueryModels, type SearchSection } from './models.js'
@@ -179,10 +179,12 @@ async function startRun(
   switch (method) {
     case 'local': {
       const tables = await loadTables(dataDir, TABLES_BY_METHOD.local, ['covariates'])
+      requireGraph(method, tables)
       return runLocalSearch(input, prepareLocalIndex(tables, level), settings.local_search, services)
     }
     case 'global': {
       const tables = await loadTables(dataDir, TABLES_BY_METHOD.global)
+      requireGraph(method, tables)
       const params = {
         ...input,
         communityLevel: level,
@@ -193,6 +195,7 @@ async function startRun(
     case 'drift': {
       // DRIFT local steps do not read claims (as in the reference).
       const tables = await loadTables(dataDir, TABLES_BY_METHOD.drift)
+      requireGraph(method, tables)
       return runDriftSearch(input, prepareLocalIndex(tables, level), settings.drift_search, services)
     }
     case 'basic': {

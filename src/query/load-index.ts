@@ -74,3 +74,20 @@ async function loadOnce<K extends TableName>(
 function withRowIds(units: IndexTables['text_units']): IndexTables['text_units'] {
   return units.map((u, i) => ((u.human_readable_id as number | null) === null ? { ...u, human_readable_id: i } : u))
 }
+
+/**
+ * Local, global and DRIFT search walk the entity graph and its communities. An index whose graph is
+ * empty (extraction found no relationships, so there are no communities) still serves basic and
+ * hybrid search; these methods say so instead of answering from nothing.
+ */
+export function requireGraph(
+  method: string,
+  tables: { entities: readonly unknown[]; communities: readonly unknown[]; relationships?: readonly unknown[] },
+): void {
+  const noRelationships = tables.relationships !== undefined && tables.relationships.length === 0
+  if (!noRelationships && tables.communities.length > 0) return
+  throw new QueryError(
+    `the index's graph is empty (${tables.entities.length} entities, ${noRelationships ? 'no relationships' : 'no communities'}), ` +
+      `so ${method} search has nothing to search; use --method basic or --method hybrid, which read the text units`,
+  )
+}

@@ -49,7 +49,7 @@ describe('graphrag index: failure output', () => {
     const lines = graphragLines(run.stderr)
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(
-      /^graphrag: extract_graph failed: 6 of 8 text units failed after retries, more than extract_graph\.max_failed_fraction = 0 allows \(first: \w+: completion_models\.default_completion_model: HTTP 500.*\); the failed items are listed in .*stats\.json; run the command again to retry only them \(the others are answered from the cache\)$/,
+      /^graphrag: extract_graph failed: 6 of 8 text units failed after retries, more than extract_graph\.max_failed_fraction = 0 allows \(first: \w+: completion_models\.default_completion_model: HTTP 500.*\); to finish the index without them, raise extract_graph\.max_failed_fraction or pass --allow-partial; the failed items are listed in .*stats\.json; run the command again to retry only them \(the others are answered from the cache\)$/,
     )
     expect(run.stderr.match(/HTTP 500/g)).toHaveLength(1)
     expect(run.stderr).not.toMatch(/^\s+at /m)

@@ -27,7 +27,7 @@ export function enforceFailureBudget(workflow: string, budget: FailureBudget): v
   const first = budget.failures[0]!
   const message =
     `${failed} of ${budget.attempted} ${budget.what} failed after retries, more than ${budget.setting} = ${budget.maxFailedFraction} allows ` +
-    `(first: ${first.item}: ${firstLine(first.reason)})`
+    `(first: ${first.item}: ${firstLine(first.reason)}); to finish the index without them, raise ${budget.setting} or pass --allow-partial`
   throw new WorkflowError(workflow, message, { cause: first.error })
 }
 

@@ -61,6 +61,12 @@ export interface RunIndexOptions {
   /** Use the LLM / noun-phrase cache (default true). */
   cache?: boolean
   skipValidation?: boolean
+  /**
+   * Keep going when text units or community reports fail after retries (failed calls, replies still
+   * unusable when asked again): the lost items are listed instead of failing the run
+   * (`--allow-partial`: every max_failed_fraction set to 1).
+   */
+  allowPartial?: boolean
   verbose?: boolean
   reporter?: Reporter
   env?: Readonly<Record<string, string | undefined>>
@@ -102,7 +108,8 @@ const SYSTEM_CLOCK: Clock = { now: () => new Date() }
  * point into the work generation (index-generation.ts), where the run writes and resumes.
  */
 export async function planIndex(options: RunIndexOptions = {}, config?: LoadedConfig): Promise<IndexPlan> {
-  const published = config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const asLoaded = config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const published = options.allowPartial === true ? allowingPartial(asLoaded) : asLoaded
   const publishedDir = published.settings.output_storage.base_dir
   const loaded = {
     ...published,
@@ -125,6 +132,19 @@ export async function planIndex(options: RunIndexOptions = {}, config?: LoadedCo
   const reason = options.resume === false ? undefined : rerunReason(planned, resumeState, resumeFrom)
   const rerun = reason === undefined ? undefined : { workflow: workflows[resumeFrom]!.name, reason }
   return { loaded, method, workflows, resumeFrom, rerun, resumeState }
+}
+
+/** `--allow-partial`: no failure budget, so failed items are listed rather than failing the run. */
+function allowingPartial(loaded: LoadedConfig): LoadedConfig {
+  const { settings } = loaded
+  return {
+    ...loaded,
+    settings: {
+      ...settings,
+      extract_graph: { ...settings.extract_graph, max_failed_fraction: 1 },
+      community_reports: { ...settings.community_reports, max_failed_fraction: 1 },
+    },
+  }
 }
 
 /** Runs the pipeline holding the index's lock, in a work generation published when the whole run succeeded. */

@@ -91,12 +91,13 @@ export const extractGraph: Workflow = {
       ctx.stats.warning(
         `${graph.orphanRelationships} relationships dropped: an endpoint was not extracted as an entity`,
       )
-    checkExtraction(
+    const emptyGraph = checkExtraction(
       NAME,
       { ...graph, entities: graph.entities.length, relationships: graph.relationships.length },
       settings.max_failed_fraction,
       'extract_graph.max_failed_fraction',
     )
+    if (emptyGraph !== undefined) ctx.stats.warning(emptyGraph)
     if (ctx.settings.snapshots.raw_graph) {
       await ctx.tables.write(RAW_ENTITIES, graph.entities)
       await ctx.tables.write(RAW_RELATIONSHIPS, graph.relationships)

@@ -1,4 +1,5 @@
-/** Tolerant reading of JSON replies: code fences and chatter around the object are ignored. */
+/** Tolerant reading of JSON replies: code fences, thinking and chatter around the object are ignored, broken JSON repaired. */
+import { parseTolerant } from '../../llm/json.js'
 import type { CompletionResult } from '../../llm/types.js'
 
 /** The reply's JSON object, or undefined when none can be read. */
@@ -8,19 +9,8 @@ export function replyObject(result: CompletionResult): Record<string, unknown> |
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  const candidates = [text.trim(), text.replace(/^\s*```(?:json)?\s*|\s*```\s*$/g, '')]
-  const start = text.indexOf('{')
-  const end = text.lastIndexOf('}')
-  if (start >= 0 && end > start) candidates.push(text.slice(start, end + 1))
-  for (const candidate of candidates) {
-    try {
-      const value: unknown = JSON.parse(candidate)
-      if (isObject(value)) return value
-    } catch {
-      // try the next, more lenient candidate
-    }
-  }
-  return undefined
+  const value = parseTolerant(text)
+  return isObject(value) ? value : undefined
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

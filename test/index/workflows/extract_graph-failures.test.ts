@@ -34,7 +34,7 @@ const UNITS = [
 ]
 
 /** Server behaviour the tests switch per case. */
-const behaviour = { failMarley: false, refuse: false, yesAnswers: 0, failFogBell: false }
+const behaviour = { failMarley: false, refuse: false, nothing: false, sloppy: false, yesAnswers: 0, failFogBell: false }
 
 const responders: Responder[] = [
   ({ kind, messages }) => {
@@ -45,6 +45,9 @@ const responders: Responder[] = [
       throw new Error('injected failure')
     if (behaviour.refuse && kind.startsWith('extract_graph'))
       return 'Sorry, as an AI model I cannot produce that format.'
+    if (behaviour.nothing && kind.startsWith('extract_graph')) return '<|COMPLETE|>'
+    if (behaviour.sloppy && kind === 'extract_graph')
+      return '("entity"<|>SCROOGE<|>PERSON<|>A miser)##\n("entity"<|>CRATCHIT<|>PERSON<|>His clerk)##\n("relationship"<|>SCROOGE<|>CRATCHIT<|>employs him)##\n("entity"<|>NOTYPE)##\n<|COMPLETE|>'
     if (kind === 'extract_graph_loop') return behaviour.yesAnswers-- > 0 ? 'Y' : 'N'
     if (kind === 'extract_graph_continue') {
       const round = messages.filter((m) => m.role === 'assistant').length
@@ -71,7 +74,14 @@ const extractionRequests = (llm: FakeLlm, from: number) =>
 describe('extract_graph failures and gleaning', () => {
   let llm: FakeLlm
   beforeAll(async () => {
-    llm = await startFakeLlm({ responders })
+    llm = await startFakeLlm({
+      responders,
+      // A reasoning model's API reply: thinking in `reasoning_content`, quoting a record it never answers with.
+      reasoning: ({ kind }) =>
+        kind.startsWith('extract_graph')
+          ? 'Records look like ("entity"<|>THOUGHT ONLY<|>EVENT<|>not in the answer)## so I will list them.'
+          : undefined,
+    })
   })
   afterAll(async () => {
     await llm?.close()
@@ -100,6 +110,25 @@ describe('extract_graph failures and gleaning', () => {
     expect(again.stats.failures).toEqual([])
   })
 
+  it('says on screen how many records were unreadable and how many strengths were defaulted', async () => {
+    behaviour.sloppy = true
+    const t = await project(llm)
+    await extractGraph.run(t.ctx)
+    behaviour.sloppy = false
+    expect(t.stats.warnings).toContain('3 records unreadable in 3 replies; see logs')
+    expect(t.stats.warnings).toContain('3 relationships without a readable strength kept with weight 1; see logs')
+    expect(t.stats.counters.parse_drops).toBe(3)
+    expect(t.stats.counters.weight_defaults).toBe(3)
+  })
+
+  it('never reads the reasoning field of the API reply as records', async () => {
+    const t = await project(llm)
+    await extractGraph.run(t.ctx)
+    const titles = (await t.tables.read(EXTRACTED_ENTITIES)).map((e) => e.title)
+    expect(titles.length).toBeGreaterThan(0)
+    expect(titles).not.toContain('THOUGHT ONLY')
+  })
+
   it('continues past failed chunks within extract_graph.max_failed_fraction and lists them', async () => {
     behaviour.failMarley = true
     const t = await project(llm, 'extract_graph:\n  max_failed_fraction: 0.5\n')
@@ -113,8 +142,9 @@ describe('extract_graph failures and gleaning', () => {
     expect(entities.length).toBeGreaterThan(0)
   })
 
-  it('fails loudly, showing a raw reply, when the model does not follow the format', async () => {
+  it('asks again once after a refusal, then fails the run naming the unusable reply', async () => {
     behaviour.refuse = true
+    const before = llm.requests.length
     const t = await project(llm)
     const error = await extractGraph.run(t.ctx).then(
       () => undefined,
@@ -122,8 +152,26 @@ describe('extract_graph failures and gleaning', () => {
     )
     behaviour.refuse = false
     expect(error).toBeInstanceOf(GraphragError)
-    expect((error as Error).message).toContain('no entities')
+    expect((error as Error).message).toContain('unusable')
     expect((error as Error).message).toContain('Sorry, as an AI model')
+    // Each unit: the first request and one retry in the same conversation, nothing more.
+    const sent = extractionRequests(llm, before)
+    expect(sent.length).toBe(UNITS.length * 2)
+    expect(t.stats.failures.map((f) => f.item).sort()).toEqual(UNITS.map((u) => u.id))
+    expect(t.stats.warnings.some((w) => /3 replies were unusable/.test(w))).toBe(true)
+  })
+
+  it('fails loudly, showing a raw reply, when the model finds nothing anywhere', async () => {
+    behaviour.nothing = true
+    const t = await project(llm)
+    const error = await extractGraph.run(t.ctx).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    behaviour.nothing = false
+    expect(error).toBeInstanceOf(GraphragError)
+    expect((error as Error).message).toContain('no entities')
+    expect((error as Error).message).toContain('<|COMPLETE|>')
   })
 
   it('runs gleaning rounds while the model answers Y, keeping every gleaned record and no Y/N turn in the history', async () => {

@@ -36,6 +36,8 @@ export interface FakeLlmOptions {
   maxEmbeddingInputs?: number
   /** Port to listen on (default 0: a free one). */
   port?: number
+  /** A reasoning model's thinking, sent as the message's `reasoning_content` beside its content. */
+  reasoning?: (req: ResponderRequest) => string | undefined
 }
 
 interface RecordedRequest {
@@ -188,20 +190,31 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const extra = h.options.latency?.extraMs?.({ kind, messages, body: h.body }) ?? 0
     const latency =
       (h.options.latency?.fixedMs ?? 0) + (h.options.latency?.perTokenMs ?? 0) * usage.completion_tokens + extra
+    const reasoning = h.options.reasoning?.({ kind, messages, body: h.body })
     return delay(latency).then(() =>
-      h.record.stream ? sendStream(h, content, usage, finish) : sendCompletion(h, content, usage, finish),
+      h.record.stream ? sendStream(h, content, usage, finish) : sendCompletion(h, content, usage, finish, reasoning),
     )
   }
 
-  function sendCompletion(h: Handling, content: string, usage: Usage, finish: (s: number) => void): void {
+  function sendCompletion(
+    h: Handling,
+    content: string,
+    usage: Usage,
+    finish: (s: number) => void,
+    reasoning?: string,
+  ): void {
+    const message = {
+      role: 'assistant',
+      content,
+      refusal: null,
+      ...(reasoning === undefined ? {} : { reasoning_content: reasoning }),
+    }
     const payload = {
       id: `chatcmpl-fake-${h.record.id}`,
       object: 'chat.completion',
       created: Math.floor(h.record.startedAt / 1000),
       model: h.record.model,
-      choices: [
-        { index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null },
-      ],
+      choices: [{ index: 0, message, finish_reason: 'stop', logprobs: null }],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     }
     if (h.fault === 'malformed' && h.body.response_format === undefined) {

@@ -1,6 +1,7 @@
 /**
  * The failure policy after an extraction: too many failed units, or no entities at all, fail the
- * workflow with a message that names the likely cause.
+ * workflow with a message that names the likely cause. Entities without any relationship (a tiny
+ * corpus) do not: the index is still published for basic search, with a warning.
  */
 import { WorkflowError } from '../../../errors.js'
 import { enforceFailureBudget } from '../failure-budget.js'
@@ -35,20 +36,28 @@ export function checkFailures(
   })
 }
 
-/** checkFailures, then fails when the graph has no entities or no relationships, showing one raw reply. */
+/**
+ * checkFailures, then fails when the graph has no entities, showing one raw reply. Returns the
+ * warning to give when there are entities but no relationships.
+ */
 export function checkExtraction(
   workflow: string,
   outcome: ExtractionOutcome,
   maxFailedFraction: number,
   setting: string,
-): void {
+): string | undefined {
   checkFailures(workflow, outcome, maxFailedFraction, setting)
-  if (outcome.entities > 0 && outcome.relationships > 0) return
-  const what = outcome.entities === 0 ? 'no entities' : 'no relationships'
   const succeeded = outcome.attempted - outcome.failures.length
+  if (outcome.entities > 0 && outcome.relationships > 0) return undefined
+  if (outcome.entities > 0)
+    return (
+      `Graph extraction found ${outcome.entities} entities but no relationships in ${succeeded} text units: ` +
+      'the graph is empty, so local, global, DRIFT and graph search have nothing to work with; ' +
+      'documents, text units and their vectors are published for basic search'
+    )
   throw new WorkflowError(
     workflow,
-    `Graph extraction found ${what} in ${succeeded} text units. The model most likely does not follow the ` +
+    `Graph extraction found no entities in ${succeeded} text units. The model most likely does not follow the ` +
       'record format of the extraction prompt (("entity"<|>NAME<|>TYPE<|>DESCRIPTION) and ' +
       '("relationship"<|>SOURCE<|>TARGET<|>DESCRIPTION<|>STRENGTH) records separated by ##); ' +
       `try a stronger model or adapt extract_graph.prompt. One raw reply:\n${truncate(outcome.sampleReply ?? '(no reply received)')}`,

@@ -1,7 +1,8 @@
 /**
  * Graph extraction over text units (spec §5.4): one conversation per unit, concurrently; every
- * reply parsed on its own; results merged. A unit whose calls fail after retries is reported as a
- * failure instead of silently contributing nothing.
+ * reply read on its own (read-reply.ts); results merged. A unit whose calls fail after retries, or
+ * whose first reply is unusable (a refusal, a non-answer, an echo of the prompt's examples) even
+ * when asked again once, is reported as a failure instead of silently contributing nothing.
  */
 import { LlmError } from '../../../errors.js'
 import { pythonStrip } from '../../../text/names.js'
@@ -9,9 +10,15 @@ import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { BaseTextUnitRow } from '../../../model/text-units.js'
 import { mapBounded } from './bounded-map.js'
-import { runGleanings } from './gleaning.js'
+import { runGleanings, UnusableReplyError } from './gleaning.js'
 import { mergeExtractions, type MergedGraph, type UnitExtraction } from './merge.js'
-import { parseGraphReply, type DroppedRecord } from './parse.js'
+import type { DroppedRecord } from './parse.js'
+import { readGraphReply } from './read-reply.js'
+
+/** Sent once after an unusable first reply. */
+const RETRY_PROMPT =
+  'Your answer did not contain the requested records. Answer again with only the entity and relationship ' +
+  'records found in the text above, in exactly the format the first message asks for.'
 
 export interface ExtractGraphOptions {
   /** The extraction template ({entity_types}, {input_text}). */
@@ -43,7 +50,13 @@ export interface ExtractGraphResult extends MergedGraph {
   calls: number
   /** Record-like text that could not be parsed, in unit order. */
   dropped: DroppedRecord[]
+  /** How many replies held record-like text that could not be parsed. */
+  unreadableReplies: number
   defaultedWeights: number
+  /** The records of the relationships kept with weight 1, for the log. */
+  weightless: string[]
+  /** First replies that were unusable and asked again (the unit then succeeded or failed). */
+  retriedReplies: Array<{ textUnitId: string; problem: string }>
   /** The first reply received, for the "no entities" error. */
   sampleReply: string | undefined
 }
@@ -58,9 +71,12 @@ type UnitOutcome =
       firstReply: string | undefined
       calls: number
       dropped: DroppedRecord[]
+      unreadableReplies: number
       defaultedWeights: number
+      weightless: string[]
+      retried: string[]
     }
-  | { ok: false; failure: UnitFailure }
+  | { ok: false; failure: UnitFailure; retried: string[] }
 
 export async function extractGraph(
   units: readonly UnitText[],
@@ -79,7 +95,12 @@ export async function extractGraph(
     failures: outcomes.flatMap((o) => (o.ok ? [] : [o.failure])),
     calls: done.reduce((n, o) => n + o.calls, 0),
     dropped: done.flatMap((o) => o.dropped),
+    unreadableReplies: done.reduce((n, o) => n + o.unreadableReplies, 0),
     defaultedWeights: done.reduce((n, o) => n + o.defaultedWeights, 0),
+    weightless: done.flatMap((o) => o.weightless),
+    retriedReplies: units.flatMap((unit, i) =>
+      outcomes[i]!.retried.map((problem) => ({ textUnitId: unit.id, problem })),
+    ),
     sampleReply: done.find((o) => o.firstReply !== undefined)?.firstReply,
   }
 }
@@ -94,13 +115,25 @@ async function extractUnit(
     input_text: pythonStrip(unit.text),
   })
   const prompts = { first, continuation: options.continuationPrompt, loopCheck: options.loopPrompt }
+  const context = { template: options.prompt, inputText: unit.text }
+  const read = (reply: string) => readGraphReply(reply, context)
+  let retried: string[] = []
   try {
     const hasRecords = (reply: string) => {
-      const parsed = parseGraphReply(reply)
+      const parsed = read(reply)
       return parsed.entities.length + parsed.relationships.length > 0
     }
-    const conversation = await runGleanings(services.chat, prompts, options.maxGleanings, hasRecords, services.signal)
-    const parsed = conversation.replies.map(parseGraphReply)
+    const check = { problem: (reply: string) => read(reply).unusable, retryPrompt: RETRY_PROMPT }
+    const conversation = await runGleanings(
+      services.chat,
+      prompts,
+      options.maxGleanings,
+      hasRecords,
+      services.signal,
+      check,
+    )
+    retried = conversation.retried.map((r) => r.problem)
+    const parsed = conversation.replies.map(read)
     return {
       ok: true,
       extraction: {
@@ -111,10 +144,21 @@ async function extractUnit(
       firstReply: conversation.replies[0],
       calls: conversation.calls,
       dropped: parsed.flatMap((p) => p.dropped),
+      unreadableReplies: parsed.filter((p) => p.dropped.length > 0).length,
       defaultedWeights: parsed.reduce((n, p) => n + p.defaultedWeights, 0),
+      weightless: parsed.flatMap((p) => p.weightless ?? []),
+      retried,
     }
   } catch (error) {
+    if (error instanceof UnusableReplyError) {
+      const failure = new LlmError(error.message, { model: services.chat.model, attempts: 2, cause: error })
+      return {
+        ok: false,
+        failure: { textUnitId: unit.id, reason: error.message, error: failure },
+        retried: [error.problem],
+      }
+    }
     if (!(error instanceof LlmError)) throw error
-    return { ok: false, failure: { textUnitId: unit.id, reason: error.message, error } }
+    return { ok: false, failure: { textUnitId: unit.id, reason: error.message, error }, retried }
   }
 }

@@ -15,9 +15,28 @@ export interface GleaningPrompts {
 }
 
 export interface Conversation {
-  /** The first reply followed by every gleaning reply. */
+  /** The first usable reply followed by every gleaning reply. */
   replies: string[]
   calls: number
+  /** First replies that were unusable and asked again, with why. */
+  retried: Array<{ reply: string; problem: string }>
+}
+
+/** What makes a first reply unusable (refusal, echo, no records), and how to ask again once. */
+export interface FirstReplyCheck {
+  problem: (reply: string) => string | undefined
+  retryPrompt: string
+}
+
+/** The first reply was unusable, and so was the answer to asking again. */
+export class UnusableReplyError extends Error {
+  constructor(
+    readonly problem: string,
+    readonly reply: string,
+  ) {
+    super(`the model's reply was unusable twice (${problem})`)
+    this.name = 'UnusableReplyError'
+  }
 }
 
 /**
@@ -30,14 +49,27 @@ export async function runGleanings(
   maxGleanings: number,
   hasRecords: (reply: string) => boolean,
   signal?: AbortSignal,
+  check?: FirstReplyCheck,
 ): Promise<Conversation> {
   const history: ChatMessage[] = [{ role: 'user', content: prompts.first }]
   const ask = async (messages: readonly ChatMessage[]) =>
     (await chat.complete({ messages, ...(signal ? { signal } : {}) })).content
-  const first = await ask(history)
-  const replies = [first]
+  let first = await ask(history)
   let calls = 1
+  const retried: Conversation['retried'] = []
   history.push({ role: 'assistant', content: first })
+  const problem = check?.problem(first)
+  if (check !== undefined && problem !== undefined) {
+    // Asked again once, in the same conversation (a new request, so a cached bad reply is not served again).
+    retried.push({ reply: first, problem })
+    history.push({ role: 'user', content: check.retryPrompt })
+    first = await ask(history)
+    calls++
+    history.push({ role: 'assistant', content: first })
+    const again = check.problem(first)
+    if (again !== undefined) throw new UnusableReplyError(again, first)
+  }
+  const replies = [first]
   for (let round = 0; round < maxGleanings; round++) {
     history.push({ role: 'user', content: prompts.continuation })
     const reply = await ask(history)
@@ -50,7 +82,7 @@ export async function runGleanings(
     calls++
     if (!isYes(answer)) break
   }
-  return { replies, calls }
+  return { replies, calls, retried }
 }
 
 /** `Y`, `Yes`, `y.` or `**Y**` count as yes; anything else ends the gleaning. */

@@ -39,6 +39,8 @@ export interface ParsedGraphReply {
   dropped: DroppedRecord[]
   /** Relationships kept with weight 1 because their last field does not start with a strength. */
   defaultedWeights: number
+  /** Those relationships' records as written, for the log (absent when there are none). */
+  weightless?: string[]
 }
 
 /** Weight used when a relationship record has no numeric strength (the reference's fallback). */
@@ -49,10 +51,29 @@ const DEFAULT_WEIGHT = 1
 // after `##`, `)`, `,`, `;`, `:` or `[` (optionally behind a list bullet). Anchoring the bare form
 // keeps a description that ends in "... relationship" from being taken for a new record.
 const RECORD_START =
-  /(?:\(|(?<=(?:^|[\n#),;:[])[ \t]*(?:[-*]|\d+[.)])?[ \t]*))[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships)[ \t]*["'`*]*\s*<\|>/gi
+  /(?:\(|(?<=(?:^|[\n#),;:[])[ \t]*(?:[-*]|\d+[.)])?[ \t]*))[ \t]*["'`*]*[ \t]*(entity|entities|relationship|relationships|relation|relations)[ \t]*["'`*]*\s*<\|>/gi
+
+const KINDS = 'entity|entities|relationship|relationships|relation|relations'
+// Markers some models invent around each record: `<|start_entity|>A<|>B<|>C<|end_entity|>`.
+const INVENTED_START = new RegExp(`<\\|[ \\t]*(?:start|begin)[ _-]?(${KINDS})[ \\t]*\\|>`, 'gi')
+const INVENTED_END = new RegExp(`<\\|[ \\t]*end[ _-]?(?:${KINDS})[ \\t]*\\|>`, 'gi')
+// A delimiter that lost a character right before the strength closing the record: `"desc"|>8)`,
+// `"desc")<|7)`. Read as the delimiter, so the strength is kept rather than defaulted.
+const STRENGTH_AHEAD = '(?=[ \\t]*-?\\d+(?:\\.\\d+)?[ \\t]*\\))'
+const HALF_DELIMITER_CLOSE = new RegExp(`(?<!<)\\|>${STRENGTH_AHEAD}`, 'g')
+const HALF_DELIMITER_OPEN = new RegExp(`\\)?<\\|(?!>)${STRENGTH_AHEAD}`, 'g')
+
+/** The graph-only repairs on top of normalizeReply: invented record markers, half delimiters. */
+function normalizeGraphReply(reply: string): string {
+  return normalizeReply(reply)
+    .replace(INVENTED_START, (_, kind: string) => `\n("${kind}"<|>`)
+    .replace(INVENTED_END, ')\n')
+    .replace(HALF_DELIMITER_CLOSE, '<|>')
+    .replace(HALF_DELIMITER_OPEN, '<|>')
+}
 
 export function parseGraphReply(reply: string): ParsedGraphReply {
-  const text = normalizeReply(reply)
+  const text = normalizeGraphReply(reply)
   const out: ParsedGraphReply = { entities: [], relationships: [], dropped: [], defaultedWeights: 0 }
   const starts = [...text.matchAll(RECORD_START)]
   let leftover = starts.length === 0 ? text : text.slice(0, starts[0]!.index)
@@ -147,7 +168,10 @@ function addRelationship(out: ParsedGraphReply, fields: string[], raw: string): 
   const strength = fields.length >= 4 ? parseStrength(fields[fields.length - 1]!) : undefined
   // A last field that does not start with a number is text (`…<|>on floor 3`): it stays in the description.
   const descriptionFields = strength === undefined ? fields.slice(2) : fields.slice(2, -1)
-  if (strength === undefined) out.defaultedWeights++
+  if (strength === undefined) {
+    out.defaultedWeights++
+    ;(out.weightless ??= []).push(raw)
+  }
   out.relationships.push({
     source,
     target,

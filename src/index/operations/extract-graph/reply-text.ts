@@ -3,6 +3,7 @@
  * code fences, completion markers, delimiter spacing) and cleaning fields as the reference does.
  */
 import { htmlUnescape, pythonStrip } from '../../../text/names.js'
+import { stripThinking } from '../../../llm/thinking.js'
 
 export const TUPLE_DELIMITER = '<|>'
 
@@ -13,14 +14,23 @@ const COMPLETION_MARKER = /<[ \t]*\|?[ \t]*COMPLETE[ \t]*\|?[ \t]*>/gi
 // (capitals only, so a wrapped description line reading "complete" stays text).
 const COMPLETION_LINE = /^[ \t]*(?:\[|\*\*?|__?|`)?[ \t]*COMPLETED?[ \t]*(?:\]|\*\*?|__?|`)?[ \t]*\.?[ \t]*$/gm
 const SPACED_DELIMITER = /<[ \t]*\|[ \t]*>/g
+// Models that echo the prompt's delimiter placeholders instead of the delimiters (LightRAG issue #416).
+const PLACEHOLDERS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\{tuple_delimiter\}/gi, '<|>'],
+  [/\{record_delimiter\}/gi, '\n##\n'],
+  [/\{completion_delimiter\}/gi, '\n\n'],
+]
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g
 
 /**
- * CRLF/CR → LF, code-fence lines removed, `< | >` → `<|>`. A completion marker becomes a blank line,
- * which ends the record before it (text after it is still read: nothing is thrown away).
+ * Thinking blocks removed (see stripThinking), CRLF/CR → LF, code-fence lines removed, `< | >` →
+ * `<|>`, delimiter placeholders replaced by the delimiters. A completion marker becomes a blank
+ * line, which ends the record before it (text after it is still read: nothing is thrown away).
  */
 export function normalizeReply(reply: string): string {
-  return reply
+  let text = stripThinking(reply).text
+  for (const [placeholder, delimiter] of PLACEHOLDERS) text = text.replace(placeholder, delimiter)
+  return text
     .replace(/\r\n?/g, '\n')
     .replace(CODE_FENCE_LINE, '')
     .replace(COMPLETION_MARKER, '\n\n')

@@ -1,0 +1,93 @@
+/**
+ * Reads one graph-extraction reply the way a careful person would: thinking blocks are never read;
+ * tuple records first (parseGraphReply, unchanged for well-formed replies); when a reply holds none,
+ * the JSON and Markdown forms models write instead (structured-reply.ts). Records copied from the
+ * prompt's examples are dropped, and a reply that is only a refusal, a non-answer, an echo of the
+ * examples or an unfinished thinking block is called unusable rather than read as "no entities".
+ */
+import { stripThinking } from '../../../llm/thinking.js'
+import { type ParsedGraphReply, parseGraphReply } from './parse.js'
+import { normalizeReply } from './reply-text.js'
+import { readStructuredRecords } from './structured-reply.js'
+
+export interface ReplyContext {
+  /** The extraction template: titles found in its examples but not in the text are echoes. */
+  template?: string
+  /** The text unit the reply is about. */
+  inputText?: string
+}
+
+export interface GraphReplyReading extends ParsedGraphReply {
+  /** Why the reply cannot be used (refusal, non-answer, echo, unfinished thinking); undefined when usable. */
+  unusable: string | undefined
+}
+
+// "I'm sorry, …", "I cannot …", "As an AI …", "抱歉，…", "我无法…".
+const REFUSAL =
+  /^\W*(?:I(?:'|’)?m sorry|I am sorry|sorry\b|I apologi[sz]e|I (?:can(?:no|')t|am unable|'m unable|won't|will not)|as an AI|unfortunately,? I|抱歉|对不起|很抱歉|我无法|我不能|无法完成)/i
+// A reply that says there is nothing (more) to extract: a legitimate empty answer.
+const NOTHING_FOUND =
+  /\b(?:no|zero|any|0)\s+(?:[\w-]+\s+){0,2}(?:entities|entity|relationships|records)\b|\bnothing\s+(?:more\s+|else\s+)?to\s+(?:add|extract)|\bnone\b|没有(?:更多|其他|新的)?(?:实体|关系)|无(?:实体|关系)/i
+
+export function readGraphReply(reply: string, context: ReplyContext = {}): GraphReplyReading {
+  const tuples = parseGraphReply(reply)
+  const read = tuples.entities.length + tuples.relationships.length > 0 ? tuples : withStructured(reply, tuples)
+  const echoes = echoedTitles(read, context)
+  const kept: ParsedGraphReply =
+    echoes.size === 0
+      ? read
+      : {
+          ...read,
+          entities: read.entities.filter((e) => !echoes.has(e.title)),
+          relationships: read.relationships.filter((r) => !echoes.has(r.source) && !echoes.has(r.target)),
+          dropped: [
+            ...read.dropped,
+            ...[...echoes].map((title) => ({
+              text: title,
+              reason: "copied from the prompt's examples, not in the text",
+            })),
+          ],
+        }
+  const records = kept.entities.length + kept.relationships.length
+  return { ...kept, unusable: records > 0 ? undefined : whyUnusable(reply, echoes.size > 0) }
+}
+
+function withStructured(reply: string, tuples: ParsedGraphReply): ParsedGraphReply {
+  const structured = readStructuredRecords(stripThinking(reply).text)
+  if (structured.entities.length + structured.relationships.length === 0) return tuples
+  // Tuple-like leftovers are still reported; the structured reading supplies the records.
+  return { ...structured, dropped: [...tuples.dropped, ...structured.dropped] }
+}
+
+/** Titles the model copied from the prompt's examples: in the template, not in the text. */
+function echoedTitles(read: ParsedGraphReply, context: ReplyContext): Set<string> {
+  const { template, inputText } = context
+  const echoes = new Set<string>()
+  if (template === undefined || inputText === undefined) return echoes
+  const inTemplate = template.replace('{input_text}', '').toUpperCase()
+  const inText = inputText.toUpperCase()
+  const titles = [...read.entities.map((e) => e.title), ...read.relationships.flatMap((r) => [r.source, r.target])]
+  for (const title of titles) {
+    if (title.length < 3 || inText.includes(title)) continue
+    const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    if (new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').test(inTemplate)) echoes.add(title)
+  }
+  return echoes
+}
+
+function whyUnusable(reply: string, echoed: boolean): string | undefined {
+  if (echoed) return "an echo of the prompt's examples"
+  const thinking = stripThinking(reply)
+  const text = normalizeReply(reply).trim()
+  if (thinking.unfinished && text === '') return 'an unfinished thinking block, no answer'
+  if (text === '') return undefined
+  // "I can't find any entities in this text" is an answer, not a refusal.
+  if (NOTHING_FOUND.test(text)) return undefined
+  if (REFUSAL.test(text)) return `a refusal: ${preview(text)}`
+  return `no records, only prose: ${preview(text)}`
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ')
+  return flat.length > 100 ? `${flat.slice(0, 100)}…` : flat
+}

@@ -1,0 +1,254 @@
+/**
+ * Records in the forms models write when they do not follow the tuple format: JSON (an object with
+ * entity and relationship lists, or an array of records), Markdown tables, labelled lines
+ * ("Entity: … Type: … Description: …") and bold list items (`1. **NAME** (Type): description`,
+ * `- **A** → **B**: description (strength: 8)`), in English and Chinese. Used only when a reply holds
+ * no tuple records, so well-formed replies are read exactly as before.
+ */
+import { parseTolerant } from '../../../llm/json.js'
+import type { ParsedEntity, ParsedGraphReply, ParsedRelationship } from './parse.js'
+import { cleanName, cleanText, parseStrength, unquote } from './reply-text.js'
+
+type Role = 'name' | 'type' | 'description' | 'source' | 'target' | 'strength'
+
+// Field labels and JSON keys, lower-cased with spaces, `_` and `-` removed.
+const ROLES: ReadonlyArray<readonly [Role, readonly string[]]> = [
+  [
+    'source',
+    [
+      'source',
+      'sourceentity',
+      'src',
+      'srcid',
+      'from',
+      'subject',
+      'head',
+      '源实体',
+      '源',
+      '源头实体',
+      '起始实体',
+      '实体1',
+      '主体',
+    ],
+  ],
+  ['target', ['target', 'targetentity', 'tgt', 'tgtid', 'to', 'object', 'tail', '目标实体', '目标', '实体2', '客体']],
+  ['name', ['entity', 'entityname', 'name', 'title', 'entitytitle', '实体', '实体名称', '实体名', '名称', '名字']],
+  ['type', ['type', 'entitytype', 'category', 'label', '类型', '实体类型', '类别']],
+  [
+    'description',
+    [
+      'description',
+      'entitydescription',
+      'relationshipdescription',
+      'relationdescription',
+      'desc',
+      '描述',
+      '实体描述',
+      '关系描述',
+      '关系',
+      '说明',
+    ],
+  ],
+  ['strength', ['strength', 'weight', 'score', 'relationshipstrength', 'relationstrength', '强度', '关系强度', '权重']],
+]
+
+function roleOf(label: string): Role | undefined {
+  const key = label.toLowerCase().replace(/[\s_*`'"-]/g, '')
+  return ROLES.find(([, names]) => names.includes(key))?.[0]
+}
+
+type Fields = Partial<Record<Role, string>>
+
+export function readStructuredRecords(text: string): ParsedGraphReply {
+  const out: ParsedGraphReply = { entities: [], relationships: [], dropped: [], defaultedWeights: 0 }
+  const seenEntities = new Set<string>()
+  const seenRelationships = new Set<string>()
+  const add = (fields: Fields, raw: string) => {
+    const rel = toRelationship(fields)
+    if (rel !== undefined) {
+      const key = `${rel.source}\u0000${rel.target}`
+      if (seenRelationships.has(key)) return
+      seenRelationships.add(key)
+      if (rel.weight === undefined) {
+        out.defaultedWeights++
+        ;(out.weightless ??= []).push(raw)
+      }
+      out.relationships.push({ ...rel, weight: rel.weight ?? 1 })
+      return
+    }
+    const entity = toEntity(fields)
+    if (entity === undefined) {
+      if (fields.source !== undefined || fields.target !== undefined)
+        out.dropped.push({ text: raw, reason: 'relationship without source or target' })
+      return
+    }
+    if (seenEntities.has(entity.title)) return
+    seenEntities.add(entity.title)
+    out.entities.push(entity)
+  }
+  // Markdown first, then JSON: a list followed by a ```json block with the same records keeps one copy.
+  for (const record of markdownRecords(text)) add(record.fields, record.raw)
+  for (const record of jsonRecords(text)) add(record, JSON.stringify(record))
+  return out
+}
+
+function toEntity(fields: Fields): ParsedEntity | undefined {
+  const title = cleanName(fields.name ?? '')
+  if (title === '') return undefined
+  return { title, type: cleanName(fields.type ?? ''), description: unquote(cleanText(fields.description ?? '')) }
+}
+
+function toRelationship(fields: Fields): (Omit<ParsedRelationship, 'weight'> & { weight?: number }) | undefined {
+  const source = cleanName(fields.source ?? '')
+  const target = cleanName(fields.target ?? '')
+  if (source === '' || target === '') return undefined
+  const weight = fields.strength === undefined ? undefined : parseStrength(fields.strength)
+  return {
+    source,
+    target,
+    description: unquote(cleanText(fields.description ?? '')),
+    ...(weight === undefined ? {} : { weight }),
+  }
+}
+
+// ---------------------------------------------------------------- JSON
+
+/** Every record object in the reply's JSON values (fenced blocks first, then the bare text). */
+function jsonRecords(text: string): Fields[] {
+  const blocks = [...text.matchAll(/```[ \t]*(?:json|JSON)?[ \t]*\n([\s\S]*?)```/g)].map((m) => m[1]!)
+  const candidates = blocks.length > 0 ? blocks : /[{[]/.test(text) ? [text] : []
+  const out: Fields[] = []
+  for (const candidate of candidates) collect(parseTolerant(candidate), out)
+  return out
+}
+
+function collect(value: unknown, out: Fields[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collect(item, out)
+    return
+  }
+  if (typeof value !== 'object' || value === null) return
+  const fields: Fields = {}
+  const nested: unknown[] = []
+  const record = value as Record<string, unknown>
+  for (const [key, v] of Object.entries(record)) {
+    if (typeof v === 'object' && v !== null) nested.push(v)
+    else if (v !== null && v !== undefined) assign(fields, key, String(v))
+  }
+  // `{"type": "entity", "name": …, "entity_type": …}`: here `type` names the record kind.
+  if (/^(entity|relationship|relation)$/i.test(fields.type ?? '')) {
+    delete fields.type
+    if (typeof record.entity_type === 'string') fields.type = record.entity_type
+  }
+  if (fields.name !== undefined || (fields.source !== undefined && fields.target !== undefined)) out.push(fields)
+  for (const v of nested) collect(v, out)
+}
+
+function assign(fields: Fields, key: string, value: string): void {
+  const role = roleOf(key)
+  if (role !== undefined && fields[role] === undefined) fields[role] = value
+}
+
+// ---------------------------------------------------------------- Markdown
+
+interface MarkdownRecord {
+  fields: Fields
+  raw: string
+}
+
+const BULLET = /^[ \t]*(?:[-*+•]|\d+[.)、])[ \t]+/
+const EMPHASIS = /\*\*|__|`/g
+// `Label: value` (ASCII or full-width colon), the label at most a few words.
+const LABELLED = /^([\p{L}\p{N} _-]{1,30}?)[ \t]*[:：][ \t]*(.*)$/u
+const ARROW = /[ \t]*(?:→|->|-->|—>|=>|⇒|↔|<->|⟶)[ \t]*/
+const TRAILING_STRENGTH =
+  /[ \t]*[([（]\s*(?:(?:relationship[ _-]?)?(?:strength|weight|score)|强度|权重)?\s*[:=：]?\s*(-?\d+(?:\.\d+)?)(?:\s*\/\s*10)?\s*[)\]）]\s*\.?$/i
+
+function markdownRecords(text: string): MarkdownRecord[] {
+  const withoutFences = text.replace(/```[\s\S]*?(?:```|$)/g, '\n')
+  return [...tableRecords(withoutFences), ...labelledRecords(withoutFences), ...bulletRecords(withoutFences)]
+}
+
+function tableRecords(text: string): MarkdownRecord[] {
+  const out: MarkdownRecord[] = []
+  let roles: Array<Role | undefined> | undefined
+  for (const line of text.split('\n')) {
+    if (!/^\s*\|.*\|\s*$/.test(line)) {
+      roles = undefined
+      continue
+    }
+    const cells = line
+      .trim()
+      .slice(1, -1)
+      .split('|')
+      .map((c) => c.replace(EMPHASIS, '').trim())
+    if (cells.every((c) => /^:?-{2,}:?$/.test(c))) continue
+    if (roles === undefined) {
+      roles = cells.map(roleOf)
+      continue
+    }
+    const fields: Fields = {}
+    cells.forEach((cell, i) => {
+      const role = roles![i]
+      if (role !== undefined && cell !== '' && fields[role] === undefined) fields[role] = cell
+    })
+    out.push({ fields, raw: line.trim() })
+  }
+  return out
+}
+
+/** Consecutive `Label: value` lines form one record; a label seen again starts the next one. */
+function labelledRecords(text: string): MarkdownRecord[] {
+  const out: MarkdownRecord[] = []
+  let fields: Fields = {}
+  let raw: string[] = []
+  const flush = () => {
+    if (Object.keys(fields).length >= 2) out.push({ fields, raw: raw.join('\n') })
+    fields = {}
+    raw = []
+  }
+  for (const line of text.split('\n')) {
+    const m = LABELLED.exec(line.replace(BULLET, '').replace(EMPHASIS, '').trim())
+    const role = m === null ? undefined : roleOf(m[1]!)
+    if (role === undefined || m![2]!.trim() === '') {
+      if (line.trim() === '' || /^\s*#/.test(line) || m === null) flush()
+      continue
+    }
+    if (fields[role] !== undefined || BULLET.test(line)) {
+      if (fields[role] !== undefined || role === 'name' || role === 'source') flush()
+    }
+    fields[role] = m![2]!.trim()
+    raw.push(line.trim())
+  }
+  flush()
+  return out
+}
+
+/** `1. **NAME** (Type): description` and `- **A** → **B**: description (strength: 8)`. */
+function bulletRecords(text: string): MarkdownRecord[] {
+  const out: MarkdownRecord[] = []
+  for (const line of text.split('\n')) {
+    if (!BULLET.test(line)) continue
+    const body = line.replace(BULLET, '').trim()
+    const entity = /^\*\*([^*]+)\*\*\s*[(（]([^)）]+)[)）]\s*[:：—–-]\s*(.*)$/.exec(body)
+    if (entity !== null) {
+      out.push({ fields: { name: entity[1]!, type: entity[2]!, description: entity[3]! }, raw: line.trim() })
+      continue
+    }
+    const ends = body.split(ARROW)
+    if (ends.length !== 2 || !body.startsWith('**')) continue
+    const target = /^\*\*([^*]+)\*\*\s*[:：—–-]?\s*(.*)$/.exec(ends[1]!)
+    if (target === null) continue
+    const strength = TRAILING_STRENGTH.exec(target[2]!)
+    out.push({
+      fields: {
+        source: ends[0]!.replace(EMPHASIS, ''),
+        target: target[1]!,
+        description: strength === null ? target[2]! : target[2]!.slice(0, strength.index),
+        ...(strength === null ? {} : { strength: strength[1]! }),
+      },
+      raw: line.trim(),
+    })
+  }
+  return out
+}
