@@ -1,12 +1,13 @@
 /**
- * The HTTP API of `graphrag serve` on hono: routes, bearer auth, body limits and error replies that
- * carry a message and never a stack trace or a secret.
+ * The HTTP API of `graphrag serve` on hono: web-page guards, bearer auth, body limits, validated
+ * bodies, routes, and error replies that carry a message and never a stack trace or a secret.
  */
-import { timingSafeEqual } from 'node:crypto'
-import { Hono, type Context } from 'hono'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
+import { bearerAuth } from 'hono/bearer-auth'
 import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
 import { RequestError } from '../errors.js'
-import type { IndexMethod } from '../index/plan/pipelines.js'
+import { maskUrlSecrets, maskUrlSecretsDeep } from '../text/url-secrets.js'
 import { registerChatRoutes } from './chat-completions.js'
 import { API_VERSION, diagnose } from './diagnostics.js'
 import { publicMessage, type IndexJobs } from './index-jobs.js'
@@ -15,7 +16,8 @@ import type { ModelProbe } from './model-probe.js'
 import { OPENAPI } from './openapi.js'
 import { answerQuery } from './query-route.js'
 import type { QueryService } from './query-service.js'
-import { jsonBody, oneOfField, requiredString } from './requests.js'
+import { validEmpty, validIndex, validPreview, validQuery } from './requests.js'
+import { contentTypeGuard, corsFor, hostGuard, originGuard, type WebGuardSettings } from './web-guard.js'
 
 export interface ServerParts {
   queries: QueryService
@@ -24,45 +26,39 @@ export interface ServerParts {
   /** Bearer token every path but /health needs; undefined = no auth (loopback only). */
   token: string | undefined
   maxBodyBytes: number
+  web: WebGuardSettings
 }
 
 export function createApp(parts: ServerParts): Hono {
   const app = new Hono()
   app.onError((error, c) => errorReply(c, error))
   app.notFound((c) => c.json({ error: { message: `no route ${c.req.method} ${c.req.path}`, type: 'not_found' } }, 404))
+  app.use('*', hostGuard(parts.web))
+  const cors = corsFor(parts.web)
+  if (cors !== undefined) app.use('*', cors)
   app.get('/health', (c) => c.json({ status: 'ok', api_version: API_VERSION }))
-  app.use('*', bearerAuth(parts.token))
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: parts.maxBodyBytes,
-      onError: () =>
-        Promise.reject(
-          new RequestError(413, `the request body is larger than ${parts.maxBodyBytes} bytes (server.max_body_bytes)`),
-        ),
-    }),
-  )
+  if (parts.token !== undefined) app.use('*', tokenAuth(parts.token))
+  app.use('*', originGuard(parts.web))
+  app.use('*', contentTypeGuard())
+  app.use('*', limitBody(parts.maxBodyBytes, 'server.max_body_bytes'))
   app.get('/openapi.json', (c) => c.json(OPENAPI))
-  app.post('/query', async (c) => answerQuery(c, parts.queries, await jsonBody(c)))
-  app.post('/ranking/preview', async (c) =>
-    c.json(await parts.queries.rankingPreview(requiredString(await jsonBody(c), 'question'), c.req.raw.signal)),
+  app.post('/query', validQuery(), async (c) => answerQuery(c, parts.queries, c.req.valid('json')))
+  app.post('/ranking/preview', validPreview(), async (c) =>
+    c.json(await parts.queries.rankingPreview(c.req.valid('json').question, c.req.raw.signal)),
   )
-  app.post('/index', async (c) => {
-    const body = await jsonBody(c)
-    const mode = oneOfField(body, 'mode', ['index', 'update'] as const, 'index')
-    const method =
-      body.method === undefined || body.method === null
-        ? undefined
-        : oneOfField<IndexMethod>(body, 'method', ['standard', 'fast'], 'standard')
+  app.post('/index', validIndex(), async (c) => {
+    const { mode, method } = c.req.valid('json')
     const job = parts.jobs.start(mode, method)
     return c.json({ job: job.id, mode, method: method ?? null, stream: `/index/stream?job=${job.id}` }, 202)
   })
   registerIndexStream(app, parts.jobs)
-  app.get('/diagnostics', async (c) => c.json(await diagnose(parts.queries.config(), parts.probe)))
+  app.get('/diagnostics', async (c) =>
+    c.json(maskUrlSecretsDeep(await diagnose(parts.queries.config(), parts.probe)) as Record<string, unknown>),
+  )
   app.get('/cache/stats', (c) =>
     c.json({ embeddings: parts.queries.embeddings.stats(), answers: parts.queries.answers.stats() }),
   )
-  app.post('/cache/clear', (c) => {
+  app.post('/cache/clear', validEmpty(), (c) => {
     parts.queries.embeddings.clear()
     parts.queries.answers.clear()
     return c.json({ cleared: true })
@@ -71,31 +67,48 @@ export function createApp(parts: ServerParts): Hono {
   return app
 }
 
-function bearerAuth(token: string | undefined) {
-  return async (c: Context, next: () => Promise<void>) => {
-    if (token !== undefined) {
-      const header = c.req.header('authorization') ?? ''
-      const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : ''
-      if (!sameSecret(given, token)) {
-        c.header('WWW-Authenticate', 'Bearer')
-        throw new RequestError(401, 'missing or wrong bearer token (Authorization: Bearer <GRAPHRAG_SERVER_TOKEN>)')
-      }
-    }
-    await next()
+/** hono's bearer auth (constant-time comparison), answering in our error shape. */
+function tokenAuth(token: string): MiddlewareHandler {
+  const unauthorized = {
+    message: {
+      error: {
+        message: 'missing or wrong bearer token (Authorization: Bearer <GRAPHRAG_SERVER_TOKEN>)',
+        type: 'unauthorized',
+      },
+    },
   }
+  return bearerAuth({
+    token,
+    noAuthenticationHeader: unauthorized,
+    invalidToken: unauthorized,
+    invalidAuthenticationHeader: {
+      message: { error: { message: 'Authorization: expected "Bearer <token>"', type: 'invalid_request' } },
+    },
+  })
 }
 
-/** Constant-time comparison, so response times do not reveal how much of the token matched. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
+/** Requests bigger than `maxBytes` get a 413 naming the setting to raise. */
+export function limitBody(maxBytes: number, setting: string): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () =>
+      Promise.reject(new RequestError(413, `the request body is larger than ${maxBytes} bytes (${setting})`)),
+  })
 }
 
-/** Request problems keep their status; our errors are 500 with their message (secret-free by design); others say only "internal". */
+/**
+ * Request problems keep their status; our errors are 500 with their message (secret-free by design,
+ * URL credentials masked as a second line of defence); others say only "internal".
+ */
 function errorReply(c: Context, error: unknown): Response {
   if (error instanceof RequestError)
-    return c.json({ error: { message: error.message, type: 'invalid_request' } }, error.status)
+    return c.json({ error: { message: maskUrlSecrets(error.message), type: 'invalid_request' } }, error.status)
+  if (error instanceof HTTPException) {
+    if (error.res !== undefined) return error.getResponse()
+    // hono's JSON validator: the parser's own message would quote the body.
+    const message = error.status === 400 ? 'the request body is not valid JSON' : error.message
+    return c.json({ error: { message, type: 'invalid_request' } }, error.status)
+  }
   if (!(error instanceof Error) || !('code' in error)) console.error(error)
   return c.json({ error: { message: publicMessage(error), type: 'server_error' } }, 500)
 }
