@@ -4,11 +4,13 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
-import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { RequestError } from '../errors.js'
 import { maskUrlSecrets, maskUrlSecretsDeep } from '../text/url-secrets.js'
+import { limitNonUploads } from './body-limit.js'
 import { registerChatRoutes } from './chat-completions.js'
+import { registerDocumentRoutes } from './document-routes.js'
+import type { DocumentCatalog } from './documents.js'
 import { API_VERSION, diagnose } from './diagnostics.js'
 import { publicMessage, type IndexJobs } from './index-jobs.js'
 import { registerIndexStream } from './index-stream.js'
@@ -17,7 +19,14 @@ import { OPENAPI } from './openapi.js'
 import { answerQuery } from './query-route.js'
 import type { QueryService } from './query-service.js'
 import { validEmpty, validIndex, validPreview, validQuery } from './requests.js'
-import { contentTypeGuard, corsFor, hostGuard, originGuard, type WebGuardSettings } from './web-guard.js'
+import {
+  contentTypeGuard,
+  corsFor,
+  hostGuard,
+  MULTIPART_PATHS,
+  originGuard,
+  type WebGuardSettings,
+} from './web-guard.js'
 
 export interface ServerParts {
   queries: QueryService
@@ -25,7 +34,9 @@ export interface ServerParts {
   probe: ModelProbe
   /** Bearer token every path but /health needs; undefined = no auth (loopback only). */
   token: string | undefined
+  documents: DocumentCatalog
   maxBodyBytes: number
+  maxUploadBytes: number
   web: WebGuardSettings
 }
 
@@ -40,7 +51,7 @@ export function createApp(parts: ServerParts): Hono {
   if (parts.token !== undefined) app.use('*', tokenAuth(parts.token))
   app.use('*', originGuard(parts.web))
   app.use('*', contentTypeGuard())
-  app.use('*', limitBody(parts.maxBodyBytes, 'server.max_body_bytes'))
+  app.use('*', limitNonUploads(parts.maxBodyBytes, MULTIPART_PATHS))
   app.get('/openapi.json', (c) => c.json(OPENAPI))
   app.post('/query', validQuery(), async (c) => answerQuery(c, parts.queries, c.req.valid('json')))
   app.post('/ranking/preview', validPreview(), async (c) =>
@@ -63,6 +74,12 @@ export function createApp(parts: ServerParts): Hono {
     parts.queries.answers.clear()
     return c.json({ cleared: true })
   })
+  registerDocumentRoutes(app, {
+    documents: parts.documents,
+    jobs: parts.jobs,
+    config: () => parts.queries.config(),
+    maxUploadBytes: parts.maxUploadBytes,
+  })
   registerChatRoutes(app, parts.queries)
   return app
 }
@@ -84,15 +101,6 @@ function tokenAuth(token: string): MiddlewareHandler {
     invalidAuthenticationHeader: {
       message: { error: { message: 'Authorization: expected "Bearer <token>"', type: 'invalid_request' } },
     },
-  })
-}
-
-/** Requests bigger than `maxBytes` get a 413 naming the setting to raise. */
-export function limitBody(maxBytes: number, setting: string): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () =>
-      Promise.reject(new RequestError(413, `the request body is larger than ${maxBytes} bytes (${setting})`)),
   })
 }
 

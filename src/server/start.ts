@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { loadConfig } from '../config/index.js'
 import { ConfigError } from '../errors.js'
 import { createApp } from './app.js'
+import { DocumentCatalog } from './documents.js'
 import { IndexJobs } from './index-jobs.js'
 import { ModelProbe } from './model-probe.js'
 import { QueryService, type Project } from './query-service.js'
@@ -58,7 +59,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     jobs,
     probe: new ModelProbe(),
     token,
+    documents: new DocumentCatalog(() => sized.config()),
     maxBodyBytes: settings.server.max_body_bytes,
+    maxUploadBytes: settings.server.max_upload_bytes,
     web: {
       boundHost: host,
       allowedHosts: settings.server.allowed_hosts ?? [],

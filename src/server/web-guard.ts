@@ -21,7 +21,7 @@ export interface WebGuardSettings {
 }
 
 /** Paths whose POST body is multipart/form-data (file uploads); every other POST takes JSON. */
-const MULTIPART_PATHS = new Set(['/documents'])
+export const MULTIPART_PATHS: ReadonlySet<string> = new Set(['/documents'])
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
