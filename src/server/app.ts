@@ -14,6 +14,7 @@ import type { DocumentCatalog } from './documents.js'
 import { API_VERSION, diagnose } from './diagnostics.js'
 import { publicMessage, type IndexJobs } from './index-jobs.js'
 import { registerIndexStream } from './index-stream.js'
+import { registerIngestRoutes } from './ingest.js'
 import type { ModelProbe } from './model-probe.js'
 import { OPENAPI } from './openapi.js'
 import { answerQuery } from './query-route.js'
@@ -80,6 +81,7 @@ export function createApp(parts: ServerParts): Hono {
     config: () => parts.queries.config(),
     maxUploadBytes: parts.maxUploadBytes,
   })
+  registerIngestRoutes(app, { documents: parts.documents, jobs: parts.jobs, config: () => parts.queries.config() })
   registerChatRoutes(app, parts.queries)
   return app
 }

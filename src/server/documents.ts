@@ -6,9 +6,9 @@
  * Status: `indexed` (in the index as it is now), `new` / `edited` (waiting for an update), `deleted`
  * (its file is gone; the index keeps it until the next update).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { LoadedConfig } from '../config/index.js'
 import { RequestError } from '../errors.js'
 import { UnreadableTextError } from '../index/input/decode-text.js'
@@ -113,24 +113,40 @@ export class DocumentCatalog {
    */
   async upload(files: readonly File[], limits: UploadLimits): Promise<DocumentEntry[]> {
     if (files.length === 0) throw new RequestError(400, 'file: attach one or more files (multipart field "file")')
+    const named = await Promise.all(
+      files.map(async (file) => ({ name: safeFileName(file.name), bytes: new Uint8Array(await file.arrayBuffer()) })),
+    )
+    return this.store(named, limits)
+  }
+
+  /**
+   * Stores files under their names (relative paths in input_storage) once every one passed the
+   * checks of an upload; returns their entries.
+   */
+  async store(
+    files: ReadonlyArray<{ name: string; bytes: Uint8Array }>,
+    limits: UploadLimits,
+  ): Promise<DocumentEntry[]> {
     const options = this.inputOptions()
     const store = new InputStore(options)
-    const checked: Array<{ name: string; bytes: Uint8Array }> = []
+    const seen = new Set<string>()
     const scratch = await mkdtemp(join(tmpdir(), 'graphrag-upload-'))
     try {
-      for (const file of files) {
-        const name = safeFileName(file.name)
-        if (checked.some((c) => c.name === name)) throw new RequestError(400, `${name}: sent twice in one upload`)
-        const bytes = new Uint8Array(await file.arrayBuffer())
+      for (const { name, bytes } of files) {
+        if (seen.has(name)) throw new RequestError(400, `${name}: sent twice in one upload`)
+        seen.add(name)
         await checkUpload(name, bytes, options, store, scratch, limits)
-        checked.push({ name, bytes })
       }
     } finally {
       await rm(scratch, { recursive: true, force: true })
     }
-    for (const { name, bytes } of checked) await store.write(name, bytes)
-    const names = new Set(checked.map((c) => c.name))
-    return (await this.list()).filter((e) => e.file !== null && names.has(e.file))
+    for (const { name, bytes } of files) await store.write(name, bytes)
+    return (await this.list()).filter((e) => e.file !== null && seen.has(e.file))
+  }
+
+  /** Whether there is a published index to update. */
+  async hasIndex(): Promise<boolean> {
+    return (await this.indexedDocuments()).length > 0
   }
 
   /** Removes the file of document `id`; a file holding several documents (csv rows) is not cut apart. */
@@ -189,6 +205,7 @@ async function checkUpload(
       415,
       `${name}: input.type ${options.type}${options.file_pattern === null ? '' : ` with file_pattern ${options.file_pattern}`} does not read this file; set input.type: auto to index every supported format`,
     )
+  await mkdir(dirname(join(scratch, name)), { recursive: true })
   await writeFile(join(scratch, name), bytes)
   try {
     const result = await readInputFile(scratch, name, options.type, readOptionsFor(options))
@@ -203,7 +220,7 @@ async function checkUpload(
 const MAX_NAME = 200
 
 /** A plain file name: no folders, no hidden files, no control characters. */
-function safeFileName(raw: string): string {
+export function safeFileName(raw: string): string {
   const name = raw.normalize('NFC').trim()
   if (
     name === '' ||

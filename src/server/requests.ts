@@ -75,7 +75,7 @@ const CHAT = z.object({
 })
 
 /** A JSON body validated against `schema`: `c.req.valid('json')` is then the parsed, typed value. */
-function jsonWith<S extends z.ZodType>(schema: S) {
+export function jsonWith<S extends z.ZodType>(schema: S) {
   return validator('json', (value: ValidationTargets['json']) => parseWith(schema, value))
 }
 

@@ -2,7 +2,7 @@
  * Documents over HTTP (issue 31 item 2): list, upload (multipart, size limit, type by content, zip
  * bombs), delete, each optionally followed by an update job whose end the listing reflects.
  */
-import { readdir } from 'node:fs/promises'
+import { readdir, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -159,5 +159,83 @@ describe('documents over HTTP', () => {
       ['pier.txt', 'indexed'],
     ])
     expect(after.every((d) => d.text_units > 0)).toBe(true)
+  }, 120_000)
+})
+
+describe('POST /ingest (the seed API) reads only inside server.ingest_roots', () => {
+  const ingest = (url: string, body: unknown) =>
+    fetch(`${url}/ingest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  const message = async (res: Response) => ((await res.json()) as { error: { message: string } }).error.message
+
+  it('is refused (403) while no ingest_roots are configured', async () => {
+    const root = await testdir({ 'settings.yaml': SETTINGS, 'shared/a.txt': STORY_A })
+    const server = await startServer({ root, port: 0, env: { GRAPHRAG_SERVER_TOKEN: undefined } })
+    try {
+      const res = await ingest(server.url, { path: join(root, 'shared') })
+      expect(res.status).toBe(403)
+      expect(await message(res)).toContain('server.ingest_roots')
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('copies a folder inside a root and indexes it; paths outside, .. escapes and symlinks out are refused', async () => {
+    const root = await testdir({
+      'settings.yaml': `${SETTINGS}  ingest_roots: [shared]\n`,
+      'shared/notes/a.txt': STORY_A,
+      'shared/notes/b.md': STORY_B,
+      'shared/notes/logo.png': 'not read',
+      'private/secret.txt': 'The vault code is 1234.',
+      'input/.keep': '',
+    })
+    await symlink(join(root, 'private', 'secret.txt'), join(root, 'shared', 'link-out.txt'))
+    await symlink(join(root, 'private', 'secret.txt'), join(root, 'shared', 'notes', 'also-out.txt'))
+    const server = await startServer({ root, port: 0, env: { GRAPHRAG_SERVER_TOKEN: undefined } })
+    try {
+      for (const path of [
+        join(root, 'private', 'secret.txt'),
+        join(root, 'shared', '..', 'private', 'secret.txt'),
+        'private/secret.txt',
+        join(root, 'shared', 'link-out.txt'),
+        '/etc/passwd',
+      ]) {
+        const res = await ingest(server.url, { path })
+        expect(res.status, path).toBe(403)
+        expect(await message(res)).toContain('outside server.ingest_roots')
+      }
+      expect((await ingest(server.url, { path: 'shared/none.txt' })).status).toBe(404)
+      expect((await ingest(server.url, { path: 'shared/notes', incremental: 'yes' })).status).toBe(400)
+      const res = await ingest(server.url, { path: 'shared/notes', incremental: true })
+      expect(res.status).toBe(202)
+      const body = (await res.json()) as {
+        job: string
+        mode: string
+        stream: string
+        files: string[]
+        skipped: Array<{ path: string; reason: string }>
+      }
+      // No index yet: the first incremental ingest is a full index.
+      expect(body.mode).toBe('index')
+      expect(body.files).toEqual(['notes/a.txt', 'notes/b.md'])
+      expect(body.skipped).toEqual([
+        { path: 'notes/also-out.txt', reason: 'outside server.ingest_roots' },
+        { path: 'notes/logo.png', reason: 'no reader for this file type' },
+      ])
+      const events = []
+      for await (const m of readSse(await fetch(`${server.url}${body.stream}`))) events.push(m)
+      expect(JSON.parse(events.at(-1)!.data)).toEqual({ stage: 'done' })
+      const docs = ((await (await fetch(`${server.url}/documents`)).json()) as Listing).documents
+      expect(docs.map((d) => [d.file, d.status])).toEqual([
+        ['notes/a.txt', 'indexed'],
+        ['notes/b.md', 'indexed'],
+      ])
+      expect(JSON.stringify(docs)).not.toContain('vault')
+    } finally {
+      await server.close()
+    }
   }, 120_000)
 })
