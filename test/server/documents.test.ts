@@ -24,6 +24,8 @@ const SETTINGS = [
   '    dimensions: 384',
   'community_reports:',
   '  completion_model_id: null',
+  'hybrid_search:',
+  '  completion_model_id: null',
   'vector_store:',
   '  vector_size: 384',
   'server:',
@@ -73,6 +75,42 @@ describe('documents over HTTP', () => {
       expect(d.size).toBe(Buffer.byteLength(d.title === 'a.txt' ? STORY_A : STORY_B))
       expect(new Date(d.added).toISOString()).toBe(d.added)
     }
+  })
+
+  it('POST /ranking/preview: each row carries the seed API fields; degraded says when a signal was missing', async () => {
+    const preview = async (question: string) => {
+      const res = await fetch(`${server.url}/ranking/preview`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ question }),
+      })
+      const text = await res.text()
+      expect(res.status, text).toBe(200)
+      return JSON.parse(text) as {
+        ranking: Array<Record<string, unknown>>
+        degraded: boolean
+        warnings: Array<{ type: string }>
+      }
+    }
+    const found = await preview('Where did Captain Elsa Marr sail the Windward?')
+    expect(found.ranking.length).toBeGreaterThan(0)
+    for (const row of found.ranking) {
+      expect(row).toMatchObject({
+        score_raw: expect.any(Number),
+        base_norm: row.fused_norm,
+        composite_score: row.composite,
+        final_score: row.composite,
+      })
+      const b = row.bonuses as Record<string, number>
+      expect(row.bonus).toBeCloseTo(b.shared_entities! + b.cooccurrence! + b.edge! + b.degree!, 12)
+      expect(row).toHaveProperty('rel_type')
+      expect(row).toHaveProperty('rel_conf')
+      expect((row.composite_score as number) - (row.base_norm as number)).toBeCloseTo(row.bonus as number, 9)
+    }
+    expect(found.degraded).toBe(found.warnings.some((w) => w.type === 'no_entities_matched'))
+    const lost = await preview('xyzzy plugh frobozz')
+    expect(lost.warnings.map((w) => w.type)).toContain('no_entities_matched')
+    expect(lost.degraded).toBe(true)
   })
 
   it('refuses bad files before storing any: too big, wrong type by content, zip bombs, unsafe names', async () => {
