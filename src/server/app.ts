@@ -15,6 +15,7 @@ import { API_VERSION, diagnose } from './diagnostics.js'
 import { publicMessage, type IndexJobs } from './index-jobs.js'
 import { registerIndexStream } from './index-stream.js'
 import { registerIngestRoutes } from './ingest.js'
+import { handleMcpRequest } from './mcp.js'
 import type { ModelProbe } from './model-probe.js'
 import { OPENAPI } from './openapi.js'
 import { answerQuery } from './query-route.js'
@@ -83,6 +84,9 @@ export function createApp(parts: ServerParts): Hono {
   })
   registerIngestRoutes(app, { documents: parts.documents, jobs: parts.jobs, config: () => parts.queries.config() })
   registerChatRoutes(app, parts.queries)
+  app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) =>
+    handleMcpRequest(c.req.raw, { queries: parts.queries, documents: parts.documents }),
+  )
   return app
 }
 
