@@ -38,7 +38,7 @@ function wantsUpdate(c: Context, config: () => LoadedConfig): boolean {
 }
 
 /** Starts an update job; one already running is said in a warning, not an error (the change is stored). */
-export function startUpdate(jobs: IndexJobs): { job?: { id: string }; warnings?: string[] } {
+function startUpdate(jobs: IndexJobs): { job?: { id: string }; warnings?: string[] } {
   const running = jobs.running()
   if (running !== undefined)
     return { warnings: [`an index job is running (job ${running.id}); run an update when it ends`] }

@@ -20,7 +20,7 @@ import { ParquetTableStore } from '../storage/table-store.js'
 import { sniffUpload } from './file-sniff.js'
 import { InputStore, type InputFile } from './input-store.js'
 
-export type DocumentStatus = 'indexed' | 'new' | 'edited' | 'deleted'
+type DocumentStatus = 'indexed' | 'new' | 'edited' | 'deleted'
 
 export interface DocumentEntry {
   /** The document id (SHA-512 of its text unless input.id_column says otherwise): DELETE /documents/{id}. */
@@ -227,7 +227,6 @@ export function safeFileName(raw: string): string {
     name.length > MAX_NAME ||
     name.startsWith('.') ||
     /[/\\]/.test(name) ||
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
     /[\u0000-\u001f\u007f]/.test(name)
   )
     throw new RequestError(

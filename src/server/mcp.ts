@@ -45,7 +45,7 @@ const QUERY_HELP = [
 const ENTITY_LIMIT = 50
 
 /** A new MCP server over the project (cheap: tables are read when a tool runs). */
-export function createMcpServer(parts: McpParts): McpServer {
+function createMcpServer(parts: McpParts): McpServer {
   const server = new McpServer(
     { name: 'graphrag', version: VERSION },
     {

@@ -14,7 +14,7 @@ import type { QueryRequest } from './query-service.js'
 export const QUERY_METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
 
 /** Deeper than any Leiden hierarchy gets; a bound so that 1e308 is an error, not a search over nothing. */
-export const MAX_COMMUNITY_LEVEL = 100
+const MAX_COMMUNITY_LEVEL = 100
 const MAX_RESPONSE_TYPE = 200
 
 const required = (expected: string) => (issue: { input?: unknown }) =>
@@ -80,7 +80,7 @@ export function jsonWith<S extends z.ZodType>(schema: S) {
 }
 
 /** Parses `value` with `schema`, throwing one 400 that names the first bad field. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new RequestError(400, 'the request body must be a JSON object')
   // JSON null means "not given" (the default), as it did before the schema.

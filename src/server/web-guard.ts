@@ -26,7 +26,7 @@ export const MULTIPART_PATHS: ReadonlySet<string> = new Set(['/documents'])
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /** The host name of a Host header value (`[::1]:8010` → `::1`, `Example.org:80` → `example.org`). */
-export function hostName(header: string): string {
+function hostName(header: string): string {
   const value = header.trim().toLowerCase()
   if (isIP(value) !== 0) return value
   if (value.startsWith('[')) return value.slice(1, value.indexOf(']'))

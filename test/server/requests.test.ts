@@ -3,9 +3,12 @@
  * number has a type and a range, and each problem is one 400 naming the field. No index is needed:
  * a bad request never reaches the search.
  */
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LruCache } from '../../src/server/lru.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
+import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
 const SETTINGS = [
@@ -90,5 +93,30 @@ describe('LruCache (lru-cache underneath)', () => {
     cache.set('a', 1)
     expect(cache.get('a')).toBeUndefined()
     expect(cache.stats().size).toBe(0)
+  })
+})
+
+describe('/openapi.json', () => {
+  it('describes every route of every server module, with its method', async () => {
+    const { OPENAPI } = await import('../../src/server/openapi.js')
+    const dir = join(PROJECT_ROOT, 'src', 'server')
+    const sources = await Promise.all(
+      // The web UI's pages and assets (ui-*.ts) are not API routes.
+      (await readdir(dir))
+        .filter((f) => f.endsWith('.ts') && !f.startsWith('ui-'))
+        .map((f) => readFile(join(dir, f), 'utf8')),
+    )
+    const routes = sources.flatMap((source) => [
+      ...[...source.matchAll(/app\.(get|post|delete)\('([^']+)'/g)].map((m) => [m[1]!, m[2]!]),
+      ...[...source.matchAll(/app\.on\(\[([^\]]+)\], '([^']+)'/g)].flatMap((m) =>
+        m[1]!.split(',').map((verb) => [verb.trim().replace(/'/g, '').toLowerCase(), m[2]!]),
+      ),
+    ])
+    expect(routes.length).toBeGreaterThanOrEqual(19)
+    const paths = OPENAPI.paths as Record<string, Record<string, unknown>>
+    for (const [method, path] of routes) {
+      const documented = path.replace(/:(\w+)/g, '{$1}')
+      expect(paths[documented]?.[method], `${method} ${path}`).toBeDefined()
+    }
   })
 })
