@@ -6,7 +6,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { HTTPException } from 'hono/http-exception'
 import { RequestError } from '../errors.js'
-import { maskUrlSecrets, maskUrlSecretsDeep } from '../text/url-secrets.js'
+import { maskUrlSecrets } from '../text/url-secrets.js'
 import { limitNonUploads } from './body-limit.js'
 import { registerChatRoutes } from './chat-completions.js'
 import { registerDocumentRoutes } from './document-routes.js'
@@ -65,9 +65,7 @@ export function createApp(parts: ServerParts): Hono {
     return c.json({ job: job.id, mode, method: method ?? null, stream: `/index/stream?job=${job.id}` }, 202)
   })
   registerIndexStream(app, parts.jobs)
-  app.get('/diagnostics', async (c) =>
-    c.json(maskUrlSecretsDeep(await diagnose(parts.queries.config(), parts.probe)) as Record<string, unknown>),
-  )
+  app.get('/diagnostics', async (c) => c.json(await diagnose(parts.queries.config(), parts.probe)))
   app.get('/cache/stats', (c) =>
     c.json({ embeddings: parts.queries.embeddings.stats(), answers: parts.queries.answers.stats() }),
   )

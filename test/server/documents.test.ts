@@ -44,7 +44,17 @@ describe('documents over HTTP', () => {
   let server: RunningServer
 
   beforeAll(async () => {
-    root = await testdir({ 'settings.yaml': SETTINGS, 'input/a.txt': STORY_A, 'input/b.txt': STORY_B })
+    root = await testdir({
+      'settings.yaml': `${SETTINGS}  ingest_roots: [shared]\n`,
+      'input/a.txt': STORY_A,
+      'input/b.txt': STORY_B,
+      'shared/notes/c.txt': 'Ada Quill kept the lighthouse on Tern Rocks for forty years.\n',
+      'shared/notes/d.md': '# The ferry\n\nThe Kittiwake carried the mail to Holm End twice a week.\n',
+      'shared/notes/logo.png': 'not read',
+      'private/secret.txt': 'The vault code is 1234.',
+    })
+    await symlink(join(root, 'private', 'secret.txt'), join(root, 'shared', 'link-out.txt'))
+    await symlink(join(root, 'private', 'secret.txt'), join(root, 'shared', 'notes', 'also-out.txt'))
     await runIndex({ root, env: {}, skipValidation: true })
     server = await startServer({ root, port: 0, env: { GRAPHRAG_SERVER_TOKEN: undefined } })
   }, 120_000)
@@ -198,82 +208,68 @@ describe('documents over HTTP', () => {
     ])
     expect(after.every((d) => d.text_units > 0)).toBe(true)
   }, 120_000)
+
+  it('POST /ingest reads only inside server.ingest_roots: outside paths, .. escapes and symlinks out are refused; a folder inside is copied and updated', async () => {
+    const ingest = (body: unknown) =>
+      fetch(`${server.url}/ingest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    for (const path of [
+      join(root, 'private', 'secret.txt'),
+      join(root, 'shared', '..', 'private', 'secret.txt'),
+      'private/secret.txt',
+      join(root, 'shared', 'link-out.txt'),
+      '/etc/passwd',
+    ]) {
+      const res = await ingest({ path })
+      expect(res.status, path).toBe(403)
+      expect(await message(res)).toContain('outside server.ingest_roots')
+    }
+    expect((await ingest({ path: 'shared/none.txt' })).status).toBe(404)
+    expect((await ingest({ path: 'shared/notes', incremental: 'yes' })).status).toBe(400)
+    const res = await ingest({ path: 'shared/notes', incremental: true })
+    expect(res.status).toBe(202)
+    const body = (await res.json()) as {
+      job: string
+      mode: string
+      stream: string
+      files: string[]
+      skipped: Array<{ path: string; reason: string }>
+    }
+    expect(body.mode).toBe('update')
+    expect(body.files).toEqual(['notes/c.txt', 'notes/d.md'])
+    expect(body.skipped).toEqual([
+      { path: 'notes/also-out.txt', reason: 'outside server.ingest_roots' },
+      { path: 'notes/logo.png', reason: 'no reader for this file type' },
+    ])
+    const events = []
+    for await (const m of readSse(await fetch(`${server.url}${body.stream}`))) events.push(m)
+    expect(JSON.parse(events.at(-1)!.data)).toEqual({ stage: 'done' })
+    const docs = await list()
+    expect(docs.filter((d) => d.file?.startsWith('notes/')).map((d) => [d.file, d.status])).toEqual([
+      ['notes/c.txt', 'indexed'],
+      ['notes/d.md', 'indexed'],
+    ])
+    expect(JSON.stringify(docs)).not.toContain('vault')
+  }, 120_000)
 })
 
-describe('POST /ingest (the seed API) reads only inside server.ingest_roots', () => {
-  const ingest = (url: string, body: unknown) =>
-    fetch(`${url}/ingest`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-  const message = async (res: Response) => ((await res.json()) as { error: { message: string } }).error.message
-
-  it('is refused (403) while no ingest_roots are configured', async () => {
+describe('POST /ingest without ingest_roots', () => {
+  it('is refused (403): ingest by path is off', async () => {
     const root = await testdir({ 'settings.yaml': SETTINGS, 'shared/a.txt': STORY_A })
     const server = await startServer({ root, port: 0, env: { GRAPHRAG_SERVER_TOKEN: undefined } })
     try {
-      const res = await ingest(server.url, { path: join(root, 'shared') })
+      const res = await fetch(`${server.url}/ingest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: join(root, 'shared') }),
+      })
       expect(res.status).toBe(403)
-      expect(await message(res)).toContain('server.ingest_roots')
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain('server.ingest_roots')
     } finally {
       await server.close()
     }
   })
-
-  it('copies a folder inside a root and indexes it; paths outside, .. escapes and symlinks out are refused', async () => {
-    const root = await testdir({
-      'settings.yaml': `${SETTINGS}  ingest_roots: [shared]\n`,
-      'shared/notes/a.txt': STORY_A,
-      'shared/notes/b.md': STORY_B,
-      'shared/notes/logo.png': 'not read',
-      'private/secret.txt': 'The vault code is 1234.',
-      'input/.keep': '',
-    })
-    await symlink(join(root, 'private', 'secret.txt'), join(root, 'shared', 'link-out.txt'))
-    await symlink(join(root, 'private', 'secret.txt'), join(root, 'shared', 'notes', 'also-out.txt'))
-    const server = await startServer({ root, port: 0, env: { GRAPHRAG_SERVER_TOKEN: undefined } })
-    try {
-      for (const path of [
-        join(root, 'private', 'secret.txt'),
-        join(root, 'shared', '..', 'private', 'secret.txt'),
-        'private/secret.txt',
-        join(root, 'shared', 'link-out.txt'),
-        '/etc/passwd',
-      ]) {
-        const res = await ingest(server.url, { path })
-        expect(res.status, path).toBe(403)
-        expect(await message(res)).toContain('outside server.ingest_roots')
-      }
-      expect((await ingest(server.url, { path: 'shared/none.txt' })).status).toBe(404)
-      expect((await ingest(server.url, { path: 'shared/notes', incremental: 'yes' })).status).toBe(400)
-      const res = await ingest(server.url, { path: 'shared/notes', incremental: true })
-      expect(res.status).toBe(202)
-      const body = (await res.json()) as {
-        job: string
-        mode: string
-        stream: string
-        files: string[]
-        skipped: Array<{ path: string; reason: string }>
-      }
-      // No index yet: the first incremental ingest is a full index.
-      expect(body.mode).toBe('index')
-      expect(body.files).toEqual(['notes/a.txt', 'notes/b.md'])
-      expect(body.skipped).toEqual([
-        { path: 'notes/also-out.txt', reason: 'outside server.ingest_roots' },
-        { path: 'notes/logo.png', reason: 'no reader for this file type' },
-      ])
-      const events = []
-      for await (const m of readSse(await fetch(`${server.url}${body.stream}`))) events.push(m)
-      expect(JSON.parse(events.at(-1)!.data)).toEqual({ stage: 'done' })
-      const docs = ((await (await fetch(`${server.url}/documents`)).json()) as Listing).documents
-      expect(docs.map((d) => [d.file, d.status])).toEqual([
-        ['notes/a.txt', 'indexed'],
-        ['notes/b.md', 'indexed'],
-      ])
-      expect(JSON.stringify(docs)).not.toContain('vault')
-    } finally {
-      await server.close()
-    }
-  }, 120_000)
 })
