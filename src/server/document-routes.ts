@@ -20,12 +20,12 @@ export function registerDocumentRoutes(
     const files = [form.file ?? []].flat().filter((f): f is File => typeof f !== 'string')
     const { server } = parts.config().settings
     const documents = await parts.documents.upload(files, { maxExpandedBytes: server.max_upload_expanded_bytes })
-    return c.json({ documents, ...(update ? startUpdate(parts.jobs) : {}) }, 201)
+    return c.json({ documents, ...(update ? await startUpdate(parts) : {}) }, 201)
   })
   app.delete('/documents/:id', async (c) => {
     const update = wantsUpdate(c, parts.config)
     const entry = await parts.documents.remove(c.req.param('id'))
-    return c.json({ deleted: entry.id, ...(update ? startUpdate(parts.jobs) : {}) })
+    return c.json({ deleted: entry.id, ...(update ? await startUpdate(parts) : {}) })
   })
 }
 
@@ -37,10 +37,19 @@ function wantsUpdate(c: Context, config: () => LoadedConfig): boolean {
   return asked === undefined ? config().settings.server.auto_update : asked === 'true'
 }
 
-/** Starts an update job; one already running is said in a warning, not an error (the change is stored). */
-function startUpdate(jobs: IndexJobs): { job?: { id: string }; warnings?: string[] } {
+/**
+ * Starts an update job (a full index when there is no index yet to update); one already running is
+ * said in a warning, not an error (the change is stored).
+ */
+async function startUpdate(parts: {
+  jobs: IndexJobs
+  documents: DocumentCatalog
+}): Promise<{ job?: { id: string }; warnings?: string[] }> {
+  const { jobs } = parts
+  const mode = (await parts.documents.hasIndex()) ? 'update' : 'index'
+  // No await from here to start(): the check and the start see the same state.
   const running = jobs.running()
   if (running !== undefined)
     return { warnings: [`an index job is running (job ${running.id}); run an update when it ends`] }
-  return { job: { id: jobs.start('update', undefined).id } }
+  return { job: { id: jobs.start(mode, undefined).id } }
 }
