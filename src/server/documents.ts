@@ -6,7 +6,7 @@
  * Status: `indexed` (in the index as it is now), `new` / `edited` (waiting for an update), `deleted`
  * (its file is gone; the index keeps it until the next update).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { LoadedConfig } from '../config/index.js'
@@ -14,7 +14,7 @@ import { RequestError } from '../errors.js'
 import { UnreadableTextError } from '../index/input/decode-text.js'
 import { readOptionsFor, type LoadOptions } from '../index/input/load-documents.js'
 import { readInputFile } from '../index/input/read-file.js'
-import { column, defineTable, nullableColumn } from '../model/schema.js'
+import { column, defineTable, nullableColumn, type RowOf } from '../model/schema.js'
 import { readableIndexDir } from '../storage/generations.js'
 import { ParquetTableStore } from '../storage/table-store.js'
 import { sniffUpload } from './file-sniff.js'
@@ -46,6 +46,8 @@ const INDEXED_DOCUMENTS = defineTable('documents', [
   nullableColumn('text', 'string'),
 ] as const)
 
+type IndexedDocument = RowOf<typeof INDEXED_DOCUMENTS>
+
 interface FileDocs {
   size: number
   mtimeMs: number
@@ -59,6 +61,7 @@ export interface UploadLimits {
 export class DocumentCatalog {
   /** What each input file gave when last read, by path; read again when its size or time changes. */
   private readonly read = new Map<string, FileDocs>()
+  private indexed: { version: string; rows: IndexedDocument[] } | undefined
 
   constructor(private readonly config: () => LoadedConfig) {}
 
@@ -183,10 +186,20 @@ export class DocumentCatalog {
     return entry
   }
 
-  private async indexedDocuments() {
+  /** The published documents table, read again only when a publish replaced it. */
+  private async indexedDocuments(): Promise<IndexedDocument[]> {
     const { settings } = this.config()
-    const store = new ParquetTableStore(await readableIndexDir(settings.output_storage.base_dir))
-    return (await store.has(INDEXED_DOCUMENTS.name)) ? store.read(INDEXED_DOCUMENTS) : []
+    const dir = await readableIndexDir(settings.output_storage.base_dir)
+    const file = join(dir, `${INDEXED_DOCUMENTS.name}.parquet`)
+    // A publish writes a new file (new inode and time); an unchanged table is the same file, hard-linked.
+    const version = await stat(file).then(
+      (s) => `${file}:${s.ino}:${s.size}:${s.mtimeMs}`,
+      () => undefined,
+    )
+    if (version === undefined) return []
+    if (this.indexed?.version !== version)
+      this.indexed = { version, rows: await new ParquetTableStore(dir).read(INDEXED_DOCUMENTS) }
+    return this.indexed.rows
   }
 }
 
