@@ -82,8 +82,12 @@ export function createApp(parts: ServerParts): Hono {
   })
   registerIngestRoutes(app, { documents: parts.documents, jobs: parts.jobs, config: () => parts.queries.config() })
   registerChatRoutes(app, parts.queries)
-  app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) =>
-    handleMcpRequest(c.req.raw, { queries: parts.queries, documents: parts.documents }),
+  app.post('/mcp', (c) => handleMcpRequest(c.req.raw, { queries: parts.queries, documents: parts.documents }))
+  // Stateless MCP: no server-initiated stream to open, no session to end.
+  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+    c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: POST only' }, id: null }, 405, {
+      Allow: 'POST',
+    }),
   )
   return app
 }

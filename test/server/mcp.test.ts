@@ -143,6 +143,16 @@ describe('graphrag MCP server', () => {
       } finally {
         await client.close()
       }
+      // Stateless: no server-initiated stream and no session to end.
+      const get = await fetch(`${open.url}/mcp`, { headers: { accept: 'text/event-stream' } })
+      expect(get.status).toBe(405)
+      // A page cannot drive it: JSON only, and a foreign Origin is refused.
+      const form = await fetch(`${open.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: '{}',
+      })
+      expect(form.status).toBe(415)
     }, 60_000)
 
     it('with the server token, and not without it', async () => {
