@@ -8,6 +8,8 @@ import { request as httpRequest } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GraphragError } from '../../src/errors.js'
+import { publicMessage } from '../../src/server/index-jobs.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { maskUrlSecrets } from '../../src/text/url-secrets.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
@@ -152,6 +154,10 @@ describe('web-page safety', () => {
       'failed: GET http://host/a?key=***#f and https://***@h/',
     )
     expect(maskUrlSecrets('no url here: key=value')).toBe('no url here: key=value')
+    // What job streams, query streams and error replies show of an error goes through the same mask.
+    expect(publicMessage(new GraphragError('LLM', 'connection failed: https://u:pw@llm.example/v1?api-key=k1'))).toBe(
+      'connection failed: https://***@llm.example/v1?api-key=***',
+    )
   })
 })
 
