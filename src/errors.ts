@@ -116,10 +116,13 @@ export class InternalError extends GraphragError {
   }
 }
 
+/** 403: refused by a guard (Host, Origin, a path outside ingest_roots); 415: wrong Content-Type or file type. */
+export type RequestStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415
+
 /** A bad HTTP request to `graphrag serve`: `status` is the HTTP status sent, the message names the field. */
 export class RequestError extends GraphragError {
-  readonly status: 400 | 401 | 404 | 409 | 413
-  constructor(status: 400 | 401 | 404 | 409 | 413, message: string) {
+  readonly status: RequestStatus
+  constructor(status: RequestStatus, message: string) {
     super('REQUEST', message)
     this.name = 'RequestError'
     this.status = status

@@ -13,6 +13,7 @@ import { registerQueryCommand } from './query.js'
 import { registerUpdateCommand } from './update-command.js'
 import { registerServeCommand } from './serve-command.js'
 import { registerDiagnosticsCommand } from './diagnostics-command.js'
+import { registerMcpCommand } from './mcp-command.js'
 
 export function buildProgram(): Command {
   const program = new Command('graphrag')
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerExportCommand(program)
   registerServeCommand(program)
   registerDiagnosticsCommand(program)
+  registerMcpCommand(program)
   return program
 }
 

@@ -1,21 +1,34 @@
 /**
- * The HTTP API of `graphrag serve` on hono: routes, bearer auth, body limits and error replies that
- * carry a message and never a stack trace or a secret.
+ * The HTTP API of `graphrag serve` on hono: web-page guards, bearer auth, body limits, validated
+ * bodies, routes, and error replies that carry a message and never a stack trace or a secret.
  */
-import { timingSafeEqual } from 'node:crypto'
-import { Hono, type Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
+import { bearerAuth } from 'hono/bearer-auth'
+import { HTTPException } from 'hono/http-exception'
 import { RequestError } from '../errors.js'
-import type { IndexMethod } from '../index/plan/pipelines.js'
+import { maskUrlSecrets } from '../text/url-secrets.js'
+import { limitNonUploads } from './body-limit.js'
 import { registerChatRoutes } from './chat-completions.js'
+import { registerDocumentRoutes } from './document-routes.js'
+import type { DocumentCatalog } from './documents.js'
 import { API_VERSION, diagnose } from './diagnostics.js'
 import { publicMessage, type IndexJobs } from './index-jobs.js'
 import { registerIndexStream } from './index-stream.js'
+import { registerIngestRoutes } from './ingest.js'
+import { handleMcpRequest } from './mcp.js'
 import type { ModelProbe } from './model-probe.js'
 import { OPENAPI } from './openapi.js'
 import { answerQuery } from './query-route.js'
 import type { QueryService } from './query-service.js'
-import { jsonBody, oneOfField, requiredString } from './requests.js'
+import { validEmpty, validIndex, validPreview, validQuery } from './requests.js'
+import {
+  contentTypeGuard,
+  corsFor,
+  hostGuard,
+  MULTIPART_PATHS,
+  originGuard,
+  type WebGuardSettings,
+} from './web-guard.js'
 
 export interface ServerParts {
   queries: QueryService
@@ -23,37 +36,31 @@ export interface ServerParts {
   probe: ModelProbe
   /** Bearer token every path but /health needs; undefined = no auth (loopback only). */
   token: string | undefined
+  documents: DocumentCatalog
   maxBodyBytes: number
+  maxUploadBytes: number
+  web: WebGuardSettings
 }
 
 export function createApp(parts: ServerParts): Hono {
   const app = new Hono()
   app.onError((error, c) => errorReply(c, error))
   app.notFound((c) => c.json({ error: { message: `no route ${c.req.method} ${c.req.path}`, type: 'not_found' } }, 404))
+  app.use('*', hostGuard(parts.web))
+  const cors = corsFor(parts.web)
+  if (cors !== undefined) app.use('*', cors)
   app.get('/health', (c) => c.json({ status: 'ok', api_version: API_VERSION }))
-  app.use('*', bearerAuth(parts.token))
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: parts.maxBodyBytes,
-      onError: () =>
-        Promise.reject(
-          new RequestError(413, `the request body is larger than ${parts.maxBodyBytes} bytes (server.max_body_bytes)`),
-        ),
-    }),
-  )
+  if (parts.token !== undefined) app.use('*', tokenAuth(parts.token))
+  app.use('*', originGuard(parts.web))
+  app.use('*', contentTypeGuard())
+  app.use('*', limitNonUploads(parts.maxBodyBytes, MULTIPART_PATHS))
   app.get('/openapi.json', (c) => c.json(OPENAPI))
-  app.post('/query', async (c) => answerQuery(c, parts.queries, await jsonBody(c)))
-  app.post('/ranking/preview', async (c) =>
-    c.json(await parts.queries.rankingPreview(requiredString(await jsonBody(c), 'question'), c.req.raw.signal)),
+  app.post('/query', validQuery(), async (c) => answerQuery(c, parts.queries, c.req.valid('json')))
+  app.post('/ranking/preview', validPreview(), async (c) =>
+    c.json(await parts.queries.rankingPreview(c.req.valid('json').question, c.req.raw.signal)),
   )
-  app.post('/index', async (c) => {
-    const body = await jsonBody(c)
-    const mode = oneOfField(body, 'mode', ['index', 'update'] as const, 'index')
-    const method =
-      body.method === undefined || body.method === null
-        ? undefined
-        : oneOfField<IndexMethod>(body, 'method', ['standard', 'fast'], 'standard')
+  app.post('/index', validIndex(), async (c) => {
+    const { mode, method } = c.req.valid('json')
     const job = parts.jobs.start(mode, method)
     return c.json({ job: job.id, mode, method: method ?? null, stream: `/index/stream?job=${job.id}` }, 202)
   })
@@ -62,40 +69,62 @@ export function createApp(parts: ServerParts): Hono {
   app.get('/cache/stats', (c) =>
     c.json({ embeddings: parts.queries.embeddings.stats(), answers: parts.queries.answers.stats() }),
   )
-  app.post('/cache/clear', (c) => {
+  app.post('/cache/clear', validEmpty(), (c) => {
     parts.queries.embeddings.clear()
     parts.queries.answers.clear()
     return c.json({ cleared: true })
   })
+  registerDocumentRoutes(app, {
+    documents: parts.documents,
+    jobs: parts.jobs,
+    config: () => parts.queries.config(),
+    maxUploadBytes: parts.maxUploadBytes,
+  })
+  registerIngestRoutes(app, { documents: parts.documents, jobs: parts.jobs, config: () => parts.queries.config() })
   registerChatRoutes(app, parts.queries)
+  app.post('/mcp', (c) => handleMcpRequest(c.req.raw, { queries: parts.queries, documents: parts.documents }))
+  // Stateless MCP: no server-initiated stream to open, no session to end.
+  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+    c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: POST only' }, id: null }, 405, {
+      Allow: 'POST',
+    }),
+  )
   return app
 }
 
-function bearerAuth(token: string | undefined) {
-  return async (c: Context, next: () => Promise<void>) => {
-    if (token !== undefined) {
-      const header = c.req.header('authorization') ?? ''
-      const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : ''
-      if (!sameSecret(given, token)) {
-        c.header('WWW-Authenticate', 'Bearer')
-        throw new RequestError(401, 'missing or wrong bearer token (Authorization: Bearer <GRAPHRAG_SERVER_TOKEN>)')
-      }
-    }
-    await next()
+/** hono's bearer auth (constant-time comparison), answering in our error shape. */
+function tokenAuth(token: string): MiddlewareHandler {
+  const unauthorized = {
+    message: {
+      error: {
+        message: 'missing or wrong bearer token (Authorization: Bearer <GRAPHRAG_SERVER_TOKEN>)',
+        type: 'unauthorized',
+      },
+    },
   }
+  return bearerAuth({
+    token,
+    noAuthenticationHeader: unauthorized,
+    invalidToken: unauthorized,
+    invalidAuthenticationHeader: {
+      message: { error: { message: 'Authorization: expected "Bearer <token>"', type: 'invalid_request' } },
+    },
+  })
 }
 
-/** Constant-time comparison, so response times do not reveal how much of the token matched. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
-
-/** Request problems keep their status; our errors are 500 with their message (secret-free by design); others say only "internal". */
+/**
+ * Request problems keep their status; our errors are 500 with their message (secret-free by design,
+ * URL credentials masked as a second line of defence); others say only "internal".
+ */
 function errorReply(c: Context, error: unknown): Response {
   if (error instanceof RequestError)
-    return c.json({ error: { message: error.message, type: 'invalid_request' } }, error.status)
+    return c.json({ error: { message: maskUrlSecrets(error.message), type: 'invalid_request' } }, error.status)
+  if (error instanceof HTTPException) {
+    if (error.res !== undefined) return error.getResponse()
+    // hono's JSON validator: the parser's own message would quote the body.
+    const message = error.status === 400 ? 'the request body is not valid JSON' : error.message
+    return c.json({ error: { message, type: 'invalid_request' } }, error.status)
+  }
   if (!(error instanceof Error) || !('code' in error)) console.error(error)
   return c.json({ error: { message: publicMessage(error), type: 'server_error' } }, 500)
 }

@@ -10,7 +10,7 @@ import { RequestError } from '../errors.js'
 import { SEARCH_DEFAULTS, type SearchMethod } from '../query/index.js'
 import { publicMessage } from './index-jobs.js'
 import type { QueryRequest, QueryService } from './query-service.js'
-import { jsonBody, optionalBool, QUERY_METHODS } from './requests.js'
+import { QUERY_METHODS, validChat, type ChatBody } from './requests.js'
 
 const MODEL_PREFIX = 'graphrag-'
 
@@ -26,10 +26,10 @@ export function registerChatRoutes(app: Hono, queries: QueryService): void {
       })),
     }),
   )
-  app.post('/v1/chat/completions', async (c) => {
-    const body = await jsonBody(c)
+  app.post('/v1/chat/completions', validChat(), async (c) => {
+    const body = c.req.valid('json')
     const { model, request } = chatRequest(body)
-    const stream = optionalBool(body, 'stream', false)
+    const stream = body.stream
     const { key, answer: cached } = queries.cached(request)
     const id = `chatcmpl-${randomUUID()}`
     const created = Math.floor(Date.now() / 1000)
@@ -87,17 +87,12 @@ function streamChat(c: Context, head: { id: string; created: number; model: stri
 }
 
 /** The model name and the query: last user message, earlier user/assistant turns as history (system messages are ignored). */
-function chatRequest(body: Record<string, unknown>): { model: string; request: QueryRequest } {
+function chatRequest(body: ChatBody): { model: string; request: QueryRequest } {
   const model = body.model
-  if (typeof model !== 'string')
-    throw new RequestError(400, `model: required (one of ${QUERY_METHODS.map((m) => MODEL_PREFIX + m).join(', ')})`)
   const method = model.startsWith(MODEL_PREFIX) ? model.slice(MODEL_PREFIX.length) : ''
   if (!QUERY_METHODS.includes(method as SearchMethod))
     throw new RequestError(400, `model: expected one of ${QUERY_METHODS.map((m) => MODEL_PREFIX + m).join(', ')}`)
-  const messages = body.messages
-  if (!Array.isArray(messages) || messages.length === 0)
-    throw new RequestError(400, 'messages: expected a non-empty array')
-  const turns = messages.map((m: unknown, i) => {
+  const turns = body.messages.map((m: unknown, i) => {
     const t = m as { role?: unknown; content?: unknown } | null
     if (t === null || typeof t !== 'object' || typeof t.role !== 'string')
       throw new RequestError(400, `messages[${i}]: expected {role, content}`)

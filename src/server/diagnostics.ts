@@ -9,6 +9,7 @@ import { CHUNK_EDGES } from '../model/index.js'
 import { ParquetTableStore } from '../storage/index.js'
 import { decodeArrow } from '../storage/parquet.js'
 import { openVectorStore } from '../storage/vector-store.js'
+import { maskUrlSecretsDeep } from '../text/url-secrets.js'
 import { VERSION } from '../version.js'
 import { publicMessage } from './index-jobs.js'
 import type { ModelProbe, ModelReach } from './model-probe.js'
@@ -30,7 +31,12 @@ export interface DiagnosticsReport {
   features: Record<string, unknown>
 }
 
+/** The report, with credentials inside URLs masked wherever they appear (settings, model errors). */
 export async function diagnose(loaded: LoadedConfig, probe: ModelProbe): Promise<DiagnosticsReport> {
+  return maskUrlSecretsDeep(await report(loaded, probe)) as DiagnosticsReport
+}
+
+async function report(loaded: LoadedConfig, probe: ModelProbe): Promise<DiagnosticsReport> {
   const { settings } = loaded
   const dir = settings.output_storage.base_dir
   const tables = await tableRows(dir)

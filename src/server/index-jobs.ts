@@ -6,8 +6,12 @@ import { randomUUID } from 'node:crypto'
 import { GraphragError, RequestError } from '../errors.js'
 import type { IndexMethod } from '../index/plan/pipelines.js'
 import type { PipelineEndInfo, Reporter } from '../index/run/reporter.js'
+import { Interruption, recordInterruption } from '../index/run/interrupt.js'
 import { runIndex } from '../index/run/runner.js'
+import { loadConfig } from '../config/index.js'
+import { generationPaths } from '../storage/generations.js'
 import { runUpdate, type DocumentChanges } from '../index/run/update.js'
+import { maskUrlSecrets } from '../text/url-secrets.js'
 import type { Project } from './query-service.js'
 
 export interface JobEvent {
@@ -17,9 +21,17 @@ export interface JobEvent {
 
 export type JobMode = 'index' | 'update'
 
+/** How long model calls already sent may take to finish (and be cached) once a job is stopped (as Ctrl-C on `index`). */
+const STOP_GRACE_MS = 5000
+
 export class IndexJob {
   readonly id = randomUUID()
-  status: 'running' | 'done' | 'error' = 'running'
+  status: 'running' | 'done' | 'error' | 'interrupted' = 'running'
+  /** Stops the run the way Ctrl-C stops `graphrag index`: no new model call, nothing published. */
+  readonly interruption = new Interruption()
+  /** Settles when the job has ended, however it ended. */
+  readonly ended: Promise<void>
+  private markEnded: () => void = () => {}
   private readonly startEvent: JobEvent
   private state: JobEvent | undefined
   private resultEvent: JobEvent | undefined
@@ -30,6 +42,7 @@ export class IndexJob {
     readonly mode: JobMode,
     readonly method: IndexMethod | undefined,
   ) {
+    this.ended = new Promise((resolve) => (this.markEnded = resolve))
     this.startEvent = {
       event: 'start',
       data: { job: this.id, mode, method: method ?? null, started_at: new Date().toISOString() },
@@ -96,6 +109,18 @@ export class IndexJob {
         data: error === undefined ? { stage: 'done' } : { stage: 'error', error: publicMessage(error) },
       }),
     )
+    this.markEnded()
+  }
+
+  /** Ended by stop(): the previous index is still the published one; the work folder's stats.json says interrupted. */
+  interrupted(): void {
+    this.status = 'interrupted'
+    this.emit(
+      (this.endEvent = {
+        data: { stage: 'interrupted', detail: 'stopped before it finished; the previous index is still served' },
+      }),
+    )
+    this.markEnded()
   }
 
   private emit(event: JobEvent): void {
@@ -105,7 +130,7 @@ export class IndexJob {
 
 /** Our own errors say what went wrong without secrets; anything else is a bug, described without its details. */
 export function publicMessage(error: unknown): string {
-  return error instanceof GraphragError ? error.message : 'internal error (see the server log)'
+  return error instanceof GraphragError ? maskUrlSecrets(error.message) : 'internal error (see the server log)'
 }
 
 export class IndexJobs {
@@ -143,6 +168,8 @@ export class IndexJobs {
       env: this.project.env,
       method,
       reporter: jobReporter(job),
+      interrupt: job.interruption,
+      signal: job.interruption.signal,
     }
     // update with no changed documents runs no pipeline: its result says so instead of the run's stats.
     const run =
@@ -154,9 +181,31 @@ export class IndexJobs {
     return job
   }
 
-  private finish(job: IndexJob, error: unknown): void {
-    this.current = undefined
-    job.end(error)
+  /** Stops the running job, if any, and waits until it has ended (SIGTERM / Ctrl-C on `serve`). */
+  async stop(): Promise<void> {
+    const job = this.current
+    if (job === undefined) return
+    job.interruption.request()
+    await job.ended
+  }
+
+  private async finish(job: IndexJob, error: unknown): Promise<void> {
+    if (error !== undefined && job.interruption.requested) {
+      try {
+        // Calls already sent finish (and are cached) first, so the next run does not pay for them again.
+        await job.interruption.drain(STOP_GRACE_MS)
+        const { settings } = loadConfig(this.project)
+        // The stopped run's stats.json is in its work folder: output/ still holds the last complete index.
+        await recordInterruption(generationPaths(settings.output_storage.base_dir).work)
+      } catch (cause) {
+        console.error(cause)
+      }
+      this.current = undefined
+      job.interrupted()
+    } else {
+      this.current = undefined
+      job.end(error)
+    }
     this.onFinished(job)
   }
 }

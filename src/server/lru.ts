@@ -1,4 +1,5 @@
-/** A bounded least-recently-used map that counts its hits and misses (the server's query caches). */
+/** The server's query caches: lru-cache's bounded least-recently-used map, counting its hits and misses for /cache/stats. */
+import { LRUCache } from 'lru-cache'
 
 export interface CacheStats {
   size: number
@@ -9,35 +10,29 @@ export interface CacheStats {
   hit_rate: number | null
 }
 
-export class LruCache<V> {
-  private readonly entries = new Map<string, V>()
+export class LruCache<V extends NonNullable<unknown>> {
+  /** Undefined when the capacity is 0 (no cache: lru-cache needs a positive max). */
+  private readonly entries: LRUCache<string, V> | undefined
   private hits = 0
   private misses = 0
 
-  constructor(readonly capacity: number) {}
+  constructor(readonly capacity: number) {
+    this.entries = capacity > 0 ? new LRUCache<string, V>({ max: capacity }) : undefined
+  }
 
   get(key: string): V | undefined {
-    const value = this.entries.get(key)
-    if (value === undefined) {
-      this.misses += 1
-      return undefined
-    }
-    this.hits += 1
-    // Map keeps insertion order: re-inserting makes this the most recent entry.
-    this.entries.delete(key)
-    this.entries.set(key, value)
+    const value = this.entries?.get(key)
+    if (value === undefined) this.misses += 1
+    else this.hits += 1
     return value
   }
 
   set(key: string, value: V): void {
-    if (this.capacity === 0) return
-    this.entries.delete(key)
-    this.entries.set(key, value)
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string)
+    this.entries?.set(key, value)
   }
 
   clear(): void {
-    this.entries.clear()
+    this.entries?.clear()
     this.hits = 0
     this.misses = 0
   }
@@ -45,7 +40,7 @@ export class LruCache<V> {
   stats(): CacheStats {
     const lookups = this.hits + this.misses
     return {
-      size: this.entries.size,
+      size: this.entries?.size ?? 0,
       capacity: this.capacity,
       hits: this.hits,
       misses: this.misses,

@@ -10,9 +10,30 @@ const ok = (description: string, schema: Record<string, unknown> = { type: 'obje
   content: json(schema),
 })
 const STANDARD_ERRORS = {
-  '400': error('Bad JSON or a missing/invalid field (the message names it)'),
+  '400': error('Bad JSON, a body that is not an object, or a missing/invalid field (the message names it)'),
   '401': error('Missing or wrong bearer token'),
+  '403': error(
+    'Host not a name of this server (server.allowed_hosts), or a cross-origin request (server.cors_origins)',
+  ),
   '413': error('Body too large'),
+  '415': error('POST without Content-Type: application/json (multipart/form-data for uploads)'),
+}
+const JOB_STREAM_EVENTS =
+  'event: start, data: {stage, detail, current, total}…, event: result, data: {"stage":"done"} (or {"stage":"error","error"}, or {"stage":"interrupted"} when the server stopped)'
+const updateParameter = {
+  name: 'update',
+  in: 'query',
+  required: false,
+  schema: { type: 'boolean' },
+  description: 'Start an update job afterwards (default: server.auto_update)',
+}
+const JOB_REF = {
+  job: {
+    type: 'object',
+    properties: { id: { type: 'string' } },
+    description: 'Present when an update job was started',
+  },
+  warnings: { type: 'array', items: { type: 'string' }, description: 'e.g. a job was already running' },
 }
 
 export const OPENAPI = {
@@ -20,7 +41,7 @@ export const OPENAPI = {
   info: {
     title: 'graphrag serve',
     version: API_VERSION,
-    description: 'Queries, index jobs and diagnostics over a graphrag project.',
+    description: 'Queries, documents, index jobs, MCP and diagnostics over a graphrag project.',
   },
   components: {
     securitySchemes: {
@@ -71,6 +92,25 @@ export const OPENAPI = {
           stream: { type: 'boolean', default: false },
         },
       },
+      Document: {
+        type: 'object',
+        required: ['id', 'title', 'size', 'added', 'text_units', 'status'],
+        properties: {
+          id: {
+            type: 'string',
+            description: 'Document id (SHA-512 of the text unless input.id_column says otherwise)',
+          },
+          title: { type: 'string' },
+          size: { type: 'integer', description: "Bytes (the file's; a row's text for files of several documents)" },
+          added: { type: 'string', description: 'ISO time the file was stored' },
+          text_units: { type: 'integer', description: 'Text units in the index (0 until indexed)' },
+          status: {
+            enum: ['indexed', 'new', 'edited', 'deleted'],
+            description: 'new/edited: waiting for an update; deleted: file gone, still in the index until the update',
+          },
+          file: { type: ['string', 'null'], description: 'Its file in input_storage (null once deleted)' },
+        },
+      },
       QueryResult: {
         description:
           'local/global/drift/basic/graph: {method, response, context, usage, warnings?}; hybrid: {answer, sources, references, entities, warnings, usage}',
@@ -113,7 +153,12 @@ export const OPENAPI = {
         summary:
           "Hybrid search's ranking table (signals, fused score, bonuses, why included) without asking for an answer",
         requestBody: body({ type: 'object', required: ['question'], properties: { question: { type: 'string' } } }),
-        responses: { '200': ok('{question, ranking, explain_text, entities, warnings, usage}'), ...STANDARD_ERRORS },
+        responses: {
+          '200': ok(
+            '{question, ranking, explain_text, entities, warnings, degraded, usage}; each ranking row has our fields (vector, bm25, graph, fused, fused_norm, bonuses, composite, reason, why) and the seed API names: score_raw, base_norm (= fused_norm), bonus (sum of bonuses), composite_score (= composite), final_score (= composite), rel_type, rel_conf; degraded: a signal (vector, BM25, graph) was unavailable',
+          ),
+          ...STANDARD_ERRORS,
+        },
       },
     },
     '/index': {
@@ -139,8 +184,7 @@ export const OPENAPI = {
     },
     '/index/stream': {
       get: {
-        summary:
-          'Progress of a job as SSE: event: start, data: {stage, detail, current, total}…, event: result, data: {"stage":"done"} (or {"stage":"error","error"})',
+        summary: `Progress of a job as SSE: ${JOB_STREAM_EVENTS}`,
         parameters: [
           {
             name: 'job',
@@ -155,6 +199,115 @@ export const OPENAPI = {
           '404': error('No such job'),
           '401': STANDARD_ERRORS['401'],
         },
+      },
+    },
+    '/documents': {
+      get: {
+        summary: 'The documents of input_storage with their status against the published index',
+        responses: {
+          '200': ok('{documents}', {
+            type: 'object',
+            properties: { documents: { type: 'array', items: { $ref: '#/components/schemas/Document' } } },
+          }),
+          '401': STANDARD_ERRORS['401'],
+        },
+      },
+      post: {
+        summary:
+          'Upload one or more files (multipart field "file"): each checked by content (type, declared zip expansion, gives a document) before any is stored in input_storage',
+        parameters: [updateParameter],
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                properties: { file: { type: 'array', items: { type: 'string', format: 'binary' } } },
+              },
+            },
+          },
+        },
+        responses: {
+          '201': ok('{documents, job?, warnings?}', {
+            type: 'object',
+            properties: { documents: { type: 'array', items: { $ref: '#/components/schemas/Document' } }, ...JOB_REF },
+          }),
+          ...STANDARD_ERRORS,
+          '413': error(
+            'Upload over server.max_upload_bytes, or a .docx/.xlsx declaring more than server.max_upload_expanded_bytes',
+          ),
+          '415': error(
+            'Not multipart, no reader for the file type, content not what the name says, or no document in it',
+          ),
+        },
+      },
+    },
+    '/documents/{id}': {
+      delete: {
+        summary: "Delete a document's file from input_storage (the index keeps it until the next update)",
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, updateParameter],
+        responses: {
+          '200': ok('{deleted, job?, warnings?}', {
+            type: 'object',
+            properties: { deleted: { type: 'string' }, ...JOB_REF },
+          }),
+          '404': error('No such document, or already deleted'),
+          '409': error('The document is one of several in its file (csv rows)'),
+          '401': STANDARD_ERRORS['401'],
+        },
+      },
+    },
+    '/ingest': {
+      post: {
+        summary:
+          'Ingest a file or folder by path (seed API): only inside server.ingest_roots (real paths, symlinks resolved), copied into input_storage, then a job runs',
+        requestBody: body({
+          type: 'object',
+          required: ['path'],
+          properties: {
+            path: { type: 'string', description: 'Absolute, or relative to the project root' },
+            incremental: {
+              type: 'boolean',
+              default: true,
+              description: 'true: update (index when there is none yet); false: full index',
+            },
+            method: { enum: ['standard', 'fast'] },
+          },
+        }),
+        responses: {
+          '202': ok('{job, mode, stream, files, documents, skipped}'),
+          ...STANDARD_ERRORS,
+          '403': error('server.ingest_roots is empty, the path is outside it, or a Host/Origin guard refused'),
+          '404': error('No such path inside the roots'),
+          '409': error('A job is already running'),
+        },
+      },
+    },
+    '/ingest/stream': {
+      get: {
+        summary: `Progress of an ingest job (the same events as /index/stream): ${JOB_STREAM_EVENTS}`,
+        parameters: [{ name: 'job', in: 'query', required: false, schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'Event stream', content: sse },
+          '404': error('No such job'),
+          '401': STANDARD_ERRORS['401'],
+        },
+      },
+    },
+    '/mcp': {
+      post: {
+        summary:
+          'Model Context Protocol over streamable HTTP (stateless, JSON replies): tools query, search_entities, get_entity, get_community_report, list_documents; resources graphrag://reports/{community}',
+        requestBody: body({ type: 'object', description: 'A JSON-RPC message of MCP' }),
+        responses: { '200': ok('JSON-RPC response'), '401': STANDARD_ERRORS['401'], '415': STANDARD_ERRORS['415'] },
+      },
+      get: {
+        summary: 'Not offered (stateless server: no server-initiated stream)',
+        responses: { '405': error('Method not allowed') },
+      },
+      delete: {
+        summary: 'Not offered (stateless server: no session to end)',
+        responses: { '405': error('Method not allowed') },
       },
     },
     '/diagnostics': {

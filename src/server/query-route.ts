@@ -3,9 +3,9 @@ import type { Context } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { publicMessage } from './index-jobs.js'
 import type { QueryService } from './query-service.js'
-import { queryRequest } from './requests.js'
+import { queryRequest, type QueryBody } from './requests.js'
 
-export async function answerQuery(c: Context, queries: QueryService, body: Record<string, unknown>): Promise<Response> {
+export async function answerQuery(c: Context, queries: QueryService, body: QueryBody): Promise<Response> {
   const request = queryRequest(body)
   const { key, answer: cached } = queries.cached(request)
   c.header('X-Graphrag-Cache', cached === undefined ? 'miss' : 'hit')

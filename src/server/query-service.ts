@@ -5,7 +5,7 @@
 import { loadConfig, type LoadedConfig } from '../config/index.js'
 import type { EmbeddingModel } from '../llm/types.js'
 import { queryJson } from '../query/command.js'
-import { hybridJson } from '../query/hybrid/output.js'
+import { hybridJson, isDegraded } from '../query/hybrid/output.js'
 import {
   basicSearchStream,
   driftSearchStream,
@@ -121,6 +121,7 @@ export class QueryService {
       explain_text: h.explainText,
       entities: h.entities,
       warnings: h.warnings,
+      degraded: isDegraded(h.warnings),
       usage: result.usage,
     }
   }

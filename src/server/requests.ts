@@ -1,102 +1,132 @@
-/** Reads and checks request bodies: bad JSON or a missing/wrong field is a 400 naming the field. */
-import type { Context } from 'hono'
+/**
+ * Request bodies as zod schemas, checked by hono's validator: bad JSON, a body that is not an object,
+ * or a missing/wrong field is a 400 whose message names the field and says what is expected.
+ * Every number has a type and a range (a level is a whole number 0–100, never 1e308 or 1.5).
+ */
+import type { ValidationTargets } from 'hono'
+import { validator } from 'hono/validator'
+import { z } from 'zod'
 import { RequestError } from '../errors.js'
-import { parseHistory } from '../query/index.js'
-import type { SearchMethod } from '../query/index.js'
-import { SEARCH_DEFAULTS } from '../query/index.js'
+import { parseHistory, SEARCH_DEFAULTS, type SearchMethod } from '../query/index.js'
 import { externalPassages } from '../query/hybrid/output.js'
 import type { QueryRequest } from './query-service.js'
 
 export const QUERY_METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
 
-export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text()
-  let value: unknown
-  try {
-    value = text.trim() === '' ? {} : JSON.parse(text)
-  } catch {
-    // The parser's own message quotes the body; ours says what is wrong without echoing it.
-    throw new RequestError(400, 'the request body is not valid JSON')
-  }
+/** Deeper than any Leiden hierarchy gets; a bound so that 1e308 is an error, not a search over nothing. */
+const MAX_COMMUNITY_LEVEL = 100
+const MAX_RESPONSE_TYPE = 200
+
+const required = (expected: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'required' : expected
+
+/** A non-empty string (after trimming), `required` when absent. */
+export const nonEmptyString = () =>
+  z
+    .string({ error: required('expected a non-empty string') })
+    .refine((s) => s.trim() !== '', { error: 'expected a non-empty string' })
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `expected one of ${values.join(', ')}` })
+
+const LEVEL_MESSAGE = `expected a whole number from 0 to ${MAX_COMMUNITY_LEVEL}`
+export const communityLevel = () =>
+  z
+    .number({ error: LEVEL_MESSAGE })
+    .int({ error: LEVEL_MESSAGE })
+    .min(0, { error: LEVEL_MESSAGE })
+    .max(MAX_COMMUNITY_LEVEL, { error: LEVEL_MESSAGE })
+
+export const responseType = () =>
+  nonEmptyString().refine((s) => s.length <= MAX_RESPONSE_TYPE, {
+    error: `expected at most ${MAX_RESPONSE_TYPE} characters`,
+  })
+
+const flag = () => z.boolean({ error: 'expected true or false' })
+
+export const queryMethod = () => oneOf(QUERY_METHODS as unknown as readonly [SearchMethod, ...SearchMethod[]])
+
+const QUERY = z.object({
+  question: nonEmptyString(),
+  method: queryMethod().default('global'),
+  community_level: communityLevel().default(SEARCH_DEFAULTS.communityLevel),
+  response_type: responseType().default(SEARCH_DEFAULTS.responseType),
+  dynamic_community_selection: flag().default(SEARCH_DEFAULTS.dynamicCommunitySelection),
+  history: z.unknown().optional(),
+  context: z.unknown().optional(),
+  stream: flag().default(false),
+})
+
+const PREVIEW = z.object({ question: nonEmptyString() })
+
+const INDEX = z.object({
+  mode: oneOf(['index', 'update']).default('index'),
+  method: oneOf(['standard', 'fast']).optional(),
+})
+
+const EMPTY = z.object({})
+
+const CHAT = z.object({
+  model: z.string({ error: required('expected a string') }),
+  messages: z.array(z.unknown(), { error: required('expected a non-empty array') }).min(1, {
+    error: 'expected a non-empty array',
+  }),
+  stream: flag().default(false),
+})
+
+/** A JSON body validated against `schema`: `c.req.valid('json')` is then the parsed, typed value. */
+export function jsonWith<S extends z.ZodType>(schema: S) {
+  return validator('json', (value: ValidationTargets['json']) => parseWith(schema, value))
+}
+
+/** Parses `value` with `schema`, throwing one 400 that names the first bad field. */
+function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new RequestError(400, 'the request body must be a JSON object')
-  return value as Record<string, unknown>
+  // JSON null means "not given" (the default), as it did before the schema.
+  const present = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null))
+  const result = schema.safeParse(present)
+  if (result.success) return result.data
+  const issue = result.error.issues[0]!
+  const field = issue.path.map(String).join('.')
+  throw new RequestError(400, field === '' ? issue.message : `${field}: ${issue.message}`)
 }
 
-export function requiredString(body: Record<string, unknown>, field: string): string {
-  const value = body[field]
-  if (value === undefined || value === null) throw new RequestError(400, `${field}: required`)
-  if (typeof value !== 'string' || value.trim() === '')
-    throw new RequestError(400, `${field}: expected a non-empty string`)
-  return value
+export const validQuery = () => jsonWith(QUERY)
+export const validPreview = () => jsonWith(PREVIEW)
+export const validIndex = () => jsonWith(INDEX)
+export const validEmpty = () => jsonWith(EMPTY)
+export const validChat = () => jsonWith(CHAT)
+
+export type QueryBody = z.output<typeof QUERY>
+export type ChatBody = z.output<typeof CHAT>
+
+/** The body of POST /query as the query service's request. */
+export function queryRequest(body: QueryBody): QueryRequest & { stream: boolean } {
+  return {
+    question: body.question,
+    method: body.method,
+    communityLevel: body.community_level,
+    responseType: body.response_type,
+    dynamicCommunitySelection: body.dynamic_community_selection,
+    history: history(body.history),
+    stream: body.stream,
+    externalContext: externalContext(body.context, body.method),
+  }
 }
 
-function optionalString(body: Record<string, unknown>, field: string, def: string): string {
-  const value = body[field]
-  if (value === undefined || value === null) return def
-  if (typeof value !== 'string' || value.trim() === '')
-    throw new RequestError(400, `${field}: expected a non-empty string`)
-  return value
-}
-
-export function optionalBool(body: Record<string, unknown>, field: string, def: boolean): boolean {
-  const value = body[field]
-  if (value === undefined || value === null) return def
-  if (typeof value !== 'boolean') throw new RequestError(400, `${field}: expected true or false`)
-  return value
-}
-
-export function oneOfField<T extends string>(
-  body: Record<string, unknown>,
-  field: string,
-  allowed: readonly T[],
-  def: T,
-): T {
-  const value = body[field] ?? def
-  if (typeof value !== 'string' || !allowed.includes(value as T))
-    throw new RequestError(400, `${field}: expected one of ${allowed.join(', ')}`)
-  return value as T
-}
-
-function level(body: Record<string, unknown>): number {
-  const value = body.community_level ?? SEARCH_DEFAULTS.communityLevel
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-    throw new RequestError(400, 'community_level: expected a whole number ≥ 0')
-  return value
-}
-
-function history(body: Record<string, unknown>): QueryRequest['history'] {
-  if (body.history === undefined || body.history === null) return []
+function history(value: unknown): QueryRequest['history'] {
+  if (value === undefined) return []
   try {
-    return parseHistory(body.history, 'history')
+    return parseHistory(value, 'history')
   } catch (error) {
     throw new RequestError(400, error instanceof Error ? error.message : 'history: invalid')
   }
 }
 
-/** The body of POST /query. */
-export function queryRequest(body: Record<string, unknown>): QueryRequest & { stream: boolean } {
-  const method = oneOfField(body, 'method', QUERY_METHODS, 'global')
-  return {
-    question: requiredString(body, 'question'),
-    method,
-    communityLevel: level(body),
-    responseType: optionalString(body, 'response_type', SEARCH_DEFAULTS.responseType),
-    dynamicCommunitySelection: optionalBool(
-      body,
-      'dynamic_community_selection',
-      SEARCH_DEFAULTS.dynamicCommunitySelection,
-    ),
-    history: history(body),
-    stream: optionalBool(body, 'stream', false),
-    externalContext: externalContext(body, method),
-  }
-}
-
 /** `context`: passages from outside the index for hybrid search, as strings or {id, text} (the --context file of the CLI). */
-function externalContext(body: Record<string, unknown>, method: SearchMethod): QueryRequest['externalContext'] {
-  const value = body.context
-  if (value === undefined || value === null) return []
+function externalContext(value: unknown, method: SearchMethod): QueryRequest['externalContext'] {
+  if (value === undefined) return []
   if (method !== 'hybrid') throw new RequestError(400, 'context: only available with method hybrid')
   return externalPassages(
     value,

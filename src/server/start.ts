@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { loadConfig } from '../config/index.js'
 import { ConfigError } from '../errors.js'
 import { createApp } from './app.js'
+import { DocumentCatalog } from './documents.js'
 import { IndexJobs } from './index-jobs.js'
 import { ModelProbe } from './model-probe.js'
 import { QueryService, type Project } from './query-service.js'
@@ -21,10 +22,16 @@ export interface RunningServer {
   url: string
   host: string
   port: number
+  /** Stops a running index job (its model calls get a grace period), then closes the server. */
   close(): Promise<void>
 }
 
+/** How long open responses (event streams) may take to end once the server is closing. */
+const CLOSE_GRACE_MS = 500
+
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
+// RFC 6750's token68: what a client can send after "Bearer " (hono's bearer auth accepts no other).
+const TOKEN_SYNTAX = /^[A-Za-z0-9._~+/-]+=*$/
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const env = options.env ?? process.env
@@ -37,6 +44,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       `binding ${host} exposes the index beyond this machine: set GRAPHRAG_SERVER_TOKEN (clients then send Authorization: Bearer <token>)`,
     )
   }
+  if (token !== undefined && !TOKEN_SYNTAX.test(token))
+    throw new ConfigError(
+      'GRAPHRAG_SERVER_TOKEN: use only letters, digits and . _ ~ + / - (it is sent as a bearer token)',
+    )
   const sized = new QueryService(options, {
     embeddings: settings.server.embedding_cache_size,
     answers: settings.server.answer_cache_size,
@@ -48,7 +59,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     jobs,
     probe: new ModelProbe(),
     token,
+    documents: new DocumentCatalog(() => sized.config()),
     maxBodyBytes: settings.server.max_body_bytes,
+    maxUploadBytes: settings.server.max_upload_bytes,
+    web: {
+      boundHost: host,
+      allowedHosts: settings.server.allowed_hosts ?? [],
+      corsOrigins: settings.server.cors_origins ?? [],
+    },
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s))
@@ -60,10 +78,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url: `http://${shown}:${actual}`,
     host,
     port: actual,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        if ('closeAllConnections' in server) server.closeAllConnections()
+    // A running job is stopped as Ctrl-C stops `index` (nothing published half-done), then the server closes.
+    close: async () => {
+      await jobs.stop()
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
-      }),
+        // Streams following the job end with its last event; others (a long query) are cut after a moment.
+        if ('closeIdleConnections' in server) server.closeIdleConnections()
+        const cut = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), CLOSE_GRACE_MS)
+        cut.unref()
+      })
+    },
   }
 }

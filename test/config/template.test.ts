@@ -96,6 +96,12 @@ describe('settings template', () => {
       host: '127.0.0.1',
       port: 8010,
       max_body_bytes: 1048576,
+      max_upload_bytes: 52428800,
+      max_upload_expanded_bytes: 268435456,
+      auto_update: false,
+      allowed_hosts: [],
+      cors_origins: [],
+      ingest_roots: [],
       embedding_cache_size: 1000,
       answer_cache_size: 200,
     })

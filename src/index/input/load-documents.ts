@@ -40,22 +40,12 @@ export interface LoadResult {
 }
 
 export async function loadDocuments(options: LoadOptions, report: LoadReport): Promise<LoadResult> {
-  const decode = textDecoderFor(options.encoding)
   const pattern = options.file_pattern ?? DEFAULT_FILE_PATTERNS[options.type]
   const { matched: files, unmatched } = await partitionInputFiles(options.baseDir, compilePattern(pattern))
   if (unmatched.length > 0)
     report.onNotice?.(unmatchedNotice(unmatched, options.type, pattern, options.file_pattern !== null))
   report.onListed?.(files.length)
-  const read: ReadOptions = {
-    decode,
-    encodingSet: options.encoding !== null,
-    columns: {
-      idColumn: options.id_column,
-      titleColumn: options.title_column,
-      textColumn: options.text_column ?? 'text',
-    },
-    textColumnSet: options.text_column !== null,
-  }
+  const read = readOptionsFor(options)
   const documents: InputDocumentRow[] = []
   let filesSkipped = 0
   for (const path of files) {
@@ -83,6 +73,20 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
     )
   }
   return { documents, filesRead: files.length - filesSkipped, filesSkipped }
+}
+
+/** How each input file is read under these settings (shared with the server, which reads one uploaded file at a time). */
+export function readOptionsFor(options: LoadOptions): ReadOptions {
+  return {
+    decode: textDecoderFor(options.encoding),
+    encodingSet: options.encoding !== null,
+    columns: {
+      idColumn: options.id_column,
+      titleColumn: options.title_column,
+      textColumn: options.text_column ?? 'text',
+    },
+    textColumnSet: options.text_column !== null,
+  }
 }
 
 const NOTICE_NAMES = 10

@@ -52,6 +52,18 @@ function rawScore(c: RankedCandidate): number {
   return c.reason === 'edge' ? (c.edge?.bonus ?? 0) : c.signals[c.reason]!.score
 }
 
+/** A candidate's scores under the names of the seed system's API (sources and explain rows carry them). */
+export function seedScores(c: RankedCandidate) {
+  return {
+    score_raw: rawScore(c),
+    base_norm: c.fusedNorm,
+    bonus: c.bonuses.shared_entities + c.bonuses.cooccurrence + c.bonuses.edge + c.bonuses.degree,
+    composite_score: c.composite,
+    rel_type: c.edge?.relation ?? null,
+    rel_conf: c.edge?.confidence ?? null,
+  }
+}
+
 export function buildHybridContext(input: ContextInput): HybridContext {
   const { countTokens } = input
   let budget = input.maxTokens
@@ -73,18 +85,7 @@ export function buildHybridContext(input: ContextInput): HybridContext {
   for (const c of input.ranked.slice(0, input.topN)) {
     const unit = input.units.get(c.id)
     if (unit === undefined) continue
-    const bonus = c.bonuses.shared_entities + c.bonuses.cooccurrence + c.bonuses.edge + c.bonuses.degree
-    const source = {
-      id: c.id,
-      kind: 'text_unit' as const,
-      reason: c.reason,
-      score_raw: rawScore(c),
-      base_norm: c.fusedNorm,
-      bonus,
-      composite_score: c.composite,
-      rel_type: c.edge?.relation ?? null,
-      rel_conf: c.edge?.confidence ?? null,
-    }
+    const source = { id: c.id, kind: 'text_unit' as const, reason: c.reason, ...seedScores(c) }
     if (!add(`[{label}] (text unit ${unit.human_readable_id})\n${unit.text.trim()}\n\n`, source, unit.text)) break
   }
   // External passages were asked for explicitly: they go in even over the budget.

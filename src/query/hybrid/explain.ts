@@ -2,7 +2,7 @@
  * The `--explain` ranking table: every candidate's signals (rank and raw score per list), fused
  * and normalised scores, bonuses, composite score, final rank, its context label and why it is there.
  */
-import type { HybridSource } from './context.js'
+import { seedScores, type HybridSource } from './context.js'
 import { whyIncluded, type RankedCandidate } from './ranking.js'
 
 export interface ExplainRow {
@@ -18,6 +18,20 @@ export interface ExplainRow {
   composite: number
   reason: string
   why: string
+  // The same scores under the seed system's names (its ranking preview API):
+  /** Raw score of the signal named by `reason` (cosine, BM25, 1 / (1 + hops), or the edge bonus). */
+  score_raw: number
+  /** = fused_norm: the fused (RRF) score scaled so the top candidate is 1. */
+  base_norm: number
+  /** Sum of the four bonuses. */
+  bonus: number
+  /** = composite: base_norm + bonus. */
+  composite_score: number
+  /** The score the final rank is by: the composite score (nothing rescores after it). */
+  final_score: number
+  /** The chunk edge that brought the candidate in or earned its edge bonus, and its confidence; null without one. */
+  rel_type: string | null
+  rel_conf: number | null
 }
 
 export function explainRows(
@@ -42,6 +56,8 @@ export function explainRows(
     composite: c.composite,
     reason: c.reason,
     why: whyIncluded(c, labelOf),
+    ...seedScores(c),
+    final_score: c.composite,
   }))
 }
 

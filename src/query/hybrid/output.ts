@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { QueryError } from '../../errors.js'
 import type { SearchResult } from '../index.js'
+import type { HybridWarning } from './citations.js'
 import type { ExternalPassage } from './context.js'
 
 interface Output {
@@ -59,8 +60,20 @@ export function hybridJson(result: SearchResult, explain: boolean): Record<strin
     entities: h.entities,
     warnings: h.warnings,
     usage: result.usage,
-    ...(explain ? { ranking: h.ranking } : {}),
+    ...(explain ? { ranking: h.ranking, degraded: isDegraded(h.warnings) } : {}),
   }
+}
+
+/** Warnings that mean a ranking signal was missing (no question vector, no BM25 index, no graph entity to start from). */
+const SIGNAL_LOST: ReadonlySet<HybridWarning['type']> = new Set([
+  'embedding_failed',
+  'bm25_unavailable',
+  'no_entities_matched',
+])
+
+/** True when the ranking was made without one of its signals (the seed API's `degraded`). */
+export function isDegraded(warnings: readonly HybridWarning[]): boolean {
+  return warnings.some((w) => SIGNAL_LOST.has(w.type))
 }
 
 export function writeHybrid(

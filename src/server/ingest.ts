@@ -1,0 +1,152 @@
+/**
+ * POST /ingest and GET /ingest/stream: the ingest API of the seed system, over our documents and
+ * jobs. `path` (a file or a folder) is read only when its real path — symlinks resolved — lies
+ * inside a folder of `server.ingest_roots`; no roots configured means ingest by path is off (403).
+ * Its supported files are checked like uploads and stored in input_storage, then a job runs:
+ * `incremental` (default true) is an update, false a full index.
+ */
+import type { Dirent } from 'node:fs'
+import { readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import type { Hono } from 'hono'
+import { z } from 'zod'
+import type { LoadedConfig } from '../config/index.js'
+import { RequestError } from '../errors.js'
+import type { DocumentCatalog } from './documents.js'
+import { safeFileName } from './documents.js'
+import { kindOfName } from './file-sniff.js'
+import type { IndexJobs } from './index-jobs.js'
+import { streamJob } from './index-stream.js'
+import { jsonWith, nonEmptyString } from './requests.js'
+
+const INGEST = z.object({
+  path: nonEmptyString(),
+  incremental: z.boolean({ error: 'expected true or false' }).default(true),
+  method: z.enum(['standard', 'fast'], { error: 'expected one of standard, fast' }).optional(),
+})
+
+/** A folder with more files than this is refused rather than copied in one request. */
+const MAX_INGEST_FILES = 10_000
+
+export function registerIngestRoutes(
+  app: Hono,
+  parts: { documents: DocumentCatalog; jobs: IndexJobs; config: () => LoadedConfig },
+): void {
+  app.post('/ingest', jsonWith(INGEST), async (c) => {
+    const body = c.req.valid('json')
+    const { settings } = parts.config()
+    const running = parts.jobs.running()
+    if (running !== undefined) throw new RequestError(409, `an index job is already running (job ${running.id})`)
+    const configured = (settings.server.ingest_roots ?? []).map((root) => resolve(settings.root, root))
+    const roots = await realRoots(configured)
+    const target = await insideRoots(resolve(settings.root, body.path), configured, roots)
+    const { files, skipped } = await collect(target, roots, settings.server.max_upload_bytes)
+    if (files.length === 0)
+      throw new RequestError(
+        400,
+        `path: no file there that graphrag reads${skipped.length > 0 ? ` (${skipped.length} skipped)` : ''}`,
+      )
+    const limits = { maxExpandedBytes: settings.server.max_upload_expanded_bytes }
+    const stored = await parts.documents.store(files, limits)
+    // incremental maps to update; with no index yet there is nothing to update, so the first ingest indexes.
+    const mode = body.incremental && (await parts.documents.hasIndex()) ? 'update' : 'index'
+    const job = parts.jobs.start(mode, body.method)
+    return c.json(
+      {
+        job: job.id,
+        mode,
+        stream: `/ingest/stream?job=${job.id}`,
+        files: files.map((f) => f.name),
+        documents: stored,
+        skipped,
+      },
+      202,
+    )
+  })
+  app.get('/ingest/stream', (c) => streamJob(c, parts.jobs))
+}
+
+async function realRoots(configured: readonly string[]): Promise<string[]> {
+  if (configured.length === 0)
+    throw new RequestError(403, 'ingest by path is off: list the folders it may read in server.ingest_roots')
+  const roots: string[] = []
+  for (const root of configured) {
+    try {
+      roots.push(await realpath(root))
+    } catch {
+      // A root that does not exist allows nothing.
+    }
+  }
+  return roots
+}
+
+/**
+ * The real path of `path` when it lies inside one of `roots`; 403 otherwise. Outside the roots as
+ * written nothing is looked at (not even whether it exists); inside, an absent path is a 404.
+ */
+async function insideRoots(path: string, configured: readonly string[], roots: readonly string[]): Promise<string> {
+  if (!configured.some((root) => contains(root, path)) && !roots.some((root) => contains(root, path)))
+    throw new RequestError(403, `path: ${path} is outside server.ingest_roots`)
+  let real: string
+  try {
+    real = await realpath(path)
+  } catch {
+    throw new RequestError(404, `path: ${path} does not exist`)
+  }
+  if (!roots.some((root) => contains(root, real)))
+    throw new RequestError(403, `path: ${path} is outside server.ingest_roots`)
+  return real
+}
+
+function contains(root: string, path: string): boolean {
+  const rel = relative(root, path)
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
+}
+
+interface Collected {
+  files: Array<{ name: string; bytes: Uint8Array }>
+  skipped: Array<{ path: string; reason: string }>
+}
+
+/** A file as itself; a folder's supported files (hidden ones left out) under `<folder name>/…`. */
+async function collect(target: string, roots: readonly string[], maxBytes: number): Promise<Collected> {
+  const out: Collected = { files: [], skipped: [] }
+  if (!(await stat(target)).isDirectory()) {
+    await add(out, target, safeFileName(basename(target)), maxBytes)
+    return out
+  }
+  const walk = async (dir: string, prefix: string): Promise<void> => {
+    const entries: Dirent[] = await readdir(dir, { withFileTypes: true })
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name.startsWith('.')) continue
+      const full = join(dir, entry.name)
+      const name = `${prefix}/${entry.name}`
+      // A link may point anywhere: what it reaches must be inside the roots too.
+      const real = await realpath(full).catch(() => undefined)
+      if (real === undefined || !roots.some((root) => contains(root, real))) {
+        out.skipped.push({ path: name, reason: 'outside server.ingest_roots' })
+        continue
+      }
+      if ((await stat(real)).isDirectory()) {
+        if (entry.isSymbolicLink()) out.skipped.push({ path: name, reason: 'linked folder (not followed)' })
+        else await walk(full, name)
+      } else await add(out, real, name, maxBytes)
+      if (out.files.length > MAX_INGEST_FILES)
+        throw new RequestError(413, `path: more than ${MAX_INGEST_FILES} files; ingest its folders one at a time`)
+    }
+  }
+  await walk(target, safeFileName(basename(target)))
+  return out
+}
+
+async function add(out: Collected, path: string, name: string, maxBytes: number): Promise<void> {
+  if (kindOfName(name) === undefined) {
+    out.skipped.push({ path: name, reason: 'no reader for this file type' })
+    return
+  }
+  if ((await stat(path)).size > maxBytes) {
+    out.skipped.push({ path: name, reason: `larger than ${maxBytes} bytes (server.max_upload_bytes)` })
+    return
+  }
+  out.files.push({ name, bytes: new Uint8Array(await readFile(path)) })
+}
