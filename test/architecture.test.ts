@@ -41,10 +41,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   config: ['config', 'model', 'errors', 'llm', 'storage', 'prompts', 'logger'],
   index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
-  // server sits beside cli: the HTTP API over the same library functions.
+  // server sits beside cli: the HTTP API over the same library functions (and export's graph data for the web UI).
   server: [
     'server',
     'config',
+    'export',
     'index',
     'query',
     'llm',
@@ -66,6 +67,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Pure text functions (Python-compatible names, name normalisation, noun phrases) shared by indexing and search.
   text: ['text'],
   model: ['model'],
+  // The web UI runs in the browser: it talks to the server over HTTP and reuses only the graph viewer.
+  ui: ['ui', 'export'],
   errors: [],
   logger: [],
   version: [],
@@ -101,13 +104,13 @@ const INDEX_ALLOWED: Record<string, readonly string[]> = {
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
-    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : []
+    return statSync(path).isDirectory() ? walk(path) : /\.tsx?$/.test(path) ? [path] : []
   })
 }
 
 function areaOf(file: string): string {
   const rel = relative(SRC, file)
-  return rel.split('/')[0]!.replace(/\.ts$/, '')
+  return rel.split('/')[0]!.replace(/\.tsx?$/, '')
 }
 
 /** The folder of src/index/ a file sits in (`workflow` for the contract file itself). */

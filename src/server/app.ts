@@ -15,6 +15,8 @@ import type { ModelProbe } from './model-probe.js'
 import { OPENAPI } from './openapi.js'
 import { answerQuery } from './query-route.js'
 import type { QueryService } from './query-service.js'
+import { registerUiData } from './ui-data.js'
+import { registerUiRoutes } from './ui-routes.js'
 import { jsonBody, oneOfField, requiredString } from './requests.js'
 
 export interface ServerParts {
@@ -31,6 +33,7 @@ export function createApp(parts: ServerParts): Hono {
   app.onError((error, c) => errorReply(c, error))
   app.notFound((c) => c.json({ error: { message: `no route ${c.req.method} ${c.req.path}`, type: 'not_found' } }, 404))
   app.get('/health', (c) => c.json({ status: 'ok', api_version: API_VERSION }))
+  registerUiRoutes(app) // the web UI's page and bundle: it must load to ask for the token
   app.use('*', bearerAuth(parts.token))
   app.use(
     '*',
@@ -68,6 +71,7 @@ export function createApp(parts: ServerParts): Hono {
     return c.json({ cleared: true })
   })
   registerChatRoutes(app, parts.queries)
+  registerUiData(app, parts.queries)
   return app
 }
 
