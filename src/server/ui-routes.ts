@@ -37,6 +37,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>graphrag</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/ui/app.css">
 <link rel="stylesheet" href="/ui/viewer.css">
 </head>

@@ -4,7 +4,8 @@
  */
 import { useRef, useState } from 'preact/hooks'
 import { api, apiJson, errorOf, postJson, readSse } from './api.js'
-import { splitCitations, type Citation } from './citations.js'
+import { Answer } from './answer.js'
+import type { Citation } from './citations.js'
 import { RankingTable, type RankingRow } from './ranking.js'
 import { SourcePanel, type OpenedSource } from './source.js'
 
@@ -129,15 +130,7 @@ export function AskPage() {
               {turn.question} <span class="badge">{turn.method}</span>
             </h3>
             <div class="answer">
-              {splitCitations(turn.answer).map((part, j) =>
-                typeof part === 'string' ? (
-                  part
-                ) : (
-                  <button type="button" class="citation" key={j} onClick={() => open(turn, part)}>
-                    {part.label}
-                  </button>
-                ),
-              )}
+              <Answer text={turn.answer} onCite={(citation) => open(turn, citation)} />
               {!turn.done && <span class="cursor">▍</span>}
             </div>
             {turn.error !== undefined && <p class="error">{turn.error}</p>}
