@@ -178,7 +178,9 @@ export function DocumentsPage() {
                   <span class={`status status-${doc.status}`}>{doc.status}</span>
                 </td>
                 <td>
-                  {confirming === doc.id ? (
+                  {doc.status === 'deleted' ? (
+                    <span class="meta">removed at the next update</span>
+                  ) : confirming === doc.id ? (
                     <>
                       <button type="button" class="danger" onClick={() => void remove(doc)}>
                         Delete {doc.title}

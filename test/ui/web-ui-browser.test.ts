@@ -222,7 +222,7 @@ describeBrowser('the web UI in headless Chromium', () => {
     await onScreen(page.locator('#job'))
     await row.locator('button.delete').click()
     await row.locator('button.danger').click()
-    await row.waitFor({ state: 'detached' })
+    await row.waitFor({ state: 'detached', timeout: 60_000 })
     await page.waitForSelector('#job[data-state="done"]', { timeout: 60_000 })
   })
 
