@@ -165,6 +165,21 @@ describe('architecture', () => {
     expect([...new Set(packages)].sort()).toEqual(['wink-eng-lite-web-model', 'wink-nlp'])
   })
 
+  it('keeps src/ui/ browser-only: of export it imports only the viewer, and no node: module anywhere', () => {
+    const browserSide = /^export\/(viewer\/|viewer-data\.ts$|viewer-style\.ts$)/
+    const violations = walk(join(SRC, 'ui')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/from\s+'([^']+)'/g)].flatMap(({ 1: spec }) => {
+        if (spec!.startsWith('node:')) return [`${relative(SRC, file)} → ${spec}`]
+        if (!spec!.startsWith('.')) return []
+        const target = relative(SRC, join(dirname(file), spec!)).replace(/\.js$/, '.ts')
+        return areaOf(join(SRC, target)) === 'export' && !browserSide.test(target)
+          ? [`${relative(SRC, file)} → ${spec}`]
+          : []
+      }),
+    )
+    expect(violations).toEqual([])
+  })
+
   it('keeps clocks and randomness out of operations and graph code', () => {
     const offenders = [...walk(join(SRC, 'index', 'operations')), ...walk(join(SRC, 'graph'))].filter((file) =>
       /Math\.random\(|Date\.now\(|new Date\(\)|randomUUID\(/.test(readFileSync(file, 'utf8')),
