@@ -73,34 +73,3 @@ export async function errorOf(response: Response): Promise<ApiError> {
   }
   return new ApiError(response.status, message)
 }
-
-export interface SseMessage {
-  event: string
-  data: string
-}
-
-/** A text/event-stream response as {event, data} messages, as they arrive (EventSource cannot send the token). */
-export async function* readSse(response: Response): AsyncGenerator<SseMessage> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
-  let buffer = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) return
-    buffer += value.replace(/\r\n/g, '\n')
-    let end: number
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const lines = buffer.slice(0, end).split('\n')
-      buffer = buffer.slice(end + 2)
-      const event =
-        lines
-          .find((l) => l.startsWith('event:'))
-          ?.slice(6)
-          .trim() ?? 'message'
-      const data = lines
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trimStart())
-        .join('\n')
-      yield { event, data }
-    }
-  }
-}

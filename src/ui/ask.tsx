@@ -3,7 +3,8 @@
  * passage, hybrid search's ranking table, and the conversation so far sent as `history`.
  */
 import { useRef, useState } from 'preact/hooks'
-import { api, apiJson, errorOf, postJson, readSse } from './api.js'
+import { api, apiJson, errorOf, postJson } from './api.js'
+import { readSse } from './sse.js'
 import { Answer } from './answer.js'
 import type { Citation } from './citations.js'
 import { RankingTable, type RankingRow } from './ranking.js'

@@ -1,5 +1,6 @@
 /** Follows an index job's SSE stream (GET /index/stream) and reports its progress until it ends. */
-import { api, errorOf, readSse } from './api.js'
+import { api, errorOf } from './api.js'
+import { readSse } from './sse.js'
 
 export interface JobProgress {
   id: string | undefined
