@@ -195,6 +195,13 @@ describeBrowser('the web UI in headless Chromium', () => {
     })
     expect(near.size + 1).toBeLessThan(graph.nodes.length)
     await page.screenshot({ path: join(root, 'graph.png') })
+    // Another community level: the server builds that level's data and the viewer is drawn again.
+    expect(graph.levels.length).toBeGreaterThan(1)
+    const deepest = graph.levels.at(-1)!
+    await page.selectOption('#level', String(deepest))
+    await expect.poll(() => page.locator('#stats').textContent()).toContain(`communities at level ${deepest}`)
+    await page.waitForSelector('#graph-host[data-ready="true"]')
+    expect(await page.inputValue('#level')).toBe(String(deepest))
   })
 
   it('documents: upload a file, watch the update finish, delete it', async (context) => {
