@@ -221,6 +221,9 @@ function JobBar({ job }: { job: JobProgress }) {
         {job.detail !== '' && `: ${job.detail}`}
       </div>
       <progress max={1} value={share} />
+      {!job.finished && (
+        <p class="meta">Questions are answered from the previous index until this update is published.</p>
+      )}
       {job.error !== undefined && <p class="error">{job.error}</p>}
       {job.summary !== undefined && <p class="meta">{job.summary}</p>}
     </div>

@@ -51,7 +51,7 @@ export function StatusPage() {
         <h3>Index</h3>
         <p id="index-state" class={report.index.present ? 'ok' : 'error'}>
           {report.index.present
-            ? `Indexed; last run finished ${report.index.completed_at === null ? '(unknown)' : new Date(report.index.completed_at).toLocaleString()}`
+            ? `Indexed; the generation in use was published ${report.index.completed_at === null ? '(unknown)' : new Date(report.index.completed_at).toLocaleString()}`
             : 'No index yet: add documents and run an update.'}
         </p>
         {report.index.generation !== undefined && <p class="meta">generation {String(report.index.generation)}</p>}
