@@ -214,5 +214,7 @@ function resolveCitation(turn: Turn, citation: Citation): OpenedSource {
   const record = records?.find((r) => String(r.id) === citation.id)
   if (record === undefined)
     return { title: citation.label, missing: `record ${citation.id} is not in the context the answer was given` }
-  return { title: citation.label, record }
+  // An entity is shown with the passages it was extracted from.
+  const entity = citation.table === 'entities' && typeof record.entity === 'string' ? record.entity : undefined
+  return { title: citation.label, record, ...(entity === undefined ? {} : { entity }) }
 }

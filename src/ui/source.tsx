@@ -9,6 +9,8 @@ export interface OpenedSource {
   record?: Record<string, unknown>
   /** A text unit id to fetch from the index (hybrid search cites passages by id). */
   textUnit?: string
+  /** An entity title whose source passages are fetched from the index. */
+  entity?: string
   /** Why nothing can be shown. */
   missing?: string
 }
@@ -24,13 +26,18 @@ export interface Passage {
 const BODY_FIELDS = ['text', 'content', 'full_content', 'description', 'summary']
 
 export function SourcePanel({ source, onClose }: { source: OpenedSource; onClose: () => void }) {
-  const [fetched, setFetched] = useState<Passage | string | undefined>()
+  const [fetched, setFetched] = useState<Passage[] | string | undefined>()
   useEffect(() => {
     setFetched(undefined)
-    if (source.textUnit === undefined) return
-    const id = source.textUnit
-    apiJson<{ passages: Passage[] }>(`/ui/passages?text_unit=${encodeURIComponent(id)}`).then(
-      (reply) => setFetched(reply.passages[0] ?? 'the passage is no longer in the index'),
+    const query =
+      source.textUnit !== undefined
+        ? `text_unit=${encodeURIComponent(source.textUnit)}`
+        : source.entity !== undefined
+          ? `entity=${encodeURIComponent(source.entity)}`
+          : undefined
+    if (query === undefined) return
+    apiJson<{ passages: Passage[] }>(`/ui/passages?${query}`).then(
+      (reply) => setFetched(reply.passages.length > 0 ? reply.passages : 'the passage is no longer in the index'),
       (error: Error) => setFetched(error.message),
     )
   }, [source])
@@ -58,17 +65,22 @@ export function SourcePanel({ source, onClose }: { source: OpenedSource; onClose
         </dl>
       )}
       {bodyField !== undefined && <div class="passage">{String(record[bodyField])}</div>}
-      {source.textUnit !== undefined &&
+      {(source.textUnit !== undefined || source.entity !== undefined) &&
         (fetched === undefined ? (
           <p class="meta">Loading the passage…</p>
         ) : typeof fetched === 'string' ? (
           <p class="error">{fetched}</p>
         ) : (
           <>
-            <p class="meta">
-              {fetched.document} · text unit {fetched.human_readable_id}
-            </p>
-            <div class="passage">{fetched.text}</div>
+            {source.entity !== undefined && <h4>Source passages</h4>}
+            {fetched.map((passage) => (
+              <div key={passage.id}>
+                <p class="meta">
+                  {passage.document} · text unit {passage.human_readable_id}
+                </p>
+                <div class="passage">{passage.text}</div>
+              </div>
+            ))}
           </>
         ))}
     </aside>

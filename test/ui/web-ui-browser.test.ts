@@ -131,12 +131,21 @@ describeBrowser('the web UI in headless Chromium', () => {
     if (process.env.GRAPHRAG_UPDATE_DOCS === '1') await writeFile(DOCS_PICTURE, await page.screenshot())
 
     // A follow-up sends the conversation as history: the model sees the first question again.
+    // It is asked with local search, whose answer cites entities: one opens with its source passages.
     const before = fake.requests.length
+    await page.selectOption('#method', 'local')
     await page.fill('#question', 'And who was hurt?')
     await page.click('#ask')
-    await page.locator('.turn[data-done="true"]').nth(1).waitFor()
+    const second = page.locator('.turn[data-done="true"]').nth(1)
+    await second.waitFor()
     const followUp = JSON.stringify(fake.requests.slice(before).map((r) => r.body))
     expect(followUp).toContain('What happened in the storm?')
+    const entity = second.locator('.citation').first()
+    expect(await entity.textContent()).toMatch(/^Entities \d+$/)
+    await entity.click()
+    await onScreen(panel.locator('h4', { hasText: 'Source passages' }))
+    await onScreen(panel.locator('.passage'))
+    expect(await panel.locator('dl.fields').textContent()).toContain('entity')
   })
 
   it('hybrid search shows its ranking table; its [S1] citation opens the passage fetched from the index', async () => {
