@@ -1,4 +1,5 @@
 /** The panel a citation opens: the cited record's text (passage, entity, report...) and its other fields. */
+import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { apiJson } from './api.js'
 
@@ -57,10 +58,10 @@ export function SourcePanel({ source, onClose }: { source: OpenedSource; onClose
       {fields.length > 0 && (
         <dl class="fields">
           {fields.map(([k, v]) => (
-            <>
+            <Fragment key={k}>
               <dt>{k}</dt>
               <dd>{String(v)}</dd>
-            </>
+            </Fragment>
           ))}
         </dl>
       )}
