@@ -21,6 +21,12 @@ interface TokenRequest {
 
 export function App() {
   const [page, setPage] = useState<Page>(pageOf(location.hash))
+  // Ask and Documents stay mounted once opened, so the conversation and a running job's progress survive
+  // a look at another tab; Graph and Status are built afresh on each visit (fresh data, no hidden WebGL).
+  const [kept, setKept] = useState<ReadonlySet<Page>>(new Set())
+  useEffect(() => {
+    if ((page === 'ask' || page === 'documents') && !kept.has(page)) setKept(new Set([...kept, page]))
+  }, [page])
   const [tokenRequest, setTokenRequest] = useState<TokenRequest | undefined>()
   useEffect(() => {
     const onHash = () => setPage(pageOf(location.hash))
@@ -54,9 +60,17 @@ export function App() {
         )}
       </header>
       <main class={`page page-${page}`} data-page={page}>
-        {page === 'ask' && <AskPage />}
+        {(page === 'ask' || kept.has('ask')) && (
+          <div class="page-slot" hidden={page !== 'ask'}>
+            <AskPage />
+          </div>
+        )}
         {page === 'graph' && <GraphPage />}
-        {page === 'documents' && <DocumentsPage />}
+        {(page === 'documents' || kept.has('documents')) && (
+          <div class="page-slot" hidden={page !== 'documents'}>
+            <DocumentsPage />
+          </div>
+        )}
         {page === 'status' && <StatusPage />}
       </main>
       {tokenRequest !== undefined && (

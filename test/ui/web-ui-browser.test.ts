@@ -248,6 +248,10 @@ describeBrowser('the web UI in headless Chromium', () => {
     expect(await page.locator('.models').textContent()).toContain('default_completion_model')
     expect(await page.locator('#run-cost').textContent()).toMatch(/model calls .* cost/)
     await page.screenshot({ path: join(root, 'status.png') })
+    // Back on Ask, the conversation is still there after the visits to the other pages.
+    await page.click('#tab-ask')
+    await onScreen(page.locator('#question'))
+    expect(await page.locator('.turn[data-done="true"]').count()).toBe(3)
     expect(errors.join('\n')).toBe('')
   })
 })
