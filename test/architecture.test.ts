@@ -41,10 +41,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   config: ['config', 'model', 'errors', 'llm', 'storage', 'prompts', 'logger'],
   index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
-  // server sits beside cli: the HTTP API over the same library functions.
+  // server sits beside cli: the HTTP API over the same library functions (and export's graph data for the web UI).
   server: [
     'server',
     'config',
+    'export',
     'index',
     'query',
     'llm',
@@ -66,6 +67,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Pure text functions (Python-compatible names, name normalisation, noun phrases) shared by indexing and search.
   text: ['text'],
   model: ['model'],
+  // The web UI runs in the browser: it talks to the server over HTTP and reuses only the graph viewer.
+  ui: ['ui', 'export'],
   errors: [],
   logger: [],
   version: [],
@@ -101,13 +104,13 @@ const INDEX_ALLOWED: Record<string, readonly string[]> = {
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
-    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : []
+    return statSync(path).isDirectory() ? walk(path) : /\.tsx?$/.test(path) ? [path] : []
   })
 }
 
 function areaOf(file: string): string {
   const rel = relative(SRC, file)
-  return rel.split('/')[0]!.replace(/\.ts$/, '')
+  return rel.split('/')[0]!.replace(/\.tsx?$/, '')
 }
 
 /** The folder of src/index/ a file sits in (`workflow` for the contract file itself). */
@@ -160,6 +163,21 @@ describe('architecture', () => {
       .map(({ spec }) => spec)
       .filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:'))
     expect([...new Set(packages)].sort()).toEqual(['wink-eng-lite-web-model', 'wink-nlp'])
+  })
+
+  it('keeps src/ui/ browser-only: of export it imports only the viewer, and no node: module anywhere', () => {
+    const browserSide = /^export\/(viewer\/|viewer-data\.ts$|viewer-style\.ts$)/
+    const violations = walk(join(SRC, 'ui')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/from\s+'([^']+)'/g)].flatMap(({ 1: spec }) => {
+        if (spec!.startsWith('node:')) return [`${relative(SRC, file)} → ${spec}`]
+        if (!spec!.startsWith('.')) return []
+        const target = relative(SRC, join(dirname(file), spec!)).replace(/\.js$/, '.ts')
+        return areaOf(join(SRC, target)) === 'export' && !browserSide.test(target)
+          ? [`${relative(SRC, file)} → ${spec}`]
+          : []
+      }),
+    )
+    expect(violations).toEqual([])
   })
 
   it('keeps clocks and randomness out of operations and graph code', () => {

@@ -10,7 +10,7 @@ import { InternalError } from '../errors.js'
 import type { ExportGraph } from './build-graph.js'
 import type { Membership } from './communities.js'
 import { VIEWER_DATA_ID, type ViewerCommunity, type ViewerData, type ViewerEdge } from './viewer-data.js'
-import { VIEWER_STYLE } from './viewer-style.js'
+import { PAGE_STYLE, VIEWER_STYLE } from './viewer-style.js'
 
 // Two levels up from src/export (tests) and from dist/export (the CLI) is the package root.
 const VIEWER_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'viewer', 'graph-viewer.js')
@@ -25,7 +25,7 @@ export async function writeHtml(graph: ExportGraph, membership: Membership, titl
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title>`,
-    `<style>${VIEWER_STYLE}</style>`,
+    `<style>${PAGE_STYLE}${VIEWER_STYLE}</style>`,
     '</head>',
     `<body data-node-count="${graph.order}" data-edge-count="${graph.size}" data-level="${data.level}">`,
     '<!-- graphrag export: sigma.js and graphology are MIT licensed, © Guillaume Plique, Alexis Jacomy and contributors -->',
@@ -49,7 +49,8 @@ async function readBundle(): Promise<string> {
   return script
 }
 
-function viewerData(graph: ExportGraph, membership: Membership, title: string): ViewerData {
+/** The graph as the viewer draws it (also served to the web UI's graph tab). */
+export function viewerData(graph: ExportGraph, membership: Membership, title: string): ViewerData {
   const index = new Map<string, number>()
   const nodes = graph.mapNodes((key, a) => {
     index.set(key, index.size)
@@ -68,7 +69,14 @@ function viewerData(graph: ExportGraph, membership: Membership, title: string): 
   const edges = graph.mapEdges(
     (_edge, a, source, target): ViewerEdge => [index.get(source)!, index.get(target)!, a.weight, a.description],
   )
-  return { title, level: graph.getAttribute('level'), nodes, edges, communities: viewerCommunities(graph, membership) }
+  return {
+    title,
+    level: graph.getAttribute('level'),
+    levels: graph.getAttribute('levels'),
+    nodes,
+    edges,
+    communities: viewerCommunities(graph, membership),
+  }
 }
 
 function viewerCommunities(graph: ExportGraph, membership: Membership): ViewerCommunity[] {

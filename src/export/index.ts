@@ -11,11 +11,12 @@ import { buildMembership, chooseLevel, type Membership } from './communities.js'
 import { writeEdgesCsv, writeNodesCsv } from './csv.js'
 import { writeGexf } from './gexf.js'
 import { writeGraphml } from './graphml.js'
-import { writeHtml } from './html.js'
+import { viewerData, writeHtml } from './html.js'
 import { writeJson } from './json.js'
 import { assignLayout } from './layout.js'
 import { loadExportTables } from './tables.js'
 import type { ExportGraph } from './build-graph.js'
+import type { ViewerData } from './viewer-data.js'
 
 const EXPORT_FORMATS = ['graphml', 'gexf', 'json', 'csv', 'html'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
@@ -57,6 +58,15 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
   const outputs = await render(graph, membership, options.format, titleOf(options, dataDir))
   const files = await writeOutputs(outputs, options, dataDir)
   return { format: options.format, files, nodes: graph.order, edges: graph.size, level, warnings }
+}
+
+/** The graph page's data for the index in `dataDir`, coloured by `level` (default 0): the web UI's graph tab draws it. */
+export async function liveViewerData(dataDir: string, title: string, level?: number): Promise<ViewerData> {
+  const tables = await loadExportTables(dataDir)
+  const membership = buildMembership(tables.communities, tables.reports)
+  const { graph } = buildGraph(tables.entities, tables.relationships, membership, chooseLevel(membership, level))
+  assignLayout(graph)
+  return viewerData(graph, membership, title)
 }
 
 /** File name → content; one file for every format but csv. */

@@ -29,7 +29,10 @@ export interface ViewerCommunity {
 
 export interface ViewerData {
   title: string
+  /** The community level nodes are coloured by. */
   level: number
+  /** Every community level of the index, ascending (the web UI offers them). */
+  levels: number[]
   nodes: ViewerNode[]
   edges: ViewerEdge[]
   /** Communities nodes are coloured by, largest first. */

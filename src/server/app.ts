@@ -21,6 +21,8 @@ import { OPENAPI } from './openapi.js'
 import { answerQuery } from './query-route.js'
 import type { QueryService } from './query-service.js'
 import { validEmpty, validIndex, validPreview, validQuery } from './requests.js'
+import { registerUiData } from './ui-data.js'
+import { registerUiRoutes } from './ui-routes.js'
 import {
   contentTypeGuard,
   corsFor,
@@ -50,6 +52,7 @@ export function createApp(parts: ServerParts): Hono {
   const cors = corsFor(parts.web)
   if (cors !== undefined) app.use('*', cors)
   app.get('/health', (c) => c.json({ status: 'ok', api_version: API_VERSION }))
+  registerUiRoutes(app) // the web UI's page and bundle: it must load to ask for the token
   if (parts.token !== undefined) app.use('*', tokenAuth(parts.token))
   app.use('*', originGuard(parts.web))
   app.use('*', contentTypeGuard())
@@ -82,6 +85,7 @@ export function createApp(parts: ServerParts): Hono {
   })
   registerIngestRoutes(app, { documents: parts.documents, jobs: parts.jobs, config: () => parts.queries.config() })
   registerChatRoutes(app, parts.queries)
+  registerUiData(app, parts.queries)
   app.post('/mcp', (c) => handleMcpRequest(c.req.raw, { queries: parts.queries, documents: parts.documents }))
   // Stateless MCP: no server-initiated stream to open, no session to end.
   app.on(['GET', 'DELETE'], '/mcp', (c) =>

@@ -1,0 +1,166 @@
+/**
+ * The graph viewer, mountable in any positioned element: the exported page mounts it on its body,
+ * the web UI's graph tab in its own panel. Draws the precomputed layout with WebGL (sigma.js) and
+ * wires the search box, node clicks, the details panel and the "neighbourhood only" view.
+ * Everything shown comes from the data through textContent, never innerHTML.
+ */
+import Graph from 'graphology'
+import Sigma from 'sigma'
+import type { ViewerCommunity, ViewerData, ViewerNode } from '../viewer-data.js'
+import { showDetails } from './details.js'
+import { element } from './dom.js'
+import { renderLegend } from './legend.js'
+import { attachSearch } from './search.js'
+
+export interface ViewerOptions {
+  /** Called after the details panel of a selected node is drawn, to add to it (the web UI adds source passages). */
+  onDetails?: (node: ViewerNode, panel: HTMLElement) => void
+  /** Extra controls placed in the side panel under the title (the web UI's level picker). */
+  controls?: HTMLElement[]
+}
+
+export interface MountedViewer {
+  select(node: string | undefined): void
+  /** Where a node is drawn on screen (page pixels). */
+  position(node: string): { x: number; y: number }
+  /** Nodes and edges drawn now (the neighbourhood view hides the rest). */
+  visible(): { nodes: number; edges: number }
+  setNeighbourhoodOnly(on: boolean): void
+  kill(): void
+}
+
+/** Above this many relationships the whole graph is an unreadable grey mass: the neighbourhood view starts on. */
+const HAIRBALL_EDGES = 2_000
+
+export function mountViewer(host: HTMLElement, data: ViewerData, options: ViewerOptions = {}): MountedViewer {
+  const graph = new Graph({ type: 'undirected', multi: true, allowSelfLoops: true })
+  data.nodes.forEach((n) => graph.addNode(n.key, { label: n.key, x: n.x, y: n.y, size: n.size, color: n.color }))
+  data.edges.forEach(([s, t, weight], i) =>
+    graph.addEdgeWithKey(String(i), data.nodes[s]!.key, data.nodes[t]!.key, { weight }),
+  )
+  const byKey = new Map(data.nodes.map((n) => [n.key, n]))
+  const communities = new Map<number, ViewerCommunity>(data.communities.map((c) => [c.community, c]))
+
+  const container = element('div', { id: 'graph' })
+  const side = element('div', { id: 'side', className: 'panel' })
+  side.append(element('h1', { textContent: data.title }))
+  side.append(
+    element('div', {
+      id: 'stats',
+      textContent: `${data.nodes.length} entities · ${data.edges.length} relationships · communities at level ${data.level}`,
+    }),
+    ...(options.controls ?? []),
+  )
+  const details = element('div', { id: 'details', className: 'panel', hidden: true })
+  host.append(container, side, details)
+
+  const state = {
+    selected: undefined as string | undefined,
+    neighbours: new Set<string>(),
+    // On a hairball, the view starts with relationships hidden until an entity is chosen.
+    neighbourhoodOnly: graph.size > HAIRBALL_EDGES,
+  }
+  const big = graph.order > 2_000
+  let renderer: Sigma
+  try {
+    renderer = new Sigma(graph, container, {
+      // Labels only for nodes drawn large enough: on a big graph they appear as the user zooms in.
+      labelRenderedSizeThreshold: big ? 10 : 5,
+      hideEdgesOnMove: graph.size > 20_000,
+      defaultEdgeColor: '#d8d8d8',
+      zIndex: true,
+      nodeReducer: (node, attrs) => {
+        if (state.selected === undefined) return attrs
+        if (node === state.selected) return { ...attrs, highlighted: true, zIndex: 2 }
+        // Forced labels on a hub's hundred neighbours would only overlap; then the usual label rules apply.
+        const labelled = state.neighbours.size <= (state.neighbourhoodOnly ? 80 : 40)
+        if (state.neighbours.has(node)) return { ...attrs, forceLabel: labelled, zIndex: 1 }
+        if (state.neighbourhoodOnly) return { ...attrs, hidden: true }
+        return { ...attrs, color: '#e4e4e4', label: '', zIndex: 0 }
+      },
+      edgeReducer: (edge, attrs) => {
+        if (state.selected === undefined) return state.neighbourhoodOnly ? { ...attrs, hidden: true } : attrs
+        return graph.hasExtremity(edge, state.selected)
+          ? { ...attrs, color: 'rgba(60,60,60,0.5)', size: 1.5 }
+          : { ...attrs, hidden: true }
+      },
+    })
+  } catch (error) {
+    host.append(
+      element('div', { id: 'nowebgl', textContent: `This page needs WebGL to draw the graph (${String(error)}).` }),
+    )
+    host.dataset.error = String(error)
+    throw error
+  }
+
+  const toggle = element('input', { type: 'checkbox', id: 'neighbourhood-toggle', checked: state.neighbourhoodOnly })
+  side.append(
+    element(
+      'label',
+      { id: 'neighbourhood-only', title: 'Hide everything but the selected entity and its neighbours' },
+      [toggle, 'Neighbourhood only (relationships of the selected entity)'],
+    ),
+  )
+  toggle.addEventListener('change', () => setNeighbourhoodOnly(toggle.checked))
+
+  function setNeighbourhoodOnly(on: boolean): void {
+    state.neighbourhoodOnly = on
+    toggle.checked = on
+    renderer.refresh({ skipIndexation: true })
+    if (state.selected !== undefined) focus(state.selected)
+  }
+
+  function select(node: string | undefined): void {
+    state.selected = node
+    state.neighbours = new Set(node === undefined ? [] : graph.neighbors(node))
+    if (node === undefined) details.hidden = true
+    else {
+      showDetails(details, { node: byKey.get(node)!, graph, byKey, communities, data }, select)
+      options.onDetails?.(byKey.get(node)!, details)
+    }
+    // The graph makes room for the panel, so the selected node is never drawn underneath it.
+    host.classList.toggle('with-details', node !== undefined)
+    renderer.resize()
+    renderer.refresh({ skipIndexation: true })
+    if (node !== undefined) focus(node)
+  }
+
+  /** Small graphs are legible whole, so the camera only pans; on big ones (or a neighbourhood) it also zooms in. */
+  function focus(node: string): void {
+    const position = renderer.getNodeDisplayData(node)
+    const camera = renderer.getCamera()
+    const ratio = graph.order > 500 || state.neighbourhoodOnly ? Math.min(camera.ratio, 0.3) : camera.ratio
+    if (position !== undefined) void camera.animate({ x: position.x, y: position.y, ratio }, { duration: 400 })
+  }
+
+  renderer.on('clickNode', ({ node }) => select(node))
+  renderer.on('clickStage', () => select(undefined))
+  attachSearch(
+    side,
+    data.nodes.map((n) => n.key),
+    select,
+  )
+  renderLegend(side, data.communities)
+  host.dataset.renderedNodes = String(graph.order)
+  return {
+    select,
+    setNeighbourhoodOnly,
+    position(node) {
+      const { x, y } = renderer.graphToViewport(graph.getNodeAttributes(node) as { x: number; y: number })
+      const box = container.getBoundingClientRect()
+      return { x: box.left + x, y: box.top + y }
+    },
+    visible() {
+      if (state.selected === undefined) return { nodes: graph.order, edges: state.neighbourhoodOnly ? 0 : graph.size }
+      const edges = graph.edges(state.selected).length
+      return { nodes: state.neighbourhoodOnly ? state.neighbours.size + 1 : graph.order, edges }
+    },
+    kill() {
+      renderer.kill()
+      host.classList.remove('with-details')
+      container.remove()
+      side.remove()
+      details.remove()
+    },
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Calls to the graphrag server from the page: same origin, the bearer token (when the server has one)
+ * asked for once and kept in sessionStorage for this tab's session, errors as the server's message.
+ */
+
+const TOKEN_KEY = 'graphrag-token'
+
+/** Shows the token dialog and resolves once the user has given a token (set by the App). */
+type TokenPrompt = (wrong: boolean) => Promise<void>
+let promptForToken: TokenPrompt = () => Promise.reject(new ApiError(401, 'this server needs a token'))
+let pending: Promise<void> | undefined
+
+export function setTokenPrompt(prompt: TokenPrompt): void {
+  promptForToken = prompt
+}
+
+export function saveToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token)
+}
+
+export function forgetToken(): void {
+  sessionStorage.removeItem(TOKEN_KEY)
+}
+
+export function hasToken(): boolean {
+  return sessionStorage.getItem(TOKEN_KEY) !== null
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** fetch with the token; a 401 asks for the token (once for all concurrent calls) and tries again. */
+export async function api(path: string, init: RequestInit = {}): Promise<Response> {
+  for (;;) {
+    const token = sessionStorage.getItem(TOKEN_KEY)
+    const headers = new Headers(init.headers)
+    if (token !== null) headers.set('authorization', `Bearer ${token}`)
+    const response = await fetch(path, { ...init, headers })
+    if (response.status !== 401) return response
+    if (init.signal?.aborted) return response
+    if (pending === undefined) {
+      if (token !== null) forgetToken()
+      pending = promptForToken(token !== null).finally(() => (pending = undefined))
+    }
+    await pending
+  }
+}
+
+/** The JSON of a successful reply; otherwise an ApiError with the server's message. */
+export async function apiJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await api(path, init)
+  if (!response.ok) throw await errorOf(response)
+  return (await response.json()) as T
+}
+
+export function postJson(body: unknown, signal?: AbortSignal): RequestInit {
+  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal }
+}
+
+export async function errorOf(response: Response): Promise<ApiError> {
+  let message = `${response.status} ${response.statusText}`
+  try {
+    const body = (await response.json()) as { error?: { message?: string } }
+    if (typeof body.error?.message === 'string') message = body.error.message
+  } catch {
+    // Not our JSON error: the status line says enough.
+  }
+  return new ApiError(response.status, message)
+}

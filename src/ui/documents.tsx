@@ -1,0 +1,238 @@
+/**
+ * Documents: the input documents (GET /documents), upload by drag and drop or file picker
+ * (POST /documents), delete (DELETE /documents/{id}), then `update` with its progress read live from
+ * the job stream. Queries keep using the previous index until the update publishes the new one.
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { api, apiJson, errorOf, postJson } from './api.js'
+import { followJob, type JobProgress } from './job.js'
+
+export interface DocumentInfo {
+  id: string
+  title: string
+  size: number | null
+  added: string | null
+  text_units: number | null
+  status: string
+}
+
+/** What the indexer reads (input.type auto and the per-type readers); the server checks each file's content. */
+const ACCEPT = '.txt,.md,.markdown,.csv,.json,.jsonl,.parquet,.pdf,.docx,.xlsx,.html,.htm,.xhtml'
+
+type Listing =
+  | { state: 'loading' }
+  | { state: 'unavailable' }
+  | { state: 'error'; message: string }
+  | {
+      state: 'ready'
+      documents: DocumentInfo[]
+    }
+
+export function DocumentsPage() {
+  const [listing, setListing] = useState<Listing>({ state: 'loading' })
+  const [job, setJob] = useState<JobProgress | undefined>()
+  const [notice, setNotice] = useState<string>('')
+  const [dragging, setDragging] = useState(false)
+  const [confirming, setConfirming] = useState<string | undefined>()
+
+  async function load(): Promise<void> {
+    try {
+      const response = await api('/documents')
+      // A server without the documents API (an older graphrag): the page says so instead of failing.
+      if (response.status === 404 || response.status === 405) return setListing({ state: 'unavailable' })
+      if (!response.ok) throw await errorOf(response)
+      const body = (await response.json()) as { documents: DocumentInfo[] }
+      setListing({ state: 'ready', documents: body.documents })
+    } catch (error) {
+      setListing({ state: 'error', message: (error as Error).message })
+    }
+  }
+  useEffect(() => void load(), [])
+
+  /** Follows the job the change started, or starts `update` when the server did not. */
+  async function runUpdate(started: { id: string } | undefined): Promise<void> {
+    let id = started?.id
+    if (id === undefined) {
+      const response = await api('/index', postJson({ mode: 'update' }))
+      // 409: a job is already running; following the running one shows when the index is current again.
+      if (response.status !== 409 && !response.ok) throw await errorOf(response)
+      id = response.status === 409 ? undefined : ((await response.json()) as { job: string }).job
+    }
+    await followJob(id, setJob)
+    await load()
+  }
+
+  async function upload(files: FileList | File[]): Promise<void> {
+    const list = [...files]
+    if (list.length === 0) return
+    setNotice(`Uploading ${list.map((f) => f.name).join(', ')}…`)
+    try {
+      const form = new FormData()
+      for (const file of list) form.append('file', file, file.name)
+      const reply = await apiJson<{ documents: DocumentInfo[]; job?: { id: string } }>('/documents', {
+        method: 'POST',
+        body: form,
+      })
+      setNotice(`Added ${reply.documents.map((d) => d.title).join(', ')}; updating the index…`)
+      await load()
+      await runUpdate(reply.job)
+      setNotice('')
+    } catch (error) {
+      setNotice(`Upload failed: ${(error as Error).message}`)
+    }
+  }
+
+  async function remove(doc: DocumentInfo): Promise<void> {
+    setConfirming(undefined)
+    setNotice(`Deleting ${doc.title}…`)
+    try {
+      const reply = await apiJson<{ deleted: string; job?: { id: string } }>(
+        `/documents/${encodeURIComponent(doc.id)}`,
+        { method: 'DELETE' },
+      )
+      setNotice(`Deleted ${doc.title}; updating the index…`)
+      await load()
+      await runUpdate(reply.job)
+      setNotice('')
+    } catch (error) {
+      setNotice(`Delete failed: ${(error as Error).message}`)
+    }
+  }
+
+  if (listing.state === 'unavailable')
+    return (
+      <div class="documents">
+        <p class="notice" id="documents-unavailable">
+          This server has no documents API (GET /documents answered 404): upgrade graphrag, or add files to the
+          project's input folder and run <code>graphrag update</code>.
+        </p>
+      </div>
+    )
+  const running = job !== undefined && !job.finished
+  return (
+    <div class="documents">
+      <label
+        class={`dropzone${dragging ? ' dragging' : ''}`}
+        id="dropzone"
+        onDragOver={(e) => {
+          e.preventDefault()
+          setDragging(true)
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault()
+          setDragging(false)
+          if (e.dataTransfer !== null) void upload(e.dataTransfer.files)
+        }}
+      >
+        <strong>Drop documents here</strong> or click to choose files
+        <span class="meta">text, Markdown, CSV, JSON/JSONL, Parquet, PDF, Word, Excel, HTML</span>
+        <input
+          type="file"
+          id="file-input"
+          multiple
+          accept={ACCEPT}
+          disabled={running}
+          onChange={(e) => {
+            const files = e.currentTarget.files
+            if (files !== null) void upload([...files])
+            e.currentTarget.value = ''
+          }}
+        />
+      </label>
+      {notice !== '' && (
+        <p class="notice" id="documents-notice">
+          {notice}
+        </p>
+      )}
+      {job !== undefined && <JobBar job={job} />}
+      {listing.state === 'loading' && <p class="meta">Loading…</p>}
+      {listing.state === 'error' && <p class="error">{listing.message}</p>}
+      {listing.state === 'ready' && (
+        <table id="documents-table">
+          <thead>
+            <tr>
+              <th>Title</th>
+              <th class="num">Size</th>
+              <th>Added</th>
+              <th class="num">Text units</th>
+              <th>Status</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {listing.documents.length === 0 && (
+              <tr>
+                <td colSpan={6} class="empty">
+                  No documents yet: drop some above.
+                </td>
+              </tr>
+            )}
+            {listing.documents.map((doc) => (
+              <tr key={doc.id} data-title={doc.title}>
+                <td>{doc.title}</td>
+                <td class="num">{formatSize(doc.size)}</td>
+                <td>{doc.added === null ? '–' : new Date(doc.added).toLocaleString()}</td>
+                <td class="num">{doc.text_units ?? '–'}</td>
+                <td>
+                  <span class={`status status-${doc.status}`}>{doc.status}</span>
+                </td>
+                <td>
+                  {doc.status === 'deleted' ? (
+                    <span class="meta">removed at the next update</span>
+                  ) : confirming === doc.id ? (
+                    <>
+                      <button type="button" class="danger" onClick={() => void remove(doc)}>
+                        Delete {doc.title}
+                      </button>
+                      <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
+                        Keep
+                      </button>
+                    </>
+                  ) : (
+                    <button
+                      type="button"
+                      class="secondary delete"
+                      disabled={running}
+                      onClick={() => setConfirming(doc.id)}
+                    >
+                      Delete…
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}
+
+function JobBar({ job }: { job: JobProgress }) {
+  const share = job.total > 0 ? Math.min(1, job.current / job.total) : job.finished ? 1 : 0
+  return (
+    <div class="job" id="job" data-state={job.finished ? (job.error === undefined ? 'done' : 'error') : 'running'}>
+      <div class="job-line">
+        <strong>{job.mode ?? 'update'}</strong>{' '}
+        {job.finished ? (job.error === undefined ? 'finished' : 'failed') : 'running'}
+        {' · '}
+        {job.stage}
+        {job.detail !== '' && `: ${job.detail}`}
+      </div>
+      <progress max={1} value={share} />
+      {!job.finished && (
+        <p class="meta">Questions are answered from the previous index until this update is published.</p>
+      )}
+      {job.error !== undefined && <p class="error">{job.error}</p>}
+      {job.summary !== undefined && <p class="meta">{job.summary}</p>}
+    </div>
+  )
+}
+
+function formatSize(bytes: number | null): string {
+  if (bytes === null) return '–'
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}

@@ -1,0 +1,2 @@
+/** esbuild bundles imported stylesheets into dist/ui/app.css. */
+declare module '*.css'

@@ -1,0 +1,257 @@
+/**
+ * The web UI in headless Chromium against a real `graphrag serve` on 127.0.0.1 with a token (one
+ * server, one browser for the file): ask and open a citation, the hybrid ranking table, the graph
+ * with search and the neighbourhood view, the documents round trip, the status page. Each page's
+ * screenshot is checked for the elements a person needs (visible, inside the window), not pixels.
+ */
+import { cp, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { ViewerData } from '../../src/export/viewer-data.js'
+import { runIndex } from '../../src/index/run/runner.js'
+import { startServer, type RunningServer } from '../../src/server/start.js'
+import { describeBrowser, launchBrowser, type Browser } from '../support/browser.js'
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { PROJECT_ROOT } from '../support/shared.js'
+import { testdir } from '../support/testdir.js'
+
+const TOKEN = 'ui-test-token'
+// One of the demo's chapters: a graph with communities, quick to index and to update.
+const CHAPTERS = ['01-the-harbour.txt']
+// GRAPHRAG_UPDATE_DOCS=1 refreshes the README's picture of the UI from this test's screenshot.
+const DOCS_PICTURE = join(PROJECT_ROOT, 'docs', 'web-ui.png')
+
+/** The demo's offline settings, with the fake chat model answering local and basic search. */
+async function settings(baseUrl: string): Promise<string> {
+  const demo = await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'settings.yaml'), 'utf8')
+  return demo
+    .replace(
+      'completion_models: {}',
+      [
+        'completion_models:',
+        '  default_completion_model:',
+        '    model_provider: openai',
+        '    model: gpt-4.1-mini',
+        '    api_key: sk-ui-test',
+        `    api_base: ${baseUrl}`,
+        '    retry:',
+        '      max_retries: 0',
+      ].join('\n'),
+    )
+    .replace(
+      /(local_search|basic_search):\n {2}completion_model_id: null/g,
+      '$1:\n  completion_model_id: default_completion_model',
+    )
+}
+
+describeBrowser('the web UI in headless Chromium', () => {
+  let fake: FakeLlm
+  let root: string
+  let server: RunningServer
+  let browser: Browser
+  let page: Page
+  const errors: string[] = []
+
+  beforeAll(async () => {
+    fake = await startFakeLlm()
+    root = await testdir({ 'settings.yaml': await settings(fake.baseUrl) })
+    for (const file of CHAPTERS)
+      await cp(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', file), join(root, 'input', file))
+    await runIndex({ root, env: {}, skipValidation: true })
+    server = await startServer({ root, port: 0, token: TOKEN, env: {} })
+    browser = await launchBrowser()
+    page = await browser.context.newPage()
+    page.on('pageerror', (error) => errors.push(error.message))
+    page.on('console', (message) => {
+      // Failed requests are judged below, by their URL; any other console error (CSP included) is a fault.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+        errors.push(message.text())
+    })
+    page.on('response', (response) => {
+      const path = new URL(response.url()).pathname
+      // A 401 before the token is given is the protocol working; a 404 from /documents is a server without that API.
+      const expected = response.status() === 401 || (response.status() === 404 && path === '/documents')
+      if (response.status() >= 400 && !expected) errors.push(`${response.status()} ${path}`)
+    })
+    // Nothing but this server: the UI uses no CDN or other site at run time.
+    await page.route(
+      (url) => !url.href.startsWith(server.url),
+      (route) => {
+        errors.push(`network request: ${route.request().url()}`)
+        return route.abort()
+      },
+    )
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    await fake?.close()
+  })
+
+  /** The element is drawn with a size, inside the window once scrolled to (what a person sees on the screenshot). */
+  async function onScreen(locator: Locator): Promise<void> {
+    await locator.first().waitFor({ state: 'visible' })
+    await locator.first().scrollIntoViewIfNeeded()
+    const box = (await locator.first().boundingBox())!
+    const view = page.viewportSize()!
+    expect(box.width).toBeGreaterThan(0)
+    expect(box.height).toBeGreaterThan(0)
+    expect(box.x).toBeGreaterThanOrEqual(0)
+    expect(box.x + box.width).toBeLessThanOrEqual(view.width + 1)
+    expect(box.y).toBeLessThan(view.height)
+  }
+
+  it('asks once for the token, streams an answer, and a citation opens the cited passage', async () => {
+    await page.goto(`${server.url}/`)
+    await onScreen(page.locator('#tab-ask'))
+    await page.selectOption('#method', 'basic')
+    await page.fill('#question', 'What happened in the storm?')
+    await page.click('#ask')
+    // The first API call meets the token: the dialog asks for it once.
+    await page.fill('#token', TOKEN)
+    await page.click('#token-form button[type=submit]')
+    const turn = page.locator('.turn[data-done="true"]')
+    await turn.waitFor()
+    expect(await turn.locator('.question').textContent()).toContain('What happened in the storm?')
+    const citation = turn.locator('.citation').first()
+    await onScreen(citation)
+    expect(await citation.textContent()).toMatch(/^Sources \d+$/)
+    await citation.click()
+    const panel = page.locator('#source-panel')
+    await onScreen(panel)
+    const passage = (await panel.locator('.passage').textContent()) ?? ''
+    expect(passage.length).toBeGreaterThan(100)
+    // The passage is a text unit of the index: its text is in one of the input documents.
+    const inputs = await Promise.all(CHAPTERS.map((f) => readFile(join(root, 'input', f), 'utf8')))
+    expect(inputs.some((text) => text.replace(/\s+/g, ' ').includes(passage.slice(0, 60).replace(/\s+/g, ' ')))).toBe(
+      true,
+    )
+    await page.screenshot({ path: join(root, 'ask.png') })
+    if (process.env.GRAPHRAG_UPDATE_DOCS === '1') await writeFile(DOCS_PICTURE, await page.screenshot())
+
+    // A follow-up sends the conversation as history: the model sees the first question again.
+    // It is asked with local search, whose answer cites entities: one opens with its source passages.
+    const before = fake.requests.length
+    await page.selectOption('#method', 'local')
+    await page.fill('#question', 'And who was hurt?')
+    await page.click('#ask')
+    const second = page.locator('.turn[data-done="true"]').nth(1)
+    await second.waitFor()
+    const followUp = JSON.stringify(fake.requests.slice(before).map((r) => r.body))
+    expect(followUp).toContain('What happened in the storm?')
+    const entity = second.locator('.citation').first()
+    expect(await entity.textContent()).toMatch(/^Entities \d+$/)
+    await entity.click()
+    await onScreen(panel.locator('h4', { hasText: 'Source passages' }))
+    await onScreen(panel.locator('.passage'))
+    expect(await panel.locator('dl.fields').textContent()).toContain('entity')
+  })
+
+  it('hybrid search shows its ranking table; its [S1] citation opens the passage fetched from the index', async () => {
+    await page.selectOption('#method', 'hybrid')
+    await page.fill('#question', 'Where did the storm hit the harbour?')
+    await page.click('#ask')
+    const turn = page.locator('.turn[data-done="true"]').nth(2)
+    await turn.waitFor()
+    await onScreen(turn.locator('#ranking-table tbody tr'))
+    expect(await turn.locator('#ranking-table tbody tr').count()).toBeGreaterThan(1)
+    await turn.locator('.citation', { hasText: 'S1' }).first().click()
+    const panel = page.locator('#source-panel')
+    await expect.poll(() => panel.locator('.meta').last().textContent()).toMatch(/text unit \d+/)
+    expect(((await panel.locator('.passage').textContent()) ?? '').length).toBeGreaterThan(100)
+  })
+
+  it('the graph page draws the live index; search opens an entity with its source passages; neighbourhood only', async () => {
+    await page.click('#tab-graph')
+    await page.waitForSelector('#graph-host[data-ready="true"]', { timeout: 20_000 })
+    await onScreen(page.locator('#search'))
+    await onScreen(page.locator('#level'))
+    // The entity with the fewest neighbours, so that its neighbourhood is the smallest part of the graph.
+    const graph = (await (
+      await fetch(`${server.url}/ui/graph`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json()) as ViewerData
+    const neighbours = new Map(graph.nodes.map((n) => [n.key, new Set<string>()]))
+    const touching = new Map(graph.nodes.map((n) => [n.key, 0]))
+    for (const [s, t] of graph.edges) {
+      const [a, b] = [graph.nodes[s]!.key, graph.nodes[t]!.key]
+      neighbours.get(a)!.add(b)
+      neighbours.get(b)!.add(a)
+      touching.set(a, touching.get(a)! + 1)
+      if (b !== a) touching.set(b, touching.get(b)! + 1)
+    }
+    const [entity, near] = [...neighbours.entries()]
+      .filter(([, set]) => set.size > 0)
+      .sort((x, y) => x[1].size - y[1].size || (x[0] < y[0] ? -1 : 1))[0]!
+    await page.fill('#search', entity.toLowerCase())
+    await page.press('#search', 'Enter')
+    const details = page.locator('#details')
+    await onScreen(details)
+    expect(await details.locator('h2').textContent()).toBe(entity)
+    await onScreen(details.locator('.passages blockquote'))
+    // A graph of thousands of relationships opens in the neighbourhood view (the whole is a grey hairball).
+    expect(await page.isChecked('#neighbourhood-toggle')).toBe(graph.edges.length > 2_000)
+    await page.uncheck('#neighbourhood-toggle')
+    expect(await page.evaluate('graphragViewer.visible()')).toEqual({
+      nodes: graph.nodes.length,
+      edges: touching.get(entity),
+    })
+    await page.check('#neighbourhood-toggle')
+    // Only the entity, its neighbours and the relationships between it and them are drawn.
+    expect(await page.evaluate('graphragViewer.visible()')).toEqual({
+      nodes: near.size + 1,
+      edges: touching.get(entity),
+    })
+    expect(near.size + 1).toBeLessThan(graph.nodes.length)
+    await page.screenshot({ path: join(root, 'graph.png') })
+    // Another community level: the server builds that level's data and the viewer is drawn again.
+    expect(graph.levels.length).toBeGreaterThan(1)
+    const deepest = graph.levels.at(-1)!
+    await page.selectOption('#level', String(deepest))
+    await expect.poll(() => page.locator('#stats').textContent()).toContain(`communities at level ${deepest}`)
+    await page.waitForSelector('#graph-host[data-ready="true"]')
+    expect(await page.inputValue('#level')).toBe(String(deepest))
+  })
+
+  it('documents: upload a file, watch the update finish, delete it', async (context) => {
+    await page.click('#tab-documents')
+    const unavailable = page.locator('#documents-unavailable')
+    const table = page.locator('#documents-table')
+    await Promise.race([unavailable.waitFor(), table.waitFor()])
+    if (await unavailable.isVisible()) {
+      // The documents API is built on another branch; until it is merged this page only says it is missing.
+      console.warn('NOTICE: the server has no /documents routes; the upload/delete round trip is skipped.')
+      context.skip()
+    }
+    await onScreen(page.locator('#dropzone'))
+    await page.setInputFiles('#file-input', {
+      name: 'lighthouse.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(
+        'The Lighthouse\n\nThe keeper of the North Light, Mara Quill, logged the storm hour by hour.\n',
+      ),
+    })
+    const row = page.locator('#documents-table tr', { hasText: 'lighthouse' })
+    await row.waitFor()
+    await page.waitForSelector('#job[data-state="done"]', { timeout: 60_000 })
+    await onScreen(page.locator('#job'))
+    await row.locator('button.delete').click()
+    await row.locator('button.danger').click()
+    await row.waitFor({ state: 'detached', timeout: 60_000 })
+    await page.waitForSelector('#job[data-state="done"]', { timeout: 60_000 })
+  })
+
+  it('the status page shows the index, its tables, the models and the last run', async () => {
+    await page.click('#tab-status')
+    await onScreen(page.locator('#index-state.ok'))
+    expect(await page.locator('#tables').textContent()).toContain('entities')
+    expect(await page.locator('.models').textContent()).toContain('default_completion_model')
+    expect(await page.locator('#run-cost').textContent()).toMatch(/model calls .* cost/)
+    await page.screenshot({ path: join(root, 'status.png') })
+    // Back on Ask, the conversation is still there after the visits to the other pages.
+    await page.click('#tab-ask')
+    await onScreen(page.locator('#question'))
+    expect(await page.locator('.turn[data-done="true"]').count()).toBe(3)
+    expect(errors.join('\n')).toBe('')
+  })
+})
