@@ -1,7 +1,6 @@
 /** `graphrag index`: runs the pipeline (or, with --dry-run, shows what would run and what it would cost). */
 import type { Command } from 'commander'
 import type { IndexMethod } from '../index/plan/pipelines.js'
-import { createConsoleReporter } from './console-reporter.js'
 
 interface IndexFlags {
   root: string
@@ -46,7 +45,7 @@ export function registerIndexCommand(program: Command): void {
       }
       // The reference's update methods: `index --method standard-update` is `update --method standard`.
       if (flags.method !== undefined && /-update$/.test(flags.method as string)) {
-        const { updateCommand } = await import('./update-command.js')
+        const { updateCommand } = await import('./update-run.js')
         return updateCommand(options, flags.dryRun)
       }
       if (flags.dryRun) {
@@ -55,6 +54,7 @@ export function registerIndexCommand(program: Command): void {
         return
       }
       const { runInterruptibleIndex } = await import('./interruptible-index.js')
+      const { createConsoleReporter } = await import('./console-reporter.js')
       await runInterruptibleIndex(options, createConsoleReporter())
     })
 }

@@ -2,7 +2,6 @@
 import type { Command } from 'commander'
 import type { PromptTuneOptions } from '../prompt-tune/options.js'
 import { fraction, oneOf, wholeNumber } from './arguments.js'
-import { createConsoleReporter } from './console-reporter.js'
 
 /** The parsed flags: the run's options under the CLI's names, as commander gives them. */
 type PromptTuneFlags = Omit<PromptTuneOptions, 'configFile' | 'env' | 'reporter' | 'domain' | 'language'> & {
@@ -80,6 +79,7 @@ export function registerPromptTuneCommand(program: Command): void {
     .option('-v, --verbose', 'debug logging and stack traces', false)
     .action(async (flags: PromptTuneFlags) => {
       const { config, dryRun, ...rest } = flags
+      const { createConsoleReporter } = await import('./console-reporter.js')
       const options: Partial<PromptTuneOptions> = {
         ...rest,
         configFile: config,
