@@ -7,7 +7,8 @@ import { PROJECT_ROOT } from './support/shared.js'
 describe('package entry', () => {
   it("exports from '@graphrag-node/graphrag' exactly what src/api.ts exports", () => {
     // Self-reference by package name goes through package.json "exports", as an installed package would.
-    const script = "const m = await import('@graphrag-node/graphrag'); process.stdout.write(JSON.stringify(Object.keys(m).sort()))"
+    const script =
+      "const m = await import('@graphrag-node/graphrag'); process.stdout.write(JSON.stringify(Object.keys(m).sort()))"
     const keys = JSON.parse(
       execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' }),
     ) as string[]

@@ -57,7 +57,9 @@ function stopWhenOrphaned(stop: () => void): void {
   const parent = process.ppid
   const orphaned = (why: string) => {
     clearInterval(timer)
-    process.stderr.write(`graphrag: ${why}; stopping the server (run \`graphrag serve\` directly to keep it under your own control)\n`)
+    process.stderr.write(
+      `graphrag: ${why}; stopping the server (run \`graphrag serve\` directly to keep it under your own control)\n`,
+    )
     stop()
   }
   // An orphan is adopted by init or a subreaper, so its parent id changes; an IPC channel (a parent

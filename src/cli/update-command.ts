@@ -45,4 +45,3 @@ export function registerUpdateCommand(program: Command): void {
       await updateCommand(options, flags.dryRun)
     })
 }
-

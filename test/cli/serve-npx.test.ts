@@ -78,7 +78,10 @@ describe('serve started through npx', () => {
 
   it('stops when the npx process is killed, and says why', async () => {
     const root = await testdir({ 'settings.yaml': OFFLINE })
-    const { parent, pid, url, stderr } = await serveUnderParent(root, { npm_command: 'exec', npm_lifecycle_event: 'npx' })
+    const { parent, pid, url, stderr } = await serveUnderParent(root, {
+      npm_command: 'exec',
+      npm_lifecycle_event: 'npx',
+    })
     expect((await fetch(`${url}/health`)).ok).toBe(true)
     parent.kill('SIGKILL')
     const stopped = await gone(pid, 15_000)
