@@ -20,6 +20,8 @@ export interface HybridSource {
   id: string
   kind: SourceKind
   reason: Reason | 'external'
+  /** What a person knows the source by: the document title of a text unit, a report's title; null for an external passage. */
+  title: string | null
   score_raw: number | null
   base_norm: number | null
   bonus: number | null
@@ -31,6 +33,8 @@ export interface HybridSource {
 export interface ContextInput {
   ranked: readonly RankedCandidate[]
   units: ReadonlyMap<string, TextUnitRow>
+  /** Document title by id (for the sources' titles). */
+  documentTitles: ReadonlyMap<string, string>
   topN: number
   external: readonly ExternalPassage[]
   reports: ReadonlyArray<{ report: CommunityReportRow; score: number }>
@@ -69,7 +73,7 @@ export function buildHybridContext(input: ContextInput): HybridContext {
     texts.set(label, text)
     return true
   }
-  const empty = { score_raw: null, base_norm: null, bonus: null, composite_score: null, rel_type: null, rel_conf: null }
+  const empty = { title: null, score_raw: null, base_norm: null, bonus: null, composite_score: null, rel_type: null, rel_conf: null }
   for (const c of input.ranked.slice(0, input.topN)) {
     const unit = input.units.get(c.id)
     if (unit === undefined) continue
@@ -78,6 +82,7 @@ export function buildHybridContext(input: ContextInput): HybridContext {
       id: c.id,
       kind: 'text_unit' as const,
       reason: c.reason,
+      title: input.documentTitles.get(unit.document_id) ?? null,
       score_raw: rawScore(c),
       base_norm: c.fusedNorm,
       bonus,
@@ -101,6 +106,7 @@ export function buildHybridContext(input: ContextInput): HybridContext {
       id: report.id,
       kind: 'community_report' as const,
       reason: 'vector' as const,
+      title: report.title,
       score_raw: score,
     }
     if (
