@@ -50,7 +50,9 @@ describeShared('query --json and POST /query: one documented shape for every met
   beforeAll(async () => {
     fake = await startFakeLlm({ embeddingDimension: 3072 })
     root = await testdir()
-    writeFileSync(join(root, 'settings.yaml'), `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}\n`)
+    // A small DRIFT (one primer batch, one round of two follow-ups): the shape is the same, the calls fewer.
+    const drift = 'drift_search:\n  primer_folds: 1\n  drift_k_followups: 2\n  n_depth: 1\n'
+    writeFileSync(join(root, 'settings.yaml'), `${fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })}\n${drift}`)
     cpSync(sharedPath('reference', 'msgr-v3-dulce'), join(root, 'output'), { recursive: true })
     server = await startServer({ root, port: 0, host: '127.0.0.1', env: {} })
   }, 60_000)
@@ -85,6 +87,33 @@ describeShared('query --json and POST /query: one documented shape for every met
       const cli = JSON.parse(await ask(root, QUESTION, method)) as Record<string, unknown>
       expect(Object.keys(body)).toEqual(Object.keys(cli))
     }
+  })
+
+  it('hybrid uses --history as the other methods do: the turns precede the sources in the prompt', async () => {
+    const history = join(root, 'history.json')
+    const turns = [
+      { role: 'user', content: 'Who leads the Paranormal Military Squad?' },
+      { role: 'assistant', content: 'Agent Alex Mercer leads it.' },
+    ]
+    writeFileSync(history, JSON.stringify(turns))
+    fake.requests.length = 0
+    const out = JSON.parse(await ask(root, 'What did he decide?', 'hybrid', { history })) as {
+      context: Record<string, unknown[]>
+    }
+    expectQueryResponse(out)
+    expect(out.context['conversation history']).toEqual([
+      { turn: 'user', content: turns[0]!.content },
+      { turn: 'assistant', content: turns[1]!.content },
+    ])
+    const answer = fake.requests.find((r) => r.kind === 'hybrid_search')!
+    const system = (answer.body as { messages: Array<{ role: string; content: string }> }).messages[0]!.content
+    expect(system).toContain('Agent Alex Mercer leads it.')
+    expect(system.indexOf('Agent Alex Mercer leads it.')).toBeLessThan(system.indexOf('[S1] ('))
+    // The follow-up is embedded together with the earlier question, so it finds its subject.
+    const embedded = fake.requests.filter((r) => r.kind === 'embedding').map((r) => JSON.stringify(r.body))
+    expect(embedded.some((b) => b.includes('What did he decide?') && b.includes('Paranormal Military Squad'))).toBe(
+      true,
+    )
   })
 
   it('an empty or whitespace-only question is refused by the CLI and the server with the same message, no model called', async () => {

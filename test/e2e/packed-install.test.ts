@@ -43,7 +43,7 @@ describe('npm pack tarball', () => {
   beforeAll(async () => {
     work = await testdir()
     packed = await pack(work)
-  }, 120_000)
+  }, 300_000)
 
   it('is published under a name of our own and keeps the graphrag command', async () => {
     const manifest = JSON.parse(await readFile(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {

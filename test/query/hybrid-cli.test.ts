@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runQueryCommand, type QueryCommandFlags } from '../../src/query/command.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
+import { expectQueryResponse } from '../support/query-response-schema.js'
 import { testdir } from '../support/testdir.js'
 import { DIMENSION, QUESTIONS, QUESTION_VECTORS, writeHybridIndex } from './support/hybrid-index.js'
 
@@ -25,6 +26,7 @@ interface JsonSource {
   id: string
   kind: string
   reason: string
+  title: string | null
   score_raw: number | null
   base_norm: number | null
   bonus: number | null
@@ -33,7 +35,8 @@ interface JsonSource {
   rel_conf: number | null
 }
 interface HybridJson {
-  answer: string
+  method: string
+  response: string
   sources: JsonSource[]
   references: Array<{ label: string; id: string }>
   entities: Array<{ name: string; freq: number }>
@@ -126,7 +129,7 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
 
   it('checks the citations of a scripted answer: references, unused sources, unknown label, uncited year', async () => {
     const out = await json(QUESTIONS.graph)
-    expect(out.answer).toBe(SCRIPTED_ANSWER)
+    expect(out.response).toBe(SCRIPTED_ANSWER)
     const s2 = out.sources.find((s) => s.label === 'S2')!
     expect(out.references).toEqual([{ label: 'S2', id: s2.id }])
     expect(out.warnings).toEqual([
@@ -141,14 +144,38 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
     ])
     const text = await query(QUESTIONS.graph)
     expect(text.stderr).toBe('')
-    expect(text.stdout).toContain(
-      `${SCRIPTED_ANSWER}\n\nReferences:\n  [S2] text_unit ${s2.id} (${s2.reason})\n\nWarnings:\n  unknown_citation: [S9]`,
+    // Text output: sources by their document title, one line per kind of warning, no 128-hex ids.
+    const unused = out.sources.filter((s) => s.label !== 'S2').map((s) => `[${s.label}] harbour-notes.txt`)
+    expect(text.stdout).toBe(
+      [
+        SCRIPTED_ANSWER,
+        '',
+        'References:',
+        `  [S2] harbour-notes.txt (${s2.reason})`,
+        '',
+        'Warnings (full details: --json):',
+        `  cited labels that were never given (1): [S9] is cited but no source has that label (given: S1–S${out.sources.length})`,
+        `  given but not cited (${unused.length}): ${unused.join(', ')}`,
+        '  sentences with a number or year and no citation (1): "The council met in 1998."',
+        '',
+      ].join('\n'),
     )
+    expect(text.stdout).not.toContain(s2.id)
   })
 
   it('--json follows the response schema', async () => {
     const out = await json(QUESTIONS.graph)
-    expect(Object.keys(out)).toEqual(['answer', 'sources', 'references', 'entities', 'warnings', 'usage'])
+    expectQueryResponse(out)
+    expect(Object.keys(out)).toEqual([
+      'method',
+      'response',
+      'context',
+      'usage',
+      'warnings',
+      'sources',
+      'references',
+      'entities',
+    ])
     expect(out.sources.length).toBeGreaterThan(0)
     for (const s of out.sources) {
       expect(Object.keys(s)).toEqual([
@@ -156,6 +183,7 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
         'id',
         'kind',
         'reason',
+        'title',
         'score_raw',
         'base_norm',
         'bonus',

@@ -8,7 +8,9 @@ import { PROJECT_ROOT } from './shared.js'
 const schema = JSON.parse(
   readFileSync(join(PROJECT_ROOT, 'docs', 'schemas', 'query-response.schema.json'), 'utf8'),
 ) as Record<string, unknown>
-const validate = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(schema)
+const validate = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(
+  schema,
+)
 
 /** Fails the test with ajv's errors when `value` does not follow the schema. */
 export function expectQueryResponse(value: unknown): void {

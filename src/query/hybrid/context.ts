@@ -73,7 +73,15 @@ export function buildHybridContext(input: ContextInput): HybridContext {
     texts.set(label, text)
     return true
   }
-  const empty = { title: null, score_raw: null, base_norm: null, bonus: null, composite_score: null, rel_type: null, rel_conf: null }
+  const empty = {
+    title: null,
+    score_raw: null,
+    base_norm: null,
+    bonus: null,
+    composite_score: null,
+    rel_type: null,
+    rel_conf: null,
+  }
   for (const c of input.ranked.slice(0, input.topN)) {
     const unit = input.units.get(c.id)
     if (unit === undefined) continue

@@ -66,9 +66,7 @@ export async function* runHybridSearch(
     s.use_vector
       ? await vectorList(vector, s.vector_top_k, services, warnings)
       : { signal: 'vector' as const, hits: [] },
-    s.use_bm25
-      ? await bm25List(searchText, tables, options.dbUri, s, warnings)
-      : { signal: 'bm25' as const, hits: [] },
+    s.use_bm25 ? await bm25List(searchText, tables, options.dbUri, s, warnings) : { signal: 'bm25' as const, hits: [] },
   ]
   const graph = s.use_graph ? await graphSignal(searchText, tables, settings, services, warnings, vector) : undefined
   if (graph !== undefined) lists.push(graph.list)
@@ -103,7 +101,8 @@ export async function* runHybridSearch(
     countTokens: services.countTokens,
   })
   const turns = history.block
-  const records = turns.records.length > 0 ? { 'conversation history': turns.records, ...context.records } : context.records
+  const records =
+    turns.records.length > 0 ? { 'conversation history': turns.records, ...context.records } : context.records
   const contextText = turns.text === '' ? context.text : `${turns.text}\n${context.text}`
   const unitNumber = (id: string) => String(units.get(id)?.human_readable_id ?? id)
   const ranking = explainRows(ranked, context.sources, unitNumber)
