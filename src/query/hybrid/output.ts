@@ -51,7 +51,7 @@ export async function readExternalContext(file: string): Promise<ExternalPassage
 }
 
 /** How the text output names a source: its label and what a person knows it by, never the 128-hex id. */
-export function readableSource(source: HybridSource | undefined, label: string): string {
+function readableSource(source: HybridSource | undefined, label: string): string {
   if (source === undefined) return `[${label}]`
   if (source.kind === 'external') return `[${label}] external passage ${source.id}`
   if (source.kind === 'community_report') return `[${label}] community report "${source.title ?? source.id}"`
@@ -73,7 +73,7 @@ const WARNING_LABELS: Record<string, string> = {
  * One line per kind of warning, sources by their readable label: twelve unused sources are one
  * line, not twelve lines of ids (`query --json` keeps every warning with full ids).
  */
-export function summariseWarnings(warnings: readonly QueryWarning[], sources: readonly HybridSource[]): string[] {
+function summariseWarnings(warnings: readonly QueryWarning[], sources: readonly HybridSource[]): string[] {
   const byLabel = new Map(sources.map((s) => [s.label, s]))
   const groups = new Map<string, string[]>()
   for (const w of warnings) {
