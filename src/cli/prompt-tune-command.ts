@@ -73,6 +73,11 @@ export function registerPromptTuneCommand(program: Command): void {
       'replace existing prompt files (otherwise the tuned ones are written beside them as *.tuned.txt)',
       false,
     )
+    .option(
+      '--apply',
+      'use the tuned prompts: back up the prompts they replace (and the settings file) in <output>/backup-<time>/, then point the settings at them',
+      false,
+    )
     .option('--dry-run', 'show the sample chunks and the estimated calls and cost; call no model, write nothing', false)
     .option('--no-cache', 'ignore and do not write the LLM cache')
     .option('--seed <n>', 'seed of the random and auto selections', wholeNumber(0), 0xdeadbeef)
