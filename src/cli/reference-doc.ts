@@ -4,11 +4,8 @@
  * its description and default.
  */
 import type { Command, Option } from 'commander'
+import { cell } from '../config/reference-doc.js'
 import { buildProgram } from './main.js'
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
-}
 
 function defaultOf(option: Option): string {
   const value = option.defaultValue as unknown

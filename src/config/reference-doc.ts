@@ -12,8 +12,8 @@ function yamlValue(value: unknown): string {
   return JSON.stringify(value)
 }
 
-/** A table cell: pipes escaped, one line. */
-function cell(text: string): string {
+/** A Markdown table cell: pipes escaped, on one line (shared by the generated reference pages). */
+export function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
 }
 
