@@ -56,5 +56,8 @@ export function registerIndexCommand(program: Command): void {
       const { runInterruptibleIndex } = await import('./interruptible-index.js')
       const { createConsoleReporter } = await import('./console-reporter.js')
       await runInterruptibleIndex(options, createConsoleReporter())
+      if (process.exitCode === 130) return
+      const { refreshFullTextAfterRun } = await import('./full-text-after-run.js')
+      await refreshFullTextAfterRun(options)
     })
 }

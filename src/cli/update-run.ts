@@ -8,6 +8,7 @@ import { describeChanges, hasChanges, planUpdate, runUpdate, type DocumentChange
 import { createConsoleReporter } from './console-reporter.js'
 import { writeEstimateRows } from './dry-run.js'
 import { formatCount } from './format.js'
+import { refreshFullTextAfterRun } from './full-text-after-run.js'
 
 /** Shared with `graphrag index --method standard-update|fast-update`. */
 export async function updateCommand(options: RunIndexOptions, dryRun: boolean): Promise<void> {
@@ -33,6 +34,7 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
     process.stderr.write(`Updated: ${describeChanges(result.changes)}; previous index kept in ${result.backupDir}\n`)
     const reports = describeReports(result.stats.workflows)
     if (reports !== undefined) process.stderr.write(`${reports}\n`)
+    await refreshFullTextAfterRun(options)
   }
 }
 
