@@ -65,6 +65,8 @@ describe('npm pack tarball', () => {
         'dist/api.js',
         'dist/viewer/graph-viewer.js',
         'prompts/extract_graph.txt',
+        // The documented shape of query --json, for programs that read it.
+        'docs/schemas/query-response.schema.json',
       ]),
     )
     expect(packed.files.filter((f) => /^(src|test|fixtures|bench)\//.test(f))).toEqual([])
