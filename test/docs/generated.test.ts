@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { renderCliReference, renderHttpReference, withGeneratedBlock } from '../../src/cli/reference-doc.js'
 import { renderConfigReference } from '../../src/config/reference-doc.js'
+import { renderTableReference } from '../../src/model/reference-doc.js'
 import { OPENAPI } from '../../src/server/openapi.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 
@@ -12,6 +13,7 @@ const PAGES: Array<[file: string, render: () => string]> = [
   ['docs/configuration.md', renderConfigReference],
   ['docs/cli.md', renderCliReference],
   ['docs/http-api.md', () => renderHttpReference(OPENAPI)],
+  ['docs/outputs.md', renderTableReference],
 ]
 
 describe('generated reference pages', () => {
@@ -37,6 +39,7 @@ describe('generated reference pages', () => {
     const http = renderHttpReference(OPENAPI)
     expect(http).toContain('### POST /cache/clear')
     expect(http).not.toContain('### GET /cache/clear')
+    expect(renderTableReference()).toContain('### entities.parquet\n')
   })
 
   it('a stale block is replaced, not appended to', () => {
