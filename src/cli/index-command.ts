@@ -11,6 +11,7 @@ interface IndexFlags {
   cache: boolean
   resume: boolean
   skipValidation: boolean
+  shard?: string
 }
 
 export function registerIndexCommand(program: Command): void {
@@ -33,6 +34,10 @@ export function registerIndexCommand(program: Command): void {
     .option('--no-cache', 'ignore and do not write the LLM cache')
     .option('--no-resume', 'run every workflow even if it finished before with unchanged inputs')
     .option('--skip-validation', 'skip the one-call-per-model connectivity check', false)
+    .option(
+      '--shard <I/N>',
+      'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (CI matrices; finish with a run without --shard)',
+    )
     .action(async (flags: IndexFlags) => {
       const options = {
         root: flags.root,
@@ -44,7 +49,13 @@ export function registerIndexCommand(program: Command): void {
         skipValidation: flags.skipValidation,
       }
       // The reference's update methods: `index --method standard-update` is `update --method standard`.
-      if (flags.method !== undefined && /-update$/.test(flags.method as string)) {
+      const update = flags.method !== undefined && /-update$/.test(flags.method as string)
+      if (flags.shard !== undefined && !flags.dryRun) {
+        const { runShardCommand } = await import('./shard-command.js')
+        const method = update ? (flags.method as string).replace(/-update$/, '') : flags.method
+        return runShardCommand({ ...options, method: method as IndexMethod | undefined }, flags.shard, { update })
+      }
+      if (update) {
         const { updateCommand } = await import('./update-run.js')
         return updateCommand(options, flags.dryRun)
       }

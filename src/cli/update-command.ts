@@ -10,6 +10,7 @@ interface UpdateFlags {
   dryRun: boolean
   cache: boolean
   skipValidation: boolean
+  shard?: string
 }
 
 export function registerUpdateCommand(program: Command): void {
@@ -32,6 +33,10 @@ export function registerUpdateCommand(program: Command): void {
     )
     .option('--no-cache', 'ignore the LLM cache (answers kept in the index are still reused)')
     .option('--skip-validation', 'skip the one-call-per-model connectivity check', false)
+    .option(
+      '--shard <I/N>',
+      'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (finish with an update without --shard)',
+    )
     .action(async (flags: UpdateFlags) => {
       const options: RunIndexOptions = {
         root: flags.root,
@@ -40,6 +45,11 @@ export function registerUpdateCommand(program: Command): void {
         verbose: flags.verbose,
         cache: flags.cache,
         skipValidation: flags.skipValidation,
+      }
+      if (flags.shard !== undefined && !flags.dryRun) {
+        const { runShardCommand } = await import('./shard-command.js')
+        const method = options.method?.replace(/-update$/, '') as RunIndexOptions['method']
+        return runShardCommand({ ...options, method }, flags.shard, { update: true })
       }
       const { updateCommand } = await import('./update-run.js')
       await updateCommand(options, flags.dryRun)

@@ -89,6 +89,18 @@ export interface WorkflowResult {
   readonly stop?: boolean
 }
 
+/**
+ * One of N deterministic slices of a run's model work (`graphrag index --shard I/N`): item k of a
+ * list (a text unit, a batch of them) belongs to slice `index` when k mod `count` = `index` − 1.
+ */
+export interface ShardSlice {
+  /** 1-based, as `--shard 2/3` names it. */
+  readonly index: number
+  readonly count: number
+  /** The items of this slice, in list order. */
+  select<T>(items: readonly T[]): T[]
+}
+
 export interface Workflow {
   readonly name: string
   /** Table names this workflow reads from `ctx.tables` (part of the resume fingerprint). */
@@ -126,4 +138,10 @@ export interface Workflow {
   /** It reads the vector store (the chunk graph's cross-document edges): ordered after its writers like a table. */
   readonly readsVectorStore?: boolean
   run(ctx: WorkflowContext): Promise<WorkflowResult>
+  /**
+   * The model work of one shard, done ahead of the full run (`graphrag index --shard I/N`): the
+   * calls `run` would make for the slice's items, so their replies land in the shared cache and
+   * the full run answers them from it. Writes no table. Absent: nothing to split by text unit.
+   */
+  prefetch?(ctx: WorkflowContext, shard: ShardSlice): Promise<WorkflowResult>
 }

@@ -18,7 +18,7 @@ import {
   type WorkflowStatsEntry,
 } from './run-stats.js'
 import { StagedTableStore } from './staged-table-store.js'
-import type { Clock, ProgressTicker, Workflow, WorkflowContext } from '../workflow.js'
+import type { Clock, ProgressTicker, ShardSlice, Workflow, WorkflowContext } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 
 export interface RunWorkflowDeps {
@@ -44,6 +44,8 @@ export interface RunWorkflowDeps {
    * Workflows running side by side hand theirs to a recorder that keeps them in plan order.
    */
   recordCompletion?: (record: ResumeRecord) => Promise<void>
+  /** A sharded run (shard.ts): the workflow does only its slice's model work (`prefetch`). */
+  shard?: ShardSlice
 }
 
 export async function runWorkflow(
@@ -76,7 +78,10 @@ export async function runWorkflow(
     progress: (label, total) => progressTicker(deps.reporter, name, label, total),
   }
   try {
-    const result = await workflow.run(ctx)
+    const result =
+      deps.shard === undefined || workflow.prefetch === undefined
+        ? await workflow.run(ctx)
+        : await workflow.prefetch(ctx, deps.shard)
     await tables.commit()
     const seconds = (performance.now() - started) / 1000
     deps.stats.workflows[name] = statsEntry(recorder, seconds, memory.stop(), {

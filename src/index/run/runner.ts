@@ -109,9 +109,7 @@ export async function planIndex(options: RunIndexOptions = {}, config?: LoadedCo
     settings: rebaseSettings(published.settings, publishedDir, generationPaths(publishedDir).work),
   }
   const { settings } = loaded
-  const method = options.method ?? settings.method ?? 'standard'
-  if (!(METHODS as readonly string[]).includes(method))
-    throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
+  const method = indexMethod(settings, options.method)
   const names =
     options.update !== undefined && settings.workflows === null
       ? [...UPDATE_PIPELINES[method]]
@@ -303,7 +301,15 @@ async function estimateNextToActual(
   return comparison.length > 0 ? comparison : undefined
 }
 
-function resolveWorkflowNames(settings: Settings, method: IndexMethod): WorkflowName[] {
+/** The method a run uses: `--method`, else settings `method`, else standard. */
+export function indexMethod(settings: Settings, flag: IndexMethod | undefined): IndexMethod {
+  const method = flag ?? settings.method ?? 'standard'
+  if (!(METHODS as readonly string[]).includes(method))
+    throw new ConfigError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`)
+  return method
+}
+
+export function resolveWorkflowNames(settings: Settings, method: IndexMethod): WorkflowName[] {
   if (settings.workflows === null) return [...PIPELINES[method]]
   return settings.workflows.map((name, i) => {
     if (!isWorkflowName(name)) {
@@ -318,7 +324,7 @@ function resolveWorkflowNames(settings: Settings, method: IndexMethod): Workflow
   })
 }
 
-function modelSecrets(settings: Settings): string[] {
+export function modelSecrets(settings: Settings): string[] {
   return [...Object.values(settings.completion_models), ...Object.values(settings.embedding_models)]
     .map((m) => m.api_key ?? '')
     .filter((k) => k !== '')

@@ -7,9 +7,11 @@
 import type { Settings } from '../../config/schema.js'
 import { CHUNK_EDGES } from '../../model/chunk-edges.js'
 import { ENTITIES } from '../../model/entities.js'
-import { TEXT_UNITS } from '../../model/text-units.js'
+import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore } from '../../storage/vector-store.js'
-import { buildChunkGraph, type ChunkGraphResult } from '../operations/chunk-graph/build.js'
+import { buildChunkGraph, llmWindows, type ChunkGraphResult } from '../operations/chunk-graph/build.js'
+import { llmEdges } from '../operations/chunk-graph/llm-edges.js'
+import { createFinalTextUnits } from '../operations/create-final-text-units.js'
 import { chunkGraphUsage, ZERO } from '../operations/estimate-usage.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import { NO_MODELS, type PromptFile, type ProgressTicker, type Workflow, type WorkflowContext } from '../workflow.js'
@@ -45,7 +47,7 @@ async function unitVectors(ctx: WorkflowContext): Promise<Map<string, Float32Arr
   return undefined
 }
 
-function record(ctx: WorkflowContext, result: ChunkGraphResult): void {
+function record(ctx: WorkflowContext, result: Pick<ChunkGraphResult, 'failures' | 'calls' | 'dropped'>): void {
   for (const f of result.failures) ctx.stats.failure(f.batch, f.reason)
   ctx.stats.count('llm_batches', result.calls)
   ctx.stats.count('batches_failed', result.failures.length)
@@ -115,5 +117,30 @@ export const createChunkGraph: Workflow = {
       pruned: result.pruned,
     }
     return { rows: { [CHUNK_EDGES.name]: result.rows.length }, summary }
+  },
+  /**
+   * A shard asks the model about its slice of the typed-edge windows. The windows are cut from the
+   * text units as create_final_text_units numbers them, which the prompt shows; cross-document
+   * batches need the run's vectors and are left to the full run.
+   */
+  async prefetch(ctx, shard) {
+    const s = ctx.settings.chunk_graph
+    if (!s.llm_edges) return {}
+    const units = createFinalTextUnits(await ctx.tables.read(BASE_TEXT_UNITS), [], [], undefined)
+    const windows = shard.select(llmWindows(units, { batchSize: s.batch_size, batchOverlap: s.batch_overlap }))
+    const chat = ctx.models.chat(s.completion_model_id, {
+      keyPath: 'chunk_graph.completion_model_id',
+      cachePartition: s.model_instance_name,
+    })
+    const progress = ctx.progress('chunk graph batches', windows.length)
+    const options = {
+      prompt: readPrompt(promptFile(ctx.settings)),
+      origin: 'llm' as const,
+      concurrency: ctx.settings.concurrent_requests,
+    }
+    const result = await llmEdges(windows, options, { chat, signal: ctx.signal, onBatchDone: () => progress.tick() })
+    progress.done()
+    record(ctx, result)
+    return { summary: { batches: windows.length, failed_batches: result.failures.length } }
   },
 }

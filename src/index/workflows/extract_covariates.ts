@@ -3,12 +3,12 @@ import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
 import type { Settings } from '../../config/schema.js'
 import { COVARIATES } from '../../model/covariates.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
-import { extractClaims, pythonListRepr } from '../operations/extract-covariates/extract.js'
+import { extractClaims, pythonListRepr, type ExtractClaimsResult } from '../operations/extract-covariates/extract.js'
 import { extractClaimsUsage, guessClaims, ZERO } from '../operations/estimate-usage.js'
 import { checkFailures } from '../operations/extract-graph/check.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import { NO_MODELS, type Workflow, type WorkflowResult } from '../workflow.js'
-import { recordExtraction } from './extraction-stats.js'
+import { extractFromUnits, prefetchUnits, type UnitExtractionStep } from './unit-extraction.js'
 
 const NAME = 'extract_covariates'
 
@@ -48,27 +48,8 @@ export const extractCovariates: Workflow = {
     return extractClaimsUsage(x, sizes, s.max_gleanings)
   },
   async run(ctx): Promise<WorkflowResult> {
-    const settings = ctx.settings.extract_claims
-    if (!settings.enabled) return { summary: { skipped: 'extract_claims.enabled is false' } }
-    const chat = ctx.models.chat(settings.completion_model_id, {
-      keyPath: 'extract_claims.completion_model_id',
-      cachePartition: settings.model_instance_name,
-    })
-    const units = await ctx.tables.read(BASE_TEXT_UNITS)
-    const progress = ctx.progress('claim extraction', units.length)
-    const prompts = promptFiles(ctx.settings)
-    const options = {
-      prompt: readPrompt(prompts.extract),
-      continuationPrompt: readPrompt(prompts.continuation),
-      loopPrompt: readPrompt(prompts.loop),
-      entityTypes: ctx.settings.extract_graph.entity_types ?? DEFAULT_ENTITY_TYPES,
-      claimDescription: settings.description,
-      maxGleanings: settings.max_gleanings,
-      concurrency: ctx.settings.concurrent_requests,
-    }
-    const result = await extractClaims(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
-    progress.done()
-    recordExtraction(ctx, NAME, result, 'claim')
+    if (!ctx.settings.extract_claims.enabled) return { summary: { skipped: 'extract_claims.enabled is false' } }
+    const result = await extractFromUnits(ctx, extractionStep(ctx.settings))
     // Claims share graph extraction's failure budget (extract_claims has no setting of its own).
     checkFailures(NAME, result, ctx.settings.extract_graph.max_failed_fraction, 'extract_graph.max_failed_fraction')
     await ctx.tables.write(COVARIATES, result.rows)
@@ -77,4 +58,31 @@ export const extractCovariates: Workflow = {
       summary: { failed_chunks: result.failures.length, parse_drops: result.dropped.length },
     }
   },
+  prefetch: async (ctx, shard) =>
+    ctx.settings.extract_claims.enabled ? prefetchUnits(ctx, extractionStep(ctx.settings), shard) : {},
+}
+
+function extractionStep(s: Settings): UnitExtractionStep<ExtractClaimsResult> {
+  const settings = s.extract_claims
+  const prompts = promptFiles(s)
+  const options = {
+    prompt: readPrompt(prompts.extract),
+    continuationPrompt: readPrompt(prompts.continuation),
+    loopPrompt: readPrompt(prompts.loop),
+    entityTypes: s.extract_graph.entity_types ?? DEFAULT_ENTITY_TYPES,
+    claimDescription: settings.description,
+    maxGleanings: settings.max_gleanings,
+    concurrency: s.concurrent_requests,
+  }
+  return {
+    workflow: NAME,
+    label: 'claim extraction',
+    recordNoun: 'claim',
+    model: {
+      id: settings.completion_model_id,
+      keyPath: 'extract_claims.completion_model_id',
+      cachePartition: settings.model_instance_name,
+    },
+    extract: (units, services) => extractClaims(units, options, services),
+  }
 }

@@ -6,14 +6,14 @@ import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import { EXTRACTED_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { checkExtraction } from '../operations/extract-graph/check.js'
-import { extractGraph as extract } from '../operations/extract-graph/extract.js'
+import { extractGraph as extract, type ExtractGraphResult } from '../operations/extract-graph/extract.js'
 import { normalizeTitles } from '../operations/extract-graph/normalize-titles.js'
 import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../model/raw-graph.js'
 import { extractGraphUsage, guessExtractedGraph } from '../operations/estimate-usage.js'
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
-import { recordExtraction } from './extraction-stats.js'
+import { extractFromUnits, prefetchUnits, type UnitExtractionStep } from './unit-extraction.js'
 
 const NAME = 'extract_graph'
 
@@ -70,23 +70,7 @@ export const extractGraph: Workflow = {
   },
   async run(ctx) {
     const settings = ctx.settings.extract_graph
-    const chat = ctx.models.chat(settings.completion_model_id, {
-      keyPath: 'extract_graph.completion_model_id',
-      cachePartition: settings.model_instance_name,
-    })
-    const units = await ctx.tables.read(BASE_TEXT_UNITS)
-    const progress = ctx.progress('graph extraction', units.length)
-    const prompts = promptFiles(ctx.settings)
-    const options = {
-      prompt: readPrompt(prompts.extract),
-      continuationPrompt: readPrompt(prompts.continuation),
-      loopPrompt: readPrompt(prompts.loop),
-      entityTypes: settings.entity_types ?? DEFAULT_ENTITY_TYPES,
-      maxGleanings: settings.max_gleanings,
-      concurrency: ctx.settings.concurrent_requests,
-    }
-    const extracted = await extract(units, options, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
-    progress.done()
+    const extracted = await extractFromUnits(ctx, extractionStep(ctx.settings))
     const normalized = settings.normalize_titles
       ? normalizeTitles(extracted.entities, extracted.relationships)
       : undefined
@@ -101,7 +85,6 @@ export const extractGraph: Workflow = {
       // Left from a run with normalize_titles on: its aliases name entities this run may not merge.
       await ctx.tables.delete(ENTITY_ALIASES.name)
     }
-    recordExtraction(ctx, NAME, graph, 'record')
     ctx.stats.count('weight_defaults', graph.defaultedWeights)
     ctx.stats.count('orphan_relationships', graph.orphanRelationships)
     if (graph.orphanRelationships > 0)
@@ -126,7 +109,7 @@ export const extractGraph: Workflow = {
     })
     const summaryProgress = ctx.progress('description summaries', graph.entities.length + graph.relationships.length)
     const summaryOptions = {
-      prompt: readPrompt(prompts.summarize),
+      prompt: readPrompt(promptFiles(ctx.settings).summarize),
       maxLength: sum.max_length,
       maxInputTokens: sum.max_input_tokens,
       concurrency: ctx.settings.concurrent_requests,
@@ -149,4 +132,30 @@ export const extractGraph: Workflow = {
       summary: { failed_chunks: graph.failures.length, parse_drops: graph.dropped.length },
     }
   },
+  prefetch: (ctx, shard) => prefetchUnits(ctx, extractionStep(ctx.settings), shard),
+}
+
+/** The per-unit LLM extraction, before titles are merged and descriptions summarised. */
+function extractionStep(s: Settings): UnitExtractionStep<ExtractGraphResult> {
+  const settings = s.extract_graph
+  const prompts = promptFiles(s)
+  const options = {
+    prompt: readPrompt(prompts.extract),
+    continuationPrompt: readPrompt(prompts.continuation),
+    loopPrompt: readPrompt(prompts.loop),
+    entityTypes: settings.entity_types ?? DEFAULT_ENTITY_TYPES,
+    maxGleanings: settings.max_gleanings,
+    concurrency: s.concurrent_requests,
+  }
+  return {
+    workflow: NAME,
+    label: 'graph extraction',
+    recordNoun: 'record',
+    model: {
+      id: settings.completion_model_id,
+      keyPath: 'extract_graph.completion_model_id',
+      cachePartition: settings.model_instance_name,
+    },
+    extract: (units, services) => extract(units, options, services),
+  }
 }

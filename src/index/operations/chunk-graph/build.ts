@@ -48,6 +48,14 @@ export interface ChunkGraphResult {
   pruned: number
 }
 
+/** The overlapping batches of consecutive text units the typed-edge prompt is asked about. */
+export function llmWindows(
+  units: readonly ChunkUnit[],
+  llm: { batchSize: number; batchOverlap: number },
+): ChunkUnit[][] {
+  return slidingWindows(units.length, llm.batchSize, llm.batchOverlap).map(([s, e]) => units.slice(s, e))
+}
+
 export async function buildChunkGraph(
   units: readonly ChunkUnit[],
   titles: ReadonlyMap<string, string>,
@@ -59,8 +67,7 @@ export async function buildChunkGraph(
     ? sharedEntityEdges(units, titles, options.minSharedEntities, options.maxEdgesPerChunk)
     : []
   const { llm, crossDocument } = options
-  const windows =
-    llm === null ? [] : slidingWindows(units.length, llm.batchSize, llm.batchOverlap).map(([s, e]) => units.slice(s, e))
+  const windows = llm === null ? [] : llmWindows(units, llm)
   const cross =
     crossDocument === null
       ? []

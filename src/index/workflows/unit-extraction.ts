@@ -1,0 +1,53 @@
+/**
+ * The per-text-unit model step extract_graph and extract_covariates share: one chat model, every
+ * base text unit (or a shard's slice of them) sent through the operation with a progress line, and
+ * the bookkeeping (failed units, dropped records, calls) recorded in the workflow's stats.
+ */
+import type { ChatModel } from '../../llm/types.js'
+import { BASE_TEXT_UNITS, type BaseTextUnitRow } from '../../model/text-units.js'
+import type { ShardSlice, WorkflowContext, WorkflowResult } from '../workflow.js'
+import { recordExtraction, type ExtractionBookkeeping } from './extraction-stats.js'
+
+export interface UnitExtractionStep<R extends ExtractionBookkeeping> {
+  /** The workflow, for log lines. */
+  workflow: string
+  /** The progress line's label (`graph extraction`). */
+  label: string
+  /** What one parsed record is called in log lines (`record`, `claim`). */
+  recordNoun: string
+  model: { id: string; keyPath: string; cachePartition: string }
+  extract(
+    units: readonly BaseTextUnitRow[],
+    services: { chat: ChatModel; signal: AbortSignal; onUnitDone: () => void },
+  ): Promise<R>
+}
+
+/** Runs the step over every base text unit, or over `shard`'s slice of them. */
+export async function extractFromUnits<R extends ExtractionBookkeeping>(
+  ctx: WorkflowContext,
+  step: UnitExtractionStep<R>,
+  shard?: ShardSlice,
+): Promise<R> {
+  const { id, keyPath, cachePartition } = step.model
+  const chat = ctx.models.chat(id, { keyPath, cachePartition })
+  const all = await ctx.tables.read(BASE_TEXT_UNITS)
+  const units = shard === undefined ? all : shard.select(all)
+  const progress = ctx.progress(step.label, units.length)
+  const result = await step.extract(units, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
+  progress.done()
+  recordExtraction(ctx, step.workflow, result, step.recordNoun)
+  return result
+}
+
+/**
+ * A shard's part of the step: the calls are made (and cached) and their failures recorded; the
+ * records themselves are left to the full run, which reads the same replies from the cache.
+ */
+export async function prefetchUnits<R extends ExtractionBookkeeping & { attempted: number }>(
+  ctx: WorkflowContext,
+  step: UnitExtractionStep<R>,
+  shard: ShardSlice,
+): Promise<WorkflowResult> {
+  const result = await extractFromUnits(ctx, step, shard)
+  return { summary: { text_units: result.attempted, failed_chunks: result.failures.length } }
+}

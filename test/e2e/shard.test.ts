@@ -1,0 +1,157 @@
+/**
+ * Sharded runs through the CLI and the fake model server: three `index --shard I/3` processes run
+ * at once over one project (one shared cache), then `index` without --shard makes no extraction,
+ * claim or typed-edge call and writes the tables an unsharded index of a copy of the project
+ * writes; the same for `update --shard`. Slices are disjoint and cover every text unit.
+ */
+import { cp, readdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseShard, shardSlice } from '../../src/index/run/shard.js'
+import { runCli } from '../support/cli.js'
+import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type PromptKind } from '../support/fake-llm/index.js'
+import { comparableTables } from '../support/index-files.js'
+import { PROJECT_ROOT } from '../support/shared.js'
+import { testdir } from '../support/testdir.js'
+
+const CORPUS = join(PROJECT_ROOT, 'fixtures', 'update-corpus')
+
+/** The prompts whose calls a shard makes ahead of the full run. */
+const SHARDED_KINDS: ReadonlySet<PromptKind | 'embedding' | 'models'> = new Set([
+  'extract_graph',
+  'extract_graph_continue',
+  'extract_graph_loop',
+  'extract_claims',
+  'extract_claims_continue',
+  'extract_claims_loop',
+  'chunk_graph',
+])
+
+describe('parseShard', () => {
+  it('reads I/N and rejects what is not a shard of a run, naming the flag', () => {
+    expect(parseShard('2/3')).toMatchObject({ index: 2, count: 3 })
+    expect(parseShard(' 1 / 1 ')).toMatchObject({ index: 1, count: 1 })
+    for (const bad of ['0/3', '4/3', '3', '1/0', '-1/2', '1.5/3', 'a/b', '1/1001'])
+      expect(() => parseShard(bad), bad).toThrow(/^--shard: expected I\/N/)
+  })
+
+  it('gives disjoint slices that together hold every item once, in list order', () => {
+    const items = Array.from({ length: 11 }, (_, i) => i)
+    const slices = [1, 2, 3].map((i) => shardSlice(i, 3).select(items))
+    expect(slices).toEqual([
+      [0, 3, 6, 9],
+      [1, 4, 7, 10],
+      [2, 5, 8],
+    ])
+  })
+})
+
+describe('graphrag index|update --shard', () => {
+  let llm: FakeLlm
+  let sharded: string
+  let whole: string
+  const settings = () =>
+    [
+      fakeModelSettingsYaml(llm.baseUrl),
+      'extract_graph:\n  max_gleanings: 1',
+      'extract_claims:\n  enabled: true',
+      'chunk_graph:\n  llm_edges: true\n  batch_size: 3',
+      'vector_store:\n  vector_size: 8',
+      '',
+    ].join('\n')
+  const shardedCalls = (from: number) => llm.requests.slice(from).filter((r) => SHARDED_KINDS.has(r.kind))
+  const cli = (root: string, ...args: string[]) => runCli([...args, '--root', root, '--skip-validation'])
+
+  async function addDocuments(root: string, names: readonly string[]): Promise<void> {
+    for (const name of names) await cp(join(CORPUS, name), join(root, 'input', name))
+  }
+
+  beforeAll(async () => {
+    llm = await startFakeLlm({ embeddingDimension: 8 })
+    sharded = await testdir({ 'settings.yaml': settings() })
+    whole = await testdir({ 'settings.yaml': settings() })
+    const initial = (await readdir(CORPUS)).sort().slice(0, 4)
+    await addDocuments(sharded, initial)
+    await addDocuments(whole, initial)
+  })
+
+  afterAll(async () => {
+    await llm?.close()
+    for (const root of [sharded, whole]) if (root !== undefined) await rm(root, { recursive: true, force: true })
+  })
+
+  it('three shards at once, then a final index with no extraction call, equal an unsharded index', async () => {
+    const before = llm.requests.length
+    const shards = await Promise.all([1, 2, 3].map((i) => cli(sharded, 'index', '--shard', `${i}/3`)))
+    for (const shard of shards) {
+      expect(shard.code, shard.stderr).toBe(0)
+      expect(shard.stdout).toMatch(
+        /^shard \d\/3: model work for \d+ of \d+ text units \(extract_graph, extract_covariates, create_chunk_graph\)/m,
+      )
+      expect(shard.stdout).toContain('run graphrag index without --shard')
+    }
+    // A shard publishes nothing.
+    await expect(readdir(join(sharded, 'output'))).rejects.toThrow()
+    const inShards = shardedCalls(before).length
+    expect(inShards).toBeGreaterThan(0)
+
+    const finalFrom = llm.requests.length
+    const final = await cli(sharded, 'index')
+    expect(final.code, final.stderr).toBe(0)
+    expect(shardedCalls(finalFrom)).toEqual([])
+
+    const wholeFrom = llm.requests.length
+    const unsharded = await cli(whole, 'index')
+    expect(unsharded.code, unsharded.stderr).toBe(0)
+    // Each call was made once, by one shard: no slice overlapped another.
+    expect(shardedCalls(wholeFrom)).toHaveLength(inShards)
+    expect(await comparableTables(join(sharded, 'output'))).toEqual(await comparableTables(join(whole, 'output')))
+  }, 240_000)
+
+  // An update adds two more CLI runs per project: a slow drill (GRAPHRAG_SLOW_TESTS=1).
+  it.skipIf(!process.env.GRAPHRAG_SLOW_TESTS)(
+    'update --shard: two shards, then a final update with no extraction call, equal an unsharded update',
+    async () => {
+      const added = (await readdir(CORPUS)).sort().slice(4, 6)
+      await addDocuments(sharded, added)
+      await addDocuments(whole, added)
+      const before = llm.requests.length
+      const shards = await Promise.all([1, 2].map((i) => cli(sharded, 'update', '--shard', `${i}/2`)))
+      for (const shard of shards) expect(shard.code, shard.stderr).toBe(0)
+      expect(shards[0]!.stdout).toContain('run graphrag update without --shard')
+      const inShards = shardedCalls(before).length
+      expect(inShards).toBeGreaterThan(0)
+
+      const finalFrom = llm.requests.length
+      const final = await cli(sharded, 'update')
+      expect(final.code, final.stderr).toBe(0)
+      expect(shardedCalls(finalFrom)).toEqual([])
+
+      const wholeFrom = llm.requests.length
+      const unsharded = await cli(whole, 'update')
+      expect(unsharded.code, unsharded.stderr).toBe(0)
+      expect(shardedCalls(wholeFrom)).toHaveLength(inShards)
+      expect(await comparableTables(join(sharded, 'output'))).toEqual(await comparableTables(join(whole, 'output')))
+    },
+    240_000,
+  )
+
+  it('refuses a cache the final run cannot read, before any model call', async () => {
+    const root = await testdir({
+      'settings.yaml': `${settings()}cache:\n  type: memory\n`,
+      'input/a.txt': 'A short text.',
+    })
+    try {
+      const from = llm.requests.length
+      const result = await cli(root, 'index', '--shard', '1/2')
+      expect(result.code).toBe(1)
+      expect(result.stderr).toMatch(
+        /cache\.type is memory; shards hand their model replies to the final run through the cache/,
+      )
+      expect(result.stderr).not.toMatch(/looks like a bug/)
+      expect(llm.requests.length).toBe(from)
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+})
