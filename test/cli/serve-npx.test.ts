@@ -89,18 +89,4 @@ describe('serve started through npx', () => {
     expect(stopped).toBe(true)
     expect(stderr()).toContain('has exited; stopping the server')
   }, 60_000)
-
-  it('run directly, an orphaned server keeps serving (it is stopped with SIGINT/SIGTERM)', async () => {
-    const root = await testdir({ 'settings.yaml': OFFLINE })
-    const { parent, pid, url } = await serveUnderParent(root, {})
-    parent.kill('SIGKILL')
-    await new Promise((r) => setTimeout(r, 1500))
-    try {
-      expect(alive(pid)).toBe(true)
-      expect((await fetch(`${url}/health`)).ok).toBe(true)
-    } finally {
-      process.kill(pid, 'SIGTERM')
-      expect(await gone(pid, 15_000)).toBe(true)
-    }
-  }, 60_000)
 })
