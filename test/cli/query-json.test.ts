@@ -6,12 +6,13 @@ import { cpSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { QueryError } from '../../src/errors.js'
-import { runQueryCommand, type QueryCommandFlags } from '../../src/query/command.js'
+import type { QueryCommandFlags } from '../../src/query/command.js'
 import type { SearchMethod } from '../../src/query/index.js'
 import { EMPTY_QUESTION } from '../../src/query/question.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { runQueryInProcess } from '../support/query-command.js'
 import { expectQueryResponse } from '../support/query-response-schema.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -19,27 +20,8 @@ import { testdir } from '../support/testdir.js'
 const METHODS: SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
 const QUESTION = 'What is Operation Dulce about?'
 
-function flags(root: string, method: SearchMethod, extra: Partial<QueryCommandFlags> = {}): QueryCommandFlags {
-  return {
-    method,
-    root,
-    communityLevel: 2,
-    dynamicCommunitySelection: false,
-    responseType: 'Multiple Paragraphs',
-    streaming: false,
-    json: true,
-    verbose: false,
-    ...extra,
-  }
-}
-
 async function ask(root: string, question: string, method: SearchMethod, extra: Partial<QueryCommandFlags> = {}) {
-  let stdout = ''
-  await runQueryCommand(question, flags(root, method, extra), {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: () => true },
-  })
-  return stdout
+  return (await runQueryInProcess(root, question, method, extra)).stdout
 }
 
 describeShared('query --json and POST /query: one documented shape for every method', () => {

@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runQueryCommand, type QueryCommandFlags } from '../../src/query/command.js'
+import type { QueryCommandFlags } from '../../src/query/command.js'
 import { runCli } from '../support/cli.js'
+import { runQueryInProcess } from '../support/query-command.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
 import { expectQueryResponse } from '../support/query-response-schema.js'
 import { testdir } from '../support/testdir.js'
@@ -45,31 +46,9 @@ interface HybridJson {
   ranking?: Array<{ id: string; why: string; vector: unknown; bm25: unknown; graph: unknown }>
 }
 
-/** `query --method hybrid` run in process (with `--json` unless `extra` says otherwise): what went to stdout and stderr. */
-async function hybridQuery(
-  root: string,
-  question: string,
-  extra: Partial<QueryCommandFlags>,
-): Promise<{ stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const flags: QueryCommandFlags = {
-    method: 'hybrid',
-    root,
-    communityLevel: 2,
-    dynamicCommunitySelection: false,
-    responseType: 'Multiple Paragraphs',
-    streaming: false,
-    json: true,
-    verbose: false,
-    ...extra,
-  }
-  await runQueryCommand(question, flags, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-  })
-  return { stdout, stderr }
-}
+/** `query --method hybrid` run in process (with `--json` unless `extra` says otherwise). */
+const hybridQuery = (root: string, question: string, extra: Partial<QueryCommandFlags>) =>
+  runQueryInProcess(root, question, 'hybrid', extra)
 
 /** `query --method hybrid --json` run in process: the parsed answer and what went to stderr. */
 async function hybridJson(
