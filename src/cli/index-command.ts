@@ -1,7 +1,6 @@
 /** `graphrag index`: runs the pipeline (or, with --dry-run, shows what would run and what it would cost). */
 import type { Command } from 'commander'
 import type { IndexMethod } from '../index/plan/pipelines.js'
-import { createConsoleReporter } from './console-reporter.js'
 
 interface IndexFlags {
   root: string
@@ -64,7 +63,7 @@ export function registerIndexCommand(program: Command): void {
         return runShardCommand({ ...options, method: method as IndexMethod | undefined }, flags.shard, { update })
       }
       if (update) {
-        const { updateCommand } = await import('./update-command.js')
+        const { updateCommand } = await import('./update-run.js')
         return updateCommand(options, flags.dryRun)
       }
       if (flags.dryRun) {
@@ -73,6 +72,10 @@ export function registerIndexCommand(program: Command): void {
         return
       }
       const { runInterruptibleIndex } = await import('./interruptible-index.js')
+      const { createConsoleReporter } = await import('./console-reporter.js')
       await runInterruptibleIndex(options, createConsoleReporter())
+      if (process.exitCode === 130) return
+      const { refreshFullTextAfterRun } = await import('./full-text-after-run.js')
+      await refreshFullTextAfterRun(options)
     })
 }

@@ -6,6 +6,7 @@ interface InitFlags {
   model: string
   embedding: string
   force: boolean
+  resetEnv: boolean
   offline: boolean
 }
 
@@ -17,7 +18,8 @@ export function registerInitCommand(program: Command): void {
     .option('-m, --model <name>', 'chat model', 'gpt-4.1')
     .option('-e, --embedding <name>', 'embedding model', 'text-embedding-3-large')
     .option('--offline', 'fast NLP method and a local embedder: no API key needed', false)
-    .option('-f, --force', 'overwrite existing files', false)
+    .option('-f, --force', 'overwrite settings.yaml and the prompts (an existing .env is kept)', false)
+    .option('--reset-env', 'replace an existing .env with the placeholder (the key in it is lost)', false)
     .action(async (flags: InitFlags) => {
       const { initProject } = await import('../config/init-project.js')
       const result = await initProject({
@@ -26,10 +28,14 @@ export function registerInitCommand(program: Command): void {
         embedding: flags.embedding,
         offline: flags.offline,
         force: flags.force,
+        resetEnv: flags.resetEnv,
       })
       process.stdout.write(`Initialized ${result.root}\n`)
       for (const file of result.written) process.stdout.write(`  wrote ${file}\n`)
-      for (const file of result.kept) process.stdout.write(`  kept existing ${file} (use --force to overwrite)\n`)
+      for (const file of result.kept)
+        process.stdout.write(
+          `  kept existing ${file} (${file === '.env' ? '--reset-env replaces it' : 'use --force to overwrite'})\n`,
+        )
       const next = flags.offline ? '' : ' Put your API key in .env, then'
       process.stdout.write(
         `\nNext:${next} add documents to ${result.root}/input and run: graphrag index --root ${flags.root}\n`,

@@ -2,7 +2,6 @@
 import type { Command } from 'commander'
 import type { PromptTuneOptions } from '../prompt-tune/options.js'
 import { fraction, oneOf, wholeNumber } from './arguments.js'
-import { createConsoleReporter } from './console-reporter.js'
 
 /** The parsed flags: the run's options under the CLI's names, as commander gives them. */
 type PromptTuneFlags = Omit<PromptTuneOptions, 'configFile' | 'env' | 'reporter' | 'domain' | 'language'> & {
@@ -74,12 +73,18 @@ export function registerPromptTuneCommand(program: Command): void {
       'replace existing prompt files (otherwise the tuned ones are written beside them as *.tuned.txt)',
       false,
     )
+    .option(
+      '--apply',
+      'use the tuned prompts: back up the prompts they replace (and the settings file) in <output>/backup-<time>/, then point the settings at them',
+      false,
+    )
     .option('--dry-run', 'show the sample chunks and the estimated calls and cost; call no model, write nothing', false)
     .option('--no-cache', 'ignore and do not write the LLM cache')
     .option('--seed <n>', 'seed of the random and auto selections', wholeNumber(0), 0xdeadbeef)
     .option('-v, --verbose', 'debug logging and stack traces', false)
     .action(async (flags: PromptTuneFlags) => {
       const { config, dryRun, ...rest } = flags
+      const { createConsoleReporter } = await import('./console-reporter.js')
       const options: Partial<PromptTuneOptions> = {
         ...rest,
         configFile: config,

@@ -56,6 +56,20 @@ export function printPromptTuneResult(r: PromptTuneResult, out: Out): void {
   )
   if (r.unusable.length > 0)
     out.write(`Unusable model answers: ${r.unusable.length} (skipped; listed in the warnings above)\n`)
+  if (r.applied !== undefined) {
+    if (r.applied.backupDir !== undefined)
+      out.write(`Backed up the prompts and settings they replace in ${relative(r.root, r.applied.backupDir)}\n`)
+    if (r.applied.settingsUpdated.length > 0)
+      out.write(
+        `Updated ${relative(r.root, r.applied.settingsFile!)}: ${r.applied.settingsUpdated.join(', ')} now point at the tuned prompts\n`,
+      )
+    out.write('The tuned prompts are in use: run graphrag index to rebuild with them.\n')
+  }
+  const beside = r.written.filter((x) => x.outcome === 'beside')
+  if (beside.length > 0)
+    out.write(
+      `Not in use yet: ${beside.length} tuned prompt(s) were written beside existing ones as *.tuned.txt. Run again with --apply to back up the current prompts and use the tuned ones (or --force to replace them without a backup).\n`,
+    )
   const unused = r.written.filter((x) => !x.settingPointsHere && x.outcome !== 'beside')
   if (unused.length > 0) {
     out.write(
@@ -74,6 +88,8 @@ function describe(w: PromptTuneResult['written'][number], dir: string): string {
       return 'written'
     case 'replaced':
       return 'replaced (--force)'
+    case 'applied':
+      return 'replaced (--apply; the previous one is in the backup folder)'
     case 'unchanged':
       return 'unchanged (same text)'
     case 'beside':

@@ -34,7 +34,11 @@ export function registerQueryCommand(program: Command): void {
     .option('--response-type <text>', 'length and format of the answer', 'Multiple Paragraphs')
     .option('--streaming', 'print the answer as it is generated', false)
     .option('--no-streaming', 'print the answer when it is complete (the default)')
-    .option('--json', 'print {response, context, usage} as JSON', false)
+    .option(
+      '--json',
+      'print the answer as JSON: {method, response, context, usage, warnings}, plus sources, references and entities for hybrid (docs/schemas/query-response.schema.json)',
+      false,
+    )
     .option('--history <file>', 'JSON file of earlier turns: [{"role": "user"|"assistant", "content": "..."}]')
     .option(
       '--explain',

@@ -37,6 +37,36 @@ export function registerServeCommand(program: Command): void {
         const stop = () => void server.close().then(resolve, resolve)
         process.once('SIGINT', stop)
         process.once('SIGTERM', stop)
+        if (startedThroughNpx(process.env)) stopWhenOrphaned(stop)
       })
     })
+}
+
+/**
+ * `npx graphrag serve` runs the server as a child of npm's process. Killing that process (a
+ * supervisor's SIGKILL, a closed terminal tab) does not reach the child, which would keep the port
+ * forever. So when started through npx, the server stops once its parent is gone.
+ */
+export function startedThroughNpx(env: NodeJS.ProcessEnv): boolean {
+  return env.npm_command === 'exec' || env.npm_lifecycle_event === 'npx'
+}
+
+const PARENT_POLL_MS = 500
+
+function stopWhenOrphaned(stop: () => void): void {
+  const parent = process.ppid
+  const orphaned = (why: string) => {
+    clearInterval(timer)
+    process.stderr.write(
+      `graphrag: ${why}; stopping the server (run \`graphrag serve\` directly to keep it under your own control)\n`,
+    )
+    stop()
+  }
+  // An orphan is adopted by init or a subreaper, so its parent id changes; an IPC channel (a parent
+  // that forked us) also says so by disconnecting.
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) orphaned(`the npx process that started it (pid ${parent}) has exited`)
+  }, PARENT_POLL_MS)
+  timer.unref()
+  process.once('disconnect', () => orphaned('the parent process closed its IPC channel'))
 }

@@ -8,7 +8,10 @@ import { renderSettingsTemplate, type TemplateOptions } from './template.js'
 
 export interface InitOptions extends TemplateOptions {
   root: string
+  /** Overwrite settings.yaml and the prompts (an existing .env is still kept). */
   force?: boolean
+  /** Write .env again with the placeholder key, replacing an existing one (its key is lost). */
+  resetEnv?: boolean
 }
 
 export interface InitResult {
@@ -25,8 +28,8 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
   }
   const written: string[] = []
   const kept: string[] = []
-  const write = async (relative: string, content: () => Promise<void>) => {
-    if (existsSync(join(root, relative)) && !options.force) {
+  const write = async (relative: string, content: () => Promise<void>, overwrite = options.force) => {
+    if (existsSync(join(root, relative)) && !overwrite) {
       kept.push(relative)
       return
     }
@@ -36,7 +39,9 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
   await mkdir(join(root, 'input'), { recursive: true })
   await mkdir(join(root, 'prompts'), { recursive: true })
   await write('settings.yaml', () => writeFile(settingsPath, renderSettingsTemplate(options)))
-  if (!options.offline) await write('.env', () => writeFile(join(root, '.env'), 'GRAPHRAG_API_KEY=<API_KEY>\n'))
+  // .env holds the user's key: --force alone never replaces it.
+  if (!options.offline || options.resetEnv)
+    await write('.env', () => writeFile(join(root, '.env'), 'GRAPHRAG_API_KEY=<API_KEY>\n'), options.resetEnv)
   for (const file of (await readdir(BUILTIN_PROMPTS_DIR)).filter((f) => f.endsWith('.txt')).sort()) {
     await write(join('prompts', file), () => copyFile(join(BUILTIN_PROMPTS_DIR, file), join(root, 'prompts', file)))
   }

@@ -58,6 +58,8 @@ function templateValues(options: TemplateOptions): Record<string, unknown> {
     ;(values[section] as Record<string, unknown>)[key] = value
   }
   for (const [section, key, file] of PROMPT_SETTINGS) set(section, key, `prompts/${file}`)
+  // A new project reads each file by its extension, so a mixed input folder works as it is.
+  set('input', 'type', 'auto')
   if (options.offline) {
     values.method = 'fast'
     values.completion_models = {}

@@ -30,6 +30,8 @@ export interface PromptTuneOptions {
   /** Folder for the prompts, relative to the root. */
   output: string
   force: boolean
+  /** Use the tuned prompts: back up the files they replace and point the settings at them. */
+  apply: boolean
   cache: boolean
   seed: number
   verbose: boolean
@@ -56,6 +58,7 @@ const PROMPT_TUNE_DEFAULTS = Object.freeze({
   minTypeShare: 0.05,
   output: 'prompts',
   force: false,
+  apply: false,
   cache: true,
   seed: 0xdeadbeef,
   verbose: false,

@@ -25,7 +25,7 @@ import * as steps from './steps.js'
 import type { WorkedExample } from './steps.js'
 import { buildPrompts } from './templates.js'
 import { validatePrompts } from './validate.js'
-import { writePrompts, type WrittenPrompt } from './write.js'
+import { writePrompts, type AppliedPrompts, type WrittenPrompt } from './write.js'
 
 export type { PromptTuneOptions } from './options.js'
 
@@ -45,6 +45,8 @@ export interface PromptTuneResult {
   root: string
   outputDir: string
   written: WrittenPrompt[]
+  /** With --apply: the backup folder and the settings keys pointed at the tuned prompts. */
+  applied: AppliedPrompts | undefined
   domain: string
   language: string
   /** The types in the extraction prompt, and whether they were discovered (else from settings). */
@@ -102,12 +104,15 @@ export async function runPromptTune(partial: Partial<PromptTuneOptions>): Promis
   })
   validatePrompts(prompts, examples, exampleTypes)
   const outputDir = resolve(settings.root, o.output)
-  const written = await step('write prompts', () => writePrompts(prompts, outputDir, o.force, settings))
+  const { written, applied } = await step('write prompts', () =>
+    writePrompts(prompts, outputDir, { force: o.force, apply: o.apply }, settings),
+  )
   session.log.info(`prompt-tune: wrote ${written.map((w) => w.path).join(', ')}; types ${exampleTypes.join(', ')}`)
   return {
     root: settings.root,
     outputDir,
     written,
+    applied,
     domain: learnt.domain,
     language: learnt.language,
     entityTypes: exampleTypes,

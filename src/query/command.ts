@@ -6,6 +6,8 @@ import type { Logger } from '../logger.js'
 import { parseHistory } from './context/history.js'
 import { readExternalContext, writeHybrid } from './hybrid/output.js'
 import { runQuery, type SearchMethod, type SearchResult } from './index.js'
+import { checkQuestion } from './question.js'
+import { queryResponseJson } from './response-json.js'
 
 export interface QueryCommandFlags {
   method: SearchMethod
@@ -34,6 +36,7 @@ export async function runQueryCommand(
   flags: QueryCommandFlags,
   io: { stdout: Output; stderr: Output },
 ): Promise<SearchResult> {
+  checkQuestion(question)
   if (flags.method !== 'hybrid' && (flags.explain === true || flags.context !== undefined)) {
     throw new QueryError(`${flags.explain === true ? '--explain' : '--context'} is only available with --method hybrid`)
   }
@@ -59,7 +62,7 @@ export async function runQueryCommand(
   if (result.hybrid !== undefined) {
     writeHybrid(result, flags, streaming, io.stdout)
   } else if (flags.json) {
-    io.stdout.write(`${JSON.stringify(queryJson(result), null, 2)}\n`)
+    io.stdout.write(`${JSON.stringify(queryResponseJson(result), null, 2)}\n`)
   } else if (streaming) {
     io.stdout.write('\n')
   } else {
@@ -72,14 +75,6 @@ export async function runQueryCommand(
     )
   return result
 }
-
-/** What `query --json` prints (and the HTTP API answers): method, response, context, usage, warnings when any. */
-export function queryJson(result: SearchResult): QueryJson {
-  const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {}
-  return { method: result.method, response: result.response, context: result.context, usage: result.usage, ...warnings }
-}
-
-export type QueryJson = Pick<SearchResult, 'method' | 'response' | 'context' | 'usage'> & { warnings?: string[] }
 
 async function readHistory(file: string): Promise<ReturnType<typeof parseHistory>> {
   const path = resolve(file)

@@ -15,6 +15,7 @@ import { loadTables, requireGraph, TABLES_BY_METHOD } from './load-index.js'
 import { readableIndex } from '../storage/generations.js'
 import { chatWithSignal, embedderWithSignal } from './abortable.js'
 import { createQueryModels, type QueryModels, type SearchSection } from './models.js'
+import { checkQuestion } from './question.js'
 import { seededRng } from './rng.js'
 import { runBasicSearch } from './search/basic.js'
 import { runDriftSearch } from './search/drift.js'
@@ -121,6 +122,7 @@ function searchStream(method: SearchMethod, options: SearchOptions): SearchStrea
 }
 
 async function* execute(method: SearchMethod, options: SearchOptions): AsyncGenerator<string, SearchResult, undefined> {
+  checkQuestion(options.query)
   const loaded =
     options.settings === undefined
       ? loadConfig({ root: options.root ?? '.', configFile: options.configFile })

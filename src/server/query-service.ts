@@ -4,8 +4,8 @@
  */
 import { loadConfig, type LoadedConfig } from '../config/index.js'
 import type { EmbeddingModel } from '../llm/types.js'
-import { queryJson } from '../query/command.js'
-import { hybridJson, isDegraded } from '../query/hybrid/output.js'
+import { queryResponseJson } from '../query/response-json.js'
+import { isDegraded } from '../query/hybrid/citations.js'
 import {
   basicSearchStream,
   driftSearchStream,
@@ -143,8 +143,8 @@ export class QueryService {
 }
 
 function served(result: SearchResult): ServedAnswer {
-  const json = result.hybrid === undefined ? queryJson(result) : hybridJson(result, false)
-  return { json: json as Record<string, unknown>, response: result.response, usage: result.usage }
+  const json = queryResponseJson(result) as unknown as Record<string, unknown>
+  return { json, response: result.response, usage: result.usage }
 }
 
 /** An embedder that answers repeated texts from the LRU and embeds only the others. */

@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runQueryCommand, type QueryCommandFlags } from '../../src/query/command.js'
+import type { QueryCommandFlags } from '../../src/query/command.js'
 import { runCli } from '../support/cli.js'
+import { runQueryInProcess } from '../support/query-command.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
+import { expectQueryResponse } from '../support/query-response-schema.js'
 import { testdir } from '../support/testdir.js'
 import { DIMENSION, QUESTIONS, QUESTION_VECTORS, writeHybridIndex } from './support/hybrid-index.js'
 
@@ -25,6 +27,7 @@ interface JsonSource {
   id: string
   kind: string
   reason: string
+  title: string | null
   score_raw: number | null
   base_norm: number | null
   bonus: number | null
@@ -33,7 +36,8 @@ interface JsonSource {
   rel_conf: number | null
 }
 interface HybridJson {
-  answer: string
+  method: string
+  response: string
   sources: JsonSource[]
   references: Array<{ label: string; id: string }>
   entities: Array<{ name: string; freq: number }>
@@ -42,31 +46,9 @@ interface HybridJson {
   ranking?: Array<{ id: string; why: string; vector: unknown; bm25: unknown; graph: unknown }>
 }
 
-/** `query --method hybrid` run in process (with `--json` unless `extra` says otherwise): what went to stdout and stderr. */
-async function hybridQuery(
-  root: string,
-  question: string,
-  extra: Partial<QueryCommandFlags>,
-): Promise<{ stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const flags: QueryCommandFlags = {
-    method: 'hybrid',
-    root,
-    communityLevel: 2,
-    dynamicCommunitySelection: false,
-    responseType: 'Multiple Paragraphs',
-    streaming: false,
-    json: true,
-    verbose: false,
-    ...extra,
-  }
-  await runQueryCommand(question, flags, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-  })
-  return { stdout, stderr }
-}
+/** `query --method hybrid` run in process (with `--json` unless `extra` says otherwise). */
+const hybridQuery = (root: string, question: string, extra: Partial<QueryCommandFlags>) =>
+  runQueryInProcess(root, question, 'hybrid', extra)
 
 /** `query --method hybrid --json` run in process: the parsed answer and what went to stderr. */
 async function hybridJson(
@@ -126,7 +108,7 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
 
   it('checks the citations of a scripted answer: references, unused sources, unknown label, uncited year', async () => {
     const out = await json(QUESTIONS.graph)
-    expect(out.answer).toBe(SCRIPTED_ANSWER)
+    expect(out.response).toBe(SCRIPTED_ANSWER)
     const s2 = out.sources.find((s) => s.label === 'S2')!
     expect(out.references).toEqual([{ label: 'S2', id: s2.id }])
     expect(out.warnings).toEqual([
@@ -141,14 +123,38 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
     ])
     const text = await query(QUESTIONS.graph)
     expect(text.stderr).toBe('')
-    expect(text.stdout).toContain(
-      `${SCRIPTED_ANSWER}\n\nReferences:\n  [S2] text_unit ${s2.id} (${s2.reason})\n\nWarnings:\n  unknown_citation: [S9]`,
+    // Text output: sources by their document title, one line per kind of warning, no 128-hex ids.
+    const unused = out.sources.filter((s) => s.label !== 'S2').map((s) => `[${s.label}] harbour-notes.txt`)
+    expect(text.stdout).toBe(
+      [
+        SCRIPTED_ANSWER,
+        '',
+        'References:',
+        `  [S2] harbour-notes.txt (${s2.reason})`,
+        '',
+        'Warnings (full details: --json):',
+        `  cited labels that were never given (1): [S9] is cited but no source has that label (given: S1–S${out.sources.length})`,
+        `  given but not cited (${unused.length}): ${unused.join(', ')}`,
+        '  sentences with a number or year and no citation (1): "The council met in 1998."',
+        '',
+      ].join('\n'),
     )
+    expect(text.stdout).not.toContain(s2.id)
   })
 
   it('--json follows the response schema', async () => {
     const out = await json(QUESTIONS.graph)
-    expect(Object.keys(out)).toEqual(['answer', 'sources', 'references', 'entities', 'warnings', 'usage'])
+    expectQueryResponse(out)
+    expect(Object.keys(out)).toEqual([
+      'method',
+      'response',
+      'context',
+      'usage',
+      'warnings',
+      'sources',
+      'references',
+      'entities',
+    ])
     expect(out.sources.length).toBeGreaterThan(0)
     for (const s of out.sources) {
       expect(Object.keys(s)).toEqual([
@@ -156,6 +162,7 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
         'id',
         'kind',
         'reason',
+        'title',
         'score_raw',
         'base_norm',
         'bonus',

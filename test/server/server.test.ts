@@ -125,7 +125,9 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     })
     expect(res.status).toBe(200)
     const json = (await res.json()) as Record<string, unknown>
-    expect(Object.keys(json)).toEqual(expect.arrayContaining(['answer', 'sources', 'references', 'warnings', 'usage']))
+    expect(Object.keys(json)).toEqual(
+      expect.arrayContaining(['response', 'sources', 'references', 'warnings', 'usage']),
+    )
     expect((json.sources as Array<{ kind: string }>).some((s) => s.kind === 'external')).toBe(true)
     const chatsBefore = fake.requests.filter((r) => r.kind !== 'embedding').length
     const preview = await post(`${server.url}/ranking/preview`, { question: 'Who salvaged the ship?' })

@@ -20,6 +20,8 @@ export interface HybridSource {
   id: string
   kind: SourceKind
   reason: Reason | 'external'
+  /** What a person knows the source by: the document title of a text unit, a report's title; null for an external passage. */
+  title: string | null
   score_raw: number | null
   base_norm: number | null
   bonus: number | null
@@ -31,6 +33,8 @@ export interface HybridSource {
 export interface ContextInput {
   ranked: readonly RankedCandidate[]
   units: ReadonlyMap<string, TextUnitRow>
+  /** Document title by id (for the sources' titles). */
+  documentTitles: ReadonlyMap<string, string>
   topN: number
   external: readonly ExternalPassage[]
   reports: ReadonlyArray<{ report: CommunityReportRow; score: number }>
@@ -81,11 +85,25 @@ export function buildHybridContext(input: ContextInput): HybridContext {
     texts.set(label, text)
     return true
   }
-  const empty = { score_raw: null, base_norm: null, bonus: null, composite_score: null, rel_type: null, rel_conf: null }
+  const empty = {
+    title: null,
+    score_raw: null,
+    base_norm: null,
+    bonus: null,
+    composite_score: null,
+    rel_type: null,
+    rel_conf: null,
+  }
   for (const c of input.ranked.slice(0, input.topN)) {
     const unit = input.units.get(c.id)
     if (unit === undefined) continue
-    const source = { id: c.id, kind: 'text_unit' as const, reason: c.reason, ...seedScores(c) }
+    const source = {
+      id: c.id,
+      kind: 'text_unit' as const,
+      reason: c.reason,
+      title: input.documentTitles.get(unit.document_id) ?? null,
+      ...seedScores(c),
+    }
     if (!add(`[{label}] (text unit ${unit.human_readable_id})\n${unit.text.trim()}\n\n`, source, unit.text)) break
   }
   // External passages were asked for explicitly: they go in even over the budget.
@@ -102,6 +120,7 @@ export function buildHybridContext(input: ContextInput): HybridContext {
       id: report.id,
       kind: 'community_report' as const,
       reason: 'vector' as const,
+      title: report.title,
       score_raw: score,
     }
     if (

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { QueryError } from '../../errors.js'
 import type { SearchResult } from '../index.js'
-import type { HybridWarning } from './citations.js'
-import type { ExternalPassage } from './context.js'
+import { queryResponseJson, type QueryWarning } from '../response-json.js'
+import type { ExternalPassage, HybridSource } from './context.js'
 
 interface Output {
   write(text: string): unknown
@@ -50,30 +50,46 @@ export async function readExternalContext(file: string): Promise<ExternalPassage
   )
 }
 
-/** The --json response of hybrid search; `ranking` is added with --explain. */
-export function hybridJson(result: SearchResult, explain: boolean): Record<string, unknown> {
-  const h = result.hybrid!
-  return {
-    answer: result.response,
-    sources: h.sources,
-    references: h.references,
-    entities: h.entities,
-    warnings: h.warnings,
-    usage: result.usage,
-    ...(explain ? { ranking: h.ranking, degraded: isDegraded(h.warnings) } : {}),
-  }
+/** How the text output names a source: its label and what a person knows it by, never the 128-hex id. */
+function readableSource(source: HybridSource | undefined, label: string): string {
+  if (source === undefined) return `[${label}]`
+  if (source.kind === 'external') return `[${label}] external passage ${source.id}`
+  if (source.kind === 'community_report') return `[${label}] community report "${source.title ?? source.id}"`
+  return `[${label}] ${source.title ?? 'text unit'}`
 }
 
-/** Warnings that mean a ranking signal was missing (no question vector, no BM25 index, no graph entity to start from). */
-const SIGNAL_LOST: ReadonlySet<HybridWarning['type']> = new Set([
-  'embedding_failed',
-  'bm25_unavailable',
-  'no_entities_matched',
-])
+const WARNING_LABELS: Record<string, string> = {
+  unused_sources: 'given but not cited',
+  unknown_citation: 'cited labels that were never given',
+  unreferenced_numeric: 'sentences with a number or year and no citation',
+  embedding_failed: 'question embedding failed',
+  bm25_unavailable: 'full-text (BM25) search unavailable',
+  no_entities_matched: 'no question entity found in the graph',
+  entity_extraction_failed: 'question entity extraction failed',
+  search: 'note',
+}
 
-/** True when the ranking was made without one of its signals (the seed API's `degraded`). */
-export function isDegraded(warnings: readonly HybridWarning[]): boolean {
-  return warnings.some((w) => SIGNAL_LOST.has(w.type))
+/**
+ * One line per kind of warning, sources by their readable label: twelve unused sources are one
+ * line, not twelve lines of ids (`query --json` keeps every warning with full ids).
+ */
+function summariseWarnings(warnings: readonly QueryWarning[], sources: readonly HybridSource[]): string[] {
+  const byLabel = new Map(sources.map((s) => [s.label, s]))
+  const groups = new Map<string, string[]>()
+  for (const w of warnings) {
+    const label = w.type === 'unused_sources' ? /^(S\d+)\b/.exec(w.detail)?.[1] : undefined
+    const item = label === undefined ? w.detail : readableSource(byLabel.get(label), label)
+    groups.set(w.type, [...(groups.get(w.type) ?? []), item])
+  }
+  return [...groups].map(([type, items]) => {
+    const shown = type === 'unreferenced_numeric' ? items.map((i) => `"${clip(i, 80)}"`) : items
+    const listed = shown.length > 6 ? [...shown.slice(0, 6), `and ${shown.length - 6} more`] : shown
+    return `${WARNING_LABELS[type] ?? type} (${items.length}): ${listed.join(type === 'unreferenced_numeric' ? ' ' : ', ')}`
+  })
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
 }
 
 export function writeHybrid(
@@ -84,23 +100,24 @@ export function writeHybrid(
 ): void {
   const h = result.hybrid!
   if (flags.json) {
-    stdout.write(`${JSON.stringify(hybridJson(result, flags.explain === true), null, 2)}\n`)
+    stdout.write(`${JSON.stringify(queryResponseJson(result, { explain: flags.explain === true }), null, 2)}\n`)
     return
   }
   const lines: string[] = []
   if (!streamed) lines.push(result.response.replace(/\n+$/, ''))
+  const byLabel = new Map(h.sources.map((s) => [s.label, s]))
   if (h.answered) {
     lines.push('', 'References:')
     if (h.references.length === 0) lines.push('  (none cited)')
-    const byLabel = new Map(h.sources.map((s) => [s.label, s]))
-    for (const r of h.references)
-      lines.push(
-        `  [${r.label}] ${byLabel.get(r.label)?.kind ?? 'source'} ${r.id} (${byLabel.get(r.label)?.reason ?? ''})`,
-      )
+    for (const r of h.references) {
+      const source = byLabel.get(r.label)
+      lines.push(`  ${readableSource(source, r.label)}${source === undefined ? '' : ` (${source.reason})`}`)
+    }
   }
-  if (h.warnings.length > 0) {
-    lines.push('', 'Warnings:')
-    for (const w of h.warnings) lines.push(`  ${w.type}: ${w.detail}`)
+  const warnings = summariseWarnings(h.warnings, h.sources)
+  if (warnings.length > 0) {
+    lines.push('', 'Warnings (full details: --json):')
+    for (const w of warnings) lines.push(`  ${w}`)
   }
   stdout.write(`${streamed ? '\n' : ''}${lines.join('\n')}\n`)
 }

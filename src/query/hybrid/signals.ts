@@ -10,6 +10,7 @@ import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
 import type { HybridWarning } from './citations.js'
 import { buildNameIndex, matchEntities } from './entity-match.js'
+import { fullTextRows } from './full-text-refresh.js'
 import type { RankedList } from './fusion.js'
 import { graphScore, rankGraphUnits, walkGraph, type ReachedEntity } from './graph-path.js'
 import { questionEntities } from './question-entities.js'
@@ -62,12 +63,7 @@ export async function bm25List(
 ): Promise<RankedList> {
   const empty: RankedList = { signal: 'bm25', hits: [] }
   try {
-    const state = await prepareFullTextTable(
-      dbUri,
-      s.fts_table,
-      tables.text_units.map((u) => ({ id: u.id, text: u.text ?? '' })),
-      s.build_fts,
-    )
+    const state = await prepareFullTextTable(dbUri, s.fts_table, fullTextRows(tables.text_units), s.build_fts)
     if (state === 'missing' || state === 'stale') {
       warnings.push({
         type: 'bm25_unavailable',

@@ -1,5 +1,5 @@
 /** The tables hybrid search reads: text units (required); the graph, reports, chunk edges and aliases when present. */
-import { CHUNK_EDGES, ENTITY_ALIASES, type ChunkEdgeRow, type EntityAliasRow } from '../../model/index.js'
+import { CHUNK_EDGES, DOCUMENTS, ENTITY_ALIASES, type ChunkEdgeRow, type EntityAliasRow } from '../../model/index.js'
 import { ParquetTableStore } from '../../storage/index.js'
 import { loadTables, type IndexTables } from '../load-index.js'
 
@@ -12,6 +12,8 @@ export interface HybridTables {
   chunk_edges: ChunkEdgeRow[]
   /** Other spellings of merged entities (extract_graph.normalize_titles); empty when absent. */
   entity_aliases: EntityAliasRow[]
+  /** Document title by id, so a source reads as its file name (`[S3] ferry-minutes.txt`); empty without documents.parquet. */
+  document_titles: Map<string, string>
 }
 
 export async function loadHybridTables(dataDir: string): Promise<HybridTables> {
@@ -24,5 +26,8 @@ export async function loadHybridTables(dataDir: string): Promise<HybridTables> {
     community_reports: tables.community_reports ?? [],
     chunk_edges: (await store.has(CHUNK_EDGES.name)) ? await store.read(CHUNK_EDGES) : [],
     entity_aliases: (await store.has(ENTITY_ALIASES.name)) ? await store.read(ENTITY_ALIASES) : [],
+    document_titles: (await store.has(DOCUMENTS.name))
+      ? new Map((await store.read(DOCUMENTS)).map((d) => [d.id, d.title]))
+      : new Map(),
   }
 }

@@ -2,8 +2,11 @@
  * Hybrid search: vector, BM25 and graph-path rankings fused by RRF, structure bonuses on top,
  * the best passages and community reports labelled [S#] for the model to cite, then the answer's
  * citations checked. `explain` (or no chat model) prints the ranking instead of asking the model.
+ * A conversation history is used as in basic search: its recent questions join the text the three
+ * signals search with (a follow-up finds its subject), and the turns are shown before the sources.
  */
 import type { Settings } from '../../config/index.js'
+import { passageHistory } from '../context/history.js'
 import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import { checkCitations, type CitedReference, type HybridWarning } from '../hybrid/citations.js'
 import { buildHybridContext, type ExternalPassage, type HybridContext, type HybridSource } from '../hybrid/context.js'
@@ -49,17 +52,23 @@ export async function* runHybridSearch(
 ): AsyncGenerator<string, HybridSearchContext, undefined> {
   const s = settings.hybrid_search
   const warnings: HybridWarning[] = []
+  const history = passageHistory(
+    input.query,
+    input.history,
+    input.historyMaxTurns,
+    s.max_context_tokens,
+    services.countTokens,
+  )
+  const searchText = history.searchText === '' ? input.query : history.searchText
   const needVector = s.use_vector || s.top_communities > 0
-  const vector = needVector ? await questionVector(input.query, services, warnings) : undefined
+  const vector = needVector ? await questionVector(searchText, services, warnings) : undefined
   const lists = [
     s.use_vector
       ? await vectorList(vector, s.vector_top_k, services, warnings)
       : { signal: 'vector' as const, hits: [] },
-    s.use_bm25
-      ? await bm25List(input.query, tables, options.dbUri, s, warnings)
-      : { signal: 'bm25' as const, hits: [] },
+    s.use_bm25 ? await bm25List(searchText, tables, options.dbUri, s, warnings) : { signal: 'bm25' as const, hits: [] },
   ]
-  const graph = s.use_graph ? await graphSignal(input.query, tables, settings, services, warnings, vector) : undefined
+  const graph = s.use_graph ? await graphSignal(searchText, tables, settings, services, warnings, vector) : undefined
   if (graph !== undefined) lists.push(graph.list)
   const units = new Map(tables.text_units.map((u) => [u.id, u]))
   const ranked = rankCandidates({
@@ -82,14 +91,19 @@ export async function* runHybridSearch(
   const context = buildHybridContext({
     ranked,
     units,
+    documentTitles: tables.document_titles,
     topN: s.top_n,
     external: options.external,
     reports: await topReports(vector, tables, s.top_communities, services),
     // Two hops can reach much of a graph: the context shows the nearest entities only.
     reached: (graph?.reached ?? []).slice(0, s.graph_top_k),
-    maxTokens: s.max_context_tokens,
+    maxTokens: history.room,
     countTokens: services.countTokens,
   })
+  const turns = history.block
+  const records =
+    turns.records.length > 0 ? { 'conversation history': turns.records, ...context.records } : context.records
+  const contextText = turns.text === '' ? context.text : `${turns.text}\n${context.text}`
   const unitNumber = (id: string) => String(units.get(id)?.human_readable_id ?? id)
   const ranking = explainRows(ranked, context.sources, unitNumber)
   const report: HybridReport = {
@@ -101,7 +115,7 @@ export async function* runHybridSearch(
     explainText: renderExplain(ranking, unitNumber),
     answered: false,
   }
-  const done = (): HybridSearchContext => ({ records: context.records, text: context.text, hybrid: report })
+  const done = (): HybridSearchContext => ({ records, text: contextText, hybrid: report })
   if (options.explain || services.chat === undefined) {
     yield offlineText(context, report, services.chat === undefined, unitNumber)
     return done()
@@ -109,7 +123,7 @@ export async function* runHybridSearch(
   const system = formatPrompt(
     s.prompt === null ? HYBRID_ANSWER_PROMPT : loadPrompt(s.prompt, '', 'hybrid_search.prompt'),
     {
-      context_data: context.text,
+      context_data: contextText,
       response_type: input.responseType,
     },
   )

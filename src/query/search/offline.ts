@@ -1,6 +1,7 @@
 /**
- * Offline answer: with no completion model configured, local and basic search print the ranked
- * context (what an LLM would have read) as readable markdown instead of a generated answer.
+ * Offline answer: with no completion model configured, local and basic search print a short
+ * extractive answer (the sentences of the ranked sources that best match the question, each with
+ * its source), then the ranked context (what an LLM would have read) under its own heading.
  */
 import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import type { ContextRecord, ContextRecords } from '../context/table-format.js'
@@ -8,10 +9,14 @@ import { formatRelated } from './graph-format.js'
 import type { SearchServices } from '../services.js'
 import type { QuestionInput, SearchContext, SearchRun } from './types.js'
 
-function offlineAnswer(records: ContextRecords, settingKey: string): string {
+function offlineAnswer(records: ContextRecords, settingKey: string, question: string): string {
+  const best = bestPassages(question, records.sources ?? [])
   const parts = [
-    `_No completion model is configured (${settingKey} is null), so this is the ranked context an answer would be based on._`,
+    `_No completion model is configured (${settingKey} is null), so here ${best.length > 0 ? 'are the passages that best match the question, then ' : 'is '}the ranked context an answer would be based on._`,
   ]
+  if (best.length > 0)
+    parts.push(`# Best passages\n\n${best.map((p, i) => `${i + 1}. "${p.sentence}" (Source ${p.source})`).join('\n')}`)
+  parts.push('# Context')
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) parts.push(`## ${title}\n\n${lines.join('\n')}`)
   }
@@ -35,8 +40,51 @@ function offlineAnswer(records: ContextRecords, settingKey: string): string {
     'Sources',
     (records.sources ?? []).map((s) => `### Source ${s.id}\n\n${String(s.text).trim()}\n${reachedNote(s)}`),
   )
-  if (parts.length === 1) parts.push('Nothing in the index matched the question.')
+  if (parts.length === 2 + (best.length > 0 ? 1 : 0)) parts.push('Nothing in the index matched the question.')
   return `${parts.join('\n\n')}\n`
+}
+
+/** Words too common to say what a question is about. */
+const STOPWORDS = new Set(
+  'the and for are was were what who whom whose which when where why how did does do has have had with from that this these those into about there their they them then than his her its our your you not but can could would should will any all been being also over under after before between'.split(
+    ' ',
+  ),
+)
+
+const PASSAGES_SHOWN = 3
+const SENTENCE_MAX = 300
+
+function terms(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !STOPWORDS.has(w)))
+}
+
+/**
+ * The sentences of the ranked sources that share the most words with the question (earlier sources
+ * win ties: they rank higher), at most one per source; none when no sentence shares a word.
+ */
+function bestPassages(
+  question: string,
+  sources: readonly ContextRecord[],
+): Array<{ sentence: string; source: string }> {
+  const wanted = terms(question)
+  const candidates = sources.flatMap((s, rank) => {
+    let best: { sentence: string; score: number } | undefined
+    for (const raw of String(s.text ?? '').split(/(?<=[.!?])\s+|\n{2,}/)) {
+      const sentence = raw.replace(/\s+/g, ' ').trim()
+      if (sentence.length < 20) continue
+      const words = terms(sentence)
+      const score = [...wanted].filter((w) => words.has(w)).length
+      if (score > 0 && (best === undefined || score > best.score)) best = { sentence, score }
+    }
+    return best === undefined ? [] : [{ ...best, rank, source: String(s.id) }]
+  })
+  return candidates
+    .sort((a, b) => b.score - a.score || a.rank - b.rank)
+    .slice(0, PASSAGES_SHOWN)
+    .map((c) => ({
+      sentence: c.sentence.length <= SENTENCE_MAX ? c.sentence : `${c.sentence.slice(0, SENTENCE_MAX - 1)}…`,
+      source: c.source,
+    }))
 }
 
 /** Graph search: how a source was reached through the chunk graph ('' for the other methods and seeds). */
@@ -75,7 +123,7 @@ export async function* answerFromContext(
   chat: SearchServices['chat'],
 ): SearchRun {
   if (chat === undefined) {
-    yield offlineAnswer(context.records, prompt.modelKey)
+    yield offlineAnswer(context.records, prompt.modelKey, input.query)
     return context
   }
   const system = formatPrompt(loadPrompt(prompt.path, prompt.builtin, prompt.key), {

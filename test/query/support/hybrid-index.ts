@@ -4,7 +4,14 @@
  * is reachable only by BM25 (a rare code), u5 only through the graph (one hop from HARBOUR COUNCIL).
  */
 import { join } from 'node:path'
-import { CHUNK_EDGES, ENTITIES, RELATIONSHIPS, TEXT_UNITS, type ChunkEdgeRow } from '../../../src/model/index.js'
+import {
+  CHUNK_EDGES,
+  DOCUMENTS,
+  ENTITIES,
+  RELATIONSHIPS,
+  TEXT_UNITS,
+  type ChunkEdgeRow,
+} from '../../../src/model/index.js'
 import { ParquetTableStore } from '../../../src/storage/index.js'
 import { openVectorStore } from '../../../src/storage/vector-store.js'
 
@@ -71,6 +78,18 @@ export async function writeHybridIndex(
   relationshipVectors = false,
 ): Promise<void> {
   const store = new ParquetTableStore(dir)
+  // One document: sources read as its title in the text output.
+  await store.write(DOCUMENTS, [
+    {
+      id: 'd1',
+      human_readable_id: 0,
+      title: 'harbour-notes.txt',
+      text: UNITS.map((u) => u.text).join('\n'),
+      text_unit_ids: UNITS.map((u) => u.id),
+      creation_date: '2026-01-01T00:00:00Z',
+      raw_data: null,
+    },
+  ])
   await store.write(
     TEXT_UNITS,
     UNITS.map((u, i) => ({

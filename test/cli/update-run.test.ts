@@ -1,6 +1,6 @@
 /** The line `graphrag update` prints about the reports, from the report workflows' summaries (graph or text-unit reports). */
 import { describe, expect, it } from 'vitest'
-import { describeReports } from '../../src/cli/update-command.js'
+import { describeReports } from '../../src/cli/update-run.js'
 import type { RunStatsFile } from '../../src/index/run/run-stats.js'
 
 const entry = (summary: Record<string, number | string>) =>

@@ -1,0 +1,48 @@
+/**
+ * The one JSON shape of an answer, for every search method: what `graphrag query --json` prints and
+ * what `POST /query` returns. docs/schemas/query-response.schema.json describes it; tests validate
+ * every method's output against that schema.
+ *
+ *   method, response, context, usage, warnings   every method
+ *   sources, references, entities                 hybrid search (its cited sources)
+ *   ranking                                       hybrid search with --explain
+ */
+import type { SearchMethod, SearchResult } from './index.js'
+
+/** A problem the search worked around or found in the answer; `type` is stable, `detail` is for people. */
+export interface QueryWarning {
+  type: string
+  detail: string
+}
+
+type HybridReport = NonNullable<SearchResult['hybrid']>
+
+export interface QueryResponseJson {
+  method: SearchMethod
+  response: string
+  context: SearchResult['context']
+  usage: SearchResult['usage']
+  warnings: QueryWarning[]
+  sources?: HybridReport['sources']
+  references?: HybridReport['references']
+  entities?: HybridReport['entities']
+  ranking?: HybridReport['ranking']
+}
+
+/** Warnings of the non-hybrid searches are sentences; they are typed `search` in the JSON. */
+const SEARCH_WARNING = 'search'
+
+export function queryResponseJson(result: SearchResult, options: { explain?: boolean } = {}): QueryResponseJson {
+  const warnings: QueryWarning[] = result.warnings.map((detail) => ({ type: SEARCH_WARNING, detail }))
+  const base = { method: result.method, response: result.response, context: result.context, usage: result.usage }
+  const h = result.hybrid
+  if (h === undefined) return { ...base, warnings }
+  return {
+    ...base,
+    warnings: [...warnings, ...h.warnings],
+    sources: h.sources,
+    references: h.references,
+    entities: h.entities,
+    ...(options.explain === true ? { ranking: h.ranking } : {}),
+  }
+}
