@@ -5,8 +5,9 @@
  *
  *   method, response, context, usage, warnings   every method
  *   sources, references, entities                 hybrid search (its cited sources)
- *   ranking                                       hybrid search with --explain
+ *   ranking, degraded                             hybrid search with --explain
  */
+import { isDegraded } from './hybrid/citations.js'
 import type { SearchMethod, SearchResult } from './index.js'
 
 /** A problem the search worked around or found in the answer; `type` is stable, `detail` is for people. */
@@ -27,6 +28,8 @@ export interface QueryResponseJson {
   references?: HybridReport['references']
   entities?: HybridReport['entities']
   ranking?: HybridReport['ranking']
+  /** With ranking: a signal (vector, BM25, graph) was unavailable, as the seed API's ranking preview says. */
+  degraded?: boolean
 }
 
 /** Warnings of the non-hybrid searches are sentences; they are typed `search` in the JSON. */
@@ -43,6 +46,6 @@ export function queryResponseJson(result: SearchResult, options: { explain?: boo
     sources: h.sources,
     references: h.references,
     entities: h.entities,
-    ...(options.explain === true ? { ranking: h.ranking } : {}),
+    ...(options.explain === true ? { ranking: h.ranking, degraded: isDegraded(h.warnings) } : {}),
   }
 }

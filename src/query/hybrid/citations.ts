@@ -18,6 +18,14 @@ export interface HybridWarning {
   detail: string
 }
 
+/** Warnings that mean a ranking signal was missing (no question vector, no BM25 index, no graph entity to start from). */
+const SIGNAL_LOST: ReadonlySet<WarningType> = new Set(['embedding_failed', 'bm25_unavailable', 'no_entities_matched'])
+
+/** True when the ranking was made without one of its signals (the seed API's `degraded`). */
+export function isDegraded(warnings: readonly HybridWarning[]): boolean {
+  return warnings.some((w) => SIGNAL_LOST.has(w.type))
+}
+
 export interface CitedReference {
   label: string
   id: string
