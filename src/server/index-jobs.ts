@@ -143,6 +143,7 @@ export class IndexJobs {
       env: this.project.env,
       method,
       reporter: jobReporter(job),
+      command: `graphrag serve (${mode} job)`,
     }
     // update with no changed documents runs no pipeline: its result says so instead of the run's stats.
     const run =
