@@ -31,7 +31,11 @@ export const chunkGraph = section(
     }),
     cross_document_top_k: int(3, 'Most similar units of other documents sent with each unit.', { min: 1 }),
     min_edge_weight: num(0, 'Edges with a lower weight are left out.', { min: 0, max: 1 }),
-    max_edges_per_chunk: int(0, 'Outgoing edges kept per text unit, highest weight first (0 = all).', { min: 0 }),
+    max_edges_per_chunk: int(
+      10,
+      'Outgoing edges kept per text unit, highest weight first (0 = all: shared-entity edges can then grow with the square of the corpus).',
+      { min: 0 },
+    ),
   },
   'Chunk graph (graphrag only): typed edges between text units, written to chunk_edges.parquet by create_chunk_graph.',
 )
