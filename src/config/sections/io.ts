@@ -29,6 +29,11 @@ export const input = section({
   text_column: optionalStr(
     'Column holding the text (null = "text"; xlsx: null = one document per workbook, set = one per row).',
   ),
+  max_unzipped_mb: int(
+    256,
+    'What one .docx or .xlsx file may expand to when unzipped, in MB; a larger one (a zip bomb) is skipped with a warning (graphrag only).',
+    { min: 1 },
+  ),
 })
 
 const NOT_FILE_STORAGE = 'only blob and cosmosdb storage use it; graphrag stores files'

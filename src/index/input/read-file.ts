@@ -18,6 +18,7 @@ import { readPdf } from './pdf.js'
 import type { ColumnOptions, FileDocuments } from './rows.js'
 import { readTextFile } from './text.js'
 import { readXlsx } from './xlsx.js'
+import { checkZipExpansion, type ZipLimits } from './zip-expansion.js'
 
 export type InputType = keyof typeof DEFAULT_FILE_PATTERNS
 type FileType = Exclude<InputType, 'auto'>
@@ -29,6 +30,7 @@ export interface ReadOptions {
   readonly columns: ColumnOptions
   /** False when `input.text_column` is not set: xlsx files are then read whole, not row by row. */
   readonly textColumnSet: boolean
+  readonly zip: ZipLimits
 }
 
 /** The reader `auto` uses for `path`, by its extension. */
@@ -69,8 +71,10 @@ export async function readInputFile(
     case 'pdf':
       return readPdf(bytes, path, creationDate)
     case 'docx':
+      checkZipExpansion(bytes, '.docx', options.zip)
       return readDocx(bytes, path, creationDate)
     case 'xlsx':
+      checkZipExpansion(bytes, '.xlsx', options.zip)
       return readXlsx(bytes, path, creationDate, options.textColumnSet ? columns : null)
   }
   const text = readText(

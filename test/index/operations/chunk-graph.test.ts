@@ -90,8 +90,8 @@ describe('shared-entity edges', () => {
   })
 
   it('are capped per unit by default, so the edges grow with the corpus, not its square', () => {
-    const { settings } = validateSettings({}, { root: '/project' })
-    expect(settings.chunk_graph.max_edges_per_chunk).toBe(10)
+    const result = validateSettings({}, { root: '/project' })
+    expect(result.ok && result.settings.chunk_graph.max_edges_per_chunk).toBe(10)
   })
 
   it('with a few units per entity still finds every pair (no hub, no approximation)', () => {
