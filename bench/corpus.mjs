@@ -49,7 +49,10 @@ function makeName(random, extraSyllables = 0) {
  * frequent far more often than the last (Zipf-like), as in real corpora where a few entities appear in
  * most chunks. Returns what was written in that unit.
  */
-export function writeCorpus(dir, { tokens, seed = 42, docTokens = 50_000, poolSize: fixedPool, countTokens, recurring = 0 }) {
+export function writeCorpus(
+  dir,
+  { tokens, seed = 42, docTokens = 50_000, poolSize: fixedPool, countTokens, recurring = 0 },
+) {
   mkdirSync(dir, { recursive: true })
   const random = seededRng(seed)
   const pool = new Set()

@@ -50,6 +50,7 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
   report.onListed?.(files.length)
   const read: ReadOptions = {
     decode,
+    encoding: options.encoding,
     encodingSet: options.encoding !== null,
     columns: {
       idColumn: options.id_column,

@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { join, posix } from 'node:path'
 import { ConfigError } from '../../errors.js'
 import { readCsv } from './csv.js'
-import { readText, textDecoderFor, UnreadableTextError, type TextDecodeFn } from './decode-text.js'
+import { fileDecoding, readText, textDecoderFor, UnreadableTextError, type TextDecodeFn } from './decode-text.js'
 import { readDocx } from './docx.js'
 import { AUTO_READERS, type DEFAULT_FILE_PATTERNS, formatCreationDate } from './files.js'
 import { readHtml } from './html.js'
@@ -25,6 +25,8 @@ type FileType = Exclude<InputType, 'auto'>
 
 export interface ReadOptions {
   readonly decode: TextDecodeFn
+  /** input.encoding as written (null: utf-8), for the BOM check and the warnings. */
+  readonly encoding: string | null
   /** False when `input.encoding` is not set: an HTML file's own `<meta charset>` then decides. */
   readonly encodingSet: boolean
   readonly columns: ColumnOptions
@@ -77,10 +79,20 @@ export async function readInputFile(
       checkZipExpansion(bytes, '.xlsx', options.zip)
       return readXlsx(bytes, path, creationDate, options.textColumnSet ? columns : null)
   }
-  const text = readText(
-    bytes,
-    type === 'html' && !options.encodingSet ? htmlDecoder(bytes, options.decode) : options.decode,
-  )
+  const fallback = type === 'html' && !options.encodingSet ? htmlDecoder(bytes, options.decode) : options.decode
+  const decoding = fileDecoding(bytes, fallback, options.encoding)
+  const text = readText(bytes, decoding.decode)
+  const read = readTextType(type, text, path, creationDate, columns)
+  return decoding.doubt === undefined ? read : { ...read, warnings: [`${path}: ${decoding.doubt}`, ...read.warnings] }
+}
+
+function readTextType(
+  type: Exclude<FileType, 'parquet' | 'pdf' | 'docx' | 'xlsx'>,
+  text: string,
+  path: string,
+  creationDate: string,
+  columns: ColumnOptions,
+): FileDocuments {
   switch (type) {
     case 'text':
       return readTextFile(text, path, creationDate)

@@ -50,7 +50,8 @@ export function sharedEntityEdges(
   let most = 0
   entitiesOf.forEach((entities, source) => {
     const candidates = new Set<number>()
-    for (const entity of entities) for (const target of nearby(unitsByEntity.get(entity)!, source)) candidates.add(target)
+    for (const entity of entities)
+      for (const target of nearby(unitsByEntity.get(entity)!, source)) candidates.add(target)
     candidates.delete(source)
     let own: Counted[] = []
     for (const target of candidates) {
