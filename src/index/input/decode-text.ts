@@ -95,6 +95,8 @@ function decodeUtf16(bytes: Uint8Array): string {
 
 export interface FileDecoding {
   readonly decode: TextDecodeFn
+  /** True when a byte order mark chose the decoder (nothing else may override it, not even HTML's meta charset). */
+  readonly byMark: boolean
   /** Why the text may be garbled although it decoded: the caller warns, naming the file. */
   readonly doubt?: string
 }
@@ -110,10 +112,11 @@ const UTF16_NAMES = new Set(['utf-16le', 'utf-16-le', 'utf-16be', 'utf-16-be', '
 export function fileDecoding(bytes: Uint8Array, fallback: TextDecodeFn, encoding: string | null): FileDecoding {
   const name = (encoding ?? 'utf-8').trim().toLowerCase().replace(/_/g, '-')
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-    return { decode: UTF8_NAMES.has(name) ? fallback : strict('utf-8', false, 'UTF-8') }
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { decode: strict('utf-16le', false, 'UTF-16LE') }
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { decode: strict('utf-16be', false, 'UTF-16BE') }
-  return { decode: fallback, doubt: UTF8_NAMES.has(name) ? undefined : utf8Doubt(bytes, name, encoding ?? name) }
+    return { decode: UTF8_NAMES.has(name) ? fallback : strict('utf-8', false, 'UTF-8'), byMark: true }
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { decode: strict('utf-16le', false, 'UTF-16LE'), byMark: true }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { decode: strict('utf-16be', false, 'UTF-16BE'), byMark: true }
+  const doubt = UTF8_NAMES.has(name) ? undefined : utf8Doubt(bytes, name, encoding ?? name)
+  return { decode: fallback, byMark: false, doubt }
 }
 
 /**

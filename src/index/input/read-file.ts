@@ -79,9 +79,10 @@ export async function readInputFile(
       checkZipExpansion(bytes, '.xlsx', options.zip)
       return readXlsx(bytes, path, creationDate, options.textColumnSet ? columns : null)
   }
-  const fallback = type === 'html' && !options.encodingSet ? htmlDecoder(bytes, options.decode) : options.decode
-  const decoding = fileDecoding(bytes, fallback, options.encoding)
-  const text = readText(bytes, decoding.decode)
+  const decoding = fileDecoding(bytes, options.decode, options.encoding)
+  // Without a BOM and without input.encoding, an HTML page's own <meta charset> decides.
+  const byPage = !decoding.byMark && type === 'html' && !options.encodingSet
+  const text = readText(bytes, byPage ? htmlDecoder(bytes, options.decode) : decoding.decode)
   const read = readTextType(type, text, path, creationDate, columns)
   return decoding.doubt === undefined ? read : { ...read, warnings: [`${path}: ${decoding.doubt}`, ...read.warnings] }
 }
