@@ -20,7 +20,7 @@ export type TextDecodeFn = (bytes: Uint8Array) => string
  * Unknown names are a ConfigError on `input.encoding`, raised once before any file is read.
  */
 export function textDecoderFor(encoding: string | null): TextDecodeFn {
-  const name = (encoding ?? 'utf-8').trim().toLowerCase().replace(/_/g, '-')
+  const name = codecName(encoding)
   if (['utf-8', 'utf8', 'u8'].includes(name)) return strict('utf-8', true, 'UTF-8')
   if (['utf-8-sig', 'utf8-sig'].includes(name)) return strict('utf-8', false, 'UTF-8')
   if (['latin1', 'latin-1', 'iso-8859-1', 'iso8859-1', 'l1'].includes(name)) return decodeLatin1
@@ -37,6 +37,11 @@ export function textDecoderFor(encoding: string | null): TextDecodeFn {
     throw new ConfigError(`input.encoding: unsupported encoding "${encoding}"`, { keyPath: 'input.encoding' })
   }
   return strict(label, true, encoding ?? label)
+}
+
+/** input.encoding as Python's codec lookup compares it: `UTF_8` and ` utf-8` are utf-8. */
+function codecName(encoding: string | null): string {
+  return (encoding ?? 'utf-8').trim().toLowerCase().replace(/_/g, '-')
 }
 
 function strict(label: string, keepBom: boolean, display: string): TextDecodeFn {
@@ -110,7 +115,7 @@ const UTF16_NAMES = new Set(['utf-16le', 'utf-16-le', 'utf-16be', 'utf-16-be', '
  * UTF-8 setting is left to `fallback`, which keeps it as U+FEFF as Python's utf-8 does (utf-8-sig drops it).
  */
 export function fileDecoding(bytes: Uint8Array, fallback: TextDecodeFn, encoding: string | null): FileDecoding {
-  const name = (encoding ?? 'utf-8').trim().toLowerCase().replace(/_/g, '-')
+  const name = codecName(encoding)
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
     return { decode: UTF8_NAMES.has(name) ? fallback : strict('utf-8', false, 'UTF-8'), byMark: true }
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { decode: strict('utf-16le', false, 'UTF-16LE'), byMark: true }
