@@ -15,6 +15,16 @@ export default {
     'src/index/run/resume.ts',
     'src/graph/leiden/*.ts',
     'src/query/context/*.ts',
+    // The update's report reuse (issue 28 §11), hybrid scoring and the server's request checks; the
+    // clustering projection (src/graph/leiden/project*.ts) is in the Leiden glob above.
+    'src/index/operations/community-reports/stale-reuse.ts',
+    'src/index/operations/community-reports/stable-reuse.ts',
+    'src/index/operations/community-reports/report-reuse.ts',
+    'src/query/hybrid/ranking.ts',
+    'src/query/hybrid/fusion.ts',
+    'src/query/hybrid/bonuses.ts',
+    'src/query/hybrid/signals.ts',
+    'src/server/requests.ts',
   ],
   concurrency: 1,
   // Stryker rewrites tsconfig.json through TypeScript's JS API, which TypeScript 7 no longer has; vitest

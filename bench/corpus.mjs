@@ -44,9 +44,15 @@ function makeName(random, extraSyllables = 0) {
  * or three, so entities recur across chunks as in real text (`poolSize` overrides the pool's size: a
  * larger pool gives documents casts of their own). With `countTokens` (a tokenizer's count) the sizes
  * are real tokens; without it, words at 0.75 a token, which undercounts once names get long (past 5,000
- * names they have two more syllables). Returns what was written in that unit.
+ * names they have two more syllables). With `recurring`, a main cast of that many names (the corpus's
+ * protagonists, places, institutions) takes a third of the mentions across every document, the most
+ * frequent far more often than the last (Zipf-like), as in real corpora where a few entities appear in
+ * most chunks. Returns what was written in that unit.
  */
-export function writeCorpus(dir, { tokens, seed = 42, docTokens = 50_000, poolSize: fixedPool, countTokens }) {
+export function writeCorpus(
+  dir,
+  { tokens, seed = 42, docTokens = 50_000, poolSize: fixedPool, countTokens, recurring = 0 },
+) {
   mkdirSync(dir, { recursive: true })
   const random = seededRng(seed)
   const pool = new Set()
@@ -55,8 +61,14 @@ export function writeCorpus(dir, { tokens, seed = 42, docTokens = 50_000, poolSi
   // glued together, "KalomirTenvor", were never extracted, so large corpora stopped adding entities).
   while (pool.size < poolSize) pool.add(makeName(random, pool.size >= 5000 ? 2 : 0))
   const names = [...pool]
-  // Neighbouring sentences draw from a local window of the pool, so chunks have their own cast.
-  const pick = (centre) => names[(Math.floor(centre) + Math.floor(random() * 40)) % names.length]
+  const cast = []
+  while (cast.length < recurring) cast.push(makeName(random, 1))
+  // Neighbouring sentences draw from a local window of the pool, so chunks have their own cast; with a
+  // main cast, a third of the mentions go to it (index ~ random²: the first names dominate).
+  const pick = (centre) =>
+    cast.length > 0 && random() < 1 / 3
+      ? cast[Math.floor(random() ** 2 * cast.length)]
+      : names[(Math.floor(centre) + Math.floor(random() * 40)) % names.length]
   const [total, perDoc] = countTokens ? [tokens, docTokens] : [tokens * 0.75, Math.round(docTokens * 0.75)]
   // A sentence and the space joining it to the next counted together, as the chunker sees them.
   const size = countTokens ? (text) => countTokens(`${text} `) : (_text, words) => words

@@ -1,5 +1,6 @@
 /** Parsers for command-line option values, shared by the commands: a bad value is a usage error naming what was expected. */
 import { InvalidArgumentError } from 'commander'
+import { describeRange, inRange, type Range } from '../config/fields.js'
 
 /** One of `values`, typed as that union. */
 export const oneOf =
@@ -10,18 +11,20 @@ export const oneOf =
     return value as T
   }
 
-/** A whole number of at least `min`. */
+/** An integer from `min` to `max`, with the message the settings give for a number out of range. */
 export const wholeNumber =
-  (min: number) =>
-  (value: string): number => {
-    const n = Number(value)
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`)
-    return n
-  }
+  (min: number, max: number) =>
+  (value: string): number =>
+    numberIn(value, true, { min, max })
 
 /** A number from 0 to 1. */
-export function fraction(value: string): number {
-  const n = Number(value)
-  if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError('expected a number from 0 to 1')
+export const fraction = (value: string): number => numberIn(value, false, { min: 0, max: 1 })
+
+function numberIn(value: string, integer: boolean, range: Range): number {
+  const n = value.trim() === '' ? Number.NaN : Number(value)
+  if (!inRange(n, integer, range)) throw new InvalidArgumentError(`expected ${describeRange(integer, range)}`)
   return n
 }
+
+/** Deepest community level an option accepts: hierarchies are a handful of levels deep, so more is a typo. */
+export const MAX_COMMUNITY_LEVEL = 100

@@ -1,7 +1,7 @@
 /** `graphrag export`: writes the graph as GraphML, GEXF, JSON, CSV or a self-contained HTML page. */
 import type { Command } from 'commander'
 import type { ExportFormat } from '../export/index.js'
-import { oneOf, wholeNumber } from './arguments.js'
+import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
 
 // Kept here (not imported) so `graphrag --help` does not load the graph libraries.
 const FORMATS: readonly ExportFormat[] = ['graphml', 'gexf', 'json', 'csv', 'html']
@@ -23,7 +23,11 @@ export function registerExportCommand(program: Command): void {
     .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
     .option('-d, --data <dir>', 'folder with the index tables (default: output_storage.base_dir)')
     .option('-f, --format <format>', 'graphml, gexf, json, csv or html', oneOf(FORMATS), 'html')
-    .option('-l, --level <n>', 'community level nodes are coloured by (default: 0, the top level)', wholeNumber(0))
+    .option(
+      '-l, --level <n>',
+      'community level nodes are coloured by (default: 0, the top level)',
+      wholeNumber(0, MAX_COMMUNITY_LEVEL),
+    )
     .option(
       '-o, --out <file>',
       'file to write, or a folder for csv (nodes.csv, edges.csv); - for stdout (default: <output>/export/)',

@@ -1,5 +1,5 @@
 /**
- * Ctrl-C / SIGTERM for `graphrag index`: the first asks the run to stop (no new model calls, the
+ * Ctrl-C / SIGTERM for `graphrag index` and `graphrag update`: the first asks the run to stop (no new model calls, the
  * ones in flight get a grace period so they are cached), the second exits at once. Tracks progress
  * so the closing line can say how far the run got.
  */
@@ -17,8 +17,8 @@ export interface InterruptibleReporter extends Reporter {
 export interface InterruptHandler {
   interruption: Interruption
   reporter: Reporter
-  /** "interrupted: N of M items done; run the same command to resume" */
-  summary(): string
+  /** "interrupted: N of M items done; run the same command to resume" (`resume`: the part after the semicolon). */
+  summary(resume?: string): string
   dispose(): void
 }
 
@@ -68,10 +68,10 @@ export function handleInterrupts(
   return {
     interruption,
     reporter,
-    summary: () => {
+    summary: (resume = 'run the same command to resume') => {
       const items = [...progress.values()].map((p) => `${p.done} of ${p.total} items done (${p.workflow}: ${p.label})`)
       const done = items.length === 0 ? `${finished} of ${workflows} workflows done` : items.join(', ')
-      return `interrupted: ${done}; run the same command to resume`
+      return `interrupted: ${done}; ${resume}`
     },
     dispose: () => {
       process.off('SIGINT', onSignal)

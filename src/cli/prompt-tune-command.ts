@@ -30,28 +30,33 @@ export function registerPromptTuneCommand(program: Command): void {
       oneOf(['random', 'top', 'all', 'auto'] as const),
       'random',
     )
-    .option('--limit <n>', 'sample chunks for random and top', wholeNumber(1), 15)
+    .option('--limit <n>', 'sample chunks for random and top', wholeNumber(1, 100_000), 15)
     .option(
       '--max-tokens <n>',
       'token budget of the extraction prompt (worked examples are added up to it)',
-      wholeNumber(1),
+      wholeNumber(1, 10_000_000),
       2000,
     )
-    .option('--chunk-size <n>', 'tokens per chunk when chunking the input for the sample', wholeNumber(1), 200)
-    .option('--overlap <n>', 'tokens shared by consecutive chunks', wholeNumber(0), 0)
+    .option(
+      '--chunk-size <n>',
+      'tokens per chunk when chunking the input for the sample',
+      wholeNumber(1, 10_000_000),
+      200,
+    )
+    .option('--overlap <n>', 'tokens shared by consecutive chunks', wholeNumber(0, 10_000_000), 0)
     .option(
       '--min-examples-required <n>',
       'worked examples kept in the extraction prompt even beyond the token budget',
-      wholeNumber(0),
+      wholeNumber(0, 1000),
       2,
     )
     .option(
       '--n-subset-max <n>',
       'auto: chunks embedded at most (a seeded random subset of a larger corpus)',
-      wholeNumber(1),
+      wholeNumber(1, 1_000_000),
       300,
     )
-    .option('--k <n>', 'auto: sample chunks, one nearest each k-means centre', wholeNumber(1), 15)
+    .option('--k <n>', 'auto: sample chunks, one nearest each k-means centre', wholeNumber(1, 100_000), 15)
     .option('--discover-entity-types', 'discover the entity types of the corpus (default)', true)
     .option('--no-discover-entity-types', 'keep the entity types of extract_graph.entity_types')
     .option(
@@ -60,7 +65,7 @@ export function registerPromptTuneCommand(program: Command): void {
       oneOf(['stratified', 'global'] as const),
       'stratified',
     )
-    .option('--max-entity-types <n>', 'entity types kept at most', wholeNumber(1), 12)
+    .option('--max-entity-types <n>', 'entity types kept at most', wholeNumber(1, 1000), 12)
     .option(
       '--min-type-share <x>',
       'share of the entities a type needs (of its document for stratified, of the sample for global)',
@@ -80,7 +85,7 @@ export function registerPromptTuneCommand(program: Command): void {
     )
     .option('--dry-run', 'show the sample chunks and the estimated calls and cost; call no model, write nothing', false)
     .option('--no-cache', 'ignore and do not write the LLM cache')
-    .option('--seed <n>', 'seed of the random and auto selections', wholeNumber(0), 0xdeadbeef)
+    .option('--seed <n>', 'seed of the random and auto selections', wholeNumber(0, 4_294_967_295), 0xdeadbeef)
     .option('-v, --verbose', 'debug logging and stack traces', false)
     .action(async (flags: PromptTuneFlags) => {
       const { config, dryRun, ...rest } = flags

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { QueryCommandFlags } from '../query/command.js'
 import type { SearchMethod } from '../query/index.js'
-import { oneOf, wholeNumber } from './arguments.js'
+import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
 
 const METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
 
@@ -26,7 +26,7 @@ export function registerQueryCommand(program: Command): void {
     .option(
       '--community-level <n>',
       'community hierarchy level of the reports (higher = smaller communities)',
-      wholeNumber(0),
+      wholeNumber(0, MAX_COMMUNITY_LEVEL),
       2,
     )
     .option('--dynamic-community-selection', 'global search: let the model pick the relevant reports top-down', false)

@@ -1,5 +1,6 @@
 /** `graphrag serve`: the HTTP API (queries, index jobs, diagnostics) until interrupted. */
 import { InvalidArgumentError, type Command } from 'commander'
+import { ConfigError } from '../errors.js'
 
 interface ServeFlags {
   root: string
@@ -12,6 +13,30 @@ function parsePort(value: string): number {
   const n = Number(value)
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535')
   return n
+}
+
+/** A port in use or not allowed is the user's to change, not a bug: say what to change. */
+function listenError(error: unknown): ConfigError | undefined {
+  const e = error as NodeJS.ErrnoException & { address?: string; port?: number }
+  const where = `${e.address?.includes(':') ? `[${e.address}]` : e.address}:${e.port}`
+  const change = 'pass --port <n> (0 = any free port) or set server.port in the settings'
+  if (e.code === 'EADDRINUSE')
+    return new ConfigError(
+      `cannot listen on ${where} (EADDRINUSE): another program uses that port; stop it, or ${change}`,
+      {
+        cause: e,
+      },
+    )
+  if (e.code === 'EACCES')
+    return new ConfigError(`cannot listen on ${where} (EACCES): ports below 1024 need privileges; ${change}`, {
+      cause: e,
+    })
+  if (e.code === 'EADDRNOTAVAIL')
+    return new ConfigError(
+      `cannot listen on ${where} (EADDRNOTAVAIL): no network interface has that address; pass --host or set server.host`,
+      { cause: e },
+    )
+  return undefined
 }
 
 export function registerServeCommand(program: Command): void {
@@ -29,6 +54,8 @@ export function registerServeCommand(program: Command): void {
         configFile: flags.config,
         host: flags.host,
         port: flags.port,
+      }).catch((error: unknown) => {
+        throw listenError(error) ?? error
       })
       process.stderr.write(
         `graphrag: serving ${flags.root} at ${server.url} (API description: ${server.url}/openapi.json)\n`,

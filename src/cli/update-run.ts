@@ -27,7 +27,9 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
     writeEstimateRows(estimateWorkflows(plan.settings, pipeline, plan.figures, pipeline, reach), out)
     return void out.write('Dry run: nothing was called or written.\n')
   }
-  const result = await runUpdate({ ...options, reporter: createConsoleReporter() })
+  const { runInterruptibly } = await import('./interruptible-index.js')
+  const result = await runInterruptibly(options, createConsoleReporter(), runUpdate)
+  if (result === undefined) return
   if (result.upToDate)
     out.write(`Index is up to date (${describeChanges(result.changes)}): no model was called, output/ is unchanged.\n`)
   else {

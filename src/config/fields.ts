@@ -40,51 +40,70 @@ function field<T>(description: string, def: T, parse: Field<T>['parse'], example
 
 type Opts = { example?: unknown }
 
-export function int(def: number, description: string, opts: Opts & { min?: number } = {}): Field<number> {
-  const min = opts.min ?? Number.MIN_SAFE_INTEGER
-  const what = min === 0 ? 'a non-negative integer' : min === 1 ? 'a positive integer' : 'an integer'
+/**
+ * Every numeric key declares its range: a value outside it (1e308 tokens per chunk, 1e20 parallel
+ * requests) is refused with one message saying what is expected, instead of running out of memory
+ * or hanging later.
+ */
+export interface Range {
+  readonly min: number
+  readonly max: number
+}
+
+/** "an integer from 1 to 10,000" / "a number from 0 to 1" (the message of every numeric key and CLI option). */
+export function describeRange(integer: boolean, range: Range): string {
+  const bound = (n: number) => (Number.isInteger(n) && Math.abs(n) >= 10_000 ? n.toLocaleString('en-US') : String(n))
+  return `${integer ? 'an integer' : 'a number'} from ${bound(range.min)} to ${bound(range.max)}`
+}
+
+export function inRange(value: unknown, integer: boolean, range: Range): value is number {
+  return (
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    (!integer || Number.isInteger(value)) &&
+    value >= range.min &&
+    value <= range.max
+  )
+}
+
+export function int(def: number, description: string, opts: Opts & Range): Field<number> {
   return field(
     description,
     def,
     (raw, path, issues) => {
       if (raw === undefined || raw === null) return def
-      if (typeof raw === 'number' && Number.isInteger(raw) && raw >= min) return raw
-      issues.errors.push(`${path}: expected ${what}, got ${describe(raw)}`)
+      if (inRange(raw, true, opts)) return raw
+      issues.errors.push(`${path}: expected ${describeRange(true, opts)}, got ${describe(raw)}`)
       return def
     },
     opts.example,
   )
 }
 
-export function num(def: number, description: string, opts: Opts & { min?: number; max?: number } = {}): Field<number> {
+export function num(def: number, description: string, opts: Opts & Range): Field<number> {
   return field(
     description,
     def,
     (raw, path, issues) => {
       if (raw === undefined || raw === null) return def
-      if (
-        typeof raw === 'number' &&
-        Number.isFinite(raw) &&
-        raw >= (opts.min ?? -Infinity) &&
-        raw <= (opts.max ?? Infinity)
-      )
-        return raw
-      const range = opts.min !== undefined ? ` between ${opts.min} and ${opts.max ?? '∞'}` : ''
-      issues.errors.push(`${path}: expected a number${range}, got ${describe(raw)}`)
+      if (inRange(raw, false, opts)) return raw
+      issues.errors.push(`${path}: expected ${describeRange(false, opts)}, got ${describe(raw)}`)
       return def
     },
     opts.example,
   )
 }
 
-export function optionalNum(description: string, opts: Opts & { min?: number } = {}): Field<number | null> {
+/** A number within `opts`, or null; `integer` for counts (max_tokens, requests per period). */
+export function optionalNum(description: string, opts: Opts & Range & { integer?: boolean }): Field<number | null> {
+  const integer = opts.integer ?? false
   return field<number | null>(
     description,
     null,
     (raw, path, issues) => {
       if (raw === undefined || raw === null) return null
-      if (typeof raw === 'number' && Number.isFinite(raw) && raw >= (opts.min ?? -Infinity)) return raw
-      issues.errors.push(`${path}: expected a number or null, got ${describe(raw)}`)
+      if (inRange(raw, integer, opts)) return raw
+      issues.errors.push(`${path}: expected ${describeRange(integer, opts)} or null, got ${describe(raw)}`)
       return null
     },
     opts.example,
@@ -187,21 +206,14 @@ export function strList(
 }
 
 /** A non-empty list of numbers, each within [min, max] (graph_search.hop_decay). */
-export function numList(
-  def: readonly number[],
-  description: string,
-  opts: Opts & { min?: number; max?: number } = {},
-): Field<readonly number[]> {
+export function numList(def: readonly number[], description: string, opts: Opts & Range): Field<readonly number[]> {
   return field<readonly number[]>(
     description,
     def,
     (raw, path, issues) => {
       if (raw === undefined || raw === null) return def
-      const ok = (v: unknown) =>
-        typeof v === 'number' && Number.isFinite(v) && v >= (opts.min ?? -Infinity) && v <= (opts.max ?? Infinity)
-      if (Array.isArray(raw) && raw.length > 0 && raw.every(ok)) return raw as number[]
-      const range = opts.min !== undefined ? ` between ${opts.min} and ${opts.max ?? '∞'}` : ''
-      issues.errors.push(`${path}: expected a non-empty list of numbers${range}, got ${describe(raw)}`)
+      if (Array.isArray(raw) && raw.length > 0 && raw.every((v) => inRange(v, false, opts))) return raw as number[]
+      issues.errors.push(`${path}: expected a non-empty list, each ${describeRange(false, opts)}, got ${describe(raw)}`)
       return def
     },
     opts.example,

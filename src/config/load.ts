@@ -85,9 +85,25 @@ function parseSettingsText(text: string, file: string): unknown {
     const line = err.linePos?.[0]?.line
     throw new ConfigError(`${file}${line ? `:${line}` : ''}: invalid YAML (${err.message.split('\n')[0]})`, { file })
   }
-  const value: unknown = doc.toJS() ?? {}
+  const value: unknown = toJS(doc, file) ?? {}
   if (!isPlainObject(value)) throw new ConfigError(`${file}: expected a mapping of settings at the top level`, { file })
   return value
+}
+
+/**
+ * yaml refuses a document whose aliases expand past its limit (a "billion laughs" bomb) with a
+ * ReferenceError: that is the file's problem, said as such.
+ */
+function toJS(doc: ReturnType<typeof parseDocument>, file: string): unknown {
+  try {
+    return doc.toJS()
+  } catch (cause) {
+    if (!(cause instanceof ReferenceError) || !/alias/i.test(cause.message)) throw cause
+    throw new ConfigError(
+      `${file}: invalid YAML (its aliases expand too many times, as in a YAML "alias bomb"); write the repeated values out or use fewer aliases (*name)`,
+      { file, cause },
+    )
+  }
 }
 
 /** Reads the unsubstituted file to learn which variable each model's api_key names. */

@@ -31,7 +31,10 @@ import {
 export const SETTINGS = section({
   completion_models: completionModels,
   embedding_models: embeddingModels,
-  concurrent_requests: int(25, 'Parallel LLM requests per model (unless the model sets its own).', { min: 1 }),
+  concurrent_requests: int(25, 'Parallel LLM requests per model (unless the model sets its own).', {
+    min: 1,
+    max: 10_000,
+  }),
   async_mode: oneOf(
     ['threaded', 'asyncio'],
     'threaded',

@@ -108,6 +108,7 @@ export function modelOptionsFromSettings(
     dimensions: orUndefined(s.dimensions),
     pricing:
       s.pricing === null ? undefined : { inputPer1m: s.pricing.input_per_1m, outputPer1m: s.pricing.output_per_1m },
-    keyOrigin: context.keyOrigin,
+    // Callers that know only the settings (the server's queries and probes) still sent a configured key.
+    keyOrigin: context.keyOrigin ?? (s.api_key ? `${group}.${id}.api_key in the settings` : undefined),
   }
 }

@@ -170,6 +170,7 @@ export class IndexJobs {
       reporter: jobReporter(job),
       interrupt: job.interruption,
       signal: job.interruption.signal,
+      command: `graphrag serve (${mode} job)`,
     }
     // update with no changed documents runs no pipeline: its result says so instead of the run's stats.
     const run =

@@ -31,7 +31,7 @@ describe('loadConfig', () => {
   it('names the key path and the expected type for a bad value', async () => {
     const root = await testdir({ 'settings.yaml': 'extract_graph:\n  max_gleanings: two\n' })
     const error = errorOf(() => loadConfig({ root, env: {} }))
-    expect(error.message).toContain('extract_graph.max_gleanings: expected a non-negative integer, got "two"')
+    expect(error.message).toContain('extract_graph.max_gleanings: expected an integer from 0 to 1000, got "two"')
     expect(error.keyPath).toBe('extract_graph.max_gleanings')
     expect(error.message.split('\n')).toHaveLength(1)
   })

@@ -166,7 +166,7 @@ describe('validateSettings: chunk_graph and graph_search (ours)', () => {
 
   it('checks hop_decay as a non-empty list of factors in [0, 1] and resolves the prompt paths', () => {
     expect(errorsOf({ graph_search: { hop_decay: [1, 1.5] } })).toEqual([
-      'graph_search.hop_decay: expected a non-empty list of numbers between 0 and 1, got [1,1.5]',
+      'graph_search.hop_decay: expected a non-empty list, each a number from 0 to 1, got [1,1.5]',
     ])
     expect(errorsOf({ graph_search: { hop_decay: [] } })).toEqual([expect.stringContaining('graph_search.hop_decay')])
     const result = validate({

@@ -160,7 +160,7 @@ describe('graphrag index: one clear line for bad input', () => {
     const run = await runCli(['index', '--root', root])
     expect(run.code).toBe(1)
     expect(run.stderr.trim()).toMatch(
-      /^graphrag: .*settings\.yaml: chunking\.size: expected a positive integer, got "large"$/,
+      /^graphrag: .*settings\.yaml: chunking\.size: expected an integer from 1 to 10,000,000, got "large"$/,
     )
   })
 

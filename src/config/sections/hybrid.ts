@@ -1,7 +1,7 @@
 /** Settings of hybrid search (ours): signals, fusion, bonuses, context and citations. */
 import { bool, int, num, oneOf, optionalStr, section, str } from '../fields.js'
 
-const weight = (def: number, description: string) => num(def, description, { min: 0 })
+const weight = (def: number, description: string) => num(def, description, { min: 0, max: 1000 })
 
 /** Bonus weight per chunk_edges relation (× the edge's confidence); relations not listed get `default`. */
 const hybridEdgeWeights = section(
@@ -41,17 +41,18 @@ export const hybridSearch = section({
   use_vector: bool(true, 'Rank text units by vector similarity to the question (text_unit_text).'),
   use_bm25: bool(true, "Rank text units by BM25 over LanceDB's full-text index."),
   use_graph: bool(true, "Rank text units of the entities reached from the question's entities."),
-  vector_top_k: int(20, 'Text units taken from the vector ranking.', { min: 1 }),
-  bm25_top_k: int(20, 'Text units taken from the BM25 ranking.', { min: 1 }),
-  graph_top_k: int(20, 'Text units taken from the graph-path ranking.', { min: 1 }),
+  vector_top_k: int(20, 'Text units taken from the vector ranking.', { min: 1, max: 1_000_000 }),
+  bm25_top_k: int(20, 'Text units taken from the BM25 ranking.', { min: 1, max: 1_000_000 }),
+  graph_top_k: int(20, 'Text units taken from the graph-path ranking.', { min: 1, max: 1_000_000 }),
   relationship_top_k: int(
     3,
     'When the index has relationship_description vectors: the endpoints of this many relationships nearest the question (at entity_min_similarity or more) also start the graph walk.',
-    { min: 0 },
+    { min: 0, max: 1_000_000 },
   ),
-  max_hops: int(2, "Relationship hops walked from the question's entities.", { min: 0 }),
+  max_hops: int(2, "Relationship hops walked from the question's entities.", { min: 0, max: 1000 }),
   rrf_k: int(60, 'Reciprocal Rank Fusion constant: a unit at rank r (0 = first) of a list scores 1/(rrf_k + r + 1).', {
     min: 0,
+    max: 1_000_000,
   }),
   shared_entity_weight: weight(0.15, "Bonus × the share of the question's entities a passage mentions."),
   cooccurrence_weight: weight(
@@ -62,13 +63,15 @@ export const hybridSearch = section({
   degree_weight: weight(0.05, "Bonus × the mean normalised degree of a passage's entities (when use_degree)."),
   edge_seed_k: int(5, 'Top fused passages whose chunk_edges neighbours get an edge bonus (or join as candidates).', {
     min: 0,
+    max: 1_000_000,
   }),
   edge_weights: hybridEdgeWeights,
-  top_n: int(10, 'Passages put into the context.', { min: 1 }),
+  top_n: int(10, 'Passages put into the context.', { min: 1, max: 1_000_000 }),
   top_communities: int(3, 'Community reports added by similarity to the question (community_full_content).', {
     min: 0,
+    max: 1_000_000,
   }),
-  max_context_tokens: int(12000, 'Token budget of the context.', { min: 1 }),
+  max_context_tokens: int(12000, 'Token budget of the context.', { min: 1, max: 10_000_000 }),
   fts_table: str('text_unit_text_fts', 'LanceDB table (ours) holding the full-text index over text unit text.'),
   build_fts: bool(
     true,

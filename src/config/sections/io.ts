@@ -29,6 +29,11 @@ export const input = section({
   text_column: optionalStr(
     'Column holding the text (null = "text"; xlsx: null = one document per workbook, set = one per row).',
   ),
+  max_unzipped_mb: int(
+    256,
+    'What one .docx or .xlsx file may expand to when unzipped, in MB; a larger one (a zip bomb) is skipped with a warning (graphrag only).',
+    { min: 1, max: 1_048_576 },
+  ),
 })
 
 const NOT_FILE_STORAGE = 'only blob and cosmosdb storage use it; graphrag stores files'
@@ -83,8 +88,8 @@ export const chunking = section({
     'o200k_base',
     `tiktoken encoding used for chunk sizes and n_tokens (${TIKTOKEN_ENCODINGS.join(', ')}).`,
   ),
-  size: int(1200, 'Tokens per chunk.', { min: 1 }),
-  overlap: int(100, 'Tokens shared by consecutive chunks.', { min: 0 }),
+  size: int(1200, 'Tokens per chunk.', { min: 1, max: 10_000_000 }),
+  overlap: int(100, 'Tokens shared by consecutive chunks.', { min: 0, max: 10_000_000 }),
   prepend_metadata: strList(null, 'Document fields written as "key: value." lines before each chunk (e.g. [title]).'),
 })
 
@@ -104,7 +109,7 @@ export const tableProvider = section({
     'only the cosmosdb table provider uses it',
   ),
   batch_size: ignored(
-    int(50, 'Rows per write batch. Not used: each table is written in one piece.', { min: 1 }),
+    int(50, 'Rows per write batch. Not used: each table is written in one piece.', { min: 1, max: 1_000_000 }),
     'each table is written in one piece',
   ),
 })
@@ -137,7 +142,7 @@ const indexSchemaShape = {
     str('vector', 'Vector column. Only the default is supported: tables always use vector.'),
     LANCEDB_COLUMNS,
   ),
-  vector_size: int(0, 'Vector dimension (0 = vector_store.vector_size).', { min: 0 }),
+  vector_size: int(0, 'Vector dimension (0 = vector_store.vector_size).', { min: 0, max: 100_000 }),
   fields: ignored(
     freeMap('Extra columns. Not used: tables hold id, vector and the creation date.'),
     'extra columns are not supported',
@@ -151,7 +156,7 @@ export const vectorStore = section({
     unsupported: ['azure_ai_search', 'cosmosdb'],
   }),
   db_uri: str('output/lancedb', 'LanceDB folder, relative to the project root.'),
-  vector_size: int(3072, 'Embedding dimension; a mismatch with the model fails fast.', { min: 1 }),
+  vector_size: int(3072, 'Embedding dimension; a mismatch with the model fails fast.', { min: 1, max: 100_000 }),
   index_schema: mapOf(
     indexSchemaShape,
     'Per-embedding table settings (entity_description, community_full_content, text_unit_text).',

@@ -25,14 +25,21 @@ const retry = optionalSection(
       'exponential_backoff',
       'Backoff strategy between attempts (exponential_backoff or immediate).',
     ),
-    max_retries: int(7, 'Retries after the first attempt (429, 5xx, timeouts, connection resets).', { min: 0 }),
+    max_retries: int(7, 'Retries after the first attempt (429, 5xx, timeouts, connection resets).', {
+      min: 0,
+      max: 100,
+    }),
     base_delay: num(
       2,
       'Backoff base in seconds: the n-th retry waits base_delay^n seconds (plus jitter, up to max_delay); a Retry-After header from the server wins.',
-      { min: 0 },
+      { min: 0, max: 60 },
     ),
     jitter: bool(true, 'Add up to one second of random jitter to each wait.'),
-    max_delay: optionalNum('Upper bound of one wait in seconds (null = unbounded).', { min: 0, example: 60 }),
+    max_delay: optionalNum('Upper bound of one wait in seconds (null = unbounded).', {
+      min: 0,
+      max: 86_400,
+      example: 60,
+    }),
   },
   'Retry policy (null = 7 exponential retries). Retry-After headers from the server are honoured.',
 )
@@ -40,10 +47,17 @@ const retry = optionalSection(
 const rateLimit = optionalSection(
   {
     type: oneOf(['sliding_window'], 'sliding_window', 'Rate limiter kind (sliding_window is the only one).'),
-    period_in_seconds: int(60, 'Length of the sliding window.', { min: 1 }),
-    requests_per_period: optionalNum('Maximum requests per window (null = unlimited).', { min: 1, example: 500 }),
+    period_in_seconds: int(60, 'Length of the sliding window.', { min: 1, max: 86_400 }),
+    requests_per_period: optionalNum('Maximum requests per window (null = unlimited).', {
+      min: 1,
+      max: 1_000_000_000,
+      integer: true,
+      example: 500,
+    }),
     tokens_per_period: optionalNum('Maximum prompt + completion tokens per window (null = unlimited).', {
       min: 1,
+      max: 1_000_000_000_000,
+      integer: true,
       example: 200000,
     }),
   },
@@ -52,8 +66,8 @@ const rateLimit = optionalSection(
 
 const pricing = optionalSection(
   {
-    input_per_1m: num(0, 'USD per million prompt tokens.', { min: 0 }),
-    output_per_1m: num(0, 'USD per million completion tokens.', { min: 0 }),
+    input_per_1m: num(0, 'USD per million prompt tokens.', { min: 0, max: 1_000_000 }),
+    output_per_1m: num(0, 'USD per million completion tokens.', { min: 0, max: 1_000_000 }),
   },
   'Price override for cost estimates (null = built-in prices, which cover common OpenAI models).',
 )
@@ -93,9 +107,11 @@ const modelShape = {
   rate_limit: rateLimit,
   concurrent_requests: optionalNum('Parallel requests to this model (null = the top-level concurrent_requests).', {
     min: 1,
+    max: 10_000,
+    integer: true,
     example: 8,
   }),
-  request_timeout: num(180, 'Seconds before one request is abandoned and retried.', { min: 1 }),
+  request_timeout: num(180, 'Seconds before one request is abandoned and retried.', { min: 1, max: 86_400 }),
   encoding_model: optionalOneOf(
     TIKTOKEN_ENCODINGS,
     'tiktoken encoding for budgets and rate limits (null = chosen from the model family).',
@@ -103,7 +119,7 @@ const modelShape = {
   ),
   dimensions: optionalNum(
     "Embedding size: the local embedder's dimension, or requested from the provider when set (null = the model's own).",
-    { min: 1, example: 1024 },
+    { min: 1, max: 100_000, integer: true, example: 1024 },
   ),
   pricing,
   metrics: ignored(

@@ -22,8 +22,11 @@ export const DEFAULT_EXCLUDE_NOUNS = [
 export const embedText = section({
   embedding_model_id: str('default_embedding_model', 'Embedding model id from embedding_models.'),
   model_instance_name: str('text_embedding', 'Cache partition name.'),
-  batch_size: int(16, 'Texts per embedding request.', { min: 1 }),
-  batch_max_tokens: int(8191, 'Tokens per embedding request; longer texts are split and mean-pooled.', { min: 1 }),
+  batch_size: int(16, 'Texts per embedding request.', { min: 1, max: 1_000_000 }),
+  batch_max_tokens: int(8191, 'Tokens per embedding request; longer texts are split and mean-pooled.', {
+    min: 1,
+    max: 10_000_000,
+  }),
   names: strList(
     ['entity_description', 'community_full_content', 'text_unit_text'],
     'Embeddings to generate, each its own LanceDB table: entity_title, entity_description, relationship_description, document_text, text_unit_text, community_title, community_summary, community_full_content.',
@@ -35,7 +38,7 @@ export const extractGraph = section({
   model_instance_name: str('extract_graph', 'Cache partition name.'),
   prompt: optionalStr('Prompt file (null = built-in).'),
   entity_types: strList([...DEFAULT_ENTITY_TYPES], 'Entity types the model is asked to extract.'),
-  max_gleanings: int(1, 'Follow-up "anything missed?" rounds per chunk.', { min: 0 }),
+  max_gleanings: int(1, 'Follow-up "anything missed?" rounds per chunk.', { min: 0, max: 1000 }),
   max_failed_fraction: num(0, 'Fraction of chunks allowed to fail after retries before the workflow fails.', {
     min: 0,
     max: 1,
@@ -50,8 +53,8 @@ export const summarizeDescriptions = section({
   completion_model_id: str('default_completion_model', 'Chat model id from completion_models.'),
   model_instance_name: str('summarize_descriptions', 'Cache partition name.'),
   prompt: optionalStr('Prompt file (null = built-in).'),
-  max_length: int(500, 'Word limit given to the model for each summary.', { min: 1 }),
-  max_input_tokens: int(4000, 'Token budget for the descriptions sent in one call.', { min: 1 }),
+  max_length: int(500, 'Word limit given to the model for each summary.', { min: 1, max: 10_000_000 }),
+  max_input_tokens: int(4000, 'Token budget for the descriptions sent in one call.', { min: 1, max: 10_000_000 }),
 })
 
 /** The reference's cfg-extractor grammar: adjacent tag pairs merged into one phrase tag. */
@@ -68,7 +71,10 @@ const SPACY_ONLY = 'only the syntactic_parser and cfg extractors use it; graphra
 
 export const extractGraphNlp = section({
   normalize_edge_weights: bool(true, 'Replace co-occurrence counts by pointwise mutual information.'),
-  concurrent_requests: int(25, 'Unused, as in Microsoft GraphRAG (NLP extraction makes no requests).', { min: 1 }),
+  concurrent_requests: int(25, 'Unused, as in Microsoft GraphRAG (NLP extraction makes no requests).', {
+    min: 1,
+    max: 10_000,
+  }),
   async_mode: oneOf(['threaded', 'asyncio'], 'threaded', 'Unused, as in Microsoft GraphRAG.'),
   text_analyzer: section({
     extractor_type: ignored(
@@ -83,7 +89,7 @@ export const extractGraphNlp = section({
       str('en_core_web_md', 'spaCy model of the syntactic_parser / cfg extractors. Not used (no spaCy here).'),
       SPACY_ONLY,
     ),
-    max_word_length: int(15, 'Longest word kept in a phrase.', { min: 1 }),
+    max_word_length: int(15, 'Longest word kept in a phrase.', { min: 1, max: 1000 }),
     word_delimiter: str(' ', 'Joins the words of a phrase.'),
     include_named_entities: bool(true, 'Keep single-word phrases that are proper nouns.'),
     exclude_nouns: strList([...DEFAULT_EXCLUDE_NOUNS], 'Words dropped from phrases (null = this default list).', {
@@ -118,19 +124,28 @@ export const extractGraphNlp = section({
 })
 
 export const pruneGraph = section({
-  min_node_freq: int(2, 'Drop entities seen in fewer text units.', { min: 0 }),
-  max_node_freq_std: optionalNum('Drop entities more frequent than mean + k·std (null = off).'),
-  min_node_degree: int(1, 'Drop entities with a lower degree.', { min: 0 }),
-  max_node_degree_std: optionalNum('Drop entities with degree above mean + k·std (null = off).'),
+  min_node_freq: int(2, 'Drop entities seen in fewer text units.', { min: 0, max: 1_000_000 }),
+  max_node_freq_std: optionalNum('Drop entities more frequent than mean + k·std (null = off).', {
+    min: -1000,
+    max: 1000,
+  }),
+  min_node_degree: int(1, 'Drop entities with a lower degree.', { min: 0, max: 1_000_000 }),
+  max_node_degree_std: optionalNum('Drop entities with degree above mean + k·std (null = off).', {
+    min: -1000,
+    max: 1000,
+  }),
   min_edge_weight_pct: num(40, 'Drop relationships below this weight percentile.', { min: 0, max: 100 }),
   remove_ego_nodes: bool(true, 'Drop the single highest-degree entity.'),
   lcc_only: bool(false, 'Keep only the largest connected component.'),
 })
 
 export const clusterGraph = section({
-  max_cluster_size: int(10, 'Communities with at least this many members are split into a further level.', { min: 1 }),
+  max_cluster_size: int(10, 'Communities with at least this many members are split into a further level.', {
+    min: 1,
+    max: 1_000_000,
+  }),
   use_lcc: bool(true, 'Cluster only the largest connected component.'),
-  seed: int(0xdeadbeef, 'Random seed (same seed, same communities).', { min: 0 }),
+  seed: int(0xdeadbeef, 'Random seed (same seed, same communities).', { min: 0, max: 4_294_967_295 }),
   mode: oneOf(
     ['quality', 'compat'],
     'quality',
@@ -139,7 +154,7 @@ export const clusterGraph = section({
   max_iterations: int(
     10,
     'Upper bound of Leiden iterations per run in quality mode; it stops earlier once an iteration moves no node or raises modularity by less than 0.2% (karate: 2-4 iterations, a 100k-node graph: 3).',
-    { min: 1 },
+    { min: 1, max: 1000 },
   ),
 })
 
@@ -149,7 +164,7 @@ export const extractClaims = section({
   model_instance_name: str('extract_claims', 'Cache partition name.'),
   prompt: optionalStr('Prompt file (null = built-in).'),
   description: str('Any claims or facts that could be relevant to information discovery.', 'What counts as a claim.'),
-  max_gleanings: int(1, 'Follow-up rounds per chunk.', { min: 0 }),
+  max_gleanings: int(1, 'Follow-up rounds per chunk.', { min: 0, max: 1000 }),
 })
 
 export const communityReports = section({
@@ -160,8 +175,8 @@ export const communityReports = section({
   model_instance_name: str('community_reporting', 'Cache partition name.'),
   graph_prompt: optionalStr('Prompt for graph-context reports (null = built-in).'),
   text_prompt: optionalStr('Prompt for text-unit-context reports (null = built-in).'),
-  max_length: int(2000, 'Word limit given to the model for each report.', { min: 1 }),
-  max_input_length: int(8000, 'Token budget of the context of one report.', { min: 1 }),
+  max_length: int(2000, 'Word limit given to the model for each report.', { min: 1, max: 10_000_000 }),
+  max_input_length: int(8000, 'Token budget of the context of one report.', { min: 1, max: 10_000_000 }),
   max_failed_fraction: num(0, 'Fraction of communities allowed to fail after retries before the workflow fails.', {
     min: 0,
     max: 1,

@@ -20,7 +20,7 @@ export type TextDecodeFn = (bytes: Uint8Array) => string
  * Unknown names are a ConfigError on `input.encoding`, raised once before any file is read.
  */
 export function textDecoderFor(encoding: string | null): TextDecodeFn {
-  const name = (encoding ?? 'utf-8').trim().toLowerCase().replace(/_/g, '-')
+  const name = codecName(encoding)
   if (['utf-8', 'utf8', 'u8'].includes(name)) return strict('utf-8', true, 'UTF-8')
   if (['utf-8-sig', 'utf8-sig'].includes(name)) return strict('utf-8', false, 'UTF-8')
   if (['latin1', 'latin-1', 'iso-8859-1', 'iso8859-1', 'l1'].includes(name)) return decodeLatin1
@@ -37,6 +37,11 @@ export function textDecoderFor(encoding: string | null): TextDecodeFn {
     throw new ConfigError(`input.encoding: unsupported encoding "${encoding}"`, { keyPath: 'input.encoding' })
   }
   return strict(label, true, encoding ?? label)
+}
+
+/** input.encoding as Python's codec lookup compares it: `UTF_8` and ` utf-8` are utf-8. */
+function codecName(encoding: string | null): string {
+  return (encoding ?? 'utf-8').trim().toLowerCase().replace(/_/g, '-')
 }
 
 function strict(label: string, keepBom: boolean, display: string): TextDecodeFn {
@@ -91,6 +96,49 @@ function decodeCp1252(bytes: Uint8Array): string {
 function decodeUtf16(bytes: Uint8Array): string {
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return strict('utf-16be', false, 'UTF-16')(bytes)
   return strict('utf-16le', false, 'UTF-16')(bytes)
+}
+
+export interface FileDecoding {
+  readonly decode: TextDecodeFn
+  /** True when a byte order mark chose the decoder (nothing else may override it, not even HTML's meta charset). */
+  readonly byMark: boolean
+  /** Why the text may be garbled although it decoded: the caller warns, naming the file. */
+  readonly doubt?: string
+}
+
+const UTF8_NAMES = new Set(['utf-8', 'utf8', 'u8', 'utf-8-sig', 'utf8-sig'])
+const UTF16_NAMES = new Set(['utf-16le', 'utf-16-le', 'utf-16be', 'utf-16-be', 'utf-16', 'utf16'])
+
+/**
+ * How one file is decoded: a byte order mark (UTF-8, UTF-16 LE/BE) decides for its file; a file
+ * without one is read with `fallback` (input.encoding, `encoding` its name). A UTF-8 BOM under a
+ * UTF-8 setting is left to `fallback`, which keeps it as U+FEFF as Python's utf-8 does (utf-8-sig drops it).
+ */
+export function fileDecoding(bytes: Uint8Array, fallback: TextDecodeFn, encoding: string | null): FileDecoding {
+  const name = codecName(encoding)
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { decode: UTF8_NAMES.has(name) ? fallback : strict('utf-8', false, 'UTF-8'), byMark: true }
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { decode: strict('utf-16le', false, 'UTF-16LE'), byMark: true }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { decode: strict('utf-16be', false, 'UTF-16BE'), byMark: true }
+  const doubt = UTF8_NAMES.has(name) ? undefined : utf8Doubt(bytes, name, encoding ?? name)
+  return { decode: fallback, byMark: false, doubt }
+}
+
+/**
+ * A file that is valid UTF-8 but read with another encoding is most likely UTF-8 read wrongly (one
+ * folder, several encodings): under UTF-16 any such file is garbled, under a single-byte encoding one
+ * with non-ASCII bytes is (ASCII reads the same either way).
+ */
+function utf8Doubt(bytes: Uint8Array, name: string, display: string): string | undefined {
+  const utf16 = UTF16_NAMES.has(name)
+  if (!utf16 && bytes.every((b) => b < 0x80)) return undefined
+  if (utf16 && bytes.includes(0)) return undefined
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return undefined
+  }
+  return `read as ${display} (input.encoding), but it is valid UTF-8 and probably garbled that way; save it with a byte order mark or set input.encoding to its encoding`
 }
 
 /** Universal newlines: CRLF and lone CR become LF. */

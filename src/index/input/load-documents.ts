@@ -20,6 +20,8 @@ export interface LoadOptions {
   readonly id_column: string | null
   readonly title_column: string | null
   readonly text_column: string | null
+  /** What one zip-based file (.docx, .xlsx) may inflate to. */
+  readonly max_unzipped_mb: number
 }
 
 export interface LoadReport {
@@ -79,6 +81,7 @@ export async function loadDocuments(options: LoadOptions, report: LoadReport): P
 export function readOptionsFor(options: LoadOptions): ReadOptions {
   return {
     decode: textDecoderFor(options.encoding),
+    encoding: options.encoding,
     encodingSet: options.encoding !== null,
     columns: {
       idColumn: options.id_column,
@@ -86,6 +89,7 @@ export function readOptionsFor(options: LoadOptions): ReadOptions {
       textColumn: options.text_column ?? 'text',
     },
     textColumnSet: options.text_column !== null,
+    zip: { maxBytes: options.max_unzipped_mb * 2 ** 20 },
   }
 }
 

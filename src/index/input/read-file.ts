@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { join, posix } from 'node:path'
 import { ConfigError } from '../../errors.js'
 import { readCsv } from './csv.js'
-import { readText, textDecoderFor, UnreadableTextError, type TextDecodeFn } from './decode-text.js'
+import { fileDecoding, readText, textDecoderFor, UnreadableTextError, type TextDecodeFn } from './decode-text.js'
 import { readDocx } from './docx.js'
 import { AUTO_READERS, type DEFAULT_FILE_PATTERNS, formatCreationDate } from './files.js'
 import { readHtml } from './html.js'
@@ -18,17 +18,21 @@ import { readPdf } from './pdf.js'
 import type { ColumnOptions, FileDocuments } from './rows.js'
 import { readTextFile } from './text.js'
 import { readXlsx } from './xlsx.js'
+import { checkZipExpansion, type ZipLimits } from './zip-expansion.js'
 
 export type InputType = keyof typeof DEFAULT_FILE_PATTERNS
 type FileType = Exclude<InputType, 'auto'>
 
 export interface ReadOptions {
   readonly decode: TextDecodeFn
+  /** input.encoding as written (null: utf-8), for the BOM check and the warnings. */
+  readonly encoding: string | null
   /** False when `input.encoding` is not set: an HTML file's own `<meta charset>` then decides. */
   readonly encodingSet: boolean
   readonly columns: ColumnOptions
   /** False when `input.text_column` is not set: xlsx files are then read whole, not row by row. */
   readonly textColumnSet: boolean
+  readonly zip: ZipLimits
 }
 
 /** The reader `auto` uses for `path`, by its extension. */
@@ -69,14 +73,27 @@ export async function readInputFile(
     case 'pdf':
       return readPdf(bytes, path, creationDate)
     case 'docx':
+      checkZipExpansion(bytes, '.docx', options.zip)
       return readDocx(bytes, path, creationDate)
     case 'xlsx':
+      checkZipExpansion(bytes, '.xlsx', options.zip)
       return readXlsx(bytes, path, creationDate, options.textColumnSet ? columns : null)
   }
-  const text = readText(
-    bytes,
-    type === 'html' && !options.encodingSet ? htmlDecoder(bytes, options.decode) : options.decode,
-  )
+  const decoding = fileDecoding(bytes, options.decode, options.encoding)
+  // Without a BOM and without input.encoding, an HTML page's own <meta charset> decides.
+  const byPage = !decoding.byMark && type === 'html' && !options.encodingSet
+  const text = readText(bytes, byPage ? htmlDecoder(bytes, options.decode) : decoding.decode)
+  const read = readTextType(type, text, path, creationDate, columns)
+  return decoding.doubt === undefined ? read : { ...read, warnings: [`${path}: ${decoding.doubt}`, ...read.warnings] }
+}
+
+function readTextType(
+  type: Exclude<FileType, 'parquet' | 'pdf' | 'docx' | 'xlsx'>,
+  text: string,
+  path: string,
+  creationDate: string,
+  columns: ColumnOptions,
+): FileDocuments {
   switch (type) {
     case 'text':
       return readTextFile(text, path, creationDate)

@@ -74,6 +74,8 @@ export interface RunIndexOptions {
   /** Ctrl-C handling: once requested, no new model call or workflow starts (see interrupt.ts). */
   interrupt?: Interruption
   clock?: Clock
+  /** Who holds the index's lock, as another run's "locked" message names it (default: graphrag index, or graphrag update). */
+  command?: string
   /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
   update?: {
     prepare(run: { reporter: Reporter; reuse: ReplyReuse | undefined; log: Logger }): Promise<void>
@@ -150,7 +152,8 @@ function allowingPartial(loaded: LoadedConfig): LoadedConfig {
 /** Runs the pipeline holding the index's lock, in a work generation published when the whole run succeeded. */
 export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunResult> {
   const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
-  const generation = await beginGeneration(loaded.settings, 'graphrag index')
+  const command = options.command ?? (options.update === undefined ? 'graphrag index' : 'graphrag update')
+  const generation = await beginGeneration(loaded.settings, command)
   try {
     for (const notice of generation.notices) (options.reporter ?? SILENT_REPORTER).warning(notice)
     return await runInGeneration(options, loaded, generation)

@@ -45,3 +45,60 @@ describe('CSV parser (RFC 4180)', () => {
     expect(csvRows('')).toEqual([])
   })
 })
+
+describe('parseCsv (csv-parse) on tricky input, as the hand-written parser it replaced read it', () => {
+  it.each([
+    [
+      'quoted commas and doubled quotes',
+      'a,b\n"x, y","q""uote"\n',
+      [
+        ['a', 'b'],
+        ['x, y', 'q"uote'],
+      ],
+    ],
+    [
+      'a newline inside quotes',
+      'a,b\n"multi\nline",2\n',
+      [
+        ['a', 'b'],
+        ['multi\nline', '2'],
+      ],
+    ],
+    ['blank lines between records', 'a\n\n\nb\n', [['a'], ['b']]],
+    [
+      'a quote inside an unquoted field',
+      'a,b\nab"c,d\n',
+      [
+        ['a', 'b'],
+        ['ab"c', 'd'],
+      ],
+    ],
+    ['short and long rows', 'a,b\n1\n1,2,3\n', [['a', 'b'], ['1'], ['1', '2', '3']]],
+    [
+      'no final newline',
+      'a,b\n1,2',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'an empty quoted field and spaces',
+      'a,b\n"",x\n x ," y"\n',
+      [
+        ['a', 'b'],
+        ['', 'x'],
+        [' x ', ' y'],
+      ],
+    ],
+    ['a BOM (kept here; csvRows drops it from the header)', '\uFEFFa\n1\n', [['\uFEFFa'], ['1']]],
+  ])('%s', (_name, text, records) => {
+    expect(parseCsv(text)).toEqual(records)
+  })
+
+  it('names the line an unterminated quote starts on, after blank lines and multi-byte text', () => {
+    expect(() => parseCsv('a,b\n\n\nÿé,y\n1,"open\nnever closed\n\n')).toThrow(
+      'unterminated quoted field starting on line 5',
+    )
+  })
+})

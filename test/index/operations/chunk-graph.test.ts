@@ -5,6 +5,7 @@ import { buildChunkGraph } from '../../../src/index/operations/chunk-graph/build
 import { sequenceEdges } from '../../../src/index/operations/chunk-graph/sequence.js'
 import { sharedEntityEdges } from '../../../src/index/operations/chunk-graph/shared-entities.js'
 import type { ChunkUnit, DraftEdge } from '../../../src/index/operations/chunk-graph/types.js'
+import { validateSettings } from '../../../src/config/validate.js'
 import { validateEdges } from '../../../src/index/operations/chunk-graph/validate-edges.js'
 import { chunkEdgeId } from '../../../src/index/operations/graph-ids.js'
 
@@ -74,6 +75,28 @@ describe('shared-entity edges', () => {
   it('keeps only the heaviest edges of each unit when capped, normalising by the largest count kept', () => {
     // a1: b1 (3) before a2 (2); a2: a1 and b1 tie at 2, the lower position stays; b1: a1 (3).
     expect(pairs(sharedEntityEdges(UNITS, TITLES, 2, 1))).toEqual(['a1>b1', 'a2>a1', 'b1>a1'])
+  })
+
+  it('pairs a unit with the nearest mentions of an entity in most units, not every one (linear in the corpus)', () => {
+    // 1,000 units all mention HUB; unit i also mentions its own entity shared with unit i + 1.
+    const many = Array.from({ length: 1000 }, (_, i) => unit(`u${i}`, i, 'D', ['hub', `p${i}`, `p${i - 1}`]))
+    const edges = sharedEntityEdges(many, TITLES, 1, 10)
+    const ofLast = edges.filter((e) => e.source === 'u999').map((e) => Number(e.target.slice(1)))
+    // The heaviest (HUB + the pair entity) first, then the nearest mentions of HUB: never the start of the corpus.
+    expect(ofLast).toHaveLength(10)
+    expect(ofLast.every((t) => t >= 999 - 16)).toBe(true)
+    expect(edges.find((e) => e.source === 'u500' && e.target === 'u501')).toMatchObject({ weight: 1 })
+    expect(edges.length).toBeLessThanOrEqual(1000 * 10)
+  })
+
+  it('are capped per unit by default, so the edges grow with the corpus, not its square', () => {
+    const result = validateSettings({}, { root: '/project' })
+    expect(result.ok && result.settings.chunk_graph.max_edges_per_chunk).toBe(10)
+  })
+
+  it('with a few units per entity still finds every pair (no hub, no approximation)', () => {
+    const few = Array.from({ length: 64 }, (_, i) => unit(`u${i}`, i, 'D', ['common']))
+    expect(sharedEntityEdges(few, TITLES, 1)).toHaveLength(64 * 63)
   })
 
   it('gives no edges when no unit has entities', () => {

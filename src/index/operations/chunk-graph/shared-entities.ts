@@ -15,9 +15,19 @@ interface Counted {
 }
 
 /**
- * Pairs are counted one source unit at a time, so memory holds one unit's counts plus the edges
- * kept. With `maxPerUnit` > 0 only each unit's heaviest edges are kept (max_edges_per_chunk would
- * drop the others anyway), which bounds the output when a few entities appear in most units.
+ * An entity mentioned in more units than this is a hub (a main character, the corpus's subject):
+ * pairing every unit that mentions it with every other would cost the square of the corpus. A unit
+ * takes as candidates only the HUB_NEIGHBOURS nearest units (in table order) on each side that also
+ * mention it; every other entity contributes all its units, so corpora without hubs get every pair.
+ */
+const HUB_UNITS = 64
+const HUB_NEIGHBOURS = 16
+
+/**
+ * Candidates are gathered one source unit at a time, then each candidate's shared entities are
+ * counted exactly (set intersection), so memory holds one unit's candidates plus the edges kept and
+ * time grows with the corpus, not its square. With `maxPerUnit` > 0 only each unit's heaviest edges
+ * are kept (max_edges_per_chunk would drop the others anyway).
  */
 export function sharedEntityEdges(
   units: readonly ChunkUnit[],
@@ -26,6 +36,8 @@ export function sharedEntityEdges(
   maxPerUnit = 0,
 ): DraftEdge[] {
   const entitiesOf = units.map((u) => [...new Set(u.entity_ids ?? [])])
+  const entitySets = entitiesOf.map((entities) => new Set(entities))
+  // Each list is in ascending unit order (units are visited in order).
   const unitsByEntity = new Map<string, number[]>()
   entitiesOf.forEach((entities, i) => {
     for (const entity of entities) {
@@ -37,18 +49,15 @@ export function sharedEntityEdges(
   const kept: Counted[] = []
   let most = 0
   entitiesOf.forEach((entities, source) => {
-    const shared = new Map<number, string[]>()
-    for (const entity of entities) {
-      for (const target of unitsByEntity.get(entity)!) {
-        if (target === source) continue
-        const list = shared.get(target)
-        if (list === undefined) shared.set(target, [entity])
-        else list.push(entity)
-      }
+    const candidates = new Set<number>()
+    for (const entity of entities)
+      for (const target of nearby(unitsByEntity.get(entity)!, source)) candidates.add(target)
+    candidates.delete(source)
+    let own: Counted[] = []
+    for (const target of candidates) {
+      const shared = entities.filter((e) => entitySets[target]!.has(e))
+      if (shared.length >= minShared) own.push({ source, target, entities: shared })
     }
-    let own = [...shared]
-      .filter(([, list]) => list.length >= minShared)
-      .map(([target, list]) => ({ source, target, entities: list }))
     own.sort((a, b) => a.target - b.target)
     if (maxPerUnit > 0)
       own = [...own]
@@ -72,4 +81,17 @@ export function sharedEntityEdges(
       origin: 'shared_entities' as const,
     }
   })
+}
+
+/** The units of an entity a source pairs with: all of them, or for a hub the nearest on each side of the source. */
+function nearby(list: readonly number[], source: number): readonly number[] {
+  if (list.length <= HUB_UNITS) return list
+  let low = 0
+  let high = list.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (list[mid]! < source) low = mid + 1
+    else high = mid
+  }
+  return list.slice(Math.max(0, low - HUB_NEIGHBOURS), low + HUB_NEIGHBOURS + 1)
 }

@@ -1,0 +1,38 @@
+// Pins the projection's placement rule on ties (project.ts): a new node whose gain is the same in two
+// communities joins the first candidate met, so the result does not depend on float noise or on
+// which community came last.
+import { describe, expect, it } from 'vitest'
+import { buildNetwork } from '../../../src/graph/leiden/index.js'
+import { projectMembership } from '../../../src/graph/leiden/project.js'
+
+describe('projection of a previous clustering: ties', () => {
+  it('puts a new node tied equally to two communities into the first one it meets', () => {
+    // a0-a1 and b0-b1 are the previous communities; x is new, tied to a0 and b0 by equal weights.
+    const { network, labels } = buildNetwork([
+      ['a0', 'a1', 1],
+      ['b0', 'b1', 1],
+      ['x', 'a0', 1],
+      ['x', 'b0', 1],
+    ])
+    expect(labels).toEqual(['a0', 'a1', 'b0', 'b1', 'x'])
+    const { membership } = projectMembership(network, Int32Array.from([0, 0, 1, 1, -1]), 1)
+    const of = (name: string) => membership[labels.indexOf(name)]
+    expect(of('a0')).toBe(of('a1'))
+    expect(of('b0')).toBe(of('b1'))
+    expect(of('a0')).not.toBe(of('b0'))
+    expect(of('x')).toBe(of('a0'))
+  })
+
+  it('keeps a new node alone when joining gains nothing (a gain of exactly zero is not positive)', () => {
+    const { network, labels } = buildNetwork([
+      ['a0', 'a1', 1],
+      ['x', 'a0', 1],
+    ])
+    // 2m = 4, r = 1/4; degree(x) = 1, total(a) = 3: gain = 1 − (1/4)·1·3 = 0.25 > 0, so it joins.
+    const joined = projectMembership(network, Int32Array.from([0, 0, -1]), 1).membership
+    expect(joined[labels.indexOf('x')]).toBe(joined[labels.indexOf('a0')])
+    // Resolution 4/3: gain = 1 − (1/3)·1·3 = 0 exactly: not positive, x stays alone.
+    const alone = projectMembership(network, Int32Array.from([0, 0, -1]), 4 / 3).membership
+    expect(alone[labels.indexOf('x')]).not.toBe(alone[labels.indexOf('a0')])
+  })
+})
