@@ -8,7 +8,10 @@ export const server = section(
       'Address to bind when --host is not given; any other than loopback needs GRAPHRAG_SERVER_TOKEN.',
     ),
     port: int(8010, 'Port to listen on when --port is not given.', { min: 0, max: 65_535 }),
-    max_body_bytes: int(1048576, 'Largest request body accepted (bigger ones get 413).', { min: 1024, max: 1_073_741_824 }),
+    max_body_bytes: int(1048576, 'Largest request body accepted (bigger ones get 413).', {
+      min: 1024,
+      max: 1_073_741_824,
+    }),
     max_upload_bytes: int(
       52428800,
       'Largest upload to POST /documents, all files together (bigger ones get 413; default 50 MiB).',
@@ -38,8 +41,14 @@ export const server = section(
       'Folders POST /ingest may read a `path` from (absolute, or relative to the project root); empty = ingest by path is refused.',
       { nullMeansDefault: true, example: ['/srv/shared-documents'] },
     ),
-    embedding_cache_size: int(1000, 'Questions whose embedding is kept in memory (0 = no cache).', { min: 0, max: 1_000_000 }),
-    answer_cache_size: int(200, 'Answers kept in memory, by question and query settings (0 = no cache).', { min: 0, max: 1_000_000 }),
+    embedding_cache_size: int(1000, 'Questions whose embedding is kept in memory (0 = no cache).', {
+      min: 0,
+      max: 1_000_000,
+    }),
+    answer_cache_size: int(200, 'Answers kept in memory, by question and query settings (0 = no cache).', {
+      min: 0,
+      max: 1_000_000,
+    }),
   },
   'HTTP API (graphrag only): `graphrag serve`.',
 )
