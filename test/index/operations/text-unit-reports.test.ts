@@ -8,7 +8,7 @@ import type { StableReports } from '../../../src/index/operations/community-repo
 import { finalizeReports } from '../../../src/index/operations/community-reports/render.js'
 import { textUnitIdentityMaps } from '../../../src/index/operations/community-reports/stable-reuse.js'
 import { storedReports, unitsGone } from '../../../src/index/operations/community-reports/stale-reuse.js'
-import { renderSources } from '../../../src/index/operations/text-unit-report-context.js'
+import { renderSources, sourcesSection } from '../../../src/index/operations/text-unit-report-context.js'
 import { generateTextReports } from '../../../src/index/operations/text-unit-reports.js'
 import { createChatModel } from '../../../src/llm/index.js'
 import type { ChatModel } from '../../../src/llm/types.js'
@@ -44,8 +44,9 @@ const OPTIONS = {
 /** One generation: its text units in order (human_readable_id = position) and the community's context over `members`. */
 function generation(order: string[], members: string[]) {
   const units = order.map((id, i) => ({ id, human_readable_id: i, text: TEXTS[id]! }))
-  const records = members.map((id) => ({ id: order.indexOf(id), text: TEXTS[id]!, entity_degree: 3 }))
-  return { units, context: { community: 0, level: 0, text: renderSources(records), records: records.length } }
+  const records = members.map((id) => ({ unit: id, id: order.indexOf(id), text: TEXTS[id]!, entity_degree: 3 }))
+  const sections = [sourcesSection(records)]
+  return { units, context: { community: 0, level: 0, text: renderSources(records), sections, records: records.length } }
 }
 
 describe('generateTextReports: reports kept across generations', () => {

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ChatModel } from '../../../llm/types.js'
+import type { ContextSection } from './context-rows.js'
 import type { ReportContent } from './render.js'
 import { requestReport, type ReportRequestOptions, type ReportRunResult } from './request.js'
 import {
@@ -55,19 +56,26 @@ export interface WrittenReport {
 /** Binds the prompt, word limit and model once per run: what every report of the run is written with. */
 export function reportWriter(options: ReportRequestOptions, writer: ReportWriter) {
   const basis = reportBasis(options.prompt, options.maxReportLength, writer.chat.model)
-  return (community: number, contextText: string): Promise<WrittenReport> =>
-    writeReport(community, contextText, options, writer, basis)
+  return (community: number, context: ReportContext): Promise<WrittenReport> =>
+    writeReport(community, context, options, writer, basis)
+}
+
+/** What a report is written from: the context's prompt text and the rows it was rendered from. */
+export interface ReportContext {
+  text: string
+  sections: readonly ContextSection[]
 }
 
 async function writeReport(
   community: number,
-  contextText: string,
+  context: ReportContext,
   options: ReportRequestOptions,
   writer: ReportWriter,
   basis: string,
 ): Promise<WrittenReport> {
+  const contextText = context.text
   const stable = writer.stable
-  const canonical = stable === undefined ? undefined : canonicalContext(contextText, stable.maps)
+  const canonical = stable === undefined ? undefined : canonicalContext(context.sections, stable.maps)
   if (stable === undefined || canonical === undefined) {
     return { content: await requestReport(contextText, options, writer), reuse: 'none' }
   }
