@@ -45,7 +45,8 @@ async function staleReuse(
     maxChange,
     previous: (community) => {
       const predecessor = from.get(community)
-      return predecessor === undefined ? undefined : reports.get(predecessor)
+      const stored = predecessor === undefined ? undefined : reports.get(predecessor)
+      return stored === undefined ? undefined : { stored, community: predecessor! }
     },
     losing,
   }

@@ -73,7 +73,11 @@ describe('generateTextReports: reports kept across generations', () => {
     const stable: StableReports = { store, maps }
     if (previous !== undefined) {
       const stored = storedReports(previous.rows, textUnitIdentityMaps(previous.units))
-      stable.stale = { maxChange, previous: (c) => stored.get(c), losing: unitsGone(previous.units, next.units) }
+      stable.stale = {
+        maxChange,
+        previous: (c) => (stored.has(c) ? { stored: stored.get(c)!, community: c } : undefined),
+        losing: unitsGone(previous.units, next.units),
+      }
     }
     const from = llm.requests.length
     const result = await generateTextReports([next.context], OPTIONS, { chat, stable })
@@ -107,5 +111,53 @@ describe('generateTextReports: reports kept across generations', () => {
     const rewritten = await write(third, { units: second.units, rows: kept.rows })
     expect(rewritten.calls).toBe(1)
     expect(rewritten.result.keptStale ?? 0).toBe(0)
+  })
+})
+
+describe('generateTextReports: two communities answered with the same report text', () => {
+  let llm: FakeLlm
+  let slow = 'a'
+  const SAME = JSON.stringify({
+    title: 'Kettle Harbour',
+    summary: 'The harbour folk.',
+    findings: [{ summary: 'Boats', explanation: 'They sail.' }],
+    rating: 3,
+    rating_explanation: 'Small.',
+  })
+
+  beforeAll(async () => {
+    llm = await startFakeLlm({
+      responders: [(req) => (req.kind === 'community_report_text' ? SAME : undefined)],
+      // The community whose context holds unit `slow` answers last.
+      latency: { extraMs: (req) => (JSON.stringify(req.messages).includes(TEXTS[slow]!) ? 150 : 0) },
+    })
+  })
+  afterAll(async () => llm?.close())
+
+  /** Everything the run records (reuse entries and anchors), with the reply to `first` arriving last. */
+  async function recorded(first: string): Promise<Array<[string, string | undefined]>> {
+    slow = first
+    const chat = createChatModel(fakeOptions(llm))
+    const order = ['a', 'b', 'c', 'd']
+    const units = order.map((id, i) => ({ id, human_readable_id: i, text: TEXTS[id]! }))
+    const context = (community: number, members: string[]) => {
+      const records = members.map((id) => ({ unit: id, id: order.indexOf(id), text: TEXTS[id]!, entity_degree: 1 }))
+      return { community, level: 0, text: renderSources(records), sections: [sourcesSection(records)], records: 2 }
+    }
+    const store = new MemoryKeyValueStore()
+    const result = await generateTextReports([context(0, ['a', 'b']), context(1, ['c', 'd'])], OPTIONS, {
+      chat,
+      stable: { store, maps: textUnitIdentityMaps(units) },
+    })
+    expect(result.drafts.map((d) => d.summary)).toEqual([JSON.parse(SAME).summary, JSON.parse(SAME).summary])
+    const keys = await store.keys()
+    return Promise.all(keys.map(async (k): Promise<[string, string | undefined]> => [k, await store.get(k)]))
+  }
+
+  it('records the same entries whichever reply comes last: each community keeps the anchor of its own context', async () => {
+    const one = await recorded('a')
+    const other = await recorded('c')
+    expect(one.filter(([k]) => k.startsWith('anchor:'))).toHaveLength(2)
+    expect(other).toEqual(one)
   })
 })
