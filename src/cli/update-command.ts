@@ -80,14 +80,32 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
   }
 }
 
-/** What became of the community reports, from the report workflows' summaries; undefined when they did not run. */
+/**
+ * What became of the community reports, from the report workflows' stats; undefined when they did not
+ * run. Reports asked of the model and model calls made are counted apart from reports whose text
+ * differs from the previous index's: a model may write the same report again.
+ */
 export function describeReports(workflows: RunStatsFile['workflows']): string | undefined {
   const update = workflows.update_community_reports?.summary
   if (update === undefined || typeof update.reports !== 'number') return undefined
-  const made = (workflows.create_community_reports ?? workflows.create_community_reports_text)?.summary ?? {}
-  const changed = typeof made.kept_within_change === 'number' ? made.kept_within_change : 0
-  const bound = changed > 0 ? ` (${changed} of them with a context changed by at most ${made.max_kept_change})` : ''
-  return `Reports: ${update.reports_regenerated} of ${update.reports} written again, ${update.reports_reused} kept${bound}`
+  const writer = workflows.create_community_reports ?? workflows.create_community_reports_text
+  const made = writer?.summary ?? {}
+  const count = (value: unknown): number => (typeof value === 'number' ? value : 0)
+  const kept = count(made.kept_within_change)
+  const bound = kept > 0 ? ` (${kept} of them with a context changed by at most ${made.max_kept_change})` : ''
+  if (typeof made.reports_requested !== 'number')
+    return `Reports: ${update.reports_regenerated} of ${update.reports} written again, ${update.reports_reused} kept${bound}`
+  const calls = Object.values(writer?.llm ?? {}).reduce((n, usage) => n + usage.calls, 0)
+  const renumbered = count(made.reused_renumbered)
+  const reused = [
+    ...(renumbered > 0 ? [`${renumbered} with renumbered citations`] : []),
+    ...(kept > 0 ? [`${kept} kept with a context changed by at most ${made.max_kept_change}`] : []),
+  ]
+  return (
+    `Reports: ${made.reports_requested} of ${update.reports} asked of the model (${calls} model call(s) made), ` +
+    `${renumbered + kept} reused${reused.length > 0 ? ` (${reused.join(', ')})` : ''}; ` +
+    `${update.reports_regenerated} read differently from the previous index's`
+  )
 }
 
 /** The communities the change reaches, then the heading of the estimate rows, which says what they rest on. */
