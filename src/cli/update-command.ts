@@ -95,14 +95,17 @@ export function describeReports(workflows: RunStatsFile['workflows']): string | 
   const bound = kept > 0 ? ` (${kept} of them with a context changed by at most ${made.max_kept_change})` : ''
   if (typeof made.reports_requested !== 'number')
     return `Reports: ${update.reports_regenerated} of ${update.reports} written again, ${update.reports_reused} kept${bound}`
-  const calls = Object.values(writer?.llm ?? {}).reduce((n, usage) => n + usage.calls, 0)
+  // Usage counts a request answered by the cache (or the previous index's replies) as a call and a hit.
+  const usage = Object.values(writer?.llm ?? {})
+  const calls = usage.reduce((n, u) => n + u.calls - u.cacheHits, 0)
+  const answered = usage.reduce((n, u) => n + u.cacheHits, 0)
   const renumbered = count(made.reused_renumbered)
   const reused = [
     ...(renumbered > 0 ? [`${renumbered} with renumbered citations`] : []),
     ...(kept > 0 ? [`${kept} kept with a context changed by at most ${made.max_kept_change}`] : []),
   ]
   return (
-    `Reports: ${made.reports_requested} of ${update.reports} asked of the model (${calls} model call(s) made), ` +
+    `Reports: ${made.reports_requested} of ${update.reports} asked of the model (${calls} model call(s) made, ${answered} answered by earlier replies), ` +
     `${renumbered + kept} reused${reused.length > 0 ? ` (${reused.join(', ')})` : ''}; ` +
     `${update.reports_regenerated} read differently from the previous index's`
   )

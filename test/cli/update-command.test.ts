@@ -25,14 +25,14 @@ describe('describeReports', () => {
   })
 
   it('counts the reports asked of the model and the calls made apart from those that read differently', () => {
-    // 23 reports asked again, all answered word for word as before: "0 written again" hid 23 calls.
-    const same = entry({ reports: 27, reports_regenerated: 0, reports_reused: 27 })
+    // 25 reports asked again (2 answered by the cache), all word for word as before: "0 written again" hid 23 calls.
+    const same = entry({ reports: 29, reports_regenerated: 0, reports_reused: 29 })
     const writer = {
-      summary: { reports_requested: 23, reused_renumbered: 3, kept_within_change: 1, max_kept_change: 0.05 },
-      llm: { 'gpt-4.1': { calls: 23 } },
+      summary: { reports_requested: 25, reused_renumbered: 3, kept_within_change: 1, max_kept_change: 0.05 },
+      llm: { 'gpt-4.1': { calls: 25, cacheHits: 2 } },
     } as unknown as RunStatsFile['workflows'][string]
     expect(describeReports({ update_community_reports: same, create_community_reports: writer })).toBe(
-      "Reports: 23 of 27 asked of the model (23 model call(s) made), 4 reused (3 with renumbered citations, 1 kept with a context changed by at most 0.05); 0 read differently from the previous index's",
+      "Reports: 25 of 29 asked of the model (23 model call(s) made, 2 answered by earlier replies), 4 reused (3 with renumbered citations, 1 kept with a context changed by at most 0.05); 0 read differently from the previous index's",
     )
   })
 })
