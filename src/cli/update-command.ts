@@ -1,11 +1,9 @@
 /** `graphrag update`: brings the index up to date with new, edited and deleted documents (or, with --dry-run, says what it would do). */
 import type { Command } from 'commander'
-import { estimateWorkflows } from '../index/plan/estimate-run.js'
-import { measureUpdateReports, type UpdateReports } from '../index/plan/estimate-update.js'
-import { PIPELINES } from '../index/plan/pipelines.js'
+import type { UpdateReports } from '../index/plan/estimate-update.js'
 import type { RunIndexOptions } from '../index/run/runner.js'
 import type { RunStatsFile } from '../index/run/run-stats.js'
-import { describeChanges, hasChanges, planUpdate, runUpdate, type DocumentChanges } from '../index/run/update.js'
+import { describeChanges, type DocumentChanges, estimateUpdate, runUpdate } from '../index/run/update.js'
 import { createConsoleReporter } from './console-reporter.js'
 import { writeEstimateRows } from './dry-run.js'
 import { formatCount } from './format.js'
@@ -57,17 +55,16 @@ export function registerUpdateCommand(program: Command): void {
 export async function updateCommand(options: RunIndexOptions, dryRun: boolean): Promise<void> {
   const out = process.stdout
   if (dryRun) {
-    const plan = await planUpdate(options, (message) => process.stderr.write(`warning: ${message}\n`))
+    const { plan, reports, estimate } = await estimateUpdate(options, (message) =>
+      process.stderr.write(`warning: ${message}\n`),
+    )
     printChanges(plan.changes, out)
-    if (!hasChanges(plan.changes)) return void out.write('Index is up to date: nothing to do.\n')
+    if (reports === undefined || estimate === undefined) return void out.write('Index is up to date: nothing to do.\n')
     out.write(
       `Method: ${plan.method}; to extract: ${formatCount(plan.figures.chunks)} chunks, ${formatCount(plan.figures.chunkTokens)} tokens\n`,
     )
-    const reports = await measureUpdateReports(plan)
-    const reach = 'reach' in reports ? reports.reach : undefined
     writeReports(reports, plan.method, out)
-    const pipeline = PIPELINES[plan.method]
-    writeEstimateRows(estimateWorkflows(plan.settings, pipeline, plan.figures, pipeline, reach), out)
+    writeEstimateRows(estimate, out)
     return void out.write('Dry run: nothing was called or written.\n')
   }
   const result = await runUpdate({ ...options, reporter: createConsoleReporter() })

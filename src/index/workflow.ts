@@ -9,6 +9,7 @@ import type { PromptFile } from '../prompts/prompt-files.js'
 import type { ChunkFigures, EstimatedUsage, GuessedGraph, ReportFigures } from './operations/estimate-usage.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import type { TableStore } from '../storage/table-store.js'
+import type { DocumentChanges } from './operations/document-changes.js'
 
 /** Hands out models configured in settings; usage is recorded against the running workflow. */
 export interface ModelProvider {
@@ -48,6 +49,8 @@ export interface WorkflowContext {
   readonly tables: TableStore
   /** In update runs: the existing index being merged into; undefined otherwise. */
   readonly previousTables: TableStore | undefined
+  /** In update runs: the documents the update adds, edits and deletes (planned once, run/update.ts). */
+  readonly changes: DocumentChanges | undefined
   /** Root of the cache; workflows use `cache.child(model_instance_name)` for non-LLM caches. */
   readonly cache: KeyValueStore
   readonly models: ModelProvider

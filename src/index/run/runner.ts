@@ -47,6 +47,7 @@ import { rejectPlaceholderKeys } from './placeholder-keys.js'
 import { runWorkflow } from './run-workflow.js'
 import { InOrderRecorder, inSequence, runGraph, tablesInListOrder, workflowGraph } from './schedule.js'
 import { usageByModel } from './usage-by-model.js'
+import type { DocumentChanges } from '../operations/document-changes.js'
 import type { Clock } from '../workflow.js'
 import { modelsUsedBy } from '../plan/workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from '../workflows/index.js'
@@ -70,6 +71,10 @@ export interface RunIndexOptions {
   clock?: Clock
   /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
   update?: {
+    /** The configuration the update planned with: loaded once for the plan and the run. */
+    config: LoadedConfig
+    /** The documents the update adds, edits and deletes, as planned: the workflows report them. */
+    changes: DocumentChanges
     prepare(run: { reporter: Reporter; reuse: ReplyReuse | undefined; log: Logger }): Promise<void>
     record(stats: RunStatsFile, reuse: ReplyReuse | undefined): void
     /** What stats.json's estimate rests on: the changed documents' chunks and the reports the change reaches, as the dry run estimates them. */
@@ -131,7 +136,8 @@ export async function planIndex(options: RunIndexOptions = {}, config?: LoadedCo
 
 /** Runs the pipeline holding the index's lock, in a work generation published when the whole run succeeded. */
 export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunResult> {
-  const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const loaded =
+    options.update?.config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
   const generation = await beginGeneration(loaded.settings, 'graphrag index')
   try {
     for (const notice of generation.notices) (options.reporter ?? SILENT_REPORTER).warning(notice)
@@ -206,6 +212,7 @@ async function runInGeneration(
     verbose: options.verbose ?? false,
     // An update compares with the published index, which stays as it was until the end of the run.
     previousTables: options.update === undefined ? undefined : new ParquetTableStore(generation.paths.output),
+    changes: options.update?.changes,
   }
   // Each workflow starts once the ones whose tables it reads (or rewrites) have finished; the models'
   // limits are shared through the registry, and resume records stay in plan order.

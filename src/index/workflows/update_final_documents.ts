@@ -1,8 +1,8 @@
 /** Workflow update_final_documents: records which documents the update added, changed (by title) and removed. */
 import { DOCUMENTS } from '../../model/documents.js'
-import { diffKeyed, diffSummary } from '../operations/index-diff.js'
+import { diffSummary } from '../operations/index-diff.js'
 import { NO_MODELS, type Workflow } from '../workflow.js'
-import { currentRows, previousRows } from './update-previous.js'
+import { updateChanges } from './update-previous.js'
 
 export const updateFinalDocuments: Workflow = {
   name: 'update_final_documents',
@@ -12,12 +12,13 @@ export const updateFinalDocuments: Workflow = {
   models: () => NO_MODELS,
   prompts: () => [],
   async run(ctx) {
-    const diff = diffKeyed(
-      await previousRows(ctx, DOCUMENTS),
-      await currentRows(ctx, DOCUMENTS),
-      (d) => d.title,
-      (d) => d.id,
-    )
+    const changes = await updateChanges(ctx, DOCUMENTS)
+    const diff = {
+      added: changes.added.length,
+      removed: changes.deleted.length,
+      changed: changes.edited.length,
+      unchanged: changes.unchanged,
+    }
     return { summary: diffSummary('documents', diff) }
   },
 }
