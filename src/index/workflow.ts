@@ -43,6 +43,9 @@ export interface Clock {
   now(): Date
 }
 
+/** The wall clock, for runs given no other. */
+export const SYSTEM_CLOCK: Clock = { now: () => new Date() }
+
 export interface WorkflowContext {
   readonly settings: Settings
   /** The output tables (the index being built). */

@@ -48,7 +48,7 @@ import { runWorkflow } from './run-workflow.js'
 import { InOrderRecorder, inSequence, runGraph, tablesInListOrder, workflowGraph } from './schedule.js'
 import { usageByModel } from './usage-by-model.js'
 import type { DocumentChanges } from '../operations/document-changes.js'
-import type { Clock } from '../workflow.js'
+import { type Clock, SYSTEM_CLOCK } from '../workflow.js'
 import { modelsUsedBy } from '../plan/workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 
@@ -99,8 +99,6 @@ export interface IndexRunResult {
   skipped: WorkflowName[]
   stats: RunStatsFile
 }
-
-const SYSTEM_CLOCK: Clock = { now: () => new Date() }
 
 /**
  * Loads settings and works out which workflows would run; no model is called. The plan's settings
@@ -290,8 +288,10 @@ function runSignal(outer: AbortSignal | undefined): AbortSignal {
   return controller.signal
 }
 
-/** The dry-run estimate recomputed from the real chunks, next to what the run used (undefined without model calls). */
-/** The estimate for this run next to its usage: an index's from its chunks, an update's as its dry run would give it. */
+/**
+ * The estimate for this run next to its usage (undefined without model calls): an index's recomputed
+ * from its real chunks, an update's as its dry run would give it.
+ */
 async function estimateNextToActual(
   settings: Settings,
   workflows: { ran: readonly WorkflowName[]; planned: readonly WorkflowName[] },

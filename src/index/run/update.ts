@@ -10,7 +10,7 @@
 import { join } from 'node:path'
 import { type LoadedConfig, loadConfig } from '../../config/load.js'
 import type { Settings } from '../../config/schema.js'
-import { ConfigError, GraphragError } from '../../errors.js'
+import { ConfigError, WorkflowError } from '../../errors.js'
 import { getTokenizer } from '../../llm/tokenizer.js'
 import { DOCUMENTS } from '../../model/documents.js'
 import { copyIndexTree, readableIndexDir } from '../../storage/generations.js'
@@ -23,6 +23,7 @@ import type { CostEstimate } from '../plan/estimate-cost.js'
 import { estimateWorkflows } from '../plan/estimate-run.js'
 import { measureUpdateReports, type UpdateReports } from '../plan/estimate-update.js'
 import { type IndexMethod, METHODS, PIPELINES } from '../plan/pipelines.js'
+import { SYSTEM_CLOCK } from '../workflow.js'
 import type { ReplyReuse } from './reply-reuse.js'
 import { runIndex, type IndexRunResult, type RunIndexOptions } from './runner.js'
 import type { RunStatsFile } from './run-stats.js'
@@ -66,8 +67,8 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
   const indexDir = await readableIndexDir(settings.output_storage.base_dir)
   const store = new ParquetTableStore(indexDir)
   if (!(await store.has(DOCUMENTS.name))) {
-    throw new GraphragError(
-      'WORKFLOW',
+    throw new WorkflowError(
+      'load_update_documents',
       `there is no index to update in ${indexDir} (no documents.parquet); run \`graphrag index\` first`,
     )
   }
@@ -127,7 +128,7 @@ export async function runUpdate(options: RunIndexOptions): Promise<UpdateResult>
       config: plan.config,
       changes: plan.changes,
       async prepare(run) {
-        backupDir = await backUp(plan.settings, (options.clock ?? { now: () => new Date() }).now())
+        backupDir = await backUp(plan.settings, (options.clock ?? SYSTEM_CLOCK).now())
         run.log.info(`update: ${describeChanges(plan.changes)}; previous index backed up to ${backupDir}`)
         if (run.reuse !== undefined && !run.reuse.hadReplies) run.reporter.warning(NO_REPLIES_NOTICE)
       },
