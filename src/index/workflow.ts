@@ -133,3 +133,17 @@ export interface Workflow {
   readonly readsVectorStore?: boolean
   run(ctx: WorkflowContext): Promise<WorkflowResult>
 }
+
+/** What a workflow may leave out: no settings of its own, no model, no prompt. */
+type Defaulted = 'fingerprint' | 'models' | 'prompts'
+
+/** A workflow as declared: only what it has (see defineWorkflow). */
+export type WorkflowSpec = Omit<Workflow, Defaulted> & Partial<Pick<Workflow, Defaulted>>
+
+/**
+ * The workflow with the members it leaves out filled in: a fingerprint of no settings, no models and
+ * no prompts (the update_* merge steps, the loaders, the pure table steps).
+ */
+export function defineWorkflow(spec: WorkflowSpec): Workflow {
+  return { fingerprint: () => ({}), models: () => NO_MODELS, prompts: () => [], ...spec }
+}

@@ -12,7 +12,7 @@ import { openVectorStore } from '../../storage/vector-store.js'
 import { buildChunkGraph, type ChunkGraphResult } from '../operations/chunk-graph/build.js'
 import { chunkGraphUsage, ZERO } from '../operations/estimate-usage.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
-import { NO_MODELS, type PromptFile, type ProgressTicker, type Workflow, type WorkflowContext } from '../workflow.js'
+import { defineWorkflow, NO_MODELS, type ProgressTicker, type PromptFile, type WorkflowContext } from '../workflow.js'
 
 const NAME = 'create_chunk_graph'
 const VECTORS = 'text_unit_text'
@@ -57,7 +57,7 @@ function record(ctx: WorkflowContext, result: ChunkGraphResult): void {
     )
 }
 
-export const createChunkGraph: Workflow = {
+export const createChunkGraph = defineWorkflow({
   name: NAME,
   reads: [TEXT_UNITS.name, ENTITIES.name],
   writes: [CHUNK_EDGES.name],
@@ -116,4 +116,4 @@ export const createChunkGraph: Workflow = {
     }
     return { rows: { [CHUNK_EDGES.name]: result.rows.length }, summary }
   },
-}
+})

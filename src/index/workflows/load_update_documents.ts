@@ -6,11 +6,11 @@
  * with nothing changed the pipeline stops here.
  */
 import { INPUT_DOCUMENTS } from '../../model/documents.js'
-import type { Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 import { loadInputDocuments } from './load_input_documents.js'
 import { updateChanges } from './update-previous.js'
 
-export const loadUpdateDocuments: Workflow = {
+export const loadUpdateDocuments = defineWorkflow({
   ...loadInputDocuments,
   name: 'load_update_documents',
   async run(ctx) {
@@ -25,4 +25,4 @@ export const loadUpdateDocuments: Workflow = {
       stop: added + edited + deleted === 0,
     }
   },
-}
+})

@@ -1,16 +1,13 @@
 /** Workflow update_final_documents: records which documents the update added, changed (by title) and removed. */
 import { DOCUMENTS } from '../../model/documents.js'
 import { diffSummary } from '../operations/index-diff.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 import { updateChanges } from './update-previous.js'
 
-export const updateFinalDocuments: Workflow = {
+export const updateFinalDocuments = defineWorkflow({
   name: 'update_final_documents',
   reads: [DOCUMENTS.name],
   writes: [],
-  fingerprint: () => ({}),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const changes = await updateChanges(ctx, DOCUMENTS)
     const diff = {
@@ -21,4 +18,4 @@ export const updateFinalDocuments: Workflow = {
     }
     return { summary: diffSummary('documents', diff) }
   },
-}
+})
