@@ -1,10 +1,8 @@
 /** What `graphrag update` does once its flags are parsed (loaded only when it runs). */
-import { estimateWorkflows } from '../index/plan/estimate-run.js'
-import { measureUpdateReports, type UpdateReports } from '../index/plan/estimate-update.js'
-import { PIPELINES } from '../index/plan/pipelines.js'
+import type { UpdateReports } from '../index/plan/estimate-update.js'
 import type { RunIndexOptions } from '../index/run/runner.js'
 import type { RunStatsFile } from '../index/run/run-stats.js'
-import { describeChanges, hasChanges, planUpdate, runUpdate, type DocumentChanges } from '../index/run/update.js'
+import { describeChanges, type DocumentChanges, estimateUpdate, runUpdate } from '../index/run/update.js'
 import { createConsoleReporter } from './console-reporter.js'
 import { writeEstimateRows } from './dry-run.js'
 import { formatCount } from './format.js'
@@ -14,17 +12,16 @@ import { refreshFullTextAfterRun } from './full-text-after-run.js'
 export async function updateCommand(options: RunIndexOptions, dryRun: boolean): Promise<void> {
   const out = process.stdout
   if (dryRun) {
-    const plan = await planUpdate(options, (message) => process.stderr.write(`warning: ${message}\n`))
+    const { plan, reports, estimate } = await estimateUpdate(options, (message) =>
+      process.stderr.write(`warning: ${message}\n`),
+    )
     printChanges(plan.changes, out)
-    if (!hasChanges(plan.changes)) return void out.write('Index is up to date: nothing to do.\n')
+    if (reports === undefined || estimate === undefined) return void out.write('Index is up to date: nothing to do.\n')
     out.write(
       `Method: ${plan.method}; to extract: ${formatCount(plan.figures.chunks)} chunks, ${formatCount(plan.figures.chunkTokens)} tokens\n`,
     )
-    const reports = await measureUpdateReports(plan)
-    const reach = 'reach' in reports ? reports.reach : undefined
     writeReports(reports, plan.method, out)
-    const pipeline = PIPELINES[plan.method]
-    writeEstimateRows(estimateWorkflows(plan.settings, pipeline, plan.figures, pipeline, reach), out)
+    writeEstimateRows(estimate, out)
     return void out.write('Dry run: nothing was called or written.\n')
   }
   const { runInterruptibly } = await import('./interruptible-index.js')
@@ -40,14 +37,35 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
   }
 }
 
-/** What became of the community reports, from the report workflows' summaries; undefined when they did not run. */
+/**
+ * What became of the community reports, from the report workflows' stats; undefined when they did not
+ * run. Reports asked of the model and model calls made are counted apart from reports whose text
+ * differs from the previous index's: a model may write the same report again.
+ */
 export function describeReports(workflows: RunStatsFile['workflows']): string | undefined {
   const update = workflows.update_community_reports?.summary
   if (update === undefined || typeof update.reports !== 'number') return undefined
-  const made = (workflows.create_community_reports ?? workflows.create_community_reports_text)?.summary ?? {}
-  const changed = typeof made.kept_within_change === 'number' ? made.kept_within_change : 0
-  const bound = changed > 0 ? ` (${changed} of them with a context changed by at most ${made.max_kept_change})` : ''
-  return `Reports: ${update.reports_regenerated} of ${update.reports} written again, ${update.reports_reused} kept${bound}`
+  const writer = workflows.create_community_reports ?? workflows.create_community_reports_text
+  const made = writer?.summary ?? {}
+  const count = (value: unknown): number => (typeof value === 'number' ? value : 0)
+  const kept = count(made.kept_within_change)
+  const bound = kept > 0 ? ` (${kept} of them with a context changed by at most ${made.max_kept_change})` : ''
+  if (typeof made.reports_requested !== 'number')
+    return `Reports: ${update.reports_regenerated} of ${update.reports} written again, ${update.reports_reused} kept${bound}`
+  // Usage counts a request answered by the cache (or the previous index's replies) as a call and a hit.
+  const usage = Object.values(writer?.llm ?? {})
+  const calls = usage.reduce((n, u) => n + u.calls - u.cacheHits, 0)
+  const answered = usage.reduce((n, u) => n + u.cacheHits, 0)
+  const renumbered = count(made.reused_renumbered)
+  const reused = [
+    ...(renumbered > 0 ? [`${renumbered} with renumbered citations`] : []),
+    ...(kept > 0 ? [`${kept} kept with a context changed by at most ${made.max_kept_change}`] : []),
+  ]
+  return (
+    `Reports: ${made.reports_requested} of ${update.reports} asked of the model (${calls} model call(s) made, ${answered} answered by earlier replies), ` +
+    `${renumbered + kept} reused${reused.length > 0 ? ` (${reused.join(', ')})` : ''}; ` +
+    `${update.reports_regenerated} read differently from the previous index's`
+  )
 }
 
 /** The communities the change reaches, then the heading of the estimate rows, which says what they rest on. */

@@ -9,6 +9,7 @@ import type { PromptFile } from '../prompts/prompt-files.js'
 import type { ChunkFigures, EstimatedUsage, GuessedGraph, ReportFigures } from './operations/estimate-usage.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import type { TableStore } from '../storage/table-store.js'
+import type { DocumentChanges } from './operations/document-changes.js'
 
 /** Hands out models configured in settings; usage is recorded against the running workflow. */
 export interface ModelProvider {
@@ -42,12 +43,17 @@ export interface Clock {
   now(): Date
 }
 
+/** The wall clock, for runs given no other. */
+export const SYSTEM_CLOCK: Clock = { now: () => new Date() }
+
 export interface WorkflowContext {
   readonly settings: Settings
   /** The output tables (the index being built). */
   readonly tables: TableStore
   /** In update runs: the existing index being merged into; undefined otherwise. */
   readonly previousTables: TableStore | undefined
+  /** In update runs: the documents the update adds, edits and deletes (planned once, run/update.ts). */
+  readonly changes: DocumentChanges | undefined
   /** Root of the cache; workflows use `cache.child(model_instance_name)` for non-LLM caches. */
   readonly cache: KeyValueStore
   readonly models: ModelProvider
@@ -144,4 +150,18 @@ export interface Workflow {
    * the full run answers them from it. Writes no table. Absent: nothing to split by text unit.
    */
   prefetch?(ctx: WorkflowContext, shard: ShardSlice): Promise<WorkflowResult>
+}
+
+/** What a workflow may leave out: no settings of its own, no model, no prompt. */
+type Defaulted = 'fingerprint' | 'models' | 'prompts'
+
+/** A workflow as declared: only what it has (see defineWorkflow). */
+export type WorkflowSpec = Omit<Workflow, Defaulted> & Partial<Pick<Workflow, Defaulted>>
+
+/**
+ * The workflow with the members it leaves out filled in: a fingerprint of no settings, no models and
+ * no prompts (the update_* merge steps, the loaders, the pure table steps).
+ */
+export function defineWorkflow(spec: WorkflowSpec): Workflow {
+  return { fingerprint: () => ({}), models: () => NO_MODELS, prompts: () => [], ...spec }
 }

@@ -23,4 +23,16 @@ describe('describeReports', () => {
     expect(describeReports({ update_community_reports: update })).toBe('Reports: 3 of 12 written again, 9 kept')
     expect(describeReports({})).toBeUndefined()
   })
+
+  it('counts the reports asked of the model and the calls made apart from those that read differently', () => {
+    // 25 reports asked again (2 answered by the cache), all word for word as before: "0 written again" hid 23 calls.
+    const same = entry({ reports: 29, reports_regenerated: 0, reports_reused: 29 })
+    const writer = {
+      summary: { reports_requested: 25, reused_renumbered: 3, kept_within_change: 1, max_kept_change: 0.05 },
+      llm: { 'gpt-4.1': { calls: 25, cacheHits: 2 } },
+    } as unknown as RunStatsFile['workflows'][string]
+    expect(describeReports({ update_community_reports: same, create_community_reports: writer })).toBe(
+      "Reports: 25 of 29 asked of the model (23 model call(s) made, 2 answered by earlier replies), 4 reused (3 with renumbered citations, 1 kept with a context changed by at most 0.05); 0 read differently from the previous index's",
+    )
+  })
 })

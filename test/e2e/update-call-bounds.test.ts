@@ -6,9 +6,11 @@
  * model (which extracts a chunk's first names) sees it, as bench:update does.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runIndex } from '../../src/index/run/runner.js'
+import { runUpdate } from '../../src/index/run/update.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
@@ -63,10 +65,11 @@ describe('graphrag update: calls and reports of a one-document change on 20 docu
       const calls = chatCallsSince(from).length
       const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
       const reports = stats.workflows.update_community_reports.summary
-      // The command says what became of the reports.
-      expect(run.stderr).toContain(
-        `Reports: ${reports.reports_regenerated} of ${reports.reports} written again, ${reports.reports_reused} kept`,
-      )
+      // The command says what became of the reports: the report calls it made (as the server saw them)
+      // apart from the reports that read differently (a report asked again may come back word for word).
+      const reportCalls = llm.requests.slice(from).filter((r) => r.kind === 'community_report').length
+      expect(run.stderr).toContain(`of ${reports.reports} asked of the model (${reportCalls} model call(s) made, `)
+      expect(run.stderr).toContain(`; ${reports.reports_regenerated} read differently from the previous index's`)
       seen.push(`${label}: ${calls}/${fullCalls} calls, ${reports.reports_regenerated}/${reports.reports} reports`)
       expect(calls, seen.join('; ')).toBeGreaterThan(0)
       expect(calls / fullCalls, seen.join('; ')).toBeLessThanOrEqual(0.1)
@@ -74,4 +77,38 @@ describe('graphrag update: calls and reports of a one-document change on 20 docu
     }
     console.log(`one-document updates on 20 documents: ${seen.join('; ')}`)
   }, 120_000)
+
+  // Issue 28 item 7 measured an edit at 39 calls against delete 11 + add 16; on this corpus (and the
+  // generated and Christmas Carol ones of bench:update) an edit now costs at most the two. A slow drill.
+  it.skipIf(!process.env.GRAPHRAG_SLOW_TESTS)(
+    'a whole-document edit costs at most deleting the document and adding the new text',
+    async () => {
+      const base = await project(ALL.slice(0, 19))
+      await runIndex({ root: base, skipValidation: true })
+      const copy = async () => {
+        const dir = await mkdtemp(`${base}-copy-`)
+        await cp(base, dir, { recursive: true })
+        return dir
+      }
+      /** Chat calls of one update with the cache deleted (model_replies answers only). */
+      const update = async (root: string) => {
+        await rm(join(root, 'cache'), { recursive: true, force: true })
+        const from = llm.requests.length
+        await runUpdate({ root, skipValidation: true, cache: false })
+        return chatCallsSince(from).length
+      }
+      const replacement = readFileSync(join(CORPUS, ALL[19]!), 'utf8')
+      const edited = await copy()
+      await writeFile(join(edited, 'input', ALL[4]!), replacement)
+      const edit = await update(edited)
+      const apart = await copy()
+      await rm(join(apart, 'input', ALL[4]!))
+      const deleted = await update(apart)
+      await writeFile(join(apart, 'input', ALL[19]!), replacement)
+      const added = await update(apart)
+      expect(edit, `edit ${edit} calls, delete ${deleted} + add ${added}`).toBeLessThanOrEqual(deleted + added)
+      expect(edit).toBeGreaterThan(0)
+    },
+    120_000,
+  )
 })

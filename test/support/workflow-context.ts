@@ -63,6 +63,7 @@ export async function createTestContext(
     settings,
     tables,
     previousTables: undefined,
+    changes: undefined,
     cache,
     models,
     log: SILENT_LOGGER,

@@ -86,7 +86,7 @@ export function clusterGraph(
 ): ClusterGraphResult {
   const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
   if (edges.length === 0) return { clusters: [], nonPositiveEdges }
-  const scratch = clusterEdges(edges, options)
+  const scratch = clusterEdges(edges, options, undefined)
   if (previous === undefined) return { clusters: scratch, nonPositiveEdges }
   const scratchModularity = levelZeroModularity(edges, scratch)
   const floor = scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
@@ -118,7 +118,7 @@ function levelZeroModularity(edges: ReadonlyArray<WeightedEdge>, clusters: Reado
 function clusterEdges(
   edges: WeightedEdge[],
   options: ClusterGraphOptions,
-  previous?: ClusterStart,
+  previous: ClusterStart | undefined,
   projection?: ProjectionOptions,
 ): Cluster[] {
   const entries = hierarchicalLeiden(edges, {

@@ -6,7 +6,7 @@
 import type { CommunityRow } from '../../model/communities.js'
 import type { EntityRow } from '../../model/entities.js'
 import type { TextUnitRow } from '../../model/text-units.js'
-import { renderSection, type CsvValue } from './community-reports/csv.js'
+import { type ContextSection, renderContextSection } from './community-reports/context-rows.js'
 
 export interface TextUnitContextInput {
   readonly communities: readonly CommunityRow[]
@@ -15,6 +15,8 @@ export interface TextUnitContextInput {
 }
 
 export interface TextUnitRecord {
+  /** The text unit's id (what names it in every index generation). */
+  readonly unit: string
   /** The text unit's human_readable_id. */
   readonly id: number
   readonly text: string
@@ -27,17 +29,30 @@ export interface TextUnitContext {
   readonly level: number
   /** Empty when the community has no text units. */
   readonly text: string
+  /** The rows `text` was rendered from (none when it is empty). */
+  readonly sections: readonly ContextSection[]
   readonly records: number
 }
 
 const COLUMNS = ['id', 'text', 'entity_degree'] as const
 
+/** The SOURCES section of `records`, as typed rows. */
+export function sourcesSection(records: readonly TextUnitRecord[]): ContextSection {
+  return {
+    label: 'SOURCES',
+    columns: COLUMNS,
+    rows: records.map((r) => ({
+      table: 'Sources',
+      id: r.id,
+      identity: r.unit,
+      fields: [r.text],
+      degree: r.entity_degree,
+    })),
+  }
+}
+
 export function renderSources(records: readonly TextUnitRecord[]): string {
-  return renderSection(
-    'SOURCES',
-    COLUMNS,
-    records.map((r): CsvValue[] => [r.id, r.text, r.entity_degree]),
-  )
+  return renderContextSection(sourcesSection(records))
 }
 
 /** Records of one community, most central first (ties keep the community's unit order), without duplicates. */
@@ -59,29 +74,41 @@ function textUnitRecords(
   for (const unitId of units) {
     const unit = unitById.get(unitId)
     if (unit === undefined) continue
-    records.push({ id: unit.human_readable_id, text: unit.text, entity_degree: degreeOf.get(unitId) ?? 0 })
+    records.push({
+      unit: unitId,
+      id: unit.human_readable_id,
+      text: unit.text,
+      entity_degree: degreeOf.get(unitId) ?? 0,
+    })
   }
   return records.sort((a, b) => b.entity_degree - a.entity_degree)
 }
 
 /**
- * Renders the records, or when over `maxTokens` the longest prefix that fits (the full list when
- * not even one record fits, as the reference does).
+ * The records, or when over `maxTokens` the longest prefix that fits (the full list when not even
+ * one record fits, as the reference does).
  */
+function fitRecords(
+  records: readonly TextUnitRecord[],
+  maxTokens: number,
+  countTokens: (text: string) => number,
+): readonly TextUnitRecord[] {
+  if (countTokens(renderSources(records)) <= maxTokens) return records
+  let fitted = 0
+  for (let n = 1; n <= records.length; n++) {
+    if (countTokens(renderSources(records.slice(0, n))) > maxTokens) break
+    fitted = n
+  }
+  return fitted === 0 ? records : records.slice(0, fitted)
+}
+
+/** The SOURCES text of the records that fit `maxTokens` (fitRecords). */
 export function trimToBudget(
   records: readonly TextUnitRecord[],
   maxTokens: number,
   countTokens: (text: string) => number,
 ): string {
-  const full = renderSources(records)
-  if (countTokens(full) <= maxTokens) return full
-  let fitted = ''
-  for (let n = 1; n <= records.length; n++) {
-    const candidate = renderSources(records.slice(0, n))
-    if (countTokens(candidate) > maxTokens) break
-    fitted = candidate
-  }
-  return fitted === '' ? full : fitted
+  return renderSources(fitRecords(records, maxTokens, countTokens))
 }
 
 /** One context per community, in the communities' order. */
@@ -94,7 +121,8 @@ export function buildTextUnitContexts(
   const unitById = new Map(input.textUnits.map((u) => [u.id, u]))
   return input.communities.map((c) => {
     const records = textUnitRecords(c, entityById, unitById)
-    const text = records.length === 0 ? '' : trimToBudget(records, maxTokens, countTokens)
-    return { community: c.community, level: c.level, text, records: records.length }
+    const sections = records.length === 0 ? [] : [sourcesSection(fitRecords(records, maxTokens, countTokens))]
+    const text = sections.length === 0 ? '' : renderContextSection(sections[0]!)
+    return { community: c.community, level: c.level, text, sections, records: records.length }
   })
 }

@@ -28,9 +28,7 @@ export async function generateTextReports(
   const levels = [...new Set(contexts.map((c) => c.level))].sort((a, b) => b - a)
   for (const level of levels) {
     const batch = contexts.filter((c) => c.level === level && c.text !== '').sort((a, b) => a.community - b.community)
-    const outcomes = await Promise.allSettled(
-      batch.map((c) => write(c.community, c.text).finally(services.onCommunityDone)),
-    )
+    const outcomes = await Promise.allSettled(batch.map((c) => write(c.community, c).finally(services.onCommunityDone)))
     outcomes.forEach((outcome, i) => {
       result.attempted++
       if (outcome.status === 'fulfilled') {

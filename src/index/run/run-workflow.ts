@@ -5,6 +5,7 @@ import { WorkflowError } from '../../errors.js'
 import type { Logger } from '../../logger.js'
 import type { KeyValueStore } from '../../storage/key-value-store.js'
 import { ParquetTableStore, type TableStore } from '../../storage/table-store.js'
+import type { DocumentChanges } from '../operations/document-changes.js'
 import { guardAgainstFatalErrors } from './fatal-model-errors.js'
 import { sampleMemory } from './memory-sampler.js'
 import type { ModelRegistry } from './models.js'
@@ -38,7 +39,9 @@ export interface RunWorkflowDeps {
   signal: AbortSignal
   verbose: boolean
   /** In update runs: the published index being brought up to date. */
-  previousTables?: TableStore
+  previousTables: TableStore | undefined
+  /** In update runs: the documents the update adds, edits and deletes. */
+  changes: DocumentChanges | undefined
   /**
    * Takes the resume record of a finished workflow (absent: appended to `state` and written at once).
    * Workflows running side by side hand theirs to a recorder that keeps them in plan order.
@@ -69,6 +72,7 @@ export async function runWorkflow(
     settings: deps.settings,
     tables,
     previousTables: deps.previousTables,
+    changes: deps.changes,
     cache: deps.cache,
     models: guard.models,
     log: deps.log,

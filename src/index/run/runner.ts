@@ -47,7 +47,8 @@ import { rejectPlaceholderKeys } from './placeholder-keys.js'
 import { runWorkflow } from './run-workflow.js'
 import { InOrderRecorder, inSequence, runGraph, tablesInListOrder, workflowGraph } from './schedule.js'
 import { usageByModel } from './usage-by-model.js'
-import type { Clock } from '../workflow.js'
+import type { DocumentChanges } from '../operations/document-changes.js'
+import { type Clock, SYSTEM_CLOCK } from '../workflow.js'
 import { modelsUsedBy } from '../plan/workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 
@@ -78,6 +79,10 @@ export interface RunIndexOptions {
   command?: string
   /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
   update?: {
+    /** The configuration the update planned with: loaded once for the plan and the run. */
+    config: LoadedConfig
+    /** The documents the update adds, edits and deletes, as planned: the workflows report them. */
+    changes: DocumentChanges
     prepare(run: { reporter: Reporter; reuse: ReplyReuse | undefined; log: Logger }): Promise<void>
     record(stats: RunStatsFile, reuse: ReplyReuse | undefined): void
     /** What stats.json's estimate rests on: the changed documents' chunks and the reports the change reaches, as the dry run estimates them. */
@@ -102,8 +107,6 @@ export interface IndexRunResult {
   skipped: WorkflowName[]
   stats: RunStatsFile
 }
-
-const SYSTEM_CLOCK: Clock = { now: () => new Date() }
 
 /**
  * Loads settings and works out which workflows would run; no model is called. The plan's settings
@@ -151,7 +154,8 @@ function allowingPartial(loaded: LoadedConfig): LoadedConfig {
 
 /** Runs the pipeline holding the index's lock, in a work generation published when the whole run succeeded. */
 export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunResult> {
-  const loaded = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const loaded =
+    options.update?.config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
   const command = options.command ?? (options.update === undefined ? 'graphrag index' : 'graphrag update')
   const generation = await beginGeneration(loaded.settings, command)
   try {
@@ -227,6 +231,7 @@ async function runInGeneration(
     verbose: options.verbose ?? false,
     // An update compares with the published index, which stays as it was until the end of the run.
     previousTables: options.update === undefined ? undefined : new ParquetTableStore(generation.paths.output),
+    changes: options.update?.changes,
   }
   // Each workflow starts once the ones whose tables it reads (or rewrites) have finished; the models'
   // limits are shared through the registry, and resume records stay in plan order.
@@ -304,8 +309,10 @@ function runSignal(outer: AbortSignal | undefined): AbortSignal {
   return controller.signal
 }
 
-/** The dry-run estimate recomputed from the real chunks, next to what the run used (undefined without model calls). */
-/** The estimate for this run next to its usage: an index's from its chunks, an update's as its dry run would give it. */
+/**
+ * The estimate for this run next to its usage (undefined without model calls): an index's recomputed
+ * from its real chunks, an update's as its dry run would give it.
+ */
 async function estimateNextToActual(
   settings: Settings,
   workflows: { ran: readonly WorkflowName[]; planned: readonly WorkflowName[] },

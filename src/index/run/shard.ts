@@ -143,6 +143,8 @@ export async function runShard(
       signal: options.signal ?? new AbortController().signal,
       verbose: options.verbose ?? false,
       previousTables: mode.update ? new ParquetTableStore(published) : undefined,
+      // load_update_documents compares the input with the previous index itself.
+      changes: undefined,
     }
     let changed = true
     for (const workflow of planned) {

@@ -8,31 +8,31 @@
  * (index-generation.ts) after backing the previous index up to update_output/<timestamp>/previous/.
  */
 import { join } from 'node:path'
-import { loadConfig } from '../../config/load.js'
+import { type LoadedConfig, loadConfig } from '../../config/load.js'
 import type { Settings } from '../../config/schema.js'
-import { ConfigError, GraphragError } from '../../errors.js'
+import { ConfigError, WorkflowError } from '../../errors.js'
 import { getTokenizer } from '../../llm/tokenizer.js'
 import { DOCUMENTS } from '../../model/documents.js'
-import type { InputDocumentRow } from '../../model/documents.js'
 import { copyIndexTree, readableIndexDir } from '../../storage/generations.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { loadDocuments } from '../input/load-documents.js'
 import { chunkDocuments } from '../operations/chunk-text.js'
+import { type DocumentChanges, documentChanges, hasChanges } from '../operations/document-changes.js'
 import type { ChunkFigures } from '../operations/estimate-usage.js'
-import { measureUpdateReports } from '../plan/estimate-update.js'
-import { METHODS, type IndexMethod } from '../plan/pipelines.js'
+import type { CostEstimate } from '../plan/estimate-cost.js'
+import { estimateWorkflows } from '../plan/estimate-run.js'
+import { measureUpdateReports, type UpdateReports } from '../plan/estimate-update.js'
+import { type IndexMethod, METHODS, PIPELINES } from '../plan/pipelines.js'
+import { SYSTEM_CLOCK } from '../workflow.js'
 import type { ReplyReuse } from './reply-reuse.js'
 import { runIndex, type IndexRunResult, type RunIndexOptions } from './runner.js'
 import type { RunStatsFile } from './run-stats.js'
 
-export interface DocumentChanges {
-  added: string[]
-  edited: string[]
-  deleted: string[]
-  unchanged: number
-}
+export type { DocumentChanges } from '../operations/document-changes.js'
 
 export interface UpdatePlan {
+  /** The project's configuration, loaded once for the plan and the run. */
+  config: LoadedConfig
   settings: Settings
   method: IndexMethod
   changes: DocumentChanges
@@ -61,38 +61,28 @@ function updateMethod(method: string | undefined, settings: Settings): IndexMeth
 
 /** Compares the input folder with the published index by document title and content (ids are content hashes). */
 export async function planUpdate(options: RunIndexOptions, onWarning: (message: string) => void): Promise<UpdatePlan> {
-  const { settings } = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const config = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const { settings } = config
   const method = updateMethod(options.method, settings)
   const indexDir = await readableIndexDir(settings.output_storage.base_dir)
   const store = new ParquetTableStore(indexDir)
   if (!(await store.has(DOCUMENTS.name))) {
-    throw new GraphragError(
-      'WORKFLOW',
+    throw new WorkflowError(
+      'load_update_documents',
       `there is no index to update in ${indexDir} (no documents.parquet); run \`graphrag index\` first`,
     )
   }
-  const previous = new Map((await store.read(DOCUMENTS)).map((d) => [d.title, d.id]))
+  const previousDocuments = await store.read(DOCUMENTS)
   const { documents } = await loadDocuments(
     { ...settings.input, baseDir: settings.input_storage.base_dir },
     { onWarning },
   )
-  const changes: DocumentChanges = { added: [], edited: [], deleted: [], unchanged: 0 }
-  const changed: InputDocumentRow[] = []
-  const titles = new Set<string>()
-  for (const doc of documents) {
-    titles.add(doc.title)
-    const before = previous.get(doc.title)
-    if (before === doc.id) changes.unchanged++
-    else {
-      ;(before === undefined ? changes.added : changes.edited).push(doc.title)
-      changed.push(doc)
-    }
-  }
-  changes.deleted = [...previous.keys()].filter((t) => !titles.has(t)).sort()
-  changes.added.sort()
-  changes.edited.sort()
+  const changes = documentChanges(previousDocuments, documents)
+  const previous = new Map(previousDocuments.map((d) => [d.title, d.id]))
+  const changed = documents.filter((d) => previous.get(d.title) !== d.id)
   const rows = chunkDocuments(changed, settings.chunking, getTokenizer(settings.chunking.encoding_model))
   return {
+    config,
     settings,
     method,
     changes,
@@ -103,8 +93,25 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
   }
 }
 
-export function hasChanges(changes: DocumentChanges): boolean {
-  return changes.added.length + changes.edited.length + changes.deleted.length > 0
+/** What `graphrag update --dry-run` shows: the plan, the communities the change reaches and the estimated usage. */
+export interface UpdateEstimate {
+  plan: UpdatePlan
+  /** Undefined when nothing changed. */
+  reports: UpdateReports | undefined
+  estimate: CostEstimate | undefined
+}
+
+/** Plans the update and estimates its model usage; calls no model and writes nothing. */
+export async function estimateUpdate(
+  options: RunIndexOptions,
+  onWarning: (message: string) => void,
+): Promise<UpdateEstimate> {
+  const plan = await planUpdate(options, onWarning)
+  if (!hasChanges(plan.changes)) return { plan, reports: undefined, estimate: undefined }
+  const reports = await measureUpdateReports(plan)
+  const pipeline = PIPELINES[plan.method]
+  const reach = 'reach' in reports ? reports.reach : undefined
+  return { plan, reports, estimate: estimateWorkflows(plan.settings, pipeline, plan.figures, pipeline, reach) }
 }
 
 /** Runs the update; with nothing changed it returns at once, calling no model and writing nothing. */
@@ -118,8 +125,10 @@ export async function runUpdate(options: RunIndexOptions): Promise<UpdateResult>
     ...options,
     method: plan.method,
     update: {
+      config: plan.config,
+      changes: plan.changes,
       async prepare(run) {
-        backupDir = await backUp(plan.settings, (options.clock ?? { now: () => new Date() }).now())
+        backupDir = await backUp(plan.settings, (options.clock ?? SYSTEM_CLOCK).now())
         run.log.info(`update: ${describeChanges(plan.changes)}; previous index backed up to ${backupDir}`)
         if (run.reuse !== undefined && !run.reuse.hadReplies) run.reporter.warning(NO_REPLIES_NOTICE)
       },

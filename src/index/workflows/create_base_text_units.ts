@@ -3,15 +3,13 @@ import { INPUT_DOCUMENTS } from '../../model/documents.js'
 import { BASE_TEXT_UNITS, type BaseTextUnitRow } from '../../model/text-units.js'
 import { getTokenizer } from '../../llm/tokenizer.js'
 import { chunkDocument } from '../operations/chunk-text.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 
-export const createBaseTextUnits: Workflow = {
+export const createBaseTextUnits = defineWorkflow({
   name: 'create_base_text_units',
   reads: [INPUT_DOCUMENTS.name],
   writes: [BASE_TEXT_UNITS.name],
   fingerprint: (settings) => settings.chunking,
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const options = ctx.settings.chunking
     const tokenizer = getTokenizer(options.encoding_model)
@@ -33,4 +31,4 @@ export const createBaseTextUnits: Workflow = {
     await ctx.tables.write(BASE_TEXT_UNITS, rows)
     return { rows: { [BASE_TEXT_UNITS.name]: rows.length } }
   },
-}
+})

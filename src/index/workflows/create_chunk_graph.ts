@@ -14,7 +14,7 @@ import { llmEdges } from '../operations/chunk-graph/llm-edges.js'
 import { createFinalTextUnits } from '../operations/create-final-text-units.js'
 import { chunkGraphUsage, ZERO } from '../operations/estimate-usage.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
-import { NO_MODELS, type PromptFile, type ProgressTicker, type Workflow, type WorkflowContext } from '../workflow.js'
+import { defineWorkflow, NO_MODELS, type ProgressTicker, type PromptFile, type WorkflowContext } from '../workflow.js'
 
 const NAME = 'create_chunk_graph'
 const VECTORS = 'text_unit_text'
@@ -59,7 +59,7 @@ function record(ctx: WorkflowContext, result: Pick<ChunkGraphResult, 'failures' 
     )
 }
 
-export const createChunkGraph: Workflow = {
+export const createChunkGraph = defineWorkflow({
   name: NAME,
   reads: [TEXT_UNITS.name, ENTITIES.name],
   writes: [CHUNK_EDGES.name],
@@ -143,4 +143,4 @@ export const createChunkGraph: Workflow = {
     record(ctx, result)
     return { summary: { batches: windows.length, failed_batches: result.failures.length } }
   },
-}
+})

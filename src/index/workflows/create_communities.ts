@@ -9,7 +9,7 @@ import { RELATIONSHIPS, type RelationshipRow } from '../../model/relationships.j
 import type { ClusterSeeding } from '../operations/cluster-graph.js'
 import { previousCommunities, type PreviousCommunities } from '../operations/community-continuity.js'
 import { createCommunities as computeCommunities } from '../operations/create-communities.js'
-import { NO_MODELS, type Workflow, type WorkflowContext } from '../workflow.js'
+import { defineWorkflow, type WorkflowContext } from '../workflow.js'
 import { previousRows } from './update-previous.js'
 
 /** The previous index's clustering, or undefined outside update runs (and when it has no communities). */
@@ -49,13 +49,11 @@ function continuitySummary(ctx: WorkflowContext, continuity: ClusterSeeding & { 
   return out
 }
 
-export const createCommunities: Workflow = {
+export const createCommunities = defineWorkflow({
   name: 'create_communities',
   reads: [ENTITIES.name, RELATIONSHIPS.name],
   writes: [COMMUNITIES.name],
   fingerprint: (settings) => settings.cluster_graph,
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const entities = await ctx.tables.read(ENTITIES)
     const relationships = await ctx.tables.read(RELATIONSHIPS)
@@ -80,4 +78,4 @@ export const createCommunities: Workflow = {
     if (continuity !== undefined) Object.assign(summary, continuitySummary(ctx, continuity))
     return { rows: { [COMMUNITIES.name]: rows.length }, summary }
   },
-}
+})

@@ -11,7 +11,7 @@ import { tableIdentityMaps } from '../operations/community-reports/stable-reuse.
 import { rowsLosingContent } from '../operations/community-reports/stale-reuse.js'
 import { graphReportsUsage } from '../operations/estimate-usage.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
-import type { PromptFile, Workflow } from '../workflow.js'
+import { defineWorkflow, type PromptFile } from '../workflow.js'
 import { writeReports } from './report-output.js'
 import { reuseSummary, stableReports } from './stable-reports.js'
 import { previousRows } from './update-previous.js'
@@ -24,7 +24,7 @@ const promptFile = (s: Settings): PromptFile => ({
   builtin: 'community_report_graph.txt',
 })
 
-export const createCommunityReports: Workflow = {
+export const createCommunityReports = defineWorkflow({
   name: NAME,
   reads: [ENTITIES.name, RELATIONSHIPS.name, COMMUNITIES.name, COVARIATES.name],
   writes: [COMMUNITY_REPORTS.name],
@@ -90,4 +90,4 @@ export const createCommunityReports: Workflow = {
       summary: { failed: result.failures.length, ...reuseSummary(result, stable) },
     }
   },
-}
+})

@@ -16,7 +16,7 @@ import { writeExtractiveReports } from '../operations/extractive-report/index.js
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
 import { generateTextReports } from '../operations/text-unit-reports.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
-import { NO_MODELS, type PromptFile, type Workflow } from '../workflow.js'
+import { defineWorkflow, NO_MODELS, type PromptFile } from '../workflow.js'
 import { writeReports } from './report-output.js'
 import { reuseSummary, stableReports } from './stable-reports.js'
 import { previousRows } from './update-previous.js'
@@ -32,7 +32,7 @@ const promptFile = (s: Settings): PromptFile => ({
   builtin: 'community_report_text.txt',
 })
 
-export const createCommunityReportsText: Workflow = {
+export const createCommunityReportsText = defineWorkflow({
   name: NAME,
   reads: [ENTITIES.name, RELATIONSHIPS.name, COMMUNITIES.name, TEXT_UNITS.name],
   writes: [COMMUNITY_REPORTS.name],
@@ -87,4 +87,4 @@ export const createCommunityReportsText: Workflow = {
       summary: { writer: 'llm', failed: result.failures.length, ...reuseSummary(result, stable) },
     }
   },
-}
+})

@@ -2,16 +2,14 @@
 import { DOCUMENTS, INPUT_DOCUMENTS } from '../../model/documents.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { createFinalDocuments as finalDocuments } from '../operations/create-final-documents.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 
-export const createFinalDocuments: Workflow = {
+export const createFinalDocuments = defineWorkflow({
   name: 'create_final_documents',
   reads: [INPUT_DOCUMENTS.name, BASE_TEXT_UNITS.name],
   writes: [DOCUMENTS.name],
   extendsTables: [DOCUMENTS.name],
   fingerprint: () => null,
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const documents = await ctx.tables.read(INPUT_DOCUMENTS)
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
@@ -19,4 +17,4 @@ export const createFinalDocuments: Workflow = {
     await ctx.tables.write(DOCUMENTS, rows)
     return { rows: { [DOCUMENTS.name]: rows.length } }
   },
-}
+})

@@ -4,16 +4,14 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
 import { createFinalTextUnits as computeTextUnits } from '../operations/create-final-text-units.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 
-export const createFinalTextUnits: Workflow = {
+export const createFinalTextUnits = defineWorkflow({
   name: 'create_final_text_units',
   reads: [BASE_TEXT_UNITS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name],
   writes: [TEXT_UNITS.name],
   extendsTables: [TEXT_UNITS.name],
   fingerprint: (settings) => ({ claims: settings.extract_claims.enabled }),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
     const entities = await ctx.tables.read(ENTITIES)
@@ -25,4 +23,4 @@ export const createFinalTextUnits: Workflow = {
     await ctx.tables.write(TEXT_UNITS, rows)
     return { rows: { [TEXT_UNITS.name]: rows.length } }
   },
-}
+})

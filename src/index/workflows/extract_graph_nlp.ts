@@ -6,11 +6,11 @@ import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { buildNounGraph } from '../operations/build-noun-graph.js'
 import { createNounPhraseExtractor, extractNounPhrases } from '../operations/noun-phrases/index.js'
 import { guessNounGraph } from '../operations/estimate-usage.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 
 const NAME = 'extract_graph_nlp'
 
-export const extractGraphNlp: Workflow = {
+export const extractGraphNlp = defineWorkflow({
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
   writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
@@ -18,8 +18,6 @@ export const extractGraphNlp: Workflow = {
     normalize_edge_weights: settings.extract_graph_nlp.normalize_edge_weights,
     text_analyzer: settings.extract_graph_nlp.text_analyzer,
   }),
-  models: () => NO_MODELS,
-  prompts: () => [],
   guessGraph: (settings, figures) => guessNounGraph(figures, settings.extract_graph.max_gleanings),
   async run(ctx) {
     const settings = ctx.settings.extract_graph_nlp
@@ -51,4 +49,4 @@ export const extractGraphNlp: Workflow = {
       rows: { [NLP_ENTITIES.name]: graph.entities.length, [NLP_RELATIONSHIPS.name]: graph.relationships.length },
     }
   },
-}
+})

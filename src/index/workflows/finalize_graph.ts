@@ -4,15 +4,13 @@ import { ENTITIES, EXTRACTED_ENTITIES } from '../../model/entities.js'
 import { EXTRACTED_RELATIONSHIPS, RELATIONSHIPS } from '../../model/relationships.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
 import { finalizeGraph as finalize, renderGraphml } from '../operations/finalize-graph.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 
-export const finalizeGraph: Workflow = {
+export const finalizeGraph = defineWorkflow({
   name: 'finalize_graph',
   reads: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name],
   writes: [ENTITIES.name, RELATIONSHIPS.name],
   fingerprint: (settings) => ({ graphml: settings.snapshots.graphml }),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     // Columns are matched by name, so this also reads the fast method's column order.
     const entities = await ctx.tables.read(EXTRACTED_ENTITIES)
@@ -28,4 +26,4 @@ export const finalizeGraph: Workflow = {
     }
     return { rows: { [ENTITIES.name]: out.entities.length, [RELATIONSHIPS.name]: out.relationships.length } }
   },
-}
+})

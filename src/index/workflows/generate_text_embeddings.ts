@@ -23,7 +23,7 @@ import { openVectorStore, type VectorStore } from '../../storage/vector-store.js
 import { embedTexts, embeddingTexts, type EmbeddedRow, type EmbeddingSourceRows } from '../operations/embed-text.js'
 import { embeddingsUsage } from '../operations/estimate-usage.js'
 import { embedReusing, embeddingIdentity } from '../operations/reuse-embeddings.js'
-import type { Workflow, WorkflowContext } from '../workflow.js'
+import { defineWorkflow, type WorkflowContext } from '../workflow.js'
 import { previousEmbeddingKeys, previousVectors } from './previous-vectors.js'
 
 /** The table each embedding's texts and ids come from. */
@@ -51,13 +51,12 @@ function embeddingName(name: string): EmbeddingName {
   })
 }
 
-export const generateTextEmbeddings: Workflow = {
+export const generateTextEmbeddings = defineWorkflow({
   name: 'generate_text_embeddings',
   reads: [TEXT_UNITS.name, ENTITIES.name, COMMUNITY_REPORTS.name, RELATIONSHIPS.name, DOCUMENTS.name],
   writes: [EMBEDDING_KEYS.name],
   fingerprint: (s) => ({ embed_text: s.embed_text, vector_store: s.vector_store, snapshots: s.snapshots.embeddings }),
   models: (s) => ({ chat: [], embedding: [s.embed_text.embedding_model_id] }),
-  prompts: () => [],
   estimate: (x) =>
     embeddingsUsage(x, x.settings.embed_text.names ?? EMBEDDING_NAMES, {
       batchSize: x.settings.embed_text.batch_size,
@@ -98,7 +97,7 @@ export const generateTextEmbeddings: Workflow = {
       store.close()
     }
   },
-}
+})
 
 interface EmbeddedName {
   name: EmbeddingName

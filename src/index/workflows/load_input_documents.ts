@@ -2,15 +2,13 @@
 import { INPUT_DOCUMENTS } from '../../model/documents.js'
 import { inputFilesFingerprint } from '../input/input-fingerprint.js'
 import { loadDocuments } from '../input/load-documents.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 
-export const loadInputDocuments: Workflow = {
+export const loadInputDocuments = defineWorkflow({
   name: 'load_input_documents',
   reads: [],
   writes: [INPUT_DOCUMENTS.name],
   fingerprint: (settings) => ({ input: settings.input, base_dir: settings.input_storage.base_dir }),
-  models: () => NO_MODELS,
-  prompts: () => [],
   external: (settings) => inputFilesFingerprint(settings.input_storage.base_dir),
   countsDocuments: true,
   async run(ctx) {
@@ -38,4 +36,4 @@ export const loadInputDocuments: Workflow = {
       summary: { files: result.filesRead, skipped_files: result.filesSkipped },
     }
   },
-}
+})

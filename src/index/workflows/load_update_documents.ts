@@ -5,22 +5,18 @@
  * and all documents go on through the pipeline (earlier model answers are reused, not recomputed);
  * with nothing changed the pipeline stops here.
  */
-import { DOCUMENTS, INPUT_DOCUMENTS } from '../../model/documents.js'
-import type { Workflow } from '../workflow.js'
+import { INPUT_DOCUMENTS } from '../../model/documents.js'
+import { defineWorkflow } from '../workflow.js'
 import { loadInputDocuments } from './load_input_documents.js'
-import { previousRows } from './update-previous.js'
+import { updateChanges } from './update-previous.js'
 
-export const loadUpdateDocuments: Workflow = {
+export const loadUpdateDocuments = defineWorkflow({
   ...loadInputDocuments,
   name: 'load_update_documents',
   async run(ctx) {
     const loaded = await loadInputDocuments.run(ctx)
-    const previous = new Map((await previousRows(ctx, DOCUMENTS)).map((d) => [d.title, d.id]))
-    const current = await ctx.tables.read(INPUT_DOCUMENTS)
-    const titles = new Set(current.map((d) => d.title))
-    const added = current.filter((d) => !previous.has(d.title)).length
-    const edited = current.filter((d) => previous.has(d.title) && previous.get(d.title) !== d.id).length
-    const deleted = [...previous.keys()].filter((t) => !titles.has(t)).length
+    const changes = await updateChanges(ctx, INPUT_DOCUMENTS)
+    const [added, edited, deleted] = [changes.added.length, changes.edited.length, changes.deleted.length]
     if (added + edited + deleted === 0)
       ctx.log.info('load_update_documents: no new, edited or deleted documents; the index is up to date')
     return {
@@ -29,4 +25,4 @@ export const loadUpdateDocuments: Workflow = {
       stop: added + edited + deleted === 0,
     }
   },
-}
+})

@@ -4,17 +4,15 @@ import { NLP_ENTITIES } from '../../model/entities.js'
 import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
 import { emptyPruneWarning } from '../operations/prune-fallback.js'
 import { pruneGraph as prune } from '../operations/prune-graph.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 
 const NAME = 'prune_graph'
 
-export const pruneGraph: Workflow = {
+export const pruneGraph = defineWorkflow({
   name: NAME,
   reads: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
   writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
   fingerprint: (settings) => settings.prune_graph,
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const entities = await ctx.tables.read(NLP_ENTITIES)
     const relationships = await ctx.tables.read(NLP_RELATIONSHIPS)
@@ -45,4 +43,4 @@ export const pruneGraph: Workflow = {
       },
     }
   },
-}
+})

@@ -45,15 +45,20 @@ async function staleReuse(
     maxChange,
     previous: (community) => {
       const predecessor = from.get(community)
-      return predecessor === undefined ? undefined : reports.get(predecessor)
+      const stored = predecessor === undefined ? undefined : reports.get(predecessor)
+      return stored === undefined ? undefined : { stored, community: predecessor! }
     },
     losing,
   }
 }
 
-/** The report workflows' summary of reuse: renumbered reports, and in an update those kept within the bound. */
+/**
+ * The report workflows' summary of reuse: reports asked of the model (each a call unless the cache or
+ * the previous index's replies answer it), renumbered reports, and in an update those kept within the bound.
+ */
 export function reuseSummary(result: ReportRunResult, stable: StableReports): Record<string, number> {
   return {
+    reports_requested: result.attempted - (result.reused ?? 0) - (result.keptStale ?? 0),
     reused_renumbered: result.reused ?? 0,
     ...(stable.stale === undefined
       ? {}

@@ -12,16 +12,13 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { integrityProblems } from '../operations/index-diff.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 import { currentRows } from './update-previous.js'
 
-export const updateCleanState: Workflow = {
+export const updateCleanState = defineWorkflow({
   name: 'update_clean_state',
   reads: [DOCUMENTS.name, TEXT_UNITS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name],
   writes: [],
-  fingerprint: () => ({}),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const problems = integrityProblems({
       documentIds: (await currentRows(ctx, DOCUMENTS)).map((d) => d.id),
@@ -45,4 +42,4 @@ export const updateCleanState: Workflow = {
     }
     return { summary: { integrity_checked: true } }
   },
-}
+})

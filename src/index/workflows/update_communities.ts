@@ -8,16 +8,13 @@
 import { COMMUNITIES } from '../../model/communities.js'
 import { membersKey } from '../operations/community-continuity.js'
 import { diffKeyed, diffSummary } from '../operations/index-diff.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
 
-export const updateCommunities: Workflow = {
+export const updateCommunities = defineWorkflow({
   name: 'update_communities',
   reads: [COMMUNITIES.name],
   writes: [],
-  fingerprint: () => ({}),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const members = (c: { level: number; entity_ids: readonly string[] | null }) =>
       membersKey(c.level, c.entity_ids ?? [])
@@ -29,4 +26,4 @@ export const updateCommunities: Workflow = {
       ),
     }
   },
-}
+})

@@ -15,7 +15,7 @@ import {
   tableIdentityMaps,
   textUnitIdentityMaps,
 } from '../operations/community-reports/stable-reuse.js'
-import { NO_MODELS, type Workflow, type WorkflowContext } from '../workflow.js'
+import { defineWorkflow, type WorkflowContext } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
 
 type Rows = typeof previousRows
@@ -37,13 +37,10 @@ async function reportTexts(
   }))
 }
 
-export const updateCommunityReports: Workflow = {
+export const updateCommunityReports = defineWorkflow({
   name: 'update_community_reports',
   reads: [COMMUNITY_REPORTS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name, TEXT_UNITS.name],
   writes: [],
-  fingerprint: () => ({}),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const before = await reportTexts(ctx, previousRows)
     const exact = new Set(before.map((r) => r.exact))
@@ -61,4 +58,4 @@ export const updateCommunityReports: Workflow = {
       },
     }
   },
-}
+})

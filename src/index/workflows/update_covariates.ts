@@ -1,16 +1,13 @@
 /** Workflow update_covariates: records the claims the update added and removed (nothing when claims are off). */
 import { COVARIATES } from '../../model/covariates.js'
 import { diffKeyed, diffSummary } from '../operations/index-diff.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
 
-export const updateCovariates: Workflow = {
+export const updateCovariates = defineWorkflow({
   name: 'update_covariates',
   reads: [COVARIATES.name],
   writes: [],
-  fingerprint: () => ({}),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     if (!ctx.settings.extract_claims.enabled) return { summary: { claims: 'disabled' } }
     const claim = (c: { text_unit_id: string | null; description: string | null }) =>
@@ -22,4 +19,4 @@ export const updateCovariates: Workflow = {
       ),
     }
   },
-}
+})

@@ -7,16 +7,13 @@
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { diffKeyed, diffSummary } from '../operations/index-diff.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
 
-export const updateEntitiesRelationships: Workflow = {
+export const updateEntitiesRelationships = defineWorkflow({
   name: 'update_entities_relationships',
   reads: [ENTITIES.name, RELATIONSHIPS.name],
   writes: [],
-  fingerprint: () => ({}),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const entity = (e: { type: string | null; description: string | null; text_unit_ids: readonly string[] }) =>
       JSON.stringify([e.type, e.description, e.text_unit_ids])
@@ -37,4 +34,4 @@ export const updateEntitiesRelationships: Workflow = {
     )
     return { summary: { ...diffSummary('entities', entities), ...diffSummary('relationships', relationships) } }
   },
-}
+})

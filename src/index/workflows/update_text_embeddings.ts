@@ -8,7 +8,7 @@
 import { WorkflowError } from '../../errors.js'
 import { DEFAULT_EMBEDDING_NAMES, type EmbeddingName } from '../../model/embeddings.js'
 import { openVectorStore } from '../../storage/vector-store.js'
-import { NO_MODELS, type Workflow, type WorkflowContext } from '../workflow.js'
+import { defineWorkflow, type WorkflowContext } from '../workflow.js'
 import { EMBEDDING_SOURCES } from './generate_text_embeddings.js'
 import { currentRows, previousRows } from './update-previous.js'
 
@@ -19,13 +19,11 @@ async function sourceIds(ctx: WorkflowContext, name: EmbeddingName, previous: bo
   return rows.map((r) => r.id)
 }
 
-export const updateTextEmbeddings: Workflow = {
+export const updateTextEmbeddings = defineWorkflow({
   name: 'update_text_embeddings',
   reads: [...new Set(Object.values(EMBEDDING_SOURCES).map((t) => t.name))],
   writes: [],
   fingerprint: (s) => ({ embed_text: s.embed_text.names, vector_store: s.vector_store.index_schema }),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const { embed_text: settings, vector_store: vs } = ctx.settings
     const store = await openVectorStore(vs.db_uri)
@@ -54,4 +52,4 @@ export const updateTextEmbeddings: Workflow = {
     }
     return { summary }
   },
-}
+})

@@ -1,16 +1,13 @@
 /** Workflow update_text_units: records the text units the update added and removed (ids are content hashes). */
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { diffKeyed, diffSummary } from '../operations/index-diff.js'
-import { NO_MODELS, type Workflow } from '../workflow.js'
+import { defineWorkflow } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
 
-export const updateTextUnits: Workflow = {
+export const updateTextUnits = defineWorkflow({
   name: 'update_text_units',
   reads: [TEXT_UNITS.name],
   writes: [],
-  fingerprint: () => ({}),
-  models: () => NO_MODELS,
-  prompts: () => [],
   async run(ctx) {
     const links = (u: { entity_ids: readonly string[] | null; relationship_ids: readonly string[] | null }) =>
       JSON.stringify([u.entity_ids, u.relationship_ids])
@@ -21,4 +18,4 @@ export const updateTextUnits: Workflow = {
       ),
     }
   },
-}
+})

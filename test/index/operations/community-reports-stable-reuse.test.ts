@@ -1,6 +1,10 @@
 /** Report reuse across renumbering: canonical contexts and citation renumbering on hand-made contexts. */
 import { describe, expect, it } from 'vitest'
-import { csvLine, sectionHead } from '../../../src/index/operations/community-reports/csv.js'
+import {
+  type ContextRow,
+  type ContextSection,
+  renderContext,
+} from '../../../src/index/operations/community-reports/context-rows.js'
 import type { ReportContent } from '../../../src/index/operations/community-reports/render.js'
 import {
   canonicalContext,
@@ -30,16 +34,56 @@ function maps(ids: Ids, extra: Array<{ human_readable_id: number; identity: stri
   })
 }
 
-function context(ids: Ids, options: { betaDescription?: string; alphaDegree?: number } = {}): string {
+function context(
+  ids: Ids,
+  options: { betaDescription?: string; alphaDegree?: number; betaFirst?: boolean } = {},
+): ContextSection[] {
+  const alpha: ContextRow = {
+    table: 'Entities',
+    id: ids.alpha,
+    identity: 'ALPHA',
+    fields: ['ALPHA', 'Alpha runs the mill,\n12 workers there'],
+    degree: options.alphaDegree ?? 2,
+  }
+  const beta: ContextRow = {
+    table: 'Entities',
+    id: ids.beta,
+    identity: 'BETA',
+    fields: ['BETA', options.betaDescription ?? 'Beta owns the boat'],
+    degree: 1,
+  }
   return [
-    sectionHead('Entities', ['human_readable_id', 'title', 'description', 'degree']) +
-      csvLine([ids.alpha, 'ALPHA', 'Alpha runs the mill,\n12 workers there', options.alphaDegree ?? 2]) +
-      csvLine([ids.beta, 'BETA', options.betaDescription ?? 'Beta owns the boat', 1]),
-    sectionHead('Claims', ['human_readable_id', 'subject_id', 'type', 'status', 'description']) +
-      csvLine([ids.claim, 'ALPHA', 'FRAUD', 'TRUE', 'Alpha hid the ledger']),
-    sectionHead('Relationships', ['human_readable_id', 'source', 'target', 'description', 'combined_degree']) +
-      csvLine([ids.edge, 'ALPHA', 'BETA', 'Alpha and Beta trade', 3]),
-  ].join('\n\n')
+    {
+      label: 'Entities',
+      columns: ['human_readable_id', 'title', 'description', 'degree'],
+      rows: options.betaFirst === true ? [beta, alpha] : [alpha, beta],
+    },
+    {
+      label: 'Claims',
+      columns: ['human_readable_id', 'subject_id', 'type', 'status', 'description'],
+      rows: [
+        {
+          table: 'Claims',
+          id: ids.claim,
+          identity: 'claim-1',
+          fields: ['ALPHA', 'FRAUD', 'TRUE', 'Alpha hid the ledger'],
+        },
+      ],
+    },
+    {
+      label: 'Relationships',
+      columns: ['human_readable_id', 'source', 'target', 'description', 'combined_degree'],
+      rows: [
+        {
+          table: 'Relationships',
+          id: ids.edge,
+          identity: 'ALPHA\u0000BETA',
+          fields: ['ALPHA', 'BETA', 'Alpha and Beta trade'],
+          degree: 3,
+        },
+      ],
+    },
+  ]
 }
 
 const OLD: Ids = { alpha: 3, beta: 5, edge: 7, claim: 0 }
@@ -60,7 +104,7 @@ describe('canonicalContext', () => {
     const before = canonicalContext(context(OLD), maps(OLD))?.text
     expect(before).toBeDefined()
     expect(canonicalContext(context(NEW), maps(NEW))?.text).toBe(before)
-    expect(context(NEW)).not.toBe(context(OLD))
+    expect(renderContext(context(NEW))).not.toBe(renderContext(context(OLD)))
   })
 
   it('differs when a description changed, so such a report is never reused', () => {
@@ -71,8 +115,9 @@ describe('canonicalContext', () => {
   it('is the same when only degrees changed and rows moved with them: they say how connected a member is elsewhere', () => {
     const before = canonicalContext(context(OLD), maps(OLD))!.text
     // ALPHA's degree falls below BETA's: the degree-ranked rows swap places.
-    const swapped = context(NEW, { alphaDegree: 0 }).replace(/^(4,ALPHA,"[^"]*",0\n)(6,BETA,[^\n]*\n)/m, '$2$1')
-    expect(swapped.indexOf('\n6,BETA')).toBeLessThan(swapped.indexOf('\n4,ALPHA'))
+    const swapped = context(NEW, { alphaDegree: 0, betaFirst: true })
+    const text = renderContext(swapped)
+    expect(text.indexOf('\n6,BETA')).toBeLessThan(text.indexOf('\n4,ALPHA'))
     expect(canonicalContext(swapped, maps(NEW))!.text).toBe(before)
     expect(canonicalContext(context(NEW, { alphaDegree: 3 }), maps(NEW))!.text).toBe(before)
   })
@@ -94,9 +139,20 @@ describe('canonicalContext', () => {
   })
 
   it('maps citations inside substituted sub-community reports', () => {
-    const reports = (ids: Ids) =>
-      sectionHead('Reports', ['community', 'full_content']) +
-      csvLine([1, `# Alpha\n\nAlpha trades [Data: Entities (${ids.alpha}, ${ids.beta})].`])
+    const reports = (ids: Ids): ContextSection[] => [
+      {
+        label: 'Reports',
+        columns: ['community', 'full_content'],
+        rows: [
+          {
+            table: 'Reports',
+            id: 1,
+            identity: '',
+            fields: [`# Alpha\n\nAlpha trades [Data: Entities (${ids.alpha}, ${ids.beta})].`],
+          },
+        ],
+      },
+    ]
     const text = (ids: Ids) => canonicalContext(reports(ids), maps(ids))!.text
     expect(text(NEW)).toBe(text(OLD))
     expect(canonicalContext(reports({ ...NEW, alpha: NEW.beta }), maps(NEW))!.text).not.toBe(text(OLD))

@@ -1,6 +1,6 @@
 /** Bounded staleness of update reports: the keep/regenerate rules, lost content and predecessors on hand-made rows. */
 import { describe, expect, it } from 'vitest'
-import { csvLine, sectionHead } from '../../../src/index/operations/community-reports/csv.js'
+import type { ContextSection } from '../../../src/index/operations/community-reports/context-rows.js'
 import { canonicalContext, identityMaps, rowKey } from '../../../src/index/operations/community-reports/stable-reuse.js'
 import {
   anchorKey,
@@ -33,18 +33,36 @@ function rows(entities: Array<[number, string]>, relationships: Array<[number, s
     ['ALPHA', 'BETA'],
     ['BETA', 'GAMMA'],
   ]
-  let text =
-    sectionHead('Entities', ['human_readable_id', 'title', 'description', 'degree']) +
-    entities.map(([i, d]) => csvLine([i, TITLES[i]!, d, 1])).join('')
-  if (relationships.length > 0) {
-    text += `\n${sectionHead('Relationships', ['human_readable_id', 'source', 'target', 'description', 'combined_degree'])}`
-    text += relationships.map(([i, d]) => csvLine([i, ends[i]![0]!, ends[i]![1]!, d, 2])).join('')
-  }
-  if (reports.length > 0) {
-    text += `\n${sectionHead('Reports', ['community', 'full_content'])}`
-    text += reports.map((r, i) => csvLine([i, r])).join('')
-  }
-  const canonical = canonicalContext(text, maps)
+  const sections: ContextSection[] = [
+    {
+      label: 'Entities',
+      columns: ['human_readable_id', 'title', 'description', 'degree'],
+      rows: entities.map(([i, d]) => ({
+        table: 'Entities',
+        id: i,
+        identity: TITLES[i]!,
+        fields: [TITLES[i]!, d],
+        degree: 1,
+      })),
+    },
+    {
+      label: 'Relationships',
+      columns: ['human_readable_id', 'source', 'target', 'description', 'combined_degree'],
+      rows: relationships.map(([i, d]) => ({
+        table: 'Relationships',
+        id: i,
+        identity: `${ends[i]![0]!}\u0000${ends[i]![1]!}`,
+        fields: [ends[i]![0]!, ends[i]![1]!, d],
+        degree: 2,
+      })),
+    },
+    {
+      label: 'Reports',
+      columns: ['community', 'full_content'],
+      rows: reports.map((r, i) => ({ table: 'Reports', id: i, identity: '', fields: [r] })),
+    },
+  ]
+  const canonical = canonicalContext(sections, maps)
   if (canonical === undefined) throw new Error('unmapped context')
   return anchorOf(canonical.rows, 'basis')
 }
@@ -194,7 +212,7 @@ describe('anchors of stored reports', () => {
       [report('Alpha [Data: Entities (10, 11)].', 'Trade [Data: Relationships (20)].')],
       renumbered,
     )
-    expect(anchorKey(after.get(3)!)).toBe(anchorKey(before.get(3)!))
+    expect(anchorKey(after.get(3)!, 3)).toBe(anchorKey(before.get(3)!, 3))
     // A citation of an id the tables lack cannot be carried over: no stored form.
     expect(storedReports([report('Alpha [Data: Entities (99)].', 'x')], maps).size).toBe(0)
   })

@@ -43,13 +43,13 @@ describe('text-unit report context', () => {
       '-----SOURCES-----\nid,text,entity_degree\n1,"Second ""quoted"".",8\n0,"First, with a comma.",3\n2,Third,0\n',
     )
     expect(first.records).toBe(3)
-    expect(second).toEqual({ community: 1, level: 0, text: '', records: 0 })
+    expect(second).toEqual({ community: 1, level: 0, text: '', sections: [], records: 0 })
   })
 
   it('trims to the longest prefix within budget, or keeps everything when nothing fits', () => {
     const records: TextUnitRecord[] = [
-      { id: 1, text: 'aaaa', entity_degree: 2 },
-      { id: 2, text: 'bbbb', entity_degree: 1 },
+      { unit: 'u1', id: 1, text: 'aaaa', entity_degree: 2 },
+      { unit: 'u2', id: 2, text: 'bbbb', entity_degree: 1 },
     ]
     const count = (t: string) => t.length
     const one = renderSources(records.slice(0, 1))

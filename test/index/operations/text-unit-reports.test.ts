@@ -8,7 +8,7 @@ import type { StableReports } from '../../../src/index/operations/community-repo
 import { finalizeReports } from '../../../src/index/operations/community-reports/render.js'
 import { textUnitIdentityMaps } from '../../../src/index/operations/community-reports/stable-reuse.js'
 import { storedReports, unitsGone } from '../../../src/index/operations/community-reports/stale-reuse.js'
-import { renderSources } from '../../../src/index/operations/text-unit-report-context.js'
+import { renderSources, sourcesSection } from '../../../src/index/operations/text-unit-report-context.js'
 import { generateTextReports } from '../../../src/index/operations/text-unit-reports.js'
 import { createChatModel } from '../../../src/llm/index.js'
 import type { ChatModel } from '../../../src/llm/types.js'
@@ -44,8 +44,9 @@ const OPTIONS = {
 /** One generation: its text units in order (human_readable_id = position) and the community's context over `members`. */
 function generation(order: string[], members: string[]) {
   const units = order.map((id, i) => ({ id, human_readable_id: i, text: TEXTS[id]! }))
-  const records = members.map((id) => ({ id: order.indexOf(id), text: TEXTS[id]!, entity_degree: 3 }))
-  return { units, context: { community: 0, level: 0, text: renderSources(records), records: records.length } }
+  const records = members.map((id) => ({ unit: id, id: order.indexOf(id), text: TEXTS[id]!, entity_degree: 3 }))
+  const sections = [sourcesSection(records)]
+  return { units, context: { community: 0, level: 0, text: renderSources(records), sections, records: records.length } }
 }
 
 describe('generateTextReports: reports kept across generations', () => {
@@ -72,7 +73,11 @@ describe('generateTextReports: reports kept across generations', () => {
     const stable: StableReports = { store, maps }
     if (previous !== undefined) {
       const stored = storedReports(previous.rows, textUnitIdentityMaps(previous.units))
-      stable.stale = { maxChange, previous: (c) => stored.get(c), losing: unitsGone(previous.units, next.units) }
+      stable.stale = {
+        maxChange,
+        previous: (c) => (stored.has(c) ? { stored: stored.get(c)!, community: c } : undefined),
+        losing: unitsGone(previous.units, next.units),
+      }
     }
     const from = llm.requests.length
     const result = await generateTextReports([next.context], OPTIONS, { chat, stable })
@@ -106,5 +111,53 @@ describe('generateTextReports: reports kept across generations', () => {
     const rewritten = await write(third, { units: second.units, rows: kept.rows })
     expect(rewritten.calls).toBe(1)
     expect(rewritten.result.keptStale ?? 0).toBe(0)
+  })
+})
+
+describe('generateTextReports: two communities answered with the same report text', () => {
+  let llm: FakeLlm
+  let slow = 'a'
+  const SAME = JSON.stringify({
+    title: 'Kettle Harbour',
+    summary: 'The harbour folk.',
+    findings: [{ summary: 'Boats', explanation: 'They sail.' }],
+    rating: 3,
+    rating_explanation: 'Small.',
+  })
+
+  beforeAll(async () => {
+    llm = await startFakeLlm({
+      responders: [(req) => (req.kind === 'community_report_text' ? SAME : undefined)],
+      // The community whose context holds unit `slow` answers last.
+      latency: { extraMs: (req) => (JSON.stringify(req.messages).includes(TEXTS[slow]!) ? 150 : 0) },
+    })
+  })
+  afterAll(async () => llm?.close())
+
+  /** Everything the run records (reuse entries and anchors), with the reply to `first` arriving last. */
+  async function recorded(first: string): Promise<Array<[string, string | undefined]>> {
+    slow = first
+    const chat = createChatModel(fakeOptions(llm))
+    const order = ['a', 'b', 'c', 'd']
+    const units = order.map((id, i) => ({ id, human_readable_id: i, text: TEXTS[id]! }))
+    const context = (community: number, members: string[]) => {
+      const records = members.map((id) => ({ unit: id, id: order.indexOf(id), text: TEXTS[id]!, entity_degree: 1 }))
+      return { community, level: 0, text: renderSources(records), sections: [sourcesSection(records)], records: 2 }
+    }
+    const store = new MemoryKeyValueStore()
+    const result = await generateTextReports([context(0, ['a', 'b']), context(1, ['c', 'd'])], OPTIONS, {
+      chat,
+      stable: { store, maps: textUnitIdentityMaps(units) },
+    })
+    expect(result.drafts.map((d) => d.summary)).toEqual([JSON.parse(SAME).summary, JSON.parse(SAME).summary])
+    const keys = await store.keys()
+    return Promise.all(keys.map(async (k): Promise<[string, string | undefined]> => [k, await store.get(k)]))
+  }
+
+  it('records the same entries whichever reply comes last: each community keeps the anchor of its own context', async () => {
+    const one = await recorded('a')
+    const other = await recorded('c')
+    expect(one.filter(([k]) => k.startsWith('anchor:'))).toHaveLength(2)
+    expect(other).toEqual(one)
   })
 })

@@ -161,7 +161,7 @@ describe('create_community_reports_text with a chat model', () => {
   it('asks for one structured report per community over its text-unit sources', async () => {
     const t = await context(llm)
     const result = await createCommunityReportsText.run(t.ctx)
-    expect(result.summary).toEqual({ writer: 'llm', failed: 0, reused_renumbered: 0 })
+    expect(result.summary).toEqual({ writer: 'llm', failed: 0, reports_requested: 3, reused_renumbered: 0 })
     const rows = await t.tables.read(COMMUNITY_REPORTS)
     expect(rows.map((r) => r.community)).toEqual([2, 0, 1])
     const requests = llm.requests.filter((r) => r.kind === 'community_report_text')

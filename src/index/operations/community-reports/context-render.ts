@@ -7,56 +7,84 @@
  * of one or two renderings settle it, so long contexts are not re-tokenised again and again.
  */
 import type { ClaimDetails, EdgeDetails, EntityDetails, LocalContext } from './context.js'
-import { csvLine, sectionHead } from './csv.js'
+import {
+  type ContextRow,
+  type ContextSection,
+  joinParts,
+  type RenderedContext,
+  renderContextSection,
+  renderRow,
+} from './context-rows.js'
+import { sectionHead } from './csv.js'
 
 export type CountTokens = (text: string) => number
-
-export interface RenderedContext {
-  text: string
-  tokens: number
-}
+export type { RenderedContext } from './context-rows.js'
 
 const SECTIONS = {
-  entities: sectionHead('Entities', ['human_readable_id', 'title', 'description', 'degree']),
-  claims: sectionHead('Claims', ['human_readable_id', 'subject_id', 'type', 'status', 'description']),
-  edges: sectionHead('Relationships', ['human_readable_id', 'source', 'target', 'description', 'combined_degree']),
+  entities: { label: 'Entities', columns: ['human_readable_id', 'title', 'description', 'degree'] },
+  claims: { label: 'Claims', columns: ['human_readable_id', 'subject_id', 'type', 'status', 'description'] },
+  edges: {
+    label: 'Relationships',
+    columns: ['human_readable_id', 'source', 'target', 'description', 'combined_degree'],
+  },
 } as const
 type Section = keyof typeof SECTIONS
 const ORDER: readonly Section[] = ['entities', 'claims', 'edges']
 /** Estimates may miss by a token or two where sections meet; beyond this margin no exact check is needed. */
 const SLACK = 16
 
-const entityLine = (e: EntityDetails): string => csvLine([e.human_readable_id, e.title, e.description, e.degree])
-const claimLine = (c: ClaimDetails): string =>
-  csvLine([c.human_readable_id, c.subject_id, c.type, c.status, c.description])
-const edgeLine = (e: EdgeDetails): string =>
-  csvLine([e.human_readable_id, e.source, e.target, e.description, e.combined_degree])
+const entityRow = (e: EntityDetails): ContextRow => ({
+  table: 'Entities',
+  id: e.human_readable_id,
+  identity: e.title,
+  fields: [e.title, e.description],
+  degree: e.degree,
+})
+const claimRow = (c: ClaimDetails): ContextRow => ({
+  table: 'Claims',
+  id: c.human_readable_id,
+  identity: c.id,
+  fields: [c.subject_id, c.type, c.status, c.description],
+})
+const edgeRow = (e: EdgeDetails): ContextRow => ({
+  table: 'Relationships',
+  id: e.human_readable_id,
+  identity: `${e.source}\u0000${e.target}`,
+  fields: [e.source, e.target, e.description],
+  degree: e.combined_degree,
+})
 
-/** Joins non-empty context parts the way sections are joined. */
-function joinParts(...parts: string[]): string {
-  return parts.filter((p) => p !== '').join('\n\n')
+/** A row with its CSV line, rendered once however many prefixes it is part of. */
+interface Line {
+  row: ContextRow
+  text: string
 }
+const line = (row: ContextRow): Line => ({ row, text: renderRow(row) })
 
 const memos = new WeakMap<CountTokens, Map<string, number>>()
-function lineTokens(count: CountTokens, line: string): number {
+function lineTokens(count: CountTokens, text: string): number {
   let memo = memos.get(count)
   if (memo === undefined) memos.set(count, (memo = new Map()))
-  let n = memo.get(line)
-  if (n === undefined) memo.set(line, (n = count(line)))
+  let n = memo.get(text)
+  if (n === undefined) memo.set(text, (n = count(text)))
   return n
 }
 
-/** The lines each ranked step adds: its new member entities (with their claims) and its relationship. */
-function stepLines(ctx: LocalContext, members: ReadonlySet<string>): Array<Record<Section, string[]>> {
-  const steps: Array<Record<Section, string[]>> = []
+/** The rows each ranked step adds: its new member entities (with their claims) and its relationship. */
+function stepLines(ctx: LocalContext, members: ReadonlySet<string>): Array<Record<Section, Line[]>> {
+  const steps: Array<Record<Section, Line[]>> = []
   const added = new Set<string>()
   const step = (titles: readonly string[], edge: EdgeDetails | null): void => {
-    const lines: Record<Section, string[]> = { entities: [], claims: [], edges: edge === null ? [] : [edgeLine(edge)] }
+    const lines: Record<Section, Line[]> = {
+      entities: [],
+      claims: [],
+      edges: edge === null ? [] : [line(edgeRow(edge))],
+    }
     for (const title of titles) {
       if (added.has(title)) continue
       added.add(title)
-      lines.entities.push(entityLine(ctx.members.get(title)!))
-      for (const claim of ctx.claims.get(title) ?? []) lines.claims.push(claimLine(claim))
+      lines.entities.push(line(entityRow(ctx.members.get(title)!)))
+      for (const claim of ctx.claims.get(title) ?? []) lines.claims.push(line(claimRow(claim)))
     }
     steps.push(lines)
   }
@@ -71,36 +99,45 @@ function stepLines(ctx: LocalContext, members: ReadonlySet<string>): Array<Recor
 }
 
 /** A context ready to be cut: exact rendering of any prefix, and estimated tokens of every prefix. */
-function plan(ctx: LocalContext, count: CountTokens, members: ReadonlySet<string> | undefined, head: string) {
+function plan(ctx: LocalContext, count: CountTokens, members: ReadonlySet<string> | undefined, head?: ContextSection) {
   const steps = stepLines(ctx, members ?? new Set(ctx.members.keys()))
-  const estimates = [head === '' ? 0 : count(head)]
+  const headText = head === undefined ? '' : renderContextSection(head)
+  const estimates = [headText === '' ? 0 : count(headText)]
   const present = new Set<Section>()
   for (const lines of steps) {
     let tokens = estimates[estimates.length - 1]!
     for (const section of ORDER) {
       if (lines[section].length === 0) continue
       if (!present.has(section)) {
-        tokens += lineTokens(count, SECTIONS[section]) + (present.size > 0 || head !== '' ? 1 : 0)
+        const { label, columns } = SECTIONS[section]
+        tokens += lineTokens(count, sectionHead(label, columns)) + (present.size > 0 || headText !== '' ? 1 : 0)
         present.add(section)
       }
-      for (const line of lines[section]) tokens += lineTokens(count, line)
+      for (const l of lines[section]) tokens += lineTokens(count, l.text)
     }
     estimates.push(tokens)
   }
   const render = (n: number): RenderedContext => {
+    const sections: ContextSection[] = head === undefined || headText === '' ? [] : [head]
     const parts = ORDER.map((section) => {
       const lines = steps.slice(0, n).flatMap((s) => s[section])
-      return lines.length === 0 ? '' : SECTIONS[section] + lines.join('')
+      if (lines.length === 0) return ''
+      const rendered: ContextSection = { ...SECTIONS[section], rows: lines.map((l) => l.row) }
+      sections.push(rendered)
+      return renderContextSection(
+        rendered,
+        lines.map((l) => l.text),
+      )
     })
-    const text = joinParts(head, ...parts)
-    return { text, tokens: count(text) }
+    const text = joinParts(headText, ...parts)
+    return { text, tokens: count(text), sections }
   }
   return { size: steps.length, estimates, render }
 }
 
 /** The whole context of `members` (default: all), with its exact token count. */
 export function renderFull(ctx: LocalContext, count: CountTokens, members?: ReadonlySet<string>): RenderedContext {
-  const p = plan(ctx, count, members, '')
+  const p = plan(ctx, count, members)
   return p.render(p.size)
 }
 
@@ -109,9 +146,9 @@ export function renderIfFits(
   ctx: LocalContext,
   budget: number,
   count: CountTokens,
-  options: { members?: ReadonlySet<string>; head?: string } = {},
+  options: { members?: ReadonlySet<string>; head?: ContextSection } = {},
 ): RenderedContext | undefined {
-  const p = plan(ctx, count, options.members, options.head ?? '')
+  const p = plan(ctx, count, options.members, options.head)
   if (p.estimates[p.size]! > budget + SLACK) return undefined
   const full = p.render(p.size)
   return full.tokens <= budget ? full : undefined
@@ -126,9 +163,9 @@ export function renderTrimmed(
   ctx: LocalContext,
   budget: number,
   count: CountTokens,
-  options: { members?: ReadonlySet<string>; head?: string; allowEmpty?: boolean } = {},
+  options: { members?: ReadonlySet<string>; head?: ContextSection; allowEmpty?: boolean } = {},
 ): RenderedContext {
-  const p = plan(ctx, count, options.members, options.head ?? '')
+  const p = plan(ctx, count, options.members, options.head)
   const least = options.allowEmpty === true || p.size === 0 ? 0 : 1
   // Largest prefix whose estimate fits (estimates grow with the prefix), then settle on exact counts.
   let lo = 0

@@ -25,6 +25,8 @@ export interface EdgeDetails {
 }
 
 export interface ClaimDetails {
+  /** The claim's id: what names it in every index generation. */
+  id: string
   human_readable_id: number
   subject_id: string
   type: string | null
@@ -135,6 +137,7 @@ function groupClaims(claims: readonly CovariateRow[]): Map<string, ClaimDetails[
   for (const c of claims) {
     if (c.subject_id === null) continue
     const details: ClaimDetails = {
+      id: c.id,
       human_readable_id: c.human_readable_id,
       subject_id: c.subject_id,
       type: c.type,

@@ -26,12 +26,3 @@ export function toCsv(columns: readonly string[], rows: readonly (readonly CsvVa
 export function sectionHead(label: string, columns: readonly string[]): string {
   return `-----${label}-----\n${csvLine(columns)}`
 }
-
-/** A titled context section: `-----Label-----` then its CSV. */
-export function renderSection(
-  label: string,
-  columns: readonly string[],
-  rows: readonly (readonly CsvValue[])[],
-): string {
-  return sectionHead(label, columns) + rows.map(csvLine).join('')
-}

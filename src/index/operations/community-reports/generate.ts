@@ -14,7 +14,14 @@ import type { CommunityRow } from '../../../model/communities.js'
 import { buildLocalContexts, type ContextInput, type LocalContext } from './context.js'
 import type { CountTokens } from './context-render.js'
 import { renderFullContent, type CommunityReportDraft } from './render.js'
-import { countReuse, reportWriter, type Reuse, type StableReports, type WrittenReport } from './report-reuse.js'
+import {
+  countReuse,
+  type ReportContext,
+  reportWriter,
+  type Reuse,
+  type StableReports,
+  type WrittenReport,
+} from './report-reuse.js'
 import type { ReportFailure, ReportRunResult } from './request.js'
 import { buildCommunityContext, type SubCommunity } from './substitution.js'
 
@@ -105,7 +112,7 @@ async function reportOne(
   options: GraphReportOptions,
   services: GraphReportServices & {
     countTokens: CountTokens
-    write: (community: number, contextText: string) => Promise<WrittenReport>
+    write: (community: number, context: ReportContext) => Promise<WrittenReport>
   },
 ): Promise<Outcome> {
   // Yield first: contexts are built one per macrotask, so requests go out while others are built.
@@ -114,7 +121,7 @@ async function reportOne(
   const context = buildCommunityContext(local, subs, options.maxInputLength, services.countTokens)
   try {
     if (context.text === '') return { kind: 'empty' }
-    const { content, reuse, change } = await services.write(community.community, context.text)
+    const { content, reuse, change } = await services.write(community.community, context)
     return {
       kind: 'report',
       draft: { community: community.community, level: community.level, ...content },

@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto'
 import type { ChatModel } from '../../../llm/types.js'
+import type { ContextSection } from './context-rows.js'
 import type { ReportContent } from './render.js'
 import { requestReport, type ReportRequestOptions, type ReportRunResult } from './request.js'
 import {
-  type CanonicalContext,
   canonicalContext,
   canonicalKey,
   decodeReport,
@@ -18,7 +18,7 @@ import {
   type IdentityMaps,
   type StoredReport,
 } from './stable-reuse.js'
-import { anchorKey, anchorOf, type ReportAnchor, reportBasis, staleDecision } from './stale-reuse.js'
+import { anchorKey, anchorOf, legacyAnchorKey, type ReportAnchor, reportBasis, staleDecision } from './stale-reuse.js'
 
 /** Where reports are recorded by canonical context, and how ids map to identities in this generation. */
 export interface StableReports {
@@ -31,8 +31,11 @@ export interface StableReports {
 export interface StaleReuse {
   /** community_reports.update_max_context_change. */
   maxChange: number
-  /** The previous generation's report that may stand for this community, in stored form; undefined when none. */
-  previous(community: number): StoredReport | undefined
+  /**
+   * The previous generation's report that may stand for this community, in stored form, and the
+   * community it stood for there; undefined when none.
+   */
+  previous(community: number): { stored: StoredReport; community: number } | undefined
   /** Names (rowName) of rows gone from the index or that lost a supporting text unit since the previous generation. */
   losing: ReadonlySet<string>
 }
@@ -55,34 +58,50 @@ export interface WrittenReport {
 /** Binds the prompt, word limit and model once per run: what every report of the run is written with. */
 export function reportWriter(options: ReportRequestOptions, writer: ReportWriter) {
   const basis = reportBasis(options.prompt, options.maxReportLength, writer.chat.model)
-  return (community: number, contextText: string): Promise<WrittenReport> =>
-    writeReport(community, contextText, options, writer, basis)
+  return (community: number, context: ReportContext): Promise<WrittenReport> =>
+    writeReport(community, context, options, writer, basis)
+}
+
+/** What a report is written from: the context's prompt text and the rows it was rendered from. */
+export interface ReportContext {
+  text: string
+  sections: readonly ContextSection[]
 }
 
 async function writeReport(
   community: number,
-  contextText: string,
+  context: ReportContext,
   options: ReportRequestOptions,
   writer: ReportWriter,
   basis: string,
 ): Promise<WrittenReport> {
+  const contextText = context.text
   const stable = writer.stable
-  const canonical = stable === undefined ? undefined : canonicalContext(contextText, stable.maps)
+  const canonical = stable === undefined ? undefined : canonicalContext(context.sections, stable.maps)
   if (stable === undefined || canonical === undefined) {
     return { content: await requestReport(contextText, options, writer), reuse: 'none' }
   }
   const key = canonicalKey(canonical.text, options.prompt, options.maxReportLength, writer.chat.model)
   const origin = createHash('sha256').update(contextText).digest('hex')
+  const anchor = anchorOf(canonical.rows, basis)
   const earlier = await keptReport(key, origin, stable)
-  if (earlier !== undefined && earlier !== SAME_CONTEXT) return { content: earlier, reuse: 'renumbered' }
+  if (earlier !== undefined && earlier !== SAME_CONTEXT) {
+    // The same canonical context: the rows this report stands on are the ones it was written from.
+    await stable.store.set(anchorKey(earlier.stored, community), JSON.stringify(anchor))
+    return { content: earlier.report, reuse: 'renumbered' }
+  }
   // A context whose text is unchanged is answered by its own cache entry, never kept stale.
-  const stale = earlier === SAME_CONTEXT ? undefined : await staleReport(community, canonical, stable, basis)
-  if (stale !== undefined) return { content: stale.report, reuse: 'stale', change: stale.change }
+  const stale = earlier === SAME_CONTEXT ? undefined : await staleReport(community, anchor, stable)
+  if (stale !== undefined) {
+    // Kept, it still rests on the rows it was first written from: successive updates cannot let it drift.
+    await stable.store.set(anchorKey(stale.stored, community), JSON.stringify(stale.anchor))
+    return { content: stale.report, reuse: 'stale', change: stale.change }
+  }
   const content = await requestReport(contextText, options, writer)
   const stored = encodeReport(content, stable.maps, canonical.shown)
   if (stored !== undefined) {
     await stable.store.set(key, JSON.stringify({ ...stored, origin }))
-    await stable.store.set(anchorKey(stored), JSON.stringify(anchorOf(canonical.rows, basis)))
+    await stable.store.set(anchorKey(stored, community), JSON.stringify(anchor))
   }
   return { content, reuse: 'none' }
 }
@@ -99,15 +118,13 @@ async function keptReport(
   key: string,
   origin: string,
   stable: StableReports,
-): Promise<ReportContent | typeof SAME_CONTEXT | undefined> {
+): Promise<{ report: ReportContent; stored: StoredReport } | typeof SAME_CONTEXT | undefined> {
   const value = await stable.store.get(key)
   if (value === undefined) return undefined
   const { origin: from, ...stored } = JSON.parse(value) as StoredReport & { origin: string }
   if (from === origin) return SAME_CONTEXT
   const report = decodeReport(stored, stable.maps)
-  // Read so the anchor travels on with the report into this generation's model_replies, for a later update.
-  if (report !== undefined) await stable.store.get(anchorKey(stored))
-  return report
+  return report === undefined ? undefined : { report, stored }
 }
 
 /**
@@ -117,20 +134,21 @@ async function keptReport(
  */
 async function staleReport(
   community: number,
-  canonical: CanonicalContext,
+  current: ReportAnchor,
   stable: StableReports,
-  basis: string,
-): Promise<{ report: ReportContent; change: number } | undefined> {
+): Promise<{ report: ReportContent; stored: StoredReport; anchor: ReportAnchor; change: number } | undefined> {
   const stale = stable.stale
-  const stored = stale?.previous(community)
-  if (stale === undefined || stored === undefined) return undefined
-  const value = await stable.store.get(anchorKey(stored))
+  const previous = stale?.previous(community)
+  if (stale === undefined || previous === undefined) return undefined
+  const { stored, community: predecessor } = previous
+  const value =
+    (await stable.store.get(anchorKey(stored, predecessor))) ?? (await stable.store.get(legacyAnchorKey(stored)))
   if (value === undefined) return undefined
   const anchor = JSON.parse(value) as ReportAnchor
-  const decision = staleDecision(anchor, anchorOf(canonical.rows, basis), stale.losing, stale.maxChange)
+  const decision = staleDecision(anchor, current, stale.losing, stale.maxChange)
   if (!decision.keep) return undefined
   const report = decodeReport(stored, stable.maps)
-  return report === undefined ? undefined : { report, change: decision.change }
+  return report === undefined ? undefined : { report, stored, anchor, change: decision.change }
 }
 
 /** Adds a written report's reuse to the run's counts. */

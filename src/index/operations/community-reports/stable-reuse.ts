@@ -1,10 +1,10 @@
 /**
  * Report reuse that survives renumbering: human_readable_ids are row positions, so adding or removing
  * one entity shifts the ids (and so the prompt) of every community after it. A context is reduced to
- * a canonical form where each id is replaced by the row's stable identity (entity title, relationship
- * source/target, claim id), degrees are dropped and rows sorted (see withoutDegree); a report whose
- * canonical context equals an earlier one is that earlier
- * report with its `[Data: …]` citations renumbered through identity → new id. Anything that cannot be
+ * a canonical form, computed from its typed rows (context-rows.ts), where each id is replaced by the
+ * row's stable identity (entity title, relationship source/target, claim id), degrees are dropped and
+ * rows sorted (see canonicalContext); a report whose canonical context equals an earlier one is that
+ * earlier report with its `[Data: …]` citations renumbered through identity → new id. Anything that cannot be
  * mapped (an id cited that is in no table) makes the context or report ineligible, never guessed.
  */
 import { createHash } from 'node:crypto'
@@ -12,6 +12,8 @@ import type { CovariateRow } from '../../../model/covariates.js'
 import type { EntityRow } from '../../../model/entities.js'
 import type { RelationshipRow } from '../../../model/relationships.js'
 import type { TextUnitRow } from '../../../model/text-units.js'
+import { type ContextSection, type ContextTable, joinParts, renderRow } from './context-rows.js'
+import { csvLine, sectionHead } from './csv.js'
 import type { ReportContent } from './render.js'
 
 /**
@@ -19,10 +21,8 @@ import type { ReportContent } from './render.js'
  * fast method's SOURCES contexts. A generation's maps hold the ones its contexts show; citations of
  * any other table (Reports, or Sources in a graph report) are left as written.
  */
-const MAPPED = ['Entities', 'Relationships', 'Claims', 'Sources'] as const
+const MAPPED = ['Entities', 'Relationships', 'Claims', 'Sources'] as const satisfies readonly ContextTable[]
 type Mapped = (typeof MAPPED)[number]
-/** Context section names that are not the citation's table name. */
-const SECTION_TABLE: Readonly<Record<string, Mapped>> = { SOURCES: 'Sources' }
 
 /** human_readable_id ↔ stable identity of each mapped table of one index generation. */
 export interface IdentityMaps {
@@ -110,27 +110,10 @@ function mapCitations(
   return failed ? undefined : out
 }
 
-/** Splits CSV text into records at line ends outside quotes (each record keeps its `\n`). */
-function records(text: string): string[] {
-  const out: string[] = []
-  let start = 0
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (c === '"') quoted = !quoted
-    else if (c === '\n' && !quoted) {
-      out.push(text.slice(start, i + 1))
-      start = i + 1
-    }
-  }
-  if (start < text.length) out.push(text.slice(start))
-  return out
-}
-
 /**
  * A context in canonical form, the ids it shows per table (the only ids a reusable report may cite),
- * and its data rows one by one: `key` names the row across generations (section and identity; a row
- * of another section, a substituted report, is named by its text), `text` is its canonical text.
+ * and its data rows one by one: `key` names the row across generations (table and identity; a
+ * substituted report is named by its text), `text` is its canonical text.
  */
 export interface CanonicalContext {
   text: string
@@ -138,7 +121,7 @@ export interface CanonicalContext {
   rows: Array<{ key: string; text: string }>
 }
 
-/** The cross-generation name of a row of a mapped table: its section and JSON-quoted identity. */
+/** The cross-generation name of a row of a mapped table: its table and JSON-quoted identity. */
 export function rowKey(section: Mapped, identity: string): string {
   return `${section}\u0000${JSON.stringify(identity)}`
 }
@@ -155,76 +138,50 @@ export function everyId(maps: IdentityMaps): CanonicalContext['shown'] {
   return shown
 }
 
+const isMapped = (table: ContextTable, maps: IdentityMaps): table is Mapped =>
+  (maps.tables as ReadonlySet<string>).has(table)
+
 /**
- * The context with every human_readable_id replaced by its identity (data rows of the Entities,
- * Relationships and Claims sections, and citations inside substituted Reports); undefined when an
- * id is in no table.
+ * The context with every human_readable_id replaced by its row's identity (rows of the mapped
+ * tables, and citations inside substituted reports), degrees left out (they say how connected a
+ * member is in the whole graph: a document elsewhere that mentions a hub entity changes them, and
+ * so the degree-ranked row order, in every community the hub is in) and each section's rows sorted.
+ * Undefined when a row's id is not its identity's in this generation's tables, or a substituted
+ * report cites an id in no table.
  */
-export function canonicalContext(text: string, maps: IdentityMaps): CanonicalContext | undefined {
-  const shown: Record<Mapped, Set<number>> = {
-    Entities: new Set(),
-    Relationships: new Set(),
-    Claims: new Set(),
-    Sources: new Set(),
-  }
+export function canonicalContext(
+  sections: readonly ContextSection[],
+  maps: IdentityMaps,
+): CanonicalContext | undefined {
+  const shown = Object.fromEntries(MAPPED.map((table) => [table, new Set<number>()])) as CanonicalContext['shown']
   const named: CanonicalContext['rows'] = []
   const toIdentity = (table: Mapped, id: string): string | undefined => {
     const identity = maps.toIdentity[table]?.get(Number(id))
     if (identity !== undefined) shown[table].add(Number(id))
     return identity === undefined ? undefined : JSON.stringify(identity)
   }
-  let section = ''
-  let header = false
-  const out: string[] = []
-  // A section's data rows, sorted when it ends: the context orders them by degree (see withoutDegree).
-  let rows: string[] = []
-  const flush = () => {
-    out.push(...rows.sort())
-    rows = []
-  }
-  for (const record of records(text)) {
-    const head = /^-----([A-Za-z]+)-----\n$/.exec(record)
-    if (head !== null) {
-      flush()
-      section = head[1]!
-      header = true
-      out.push(record)
-      continue
+  const parts: string[] = []
+  for (const section of sections) {
+    const rows: string[] = []
+    for (const row of section.rows) {
+      let text: string | undefined
+      let key: string
+      if (isMapped(row.table, maps)) {
+        if (maps.toIdentity[row.table]!.get(row.id) !== row.identity) return undefined
+        shown[row.table].add(row.id)
+        text = `${JSON.stringify(row.identity)},${csvLine(row.fields)}`
+        key = rowKey(row.table, row.identity)
+      } else {
+        text = row.table === 'Reports' ? mapCitations(renderRow(row), maps.tables, toIdentity) : renderRow(row)
+        if (text === undefined) return undefined
+        key = `${section.label}\u0000${text}`
+      }
+      rows.push(text)
+      named.push({ key, text })
     }
-    if (header || record.trim() === '') {
-      flush()
-      header = false
-      out.push(record)
-      continue
-    }
-    let canonical: string | undefined = record
-    let key: string | undefined
-    const row = /^([0-9]+),/.exec(record)
-    const table = (SECTION_TABLE[section] ?? section) as Mapped
-    if (maps.tables.has(table)) {
-      const identity = row === null ? undefined : maps.toIdentity[table]!.get(Number(row[1]))
-      if (identity === undefined) return undefined
-      shown[table].add(Number(row![1]))
-      canonical = JSON.stringify(identity) + withoutDegree(table, record.slice(row![1]!.length))
-      key = rowKey(table, identity)
-    } else if (section === 'Reports') canonical = mapCitations(record, maps.tables, toIdentity)
-    if (canonical === undefined) return undefined
-    rows.push(canonical)
-    named.push({ key: key ?? `${section}\u0000${canonical}`, text: canonical })
+    if (rows.length > 0) parts.push(sectionHead(section.label, section.columns) + rows.sort().join(''))
   }
-  flush()
-  return { text: out.join(''), shown, rows: named }
-}
-
-/**
- * Entities end with `degree`, relationships with `combined_degree` and text units (SOURCES) with
- * `entity_degree`, the sum of their members' degrees: how connected a member is in the whole graph,
- * not what the community holds. A document elsewhere that mentions a hub entity changes those
- * numbers (and so the degree-ranked row order) in every community the hub is in; the report of a
- * community whose rows are otherwise the same is still that community's report.
- */
-function withoutDegree(table: Mapped, rest: string): string {
-  return table === 'Claims' ? rest : rest.replace(/,-?[0-9.]+(e[-+]?[0-9]+)?\n?$/, '\n')
+  return { text: joinParts(...parts), shown, rows: named }
 }
 
 /** The reuse key of a report: the canonical context plus everything else the prompt holds, and the model that answers it. */

@@ -57,8 +57,20 @@ export function rowName(key: string): string {
   return (isMappedRowKey(key) ? 'm' : 'o') + sha(key, NAME_LENGTH - 1)
 }
 
-/** Where a report's anchor is recorded: a hash of the report in stored (identity-cited) form. */
-export function anchorKey(stored: StoredReport): string {
+/**
+ * Where the anchor of a community's report is recorded: a hash of the report in stored
+ * (identity-cited) form and the community it stands for. Two communities can receive the same report
+ * text (a parent and its only child, or a model that repeats itself) from different contexts: each
+ * keeps its own anchor, so the table is the same whichever reply came last.
+ */
+export function anchorKey(stored: StoredReport, community: number): string {
+  return `anchor:${createHash('sha256')
+    .update(JSON.stringify([stored.report, stored.refs, community]))
+    .digest('hex')}`
+}
+
+/** Where an index written before anchors were keyed by community recorded a report's anchor (report only). */
+export function legacyAnchorKey(stored: StoredReport): string {
   return `anchor:${createHash('sha256')
     .update(JSON.stringify([stored.report, stored.refs]))
     .digest('hex')}`

@@ -7,8 +7,8 @@
  * rest of the budget, best ranked first. Without sub-community reports the own context is trimmed.
  */
 import type { LocalContext } from './context.js'
-import { renderIfFits, renderTrimmed, type CountTokens } from './context-render.js'
-import { renderSection } from './csv.js'
+import { renderIfFits, renderTrimmed, type CountTokens, type RenderedContext } from './context-render.js'
+import { type ContextSection, renderContextSection } from './context-rows.js'
 
 /** A direct sub-community: its size, its members and, when generated, its report. */
 export interface SubCommunity {
@@ -18,20 +18,17 @@ export interface SubCommunity {
   fullContent: string | undefined
 }
 
-export interface CommunityContext {
-  text: string
-  tokens: number
+export interface CommunityContext extends RenderedContext {
   /** The sub-communities whose reports stand in the context (largest first). */
   substituted: number[]
 }
 
-function reportsSection(subs: readonly SubCommunity[]): string {
-  if (subs.length === 0) return ''
-  return renderSection(
-    'Reports',
-    ['community', 'full_content'],
-    subs.map((s) => [s.community, s.fullContent ?? '']),
-  )
+function reportsSection(subs: readonly SubCommunity[]): ContextSection {
+  return {
+    label: 'Reports',
+    columns: ['community', 'full_content'],
+    rows: subs.map((s) => ({ table: 'Reports', id: s.community, identity: '', fields: [s.fullContent ?? ''] })),
+  }
 }
 
 export function buildCommunityContext(
@@ -68,7 +65,11 @@ function reportsAndRemainder(
   countTokens: CountTokens,
 ): CommunityContext {
   let kept = 1
-  while (kept < reported.length && countTokens(reportsSection(reported.slice(0, kept + 1))) <= budget) kept++
+  while (
+    kept < reported.length &&
+    countTokens(renderContextSection(reportsSection(reported.slice(0, kept + 1)))) <= budget
+  )
+    kept++
   const covered = new Set(reported.slice(0, kept).flatMap((s) => [...s.members]))
   const members = new Set([...local.members.keys()].filter((t) => !covered.has(t)))
   const head = reportsSection(reported.slice(0, kept))
