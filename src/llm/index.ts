@@ -6,10 +6,10 @@ import { ConfigError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import { cachedChat, embeddingCache, type CacheIdentity, type EmbeddingCache } from './cache.js'
-import { createClient } from './client.js'
 import { embedInBatches, type BatchingOptions } from './embeddings.js'
 import { LOCAL_EMBEDDING_DIMENSION, localEmbedder } from './local-embedder.js'
 import { priceOfModel } from './pricing.js'
+import { createEndpointTransport, type EndpointTransportOptions } from './provider-transport.js'
 import { limitedChat, limitedEmbed, RateLimiter } from './rate-limit.js'
 import { retryingChat, retryingEmbed, type RetryContext } from './retry.js'
 import type { ModelOptions } from './settings.js'
@@ -54,7 +54,7 @@ export function createUsageMeter(options: Pick<ModelOptions, 'provider' | 'model
 export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): ChatModel {
   if (options.provider === 'local') {
     throw new ConfigError(
-      `${options.settingsPath}.model_provider: "local" only provides embeddings; use openai or azure for chat models`,
+      `${options.settingsPath}.model_provider: "local" only provides embeddings; use another provider for chat models`,
       {
         keyPath: `${options.settingsPath}.model_provider`,
       },
@@ -62,7 +62,7 @@ export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): Ch
   }
   const tokenizer = getTokenizer(encodingForModel(options.model, options.encodingModel))
   const meter = deps.meter ?? createUsageMeter(options)
-  const client = createClient(clientOptions(options, tokenizer.count))
+  const client = createEndpointTransport(transportOptions(options, tokenizer.count))
   // Layers, outermost first: usage → cache → retry → rate limit → client. A cache hit therefore
   // costs no slot and no token budget; each retry re-enters the limiter, so no slot is held while
   // backing off and every attempt counts against the window, as the reference orders them.
@@ -111,7 +111,7 @@ export function createEmbeddingModel(
     // Same order and reasons as for chat models (see createChatModel), except that usage and cache
     // sit in the batching step: it looks up each text before packing batches from the misses alone.
     chain = limitedEmbed(
-      createClient(clientOptions(options, tokenizer.count)),
+      createEndpointTransport(transportOptions(options, tokenizer.count)),
       deps.limiter ?? createRateLimiter(options),
       tokenizer.count,
     )
@@ -135,9 +135,10 @@ export function createEmbeddingModel(
   }
 }
 
-function clientOptions(options: ModelOptions, countTokens: (text: string) => number) {
+function transportOptions(options: ModelOptions, countTokens: (text: string) => number): EndpointTransportOptions {
   return {
-    provider: options.provider === 'azure' ? ('azure' as const) : ('openai' as const),
+    provider: options.provider,
+    authMethod: options.authMethod,
     model: options.model,
     apiKey: options.apiKey,
     apiBase: options.apiBase,
