@@ -110,13 +110,25 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
       let tokens: number | undefined
       try {
         call.beforeSend?.()
-        const result = await options.embedding.doEmbed({
-          values: [...call.input],
-          abortSignal: request.signal,
-          ...(options.embeddingOptions === undefined ? {} : { providerOptions: options.embeddingOptions }),
-        })
-        vectors = result.embeddings
-        tokens = result.usage?.tokens
+        // Some models take one text per request (Bedrock Titan): the batch goes out in parts, concurrently.
+        const model = options.embedding
+        const most = (await model.maxEmbeddingsPerCall) ?? call.input.length
+        const parts: string[][] = []
+        for (let i = 0; i < call.input.length; i += Math.max(1, most)) parts.push(call.input.slice(i, i + most))
+        const results = await Promise.all(
+          parts.map((values) =>
+            model.doEmbed({
+              values,
+              abortSignal: request.signal,
+              ...(options.embeddingOptions === undefined ? {} : { providerOptions: options.embeddingOptions }),
+            }),
+          ),
+        )
+        vectors = results.flatMap((r) => r.embeddings)
+        const counted = results.map((r) => r.usage?.tokens)
+        tokens = counted.every((t) => typeof t === 'number' && Number.isFinite(t))
+          ? counted.reduce((a: number, b) => a + (b ?? 0), 0)
+          : undefined
       } catch (error) {
         throw toFailure(error, call.signal, request, options)
       } finally {

@@ -149,5 +149,8 @@ export function promptedJson(messages: readonly ChatMessage[], format: ResponseF
         ? ` with the keys ${format.required.map((k) => `"${k}"`).join(', ')}`
         : ''
   const instruction = `Reply with one JSON object${shape}. Output only the JSON, no prose and no code fences.`
-  return [...messages, { role: 'user', content: instruction }]
+  // Added to the last message, the request itself, so the conversation keeps its turns.
+  const last = messages.at(-1)
+  if (last === undefined || last.role !== 'user') return [...messages, { role: 'user', content: instruction }]
+  return [...messages.slice(0, -1), { role: 'user', content: `${last.content}\n\n${instruction}` }]
 }
