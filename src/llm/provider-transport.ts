@@ -3,12 +3,6 @@
  * OpenAI-compatible servers and Azure (key or Entra ID token), the Vercel AI SDK provider packages for
  * Anthropic, Gemini, Vertex AI and Bedrock. Everything above the transport is shared (see index.ts).
  */
-import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock'
-import { createAnthropic } from '@ai-sdk/anthropic'
-import { createGoogleGenerativeAI } from '@ai-sdk/google'
-import { createVertex } from '@ai-sdk/google-vertex'
-import type { SharedV3ProviderOptions } from '@ai-sdk/provider'
-import { aiSdkTransport } from './ai-sdk-transport.js'
 import { azureTokenProvider } from './azure-identity.js'
 import { createClient } from './client.js'
 import { providerInfo } from './providers.js'
@@ -54,66 +48,30 @@ export function createEndpointTransport(options: EndpointTransportOptions): Chat
         dimensions: options.dimensions,
         countTokens: options.countTokens,
       })
-    case 'anthropic': {
-      const sdk = createAnthropic({ apiKey: options.apiKey, baseURL: apiBase })
-      return aiSdkTransport({
-        ...shared,
-        language: sdk.languageModel(options.model),
-        embedding: undefined,
-        jsonMode: false,
-        embeddingOptions: undefined,
-      })
-    }
-    case 'gemini': {
-      const sdk = createGoogleGenerativeAI({ apiKey: options.apiKey, baseURL: apiBase })
-      return aiSdkTransport({
-        ...shared,
-        language: sdk.languageModel(options.model),
-        embedding: sdk.embeddingModel(options.model),
-        jsonMode: true,
-        embeddingOptions: dimensionOption('google', 'outputDimensionality', options.dimensions),
-      })
-    }
-    case 'vertex_ai': {
-      const sdk = createVertex({
-        baseURL: options.apiBase,
-        project: process.env.VERTEXAI_PROJECT ?? process.env.GOOGLE_VERTEX_PROJECT,
-        location: process.env.VERTEXAI_LOCATION ?? process.env.GOOGLE_VERTEX_LOCATION,
-        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-      })
-      return aiSdkTransport({
-        ...shared,
-        language: sdk.languageModel(options.model),
-        embedding: sdk.embeddingModel(options.model),
-        jsonMode: true,
-        embeddingOptions: dimensionOption('google', 'outputDimensionality', options.dimensions),
-      })
-    }
+    case 'anthropic':
+    case 'gemini':
+    case 'vertex_ai':
     case 'bedrock': {
-      // Credentials and region come from the AWS variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
-      // AWS_SESSION_TOKEN, AWS_REGION or LiteLLM's AWS_REGION_NAME); api_key is a Bedrock API key.
-      const sdk = createAmazonBedrock({
-        baseURL: options.apiBase,
-        region: process.env.AWS_REGION_NAME ?? process.env.AWS_REGION ?? 'us-east-1',
-        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-      })
-      return aiSdkTransport({
-        ...shared,
-        language: sdk.languageModel(options.model),
-        embedding: sdk.embeddingModel(options.model),
-        jsonMode: false,
-        embeddingOptions: dimensionOption('bedrock', 'dimensions', options.dimensions),
-      })
+      // The AI SDK packages load on first use: runs that do not name these providers never pay for them.
+      const family = info.family
+      return deferred(() =>
+        import('./ai-sdk-providers.js').then((m) => m.aiSdkProviderTransport(family, options, shared)),
+      )
     }
     case 'local':
       throw new Error('model_provider local has no HTTP transport')
   }
 }
 
-function dimensionOption(
-  provider: string,
-  key: string,
-  dimensions: number | undefined,
-): SharedV3ProviderOptions | undefined {
-  return dimensions === undefined ? undefined : { [provider]: { [key]: dimensions } }
+/** A transport built on first use; calls wait for it. */
+function deferred(build: () => Promise<ChatTransport & EmbedTransport>): ChatTransport & EmbedTransport {
+  let made: Promise<ChatTransport & EmbedTransport> | undefined
+  const get = () => (made ??= build())
+  return {
+    complete: async (call) => (await get()).complete(call),
+    async *stream(call) {
+      yield* (await get()).stream(call)
+    },
+    embed: async (call) => (await get()).embed(call),
+  }
 }

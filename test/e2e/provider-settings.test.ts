@@ -42,6 +42,9 @@ vector_store:
 `
 }
 
+/** Full runs of the gemini and ollama files take ~30 s each on a busy machine: GRAPHRAG_SLOW_TESTS=1 runs them. */
+const SLOW = process.env.GRAPHRAG_SLOW_TESTS === '1'
+
 async function indexes(root: string, env: Record<string, string>) {
   const dry = await runCli(['index', '--root', root, '--dry-run'], { env })
   expect(dry.code, dry.stderr).toBe(0)
@@ -91,39 +94,79 @@ describe('v3 settings files naming anthropic, gemini and ollama', () => {
     for (const text of [dry.stdout, dry.stderr, run.stdout, run.stderr]) expect(text).not.toContain(key)
   }, 180_000)
 
-  it('gemini chat and embeddings (provider/model id, key from GEMINI_API_KEY)', async () => {
-    const root = await testdir({
-      'settings.yaml': settings(
-        `    model_provider: gemini
+  it.skipIf(!SLOW)(
+    'gemini chat and embeddings (provider/model id, key from GEMINI_API_KEY)',
+    async () => {
+      const root = await testdir({
+        'settings.yaml': settings(
+          `    model_provider: gemini
     model: gemini/gemini-2.5-flash
     api_base: ${gemini.baseUrl}`,
-        `    model_provider: gemini
+          `    model_provider: gemini
     model: gemini-embedding-001
     api_base: ${gemini.baseUrl}`,
-      ),
-      'input/tidewick.txt': DOC,
-    })
-    await indexes(root, { GEMINI_API_KEY: 'AIza-e2e' })
-    const urls = new Set(gemini.requests.map((r) => r.url.replace(/\?.*/, '')))
-    expect(urls).toContain('/v1beta/models/gemini-2.5-flash:generateContent')
-    expect([...urls].some((u) => u.startsWith('/v1beta/models/gemini-embedding-001:'))).toBe(true)
-  }, 180_000)
+        ),
+        'input/tidewick.txt': DOC,
+      })
+      await indexes(root, { GEMINI_API_KEY: 'AIza-e2e' })
+      const urls = new Set(gemini.requests.map((r) => r.url.replace(/\?.*/, '')))
+      expect(urls).toContain('/v1beta/models/gemini-2.5-flash:generateContent')
+      expect([...urls].some((u) => u.startsWith('/v1beta/models/gemini-embedding-001:'))).toBe(true)
+    },
+    180_000,
+  )
 
-  it('ollama chat and embeddings, no key at all', async () => {
-    const root = await testdir({
-      'settings.yaml': settings(
-        `    model_provider: ollama
+  it.skipIf(!SLOW)(
+    'ollama chat and embeddings, no key at all',
+    async () => {
+      const root = await testdir({
+        'settings.yaml': settings(
+          `    model_provider: ollama
     model: llama3.2
     api_base: ${ollama.baseUrl}`,
-        `    model_provider: ollama
+          `    model_provider: ollama
     model: nomic-embed-text
     api_base: ${ollama.baseUrl}`,
-      ),
-      'input/tidewick.txt': DOC,
-    })
-    ollama.requests.length = 0
-    await indexes(root, {})
-    expect(ollama.requests.some((r) => r.body !== null && (r.body as { model?: string }).model === 'llama3.2')).toBe(true)
-    expect(ollama.requests.every((r) => r.headers.authorization === undefined || r.headers.authorization === 'Bearer no-key')).toBe(true)
-  }, 180_000)
+        ),
+        'input/tidewick.txt': DOC,
+      })
+      ollama.requests.length = 0
+      await indexes(root, {})
+      expect(ollama.requests.some((r) => r.body !== null && (r.body as { model?: string }).model === 'llama3.2')).toBe(
+        true,
+      )
+      expect(
+        ollama.requests.every(
+          (r) => r.headers.authorization === undefined || r.headers.authorization === 'Bearer no-key',
+        ),
+      ).toBe(true)
+    },
+    180_000,
+  )
+
+  it('the gemini and ollama files pass --dry-run; a gemini file without a key names GEMINI_API_KEY', async () => {
+    const gem = settings(
+      `    model_provider: gemini
+    model: gemini-2.5-flash`,
+      `    model_provider: gemini
+    model: gemini-embedding-001`,
+    )
+    const olla = settings(
+      `    model_provider: ollama
+    model: llama3.2`,
+      `    model_provider: ollama
+    model: nomic-embed-text`,
+    )
+    const g = await testdir({ 'settings.yaml': gem, 'input/tidewick.txt': DOC })
+    const o = await testdir({ 'settings.yaml': olla, 'input/tidewick.txt': DOC })
+    const [withKey, ollamaDry, noKey] = await Promise.all([
+      runCli(['index', '--root', g, '--dry-run'], { env: { GEMINI_API_KEY: 'AIza-dry' } }),
+      runCli(['index', '--root', o, '--dry-run']),
+      runCli(['index', '--root', g, '--dry-run'], { env: { GEMINI_API_KEY: '' } }),
+    ])
+    expect(withKey.code, withKey.stderr).toBe(0)
+    expect(ollamaDry.code, ollamaDry.stderr).toBe(0)
+    expect(noKey.code).not.toBe(0)
+    expect(noKey.stderr).toMatch(/completion_models\.default_completion_model\.api_key: .*GEMINI_API_KEY/)
+  }, 60_000)
 })

@@ -11,7 +11,7 @@ import { type FakeLlm, type FakeLlmOptions, startFakeLlm } from './index.js'
 
 export type FakeProtocol = 'anthropic' | 'gemini' | 'bedrock'
 
-export interface ProtocolRequest {
+interface ProtocolRequest {
   method: string
   /** Path and query as received. */
   url: string
