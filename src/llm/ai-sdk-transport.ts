@@ -48,7 +48,6 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
       let content: string
       let usage: LanguageModelV3Usage
       try {
-        call.beforeSend?.()
         const result = await language().doGenerate(callOptions(call, options.jsonMode, request.signal))
         content = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
         usage = result.usage
@@ -74,7 +73,6 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
       let usage: LanguageModelV3Usage | undefined
       let opened = false
       try {
-        call.beforeSend?.()
         const { stream } = await language().doStream(callOptions(call, options.jsonMode, request.signal))
         opened = true
         const reader = stream.getReader()
@@ -109,7 +107,6 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
       let vectors: number[][]
       let tokens: number | undefined
       try {
-        call.beforeSend?.()
         // Some models take one text per request (Bedrock Titan): the batch goes out in parts, concurrently.
         const model = options.embedding
         const most = (await model.maxEmbeddingsPerCall) ?? call.input.length
