@@ -48,6 +48,10 @@ function modelRules(group: 'completion_models' | 'embedding_models', path: strin
   if (pool !== undefined && (info.family === 'local' || info.family === 'bedrock' || info.family === 'vertex_ai')) {
     errors.push(`${path}.api_base: a list of endpoints is not supported for model_provider ${provider}`)
   }
+  const urls = pool?.map((e) => e.api_base) ?? (typeof m.api_base === 'string' ? [m.api_base] : [])
+  // fetch refuses URLs with user:password, and such a URL would end up in messages: say so up front.
+  if (urls.some((u) => /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(u.trim())))
+    errors.push(`${path}.api_base: remove the user:password from the URL (not supported); put the key in api_key`)
   errors.push(...keyRules(path, m, provider, apiBaseSet))
   return errors
 }
@@ -60,7 +64,7 @@ function keyRules(path: string, m: ModelSettings, provider: string, apiBaseSet: 
   if (info.family === 'openai' && apiBaseSet && m.api_key === null) return []
   const pool = Array.isArray(m.api_base) ? m.api_base : undefined
   if ((m.api_key ?? '').trim() !== '') return []
-  if (pool !== undefined && pool.every((e) => (e.api_key ?? '').trim() !== '')) return []
+  if (pool?.every((e) => (e.api_key ?? '').trim() !== '')) return []
   const variable = info.keyVariable === undefined ? '' : ` or ${info.keyVariable} in the environment or .env`
   return [
     `${path}.api_key: expected a non-empty API key (e.g. api_key: \${GRAPHRAG_API_KEY} with the key in .env${variable}; api_key: null for a keyless server at api_base)`,

@@ -14,6 +14,7 @@ import {
   type SharedV3ProviderOptions,
 } from '@ai-sdk/provider'
 import { callSignal } from './call-signal.js'
+import { redactUrls } from './safe-url.js'
 import { retryAfterMs, unreachableCode } from './client.js'
 import { AttemptFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
@@ -230,7 +231,7 @@ function toFailure(
 }
 
 function redact(text: string, secrets: readonly string[]): string {
-  let out = text
+  let out = redactUrls(text)
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('***')
   return out
 }

@@ -7,7 +7,7 @@ import OpenAI, { AzureOpenAI } from 'openai'
 import { callSignal } from './call-signal.js'
 import { AttemptFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
-import { safeUrl } from './safe-url.js'
+import { redactUrls, safeUrl } from './safe-url.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
 import type { ResponseFormat } from './types.js'
 
@@ -243,7 +243,7 @@ function toFailure(error: unknown, signal: AbortSignal | undefined, endpoint: st
     })
   }
   // A body cut short or not JSON at all: the server misbehaved once, so another attempt may work.
-  return new AttemptFailure(`invalid reply (${error instanceof Error ? error.message : String(error)})`, {
+  return new AttemptFailure(`invalid reply (${redactUrls(error instanceof Error ? error.message : String(error))})`, {
     kind: 'invalid_reply',
     retryable: true,
     cause: error,
@@ -252,7 +252,7 @@ function toFailure(error: unknown, signal: AbortSignal | undefined, endpoint: st
 
 function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
   const body = error.error as { message?: unknown } | undefined
-  return typeof body?.message === 'string' ? body.message : error.message
+  return redactUrls(typeof body?.message === 'string' ? body.message : error.message)
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH'])
@@ -272,7 +272,7 @@ export function unreachableCode(error: Error): string | undefined {
 
 function causeText(error: Error): string {
   const cause = error.cause as { code?: string; message?: string } | undefined
-  return cause?.code ?? cause?.message ?? error.message
+  return redactUrls(cause?.code ?? cause?.message ?? error.message)
 }
 
 /** `retry-after-ms` (OpenAI/Azure), else `retry-after` as seconds or an HTTP date. */

@@ -71,7 +71,11 @@ export function priceFor(model: string, override?: Pricing): Pricing | undefined
   const name = (model.toLowerCase().split('/').pop() ?? '').replace(BEDROCK_PREFIX, '')
   let best: string | undefined
   for (const key of Object.keys(PRICES)) {
-    if ((name === key || name.startsWith(`${key}-`) || name.startsWith(`${key}:`)) && (best === undefined || key.length > best.length)) best = key
+    if (
+      (name === key || name.startsWith(`${key}-`) || name.startsWith(`${key}:`)) &&
+      (best === undefined || key.length > best.length)
+    )
+      best = key
   }
   return best === undefined ? undefined : PRICES[best]
 }

@@ -13,3 +13,10 @@ export function safeUrl(url: string): string {
     return url.replace(/\/\/[^/@]*@/, '//').replace(/\?.*$/, '')
   }
 }
+
+/** `text` with the credentials of every URL in it masked (user:password@, key/token query values). */
+export function redactUrls(text: string): string {
+  return text
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, '$1***@')
+    .replace(/([?&](?:key|api[-_]?key|token|access[-_]?token|sig|signature|code)=)[^&\s#]+/gi, '$1***')
+}
