@@ -7,6 +7,7 @@ interface InitFlags {
   embedding: string
   force: boolean
   offline: boolean
+  provider: string
 }
 
 export function registerInitCommand(program: Command): void {
@@ -16,6 +17,11 @@ export function registerInitCommand(program: Command): void {
     .option('-r, --root <dir>', 'project root', '.')
     .option('-m, --model <name>', 'chat model', 'gpt-4.1')
     .option('-e, --embedding <name>', 'embedding model', 'text-embedding-3-large')
+    .option(
+      '-p, --provider <name>',
+      'model_provider of both models (openai, azure, anthropic, gemini, ollama, …)',
+      'openai',
+    )
     .option('--offline', 'fast NLP method and a local embedder: no API key needed', false)
     .option('-f, --force', 'overwrite existing files', false)
     .action(async (flags: InitFlags) => {
@@ -25,12 +31,13 @@ export function registerInitCommand(program: Command): void {
         model: flags.model,
         embedding: flags.embedding,
         offline: flags.offline,
+        provider: flags.provider,
         force: flags.force,
       })
       process.stdout.write(`Initialized ${result.root}\n`)
       for (const file of result.written) process.stdout.write(`  wrote ${file}\n`)
       for (const file of result.kept) process.stdout.write(`  kept existing ${file} (use --force to overwrite)\n`)
-      const next = flags.offline ? '' : ' Put your API key in .env, then'
+      const next = flags.offline || result.keyless ? '' : ' Put your API key in .env, then'
       process.stdout.write(
         `\nNext:${next} add documents to ${result.root}/input and run: graphrag index --root ${flags.root}\n`,
       )

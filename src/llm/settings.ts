@@ -18,7 +18,7 @@ interface EndpointShape {
 }
 
 /** One server of a model pool, with its own key and limits. */
-export interface EndpointOptions {
+interface EndpointOptions {
   apiBase: string
   apiKey: string | undefined
   concurrentRequests: number
