@@ -32,44 +32,39 @@ export function aiSdkProviderTransport(
       embeddingOptions: undefined,
     })
   }
-  if (family === 'gemini') {
-    const sdk = createGoogleGenerativeAI({ apiKey: options.apiKey, baseURL: apiBase })
-    return aiSdkTransport({
-      ...shared,
-      language: sdk.languageModel(options.model),
-      embedding: sdk.embeddingModel(options.model),
-      jsonMode: true,
-      embeddingOptions: dimensionOption('google', 'outputDimensionality', options.dimensions),
-    })
-  }
-  if (family === 'vertex_ai') {
-    const sdk = createVertex({
-      baseURL: options.apiBase,
-      project: process.env.VERTEXAI_PROJECT ?? process.env.GOOGLE_VERTEX_PROJECT,
-      location: process.env.VERTEXAI_LOCATION ?? process.env.GOOGLE_VERTEX_LOCATION,
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-    })
-    return aiSdkTransport({
-      ...shared,
-      language: sdk.languageModel(options.model),
-      embedding: sdk.embeddingModel(options.model),
-      jsonMode: true,
-      embeddingOptions: dimensionOption('google', 'outputDimensionality', options.dimensions),
-    })
-  }
-  // Bedrock: credentials and region come from the AWS variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
-  // AWS_SESSION_TOKEN, AWS_REGION or LiteLLM's AWS_REGION_NAME); api_key is a Bedrock API key.
-  const sdk = createAmazonBedrock({
-    baseURL: options.apiBase,
-    region: process.env.AWS_REGION_NAME ?? process.env.AWS_REGION ?? 'us-east-1',
-    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-  })
+  const key = options.apiKey === undefined ? {} : { apiKey: options.apiKey }
+  // Gemini and Vertex AI take the JSON mime type and name the dimension alike; Bedrock has no JSON mode.
+  const [sdk, jsonMode, dimension] =
+    family === 'gemini'
+      ? [createGoogleGenerativeAI({ ...key, baseURL: apiBase }), true, ['google', 'outputDimensionality'] as const]
+      : family === 'vertex_ai'
+        ? [
+            createVertex({
+              ...key,
+              baseURL: options.apiBase,
+              project: process.env.VERTEXAI_PROJECT ?? process.env.GOOGLE_VERTEX_PROJECT,
+              location: process.env.VERTEXAI_LOCATION ?? process.env.GOOGLE_VERTEX_LOCATION,
+            }),
+            true,
+            ['google', 'outputDimensionality'] as const,
+          ]
+        : // Bedrock: credentials and region come from the AWS variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+          // AWS_SESSION_TOKEN, AWS_REGION or LiteLLM's AWS_REGION_NAME); api_key is a Bedrock API key.
+          [
+            createAmazonBedrock({
+              ...key,
+              baseURL: options.apiBase,
+              region: process.env.AWS_REGION_NAME ?? process.env.AWS_REGION ?? 'us-east-1',
+            }),
+            false,
+            ['bedrock', 'dimensions'] as const,
+          ]
   return aiSdkTransport({
     ...shared,
     language: sdk.languageModel(options.model),
     embedding: sdk.embeddingModel(options.model),
-    jsonMode: false,
-    embeddingOptions: dimensionOption('bedrock', 'dimensions', options.dimensions),
+    jsonMode,
+    embeddingOptions: dimensionOption(dimension[0], dimension[1], options.dimensions),
   })
 }
 

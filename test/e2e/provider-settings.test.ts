@@ -3,6 +3,7 @@
  * `ollama` pass `index --dry-run` and index a small corpus against local servers speaking each
  * provider's protocol (keys from the provider's own variable, as LiteLLM reads them).
  */
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COMMUNITY_REPORTS, ENTITIES, TEXT_UNITS } from '../../src/model/index.js'
@@ -91,7 +92,16 @@ describe('v3 settings files naming anthropic, gemini and ollama', () => {
     // Community reports are structured replies: asked for in the prompt, since Anthropic has no JSON mode.
     expect(anthropic.requests.some((r) => JSON.stringify(r.body).includes('Reply with one JSON object'))).toBe(true)
     expect(ollama.requests.some((r) => r.path === '/v1/embeddings')).toBe(true)
+    expect(dry.stdout).toContain(
+      `completion_models.default_completion_model: anthropic claude-sonnet-4-5 via Anthropic Messages API`,
+    )
+    expect(dry.stdout).toContain(`    ${anthropic.baseUrl}  answers`)
     for (const text of [dry.stdout, dry.stderr, run.stdout, run.stderr]) expect(text).not.toContain(key)
+    // Nor in anything the run wrote: tables, stats.json, logs, cache entries.
+    for (const file of await readdir(root, { recursive: true })) {
+      const path = join(root, file)
+      if ((await stat(path)).isFile()) expect((await readFile(path)).includes(key), file).toBe(false)
+    }
   }, 180_000)
 
   it.skipIf(!SLOW)(
