@@ -88,7 +88,11 @@ describe('v3 settings files naming anthropic, gemini and ollama', () => {
     const key = 'sk-ant-e2e-secret-0123456789'
     const { dry, run } = await indexes(root, { ANTHROPIC_API_KEY: key })
     expect(anthropic.requests.length).toBeGreaterThan(3)
-    expect(anthropic.requests.every((r) => r.url === '/v1/messages' && r.headers['x-api-key'] === key)).toBe(true)
+    const posts = anthropic.requests.filter((r) => r.method === 'POST')
+    expect(posts.every((r) => r.url === '/v1/messages' && r.headers['x-api-key'] === key)).toBe(true)
+    // The dry run's endpoint check is one plain GET, without the key.
+    const gets = anthropic.requests.filter((r) => r.method === 'GET')
+    expect(gets.map((r) => [r.url, r.headers['x-api-key']])).toEqual([['/v1', undefined]])
     // Community reports are structured replies: asked for in the prompt, since Anthropic has no JSON mode.
     expect(anthropic.requests.some((r) => JSON.stringify(r.body).includes('Reply with one JSON object'))).toBe(true)
     expect(ollama.requests.some((r) => r.path === '/v1/embeddings')).toBe(true)
