@@ -181,7 +181,8 @@ export function pooledTransport(
     complete: (call: ChatCall): Promise<ChatReply> =>
       pool.run(estimateChatTokens(call, countTokens), call.signal, call.beforeSend, (t) => t.complete(call)),
     async *stream(call: ChatCall): AsyncIterable<string> {
-      // A stream is bound to its endpoint once it has started: only opening it moves between endpoints.
+      // A stream is bound to its endpoint once it has started: only opening it moves between endpoints,
+      // and the endpoint's slot is freed once the first text arrives (the model-wide limiter still holds one).
       const iterator = await pool.run(
         estimateChatTokens(call, countTokens),
         call.signal,
