@@ -47,6 +47,7 @@ abstract class BaseReporter implements Reporter {
       parts.push(
         `${s.waitingCalls} ${s.waitingCalls === 1 ? 'call' : 'calls'} waiting ${Math.round(s.longestWaitSeconds)} s`,
       )
+    if (s.endpoints !== undefined) parts.push(s.endpoints)
     return parts.join(', ')
   }
 

@@ -17,10 +17,13 @@ export function formatDiagnostics(r: DiagnosticsReport): string {
     lines.push(`vector tables: ${r.vector_tables.error}`)
   }
   lines.push('models:')
-  for (const m of r.models)
+  for (const m of r.models) {
     lines.push(
       `  ${m.group}.${m.id} (${m.provider}/${m.model}): ${m.reachable ? 'reachable' : `NOT reachable: ${m.error ?? ''}`}`,
     )
+    for (const e of m.endpoints ?? [])
+      lines.push(`    ${e.endpoint}: ${e.reachable ? 'answers' : `does NOT answer: ${e.error ?? ''}`}`)
+  }
   const edges =
     r.counts.chunk_edges === null
       ? 'none'

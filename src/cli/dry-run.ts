@@ -5,25 +5,24 @@ import { modelsUsedBy } from '../index/plan/workflow-models.js'
 import { rejectPlaceholderKeys } from '../index/run/placeholder-keys.js'
 import { planIndex, type RunIndexOptions } from '../index/run/runner.js'
 import { formatCount, formatUsd } from './format.js'
+import { modelEndpointLines } from './model-endpoints.js'
 
 export async function printDryRun(options: RunIndexOptions, out: { write(text: string): unknown }): Promise<void> {
   const plan = await planIndex(options)
   const { settings, warnings, apiKeyOrigins } = plan.loaded
   // The run would stop here before its first call, so the dry run does too rather than call the settings valid.
-  rejectPlaceholderKeys(
+  const used = modelsUsedBy(
+    plan.workflows.slice(plan.resumeFrom).map((w) => w.name),
     settings,
-    modelsUsedBy(
-      plan.workflows.slice(plan.resumeFrom).map((w) => w.name),
-      settings,
-    ),
-    apiKeyOrigins,
   )
+  rejectPlaceholderKeys(settings, used, apiKeyOrigins)
   for (const warning of warnings) out.write(`warning: ${warning}\n`)
   const noted =
     warnings.length === 0
       ? 'valid'
       : `valid, ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`} above`
   out.write(`Settings: ${settings.configFile ?? '(defaults)'} (${noted})\n`)
+  out.write(await modelEndpointLines(settings, used))
   const figures = await chunkFiguresFromInputs(settings, (message) => out.write(`warning: ${message}\n`))
   out.write(`Inputs: ${formatCount(figures.chunks)} chunks, ${formatCount(figures.chunkTokens)} tokens\n`)
   out.write(`Method: ${plan.method}\n`)

@@ -8,6 +8,7 @@ interface InitFlags {
   force: boolean
   resetEnv: boolean
   offline: boolean
+  provider: string
 }
 
 export function registerInitCommand(program: Command): void {
@@ -17,6 +18,11 @@ export function registerInitCommand(program: Command): void {
     .option('-r, --root <dir>', 'project root', '.')
     .option('-m, --model <name>', 'chat model', 'gpt-4.1')
     .option('-e, --embedding <name>', 'embedding model', 'text-embedding-3-large')
+    .option(
+      '-p, --provider <name>',
+      'model_provider of both models (openai, azure, anthropic, gemini, ollama, …)',
+      'openai',
+    )
     .option('--offline', 'fast NLP method and a local embedder: no API key needed', false)
     .option('-f, --force', 'overwrite settings.yaml and the prompts (an existing .env is kept)', false)
     .option('--reset-env', 'replace an existing .env with the placeholder (the key in it is lost)', false)
@@ -27,6 +33,7 @@ export function registerInitCommand(program: Command): void {
         model: flags.model,
         embedding: flags.embedding,
         offline: flags.offline,
+        provider: flags.provider,
         force: flags.force,
         resetEnv: flags.resetEnv,
       })
@@ -36,7 +43,7 @@ export function registerInitCommand(program: Command): void {
         process.stdout.write(
           `  kept existing ${file} (${file === '.env' ? '--reset-env replaces it' : 'use --force to overwrite'})\n`,
         )
-      const next = flags.offline ? '' : ' Put your API key in .env, then'
+      const next = flags.offline || result.keyless ? '' : ' Put your API key in .env, then'
       process.stdout.write(
         `\nNext:${next} add documents to ${result.root}/input and run: graphrag index --root ${flags.root}\n`,
       )

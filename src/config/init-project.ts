@@ -4,7 +4,10 @@ import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
 import { BUILTIN_PROMPTS_DIR } from '../prompts/prompt-template.js'
+import { isProviderName, PROVIDER_NAMES, providerInfo } from '../llm/providers.js'
 import { renderSettingsTemplate, type TemplateOptions } from './template.js'
+
+const isKeyless = (provider: string | undefined) => provider !== undefined && providerInfo(provider).keyless
 
 export interface InitOptions extends TemplateOptions {
   root: string
@@ -18,10 +21,15 @@ export interface InitResult {
   root: string
   written: string[]
   kept: string[]
+  /** The provider needs no key (ollama, lm_studio, …): no .env was written. */
+  keyless: boolean
 }
 
 export async function initProject(options: InitOptions): Promise<InitResult> {
   const root = resolve(options.root)
+  if (options.provider !== undefined && !isProviderName(options.provider))
+    throw new ConfigError(`--provider: unknown provider "${options.provider}" (one of ${PROVIDER_NAMES.join(', ')})`)
+  if (options.provider === 'local') throw new ConfigError('--provider: local has no chat models; use --offline')
   const settingsPath = join(root, 'settings.yaml')
   if (existsSync(settingsPath) && !options.force) {
     throw new ConfigError(`project already initialized at ${root} (use --force to overwrite)`, { file: settingsPath })
@@ -39,11 +47,11 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
   await mkdir(join(root, 'input'), { recursive: true })
   await mkdir(join(root, 'prompts'), { recursive: true })
   await write('settings.yaml', () => writeFile(settingsPath, renderSettingsTemplate(options)))
-  // .env holds the user's key: --force alone never replaces it.
-  if (!options.offline || options.resetEnv)
+  // .env holds the user's key: --force alone never replaces it; a provider without keys needs none.
+  if ((!options.offline && !isKeyless(options.provider)) || options.resetEnv)
     await write('.env', () => writeFile(join(root, '.env'), 'GRAPHRAG_API_KEY=<API_KEY>\n'), options.resetEnv)
   for (const file of (await readdir(BUILTIN_PROMPTS_DIR)).filter((f) => f.endsWith('.txt')).sort()) {
     await write(join('prompts', file), () => copyFile(join(BUILTIN_PROMPTS_DIR, file), join(root, 'prompts', file)))
   }
-  return { root, written, kept }
+  return { root, written, kept, keyless: isKeyless(options.provider) }
 }

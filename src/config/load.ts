@@ -5,6 +5,7 @@ import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
 import { parseDotEnv, referencedVariable, substituteEnv } from './env.js'
 import { isPlainObject } from './fields.js'
+import { fillProviderKeys } from './provider-keys.js'
 import type { Settings } from './schema.js'
 import { validateSettings } from './validate.js'
 
@@ -47,6 +48,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = withDotEnv(options.env ?? process.env, dirname(configFile))
   const text = readFileSync(configFile, 'utf8')
   const raw = parseSettingsText(substituteEnv(text, env, configFile), configFile)
+  const providerKeyOrigins = isPlainObject(raw) ? fillProviderKeys(raw, env) : {}
   const result = validateSettings(raw, { root, configFile })
   if (!result.ok) {
     const head =
@@ -55,7 +57,11 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
         : `${result.errors.length} problems:\n  ${result.errors.join('\n  ')}`
     throw new ConfigError(`${configFile}: ${head}`, { file: configFile, keyPath: result.errors[0]!.split(':')[0] })
   }
-  return { settings: result.settings, warnings: result.warnings, apiKeyOrigins: apiKeyOrigins(text, configFile) }
+  return {
+    settings: result.settings,
+    warnings: result.warnings,
+    apiKeyOrigins: { ...apiKeyOrigins(text, configFile), ...providerKeyOrigins },
+  }
 }
 
 /** .env beside the settings file fills variables the real environment does not define. */

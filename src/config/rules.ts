@@ -1,5 +1,7 @@
 /** Cross-field rules applied after every key parsed; each returns error messages with key paths. */
 import type { ModelSettings, RawSettings } from './schema.js'
+import type { EndpointSettings } from './sections/models.js'
+import { providerInfo, resolveProvider } from '../llm/providers.js'
 
 type Rule = (settings: RawSettings) => string[]
 
@@ -14,25 +16,59 @@ const modelProviderRules: Rule = (s) => {
     ['completion_models', s.completion_models],
     ['embedding_models', s.embedding_models],
   ] as const) {
-    for (const [id, m] of Object.entries(models)) {
-      const path = `${group}.${id}`
-      if (m.model_provider === 'azure') errors.push(...azureRequirements(path, m))
-      if (m.azure_deployment_name && m.model_provider !== 'azure') {
-        errors.push(`${path}.azure_deployment_name: only allowed with model_provider azure`)
-      }
-      if (m.model_provider === 'local' && group === 'completion_models') {
-        errors.push(`${path}.model_provider: local is an embedding provider; chat models need openai or azure`)
-      }
-      // A local OpenAI-compatible server (Ollama, vLLM, LM Studio) needs no key: api_key null with an api_base is fine.
-      const keyless = m.model_provider === 'openai' && (m.api_base ?? '').trim() !== '' && m.api_key === null
-      if (m.model_provider !== 'local' && !keyless && (m.api_key ?? '').trim() === '') {
-        errors.push(
-          `${path}.api_key: expected a non-empty API key (e.g. api_key: \${GRAPHRAG_API_KEY} with the key in .env; api_key: null for a keyless server at api_base)`,
-        )
-      }
-    }
+    for (const [id, m] of Object.entries(models)) errors.push(...modelRules(group, `${group}.${id}`, m))
   }
   return errors
+}
+
+function modelRules(group: 'completion_models' | 'embedding_models', path: string, m: ModelSettings): string[] {
+  const errors: string[] = []
+  const pool: readonly EndpointSettings[] | undefined = Array.isArray(m.api_base) ? m.api_base : undefined
+  const apiBaseSet = typeof m.api_base === 'string' ? m.api_base.trim() !== '' : pool !== undefined
+  const { provider } = resolveProvider(m.model_provider, m.model, apiBaseSet)
+  const info = providerInfo(provider)
+  if (info.family === 'azure') errors.push(...azureRequirements(path, m))
+  if (m.azure_deployment_name && info.family !== 'azure') {
+    errors.push(`${path}.azure_deployment_name: only allowed with model_provider azure`)
+  }
+  if (m.auth_method === 'azure_managed_identity' && info.family !== 'azure') {
+    errors.push(`${path}.auth_method: azure_managed_identity only works with model_provider azure`)
+  }
+  if (info.family === 'local' && group === 'completion_models') {
+    errors.push(`${path}.model_provider: local is an embedding provider; chat models need another provider`)
+  }
+  if (group === 'embedding_models' && !info.embeddings) {
+    errors.push(
+      `${path}.model_provider: ${provider} has no embedding models (use e.g. openai, gemini, ollama, bedrock, mistral or local)`,
+    )
+  }
+  if (info.family === 'openai' && info.defaultApiBase === undefined && !apiBaseSet) {
+    errors.push(`${path}.api_base: required for model_provider ${provider} (the URL of its OpenAI-compatible /v1 API)`)
+  }
+  if (pool !== undefined && (info.family === 'local' || info.family === 'bedrock' || info.family === 'vertex_ai')) {
+    errors.push(`${path}.api_base: a list of endpoints is not supported for model_provider ${provider}`)
+  }
+  const urls = pool?.map((e) => e.api_base) ?? (typeof m.api_base === 'string' ? [m.api_base] : [])
+  // fetch refuses URLs with user:password, and such a URL would end up in messages: say so up front.
+  if (urls.some((u) => /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(u.trim())))
+    errors.push(`${path}.api_base: remove the user:password from the URL (not supported); put the key in api_key`)
+  errors.push(...keyRules(path, m, provider, apiBaseSet))
+  return errors
+}
+
+/** Whether the model has the key its provider needs (keyless servers and managed identity need none). */
+function keyRules(path: string, m: ModelSettings, provider: string, apiBaseSet: boolean): string[] {
+  const info = providerInfo(provider)
+  if (info.keyless || m.auth_method === 'azure_managed_identity') return []
+  // Any OpenAI-compatible server at an explicit api_base may be keyless: api_key null says so.
+  if (info.family === 'openai' && apiBaseSet && m.api_key === null) return []
+  const pool = Array.isArray(m.api_base) ? m.api_base : undefined
+  if ((m.api_key ?? '').trim() !== '') return []
+  if (pool?.every((e) => (e.api_key ?? '').trim() !== '')) return []
+  const variable = info.keyVariable === undefined ? '' : ` or ${info.keyVariable} in the environment or .env`
+  return [
+    `${path}.api_key: expected a non-empty API key (e.g. api_key: \${GRAPHRAG_API_KEY} with the key in .env${variable}; api_key: null for a keyless server at api_base)`,
+  ]
 }
 
 /** Azure OpenAI needs an endpoint and an API version; the SDK's own error for a missing version names an env var instead. */

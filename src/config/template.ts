@@ -3,6 +3,7 @@
  * it: every declared key with its description as a comment and its default (or chosen) value. Keys
  * left at null or empty that declare an example are shown as commented-out examples.
  */
+import { providerInfo } from '../llm/providers.js'
 import { stringify } from 'yaml'
 import { isPlainObject, type Declaration } from './fields.js'
 import { SETTINGS } from './schema.js'
@@ -14,6 +15,8 @@ export interface TemplateOptions {
   embedding?: string
   /** Offline settings: fast method, local hashing embedder, no chat model. */
   offline?: boolean
+  /** model_provider of both models (default openai); a keyless one (ollama, lm_studio) gets no api_key. */
+  provider?: string
 }
 
 /** Files of prompts/ that init writes, keyed by the setting that points at each. */
@@ -83,11 +86,13 @@ function templateValues(options: TemplateOptions): Record<string, unknown> {
     return values
   }
   values.method = 'standard'
+  const provider = options.provider ?? 'openai'
+  const keyless = providerInfo(provider).keyless
   const model = (name: string) => ({
-    model_provider: 'openai',
+    model_provider: provider,
     model: name,
     auth_method: 'api_key',
-    api_key: '${GRAPHRAG_API_KEY}',
+    ...(keyless ? {} : { api_key: '${GRAPHRAG_API_KEY}' }),
     retry: { type: 'exponential_backoff', max_retries: 7, base_delay: 2 },
   })
   values.completion_models = { default_completion_model: model(options.model ?? 'gpt-4.1') }

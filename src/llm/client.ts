@@ -6,7 +6,8 @@
 import OpenAI, { AzureOpenAI } from 'openai'
 import { callSignal } from './call-signal.js'
 import { AttemptFailure, isRetryableStatus } from './failure.js'
-import { parseStructuredReply } from './json.js'
+import { parseStructuredReply, promptedJson } from './json.js'
+import { redactUrls, safeUrl } from './safe-url.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
 import type { ResponseFormat } from './types.js'
 
@@ -17,6 +18,10 @@ export interface ClientOptions {
   apiBase: string | undefined
   apiVersion: string | undefined
   azureDeploymentName: string | undefined
+  /** Azure with Entra ID (managed identity): a fresh bearer token per request instead of a key. */
+  azureTokenProvider?: () => Promise<string>
+  /** False for servers without `response_format`: the JSON instruction goes in the prompt instead. */
+  jsonMode?: boolean
   /** Per-request timeout in milliseconds. */
   timeoutMs: number
   /** Embedding size to request from the provider (omitted when undefined). */
@@ -29,7 +34,9 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
   const sdk =
     options.provider === 'azure'
       ? new AzureOpenAI({
-          apiKey: options.apiKey,
+          ...(options.azureTokenProvider === undefined
+            ? { apiKey: options.apiKey }
+            : { azureADTokenProvider: options.azureTokenProvider }),
           endpoint: options.apiBase,
           apiVersion: options.apiVersion,
           deployment: options.azureDeploymentName ?? options.model,
@@ -44,7 +51,8 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           timeout: options.timeoutMs,
         })
 
-  const endpoint = options.apiBase ?? 'https://api.openai.com/v1'
+  const endpoint = safeUrl(options.apiBase ?? 'https://api.openai.com/v1')
+  const jsonMode = options.jsonMode !== false
   const estimatePrompt = (call: ChatCall) => call.messages.reduce((n, m) => n + 3 + options.countTokens(m.content), 3)
 
   return {
@@ -53,7 +61,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       const own = callSignal(call.signal)
       try {
         reply = await sdk.chat.completions.create(
-          chatBody(options.model, call, false) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
+          chatBody(options.model, call, false, jsonMode) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
           { signal: own.signal },
         )
       } catch (error) {
@@ -81,7 +89,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       const own = callSignal(call.signal)
       try {
         const stream = await sdk.chat.completions.create(
-          chatBody(options.model, call, true) as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
+          chatBody(options.model, call, true, jsonMode) as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
           { signal: own.signal },
         )
         opened = true
@@ -177,12 +185,14 @@ function invalidReply(message: string): AttemptFailure {
   return new AttemptFailure(`invalid reply: ${message}`, { kind: 'invalid_reply', retryable: true })
 }
 
-function chatBody(model: string, call: ChatCall, stream: boolean): Record<string, unknown> {
+function chatBody(model: string, call: ChatCall, stream: boolean, jsonMode: boolean): Record<string, unknown> {
+  const format = call.responseFormat
+  const messages = format !== undefined && !jsonMode ? promptedJson(call.messages, format) : call.messages
   return {
     ...call.params,
     model,
-    messages: call.messages.map((m) => ({ role: m.role, content: m.content })),
-    ...(call.responseFormat === undefined ? {} : { response_format: wireFormat(call.responseFormat) }),
+    messages: messages.map((m) => ({ role: m.role, content: m.content })),
+    ...(format === undefined || !jsonMode ? {} : { response_format: wireFormat(format) }),
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   }
 }
@@ -233,7 +243,7 @@ function toFailure(error: unknown, signal: AbortSignal | undefined, endpoint: st
     })
   }
   // A body cut short or not JSON at all: the server misbehaved once, so another attempt may work.
-  return new AttemptFailure(`invalid reply (${error instanceof Error ? error.message : String(error)})`, {
+  return new AttemptFailure(`invalid reply (${redactUrls(error instanceof Error ? error.message : String(error))})`, {
     kind: 'invalid_reply',
     retryable: true,
     cause: error,
@@ -242,13 +252,13 @@ function toFailure(error: unknown, signal: AbortSignal | undefined, endpoint: st
 
 function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
   const body = error.error as { message?: unknown } | undefined
-  return typeof body?.message === 'string' ? body.message : error.message
+  return redactUrls(typeof body?.message === 'string' ? body.message : error.message)
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH'])
 
 /** The error code somewhere down the cause chain (fetch wraps the socket error) when it means "no server there". */
-function unreachableCode(error: Error): string | undefined {
+export function unreachableCode(error: Error): string | undefined {
   let cause: unknown = error.cause
   for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
     const { code, message } = cause as { code?: unknown; message?: unknown }
@@ -262,7 +272,7 @@ function unreachableCode(error: Error): string | undefined {
 
 function causeText(error: Error): string {
   const cause = error.cause as { code?: string; message?: string } | undefined
-  return cause?.code ?? cause?.message ?? error.message
+  return redactUrls(cause?.code ?? cause?.message ?? error.message)
 }
 
 /** `retry-after-ms` (OpenAI/Azure), else `retry-after` as seconds or an HTTP date. */

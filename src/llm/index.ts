@@ -6,11 +6,13 @@ import { ConfigError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import { cachedChat, embeddingCache, type CacheIdentity, type EmbeddingCache } from './cache.js'
-import { createClient } from './client.js'
 import { embedInBatches, type BatchingOptions } from './embeddings.js'
 import { LOCAL_EMBEDDING_DIMENSION, localEmbedder } from './local-embedder.js'
+import { EndpointPool, type PoolOptions, pooledTransport } from './pool.js'
 import { priceOfModel } from './pricing.js'
+import { createEndpointTransport, type EndpointTransportOptions } from './provider-transport.js'
 import { limitedChat, limitedEmbed, RateLimiter } from './rate-limit.js'
+import { safeUrl } from './safe-url.js'
 import { retryingChat, retryingEmbed, type RetryContext } from './retry.js'
 import type { ModelOptions } from './settings.js'
 import { encodingForModel, getTokenizer } from './tokenizer.js'
@@ -20,6 +22,7 @@ import { meteredChat, UsageMeter } from './usage.js'
 
 export { modelOptionsFromSettings, type ModelOptions } from './settings.js'
 export { RateLimiter } from './rate-limit.js'
+export type { EndpointPool, EndpointStats } from './pool.js'
 export { UsageMeter } from './usage.js'
 
 export interface ModelDeps {
@@ -30,6 +33,8 @@ export interface ModelDeps {
   /** Where this user's calls are counted (one meter per workflow and model). */
   meter?: UsageMeter
   log?: Logger
+  /** The model's endpoint pool when api_base is a list, shared like the limiter (see createEndpointPool). */
+  pool?: EndpointPool
 }
 
 const DEFAULT_BATCHING: Readonly<BatchingOptions> = Object.freeze({
@@ -38,9 +43,15 @@ const DEFAULT_BATCHING: Readonly<BatchingOptions> = Object.freeze({
   windowOverlap: 100,
 })
 
-export function createRateLimiter(options: Pick<ModelOptions, 'concurrentRequests' | 'rateLimit'>): RateLimiter {
+export function createRateLimiter(
+  options: Pick<ModelOptions, 'concurrentRequests' | 'rateLimit' | 'pool'>,
+): RateLimiter {
   return new RateLimiter({
-    concurrentRequests: options.concurrentRequests,
+    // A pool's endpoints each bound their own calls; together they take the sum.
+    concurrentRequests:
+      options.pool === undefined
+        ? options.concurrentRequests
+        : options.pool.reduce((n, e) => n + e.concurrentRequests, 0),
     periodSeconds: options.rateLimit?.periodSeconds ?? 60,
     requestsPerPeriod: options.rateLimit?.requestsPerPeriod,
     tokensPerPeriod: options.rateLimit?.tokensPerPeriod,
@@ -54,7 +65,7 @@ export function createUsageMeter(options: Pick<ModelOptions, 'provider' | 'model
 export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): ChatModel {
   if (options.provider === 'local') {
     throw new ConfigError(
-      `${options.settingsPath}.model_provider: "local" only provides embeddings; use openai or azure for chat models`,
+      `${options.settingsPath}.model_provider: "local" only provides embeddings; use another provider for chat models`,
       {
         keyPath: `${options.settingsPath}.model_provider`,
       },
@@ -62,7 +73,7 @@ export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): Ch
   }
   const tokenizer = getTokenizer(encodingForModel(options.model, options.encodingModel))
   const meter = deps.meter ?? createUsageMeter(options)
-  const client = createClient(clientOptions(options, tokenizer.count))
+  const client = endpointTransport(options, tokenizer.count, deps)
   // Layers, outermost first: usage → cache → retry → rate limit → client. A cache hit therefore
   // costs no slot and no token budget; each retry re-enters the limiter, so no slot is held while
   // backing off and every attempt counts against the window, as the reference orders them.
@@ -111,7 +122,7 @@ export function createEmbeddingModel(
     // Same order and reasons as for chat models (see createChatModel), except that usage and cache
     // sit in the batching step: it looks up each text before packing batches from the misses alone.
     chain = limitedEmbed(
-      createClient(clientOptions(options, tokenizer.count)),
+      endpointTransport(options, tokenizer.count, deps),
       deps.limiter ?? createRateLimiter(options),
       tokenizer.count,
     )
@@ -135,9 +146,56 @@ export function createEmbeddingModel(
   }
 }
 
-function clientOptions(options: ModelOptions, countTokens: (text: string) => number) {
+/**
+ * The endpoints of a pooled model (`api_base` as a list), each with its own transport and limits.
+ * One pool per model serves every workflow, so health and load are seen across the run.
+ */
+export function createEndpointPool(options: ModelOptions, poolOptions: PoolOptions = {}): EndpointPool {
+  const tokenizer = getTokenizer(encodingForModel(options.model, options.encodingModel))
+  const endpoints = options.pool ?? [
+    {
+      apiBase: options.apiBase ?? '',
+      apiKey: options.apiKey,
+      concurrentRequests: options.concurrentRequests,
+      requestsPerMinute: undefined,
+      tokensPerMinute: undefined,
+      weight: 1,
+    },
+  ]
+  return new EndpointPool(
+    endpoints.map((e) => ({
+      label: safeUrl(e.apiBase),
+      weight: e.weight,
+      capacity: e.concurrentRequests,
+      limiter: new RateLimiter({
+        concurrentRequests: e.concurrentRequests,
+        periodSeconds: 60,
+        requestsPerPeriod: e.requestsPerMinute,
+        tokensPerPeriod: e.tokensPerMinute,
+      }),
+      transport: createEndpointTransport({
+        ...transportOptions(options, tokenizer.count),
+        apiBase: e.apiBase,
+        apiKey: e.apiKey,
+      }),
+    })),
+    poolOptions,
+  )
+}
+
+function endpointTransport(
+  options: ModelOptions,
+  countTokens: (text: string) => number,
+  deps: ModelDeps,
+): ChatTransport & EmbedTransport {
+  if (options.pool === undefined) return createEndpointTransport(transportOptions(options, countTokens))
+  return pooledTransport(deps.pool ?? createEndpointPool(options), countTokens)
+}
+
+function transportOptions(options: ModelOptions, countTokens: (text: string) => number): EndpointTransportOptions {
   return {
-    provider: options.provider === 'azure' ? ('azure' as const) : ('openai' as const),
+    provider: options.provider,
+    authMethod: options.authMethod,
     model: options.model,
     apiKey: options.apiKey,
     apiBase: options.apiBase,

@@ -5,7 +5,7 @@
 import { jsonrepair } from 'jsonrepair'
 import { stripThinking } from './thinking.js'
 import { AttemptFailure } from './failure.js'
-import type { ResponseFormat } from './types.js'
+import type { ChatMessage, ResponseFormat } from './types.js'
 
 /** Parses `text` as the JSON a response format asked for; throws a retryable AttemptFailure otherwise. */
 export function parseStructuredReply(text: string, format: ResponseFormat): unknown {
@@ -157,4 +157,22 @@ function invalid(message: string): AttemptFailure {
 function preview(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   return flat.length > 80 ? `${flat.slice(0, 80)}…` : flat
+}
+
+/**
+ * The messages with the JSON instruction written into the prompt, for providers without a JSON
+ * response format: the reply is then parsed tolerantly and validated like any structured reply.
+ */
+export function promptedJson(messages: readonly ChatMessage[], format: ResponseFormat): ChatMessage[] {
+  const shape =
+    format.type === 'json_schema'
+      ? ` matching this JSON schema:\n${JSON.stringify(format.schema)}`
+      : format.required !== undefined && format.required.length > 0
+        ? ` with the keys ${format.required.map((k) => `"${k}"`).join(', ')}`
+        : ''
+  const instruction = `Reply with one JSON object${shape}. Output only the JSON, no prose and no code fences.`
+  // Added to the last message, the request itself, so the conversation keeps its turns.
+  const last = messages.at(-1)
+  if (last === undefined || last.role !== 'user') return [...messages, { role: 'user', content: instruction }]
+  return [...messages.slice(0, -1), { role: 'user', content: `${last.content}\n\n${instruction}` }]
 }

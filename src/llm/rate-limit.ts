@@ -64,6 +64,14 @@ export class RateLimiter {
     })
   }
 
+  /** Whether a request of `tokens` would be admitted at once (a free slot, room in the window, no queue). */
+  canAdmit(tokens: number): boolean {
+    if (this.queue.length > 0 || this.active >= this.options.concurrentRequests) return false
+    const now = this.now()
+    this.expire(now)
+    return this.windowWait(tokens, now) === 0
+  }
+
   /** Admits queued requests in order while they fit; otherwise sleeps until the window frees up. */
   private pump(): void {
     while (this.queue.length > 0) {

@@ -4,13 +4,35 @@
  * of src/config; the config's ModelSettings type satisfies it structurally.
  */
 import type { Pricing } from './pricing.js'
+import { resolveProvider } from './providers.js'
 import type { RetryPolicy } from './retry.js'
 
+/** One entry of `api_base` given as a list (a pool of servers). */
+interface EndpointShape {
+  readonly api_base: string
+  readonly api_key: string | null
+  readonly concurrent_requests: number | null
+  readonly requests_per_minute: number | null
+  readonly tokens_per_minute: number | null
+  readonly weight: number
+}
+
+/** One server of a model pool, with its own key and limits. */
+interface EndpointOptions {
+  apiBase: string
+  apiKey: string | undefined
+  concurrentRequests: number
+  requestsPerMinute: number | undefined
+  tokensPerMinute: number | undefined
+  weight: number
+}
+
 export interface ModelSettingsShape {
-  readonly model_provider: 'openai' | 'azure' | 'local'
+  readonly model_provider: string
   readonly model: string
   readonly api_key: string | null
-  readonly api_base: string | null
+  readonly api_base: string | readonly EndpointShape[] | null
+  readonly auth_method?: 'api_key' | 'azure_managed_identity'
   readonly api_version: string | null
   readonly azure_deployment_name: string | null
   readonly call_args: Readonly<Record<string, unknown>>
@@ -38,10 +60,16 @@ export interface ModelOptions {
   id: string
   /** Where the model is configured (`completion_models.default_completion_model`), named in errors. */
   settingsPath: string
-  provider: 'openai' | 'azure' | 'local'
+  /** The LiteLLM provider name (see providers.ts), after a `provider/` model prefix is resolved. */
+  provider: string
   model: string
   apiKey: string | undefined
+  /** The single endpoint (the first one of a pool); undefined = the provider's default. */
   apiBase: string | undefined
+  /** Set when api_base is a list: the servers calls are spread over. */
+  pool?: readonly EndpointOptions[]
+  /** Azure: `azure_managed_identity` takes Entra ID tokens from @azure/identity instead of a key. */
+  authMethod?: 'api_key' | 'azure_managed_identity'
   apiVersion: string | undefined
   azureDeploymentName: string | undefined
   callArgs: Readonly<Record<string, unknown>>
@@ -74,13 +102,30 @@ export function modelOptionsFromSettings(
   context: { concurrentRequests: number; keyOrigin: string | undefined },
 ): ModelOptions {
   const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
+  const list = Array.isArray(s.api_base) ? (s.api_base as readonly EndpointShape[]) : undefined
+  const single = typeof s.api_base === 'string' ? s.api_base : list?.[0]?.api_base
+  const { provider, model } = resolveProvider(s.model_provider, s.model, single !== undefined)
+  const concurrentRequests = s.concurrent_requests ?? context.concurrentRequests
   return {
     id,
     settingsPath: `${group}.${id}`,
-    provider: s.model_provider,
-    model: s.model,
+    provider,
+    model,
     apiKey: orUndefined(s.api_key),
-    apiBase: orUndefined(s.api_base),
+    apiBase: single,
+    ...(list === undefined
+      ? {}
+      : {
+          pool: list.map((e) => ({
+            apiBase: e.api_base,
+            apiKey: orUndefined(e.api_key) ?? orUndefined(s.api_key),
+            concurrentRequests: e.concurrent_requests ?? concurrentRequests,
+            requestsPerMinute: orUndefined(e.requests_per_minute),
+            tokensPerMinute: orUndefined(e.tokens_per_minute),
+            weight: e.weight,
+          })),
+        }),
+    authMethod: s.auth_method,
     apiVersion: orUndefined(s.api_version),
     azureDeploymentName: orUndefined(s.azure_deployment_name),
     callArgs: s.call_args,
@@ -94,7 +139,7 @@ export function modelOptionsFromSettings(
             jitter: s.retry.jitter,
             maxDelay: orUndefined(s.retry.max_delay),
           },
-    concurrentRequests: s.concurrent_requests ?? context.concurrentRequests,
+    concurrentRequests,
     rateLimit:
       s.rate_limit === null
         ? undefined

@@ -1,7 +1,8 @@
 /** The cheap "is this model reachable" check of /diagnostics: one tiny call per model, remembered for a minute. */
 import type { Settings } from '../config/index.js'
 import { publicMessage } from './index-jobs.js'
-import { createChatModel, createEmbeddingModel, modelOptionsFromSettings } from '../llm/index.js'
+import { modelEndpoints } from '../llm/endpoints.js'
+import { createChatModel, createEmbeddingModel, type ModelOptions, modelOptionsFromSettings } from '../llm/index.js'
 
 export interface ModelReach {
   id: string
@@ -10,6 +11,8 @@ export interface ModelReach {
   model: string
   reachable: boolean
   error?: string
+  /** Where the calls go (no credentials); each endpoint of a pool is checked on its own. */
+  endpoints: Array<{ endpoint: string; reachable: boolean; error?: string }>
   checked_at: string
 }
 
@@ -42,20 +45,52 @@ async function probe(
   id: string,
 ): Promise<ModelReach> {
   const s = settings[group][id]!
-  const base = { id, group, provider: s.model_provider, model: s.model, checked_at: new Date().toISOString() }
+  const at = new Date().toISOString()
+  const base = { id, group, provider: s.model_provider, model: s.model, checked_at: at }
+  let opts: ModelOptions
   try {
-    const opts = modelOptionsFromSettings(group, id, s, {
+    opts = modelOptionsFromSettings(group, id, s, {
       concurrentRequests: settings.concurrent_requests,
       keyOrigin: undefined,
     })
-    // No retries and no cache: the question is whether the model answers now.
-    const quick = { ...opts, retry: { ...opts.retry, maxRetries: 0 } }
+  } catch (error) {
+    return { ...base, reachable: false, error: publicMessage(error), endpoints: [] }
+  }
+  const named = { ...base, provider: opts.provider, model: opts.model }
+  // No retries and no cache: the question is whether the model answers now.
+  const quick = { ...opts, retry: { ...opts.retry, maxRetries: 0 } }
+  const targets = opts.pool?.map((e) => ({ ...quick, pool: undefined, apiBase: e.apiBase, apiKey: e.apiKey })) ?? [
+    quick,
+  ]
+  const endpoints = await Promise.all(
+    targets.map(async (target) => {
+      const [where] = modelEndpoints(target)
+      const error = await answers(group, target)
+      return { endpoint: where!.endpoint, reachable: error === undefined, ...(error === undefined ? {} : { error }) }
+    }),
+  )
+  const failed = endpoints.find((e) => !e.reachable)
+  const reachable = endpoints.some((e) => e.reachable)
+  return {
+    ...named,
+    reachable,
+    ...(reachable || failed?.error === undefined ? {} : { error: failed.error }),
+    endpoints,
+  }
+}
+
+/** undefined when the model answered one tiny call, else the public reason. */
+async function answers(
+  group: 'completion_models' | 'embedding_models',
+  opts: ModelOptions,
+): Promise<string | undefined> {
+  try {
     const signal = AbortSignal.timeout(10_000)
     if (group === 'completion_models')
-      await createChatModel(quick).complete({ messages: [{ role: 'user', content: 'ping' }], noCache: true, signal })
-    else await createEmbeddingModel(quick).embed(['ping'], { noCache: true, signal })
-    return { ...base, reachable: true }
+      await createChatModel(opts).complete({ messages: [{ role: 'user', content: 'ping' }], noCache: true, signal })
+    else await createEmbeddingModel(opts).embed(['ping'], { noCache: true, signal })
+    return undefined
   } catch (error) {
-    return { ...base, reachable: false, error: publicMessage(error) }
+    return publicMessage(error)
   }
 }

@@ -30,14 +30,50 @@ describe('validateSettings: values graphrag cannot honour are errors', () => {
     ['reporting.type', { reporting: { type: 'blob' } }, 'blob', '"file"'],
     ['vector_store.type', { vector_store: { type: 'azure_ai_search' } }, 'azure_ai_search', '"lancedb"'],
     ['completion_models.m.type', { completion_models: { m: { ...MODEL, type: 'mock' } } }, 'mock', '"litellm"'],
-    [
-      'completion_models.m.auth_method',
-      { completion_models: { m: { ...MODEL, auth_method: 'azure_managed_identity' } } },
-      'azure_managed_identity',
-      '"api_key"',
-    ],
   ])('%s', (path, raw, value, supported) => {
     expect(errorsOf(raw)).toEqual([`${path}: "${value}" is not supported by graphrag (use ${supported})`])
+  })
+
+  it('auth_method azure_managed_identity: fine for Azure without a key, an error for other providers', () => {
+    const azure = {
+      model_provider: 'azure',
+      model: 'gpt-4.1',
+      api_base: 'https://r.openai.azure.com',
+      api_version: '2024-10-21',
+      auth_method: 'azure_managed_identity',
+    }
+    expect(errorsOf({ completion_models: { m: azure } })).toEqual([])
+    expect(errorsOf({ completion_models: { m: { ...MODEL, auth_method: 'azure_managed_identity' } } })).toEqual([
+      'completion_models.m.auth_method: azure_managed_identity only works with model_provider azure',
+    ])
+  })
+
+  it('provider rules: unknown names, embeddings of chat-only providers, api_base where there is no default, pools', () => {
+    expect(errorsOf({ completion_models: { m: { ...MODEL, model_provider: 'antropic' } } })[0]).toMatch(
+      /^completion_models\.m\.model_provider: expected one of openai, azure, anthropic, /,
+    )
+    expect(errorsOf({ embedding_models: { e: { model_provider: 'anthropic', model: 'x', api_key: 'k' } } })).toEqual([
+      'embedding_models.e.model_provider: anthropic has no embedding models (use e.g. openai, gemini, ollama, bedrock, mistral or local)',
+    ])
+    expect(errorsOf({ completion_models: { m: { model_provider: 'hosted_vllm', model: 'q' } } })).toEqual([
+      'completion_models.m.api_base: required for model_provider hosted_vllm (the URL of its OpenAI-compatible /v1 API)',
+    ])
+    expect(errorsOf({ completion_models: { m: { model_provider: 'ollama', model: 'llama3.2' } } })).toEqual([])
+    expect(errorsOf({ completion_models: { m: { model_provider: 'anthropic', model: 'claude-sonnet-4-5' } } })).toEqual(
+      [
+        'completion_models.m.api_key: expected a non-empty API key (e.g. api_key: ${GRAPHRAG_API_KEY} with the key in .env or ANTHROPIC_API_KEY in the environment or .env; api_key: null for a keyless server at api_base)',
+      ],
+    )
+    const pool = (api_base: unknown) =>
+      errorsOf({ completion_models: { m: { model_provider: 'vllm', model: 'q', api_base } } })
+    expect(pool(['http://a:8000/v1', { api_base: 'http://b:8000/v1', weight: 2, concurrent_requests: 4 }])).toEqual([])
+    expect(pool([{ api_base: 'http://b/v1', wieght: 2 }])).toEqual([
+      'completion_models.m.api_base[0].wieght: unknown key (expected api_base, api_key, concurrent_requests, requests_per_minute, tokens_per_minute, weight)',
+    ])
+    expect(pool([{ api_base: 'http://b/v1', concurrent_requests: 0 }])).toEqual([
+      'completion_models.m.api_base[0].concurrent_requests: expected a positive integer, got 0',
+    ])
+    expect(pool([])[0]).toMatch(/^completion_models\.m\.api_base: expected a URL or a non-empty list of endpoints/)
   })
 
   it('keeps the cache kinds the runner honours, memory included', () => {

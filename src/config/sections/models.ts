@@ -13,10 +13,81 @@ import {
   optionalSection,
   optionalStr,
   required,
+  type Field,
+  type Issues,
+  isPlainObject,
 } from '../fields.js'
 import { TIKTOKEN_ENCODINGS } from '../../llm/encodings.js'
+import { PROVIDER_NAMES } from '../../llm/providers.js'
 
-const MODEL_PROVIDERS = ['openai', 'azure', 'local'] as const
+/** One server of a model pool (`api_base` given as a list). */
+export interface EndpointSettings {
+  readonly api_base: string
+  readonly api_key: string | null
+  readonly concurrent_requests: number | null
+  readonly requests_per_minute: number | null
+  readonly tokens_per_minute: number | null
+  readonly weight: number
+}
+
+const ENDPOINT_KEYS = [
+  'api_base',
+  'api_key',
+  'concurrent_requests',
+  'requests_per_minute',
+  'tokens_per_minute',
+  'weight',
+]
+
+function positive(raw: unknown, path: string, issues: Issues, integer: boolean): number | null {
+  if (raw === undefined || raw === null) return null
+  if (typeof raw === 'number' && raw > 0 && (!integer || Number.isInteger(raw))) return raw
+  issues.errors.push(`${path}: expected a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(raw)}`)
+  return null
+}
+
+function endpointEntry(raw: unknown, path: string, issues: Issues): EndpointSettings | undefined {
+  const entry = typeof raw === 'string' ? { api_base: raw } : raw
+  if (!isPlainObject(entry)) {
+    issues.errors.push(`${path}: expected a URL or a mapping with api_base, got ${JSON.stringify(raw)}`)
+    return undefined
+  }
+  for (const key of Object.keys(entry))
+    if (!ENDPOINT_KEYS.includes(key))
+      issues.errors.push(`${path}.${key}: unknown key (expected ${ENDPOINT_KEYS.join(', ')})`)
+  if (typeof entry.api_base !== 'string' || entry.api_base.trim() === '') {
+    issues.errors.push(`${path}.api_base: expected a URL`)
+    return undefined
+  }
+  if (entry.api_key !== undefined && entry.api_key !== null && typeof entry.api_key !== 'string')
+    issues.errors.push(`${path}.api_key: expected a string or null`)
+  return {
+    api_base: entry.api_base,
+    api_key: typeof entry.api_key === 'string' ? entry.api_key : null,
+    concurrent_requests: positive(entry.concurrent_requests, `${path}.concurrent_requests`, issues, true),
+    requests_per_minute: positive(entry.requests_per_minute, `${path}.requests_per_minute`, issues, false),
+    tokens_per_minute: positive(entry.tokens_per_minute, `${path}.tokens_per_minute`, issues, false),
+    weight: positive(entry.weight, `${path}.weight`, issues, false) ?? 1,
+  }
+}
+
+/** `api_base`: one URL, or a list of endpoints (URLs or mappings) that form a pool. */
+const apiBase: Field<string | readonly EndpointSettings[] | null> = {
+  description:
+    'Base URL (null = the provider default, e.g. api.openai.com; http://localhost:11434/v1 for ollama); required for Azure. A list of URLs or of {api_base, api_key, concurrent_requests, requests_per_minute, tokens_per_minute, weight} makes a pool of servers.',
+  default: null,
+  example: 'https://<resource>.openai.azure.com',
+  parse(raw, path, issues) {
+    if (raw === undefined || raw === null) return null
+    if (typeof raw === 'string') return raw
+    if (!Array.isArray(raw) || raw.length === 0) {
+      issues.errors.push(`${path}: expected a URL or a non-empty list of endpoints, got ${JSON.stringify(raw)}`)
+      return null
+    }
+    const entries = raw.map((e, i) => endpointEntry(e, `${path}[${i}]`, issues))
+    return entries.every((e) => e !== undefined) ? entries : null
+  },
+}
 
 const retry = optionalSection(
   {
@@ -80,22 +151,20 @@ const modelShape = {
     { unsupported: ['mock'] },
   ),
   model_provider: oneOf(
-    MODEL_PROVIDERS,
+    PROVIDER_NAMES,
     'openai',
-    'openai (api.openai.com or any OpenAI-compatible api_base: Ollama, vLLM, LM Studio), azure, or local (offline hashing embedder).',
+    'LiteLLM provider name: openai (or any OpenAI-compatible api_base), azure, anthropic, gemini, vertex_ai, bedrock, ollama, groq, mistral, deepseek, openrouter, together_ai, fireworks_ai, xai, perplexity, lm_studio, hosted_vllm, or local (offline hashing embedder). See docs/models.md.',
   ),
   model: required('Model name (deployment name for Azure unless azure_deployment_name is set).'),
-  api_key: optionalStr('API key; use ${GRAPHRAG_API_KEY} and keep the key in .env.'),
-  api_base: optionalStr(
-    'Base URL (null = api.openai.com), e.g. http://localhost:11434/v1 for Ollama; required for Azure.',
-    { example: 'https://<resource>.openai.azure.com' },
+  api_key: optionalStr(
+    "API key; use ${GRAPHRAG_API_KEY} and keep the key in .env (null = the provider's own variable, e.g. ANTHROPIC_API_KEY).",
   ),
+  api_base: apiBase,
   api_version: optionalStr('Azure OpenAI API version; required for Azure.', { example: '2024-10-21' }),
   auth_method: oneOf(
-    ['api_key'],
+    ['api_key', 'azure_managed_identity'],
     'api_key',
-    'How to authenticate (api_key; azure_managed_identity is not supported yet).',
-    { unsupported: ['azure_managed_identity'] },
+    'How to authenticate: api_key, or azure_managed_identity (Azure only: Entra ID tokens from the Azure credential chain, refreshed as they expire).',
   ),
   azure_deployment_name: optionalStr('Azure deployment name (azure only; null = the model name).', {
     example: 'my-gpt-4.1-deployment',

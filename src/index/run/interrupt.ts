@@ -63,6 +63,7 @@ export class Interruption {
     return {
       forWorkflow: (name) => this.gateProvider(registry.forWorkflow(name)),
       usageByWorkflow: () => registry.usageByWorkflow(),
+      endpointStats: () => registry.endpointStats(),
       liveStatus: (workflow) => registry.liveStatus(workflow),
       preflight: (ids) => registry.preflight(ids),
     }

@@ -7,6 +7,9 @@ import { ConfigError, LlmError } from '../../errors.js'
 import {
   createChatModel,
   createEmbeddingModel,
+  createEndpointPool,
+  type EndpointPool,
+  type EndpointStats,
   createRateLimiter,
   createUsageMeter,
   modelOptionsFromSettings,
@@ -34,6 +37,8 @@ export interface ModelRegistry {
   forWorkflow(name: string): ModelProvider
   /** workflow → model id → usage. */
   usageByWorkflow(): Record<string, Record<string, ModelUsage>>
+  /** `group.id` → calls, failures and state of each endpoint, for models whose api_base is a list. */
+  endpointStats(): Record<string, EndpointStats[]>
   /** Retries so far and calls in flight for WAITING_MS or more, over the workflow's models. */
   liveStatus(workflow: string): LiveStatus
   /**
@@ -53,6 +58,7 @@ const PREFLIGHT_EMBEDDING = 'This is an LLM Embedding Test String'
 
 export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps): ModelRegistry {
   const limiters = new Map<string, RateLimiter>()
+  const pools = new Map<string, EndpointPool>()
   const meters = new Map<string, Map<string, UsageMeter>>()
   const models = new Map<string, ChatModel | EmbeddingModel>()
 
@@ -77,6 +83,13 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
     return l
   }
 
+  function pool(opts: ModelOptions): EndpointPool | undefined {
+    if (opts.pool === undefined) return undefined
+    let p = pools.get(opts.settingsPath)
+    if (p === undefined) pools.set(opts.settingsPath, (p = createEndpointPool(opts)))
+    return p
+  }
+
   function meter(workflow: string, opts: ModelOptions): UsageMeter {
     let byModel = meters.get(workflow)
     if (byModel === undefined) meters.set(workflow, (byModel = new Map()))
@@ -87,7 +100,7 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
 
   function modelDeps(workflow: string, opts: ModelOptions, cachePartition: string | undefined) {
     const cache = deps.noCache === true || cachePartition === undefined ? undefined : deps.cache.child(cachePartition)
-    return { cache, limiter: limiter(opts), meter: meter(workflow, opts), log: deps.log }
+    return { cache, limiter: limiter(opts), pool: pool(opts), meter: meter(workflow, opts), log: deps.log }
   }
 
   function chat(workflow: string, id: string, keyPath: string, cachePartition: string | undefined): ChatModel {
@@ -174,7 +187,16 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
         status.waitingCalls += waiting.calls
         status.longestWaitSeconds = Math.max(status.longestWaitSeconds, waiting.longestMs / 1000)
       }
+      const endpoints = [...pools.values()].flatMap((p) => p.stats())
+      if (endpoints.length > 0) {
+        const up = endpoints.filter((e) => e.state === 'up').length
+        const calls = endpoints.map((e) => `${e.endpoint.replace(/^https?:\/\//, '')}:${e.calls}`).join(' ')
+        status.endpoints = `endpoints ${up}/${endpoints.length} up (${calls} calls)`
+      }
       return status
+    },
+    endpointStats() {
+      return Object.fromEntries([...pools].map(([path, p]) => [path, p.stats()]))
     },
     usageByWorkflow() {
       const out: Record<string, Record<string, ModelUsage>> = {}

@@ -25,6 +25,8 @@ export interface LiveStatus {
   /** Calls in flight for 10 s or more. */
   waitingCalls: number
   longestWaitSeconds: number
+  /** Pooled models only: "endpoints 2/3 up (a:41 b:40 c:12 calls)". */
+  endpoints?: string
 }
 
 /** The first workflow that runs again because of its own failed items last time. */

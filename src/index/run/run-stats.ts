@@ -1,5 +1,6 @@
 /** stats.json: the reference's keys plus per-workflow rows, counters, failures and LLM usage. */
 import { join } from 'node:path'
+import type { EndpointStats } from '../../llm/index.js'
 import type { ModelUsage } from '../../llm/types.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
 import type { WorkflowStats } from '../workflow.js'
@@ -33,6 +34,8 @@ export interface RunStatsFile {
   /** The one-call-per-model connectivity check before the first workflow (absent when skipped). */
   preflight?: { llm: Record<string, ModelUsage> }
   llm_totals: ModelUsage
+  /** Models with several endpoints (`api_base` as a list): calls, failures and state of each. */
+  endpoints?: Record<string, EndpointStats[]>
   estimate?: unknown
   /** Present only when the run was interrupted (Ctrl-C / SIGTERM). */
   status?: 'interrupted'

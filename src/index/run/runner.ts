@@ -265,6 +265,8 @@ async function runInGeneration(
     registry.usageByWorkflow(),
   )
   stats.total_runtime = (performance.now() - started) / 1000
+  const endpoints = registry.endpointStats()
+  if (Object.keys(endpoints).length > 0) stats.endpoints = endpoints
   options.update?.record(stats, reuse)
   await finishRun(outputDir, stats, log)
   await generation.publish()

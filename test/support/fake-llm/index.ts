@@ -43,6 +43,10 @@ export interface FakeLlmOptions {
 interface RecordedRequest {
   id: number
   path: string
+  /** Query string as received (`?api-version=…` for Azure), '' when none. */
+  search: string
+  /** Request headers (auth checks of the provider tests). */
+  headers: Record<string, string | string[] | undefined>
   kind: PromptKind | 'embedding' | 'models'
   body: JsonValue
   /** HTTP status sent; 0 while in flight or when the request hung. */
@@ -104,6 +108,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const record: RecordedRequest = {
       id: requests.length,
       path: url.pathname,
+      search: url.search,
+      headers: req.headers,
       kind: 'unknown',
       body: body as JsonValue,
       status: 0,

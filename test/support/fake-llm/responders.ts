@@ -250,5 +250,24 @@ export function fallbackReply(body: Record<string, unknown>): string {
   const format = body.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined
   if (format?.type === 'json_schema') return JSON.stringify(sampleForSchema(format.json_schema?.schema))
   if (format?.type === 'json_object') return '{}'
-  return 'This is a reply from the fake LLM server.'
+  return promptedJsonReply(body) ?? 'This is a reply from the fake LLM server.'
+}
+
+/**
+ * A provider without JSON mode gets the JSON instruction at the end of the prompt (src/llm/json.ts
+ * promptedJson); like a model that follows it, the fake then answers with such an object.
+ */
+function promptedJsonReply(body: Record<string, unknown>): string | undefined {
+  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content?: unknown }>) : []
+  const last = messages.at(-1)?.content
+  const text = typeof last === 'string' ? last : ''
+  const at = text.lastIndexOf('Reply with one JSON object')
+  if (at < 0) return undefined
+  const instruction = text.slice(at)
+  const schema = /matching this JSON schema:\n(.*)\. Output only/s.exec(instruction)?.[1]
+  if (schema !== undefined) return JSON.stringify(sampleForSchema(JSON.parse(schema)))
+  const keys = [...(/with the keys (.*)\. Output only/.exec(instruction)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map(
+    (m) => m[1]!,
+  )
+  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, 1])))
 }

@@ -1,0 +1,237 @@
+/**
+ * Transport over a Vercel AI SDK provider model (Anthropic, Gemini, Vertex AI, Bedrock): the SDK speaks
+ * the provider's protocol and signs its requests; this adapter maps our calls onto its model interface
+ * (doGenerate / doStream / doEmbed, so the SDK adds no retries of its own) and every failure onto an
+ * AttemptFailure, so the shared layers above treat these providers exactly like OpenAI.
+ */
+import {
+  APICallError,
+  type EmbeddingModelV3,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3Prompt,
+  type LanguageModelV3Usage,
+  type SharedV3ProviderOptions,
+} from '@ai-sdk/provider'
+import { callSignal } from './call-signal.js'
+import { redactUrls } from './safe-url.js'
+import { retryAfterMs, unreachableCode } from './client.js'
+import { AttemptFailure, isRetryableStatus } from './failure.js'
+import { parseStructuredReply, promptedJson } from './json.js'
+import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
+import type { ChatMessage } from './types.js'
+
+export interface AiSdkOptions {
+  language: LanguageModelV3 | undefined
+  embedding: EmbeddingModelV3 | undefined
+  /** Shown in "cannot reach" errors; never holds a key. */
+  endpoint: string
+  /** Whether the provider takes a JSON response format; otherwise the instruction goes in the prompt. */
+  jsonMode: boolean
+  timeoutMs: number
+  /** Provider options of embedding calls (the requested dimension, in each provider's own key). */
+  embeddingOptions: SharedV3ProviderOptions | undefined
+  /** Values that must not appear in an error message (keys). */
+  secrets: readonly string[]
+  countTokens: (text: string) => number
+}
+
+export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTransport {
+  const estimatePrompt = (call: ChatCall) => call.messages.reduce((n, m) => n + 3 + options.countTokens(m.content), 3)
+  const language = (): LanguageModelV3 => {
+    if (options.language === undefined) throw new AttemptFailure('this provider has no chat models', notRetryable)
+    return options.language
+  }
+
+  return {
+    async complete(call: ChatCall): Promise<ChatReply> {
+      const request = timed(call.signal, options.timeoutMs)
+      let content: string
+      let usage: LanguageModelV3Usage
+      try {
+        const result = await language().doGenerate(callOptions(call, options.jsonMode, request.signal))
+        content = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+        usage = result.usage
+      } catch (error) {
+        throw toFailure(error, call.signal, request, options)
+      } finally {
+        request.release()
+      }
+      const tokens = {
+        promptTokens: usage.inputTokens.total ?? estimatePrompt(call),
+        completionTokens: usage.outputTokens.total ?? options.countTokens(content),
+      }
+      call.meter.tokens(tokens.promptTokens, tokens.completionTokens)
+      if (content.trim() === '')
+        throw new AttemptFailure("invalid reply: the reply's message content is empty", invalidReplyKind)
+      if (call.responseFormat === undefined) return { content, usage: tokens }
+      return { content, usage: tokens, json: parseStructuredReply(content, call.responseFormat) }
+    },
+
+    async *stream(call: ChatCall): AsyncIterable<string> {
+      const request = timed(call.signal, options.timeoutMs)
+      let text = ''
+      let usage: LanguageModelV3Usage | undefined
+      let opened = false
+      try {
+        const { stream } = await language().doStream(callOptions(call, options.jsonMode, request.signal))
+        opened = true
+        const reader = stream.getReader()
+        for (;;) {
+          const next = await reader.read()
+          if (next.done) break
+          const part = next.value
+          if (part.type === 'text-delta' && part.delta !== '') {
+            text += part.delta
+            yield part.delta
+          } else if (part.type === 'finish') usage = part.usage
+          else if (part.type === 'error') throw part.error
+        }
+        if (text.trim() === '')
+          throw new AttemptFailure('invalid reply: the streamed reply has no content', invalidReplyKind)
+      } catch (error) {
+        throw toFailure(error, call.signal, request, options)
+      } finally {
+        request.release()
+        if (opened)
+          call.meter.tokens(
+            usage?.inputTokens.total ?? estimatePrompt(call),
+            usage?.outputTokens.total ?? options.countTokens(text),
+          )
+      }
+    },
+
+    async embed(call: EmbedCall): Promise<EmbedReply> {
+      if (options.embedding === undefined)
+        throw new AttemptFailure('this provider has no embedding models', notRetryable)
+      const request = timed(call.signal, options.timeoutMs)
+      let vectors: number[][]
+      let tokens: number | undefined
+      try {
+        // Some models take one text per request (Bedrock Titan): the batch goes out in parts, concurrently.
+        const model = options.embedding
+        const most = (await model.maxEmbeddingsPerCall) ?? call.input.length
+        const parts: string[][] = []
+        for (let i = 0; i < call.input.length; i += Math.max(1, most)) parts.push(call.input.slice(i, i + most))
+        const results = await Promise.all(
+          parts.map((values) =>
+            model.doEmbed({
+              values,
+              abortSignal: request.signal,
+              ...(options.embeddingOptions === undefined ? {} : { providerOptions: options.embeddingOptions }),
+            }),
+          ),
+        )
+        vectors = results.flatMap((r) => r.embeddings)
+        const counted = results.map((r) => r.usage?.tokens)
+        tokens = counted.every((t) => typeof t === 'number' && Number.isFinite(t))
+          ? counted.reduce((a: number, b) => a + (b ?? 0), 0)
+          : undefined
+      } catch (error) {
+        throw toFailure(error, call.signal, request, options)
+      } finally {
+        request.release()
+      }
+      if (vectors.length !== call.input.length || vectors.some((v) => !Array.isArray(v) || v.length === 0)) {
+        throw new AttemptFailure(
+          `embedding reply has ${vectors.length} vectors for ${call.input.length} inputs`,
+          invalidReplyKind,
+        )
+      }
+      call.meter.tokens(tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0), 0)
+      return { vectors }
+    },
+  }
+}
+
+const notRetryable = { kind: 'invalid_reply', retryable: false } as const
+const invalidReplyKind = { kind: 'invalid_reply', retryable: true } as const
+
+/** The caller's signal plus the request timeout, remembering which of the two fired. */
+function timed(outer: AbortSignal | undefined, timeoutMs: number) {
+  const own = callSignal(outer)
+  const timeout = AbortSignal.timeout(timeoutMs)
+  const signal = own.signal === undefined ? timeout : AbortSignal.any([own.signal, timeout])
+  return { signal, timedOut: () => timeout.aborted, release: own.release }
+}
+
+function callOptions(call: ChatCall, jsonMode: boolean, signal: AbortSignal): LanguageModelV3CallOptions {
+  const format = call.responseFormat
+  const messages = format !== undefined && !jsonMode ? promptedJson(call.messages, format) : call.messages
+  const p = call.params
+  const num = (key: string) => (typeof p[key] === 'number' ? (p[key] as number) : undefined)
+  const stop = p.stop
+  return {
+    prompt: toPrompt(messages),
+    abortSignal: signal,
+    maxOutputTokens: num('max_completion_tokens') ?? num('max_tokens'),
+    temperature: num('temperature'),
+    topP: num('top_p'),
+    topK: num('top_k'),
+    seed: num('seed'),
+    frequencyPenalty: num('frequency_penalty'),
+    presencePenalty: num('presence_penalty'),
+    stopSequences: typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop.map(String) : undefined,
+    ...(format === undefined || !jsonMode
+      ? {}
+      : {
+          responseFormat:
+            format.type === 'json_schema'
+              ? { type: 'json', schema: format.schema as never, name: format.name }
+              : { type: 'json' },
+        }),
+  }
+}
+
+/** System messages stay system messages (the SDKs move them where each protocol wants them). */
+function toPrompt(messages: readonly ChatMessage[]): LanguageModelV3Prompt {
+  return messages.map((m) =>
+    m.role === 'system'
+      ? { role: 'system', content: m.content }
+      : { role: m.role, content: [{ type: 'text', text: m.content }] },
+  )
+}
+
+function toFailure(
+  error: unknown,
+  outer: AbortSignal | undefined,
+  request: { timedOut: () => boolean },
+  options: AiSdkOptions,
+): AttemptFailure {
+  if (error instanceof AttemptFailure) return error
+  if (outer?.aborted === true) return new AttemptFailure('request aborted', { kind: 'aborted', retryable: false })
+  if (request.timedOut()) return new AttemptFailure('request timed out', { kind: 'timeout', retryable: true })
+  if (APICallError.isInstance(error) && typeof error.statusCode === 'number') {
+    const status = error.statusCode
+    // Auth replies may echo the key: their text is not passed on (as in client.ts).
+    const auth = status === 401 || status === 403
+    return new AttemptFailure(auth ? `HTTP ${status}` : `HTTP ${status}: ${redact(error.message, options.secrets)}`, {
+      kind: 'http',
+      status,
+      retryable: isRetryableStatus(status),
+      retryAfterMs: retryAfterMs(error.responseHeaders === undefined ? undefined : new Headers(error.responseHeaders)),
+    })
+  }
+  if (APICallError.isInstance(error) || (error instanceof TypeError && error.message === 'fetch failed')) {
+    const cause = error instanceof Error ? error : new Error(String(error))
+    const unreachable = unreachableCode(cause) ?? unreachableCode(new Error('', { cause }))
+    if (unreachable !== undefined)
+      return new AttemptFailure(
+        `cannot reach ${options.endpoint} (${unreachable}); is the server running and api_base right?`,
+        { kind: 'connection', retryable: false },
+      )
+    return new AttemptFailure(`connection error (${redact(cause.message, options.secrets)})`, {
+      kind: 'connection',
+      retryable: true,
+    })
+  }
+  // A body the SDK could not parse or validate: the server misbehaved once, another attempt may work.
+  const text = error instanceof Error ? error.message : String(error)
+  return new AttemptFailure(`invalid reply (${redact(text, options.secrets).slice(0, 300)})`, invalidReplyKind)
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let out = redactUrls(text)
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('***')
+  return out
+}
