@@ -24,8 +24,10 @@ export function parseStructuredReply(text: string, format: ResponseFormat): unkn
 
 /**
  * The JSON value in `text`, or undefined when none can be recovered. Thinking blocks are never read;
- * what strict parsing cannot read is handed to jsonrepair (wrong or missing closing brackets,
- * unquoted keys, single quotes, comments, truncated replies) before giving up.
+ * what strict parsing cannot read is handed to jsonrepair (wrong closing brackets, unquoted keys,
+ * single quotes, comments) before giving up. A reply cut short (it does not end with a closing
+ * bracket) is not repaired: the repair would close it and the missing part would be lost unnoticed,
+ * where an invalid reply is asked again.
  */
 export function parseTolerant(reply: string): unknown {
   const text = stripThinking(reply).text
@@ -41,7 +43,7 @@ export function parseTolerant(reply: string): unknown {
     }
   }
   for (const candidate of [stripFences(text), fromFirstBracket(stripFences(text)), outermost(stripFences(text))]) {
-    if (candidate === undefined || !/^[{[]/.test(candidate)) continue
+    if (candidate === undefined || !/^[{[]/.test(candidate) || !/[}\]]$/.test(candidate)) continue
     try {
       return JSON.parse(jsonrepair(candidate))
     } catch {
