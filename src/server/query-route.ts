@@ -1,15 +1,11 @@
 /** POST /query: the JSON of `query --json`, or with stream: true an SSE stream of chunks and then the result. */
 import type { Context } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import { RequestError } from '../errors.js'
-import { EMPTY_QUESTION, isBlankQuestion } from '../query/question.js'
 import { publicMessage } from './index-jobs.js'
 import type { QueryService } from './query-service.js'
 import { queryRequest, type QueryBody } from './requests.js'
 
 export async function answerQuery(c: Context, queries: QueryService, body: QueryBody): Promise<Response> {
-  // Checked before the rest of the request so the server and the CLI refuse it with the same words.
-  if (isBlankQuestion(body.question)) throw new RequestError(400, EMPTY_QUESTION)
   const request = queryRequest(body)
   const { key, answer: cached } = queries.cached(request)
   c.header('X-Graphrag-Cache', cached === undefined ? 'miss' : 'hit')

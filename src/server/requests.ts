@@ -8,6 +8,7 @@ import { validator } from 'hono/validator'
 import { z } from 'zod'
 import { RequestError } from '../errors.js'
 import { parseHistory, SEARCH_DEFAULTS, type SearchMethod } from '../query/index.js'
+import { EMPTY_QUESTION, isBlankQuestion } from '../query/question.js'
 import { externalPassages } from '../query/hybrid/output.js'
 import type { QueryRequest } from './query-service.js'
 
@@ -46,8 +47,14 @@ const flag = () => z.boolean({ error: 'expected true or false' })
 
 export const queryMethod = () => oneOf(QUERY_METHODS as unknown as readonly [SearchMethod, ...SearchMethod[]])
 
+/** The question: an empty or blank one is refused with the CLI's words (no field prefix, see parseWith). */
+const question = () =>
+  z.string({ error: required('expected a non-empty string') }).refine((s) => !isBlankQuestion(s), {
+    error: EMPTY_QUESTION,
+  })
+
 const QUERY = z.object({
-  question: nonEmptyString(),
+  question: question(),
   method: queryMethod().default('global'),
   community_level: communityLevel().default(SEARCH_DEFAULTS.communityLevel),
   response_type: responseType().default(SEARCH_DEFAULTS.responseType),
@@ -57,7 +64,7 @@ const QUERY = z.object({
   stream: flag().default(false),
 })
 
-const PREVIEW = z.object({ question: nonEmptyString() })
+const PREVIEW = z.object({ question: question() })
 
 const INDEX = z.object({
   mode: oneOf(['index', 'update']).default('index'),
@@ -89,7 +96,9 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> 
   if (result.success) return result.data
   const issue = result.error.issues[0]!
   const field = issue.path.map(String).join('.')
-  throw new RequestError(400, field === '' ? issue.message : `${field}: ${issue.message}`)
+  // The empty-question message is the CLI's, word for word, so it is not prefixed with the field.
+  const whole = field === '' || issue.message === EMPTY_QUESTION
+  throw new RequestError(400, whole ? issue.message : `${field}: ${issue.message}`)
 }
 
 export const validQuery = () => jsonWith(QUERY)

@@ -10,6 +10,7 @@ import { LruCache } from '../../src/server/lru.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
+import { EMPTY_QUESTION } from '../../src/query/question.js'
 
 const SETTINGS = [
   'embedding_models:',
@@ -55,7 +56,8 @@ describe('request validation', () => {
 
   it('each field is checked for its type and names itself', async () => {
     expect(await refused('/query', {})).toBe('question: required')
-    expect(await refused('/query', { question: '  ' })).toBe('question: expected a non-empty string')
+    // A blank question gets the CLI's own words (issue 32): the same refusal from both.
+    expect(await refused('/query', { question: '  ' })).toBe(EMPTY_QUESTION)
     expect(await refused('/query', { question: 7 })).toBe('question: expected a non-empty string')
     expect(await refused('/query', { question: 'q', method: 'nope' })).toMatch(/^method: expected one of local, /)
     expect(await refused('/query', { question: 'q', stream: 'yes' })).toBe('stream: expected true or false')
