@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
+import { ConditionFailedError, type ObjectStore } from '../../src/storage/object/object-store.js'
+import { S3Store } from '../../src/storage/object/s3.js'
+import { startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
+
+let azurite: Azurite
+let s3: S3Server
+const saved = { ...process.env }
+
+beforeAll(async () => {
+  ;[azurite, s3] = await Promise.all([startAzurite(), startS3Server()])
+  Object.assign(process.env, s3.env)
+}, 120_000)
+
+afterAll(async () => {
+  process.env = saved
+  await Promise.all([azurite?.stop(), s3?.stop()])
+})
+
+const backends: [string, () => Promise<ObjectStore>, { conditional: boolean }][] = [
+  [
+    'azurite',
+    async () => new AzureBlobStore({ connectionString: azurite.connectionString, containerName: await azurite.container(`c${Date.now()}`) }),
+    { conditional: true },
+  ],
+  // s3rver ignores If-None-Match / If-Match on PUT: the conditional cases run against Azurite only.
+  ['s3rver', async () => new S3Store({ bucket: await s3.bucket(`b${Date.now()}`), endpointUrl: s3.endpoint }), { conditional: false }],
+]
+
+describe.each(backends)('%s object store', (_name, open, caps) => {
+  it('puts, gets, lists by prefix in key order and deletes', async () => {
+    const store = await open()
+    await store.put('a/b/2.txt', 'two')
+    await store.put('a/b/1.txt', new Uint8Array([1, 2, 3]))
+    await store.put('a/c.txt', 'c')
+    expect(new TextDecoder().decode((await store.get('a/b/2.txt'))?.body)).toBe('two')
+    expect([...((await store.get('a/b/1.txt'))?.body ?? [])]).toEqual([1, 2, 3])
+    expect(await store.get('a/missing')).toBeUndefined()
+    expect((await store.list('a/b/')).map((o) => o.key)).toEqual(['a/b/1.txt', 'a/b/2.txt'])
+    await store.delete('a/b/1.txt')
+    await store.delete('a/never-there')
+    expect((await store.list('a/')).map((o) => o.key)).toEqual(['a/b/2.txt', 'a/c.txt'])
+    await store.check('output_storage')
+  })
+
+  it.runIf(caps.conditional)('create-only and replace-if-unchanged writes refuse a second writer', async () => {
+    const store = await open()
+    const etag = await store.put('lock', 'first', { ifAbsent: true })
+    await expect(store.put('lock', 'second', { ifAbsent: true })).rejects.toBeInstanceOf(ConditionFailedError)
+    const next = await store.put('lock', 'third', { ifMatch: etag })
+    await expect(store.put('lock', 'stale', { ifMatch: etag })).rejects.toBeInstanceOf(ConditionFailedError)
+    await expect(store.delete('lock', etag)).rejects.toBeInstanceOf(ConditionFailedError)
+    await store.delete('lock', next)
+    expect(await store.get('lock')).toBeUndefined()
+  })
+
+  it('names the setting when the container or bucket does not exist', async () => {
+    const store = await open()
+    const missing =
+      store instanceof AzureBlobStore
+        ? new AzureBlobStore({ connectionString: azurite.connectionString, containerName: 'nosuchcontainer' })
+        : new S3Store({ bucket: 'nosuchbucket', endpointUrl: s3.endpoint })
+    await expect(missing.check('output_storage')).rejects.toThrow(/output_storage .*does not exist/)
+  })
+
+  it('names the setting when the credential is refused', async () => {
+    const store = await open()
+    const wrong =
+      store instanceof AzureBlobStore
+        ? new AzureBlobStore({
+            connectionString: azurite.connectionString.replace(/AccountKey=[^;]+/, `AccountKey=${Buffer.from('wrong key').toString('base64')}`),
+            containerName: 'refused',
+          })
+        : (() => {
+            process.env.AWS_ACCESS_KEY_ID = 'WRONG'
+            return new S3Store({ bucket: (store.location.split('/')[2] ?? ''), endpointUrl: s3.endpoint })
+          })()
+    try {
+      await expect(wrong.check('input_storage')).rejects.toThrow(/input_storage .*access refused/)
+    } finally {
+      process.env.AWS_ACCESS_KEY_ID = s3.env.AWS_ACCESS_KEY_ID
+    }
+  })
+})
