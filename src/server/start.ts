@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { loadConfig } from '../config/index.js'
 import { ConfigError } from '../errors.js'
+import { watchPublished } from '../storage/object/remote-index.js'
 import { createApp } from './app.js'
 import { IndexJobs } from './index-jobs.js'
 import { ModelProbe } from './model-probe.js'
@@ -43,6 +44,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   })
   // A finished job changes the index: answers cached from the previous one would be stale.
   const jobs = new IndexJobs(options, () => sized.answers.clear())
+  // An index in object storage may be republished by another machine: poll its pointer.
+  const stopWatching = watchPublished(settings.output_storage.base_dir, () => sized.answers.clear())
   const app = createApp({
     queries: sized,
     jobs,
@@ -62,6 +65,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     port: actual,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        stopWatching()
         if ('closeAllConnections' in server) server.closeAllConnections()
         server.close((error) => (error ? reject(error) : resolve()))
       }),

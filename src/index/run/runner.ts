@@ -12,8 +12,8 @@ import type { ModelUsage } from '../../llm/types.js'
 import type { Logger } from '../../logger.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
 import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
+import { keyValueStoreAt } from '../../storage/object/object-kv.js'
 import {
-  FileKeyValueStore,
   MemoryKeyValueStore,
   NullKeyValueStore,
   type KeyValueStore,
@@ -327,7 +327,7 @@ function modelSecrets(settings: Settings): string[] {
 export function createCache(settings: Settings, enabled: boolean): KeyValueStore {
   if (!enabled || settings.cache.type === 'none') return new NullKeyValueStore()
   if (settings.cache.type === 'memory') return new MemoryKeyValueStore()
-  return new FileKeyValueStore(settings.cache.storage.base_dir)
+  return keyValueStoreAt(settings.cache.storage.base_dir)
 }
 
 async function initialStats(outputDir: string, skipped: readonly WorkflowName[]): Promise<RunStatsFile> {

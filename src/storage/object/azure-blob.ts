@@ -80,7 +80,7 @@ export class AzureBlobStore implements ObjectStore {
     const out: ListedObject[] = []
     try {
       for await (const item of this.container.listBlobsFlat({ prefix }))
-        out.push({ key: item.name, size: item.properties.contentLength ?? 0 })
+        out.push({ key: item.name, size: item.properties.contentLength ?? 0, etag: item.properties.etag ?? '' })
     } catch (error) {
       throw this.failure(error, `list ${prefix || '/'}`)
     }

@@ -13,6 +13,7 @@ export interface StoredObject {
 export interface ListedObject {
   key: string
   size: number
+  etag: string
 }
 
 export interface PutCondition {

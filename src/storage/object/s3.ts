@@ -92,7 +92,7 @@ export class S3Store implements ObjectStore {
         const page = await this.client.send(
           new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken: token }),
         )
-        for (const item of page.Contents ?? []) if (item.Key !== undefined) out.push({ key: item.Key, size: item.Size ?? 0 })
+        for (const item of page.Contents ?? []) if (item.Key !== undefined) out.push({ key: item.Key, size: item.Size ?? 0, etag: item.ETag ?? '' })
         token = page.IsTruncated === true ? page.NextContinuationToken : undefined
       } while (token !== undefined)
     } catch (error) {
