@@ -82,7 +82,9 @@ const remoteStorageRules: Rule = (s) => {
   if (/^az:\/\//.test(db) && s.output_storage.type !== 'blob')
     errors.push('vector_store.db_uri: an az:// URI takes its credentials from output_storage, which must be type blob')
   if (/^s3:\/\//.test(db) && s.output_storage.type !== 's3')
-    errors.push('vector_store.db_uri: an s3:// URI takes its endpoint and region from output_storage, which must be type s3')
+    errors.push(
+      'vector_store.db_uri: an s3:// URI takes its endpoint and region from output_storage, which must be type s3',
+    )
   return errors
 }
 

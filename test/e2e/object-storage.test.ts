@@ -45,7 +45,10 @@ beforeAll(async () => {
   ;[llm, azurite, s3] = await Promise.all([startFakeLlm({ embeddingDimension: 8 }), startAzurite(), startS3Server()])
   const root = await testdir({ 'settings.yaml': settingsYaml(''), ...inputs() })
   expect((await runCli(['index', '--root', root, '--skip-validation'])).code).toBe(0)
-  local = { tables: await comparableTables(join(root, 'output')), vectors: await lanceRowCounts(join(root, 'output', 'lancedb')) }
+  local = {
+    tables: await comparableTables(join(root, 'output')),
+    vectors: await lanceRowCounts(join(root, 'output', 'lancedb')),
+  }
 }, 180_000)
 
 afterAll(async () => {
@@ -61,7 +64,8 @@ function settingsYaml(storage: string): string {
 }
 
 function storageYaml(keys: string): string {
-  const section = (name: string, base: string, type = 'blob') => `${name}:\n  type: ${type}\n  base_dir: ${base}\n${keys}`
+  const section = (name: string, base: string, type = 'blob') =>
+    `${name}:\n  type: ${type}\n  base_dir: ${base}\n${keys}`
   const t = keys.includes('bucket') ? 's3' : 'blob'
   return [
     section('input_storage', 'input', t),
@@ -80,7 +84,13 @@ async function azureBackend(): Promise<Backend> {
     keys,
     env: {},
     store: new AzureBlobStore({ connectionString: azurite.connectionString, containerName: container }),
-    spec: (base) => ({ ...NO_REMOTE, type: 'blob', base_dir: base, connection_string: azurite.connectionString, container_name: container }),
+    spec: (base) => ({
+      ...NO_REMOTE,
+      type: 'blob',
+      base_dir: base,
+      connection_string: azurite.connectionString,
+      container_name: container,
+    }),
   }
 }
 
@@ -96,7 +106,14 @@ async function s3Backend(): Promise<Backend> {
   }
 }
 
-const NO_REMOTE = { connection_string: null, container_name: null, account_url: null, bucket: null, region: null, endpoint_url: null }
+const NO_REMOTE = {
+  connection_string: null,
+  container_name: null,
+  account_url: null,
+  bucket: null,
+  region: null,
+  endpoint_url: null,
+}
 
 /** The published generation, downloaded the way a reader does. */
 async function published(backend: Backend): Promise<string> {
@@ -135,14 +152,25 @@ describe.each([
     expect(keys).not.toContain('output/.generations/lock')
   }, 120_000)
 
-  it.each(['local', 'global', 'drift', 'basic'])('query --method %s answers from the published generation', async (method) => {
-    const run = await cli(['query', '--method', method, 'Who rang the Fog Bell?'])
-    expect(run.code, run.stderr).toBe(0)
-    expect(run.stdout.trim().length).toBeGreaterThan(0)
-  }, 60_000)
+  it.each(['local', 'global', 'drift', 'basic'])(
+    'query --method %s answers from the published generation',
+    async (method) => {
+      const run = await cli(['query', '--method', method, 'Who rang the Fog Bell?'])
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stdout.trim().length).toBeGreaterThan(0)
+    },
+    60_000,
+  )
 
   it('a second writer is refused while the lock is held, naming the holder', async () => {
-    const holder = { pid: process.pid, host: hostname(), command: 'graphrag index', started: new Date().toISOString(), heartbeat: new Date().toISOString(), token: 'x' }
+    const holder = {
+      pid: process.pid,
+      host: hostname(),
+      command: 'graphrag index',
+      started: new Date().toISOString(),
+      heartbeat: new Date().toISOString(),
+      token: 'x',
+    }
     await backend.store.put('output/.generations/lock', JSON.stringify(holder))
     try {
       const run = await cli(['index', '--skip-validation'])

@@ -21,11 +21,19 @@ afterAll(async () => {
 const backends: [string, () => Promise<ObjectStore>, { conditional: boolean }][] = [
   [
     'azurite',
-    async () => new AzureBlobStore({ connectionString: azurite.connectionString, containerName: await azurite.container(`c${Date.now()}`) }),
+    async () =>
+      new AzureBlobStore({
+        connectionString: azurite.connectionString,
+        containerName: await azurite.container(`c${Date.now()}`),
+      }),
     { conditional: true },
   ],
   // s3rver ignores If-None-Match / If-Match on PUT: the conditional cases run against Azurite only.
-  ['s3rver', async () => new S3Store({ bucket: await s3.bucket(`b${Date.now()}`), endpointUrl: s3.endpoint }), { conditional: false }],
+  [
+    's3rver',
+    async () => new S3Store({ bucket: await s3.bucket(`b${Date.now()}`), endpointUrl: s3.endpoint }),
+    { conditional: false },
+  ],
 ]
 
 describe.each(backends)('%s object store', (_name, open, caps) => {
@@ -69,12 +77,15 @@ describe.each(backends)('%s object store', (_name, open, caps) => {
     const wrong =
       store instanceof AzureBlobStore
         ? new AzureBlobStore({
-            connectionString: azurite.connectionString.replace(/AccountKey=[^;]+/, `AccountKey=${Buffer.from('wrong key').toString('base64')}`),
+            connectionString: azurite.connectionString.replace(
+              /AccountKey=[^;]+/,
+              `AccountKey=${Buffer.from('wrong key').toString('base64')}`,
+            ),
             containerName: 'refused',
           })
         : (() => {
             process.env.AWS_ACCESS_KEY_ID = 'WRONG'
-            return new S3Store({ bucket: (store.location.split('/')[2] ?? ''), endpointUrl: s3.endpoint })
+            return new S3Store({ bucket: store.location.split('/')[2] ?? '', endpointUrl: s3.endpoint })
           })()
     try {
       await expect(wrong.check('input_storage')).rejects.toThrow(/input_storage .*access refused/)

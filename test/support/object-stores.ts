@@ -25,7 +25,7 @@ export interface Azurite {
   stop(): Promise<void>
 }
 
-export function azuriteConnectionString(port: number): string {
+function azuriteConnectionString(port: number): string {
   return `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};BlobEndpoint=http://127.0.0.1:${port}/${AZURITE_ACCOUNT};`
 }
 
@@ -33,7 +33,17 @@ export async function startAzurite(): Promise<Azurite> {
   const main = join(require.resolve('azurite/package.json'), '..', 'dist', 'src', 'blob', 'main.js')
   const child = spawn(
     process.execPath,
-    [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--skipApiVersionCheck', '--loose', '--disableTelemetry'],
+    [
+      main,
+      '--blobHost',
+      '127.0.0.1',
+      '--blobPort',
+      '0',
+      '--inMemoryPersistence',
+      '--skipApiVersionCheck',
+      '--loose',
+      '--disableTelemetry',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
   const port = await listeningPort(child)
@@ -85,7 +95,9 @@ export interface S3Server {
 }
 
 export async function startS3Server(): Promise<S3Server> {
-  const S3rver = require('s3rver') as new (options: Record<string, unknown>) => {
+  const S3rver = require('s3rver') as new (
+    options: Record<string, unknown>,
+  ) => {
     run(): Promise<{ port: number }>
     close(): Promise<void>
   }

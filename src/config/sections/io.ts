@@ -54,7 +54,10 @@ const storageShape = {
     'Storage kind: file (a folder), blob (Azure Blob Storage) or s3 (AWS S3 or an S3-compatible server).',
     { unsupported: ['memory', 'cosmosdb'] },
   ),
-  base_dir: str('', 'Folder relative to the project root; for blob and s3, the key prefix inside the container or bucket.'),
+  base_dir: str(
+    '',
+    'Folder relative to the project root; for blob and s3, the key prefix inside the container or bucket.',
+  ),
   encoding: ignored(
     optionalStr(
       'Text encoding of stored files. Not used: graphrag writes UTF-8 (input.encoding sets how input documents are read).',
@@ -62,7 +65,10 @@ const storageShape = {
     'stored files are UTF-8; input.encoding sets how input documents are read',
   ),
   ...remoteShape,
-  database_name: ignored(optionalStr('Cosmos DB database. Not used (cosmosdb storage is not supported).'), NOT_FILE_STORAGE),
+  database_name: ignored(
+    optionalStr('Cosmos DB database. Not used (cosmosdb storage is not supported).'),
+    NOT_FILE_STORAGE,
+  ),
 }
 
 function storage(baseDir: string, description: string) {

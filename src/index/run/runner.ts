@@ -13,11 +13,7 @@ import type { Logger } from '../../logger.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
 import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
 import { keyValueStoreAt } from '../../storage/object/object-kv.js'
-import {
-  MemoryKeyValueStore,
-  NullKeyValueStore,
-  type KeyValueStore,
-} from '../../storage/key-value-store.js'
+import { MemoryKeyValueStore, NullKeyValueStore, type KeyValueStore } from '../../storage/key-value-store.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { VERSION } from '../../version.js'

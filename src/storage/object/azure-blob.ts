@@ -17,7 +17,15 @@ import {
   type WebResource,
 } from '@azure/storage-blob'
 import { StorageError } from '../../errors.js'
-import { ConditionFailedError, countStorageRetry, type ListedObject, type ObjectStore, type PutCondition, type StoredObject, toBytes } from './object-store.js'
+import {
+  ConditionFailedError,
+  countStorageRetry,
+  type ListedObject,
+  type ObjectStore,
+  type PutCondition,
+  type StoredObject,
+  toBytes,
+} from './object-store.js'
 import { backoffMs, isTransientNetworkError, TRANSIENT_STATUS } from './transient.js'
 
 export interface AzureBlobOptions {
@@ -61,7 +69,11 @@ export class AzureBlobStore implements ObjectStore {
       })
       return response.etag ?? ''
     } catch (error) {
-      if (error instanceof RestError && (error.statusCode === 412 || error.statusCode === 409) && conditional(condition))
+      if (
+        error instanceof RestError &&
+        (error.statusCode === 412 || error.statusCode === 409) &&
+        conditional(condition)
+      )
         throw new ConditionFailedError(this.location, key)
       throw this.failure(error, `write ${key}`)
     }
@@ -69,7 +81,9 @@ export class AzureBlobStore implements ObjectStore {
 
   async delete(key: string, ifMatch?: string): Promise<void> {
     try {
-      await this.container.getBlockBlobClient(key).deleteIfExists(ifMatch === undefined ? {} : { conditions: { ifMatch } })
+      await this.container
+        .getBlockBlobClient(key)
+        .deleteIfExists(ifMatch === undefined ? {} : { conditions: { ifMatch } })
     } catch (error) {
       if (error instanceof RestError && error.statusCode === 412) throw new ConditionFailedError(this.location, key)
       throw this.failure(error, `delete ${key}`)
@@ -102,13 +116,17 @@ export class AzureBlobStore implements ObjectStore {
     if (error instanceof RestError) {
       const code = String(error.code ?? '')
       if (code === 'ContainerNotFound')
-        return new StorageError(`${where}: the container does not exist; create it or fix container_name`, { cause: error })
+        return new StorageError(`${where}: the container does not exist; create it or fix container_name`, {
+          cause: error,
+        })
       if (error.statusCode === 403 || code.startsWith('Authentication') || code.startsWith('Authorization'))
         return new StorageError(
           `${where}: access refused (${code || error.statusCode}) when trying to ${action}; check connection_string or the credential used with account_url and its role on the container`,
           { cause: error },
         )
-      return new StorageError(`${where}: cannot ${action}: ${code || error.statusCode} ${firstLine(error.message)}`, { cause: error })
+      return new StorageError(`${where}: cannot ${action}: ${code || error.statusCode} ${firstLine(error.message)}`, {
+        cause: error,
+      })
     }
     const message = error instanceof Error ? error.message : String(error)
     return new StorageError(`${where}: cannot ${action}: ${firstLine(message)}`, { cause: error })
@@ -132,7 +150,9 @@ function serviceClient(options: AzureBlobOptions): BlobServiceClient {
   if (options.connectionString) {
     const parsed = parseConnectionString(options.connectionString)
     const credential =
-      parsed.sas === undefined ? new StorageSharedKeyCredential(parsed.accountName, parsed.accountKey) : new AnonymousCredential()
+      parsed.sas === undefined
+        ? new StorageSharedKeyCredential(parsed.accountName, parsed.accountKey)
+        : new AnonymousCredential()
     const pipeline = newPipeline(credential, pipelineOptions)
     pipeline.factories.push(new InjectorPolicyFactory())
     if (parsed.sas !== undefined) return new BlobServiceClient(`${parsed.url}?${parsed.sas}`, pipeline)
@@ -165,7 +185,9 @@ function parseConnectionString(text: string): { url: string; accountName: string
     parts.get('blobendpoint') ??
     `${parts.get('defaultendpointsprotocol') ?? 'https'}://${accountName}.blob.${parts.get('endpointsuffix') ?? 'core.windows.net'}`
   if (sas === undefined && (accountName === '' || accountKey === ''))
-    throw new StorageError('connection_string: expected AccountName and AccountKey (or BlobEndpoint and SharedAccessSignature)')
+    throw new StorageError(
+      'connection_string: expected AccountName and AccountKey (or BlobEndpoint and SharedAccessSignature)',
+    )
   return { url: url.replace(/\/+$/, ''), accountName, accountKey, ...(sas === undefined ? {} : { sas }) }
 }
 

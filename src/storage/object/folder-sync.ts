@@ -43,18 +43,29 @@ export async function localFiles(dir: string, skip: (rel: string) => boolean = (
 }
 
 /** Uploads the files of `dir` (relative paths `files`) under `prefix`. */
-export async function uploadFiles(store: ObjectStore, dir: string, files: readonly string[], prefix: string): Promise<void> {
+export async function uploadFiles(
+  store: ObjectStore,
+  dir: string,
+  files: readonly string[],
+  prefix: string,
+): Promise<void> {
   await inParallel(files, async (rel) => {
     await store.put(joinKey(prefix, rel), await readFile(join(dir, rel)))
   })
 }
 
 /** Downloads `keys` (relative to `prefix`) into `dir`; a key that vanished meanwhile is an error. */
-export async function downloadFiles(store: ObjectStore, prefix: string, rels: readonly string[], dir: string): Promise<void> {
+export async function downloadFiles(
+  store: ObjectStore,
+  prefix: string,
+  rels: readonly string[],
+  dir: string,
+): Promise<void> {
   await mkdir(dir, { recursive: true })
   await inParallel(rels, async (rel) => {
     const object = await store.get(joinKey(prefix, rel))
-    if (object === undefined) throw new Error(`${store.location}/${joinKey(prefix, rel)} disappeared while it was being copied`)
+    if (object === undefined)
+      throw new Error(`${store.location}/${joinKey(prefix, rel)} disappeared while it was being copied`)
     await mkdir(dirname(join(dir, rel)), { recursive: true })
     await writeFileAtomic(join(dir, rel), object.body)
   })

@@ -42,7 +42,10 @@ const generationPrefix = (loc: RemoteLocation, id: string): string => joinKey(lo
 
 /** Sortable by time, unique across machines. */
 export function newGenerationId(now = new Date()): string {
-  return `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(4).toString('hex')}`
+  return `${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${randomBytes(4).toString('hex')}`
 }
 
 export async function readPointer(loc: RemoteLocation): Promise<{ pointer: Pointer; etag: string } | undefined> {
@@ -50,7 +53,9 @@ export async function readPointer(loc: RemoteLocation): Promise<{ pointer: Point
   if (object === undefined) return undefined
   const pointer = parseJson<Pointer>(new TextDecoder().decode(object.body))
   if (pointer === undefined || typeof pointer.generation !== 'string')
-    throw new StorageError(`${loc.url}/${DIR}/current.json is not a generation pointer; restore it or delete it to start over`)
+    throw new StorageError(
+      `${loc.url}/${DIR}/current.json is not a generation pointer; restore it or delete it to start over`,
+    )
   return { pointer, etag: object.etag }
 }
 
@@ -77,7 +82,11 @@ export async function publishPointer(
   try {
     await loc
       .store()
-      .put(pointerKey(loc), `${JSON.stringify(pointer, null, 2)}\n`, expected === undefined ? { ifAbsent: true } : { ifMatch: expected })
+      .put(
+        pointerKey(loc),
+        `${JSON.stringify(pointer, null, 2)}\n`,
+        expected === undefined ? { ifAbsent: true } : { ifMatch: expected },
+      )
   } catch (error) {
     if (error instanceof ConditionFailedError)
       throw new StorageError(
@@ -111,7 +120,9 @@ export async function pullGeneration(loc: RemoteLocation, id: string, dir: strin
   const object = await loc.store().get(joinKey(prefix, MANIFEST))
   const manifest = object === undefined ? undefined : parseJson<Manifest>(new TextDecoder().decode(object.body))
   if (manifest === undefined)
-    throw new StorageError(`${loc.url}: generation ${id} named by the pointer has no manifest (deleted by hand?); run \`graphrag index\` again`)
+    throw new StorageError(
+      `${loc.url}: generation ${id} named by the pointer has no manifest (deleted by hand?); run \`graphrag index\` again`,
+    )
   const partial = join(dirname(dir), `.${basename(dir)}.${process.pid}.${randomBytes(3).toString('hex')}.partial`)
   try {
     await downloadFiles(
@@ -142,7 +153,8 @@ export async function prunePulled(mirror: string, keep: readonly (string | null)
   const root = `${mirror}.pulled`
   const kept = new Set(keep)
   const entries = await readdir(root).catch(() => [] as string[])
-  for (const entry of entries) if (!kept.has(entry) && !entry.startsWith('.')) await rm(join(root, entry), { recursive: true, force: true })
+  for (const entry of entries)
+    if (!kept.has(entry) && !entry.startsWith('.')) await rm(join(root, entry), { recursive: true, force: true })
 }
 
 export async function readMarker(file: string): Promise<string | undefined> {

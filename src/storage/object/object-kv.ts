@@ -7,7 +7,7 @@ import { FileKeyValueStore, type KeyValueStore } from '../key-value-store.js'
 import { ConditionFailedError, joinKey, type ObjectStore } from './object-store.js'
 import { remoteAt } from './remote.js'
 
-export class ObjectKeyValueStore implements KeyValueStore {
+class ObjectKeyValueStore implements KeyValueStore {
   constructor(
     private readonly store: ObjectStore,
     private readonly prefix: string,

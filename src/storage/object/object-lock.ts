@@ -44,7 +44,8 @@ export async function acquireObjectLock(store: ObjectStore, key: string, command
       if (current === undefined) etag = await store.put(key, JSON.stringify(me), { ifAbsent: true })
       else {
         const holder = parseJson<ObjectLockHolder>(new TextDecoder().decode(current.body))
-        if (holder !== undefined && typeof holder.pid === 'number' && isAlive(holder)) throw new RunLockedError(where, holder)
+        if (holder !== undefined && typeof holder.pid === 'number' && isAlive(holder))
+          throw new RunLockedError(where, holder)
         etag = await store.put(key, JSON.stringify(me), { ifMatch: current.etag })
         tookOverFrom = holder ?? { pid: 0, host: 'unknown', command: 'unknown', started: 'unknown' }
       }
@@ -53,7 +54,8 @@ export async function acquireObjectLock(store: ObjectStore, key: string, command
       throw error
     }
     const check = await store.get(key)
-    if (check === undefined || parseJson<ObjectLockHolder>(new TextDecoder().decode(check.body))?.token !== me.token) continue
+    if (check === undefined || parseJson<ObjectLockHolder>(new TextDecoder().decode(check.body))?.token !== me.token)
+      continue
     return held(store, key, me, check.etag || etag, tookOverFrom)
   }
   throw new GraphragError('STORAGE', `could not take the lock ${where}: other runs keep taking it; try again`)
@@ -72,7 +74,13 @@ function isAlive(holder: ObjectLockHolder): boolean {
   }
 }
 
-function held(store: ObjectStore, key: string, me: ObjectLockHolder, etag: string, tookOverFrom: LockHolder | undefined): RunLock {
+function held(
+  store: ObjectStore,
+  key: string,
+  me: ObjectLockHolder,
+  etag: string,
+  tookOverFrom: LockHolder | undefined,
+): RunLock {
   let current = etag
   let lost = false
   const beat = setInterval(() => {

@@ -3,9 +3,10 @@
  * local copy of the published generation; a run holds the store's lock, works in the local
  * mirror as on disk, and publishes by uploading a new generation and switching the pointer.
  */
-import { cp, rm } from 'node:fs/promises'
+import { cp, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../atomic-write.js'
+import { parseJson } from '../fs-errors.js'
 import type { RunLock } from '../run-lock.js'
 import { localFiles, mirrorPrefix, uploadFiles } from './folder-sync.js'
 import {
@@ -54,7 +55,7 @@ export async function readableRemoteIndex(mirror: string): Promise<string | unde
 }
 
 /** The published generation's id (undefined: none, or not object storage), for watchers such as serve. */
-export async function publishedGeneration(mirror: string): Promise<string | undefined> {
+async function publishedGeneration(mirror: string): Promise<string | undefined> {
   const loc = remoteAt(mirror)
   return loc === undefined ? undefined : (await currentPointer(loc, true))?.generation
 }
@@ -111,6 +112,7 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
       lock,
       async publish(workDir, local) {
         const id = newGenerationId()
+        await recordRetries(workDir)
         await uploadGeneration(loc, id, workDir)
         await publishPointer(loc, id, found?.pointer.generation ?? null, found?.etag)
         const marker = markerFile(dirs.output)
@@ -170,11 +172,6 @@ async function pushFiles(loc: RemoteLocation, dir: string, onlyNew = false): Pro
   await uploadFiles(loc.store(), dir, files, loc.prefix)
 }
 
-/** Transient store failures retried by this process so far (reported at the end of a run). */
-export function storageRetryCount(): number {
-  return storageRetries()
-}
-
 /**
  * Polls the pointer of an index in object storage and calls `onChange` when another generation
  * is published (serve drops its cached answers; the next query reads the new generation).
@@ -195,4 +192,12 @@ export function watchPublished(mirror: string, onChange: (generation: string) =>
   }, everyMs)
   timer.unref()
   return () => clearInterval(timer)
+}
+
+/** stats.json tells how many transient store failures (500/503/429, resets) the run rode out by retrying. */
+async function recordRetries(workDir: string): Promise<void> {
+  const file = join(workDir, 'stats.json')
+  const stats = parseJson<Record<string, unknown>>(await readFile(file, 'utf8').catch(() => ''))
+  if (stats === undefined) return
+  await writeFileAtomic(file, `${JSON.stringify({ ...stats, storage_retries: storageRetries() }, null, 4)}\n`)
 }

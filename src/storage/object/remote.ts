@@ -51,12 +51,23 @@ export function remoteLocation(setting: string, spec: StorageSettings): RemoteLo
     spec,
     store() {
       // One client per account and container: their connection pools and credential caches are shared.
-      const id = JSON.stringify([spec.type, container, spec.connection_string, spec.account_url, spec.region, spec.endpoint_url])
+      const id = JSON.stringify([
+        spec.type,
+        container,
+        spec.connection_string,
+        spec.account_url,
+        spec.region,
+        spec.endpoint_url,
+      ])
       let store = stores.get(id)
       if (store === undefined) {
         store =
           spec.type === 'blob'
-            ? new AzureBlobStore({ connectionString: spec.connection_string, accountUrl: spec.account_url, containerName: container })
+            ? new AzureBlobStore({
+                connectionString: spec.connection_string,
+                accountUrl: spec.account_url,
+                containerName: container,
+              })
             : new S3Store({ bucket: container, region: spec.region, endpointUrl: spec.endpoint_url })
         stores.set(id, store)
       }

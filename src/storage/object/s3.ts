@@ -14,7 +14,15 @@ import {
 } from '@aws-sdk/client-s3'
 import { NodeHttpHandler } from '@smithy/node-http-handler'
 import { StorageError } from '../../errors.js'
-import { ConditionFailedError, countStorageRetry, type ListedObject, type ObjectStore, type PutCondition, type StoredObject, toBytes } from './object-store.js'
+import {
+  ConditionFailedError,
+  countStorageRetry,
+  type ListedObject,
+  type ObjectStore,
+  type PutCondition,
+  type StoredObject,
+  toBytes,
+} from './object-store.js'
 import { isTransientNetworkError, TRANSIENT_STATUS } from './transient.js'
 
 export interface S3Options {
@@ -44,7 +52,10 @@ export class S3Store implements ObjectStore {
       const body = (await response.Body?.transformToByteArray()) ?? new Uint8Array()
       return { body, etag: response.ETag ?? '' }
     } catch (error) {
-      if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || (error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket')))
+      if (
+        error instanceof S3ServiceException &&
+        (error.name === 'NoSuchKey' || (error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket'))
+      )
         return undefined
       throw this.failure(error, `read ${key}`)
     }
@@ -74,7 +85,11 @@ export class S3Store implements ObjectStore {
   async delete(key: string, ifMatch?: string): Promise<void> {
     try {
       await this.client.send(
-        new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key, ...(ifMatch === undefined ? {} : { IfMatch: ifMatch }) }),
+        new DeleteObjectCommand({
+          Bucket: this.options.bucket,
+          Key: key,
+          ...(ifMatch === undefined ? {} : { IfMatch: ifMatch }),
+        }),
       )
     } catch (error) {
       const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined
@@ -92,7 +107,8 @@ export class S3Store implements ObjectStore {
         const page = await this.client.send(
           new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken: token }),
         )
-        for (const item of page.Contents ?? []) if (item.Key !== undefined) out.push({ key: item.Key, size: item.Size ?? 0, etag: item.ETag ?? '' })
+        for (const item of page.Contents ?? [])
+          if (item.Key !== undefined) out.push({ key: item.Key, size: item.Size ?? 0, etag: item.ETag ?? '' })
         token = page.IsTruncated === true ? page.NextContinuationToken : undefined
       } while (token !== undefined)
     } catch (error) {
@@ -104,7 +120,9 @@ export class S3Store implements ObjectStore {
   async check(setting: string): Promise<void> {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }))
-      await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: '.graphrag-access-check/' }))
+      await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: '.graphrag-access-check/' }),
+      )
     } catch (error) {
       throw this.failure(error, 'list', setting)
     }
@@ -117,7 +135,11 @@ export class S3Store implements ObjectStore {
       const status = error.$metadata.httpStatusCode
       if (error.name === 'NoSuchBucket' || (status === 404 && action === 'list'))
         return new StorageError(`${where}: the bucket does not exist; create it or fix bucket`, { cause: error })
-      if (status === 403 || status === 401 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/.test(error.name))
+      if (
+        status === 403 ||
+        status === 401 ||
+        /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/.test(error.name)
+      )
         return new StorageError(
           `${where}: access refused (${error.name}) when trying to ${action}; check the AWS credentials (AWS_ACCESS_KEY_ID / AWS_PROFILE / role) and their permissions on the bucket`,
           { cause: error },
