@@ -1,0 +1,57 @@
+/**
+ * LanceDB on object storage through its own object-store support: `az://` against Azurite and
+ * `s3://` against s3rver, with the options derived from output_storage's keys.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { lanceStorageOptions, registerLanceOptions, type StorageSettings } from '../../src/storage/object/remote.js'
+import { openVectorStore } from '../../src/storage/vector-store.js'
+import { type Azurite, type S3Server, startAzurite, startS3Server } from '../support/object-stores.js'
+
+let azurite: Azurite
+let s3: S3Server
+const saved = { ...process.env }
+const NONE = { connection_string: null, container_name: null, account_url: null, bucket: null, region: null, endpoint_url: null }
+
+beforeAll(async () => {
+  ;[azurite, s3] = await Promise.all([startAzurite(), startS3Server()])
+  Object.assign(process.env, s3.env)
+}, 120_000)
+
+afterAll(async () => {
+  process.env = saved
+  await Promise.all([azurite?.stop(), s3?.stop()])
+})
+
+describe.each(['az', 's3'])('LanceDB at %s://', (scheme) => {
+  it('writes a table, reads it back and searches it', async () => {
+    const name = `vectors${Date.now()}`
+    let spec: StorageSettings
+    if (scheme === 'az') {
+      await azurite.container(name)
+      spec = { ...NONE, type: 'blob', base_dir: '', connection_string: azurite.connectionString, container_name: name }
+    } else {
+      await s3.bucket(name)
+      spec = { ...NONE, type: 's3', base_dir: '', bucket: name, endpoint_url: s3.endpoint }
+    }
+    const uri = `${scheme}://${name}/lancedb`
+    registerLanceOptions(uri, lanceStorageOptions(spec))
+    const store = await openVectorStore(uri)
+    try {
+      await store.replaceTable(
+        'entity_description',
+        [
+          { id: 'a', vector: [1, 0, 0] },
+          { id: 'b', vector: [0, 1, 0] },
+        ],
+        new Date('2026-01-01T00:00:00Z'),
+      )
+      expect(await store.tableNames()).toEqual(['entity_description'])
+      expect((await store.search('entity_description', [0.9, 0.1, 0], 1)).map((h) => h.id)).toEqual(['a'])
+    } finally {
+      store.close()
+    }
+    const again = await openVectorStore(uri)
+    expect(await again.describe('entity_description')).toEqual({ rows: 2, dimension: 3 })
+    again.close()
+  }, 60_000)
+})
