@@ -175,7 +175,7 @@ describe.each([
     120_000,
   )
 
-  it.each(['local', 'global', 'drift', 'basic'])(
+  it.each(SLOW ? ['local', 'global', 'drift', 'basic'] : name === 'azurite' ? ['basic'] : [])(
     'query --method %s answers from the published generation',
     async (method) => {
       const run = await cli(['query', '--method', method, 'Who rang the Fog Bell?'])
@@ -290,5 +290,22 @@ describe.each([
       expect(await comparableTables(await published(backend))).toEqual(localUpdated)
     },
     300_000,
+  )
+
+  it.runIf(essential)(
+    'a missing container or bucket is one clear error naming the setting, before any model call',
+    async () => {
+      const missing = backend.keys.replace(/(container_name|bucket): \S+/, '$1: nosuchplace')
+      const other = await testdir({ 'settings.yaml': settingsYaml(storageYaml(missing)) })
+      const calls = llm.requests.length
+      const run = await runCli(['index', '--root', other], { env: backend.env })
+      expect(run.code).toBe(1)
+      expect(run.stderr).toMatch(
+        /(input|output)_storage \((az|s3):\/\/nosuchplace\/\w+\): the (container|bucket) does not exist/,
+      )
+      expect(run.stderr.split('\n').filter((l) => l.startsWith('graphrag:'))).toHaveLength(1)
+      expect(llm.requests.length).toBe(calls)
+    },
+    60_000,
   )
 })

@@ -27,7 +27,10 @@ afterAll(async () => {
 async function throughProxy(name: string): Promise<{ store: ObjectStore; proxy: FaultProxy }> {
   if (name === 'azurite') {
     const container = await azurite.container(`faults${Date.now()}`)
-    const proxy = await startFaultProxy(`http://127.0.0.1:${azurite.port}`, { every: 3, faults: [503, 'reset', 500, 429] })
+    const proxy = await startFaultProxy(`http://127.0.0.1:${azurite.port}`, {
+      every: 3,
+      faults: [503, 'reset', 500, 429],
+    })
     proxies.push(proxy)
     const connectionString = azurite.connectionString.replace(`127.0.0.1:${azurite.port}`, `127.0.0.1:${proxy.port}`)
     return { store: new AzureBlobStore({ connectionString, containerName: container }), proxy }

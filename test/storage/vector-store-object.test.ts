@@ -10,7 +10,14 @@ import { type Azurite, type S3Server, startAzurite, startS3Server } from '../sup
 let azurite: Azurite
 let s3: S3Server
 const saved = { ...process.env }
-const NONE = { connection_string: null, container_name: null, account_url: null, bucket: null, region: null, endpoint_url: null }
+const NONE = {
+  connection_string: null,
+  container_name: null,
+  account_url: null,
+  bucket: null,
+  region: null,
+  endpoint_url: null,
+}
 
 beforeAll(async () => {
   ;[azurite, s3] = await Promise.all([startAzurite(), startS3Server()])

@@ -15,7 +15,10 @@ export interface FaultProxy {
   close(): Promise<void>
 }
 
-export async function startFaultProxy(target: string, options: { every: number; faults: Fault[] }): Promise<FaultProxy> {
+export async function startFaultProxy(
+  target: string,
+  options: { every: number; faults: Fault[] },
+): Promise<FaultProxy> {
   const to = new URL(target)
   let seen = 0
   let injected = 0

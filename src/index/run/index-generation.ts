@@ -41,6 +41,7 @@ export async function beginGeneration(settings: Settings, command: string): Prom
       output: paths.output,
       reporting: settings.reporting.base_dir,
       updateOutput: settings.update_output_storage.base_dir,
+      cache: settings.cache.type === 'json' ? settings.cache.storage.base_dir : undefined,
     },
     command,
   )

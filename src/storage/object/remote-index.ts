@@ -89,6 +89,8 @@ export interface RemoteRunDirs {
   output: string
   reporting: string
   updateOutput: string
+  /** cache.storage's folder, checked with the others (undefined: no persistent cache). */
+  cache: string | undefined
 }
 
 /**
@@ -101,7 +103,8 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
   if (loc === undefined) return undefined
   const reporting = remoteAt(dirs.reporting)
   const updateOutput = remoteAt(dirs.updateOutput)
-  for (const l of [loc, reporting, updateOutput]) await l?.store().check(l.setting)
+  const cache = dirs.cache === undefined ? undefined : remoteAt(dirs.cache)
+  for (const l of [loc, reporting, updateOutput, cache]) await l?.store().check(l.setting)
   const lock = await acquireObjectLock(loc.store(), lockKey(loc), command)
   try {
     const found = await readPointer(loc)
