@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
+import { publishPointer, readPointer } from '../../src/storage/object/generations.js'
+import { acquireObjectLock } from '../../src/storage/object/object-lock.js'
+import { remoteLocation } from '../../src/storage/object/remote.js'
+import { RunLockedError } from '../../src/storage/run-lock.js'
 import { ConditionFailedError, type ObjectStore } from '../../src/storage/object/object-store.js'
 import { S3Store } from '../../src/storage/object/s3.js'
 import { startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
@@ -92,5 +96,52 @@ describe.each(backends)('%s object store', (_name, open, caps) => {
     } finally {
       process.env.AWS_ACCESS_KEY_ID = s3.env.AWS_ACCESS_KEY_ID
     }
+  })
+})
+
+describe('lock and pointer on Azurite (conditional writes)', () => {
+  const open = async () =>
+    new AzureBlobStore({
+      connectionString: azurite.connectionString,
+      containerName: await azurite.container(`l${Date.now()}`),
+    })
+
+  it('refuses a second holder, takes over a lock left unrefreshed on another host, and can be taken again once released', async () => {
+    const store = await open()
+    const first = await acquireObjectLock(store, 'idx/.generations/lock', 'graphrag index')
+    await expect(acquireObjectLock(store, 'idx/.generations/lock', 'graphrag update')).rejects.toBeInstanceOf(
+      RunLockedError,
+    )
+    await first.release()
+    const again = await acquireObjectLock(store, 'idx/.generations/lock', 'graphrag update')
+    await again.release()
+    const old = new Date(Date.now() - 10 * 60_000).toISOString()
+    const gone = { pid: 4242, host: 'ci-runner-7', command: 'graphrag index', started: old, heartbeat: old, token: 't' }
+    await store.put('idx/.generations/lock', JSON.stringify(gone))
+    const taken = await acquireObjectLock(store, 'idx/.generations/lock', 'graphrag index')
+    expect(taken.tookOverFrom).toMatchObject({ pid: 4242, host: 'ci-runner-7' })
+    await taken.release()
+    expect(await store.get('idx/.generations/lock')).toBeUndefined()
+  })
+
+  it('publishes a generation only over the pointer it started from', async () => {
+    const store = await open()
+    const container = store.location.slice('az://'.length)
+    const loc = remoteLocation('output_storage', {
+      type: 'blob',
+      base_dir: 'idx',
+      connection_string: azurite.connectionString,
+      container_name: container,
+      account_url: null,
+      bucket: null,
+      region: null,
+      endpoint_url: null,
+    })
+    await publishPointer(loc, 'g1', null, undefined)
+    await expect(publishPointer(loc, 'g0', null, undefined)).rejects.toThrow(/another run published the index/)
+    const seen = (await readPointer(loc))!
+    await publishPointer(loc, 'g2', 'g1', seen.etag)
+    await expect(publishPointer(loc, 'g3', 'g1', seen.etag)).rejects.toThrow(/generation g3 was not published/)
+    expect((await readPointer(loc))?.pointer).toMatchObject({ generation: 'g2', previous: 'g1' })
   })
 })

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { GraphragError } from '../../errors.js'
 import { parseJson } from '../fs-errors.js'
-import { type LockHolder, type RunLock, RunLockedError } from '../run-lock.js'
+import { isAlive, type LockHolder, type RunLock, RunLockedError } from '../run-lock.js'
 import { ConditionFailedError, type ObjectStore } from './object-store.js'
 
 interface ObjectLockHolder extends LockHolder {
@@ -44,7 +44,7 @@ export async function acquireObjectLock(store: ObjectStore, key: string, command
       if (current === undefined) etag = await store.put(key, JSON.stringify(me), { ifAbsent: true })
       else {
         const holder = parseJson<ObjectLockHolder>(new TextDecoder().decode(current.body))
-        if (holder !== undefined && typeof holder.pid === 'number' && isAlive(holder))
+        if (holder !== undefined && typeof holder.pid === 'number' && isFresh(holder))
           throw new RunLockedError(where, holder)
         etag = await store.put(key, JSON.stringify(me), { ifMatch: current.etag })
         tookOverFrom = holder ?? { pid: 0, host: 'unknown', command: 'unknown', started: 'unknown' }
@@ -61,17 +61,10 @@ export async function acquireObjectLock(store: ObjectStore, key: string, command
   throw new GraphragError('STORAGE', `could not take the lock ${where}: other runs keep taking it; try again`)
 }
 
-/** Alive: refreshed recently, and on this host its process still exists. */
-function isAlive(holder: ObjectLockHolder): boolean {
+/** Alive: refreshed recently, and (on this host, where it can be checked) its process still exists. */
+function isFresh(holder: ObjectLockHolder): boolean {
   const beat = Date.parse(holder.heartbeat ?? holder.started)
-  if (!Number.isFinite(beat) || Date.now() - beat > staleAfterMs()) return false
-  if (holder.host !== hostname()) return true
-  try {
-    process.kill(holder.pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
+  return Number.isFinite(beat) && Date.now() - beat <= staleAfterMs() && isAlive(holder)
 }
 
 function held(
