@@ -36,6 +36,8 @@ export class S3Store implements ObjectStore {
   private readonly client: S3Client
 
   constructor(private readonly options: S3Options) {
+    // The SDK warns on every Node 20 run that its future releases will need Node 22; ours is pinned, so it is noise on stderr.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
     this.location = `s3://${options.bucket}`
     this.client = new S3Client({
       region: options.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
