@@ -287,7 +287,10 @@ describe.each([
       expect(update.code, update.stderr).toBe(0)
       expect(update.stderr).toMatch(/took over the lock/)
       expect((await pointerNow()).generation).not.toBe(before.generation)
-      expect(await comparableTables(await published(backend))).toEqual(localUpdated)
+      // model_replies records which earlier replies the update reused: the killed runs' history differs from the local one.
+      const { 'model_replies.parquet': _, ...tables } = await comparableTables(await published(backend))
+      const { 'model_replies.parquet': __, ...expected } = localUpdated
+      expect(tables).toEqual(expected)
     },
     300_000,
   )
