@@ -23,7 +23,7 @@ import { comparableTables, lanceRowCounts, spawnCli } from '../support/index-fil
 import { startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
 import { testdir } from '../support/testdir.js'
 
-/** The default suite runs the Azurite essentials; GRAPHRAG_SLOW_TESTS=1 adds s3rver, every method, update and the kill drill. */
+/** The default suite runs the Azurite essentials; GRAPHRAG_SLOW_TESTS=1 adds s3rver, every method, serve replicas, update and the kill drill. */
 const SLOW = Boolean(process.env.GRAPHRAG_SLOW_TESTS)
 
 const DOCS: Record<string, string> = {
@@ -221,7 +221,7 @@ describe.each([
     120_000,
   )
 
-  it.runIf(essential)(
+  it.runIf(SLOW)(
     'two serve replicas answer the same; a newly published generation is picked up without a restart',
     async () => {
       const replicas = await Promise.all(

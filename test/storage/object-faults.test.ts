@@ -9,12 +9,16 @@ import { S3Store } from '../../src/storage/object/s3.js'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js'
 import { type Azurite, type S3Server, startAzurite, startS3Server } from '../support/object-stores.js'
 
+/** Slow (GRAPHRAG_SLOW_TESTS=1): each file starts its own Azurite and s3rver. */
+const SLOW = Boolean(process.env.GRAPHRAG_SLOW_TESTS)
+
 let azurite: Azurite
 let s3: S3Server
 const proxies: FaultProxy[] = []
 const saved = { ...process.env }
 
 beforeAll(async () => {
+  if (!SLOW) return
   ;[azurite, s3] = await Promise.all([startAzurite(), startS3Server()])
   Object.assign(process.env, s3.env)
 }, 120_000)
@@ -41,7 +45,7 @@ async function throughProxy(name: string): Promise<{ store: ObjectStore; proxy: 
   return { store: new S3Store({ bucket, endpointUrl: proxy.url }), proxy }
 }
 
-describe.each(['azurite', 's3rver'])('%s behind a faulty link', (name) => {
+describe.skipIf(!SLOW).each(['azurite', 's3rver'])('%s behind a faulty link', (name) => {
   it('writes, reads and lists everything, retrying and counting each injected fault', async () => {
     const { store, proxy } = await throughProxy(name)
     const before = storageRetries()

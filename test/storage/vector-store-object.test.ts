@@ -8,6 +8,9 @@ import { lanceStorageOptions, registerLanceOptions, type StorageSettings } from 
 import { openVectorStore } from '../../src/storage/vector-store.js'
 import { type Azurite, type S3Server, startAzurite, startS3Server } from '../support/object-stores.js'
 
+/** Slow (GRAPHRAG_SLOW_TESTS=1): each file starts its own Azurite and s3rver. */
+const SLOW = Boolean(process.env.GRAPHRAG_SLOW_TESTS)
+
 let azurite: Azurite
 let s3: S3Server
 const saved = { ...process.env }
@@ -21,6 +24,7 @@ const NONE = {
 }
 
 beforeAll(async () => {
+  if (!SLOW) return
   ;[azurite, s3] = await Promise.all([startAzurite(), startS3Server()])
   Object.assign(process.env, s3.env)
 }, 120_000)
@@ -30,7 +34,7 @@ afterAll(async () => {
   await Promise.all([azurite?.stop(), s3?.stop()])
 })
 
-describe.each(['az', 's3'])('LanceDB at %s://', (scheme) => {
+describe.skipIf(!SLOW).each(['az', 's3'])('LanceDB at %s://', (scheme) => {
   it('writes a table, reads it back and searches it', async () => {
     const name = `vectors${Date.now()}`
     let spec: StorageSettings
