@@ -20,7 +20,7 @@ import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { startServer } from '../../src/server/start.js'
 import { comparableTables, lanceRowCounts, spawnCli } from '../support/index-files.js'
-import { startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
+import { NO_REMOTE_KEYS, startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
 import { testdir } from '../support/testdir.js'
 
 /** The default suite runs the Azurite essentials; GRAPHRAG_SLOW_TESTS=1 adds s3rver, every method, serve replicas, update and the kill drill. */
@@ -102,7 +102,7 @@ async function azureBackend(): Promise<Backend> {
     env: {},
     store: new AzureBlobStore({ connectionString: azurite.connectionString, containerName: container }),
     spec: (base) => ({
-      ...NO_REMOTE,
+      ...NO_REMOTE_KEYS,
       type: 'blob',
       base_dir: base,
       connection_string: azurite.connectionString,
@@ -119,17 +119,8 @@ async function s3Backend(): Promise<Backend> {
     keys: `  bucket: ${bucket}\n  endpoint_url: ${s3.endpoint}\n`,
     env: s3.env,
     store: new S3Store({ bucket, endpointUrl: s3.endpoint }),
-    spec: (base) => ({ ...NO_REMOTE, type: 's3', base_dir: base, bucket, endpoint_url: s3.endpoint }),
+    spec: (base) => ({ ...NO_REMOTE_KEYS, type: 's3', base_dir: base, bucket, endpoint_url: s3.endpoint }),
   }
-}
-
-const NO_REMOTE = {
-  connection_string: null,
-  container_name: null,
-  account_url: null,
-  bucket: null,
-  region: null,
-  endpoint_url: null,
 }
 
 /** The published generation, downloaded the way a reader does. */

@@ -2,33 +2,24 @@
  * Store faults (503, 500, 429, connection resets) injected by a proxy between the SDKs and real
  * servers: every operation completes with the right data, and each fault is counted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
 import { type ObjectStore, storageRetries } from '../../src/storage/object/object-store.js'
 import { S3Store } from '../../src/storage/object/s3.js'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js'
-import { type Azurite, type S3Server, startAzurite, startS3Server } from '../support/object-stores.js'
+import { useObjectStoreServers } from '../support/object-stores.js'
 
 /** Slow (GRAPHRAG_SLOW_TESTS=1): each file starts its own Azurite and s3rver. */
 const SLOW = Boolean(process.env.GRAPHRAG_SLOW_TESTS)
 
-let azurite: Azurite
-let s3: S3Server
+const servers = useObjectStoreServers(SLOW)
 const proxies: FaultProxy[] = []
-const saved = { ...process.env }
-
-beforeAll(async () => {
-  if (!SLOW) return
-  ;[azurite, s3] = await Promise.all([startAzurite(), startS3Server()])
-  Object.assign(process.env, s3.env)
-}, 120_000)
-
 afterAll(async () => {
-  process.env = saved
-  await Promise.all([...proxies.map((p) => p.close()), azurite?.stop(), s3?.stop()])
+  await Promise.all(proxies.map((p) => p.close()))
 })
 
 async function throughProxy(name: string): Promise<{ store: ObjectStore; proxy: FaultProxy }> {
+  const { azurite, s3 } = servers
   if (name === 'azurite') {
     const container = await azurite.container(`faults${Date.now()}`)
     const proxy = await startFaultProxy(`http://127.0.0.1:${azurite.port}`, {

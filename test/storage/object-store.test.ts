@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
 import { publishPointer, readPointer } from '../../src/storage/object/generations.js'
 import { acquireObjectLock } from '../../src/storage/object/object-lock.js'
@@ -6,36 +6,24 @@ import { remoteLocation } from '../../src/storage/object/remote.js'
 import { RunLockedError } from '../../src/storage/run-lock.js'
 import { ConditionFailedError, type ObjectStore } from '../../src/storage/object/object-store.js'
 import { S3Store } from '../../src/storage/object/s3.js'
-import { startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
+import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
 
-let azurite: Azurite
-let s3: S3Server
-const saved = { ...process.env }
-
-beforeAll(async () => {
-  ;[azurite, s3] = await Promise.all([startAzurite(), startS3Server()])
-  Object.assign(process.env, s3.env)
-}, 120_000)
-
-afterAll(async () => {
-  process.env = saved
-  await Promise.all([azurite?.stop(), s3?.stop()])
-})
+const servers = useObjectStoreServers()
 
 const backends: [string, () => Promise<ObjectStore>, { conditional: boolean }][] = [
   [
     'azurite',
     async () =>
       new AzureBlobStore({
-        connectionString: azurite.connectionString,
-        containerName: await azurite.container(`c${Date.now()}`),
+        connectionString: servers.azurite.connectionString,
+        containerName: await servers.azurite.container(`c${Date.now()}`),
       }),
     { conditional: true },
   ],
   // s3rver ignores If-None-Match / If-Match on PUT: the conditional cases run against Azurite only.
   [
     's3rver',
-    async () => new S3Store({ bucket: await s3.bucket(`b${Date.now()}`), endpointUrl: s3.endpoint }),
+    async () => new S3Store({ bucket: await servers.s3.bucket(`b${Date.now()}`), endpointUrl: servers.s3.endpoint }),
     { conditional: false },
   ],
 ]
@@ -71,8 +59,8 @@ describe.each(backends)('%s object store', (_name, open, caps) => {
     const store = await open()
     const missing =
       store instanceof AzureBlobStore
-        ? new AzureBlobStore({ connectionString: azurite.connectionString, containerName: 'nosuchcontainer' })
-        : new S3Store({ bucket: 'nosuchbucket', endpointUrl: s3.endpoint })
+        ? new AzureBlobStore({ connectionString: servers.azurite.connectionString, containerName: 'nosuchcontainer' })
+        : new S3Store({ bucket: 'nosuchbucket', endpointUrl: servers.s3.endpoint })
     await expect(missing.check('output_storage')).rejects.toThrow(/output_storage .*does not exist/)
   })
 
@@ -81,7 +69,7 @@ describe.each(backends)('%s object store', (_name, open, caps) => {
     const wrong =
       store instanceof AzureBlobStore
         ? new AzureBlobStore({
-            connectionString: azurite.connectionString.replace(
+            connectionString: servers.azurite.connectionString.replace(
               /AccountKey=[^;]+/,
               `AccountKey=${Buffer.from('wrong key').toString('base64')}`,
             ),
@@ -89,12 +77,12 @@ describe.each(backends)('%s object store', (_name, open, caps) => {
           })
         : (() => {
             process.env.AWS_ACCESS_KEY_ID = 'WRONG'
-            return new S3Store({ bucket: store.location.split('/')[2] ?? '', endpointUrl: s3.endpoint })
+            return new S3Store({ bucket: store.location.split('/')[2] ?? '', endpointUrl: servers.s3.endpoint })
           })()
     try {
       await expect(wrong.check('input_storage')).rejects.toThrow(/input_storage .*access refused/)
     } finally {
-      process.env.AWS_ACCESS_KEY_ID = s3.env.AWS_ACCESS_KEY_ID
+      process.env.AWS_ACCESS_KEY_ID = servers.s3.env.AWS_ACCESS_KEY_ID
     }
   })
 })
@@ -102,8 +90,8 @@ describe.each(backends)('%s object store', (_name, open, caps) => {
 describe('lock and pointer on Azurite (conditional writes)', () => {
   const open = async () =>
     new AzureBlobStore({
-      connectionString: azurite.connectionString,
-      containerName: await azurite.container(`l${Date.now()}`),
+      connectionString: servers.azurite.connectionString,
+      containerName: await servers.azurite.container(`l${Date.now()}`),
     })
 
   it('refuses a second holder, takes over a lock left unrefreshed on another host, and can be taken again once released', async () => {
@@ -128,14 +116,11 @@ describe('lock and pointer on Azurite (conditional writes)', () => {
     const store = await open()
     const container = store.location.slice('az://'.length)
     const loc = remoteLocation('output_storage', {
+      ...NO_REMOTE_KEYS,
       type: 'blob',
       base_dir: 'idx',
-      connection_string: azurite.connectionString,
+      connection_string: servers.azurite.connectionString,
       container_name: container,
-      account_url: null,
-      bucket: null,
-      region: null,
-      endpoint_url: null,
     })
     await publishPointer(loc, 'g1', null, undefined)
     await expect(publishPointer(loc, 'g0', null, undefined)).rejects.toThrow(/another run published the index/)

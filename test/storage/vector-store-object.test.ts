@@ -3,47 +3,33 @@
  * `s3://` against s3rver, with the options derived from output_storage's keys. (s3rver lists
  * "folders" differently from S3, so its table names are not checked; see docs/storage.md.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { lanceStorageOptions, registerLanceOptions, type StorageSettings } from '../../src/storage/object/remote.js'
 import { openVectorStore } from '../../src/storage/vector-store.js'
-import { type Azurite, type S3Server, startAzurite, startS3Server } from '../support/object-stores.js'
+import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
 
 /** Slow (GRAPHRAG_SLOW_TESTS=1): each file starts its own Azurite and s3rver. */
 const SLOW = Boolean(process.env.GRAPHRAG_SLOW_TESTS)
 
-let azurite: Azurite
-let s3: S3Server
-const saved = { ...process.env }
-const NONE = {
-  connection_string: null,
-  container_name: null,
-  account_url: null,
-  bucket: null,
-  region: null,
-  endpoint_url: null,
-}
-
-beforeAll(async () => {
-  if (!SLOW) return
-  ;[azurite, s3] = await Promise.all([startAzurite(), startS3Server()])
-  Object.assign(process.env, s3.env)
-}, 120_000)
-
-afterAll(async () => {
-  process.env = saved
-  await Promise.all([azurite?.stop(), s3?.stop()])
-})
+const servers = useObjectStoreServers(SLOW)
 
 describe.skipIf(!SLOW).each(['az', 's3'])('LanceDB at %s://', (scheme) => {
   it('writes a table, reads it back and searches it', async () => {
+    const { azurite, s3 } = servers
     const name = `vectors${Date.now()}`
     let spec: StorageSettings
     if (scheme === 'az') {
       await azurite.container(name)
-      spec = { ...NONE, type: 'blob', base_dir: '', connection_string: azurite.connectionString, container_name: name }
+      spec = {
+        ...NO_REMOTE_KEYS,
+        type: 'blob',
+        base_dir: '',
+        connection_string: azurite.connectionString,
+        container_name: name,
+      }
     } else {
       await s3.bucket(name)
-      spec = { ...NONE, type: 's3', base_dir: '', bucket: name, endpoint_url: s3.endpoint }
+      spec = { ...NO_REMOTE_KEYS, type: 's3', base_dir: '', bucket: name, endpoint_url: s3.endpoint }
     }
     const uri = `${scheme}://${name}/lancedb`
     registerLanceOptions(uri, lanceStorageOptions(spec))

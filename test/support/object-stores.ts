@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BlobServiceClient } from '@azure/storage-blob'
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3'
+import { afterAll, beforeAll } from 'vitest'
 
 const require = createRequire(import.meta.url)
 
@@ -125,4 +126,33 @@ export async function startS3Server(): Promise<S3Server> {
       await rm(directory, { recursive: true, force: true })
     },
   }
+}
+
+/** The remote keys of a storage section, all unset: tests spread their own over it. */
+export const NO_REMOTE_KEYS = {
+  connection_string: null,
+  container_name: null,
+  account_url: null,
+  bucket: null,
+  region: null,
+  endpoint_url: null,
+}
+
+/**
+ * Starts Azurite and s3rver for the test file (unless `enabled` is false) with s3rver's credential
+ * in the environment, and stops both afterwards; read them through the returned object.
+ */
+export function useObjectStoreServers(enabled = true): { azurite: Azurite; s3: S3Server } {
+  const servers = {} as { azurite: Azurite; s3: S3Server }
+  const saved = { ...process.env }
+  beforeAll(async () => {
+    if (!enabled) return
+    ;[servers.azurite, servers.s3] = await Promise.all([startAzurite(), startS3Server()])
+    Object.assign(process.env, servers.s3.env)
+  }, 120_000)
+  afterAll(async () => {
+    process.env = saved
+    await Promise.all([servers.azurite?.stop(), servers.s3?.stop()])
+  })
+  return servers
 }
