@@ -180,6 +180,16 @@ describe('architecture', () => {
     expect(violations).toEqual([])
   })
 
+  it('keeps the storage SDKs inside src/storage/object/: the rest of graphrag sees object storage through its interface', () => {
+    const objectDir = join(SRC, 'storage', 'object')
+    const offenders = walk(SRC).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/from\s+'(@azure\/storage-blob|@aws-sdk\/client-s3|@smithy\/[^']+)'/g)]
+        .filter(() => relative(objectDir, file).startsWith('..'))
+        .map((m) => `${relative(SRC, file)} → ${m[1]}`),
+    )
+    expect(offenders).toEqual([])
+  })
+
   it('keeps clocks and randomness out of operations and graph code', () => {
     const offenders = [...walk(join(SRC, 'index', 'operations')), ...walk(join(SRC, 'graph'))].filter((file) =>
       /Math\.random\(|Date\.now\(|new Date\(\)|randomUUID\(/.test(readFileSync(file, 'utf8')),

@@ -92,8 +92,41 @@ const chunkGraphBatchOverlap: Rule = (s) =>
       ]
     : []
 
+/** Each blob or s3 storage setting names its container or bucket and how to sign in. */
+const remoteStorageRules: Rule = (s) => {
+  const errors: string[] = []
+  const storages = [
+    ['input_storage', s.input_storage],
+    ['output_storage', s.output_storage],
+    ['update_output_storage', s.update_output_storage],
+    ['cache.storage', s.cache.storage],
+    ['reporting', s.reporting],
+  ] as const
+  for (const [path, st] of storages) {
+    const set = (v: string | null): boolean => (v ?? '').trim() !== ''
+    if (st.type === 'blob') {
+      if (!set(st.container_name)) errors.push(`${path}.container_name: blob storage needs the container name`)
+      if (!set(st.connection_string) && !set(st.account_url))
+        errors.push(`${path}.connection_string: blob storage needs connection_string or account_url`)
+    }
+    if (st.type === 's3' && !set(st.bucket)) errors.push(`${path}.bucket: s3 storage needs the bucket name`)
+    if (st.type !== 's3')
+      for (const key of ['bucket', 'region', 'endpoint_url'] as const)
+        if (set(st[key])) errors.push(`${path}.${key}: only s3 storage uses it (type is ${st.type})`)
+  }
+  const db = s.vector_store.db_uri
+  if (/^az:\/\//.test(db) && s.output_storage.type !== 'blob')
+    errors.push('vector_store.db_uri: an az:// URI takes its credentials from output_storage, which must be type blob')
+  if (/^s3:\/\//.test(db) && s.output_storage.type !== 's3')
+    errors.push(
+      'vector_store.db_uri: an s3:// URI takes its endpoint and region from output_storage, which must be type s3',
+    )
+  return errors
+}
+
 export const RULES: readonly Rule[] = [
   chunkOverlapBelowSize,
+  remoteStorageRules,
   modelProviderRules,
   promptProportions,
   chunkGraphBatchOverlap,

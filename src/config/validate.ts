@@ -1,5 +1,14 @@
 /** Pure validation: raw parsed settings in, frozen Settings (or every error) out. */
-import { isAbsolute, resolve } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
+import {
+  isRemoteStorage,
+  lanceStorageOptions,
+  registerLanceOptions,
+  mirrorDir,
+  registerRemote,
+  remoteLocation,
+  type StorageSettings,
+} from '../storage/object/remote.js'
 import { isPlainObject, type Issues } from './fields.js'
 import { RULES } from './rules.js'
 import { SETTINGS, type RawSettings, type Settings } from './schema.js'
@@ -24,16 +33,25 @@ export function validateSettings(raw: unknown, context: { root: string; configFi
 function resolvePaths(s: RawSettings, root: string, configFile: string | undefined): Settings {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(root, p))
   const absOrNull = (p: string | null) => (p === null ? null : abs(p))
+  // A blob or s3 setting gets a local mirror folder as its base_dir (see storage/object/remote.ts).
+  const place = <T extends StorageSettings>(setting: string, st: T): T => {
+    if (!isRemoteStorage(st)) return { ...st, base_dir: abs(st.base_dir) }
+    const location = remoteLocation(setting, st)
+    const dir = mirrorDir(root, setting, location)
+    registerRemote(dir, location)
+    return { ...st, base_dir: dir }
+  }
+  const output = place('output_storage', s.output_storage)
   return {
     ...s,
     root,
     configFile,
-    input_storage: { ...s.input_storage, base_dir: abs(s.input_storage.base_dir) },
-    output_storage: { ...s.output_storage, base_dir: abs(s.output_storage.base_dir) },
-    update_output_storage: { ...s.update_output_storage, base_dir: abs(s.update_output_storage.base_dir) },
-    cache: { ...s.cache, storage: { ...s.cache.storage, base_dir: abs(s.cache.storage.base_dir) } },
-    reporting: { ...s.reporting, base_dir: abs(s.reporting.base_dir) },
-    vector_store: { ...s.vector_store, db_uri: abs(s.vector_store.db_uri || 'output/lancedb') },
+    input_storage: place('input_storage', s.input_storage),
+    output_storage: output,
+    update_output_storage: place('update_output_storage', s.update_output_storage),
+    cache: { ...s.cache, storage: place('cache.storage', s.cache.storage) },
+    reporting: place('reporting', s.reporting),
+    vector_store: { ...s.vector_store, db_uri: vectorStoreUri(s, output.base_dir, abs) },
     extract_graph: { ...s.extract_graph, prompt: absOrNull(s.extract_graph.prompt) },
     summarize_descriptions: { ...s.summarize_descriptions, prompt: absOrNull(s.summarize_descriptions.prompt) },
     extract_claims: { ...s.extract_claims, prompt: absOrNull(s.extract_claims.prompt) },
@@ -59,6 +77,26 @@ function resolvePaths(s: RawSettings, root: string, configFile: string | undefin
     graph_search: { ...s.graph_search, prompt: absOrNull(s.graph_search.prompt) },
     hybrid_search: { ...s.hybrid_search, prompt: absOrNull(s.hybrid_search.prompt) },
   }
+}
+
+/**
+ * LanceDB's URI: az:// and s3:// URIs as they are (LanceDB opens them itself); a folder inside an
+ * object-storage output_storage's base_dir (the default output/lancedb) moves into its mirror, so
+ * the vectors are published with the tables of the same generation.
+ */
+function vectorStoreUri(s: RawSettings, outputDir: string, abs: (p: string) => string): string {
+  const uri = s.vector_store.db_uri || 'output/lancedb'
+  if (/^(az|s3):\/\//.test(uri)) {
+    registerLanceOptions(uri, lanceStorageOptions(s.output_storage))
+    return uri
+  }
+  if (isRemoteStorage(s.output_storage) && !isAbsolute(uri)) {
+    const base = s.output_storage.base_dir.replace(/^\.?\/+|\/+$/g, '')
+    const parts = uri.replace(/^\.\//, '')
+    if (base === '' || parts === base || parts.startsWith(`${base}/`))
+      return join(outputDir, base === '' ? parts : parts.slice(base.length + 1))
+  }
+  return abs(uri)
 }
 
 function deepFreeze<T>(value: T): T {

@@ -3,6 +3,7 @@
  * per level, reports), lays it out once, and writes GraphML, GEXF, JSON, CSV or a self-contained HTML page.
  */
 import { basename, join, resolve } from 'node:path'
+import { readableIndexDir } from '../storage/generations.js'
 import { loadConfig } from '../config/index.js'
 import { ExportError } from '../errors.js'
 import { writeFileAtomic } from '../storage/atomic-write.js'
@@ -50,7 +51,8 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
     options.dataDir ??
       loadConfig({ root: options.root ?? '.', configFile: options.configFile }).settings.output_storage.base_dir,
   )
-  const tables = await loadExportTables(dataDir)
+  // The published index (a local copy of it when it lives in object storage), unless --data names a folder.
+  const tables = await loadExportTables(options.dataDir === undefined ? await readableIndexDir(dataDir) : dataDir)
   const membership = buildMembership(tables.communities, tables.reports)
   const level = chooseLevel(membership, options.level)
   const { graph, warnings } = buildGraph(tables.entities, tables.relationships, membership, level)

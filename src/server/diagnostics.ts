@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LoadedConfig, Settings } from '../config/index.js'
 import { CHUNK_EDGES } from '../model/index.js'
+import { readableIndexDir } from '../storage/generations.js'
 import { ParquetTableStore } from '../storage/index.js'
 import { decodeArrow } from '../storage/parquet.js'
 import { openVectorStore } from '../storage/vector-store.js'
@@ -38,7 +39,7 @@ export async function diagnose(loaded: LoadedConfig, probe: ModelProbe): Promise
 
 async function report(loaded: LoadedConfig, probe: ModelProbe): Promise<DiagnosticsReport> {
   const { settings } = loaded
-  const dir = settings.output_storage.base_dir
+  const dir = await readableIndexDir(settings.output_storage.base_dir)
   const tables = await tableRows(dir)
   const rows = (name: string) => tables.find((t) => t.name === name)?.rows ?? null
   return {

@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { loadConfig } from '../config/index.js'
 import { ConfigError } from '../errors.js'
+import { watchPublished } from '../storage/object/remote-index.js'
 import { createApp } from './app.js'
 import { DocumentCatalog } from './documents.js'
 import { IndexJobs } from './index-jobs.js'
@@ -54,6 +55,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   })
   // A finished job changes the index: answers cached from the previous one would be stale.
   const jobs = new IndexJobs(options, () => sized.answers.clear())
+  // An index in object storage may be republished by another machine: poll its pointer.
+  const stopWatching = watchPublished(settings.output_storage.base_dir, () => sized.answers.clear())
   const app = createApp({
     queries: sized,
     jobs,
@@ -80,6 +83,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     port: actual,
     // A running job is stopped as Ctrl-C stops `index` (nothing published half-done), then the server closes.
     close: async () => {
+      stopWatching()
       await jobs.stop()
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))

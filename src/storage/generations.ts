@@ -20,6 +20,7 @@
 import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative } from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
+import { readableRemoteIndex } from './object/remote-index.js'
 
 export interface GenerationPaths {
   /** The published index (output_storage.base_dir). */
@@ -130,7 +131,8 @@ export async function readableIndex(
   outputDir: string,
   dbUri: string | undefined,
 ): Promise<{ dataDir: string; dbUri: string | undefined }> {
-  const dataDir = await readableDir(outputDir)
+  // An index in object storage: a local copy of its published generation (storage/object/generations.ts).
+  const dataDir = (await readableRemoteIndex(outputDir)) ?? (await readableDir(outputDir))
   const rel = dbUri === undefined ? undefined : relative(outputDir, dbUri)
   const inside = rel !== undefined && !rel.startsWith('..') && !isAbsolute(rel)
   return { dataDir, dbUri: inside && dataDir !== outputDir ? join(dataDir, rel) : dbUri }

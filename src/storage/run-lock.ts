@@ -86,7 +86,7 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
 }
 
 /** A holder on another host cannot be checked, so it counts as alive (the lock is kept). */
-function isAlive(holder: LockHolder): boolean {
+export function isAlive(holder: LockHolder): boolean {
   if (holder.pid <= 0) return false
   if (holder.host !== hostname()) return true
   try {

@@ -21,6 +21,7 @@ import {
   type Data,
 } from 'apache-arrow'
 import { StorageError } from '../errors.js'
+import { lanceOptionsFor } from './object/remote.js'
 
 export interface VectorRow {
   id: string
@@ -94,7 +95,8 @@ export async function openVectorStore(dbUri: string): Promise<VectorStore> {
   const lance = await loadLanceDb()
   let db: lancedb.Connection
   try {
-    db = await lance.connect(dbUri)
+    const storageOptions = lanceOptionsFor(dbUri)
+    db = await lance.connect(dbUri, storageOptions === undefined ? {} : { storageOptions })
   } catch (cause) {
     throw new StorageError(`cannot open LanceDB at ${dbUri}`, { path: dbUri, cause })
   }

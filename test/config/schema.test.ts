@@ -4,7 +4,8 @@ import type { Declaration } from '../../src/config/fields.js'
 import { SETTINGS } from '../../src/config/schema.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 
-const STORAGE = ['type', 'encoding', 'base_dir', 'connection_string', 'container_name', 'account_url', 'database_name']
+const REMOTE = ['connection_string', 'container_name', 'account_url', 'bucket', 'region', 'endpoint_url']
+const STORAGE = ['type', 'encoding', 'base_dir', ...REMOTE, 'database_name']
 const MODEL = [
   'type',
   'model_provider',
@@ -60,7 +61,7 @@ const REFERENCE_KEYS: Readonly<Record<string, readonly string[]>> = {
   table_provider: ['type', 'container_name', 'legacy_container', 'batch_size'],
   cache: ['type', 'storage'],
   'cache.storage': STORAGE,
-  reporting: ['type', 'base_dir', 'connection_string', 'container_name', 'account_url'],
+  reporting: ['type', 'base_dir', ...REMOTE],
   'completion_models.<id>': MODEL,
   'completion_models.<id>.retry': RETRY,
   'completion_models.<id>.rate_limit': RATE_LIMIT,

@@ -22,12 +22,16 @@ function warningsOf(raw: unknown): string[] {
 
 describe('validateSettings: values graphrag cannot honour are errors', () => {
   it.each([
-    ['input_storage.type', { input_storage: { type: 'memory' } }, 'memory', '"file"'],
-    ['output_storage.type', { output_storage: { type: 'memory' } }, 'memory', '"file"'],
-    ['update_output_storage.type', { update_output_storage: { type: 'blob' } }, 'blob', '"file"'],
-    ['cache.storage.type', { cache: { storage: { type: 'memory' } } }, 'memory', '"file"'],
+    ['input_storage.type', { input_storage: { type: 'memory' } }, 'memory', 'one of "file", "blob", "s3"'],
+    ['output_storage.type', { output_storage: { type: 'memory' } }, 'memory', 'one of "file", "blob", "s3"'],
+    [
+      'update_output_storage.type',
+      { update_output_storage: { type: 'cosmosdb' } },
+      'cosmosdb',
+      'one of "file", "blob", "s3"',
+    ],
+    ['cache.storage.type', { cache: { storage: { type: 'memory' } } }, 'memory', 'one of "file", "blob", "s3"'],
     ['table_provider.type', { table_provider: { type: 'csv' } }, 'csv', '"parquet"'],
-    ['reporting.type', { reporting: { type: 'blob' } }, 'blob', '"file"'],
     ['vector_store.type', { vector_store: { type: 'azure_ai_search' } }, 'azure_ai_search', '"lancedb"'],
     ['completion_models.m.type', { completion_models: { m: { ...MODEL, type: 'mock' } } }, 'mock', '"litellm"'],
   ])('%s', (path, raw, value, supported) => {
@@ -82,7 +86,44 @@ describe('validateSettings: values graphrag cannot honour are errors', () => {
 
   it('rejects a value that is neither supported nor known, listing the supported ones', () => {
     expect(errorsOf({ output_storage: { type: 'ftp' } })).toEqual([
-      'output_storage.type: expected one of file, got "ftp"',
+      'output_storage.type: expected one of file, blob, s3, got "ftp"',
+    ])
+  })
+})
+
+describe('validateSettings: blob and s3 storage', () => {
+  const blob = { type: 'blob', connection_string: 'UseDevelopmentStorage=true', container_name: 'c', base_dir: 'idx' }
+  it('gives each blob or s3 setting a local mirror folder and keeps the remote keys', () => {
+    const result = validate({ output_storage: blob, input_storage: { type: 's3', bucket: 'b', base_dir: 'docs' } })
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    expect(result.settings.output_storage.base_dir).toMatch(/[/\\]\.graphrag[/\\]remote[/\\]output_storage-[0-9a-f]+$/)
+    expect(result.settings.input_storage.base_dir).toMatch(/input_storage-[0-9a-f]+$/)
+    expect(result.settings.output_storage.container_name).toBe('c')
+  })
+
+  it('moves the default LanceDB folder into the output mirror and keeps az:// and s3:// URIs', () => {
+    const moved = validate({ output_storage: blob, vector_store: { db_uri: 'idx/lancedb' } })
+    expect(moved.ok && moved.settings.vector_store.db_uri.startsWith(moved.settings.output_storage.base_dir)).toBe(true)
+    const az = validate({ output_storage: blob, vector_store: { db_uri: 'az://c/vectors' } })
+    expect(az.ok && az.settings.vector_store.db_uri).toBe('az://c/vectors')
+  })
+
+  it('names what a blob or s3 setting lacks', () => {
+    expect(
+      errorsOf({
+        output_storage: { type: 'blob' },
+        cache: { storage: { type: 's3' } },
+        reporting: { type: 'file', bucket: 'b' },
+      }),
+    ).toEqual([
+      'output_storage.container_name: blob storage needs the container name',
+      'output_storage.connection_string: blob storage needs connection_string or account_url',
+      'cache.storage.bucket: s3 storage needs the bucket name',
+      'reporting.bucket: only s3 storage uses it (type is file)',
+    ])
+    expect(errorsOf({ vector_store: { db_uri: 's3://b/v' } })).toEqual([
+      'vector_store.db_uri: an s3:// URI takes its endpoint and region from output_storage, which must be type s3',
     ])
   })
 })
@@ -119,11 +160,11 @@ describe('validateSettings: keys accepted but not acted on', () => {
   it('names the key but never the value, which may be a secret', () => {
     const warnings = warningsOf({
       vector_store: { api_key: 'sk-very-secret' },
-      output_storage: { connection_string: 'AccountKey=hidden' },
+      output_storage: { database_name: 'hidden' },
     })
     expect(warnings).toHaveLength(2)
     expect(warnings.join('\n')).not.toMatch(/sk-very-secret|hidden/)
-    expect(warnings[0]).toMatch(/^output_storage\.connection_string: ignored by graphrag/)
+    expect(warnings[0]).toMatch(/^output_storage\.database_name: ignored by graphrag/)
     expect(warnings[1]).toMatch(/^vector_store\.api_key: ignored by graphrag/)
   })
 

@@ -36,23 +36,44 @@ export const input = section({
   ),
 })
 
-const NOT_FILE_STORAGE = 'only blob and cosmosdb storage use it; graphrag stores files'
+const NOT_FILE_STORAGE = 'only cosmosdb storage uses it; graphrag stores files, blobs and S3 objects'
+
+/** Where a storage setting's files live: a folder, an Azure Blob container or an S3 bucket (see docs/storage.md). */
+const remoteShape = {
+  connection_string: optionalStr(
+    'Blob storage: Azure Storage connection string (account key or SAS; Azurite works too). Or use account_url.',
+  ),
+  container_name: optionalStr('Blob storage: the container holding the files.'),
+  account_url: optionalStr(
+    'Blob storage: account URL (https://<account>.blob.core.windows.net), signed in with the Azure credential chain.',
+  ),
+  bucket: optionalStr('S3 storage: the bucket holding the files.'),
+  region: optionalStr('S3 storage: the bucket region (null = AWS_REGION, else us-east-1).'),
+  endpoint_url: optionalStr('S3 storage: endpoint of an S3-compatible server (MinIO, R2, Ceph); null = AWS S3.'),
+}
 
 const storageShape = {
-  type: oneOf(['file'], 'file', 'Storage kind: file (memory, blob and cosmosdb storage are not supported).', {
-    unsupported: ['memory', 'blob', 'cosmosdb'],
-  }),
-  base_dir: str('', 'Folder, relative to the project root.'),
+  type: oneOf(
+    ['file', 'blob', 's3'],
+    'file',
+    'Storage kind: file (a folder), blob (Azure Blob Storage) or s3 (AWS S3 or an S3-compatible server).',
+    { unsupported: ['memory', 'cosmosdb'] },
+  ),
+  base_dir: str(
+    '',
+    'Folder relative to the project root; for blob and s3, the key prefix inside the container or bucket.',
+  ),
   encoding: ignored(
     optionalStr(
       'Text encoding of stored files. Not used: graphrag writes UTF-8 (input.encoding sets how input documents are read).',
     ),
     'stored files are UTF-8; input.encoding sets how input documents are read',
   ),
-  connection_string: ignored(optionalStr('Blob/Cosmos DB connection. Not used (file storage only).'), NOT_FILE_STORAGE),
-  container_name: ignored(optionalStr('Blob/Cosmos DB container. Not used (file storage only).'), NOT_FILE_STORAGE),
-  account_url: ignored(optionalStr('Blob account URL. Not used (file storage only).'), NOT_FILE_STORAGE),
-  database_name: ignored(optionalStr('Cosmos DB database. Not used (file storage only).'), NOT_FILE_STORAGE),
+  ...remoteShape,
+  database_name: ignored(
+    optionalStr('Cosmos DB database. Not used (cosmosdb storage is not supported).'),
+    NOT_FILE_STORAGE,
+  ),
 }
 
 function storage(baseDir: string, description: string) {
@@ -123,14 +144,14 @@ export const cache = section({
   storage: storage('cache', 'Where cache entries are stored.'),
 })
 
-const NOT_FILE_REPORTING = 'only blob reporting uses it; graphrag logs to a file'
-
 export const reporting = section({
-  type: oneOf(['file'], 'file', 'Log destination: file (blob is not supported).', { unsupported: ['blob'] }),
-  base_dir: str('logs', 'Folder for indexing-engine.log, relative to the project root.'),
-  connection_string: ignored(optionalStr('Blob connection. Not used (file logs only).'), NOT_FILE_REPORTING),
-  container_name: ignored(optionalStr('Blob container. Not used (file logs only).'), NOT_FILE_REPORTING),
-  account_url: ignored(optionalStr('Blob account URL. Not used (file logs only).'), NOT_FILE_REPORTING),
+  type: oneOf(
+    ['file', 'blob', 's3'],
+    'file',
+    'Log destination: file (a folder), blob (Azure Blob Storage) or s3; the log is uploaded when a run ends.',
+  ),
+  base_dir: str('logs', 'Folder for indexing-engine.log, relative to the project root (blob, s3: key prefix).'),
+  ...remoteShape,
 })
 
 const LANCEDB_COLUMNS = 'LanceDB tables always use the columns id and vector'
@@ -155,7 +176,10 @@ export const vectorStore = section({
   type: oneOf(['lancedb'], 'lancedb', 'Vector store kind: lancedb (azure_ai_search and cosmosdb are not supported).', {
     unsupported: ['azure_ai_search', 'cosmosdb'],
   }),
-  db_uri: str('output/lancedb', 'LanceDB folder, relative to the project root.'),
+  db_uri: str(
+    'output/lancedb',
+    'LanceDB folder, relative to the project root, or az://container/path or s3://bucket/path (credentials from output_storage).',
+  ),
   vector_size: int(3072, 'Embedding dimension; a mismatch with the model fails fast.', { min: 1, max: 100_000 }),
   index_schema: mapOf(
     indexSchemaShape,

@@ -7,6 +7,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { ConfigError } from '../../errors.js'
 import { unlessAbsent } from '../../storage/fs-errors.js'
+import { syncRemoteInput } from '../../storage/object/remote-index.js'
 
 export const DEFAULT_FILE_PATTERNS = {
   text: '.*\\.txt$',
@@ -65,6 +66,8 @@ export async function partitionInputFiles(
   baseDir: string,
   pattern: RegExp,
 ): Promise<{ matched: string[]; unmatched: string[] }> {
+  // input_storage in a container or bucket: its local mirror is brought up to date first.
+  await syncRemoteInput(baseDir)
   const files = (await walk(baseDir))
     .map((abs) => ({ abs, rel: relative(baseDir, abs).split(sep).join('/') }))
     .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))

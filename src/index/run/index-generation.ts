@@ -14,6 +14,7 @@ import {
   recoverGenerations,
   type GenerationPaths,
 } from '../../storage/generations.js'
+import { beginRemoteRun, type RemoteRun } from '../../storage/object/remote-index.js'
 import { acquireRunLock, lockPathFor, type RunLock } from '../../storage/run-lock.js'
 
 export interface IndexGeneration {
@@ -34,11 +35,23 @@ export interface IndexGeneration {
 export async function beginGeneration(settings: Settings, command: string): Promise<IndexGeneration> {
   rejectSharedOutputFolder(settings)
   const paths = generationPaths(settings.output_storage.base_dir)
-  const lock = await acquireRunLock(lockPathFor(paths.runDir), command)
+  // Object storage: the store's lock first, then the mirror folder is brought to the published generation.
+  const remote = await beginRemoteRun(
+    {
+      output: paths.output,
+      reporting: settings.reporting.base_dir,
+      updateOutput: settings.update_output_storage.base_dir,
+      cache: settings.cache.type === 'json' ? settings.cache.storage.base_dir : undefined,
+    },
+    command,
+  )
+  let lock: RunLock | undefined
   try {
+    lock = await acquireRunLock(lockPathFor(paths.runDir), command)
     const notices: string[] = []
-    if (lock.tookOverFrom !== undefined) {
-      const dead = lock.tookOverFrom
+    for (const taken of [remote?.lock, lock]) {
+      const dead = taken?.tookOverFrom
+      if (dead === undefined) continue
       notices.push(
         `took over the lock of PID ${dead.pid} (\`${dead.command}\`, started ${dead.started}), which is no longer running`,
       )
@@ -46,9 +59,10 @@ export async function beginGeneration(settings: Settings, command: string): Prom
     if ((await recoverGenerations(paths)).rolledForward)
       notices.push(`finished publishing the index an interrupted run had completed (${paths.output})`)
     const work = await openWorkGeneration(paths)
-    return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, lock)
+    return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, lock, remote)
   } catch (error) {
-    await lock.release()
+    await lock?.release()
+    await remote?.finish()
     throw error
   }
 }
@@ -59,15 +73,23 @@ function handle(
   resumed: boolean,
   notices: string[],
   lock: RunLock,
+  remote: RemoteRun | undefined,
 ): IndexGeneration {
   return {
     paths,
     settings,
     resumed,
     notices,
-    publish: () => publishGeneration(paths),
+    publish: () =>
+      remote === undefined ? publishGeneration(paths) : remote.publish(paths.work, () => publishGeneration(paths)),
     discard: () => discardWorkGeneration(paths),
-    release: () => lock.release(),
+    async release() {
+      try {
+        await lock.release()
+      } finally {
+        await remote?.finish()
+      }
+    },
   }
 }
 

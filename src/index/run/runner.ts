@@ -12,12 +12,8 @@ import type { ModelUsage } from '../../llm/types.js'
 import type { Logger } from '../../logger.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
 import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
-import {
-  FileKeyValueStore,
-  MemoryKeyValueStore,
-  NullKeyValueStore,
-  type KeyValueStore,
-} from '../../storage/key-value-store.js'
+import { keyValueStoreAt } from '../../storage/object/object-kv.js'
+import { MemoryKeyValueStore, NullKeyValueStore, type KeyValueStore } from '../../storage/key-value-store.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { VERSION } from '../../version.js'
@@ -365,7 +361,7 @@ export function modelSecrets(settings: Settings): string[] {
 export function createCache(settings: Settings, enabled: boolean): KeyValueStore {
   if (!enabled || settings.cache.type === 'none') return new NullKeyValueStore()
   if (settings.cache.type === 'memory') return new MemoryKeyValueStore()
-  return new FileKeyValueStore(settings.cache.storage.base_dir)
+  return keyValueStoreAt(settings.cache.storage.base_dir)
 }
 
 async function initialStats(outputDir: string, skipped: readonly WorkflowName[]): Promise<RunStatsFile> {

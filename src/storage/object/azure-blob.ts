@@ -1,0 +1,225 @@
+/**
+ * Azure Blob Storage through `@azure/storage-blob`: a connection string (account key or SAS, and
+ * Azurite's development string), or `account_url` with the standard Azure credential chain
+ * (DefaultAzureCredential: environment, workload identity, managed identity, Azure CLI).
+ */
+import { DefaultAzureCredential } from '@azure/identity'
+import {
+  AnonymousCredential,
+  BlobServiceClient,
+  type ContainerClient,
+  newPipeline,
+  type RequestPolicy,
+  type RequestPolicyFactory,
+  type RequestPolicyOptions,
+  RestError,
+  StorageSharedKeyCredential,
+  type WebResource,
+} from '@azure/storage-blob'
+import { StorageError } from '../../errors.js'
+import {
+  ConditionFailedError,
+  countStorageRetry,
+  type ListedObject,
+  type ObjectStore,
+  type PutCondition,
+  type StoredObject,
+  toBytes,
+} from './object-store.js'
+import { backoffMs, isTransientNetworkError, TRANSIENT_STATUS } from './transient.js'
+
+export interface AzureBlobOptions {
+  connectionString?: string | null
+  accountUrl?: string | null
+  containerName: string
+}
+
+/** Attempts per request: the SDK's exponential retry covers 500/503 and connection resets. */
+const MAX_TRIES = 6
+
+export class AzureBlobStore implements ObjectStore {
+  readonly location: string
+  private readonly container: ContainerClient
+
+  constructor(options: AzureBlobOptions) {
+    this.location = `az://${options.containerName}`
+    this.container = serviceClient(options).getContainerClient(options.containerName)
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    try {
+      const blob = this.container.getBlockBlobClient(key)
+      const response = await blob.download()
+      const body = await readAll(response.readableStreamBody)
+      return { body, etag: response.etag ?? '' }
+    } catch (error) {
+      if (error instanceof RestError && error.statusCode === 404 && blobMissing(error)) return undefined
+      throw this.failure(error, `read ${key}`)
+    }
+  }
+
+  async put(key: string, body: Uint8Array | string, condition: PutCondition = {}): Promise<string> {
+    const bytes = toBytes(body)
+    try {
+      const response = await this.container.getBlockBlobClient(key).uploadData(bytes, {
+        conditions: {
+          ...(condition.ifAbsent === true ? { ifNoneMatch: '*' } : {}),
+          ...(condition.ifMatch !== undefined ? { ifMatch: condition.ifMatch } : {}),
+        },
+      })
+      return response.etag ?? ''
+    } catch (error) {
+      if (
+        error instanceof RestError &&
+        (error.statusCode === 412 || error.statusCode === 409) &&
+        conditional(condition)
+      )
+        throw new ConditionFailedError(this.location, key)
+      throw this.failure(error, `write ${key}`)
+    }
+  }
+
+  async delete(key: string, ifMatch?: string): Promise<void> {
+    try {
+      await this.container
+        .getBlockBlobClient(key)
+        .deleteIfExists(ifMatch === undefined ? {} : { conditions: { ifMatch } })
+    } catch (error) {
+      if (error instanceof RestError && error.statusCode === 412) throw new ConditionFailedError(this.location, key)
+      throw this.failure(error, `delete ${key}`)
+    }
+  }
+
+  async list(prefix: string): Promise<ListedObject[]> {
+    const out: ListedObject[] = []
+    try {
+      for await (const item of this.container.listBlobsFlat({ prefix }))
+        out.push({ key: item.name, size: item.properties.contentLength ?? 0, etag: item.properties.etag ?? '' })
+    } catch (error) {
+      throw this.failure(error, `list ${prefix || '/'}`)
+    }
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  }
+
+  async check(setting: string): Promise<void> {
+    try {
+      const iterator = this.container.listBlobsFlat().byPage({ maxPageSize: 1 })
+      await iterator.next()
+    } catch (error) {
+      throw this.failure(error, 'list', setting)
+    }
+  }
+
+  /** One clear error for the usual mistakes (no container, refused credential), naming the setting. */
+  private failure(error: unknown, action: string, setting?: string): StorageError {
+    const where = setting === undefined ? this.location : `${setting} (${this.location})`
+    if (error instanceof RestError) {
+      const code = String(error.code ?? '')
+      if (code === 'ContainerNotFound')
+        return new StorageError(`${where}: the container does not exist; create it or fix container_name`, {
+          cause: error,
+        })
+      if (error.statusCode === 403 || code.startsWith('Authentication') || code.startsWith('Authorization'))
+        return new StorageError(
+          `${where}: access refused (${code || error.statusCode}) when trying to ${action}; check connection_string or the credential used with account_url and its role on the container`,
+          { cause: error },
+        )
+      return new StorageError(`${where}: cannot ${action}: ${code || error.statusCode} ${firstLine(error.message)}`, {
+        cause: error,
+      })
+    }
+    const message = error instanceof Error ? error.message : String(error)
+    return new StorageError(`${where}: cannot ${action}: ${firstLine(message)}`, { cause: error })
+  }
+}
+
+function conditional(condition: PutCondition): boolean {
+  return condition.ifAbsent === true || condition.ifMatch !== undefined
+}
+
+function blobMissing(error: RestError): boolean {
+  return error.code === undefined || error.code === 'BlobNotFound' || error.code === 'ResourceNotFound'
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').slice(0, 200)
+}
+
+function serviceClient(options: AzureBlobOptions): BlobServiceClient {
+  const pipelineOptions = { retryOptions: { maxTries: MAX_TRIES, retryDelayInMs: 200, maxRetryDelayInMs: 5_000 } }
+  if (options.connectionString) {
+    const parsed = parseConnectionString(options.connectionString)
+    const credential =
+      parsed.sas === undefined
+        ? new StorageSharedKeyCredential(parsed.accountName, parsed.accountKey)
+        : new AnonymousCredential()
+    const pipeline = newPipeline(credential, pipelineOptions)
+    pipeline.factories.push(new InjectorPolicyFactory())
+    if (parsed.sas !== undefined) return new BlobServiceClient(`${parsed.url}?${parsed.sas}`, pipeline)
+    return new BlobServiceClient(parsed.url, pipeline)
+  }
+  if (!options.accountUrl) throw new StorageError('blob storage needs connection_string or account_url')
+  const pipeline = newPipeline(new DefaultAzureCredential(), pipelineOptions)
+  pipeline.factories.push(new InjectorPolicyFactory())
+  return new BlobServiceClient(options.accountUrl, pipeline)
+}
+
+/** The account endpoint and key of a connection string (AccountKey or SharedAccessSignature, with or without BlobEndpoint). */
+function parseConnectionString(text: string): { url: string; accountName: string; accountKey: string; sas?: string } {
+  const parts = new Map<string, string>()
+  for (const piece of text.split(';')) {
+    const at = piece.indexOf('=')
+    if (at > 0) parts.set(piece.slice(0, at).trim().toLowerCase(), piece.slice(at + 1).trim())
+  }
+  if (parts.get('usedevelopmentstorage') === 'true') {
+    return {
+      url: 'http://127.0.0.1:10000/devstoreaccount1',
+      accountName: 'devstoreaccount1',
+      accountKey: 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
+    }
+  }
+  const accountName = parts.get('accountname') ?? ''
+  const accountKey = parts.get('accountkey') ?? ''
+  const sas = parts.get('sharedaccesssignature')
+  const url =
+    parts.get('blobendpoint') ??
+    `${parts.get('defaultendpointsprotocol') ?? 'https'}://${accountName}.blob.${parts.get('endpointsuffix') ?? 'core.windows.net'}`
+  if (sas === undefined && (accountName === '' || accountKey === ''))
+    throw new StorageError(
+      'connection_string: expected AccountName and AccountKey (or BlobEndpoint and SharedAccessSignature)',
+    )
+  return { url: url.replace(/\/+$/, ''), accountName, accountKey, ...(sas === undefined ? {} : { sas }) }
+}
+
+/**
+ * Sees every attempt of every request (the SDK places a factory of this class name after its
+ * retry policy): counts the transient failures the retry policy resends, and retries 429 itself,
+ * which Azure's storage retry policy leaves alone.
+ */
+class InjectorPolicyFactory implements RequestPolicyFactory {
+  create(nextPolicy: RequestPolicy, _options: RequestPolicyOptions): RequestPolicy {
+    return {
+      async sendRequest(request: WebResource) {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const response = await nextPolicy.sendRequest(request)
+            if (!TRANSIENT_STATUS.has(response.status)) return response
+            countStorageRetry()
+            if (response.status !== 429 || attempt >= MAX_TRIES - 1) return response
+            await new Promise((r) => setTimeout(r, backoffMs(attempt)))
+          } catch (error) {
+            if (isTransientNetworkError(error)) countStorageRetry()
+            throw error
+          }
+        }
+      },
+    }
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream | undefined): Promise<Uint8Array> {
+  if (stream === undefined) return new Uint8Array()
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer))
+  return new Uint8Array(Buffer.concat(chunks))
+}

@@ -1,0 +1,105 @@
+/**
+ * The run lock on object storage: an object created only if absent (S3 If-None-Match: *, Azure
+ * If-None-Match: *), refreshed by its holder every 30 s with a replace-if-unchanged write and
+ * deleted on release only while it is still the holder's. A lock whose holder died is taken over:
+ * on the same host when its process is gone, from anywhere when it went unrefreshed for longer
+ * than the stale age (GRAPHRAG_LOCK_STALE_SECONDS, default 120), again with a conditional write so
+ * only one of several runs that found it stale wins.
+ */
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import { GraphragError } from '../../errors.js'
+import { parseJson } from '../fs-errors.js'
+import { isAlive, type LockHolder, type RunLock, RunLockedError } from '../run-lock.js'
+import { ConditionFailedError, type ObjectStore } from './object-store.js'
+
+interface ObjectLockHolder extends LockHolder {
+  heartbeat: string
+  token: string
+}
+
+const HEARTBEAT_MS = 30_000
+
+function staleAfterMs(): number {
+  const seconds = Number(process.env.GRAPHRAG_LOCK_STALE_SECONDS ?? '')
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 120_000
+}
+
+export async function acquireObjectLock(store: ObjectStore, key: string, command: string): Promise<RunLock> {
+  const where = `${store.location}/${key}`
+  const me: ObjectLockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    command,
+    started: new Date().toISOString(),
+    heartbeat: new Date().toISOString(),
+    token: randomBytes(8).toString('hex'),
+  }
+  for (let attempt = 0; attempt < 5; attempt++) {
+    // Read first: a store that ignores conditional writes (some emulators) still refuses a second writer that comes later.
+    const current = await store.get(key)
+    let etag: string
+    let tookOverFrom: LockHolder | undefined
+    try {
+      if (current === undefined) etag = await store.put(key, JSON.stringify(me), { ifAbsent: true })
+      else {
+        const holder = parseJson<ObjectLockHolder>(new TextDecoder().decode(current.body))
+        if (holder !== undefined && typeof holder.pid === 'number' && isFresh(holder))
+          throw new RunLockedError(where, holder)
+        etag = await store.put(key, JSON.stringify(me), { ifMatch: current.etag })
+        tookOverFrom = holder ?? { pid: 0, host: 'unknown', command: 'unknown', started: 'unknown' }
+      }
+    } catch (error) {
+      if (error instanceof ConditionFailedError) continue
+      throw error
+    }
+    const check = await store.get(key)
+    if (check === undefined || parseJson<ObjectLockHolder>(new TextDecoder().decode(check.body))?.token !== me.token)
+      continue
+    return held(store, key, me, check.etag || etag, tookOverFrom)
+  }
+  throw new GraphragError('STORAGE', `could not take the lock ${where}: other runs keep taking it; try again`)
+}
+
+/** Alive: refreshed recently, and (on this host, where it can be checked) its process still exists. */
+function isFresh(holder: ObjectLockHolder): boolean {
+  const beat = Date.parse(holder.heartbeat ?? holder.started)
+  return Number.isFinite(beat) && Date.now() - beat <= staleAfterMs() && isAlive(holder)
+}
+
+function held(
+  store: ObjectStore,
+  key: string,
+  me: ObjectLockHolder,
+  etag: string,
+  tookOverFrom: LockHolder | undefined,
+): RunLock {
+  let current = etag
+  let lost = false
+  const beat = setInterval(() => {
+    const next = { ...me, heartbeat: new Date().toISOString() }
+    store.put(key, JSON.stringify(next), { ifMatch: current }).then(
+      (tag) => {
+        current = tag
+      },
+      // Lost (taken over after a long pause) or unreachable for now: the next beat tries again; release checks.
+      (error) => {
+        if (error instanceof ConditionFailedError) lost = true
+      },
+    )
+  }, HEARTBEAT_MS)
+  beat.unref()
+  return {
+    path: `${store.location}/${key}`,
+    tookOverFrom,
+    async release() {
+      clearInterval(beat)
+      if (lost) return
+      try {
+        await store.delete(key, current)
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error
+      }
+    },
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The index, its inputs and its logs on object storage, as seen by the commands: readers get a
+ * local copy of the published generation; a run holds the store's lock, works in the local
+ * mirror as on disk, and publishes by uploading a new generation and switching the pointer.
+ */
+import { cp, readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writeFileAtomic } from '../atomic-write.js'
+import { parseJson } from '../fs-errors.js'
+import type { RunLock } from '../run-lock.js'
+import { localFiles, mirrorPrefix, uploadFiles } from './folder-sync.js'
+import {
+  collectGenerations,
+  lockKey,
+  newGenerationId,
+  type Pointer,
+  prunePulled,
+  publishPointer,
+  pullGeneration,
+  pulledDir,
+  readMarker,
+  readPointer,
+  uploadGeneration,
+} from './generations.js'
+import { acquireObjectLock } from './object-lock.js'
+import { storageRetries } from './object-store.js'
+import { type RemoteLocation, remoteAt } from './remote.js'
+
+/** How long a reader trusts the pointer it read (serve answers many queries a second; a publish shows within this). */
+const POINTER_TTL_MS = 2_000
+const pointers = new Map<string, { at: number; value: Promise<Pointer | undefined> }>()
+
+async function currentPointer(loc: RemoteLocation, fresh = false): Promise<Pointer | undefined> {
+  const cached = pointers.get(loc.url)
+  if (!fresh && cached !== undefined && Date.now() - cached.at < POINTER_TTL_MS) return cached.value
+  const value = readPointer(loc).then((p) => p?.pointer)
+  pointers.set(loc.url, { at: Date.now(), value })
+  value.catch(() => pointers.delete(loc.url))
+  return value
+}
+
+/**
+ * For a reader: the local folder holding the published generation of the index mirrored at
+ * `mirror`, pulled if needed; undefined when `mirror` is a plain folder or no index was published.
+ */
+export async function readableRemoteIndex(mirror: string): Promise<string | undefined> {
+  const loc = remoteAt(mirror)
+  if (loc === undefined) return undefined
+  const pointer = await currentPointer(loc)
+  if (pointer === undefined) return undefined
+  const dir = pulledDir(mirror, pointer.generation)
+  await pullGeneration(loc, pointer.generation, dir)
+  await prunePulled(mirror, [pointer.generation, pointer.previous])
+  return dir
+}
+
+/** The published generation's id (undefined: none, or not object storage), for watchers such as serve. */
+async function publishedGeneration(mirror: string): Promise<string | undefined> {
+  const loc = remoteAt(mirror)
+  return loc === undefined ? undefined : (await currentPointer(loc, true))?.generation
+}
+
+/** Brings a mirrored input folder up to date with its container or bucket (no-op for a plain folder). */
+const inputSyncs = new Map<string, Promise<void>>()
+export async function syncRemoteInput(dir: string): Promise<void> {
+  const loc = remoteAt(dir)
+  if (loc === undefined) return
+  // Concurrent callers (the fingerprint and the loader) share one sync.
+  let sync = inputSyncs.get(dir)
+  if (sync === undefined) {
+    sync = (async () => {
+      await loc.store().check(loc.setting)
+      await mirrorPrefix(loc.store(), loc.prefix, dir)
+    })().finally(() => inputSyncs.delete(dir))
+    inputSyncs.set(dir, sync)
+  }
+  await sync
+}
+
+export interface RemoteRun {
+  lock: RunLock
+  /** Uploads the finished work folder as a new generation and switches the pointer to it; then `local()` publishes the mirror. */
+  publish(workDir: string, local: () => Promise<void>): Promise<void>
+  /** Uploads the logs and update backups, releases the lock (success or not). */
+  finish(): Promise<void>
+}
+
+export interface RemoteRunDirs {
+  output: string
+  reporting: string
+  updateOutput: string
+  /** cache.storage's folder, checked with the others (undefined: no persistent cache). */
+  cache: string | undefined
+}
+
+/**
+ * Starts a run on an object-storage index: checks each store (one clear error naming the setting,
+ * before any model call), takes the lock, and makes the mirror folder hold the published
+ * generation. Undefined when the output is a plain folder.
+ */
+export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Promise<RemoteRun | undefined> {
+  const loc = remoteAt(dirs.output)
+  if (loc === undefined) return undefined
+  const reporting = remoteAt(dirs.reporting)
+  const updateOutput = remoteAt(dirs.updateOutput)
+  const cache = dirs.cache === undefined ? undefined : remoteAt(dirs.cache)
+  for (const l of [loc, reporting, updateOutput, cache]) await l?.store().check(l.setting)
+  const lock = await acquireObjectLock(loc.store(), lockKey(loc), command)
+  try {
+    const found = await readPointer(loc)
+    await mirrorPublished(loc, dirs.output, found?.pointer)
+    // The log is appended to: continue the one in the store.
+    if (reporting !== undefined) await mirrorPrefix(reporting.store(), reporting.prefix, dirs.reporting)
+    return {
+      lock,
+      async publish(workDir, local) {
+        const id = newGenerationId()
+        await recordRetries(workDir)
+        await uploadGeneration(loc, id, workDir)
+        await publishPointer(loc, id, found?.pointer.generation ?? null, found?.etag)
+        const marker = markerFile(dirs.output)
+        await rm(marker, { force: true })
+        await local()
+        await writeFileAtomic(marker, id)
+        pointers.delete(loc.url)
+        await collectGenerations(loc, [id, found?.pointer.generation ?? null])
+      },
+      async finish() {
+        try {
+          if (reporting !== undefined) await pushFiles(reporting, dirs.reporting)
+          if (updateOutput !== undefined) await pushFiles(updateOutput, dirs.updateOutput, true)
+        } finally {
+          await lock.release()
+        }
+      },
+    }
+  } catch (error) {
+    await lock.release()
+    throw error
+  }
+}
+
+/**
+ * Makes the writer's mirror folder the published generation. A marker beside it names the
+ * generation it holds; when the pointer names another (or none), the folder is replaced, which
+ * also drops a work generation seeded from the old one (generations.ts compares identities).
+ */
+async function mirrorPublished(loc: RemoteLocation, mirror: string, pointer: Pointer | undefined): Promise<void> {
+  const marker = markerFile(mirror)
+  const held = await readMarker(marker)
+  if (held !== undefined && held === pointer?.generation) return
+  await rm(marker, { force: true })
+  if (pointer === undefined) {
+    await rm(mirror, { recursive: true, force: true })
+    return
+  }
+  const pulled = pulledDir(mirror, pointer.generation)
+  await pullGeneration(loc, pointer.generation, pulled)
+  // A copy, not links: the mirror is written by runs, the pulled generation is read by queries.
+  await rm(mirror, { recursive: true, force: true })
+  await cp(pulled, mirror, { recursive: true })
+  await rm(join(mirror, '.manifest.json'), { force: true })
+  await writeFileAtomic(marker, pointer.generation)
+}
+
+function markerFile(mirror: string): string {
+  return `${mirror}.generation`
+}
+
+/** Uploads the folder's files; with `onlyNew`, those the store does not have yet (update backups never change). */
+async function pushFiles(loc: RemoteLocation, dir: string, onlyNew = false): Promise<void> {
+  const base = loc.prefix === '' ? '' : `${loc.prefix}/`
+  const present = onlyNew ? new Set((await loc.store().list(base)).map((o) => o.key.slice(base.length))) : new Set()
+  const files = (await localFiles(dir)).filter((rel) => !present.has(rel))
+  await uploadFiles(loc.store(), dir, files, loc.prefix)
+}
+
+/**
+ * Polls the pointer of an index in object storage and calls `onChange` when another generation
+ * is published (serve drops its cached answers; the next query reads the new generation).
+ */
+export function watchPublished(mirror: string, onChange: (generation: string) => void, everyMs = 5_000): () => void {
+  if (remoteAt(mirror) === undefined) return () => {}
+  let last: string | undefined
+  let first = true
+  const timer = setInterval(() => {
+    publishedGeneration(mirror).then(
+      (now) => {
+        if (!first && now !== undefined && now !== last) onChange(now)
+        first = false
+        last = now
+      },
+      () => {}, // unreachable for a moment: the next poll tries again, queries report their own errors
+    )
+  }, everyMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}
+
+/** stats.json tells how many transient store failures (500/503/429, resets) the run rode out by retrying. */
+async function recordRetries(workDir: string): Promise<void> {
+  const file = join(workDir, 'stats.json')
+  const stats = parseJson<Record<string, unknown>>(await readFile(file, 'utf8').catch(() => ''))
+  if (stats === undefined) return
+  await writeFileAtomic(file, `${JSON.stringify({ ...stats, storage_retries: storageRetries() }, null, 4)}\n`)
+}

@@ -1,0 +1,174 @@
+/**
+ * S3 and S3-compatible stores (MinIO, R2, Ceph, GCS interoperability) through `@aws-sdk/client-s3`.
+ * Credentials come from the standard AWS chain (environment, shared profile, SSO, container or
+ * instance role); `endpoint_url` points at a compatible server (path-style addressing then).
+ */
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3'
+import { NodeHttpHandler } from '@smithy/node-http-handler'
+import { StorageError } from '../../errors.js'
+import {
+  ConditionFailedError,
+  countStorageRetry,
+  type ListedObject,
+  type ObjectStore,
+  type PutCondition,
+  type StoredObject,
+  toBytes,
+} from './object-store.js'
+import { isTransientNetworkError, TRANSIENT_STATUS } from './transient.js'
+
+export interface S3Options {
+  bucket: string
+  region?: string | null
+  endpointUrl?: string | null
+}
+
+export class S3Store implements ObjectStore {
+  readonly location: string
+  private readonly client: S3Client
+
+  constructor(private readonly options: S3Options) {
+    // The SDK warns on every Node 20 run that its future releases will need Node 22; ours is pinned, so it is noise on stderr.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
+    this.location = `s3://${options.bucket}`
+    this.client = new S3Client({
+      region: options.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
+      ...(options.endpointUrl ? { endpoint: options.endpointUrl, forcePathStyle: true } : {}),
+      // Standard retry mode: exponential backoff with jitter on 500/503/429 and resets.
+      maxAttempts: 6,
+      requestHandler: new CountingHandler(),
+    })
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    try {
+      const response = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }))
+      const body = (await response.Body?.transformToByteArray()) ?? new Uint8Array()
+      return { body, etag: response.ETag ?? '' }
+    } catch (error) {
+      if (
+        error instanceof S3ServiceException &&
+        (error.name === 'NoSuchKey' || (error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket'))
+      )
+        return undefined
+      throw this.failure(error, `read ${key}`)
+    }
+  }
+
+  async put(key: string, body: Uint8Array | string, condition: PutCondition = {}): Promise<string> {
+    try {
+      const response = await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.options.bucket,
+          Key: key,
+          Body: toBytes(body),
+          ...(condition.ifAbsent === true ? { IfNoneMatch: '*' } : {}),
+          ...(condition.ifMatch !== undefined ? { IfMatch: condition.ifMatch } : {}),
+        }),
+      )
+      return response.ETag ?? ''
+    } catch (error) {
+      // 412 Precondition Failed; 409 ConditionalRequestConflict when two conditional writes race.
+      const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined
+      if ((status === 412 || status === 409) && (condition.ifAbsent === true || condition.ifMatch !== undefined))
+        throw new ConditionFailedError(this.location, key)
+      throw this.failure(error, `write ${key}`)
+    }
+  }
+
+  async delete(key: string, ifMatch?: string): Promise<void> {
+    try {
+      await this.client.send(
+        new DeleteObjectCommand({
+          Bucket: this.options.bucket,
+          Key: key,
+          ...(ifMatch === undefined ? {} : { IfMatch: ifMatch }),
+        }),
+      )
+    } catch (error) {
+      const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined
+      if (status === 404) return
+      if (status === 412 && ifMatch !== undefined) throw new ConditionFailedError(this.location, key)
+      throw this.failure(error, `delete ${key}`)
+    }
+  }
+
+  async list(prefix: string): Promise<ListedObject[]> {
+    const out: ListedObject[] = []
+    let token: string | undefined
+    try {
+      do {
+        const page = await this.client.send(
+          new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken: token }),
+        )
+        for (const item of page.Contents ?? [])
+          if (item.Key !== undefined) out.push({ key: item.Key, size: item.Size ?? 0, etag: item.ETag ?? '' })
+        token = page.IsTruncated === true ? page.NextContinuationToken : undefined
+      } while (token !== undefined)
+    } catch (error) {
+      throw this.failure(error, `list ${prefix || '/'}`)
+    }
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  }
+
+  async check(setting: string): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }))
+      await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: '.graphrag-access-check/' }),
+      )
+    } catch (error) {
+      throw this.failure(error, 'list', setting)
+    }
+  }
+
+  /** One clear error for the usual mistakes (no bucket, refused or missing credentials), naming the setting. */
+  private failure(error: unknown, action: string, setting?: string): StorageError {
+    const where = setting === undefined ? this.location : `${setting} (${this.location})`
+    if (error instanceof S3ServiceException) {
+      const status = error.$metadata.httpStatusCode
+      if (error.name === 'NoSuchBucket' || (status === 404 && action === 'list'))
+        return new StorageError(`${where}: the bucket does not exist; create it or fix bucket`, { cause: error })
+      if (
+        status === 403 ||
+        status === 401 ||
+        /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/.test(error.name)
+      )
+        return new StorageError(
+          `${where}: access refused (${error.name}) when trying to ${action}; check the AWS credentials (AWS_ACCESS_KEY_ID / AWS_PROFILE / role) and their permissions on the bucket`,
+          { cause: error },
+        )
+      return new StorageError(`${where}: cannot ${action}: ${error.name} (HTTP ${status ?? '?'})`, { cause: error })
+    }
+    const name = error instanceof Error ? error.name : ''
+    if (name === 'CredentialsProviderError')
+      return new StorageError(
+        `${where}: no AWS credentials found; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or run with a role`,
+        { cause: error },
+      )
+    const message = error instanceof Error ? error.message : String(error)
+    return new StorageError(`${where}: cannot ${action}: ${message.split('\n')[0]}`, { cause: error })
+  }
+}
+
+/** The SDK's own HTTP handler, counting each transient failure that its retry strategy then resends. */
+class CountingHandler extends NodeHttpHandler {
+  override async handle(...args: Parameters<NodeHttpHandler['handle']>) {
+    try {
+      const result = await super.handle(...args)
+      if (TRANSIENT_STATUS.has(result.response.statusCode)) countStorageRetry()
+      return result
+    } catch (error) {
+      if (isTransientNetworkError(error)) countStorageRetry()
+      throw error
+    }
+  }
+}

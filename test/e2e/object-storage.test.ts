@@ -1,0 +1,305 @@
+/**
+ * An index in object storage, end to end through the CLI and the fake model server: inputs,
+ * tables, vectors, cache and logs in Azurite (Azure Blob) and in s3rver (S3) give the same tables
+ * as a local-folder index of the same inputs; every query method reads it; a second writer is
+ * refused. (s3rver ignores conditional writes: the lock's create-only write and the pointer's
+ * replace-if-unchanged write are proven against Azurite; on real S3 the same code sends
+ * If-None-Match / If-Match, see docs/storage.md.)
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { writeFile } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
+import { pullGeneration, readPointer } from '../../src/storage/object/generations.js'
+import type { ObjectStore } from '../../src/storage/object/object-store.js'
+import { remoteLocation, type StorageSettings } from '../../src/storage/object/remote.js'
+import { S3Store } from '../../src/storage/object/s3.js'
+import { runCli } from '../support/cli.js'
+import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { startServer } from '../../src/server/start.js'
+import { comparableTables, lanceRowCounts, spawnCli } from '../support/index-files.js'
+import { NO_REMOTE_KEYS, startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
+import { testdir } from '../support/testdir.js'
+
+/** The default suite runs the Azurite essentials; GRAPHRAG_SLOW_TESTS=1 adds s3rver, every method, serve replicas, update and the kill drill. */
+const SLOW = Boolean(process.env.GRAPHRAG_SLOW_TESTS)
+
+const DOCS: Record<string, string> = {
+  'harbour.txt': 'Captain Olsen rang the Fog Bell at Kettle Harbour while Marta Quill counted the boats.',
+  'council.txt': 'The Harbour Council met Marta Quill and Captain Olsen to discuss the Lighthouse Fund.',
+  'mill.txt': 'Ezra Pike runs the Saltmill beside Kettle Harbour and sells rope to Captain Olsen.',
+}
+
+interface Backend {
+  name: string
+  /** The YAML keys naming the container or bucket. */
+  keys: string
+  env: Record<string, string>
+  store: ObjectStore
+  spec: (baseDir: string) => StorageSettings
+}
+
+let llm: FakeLlm
+let azurite: Azurite
+let s3: S3Server
+let local: { tables: Record<string, string>; vectors: Record<string, number> }
+let localUpdated: Record<string, string> = {}
+const STORM = 'A storm hit Kettle Harbour; Ezra Pike and the Harbour Council repaired the Lighthouse.'
+const HARBOUR_EDITED = 'Captain Olsen rang the Fog Bell at Kettle Harbour twice while Marta Quill counted the boats.'
+
+beforeAll(async () => {
+  ;[llm, azurite, s3] = await Promise.all([startFakeLlm({ embeddingDimension: 8 }), startAzurite(), startS3Server()])
+  const root = await testdir({ 'settings.yaml': settingsYaml(''), ...inputs() })
+  expect((await runCli(['index', '--root', root, '--skip-validation'])).code).toBe(0)
+  local = {
+    tables: await comparableTables(join(root, 'output')),
+    vectors: await lanceRowCounts(join(root, 'output', 'lancedb')),
+  }
+  if (SLOW) {
+    // The update history of the slow tests, on a local folder: a document added, one edited, one deleted.
+    await writeFile(join(root, 'input', 'storm.txt'), STORM)
+    await writeFile(join(root, 'input', 'harbour.txt'), HARBOUR_EDITED)
+    await rm(join(root, 'input', 'mill.txt'))
+    const run = await runCli(['update', '--root', root, '--skip-validation'])
+    expect(run.code, run.stderr).toBe(0)
+    localUpdated = await comparableTables(join(root, 'output'))
+  }
+}, 300_000)
+
+afterAll(async () => {
+  await Promise.all([llm?.close(), azurite?.stop(), s3?.stop()])
+})
+
+function inputs(): Record<string, string> {
+  return Object.fromEntries(Object.entries(DOCS).map(([name, text]) => [`input/${name}`, text]))
+}
+
+function settingsYaml(storage: string): string {
+  return `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}vector_store:\n  vector_size: 8\n${storage}`
+}
+
+function storageYaml(keys: string): string {
+  const section = (name: string, base: string, type = 'blob') =>
+    `${name}:\n  type: ${type}\n  base_dir: ${base}\n${keys}`
+  const t = keys.includes('bucket') ? 's3' : 'blob'
+  return [
+    section('input_storage', 'input', t),
+    section('output_storage', 'output', t),
+    section('update_output_storage', 'update_output', t),
+    section('reporting', 'logs', t),
+    `cache:\n  type: json\n  storage:\n    type: ${t}\n    base_dir: cache\n${keys.replace(/^/gm, '  ')}`,
+  ].join('')
+}
+
+async function azureBackend(): Promise<Backend> {
+  const container = await azurite.container(`graphrag${Date.now()}`)
+  const keys = `  connection_string: "${azurite.connectionString}"\n  container_name: ${container}\n`
+  return {
+    name: 'azurite',
+    keys,
+    env: {},
+    store: new AzureBlobStore({ connectionString: azurite.connectionString, containerName: container }),
+    spec: (base) => ({
+      ...NO_REMOTE_KEYS,
+      type: 'blob',
+      base_dir: base,
+      connection_string: azurite.connectionString,
+      container_name: container,
+    }),
+  }
+}
+
+async function s3Backend(): Promise<Backend> {
+  const bucket = await s3.bucket(`graphrag${Date.now()}`)
+  Object.assign(process.env, s3.env)
+  return {
+    name: 's3rver',
+    keys: `  bucket: ${bucket}\n  endpoint_url: ${s3.endpoint}\n`,
+    env: s3.env,
+    store: new S3Store({ bucket, endpointUrl: s3.endpoint }),
+    spec: (base) => ({ ...NO_REMOTE_KEYS, type: 's3', base_dir: base, bucket, endpoint_url: s3.endpoint }),
+  }
+}
+
+/** The published generation, downloaded the way a reader does. */
+async function published(backend: Backend): Promise<string> {
+  const loc = remoteLocation('output_storage', backend.spec('output'))
+  const found = await readPointer(loc)
+  expect(found, 'no generation pointer').toBeDefined()
+  const dir = join(await mkdtemp(join(tmpdir(), 'graphrag-pulled-')), found!.pointer.generation)
+  await pullGeneration(loc, found!.pointer.generation, dir)
+  return dir
+}
+
+describe.each([
+  ['azurite', azureBackend],
+  ['s3rver', s3Backend],
+] as const)('an index in object storage (%s)', (name, backendOf) => {
+  const essential = name === 'azurite' || SLOW
+  let backend: Backend
+  let root: string
+  const cli = (args: string[]) => runCli([...args, '--root', root], { env: backend.env })
+
+  beforeAll(async () => {
+    if (!essential) return
+    backend = await backendOf()
+    for (const [name, text] of Object.entries(DOCS)) await backend.store.put(`input/${name}`, text)
+    root = await testdir({ 'settings.yaml': settingsYaml(storageYaml(backend.keys)) })
+  }, 60_000)
+
+  it.runIf(essential)(
+    'index reads inputs from the store and publishes tables and vectors equal to a local-folder index; logs and cache land in the store',
+    async () => {
+      const run = await cli(['index', '--skip-validation'])
+      expect(run.code, run.stderr).toBe(0)
+      const dir = await published(backend)
+      expect(await comparableTables(dir)).toEqual(local.tables)
+      expect(await lanceRowCounts(join(dir, 'lancedb'))).toEqual(local.vectors)
+      const keys = (await backend.store.list('')).map((o) => o.key)
+      expect(keys).toContain('logs/indexing-engine.log')
+      expect(keys.some((k) => k.startsWith('cache/'))).toBe(true)
+      expect(keys).toContain('output/.generations/current.json')
+      expect(keys).not.toContain('output/.generations/lock')
+    },
+    120_000,
+  )
+
+  it.each(SLOW ? ['local', 'global', 'drift', 'basic'] : name === 'azurite' ? ['basic'] : [])(
+    'query --method %s answers from the published generation',
+    async (method) => {
+      const run = await cli(['query', '--method', method, 'Who rang the Fog Bell?'])
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stdout.trim().length).toBeGreaterThan(0)
+    },
+    60_000,
+  )
+
+  it.runIf(essential)(
+    'a second writer is refused while the lock is held, naming the holder',
+    async () => {
+      const holder = {
+        pid: process.pid,
+        host: hostname(),
+        command: 'graphrag index',
+        started: new Date().toISOString(),
+        heartbeat: new Date().toISOString(),
+        token: 'x',
+      }
+      await backend.store.put('output/.generations/lock', JSON.stringify(holder))
+      try {
+        const run = await cli(['index', '--skip-validation'])
+        expect(run.code).not.toBe(0)
+        expect(run.stderr).toMatch(new RegExp(`another graphrag run holds the lock on this index: PID ${process.pid}`))
+      } finally {
+        await backend.store.delete('output/.generations/lock')
+      }
+    },
+    60_000,
+  )
+
+  it.runIf(SLOW)(
+    'a re-run with unchanged inputs publishes a new generation with the same tables, keeping the previous one',
+    async () => {
+      const before = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer.generation
+      const run = await cli(['index', '--skip-validation'])
+      expect(run.code, run.stderr).toBe(0)
+      const after = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer
+      expect(after.previous).toBe(before)
+      expect(await comparableTables(await published(backend))).toEqual(local.tables)
+    },
+    120_000,
+  )
+
+  it.runIf(SLOW)(
+    'two serve replicas answer the same; a newly published generation is picked up without a restart',
+    async () => {
+      const replicas = await Promise.all(
+        [0, 1].map(async () => {
+          const replicaRoot = await testdir({ 'settings.yaml': settingsYaml(storageYaml(backend.keys)) })
+          return startServer({ root: replicaRoot, port: 0, env: { ...process.env, ...backend.env } })
+        }),
+      )
+      try {
+        const ask = async (url: string) => {
+          const res = await fetch(`${url}/query`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ question: 'Who rang the Fog Bell?', method: 'basic' }),
+          })
+          expect(res.status).toBe(200)
+          return ((await res.json()) as { response: string }).response
+        }
+        const answers = await Promise.all(replicas.map((r) => ask(r.url)))
+        expect(answers[0]!.length).toBeGreaterThan(0)
+        expect(answers[1]).toBe(answers[0])
+        const dirOf = async (url: string) =>
+          ((await (await fetch(`${url}/diagnostics`)).json()) as { index: { dir: string } }).index.dir
+        const before = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer.generation
+        expect(await dirOf(replicas[0]!.url)).toMatch(new RegExp(`${before}$`))
+        const run = await cli(['index', '--skip-validation'])
+        expect(run.code, run.stderr).toBe(0)
+        const after = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer.generation
+        expect(after).not.toBe(before)
+        await expect
+          .poll(() => dirOf(replicas[1]!.url), { timeout: 15_000, interval: 500 })
+          .toMatch(new RegExp(`${after}$`))
+      } finally {
+        await Promise.all(replicas.map((r) => r.close()))
+      }
+    },
+    180_000,
+  )
+
+  it.runIf(SLOW)(
+    'kill -9 at two points leaves the previous generation published and queryable; a re-run on a fresh machine equals an uninterrupted one',
+    async () => {
+      const pointerNow = async () =>
+        (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer
+      const before = await pointerNow()
+      await backend.store.put('input/storm.txt', STORM)
+      await backend.store.put('input/harbour.txt', HARBOUR_EDITED)
+      await backend.store.delete('input/mill.txt')
+      for (const at of ['create_community_reports', 'generate_text_embeddings']) {
+        const run = spawnCli(['index', '--root', root, '--skip-validation'], backend.env)
+        await run.waitFor(new RegExp(`Starting workflow: ${at}`))
+        run.child.kill('SIGKILL')
+        expect((await run.exited).signal).toBe('SIGKILL')
+        expect(await pointerNow(), `killed in ${at}`).toEqual(before)
+        const query = await cli(['query', '--method', 'basic', 'Who rang the Fog Bell?'])
+        expect(query.code, query.stderr).toBe(0)
+      }
+      // A CI job on another machine: no local mirror, the dead run's lock still in the store (its heartbeat stale).
+      await rm(join(root, '.graphrag'), { recursive: true, force: true })
+      const update = await runCli(['update', '--root', root, '--skip-validation'], {
+        env: { ...backend.env, GRAPHRAG_LOCK_STALE_SECONDS: '1' },
+      })
+      expect(update.code, update.stderr).toBe(0)
+      expect(update.stderr).toMatch(/took over the lock/)
+      expect((await pointerNow()).generation).not.toBe(before.generation)
+      // model_replies records which earlier replies the update reused: the killed runs' history differs from the local one.
+      const { 'model_replies.parquet': _, ...tables } = await comparableTables(await published(backend))
+      const { 'model_replies.parquet': __, ...expected } = localUpdated
+      expect(tables).toEqual(expected)
+    },
+    300_000,
+  )
+
+  it.runIf(essential)(
+    'a missing container or bucket is one clear error naming the setting, before any model call',
+    async () => {
+      const missing = backend.keys.replace(/(container_name|bucket): \S+/, '$1: nosuchplace')
+      const other = await testdir({ 'settings.yaml': settingsYaml(storageYaml(missing)) })
+      const calls = llm.requests.length
+      const run = await runCli(['index', '--root', other], { env: backend.env })
+      expect(run.code).toBe(1)
+      expect(run.stderr).toMatch(
+        /(input|output)_storage \((az|s3):\/\/nosuchplace\): the (container|bucket) does not exist/,
+      )
+      expect(run.stderr.split('\n').filter((l) => l.startsWith('graphrag:'))).toHaveLength(1)
+      expect(llm.requests.length).toBe(calls)
+    },
+    60_000,
+  )
+})

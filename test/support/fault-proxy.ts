@@ -1,0 +1,60 @@
+/**
+ * A forwarding HTTP proxy on 127.0.0.1 that injects store faults: every `every`-th request gets
+ * the next fault of `faults` (a 503, 500 or 429 reply, or a connection reset) instead of reaching
+ * the server. Headers are passed through untouched, so request signatures stay valid.
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type Fault = 503 | 500 | 429 | 'reset'
+
+export interface FaultProxy {
+  url: string
+  port: number
+  injected(): number
+  close(): Promise<void>
+}
+
+export async function startFaultProxy(
+  target: string,
+  options: { every: number; faults: Fault[] },
+): Promise<FaultProxy> {
+  const to = new URL(target)
+  let seen = 0
+  let injected = 0
+  const server: Server = createServer((req, res) => {
+    seen++
+    if (seen % options.every === 0) {
+      const fault = options.faults[injected++ % options.faults.length]!
+      req.resume()
+      if (fault === 'reset') {
+        req.socket.destroy()
+        return
+      }
+      res.writeHead(fault, { 'content-type': 'application/xml', 'retry-after': '0' })
+      res.end('<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>injected</Message></Error>')
+      return
+    }
+    const upstream = httpRequest(
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers)
+        reply.pipe(res)
+      },
+    )
+    upstream.on('error', () => res.destroy())
+    req.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    injected: () => injected,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
