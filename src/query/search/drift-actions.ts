@@ -10,7 +10,7 @@ import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ConversationTurn } from '../context/history.js'
 import type { LocalContextOptions, LocalIndex } from '../context/local.js'
 import { buildLocalContext } from '../context/local.js'
-import { mapLimited } from '../concurrency.js'
+import { mapBounded } from '../../llm/bounded-map.js'
 import type { SearchServices } from '../services.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { isModelFailure } from './model-failure.js'
@@ -70,7 +70,7 @@ export async function runEpochs(actions: DriftAction[], runner: ActionRunner): P
       .sort((a, b) => b.action.priority - a.action.priority || a.i - b.i)
       .slice(0, runner.settings.drift_k_followups)
     if (pending.length === 0) return
-    await mapLimited(pending, runner.settings.concurrency, ({ action }) => runAction(action, runner))
+    await mapBounded(pending, runner.settings.concurrency, ({ action }) => runAction(action, runner))
     for (const { action, i } of pending) {
       for (const query of action.followUps) {
         if (known.has(query)) continue

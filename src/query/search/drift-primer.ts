@@ -8,7 +8,7 @@ import { cosineSimilarity } from '../../llm/cosine.js'
 import { QueryError } from '../../errors.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { CommunityReportRow } from '../../model/index.js'
-import { mapLimited } from '../concurrency.js'
+import { mapBounded } from '../../llm/bounded-map.js'
 import { fillRows } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
@@ -53,7 +53,7 @@ export async function primeDrift(
     .slice(0, options.topK)
   const folds = splitFolds(ranked, options.folds)
   let lastError: unknown
-  const primed = await mapLimited(folds, services.concurrency, async (fold) => {
+  const primed = await mapBounded(folds, services.concurrency, async (fold) => {
     try {
       return await primeFold(
         query,

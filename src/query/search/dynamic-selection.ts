@@ -9,7 +9,7 @@ import { QueryError } from '../../errors.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { CommunityReportRow, CommunityRow } from '../../model/index.js'
 import { childrenByCommunity } from '../context/communities.js'
-import { mapLimited } from '../concurrency.js'
+import { mapBounded } from '../../llm/bounded-map.js'
 import type { SearchServices } from '../services.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { RATE_REPORT_PROMPT } from './prompts.js'
@@ -37,7 +37,7 @@ export async function selectReportsDynamically(
   let queue = reports.filter((r) => !byCommunity.has(r.parent)).map((r) => r.community)
   let depth = Math.min(...queue.map((c) => byCommunity.get(c)!.level))
   while (queue.length > 0) {
-    const scores = await mapLimited(queue, services.concurrency, (c) =>
+    const scores = await mapBounded(queue, services.concurrency, (c) =>
       rateReport(query, byCommunity.get(c)!, options, services),
     )
     const next: number[] = []

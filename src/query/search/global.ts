@@ -8,7 +8,7 @@ import { formatPrompt, loadPrompt } from '../../prompts/prompt-template.js'
 import { reportsAtLevel } from '../context/communities.js'
 import { buildGlobalBatches, occurrenceWeights, type GlobalBatch } from '../context/global.js'
 import { HISTORY_BUDGET_SHARE, historyBlock } from '../context/history.js'
-import { mapLimited } from '../concurrency.js'
+import { mapBounded } from '../../llm/bounded-map.js'
 import type { IndexTables } from '../load-index.js'
 import type { SearchServices } from '../services.js'
 import { selectReportsDynamically } from './dynamic-selection.js'
@@ -128,7 +128,7 @@ async function mapBatches(
   const chat = services.chat!
   const template = loadPrompt(settings.map_prompt, 'global_search_map_system_prompt.txt', 'global_search.map_prompt')
   let lastError: unknown
-  const perBatch = await mapLimited(batches, services.concurrency, async (batch, analyst) => {
+  const perBatch = await mapBounded(batches, services.concurrency, async (batch, analyst) => {
     const system = formatPrompt(template, { context_data: batch.text, max_length: settings.map_max_length })
     try {
       const result = await chat.complete('map', {

@@ -8,7 +8,7 @@ import { LlmError } from '../../../errors.js'
 import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { ChunkEdgeOrigin } from '../../../model/chunk-edges.js'
-import { mapBounded } from '../extract-graph/bounded-map.js'
+import { mapBounded } from '../../../llm/bounded-map.js'
 import type { ChunkUnit, DraftEdge } from './types.js'
 import { unitLabel, validateEdges, type DropReason } from './validate-edges.js'
 

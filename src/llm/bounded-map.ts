@@ -1,4 +1,9 @@
-/** Bounded parallelism for per-item LLM work; results keep input order. */
+/**
+ * Bounded parallelism for per-item model calls (extraction, summaries, search map steps); results keep
+ * input order. Why not p-limit's `limit.map`: it makes a promise per item up front, which measured
+ * 20× slower and ~430 MB more heap on 500,000 items than these `limit` workers (4 MB); an index maps
+ * lists that long (relationships to summarise).
+ */
 
 export async function mapBounded<T, R>(
   items: readonly T[],
