@@ -29,7 +29,7 @@ const OFFLINE = (extra: string[] = []) =>
     '    model: hashing-384',
     '    dimensions: 384',
     '    api_key: sk-do-not-print',
-        // user:password@ in api_base is refused when settings load (fetch cannot send it); maskUrlSecrets covers it below.
+    // user:password@ in api_base is refused when settings load (fetch cannot send it); maskUrlSecrets covers it below.
     '    api_base: http://127.0.0.1:9/v1?api-key=secret-in-query&x=1',
     ...extra,
     '',
@@ -144,8 +144,7 @@ describe('web-page safety', () => {
 
   it('/diagnostics masks credentials inside URLs (api-key= query parameters) and keys', async () => {
     const text = await (await fetch(`${server.url}/diagnostics`)).text()
-    for (const secret of ['sk-do-not-print', 'secret-in-query'])
-      expect(text).not.toContain(secret)
+    for (const secret of ['sk-do-not-print', 'secret-in-query']) expect(text).not.toContain(secret)
     expect(text).toContain('127.0.0.1:9/v1?api-key=***&x=1')
   })
 
