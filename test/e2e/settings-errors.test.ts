@@ -32,7 +32,9 @@ describe('graphrag index --dry-run: settings that cannot work fail before any wo
 
   it('rejects storage kinds the runner does not implement', async () => {
     expect(await dryRun('output_storage:\n  type: memory\n')).toEqual([
-      expect.stringContaining('output_storage.type: "memory" is not supported by graphrag (use one of "file", "blob", "s3")'),
+      expect.stringContaining(
+        'output_storage.type: "memory" is not supported by graphrag (use one of "file", "blob", "s3")',
+      ),
     ])
   })
 })

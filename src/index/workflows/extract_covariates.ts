@@ -6,9 +6,8 @@ import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { extractClaims, pythonListRepr, type ExtractClaimsResult } from '../operations/extract-covariates/extract.js'
 import { extractClaimsUsage, guessClaims, ZERO } from '../operations/estimate-usage.js'
 import { checkFailures } from '../operations/extract-graph/check.js'
-import { readPrompt } from '../../prompts/prompt-files.js'
 import { NO_MODELS, type Workflow, type WorkflowResult } from '../workflow.js'
-import { extractFromUnits, prefetchUnits, type UnitExtractionStep } from './unit-extraction.js'
+import { extractFromUnits, prefetchUnits, readGleaningPrompts, type UnitExtractionStep } from './unit-extraction.js'
 
 const NAME = 'extract_covariates'
 
@@ -64,11 +63,8 @@ export const extractCovariates: Workflow = {
 
 function extractionStep(s: Settings): UnitExtractionStep<ExtractClaimsResult> {
   const settings = s.extract_claims
-  const prompts = promptFiles(s)
   const options = {
-    prompt: readPrompt(prompts.extract),
-    continuationPrompt: readPrompt(prompts.continuation),
-    loopPrompt: readPrompt(prompts.loop),
+    ...readGleaningPrompts(promptFiles(s)),
     entityTypes: s.extract_graph.entity_types ?? DEFAULT_ENTITY_TYPES,
     claimDescription: settings.description,
     maxGleanings: settings.max_gleanings,

@@ -13,7 +13,7 @@ import { extractGraphUsage, guessExtractedGraph } from '../operations/estimate-u
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
-import { extractFromUnits, prefetchUnits, type UnitExtractionStep } from './unit-extraction.js'
+import { extractFromUnits, prefetchUnits, readGleaningPrompts, type UnitExtractionStep } from './unit-extraction.js'
 
 const NAME = 'extract_graph'
 
@@ -139,11 +139,8 @@ export const extractGraph: Workflow = {
 /** The per-unit LLM extraction, before titles are merged and descriptions summarised. */
 function extractionStep(s: Settings): UnitExtractionStep<ExtractGraphResult> {
   const settings = s.extract_graph
-  const prompts = promptFiles(s)
   const options = {
-    prompt: readPrompt(prompts.extract),
-    continuationPrompt: readPrompt(prompts.continuation),
-    loopPrompt: readPrompt(prompts.loop),
+    ...readGleaningPrompts(promptFiles(s)),
     entityTypes: settings.entity_types ?? DEFAULT_ENTITY_TYPES,
     maxGleanings: settings.max_gleanings,
     concurrency: s.concurrent_requests,

@@ -4,6 +4,7 @@
  * the bookkeeping (failed units, dropped records, calls) recorded in the workflow's stats.
  */
 import type { ChatModel } from '../../llm/types.js'
+import { readPrompt, type PromptFile } from '../../prompts/prompt-files.js'
 import { BASE_TEXT_UNITS, type BaseTextUnitRow } from '../../model/text-units.js'
 import type { ShardSlice, WorkflowContext, WorkflowResult } from '../workflow.js'
 import { recordExtraction, type ExtractionBookkeeping } from './extraction-stats.js'
@@ -50,4 +51,17 @@ export async function prefetchUnits<R extends ExtractionBookkeeping & { attempte
 ): Promise<WorkflowResult> {
   const result = await extractFromUnits(ctx, step, shard)
   return { summary: { text_units: result.attempted, failed_chunks: result.failures.length } }
+}
+
+/** The three prompts of an extraction with gleanings: the request, "continue" and "more?". */
+export function readGleaningPrompts(files: { extract: PromptFile; continuation: PromptFile; loop: PromptFile }): {
+  prompt: string
+  continuationPrompt: string
+  loopPrompt: string
+} {
+  return {
+    prompt: readPrompt(files.extract),
+    continuationPrompt: readPrompt(files.continuation),
+    loopPrompt: readPrompt(files.loop),
+  }
 }
