@@ -158,13 +158,14 @@ export async function runShard(
     }
     stats.llm_totals = totalUsage(stats)
     const units = changed ? await new ParquetTableStore(scratch).read(BASE_TEXT_UNITS) : []
-    log.info(`${name} complete: ${shard.select(units).length} of ${units.length} text units`)
+    const shardTextUnits = shard.select(units).length
+    log.info(`${name} complete: ${shardTextUnits} of ${units.length} text units`)
     return {
       shard,
       prefetched,
       prepared,
       textUnits: units.length,
-      shardTextUnits: shard.select(units).length,
+      shardTextUnits,
       changed,
       stats,
     }
