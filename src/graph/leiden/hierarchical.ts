@@ -80,7 +80,7 @@ export function hierarchicalPartition(
   const s = new Scratch(n)
   const topStart = starts[0]
   if (project !== undefined && topStart !== undefined) {
-    const cluster = (sub: CsrNetwork) => runLeidenBest(sub, params, rng, s)
+    const cluster = (sub: CsrNetwork) => runLeidenBest(sub, params, rng, s, undefined)
     const projected = projectTop(g, starts, params.resolution, project.target, cluster)
     let top = projected.top
     if (project.reclusterReached && networkModularity(g, top.membership, params.resolution) < project.target) {

@@ -185,7 +185,7 @@ function nodeGroups(labels: readonly string[], groups: ReadonlyArray<ReadonlyArr
 export function leidenNetwork(network: CsrNetwork, options: LeidenOptions = {}): FlatPartition {
   const { params, seed } = resolveOptions(options)
   if (network.nodeCount === 0) return { membership: new Int32Array(0), count: 0 }
-  return runLeidenBest(network, params, new XorShift128(seed), new Scratch(network.nodeCount))
+  return runLeidenBest(network, params, new XorShift128(seed), new Scratch(network.nodeCount), undefined)
 }
 
 /**

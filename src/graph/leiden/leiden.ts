@@ -55,7 +55,7 @@ export function runLeidenBest(
   params: LeidenParams,
   rng: XorShift128,
   s: Scratch,
-  start?: Int32Array,
+  start: Int32Array | undefined,
 ): FlatPartition {
   let best = runLeiden(g, params, rng, s, start)
   // A started run is not restarted: the start is already a good partition, and the best of several
@@ -84,7 +84,7 @@ export function runLeiden(
   params: LeidenParams,
   rng: XorShift128,
   s: Scratch,
-  start?: Int32Array,
+  start: Int32Array | undefined,
 ): FlatPartition {
   const n = g.nodeCount
   const network = params.useModularity ? g : withUnitNodeWeights(g)

@@ -82,7 +82,7 @@ const SEEDED_MODULARITY_TOLERANCE = 0.01
 export function clusterGraph(
   relationships: ReadonlyArray<ClusterEdge>,
   options: ClusterGraphOptions,
-  previous?: ClusterStart,
+  previous: ClusterStart | undefined,
 ): ClusterGraphResult {
   const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
   if (edges.length === 0) return { clusters: [], nonPositiveEdges }

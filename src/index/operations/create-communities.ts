@@ -33,7 +33,7 @@ export function createCommunities(
   relationships: ReadonlyArray<RelationshipRef>,
   options: ClusterGraphOptions,
   period: string,
-  previous?: PreviousCommunities,
+  previous: PreviousCommunities | undefined,
 ): CreatedCommunities {
   const { clusters, nonPositiveEdges, seeding } = clusterGraph(relationships, options, previous)
   const built = buildRows(clusters, entities, relationships, period, previous)
@@ -47,7 +47,7 @@ export function buildCommunityRows(
   entities: ReadonlyArray<EntityRef>,
   relationships: ReadonlyArray<RelationshipRef>,
   period: string,
-  previous?: PreviousCommunities,
+  previous: PreviousCommunities | undefined,
 ): CommunityRow[] {
   return buildRows(clusters, entities, relationships, period, previous).rows
 }

@@ -68,9 +68,9 @@ describe('prepareEdges', () => {
 
   it('keeps a NaN weight for the network builder to reject with the pair named', () => {
     expect(prepareEdges([edge('A', 'B', Number.NaN)], false).edges).toHaveLength(1)
-    expect(() => clusterGraph([...TRIANGLES, edge('A', 'D', Number.NaN)], { ...COMPAT, use_lcc: false })).toThrow(
-      InvalidGraphError,
-    )
+    expect(() =>
+      clusterGraph([...TRIANGLES, edge('A', 'D', Number.NaN)], { ...COMPAT, use_lcc: false }, undefined),
+    ).toThrow(InvalidGraphError)
   })
 
   it('gives weight 1 to an edge without one and does not touch its input', () => {
@@ -96,34 +96,40 @@ const QUALITY: ClusterGraphOptions = { ...COMPAT, mode: 'quality', max_iteration
 for (const options of [COMPAT, QUALITY]) {
   describe(`clusterGraph (${options.mode})`, () => {
     it('puts a single triangle in one level-0 community with parent -1', () => {
-      const { clusters } = clusterGraph(TRIANGLES.slice(0, 3), options)
+      const { clusters } = clusterGraph(TRIANGLES.slice(0, 3), options, undefined)
       expect(clusters.map((c) => ({ ...c, nodes: [...c.nodes].sort() }))).toEqual([
         { level: 0, cluster: 0, parent: -1, nodes: ['A', 'B', 'C'] },
       ])
     })
 
     it('gives two disjoint triangles two communities, or one with use_lcc', () => {
-      const { clusters } = clusterGraph(TRIANGLES, options)
+      const { clusters } = clusterGraph(TRIANGLES, options, undefined)
       expect(nodeSets(clusters)).toEqual([
         ['A', 'B', 'C'],
         ['D', 'E', 'F'],
       ])
       expect(clusters.every((c) => c.level === 0 && c.parent === -1)).toBe(true)
-      expect(nodeSets(clusterGraph(TRIANGLES, { ...options, use_lcc: true }).clusters)).toEqual([['A', 'B', 'C']])
+      expect(nodeSets(clusterGraph(TRIANGLES, { ...options, use_lcc: true }, undefined).clusters)).toEqual([
+        ['A', 'B', 'C'],
+      ])
     })
 
     it('gives the same clusters for reversed edges and for duplicate reversed pairs', () => {
-      const expected = clusterGraph(TRIANGLES, options)
+      const expected = clusterGraph(TRIANGLES, options, undefined)
       const reversed = TRIANGLES.map((e) => edge(e.target, e.source, e.weight))
-      expect(clusterGraph(reversed, options)).toEqual(expected)
-      expect(clusterGraph([...TRIANGLES, ...reversed], options)).toEqual(expected)
-      const dedup = clusterGraph([edge('A', 'B', 1), edge('B', 'A', 2), edge('A', 'C', 1), edge('B', 'C', 1)], options)
+      expect(clusterGraph(reversed, options, undefined)).toEqual(expected)
+      expect(clusterGraph([...TRIANGLES, ...reversed], options, undefined)).toEqual(expected)
+      const dedup = clusterGraph(
+        [edge('A', 'B', 1), edge('B', 'A', 2), edge('A', 'C', 1), edge('B', 'C', 1)],
+        options,
+        undefined,
+      )
       expect(nodeSets(dedup.clusters)).toEqual([['A', 'B', 'C']])
     })
 
     it('treats a missing weight as 1', () => {
       const unweighted = TRIANGLES.map((e) => edge(e.source, e.target))
-      expect(clusterGraph(unweighted, options)).toEqual(clusterGraph(TRIANGLES, options))
+      expect(clusterGraph(unweighted, options, undefined)).toEqual(clusterGraph(TRIANGLES, options, undefined))
     })
 
     it('is deterministic for a seed and leaves its input unchanged', () => {
@@ -131,8 +137,8 @@ for (const options of [COMPAT, QUALITY]) {
       const relationships = [...ring, ...ring.slice(0, 20).map((e, i) => edge(e.source, `n${(i * 7 + 11) % 40}`, 2))]
       const copy = structuredClone(relationships)
       for (const r of relationships) Object.freeze(r)
-      const first = clusterGraph(relationships, { ...options, max_cluster_size: 5 })
-      expect(clusterGraph(relationships, { ...options, max_cluster_size: 5 })).toEqual(first)
+      const first = clusterGraph(relationships, { ...options, max_cluster_size: 5 }, undefined)
+      expect(clusterGraph(relationships, { ...options, max_cluster_size: 5 }, undefined)).toEqual(first)
       expect(first.clusters.some((c) => c.level > 0)).toBe(true)
       expect(relationships).toEqual(copy)
     })
@@ -160,7 +166,7 @@ describe("an update's clustering: the most stable candidate within 1 % of from s
 
   it('keeps a hub the change touched in its community, where Leiden started from it moves the hub', () => {
     const before = upper(plantedPartition(300, 2, { block: 30, mixing: 0.2, edgesPerNode: 3 }))
-    const previous = levelsOf(clusterGraph(before, QUALITY).clusters)
+    const previous = levelsOf(clusterGraph(before, QUALITY, undefined).clusters)
     const degree = new Map<string, number>()
     for (const r of before) for (const v of [r.source, r.target]) degree.set(v, (degree.get(v) ?? 0) + (r.weight ?? 1))
     const hub = [...degree].sort((a, b) => b[1] - a[1])[0]![0]

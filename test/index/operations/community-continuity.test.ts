@@ -76,6 +76,7 @@ describe('community numbers across an update', () => {
     entities,
     relationships,
     PERIOD,
+    undefined,
   )
 
   it('keeps number, id and title of every community whose members did not change; the others take the lowest free numbers', () => {
@@ -164,7 +165,7 @@ describe('create_communities started from the previous communities', () => {
       ([s, t, w]) => [s.toUpperCase(), t.toUpperCase(), w] as const,
     )
     const entities = entitiesOf(edges.flatMap(([s, t]) => [s, t, 'X0', 'X1']))
-    const full = createCommunities(entities, relationshipsOf(edges), QUALITY, PERIOD)
+    const full = createCommunities(entities, relationshipsOf(edges), QUALITY, PERIOD, undefined)
     expect(full.continuity).toBeUndefined()
     const changed: WeightedEdge[] = [...edges, ['X0', 'V5', 5], ['X1', 'X0', 5], ['X1', 'V6', 5]]
     const update = createCommunities(
@@ -191,7 +192,7 @@ describe('create_communities started from the previous communities', () => {
     expectValidHierarchy(update.rows)
     // A from-scratch clustering of the changed graph keeps far fewer of those ids.
     const scratch = new Set(
-      createCommunities(entities, relationshipsOf(changed), QUALITY, PERIOD).rows.map((r) => r.id),
+      createCommunities(entities, relationshipsOf(changed), QUALITY, PERIOD, undefined).rows.map((r) => r.id),
     )
     expect(untouched.filter((r) => scratch.has(r.id)).length).toBeLessThan(untouched.length / 2)
   })
@@ -216,7 +217,7 @@ describeShared('the 1 % modularity guard', () => {
     expect(guarded.seeding?.modularity.kept).toBeLessThan(0.99 * guarded.seeding!.scratchModularity)
     expect(guarded.seeding?.clustering).toBe('from_scratch')
     expect(guarded.seeding?.modularity.seeded).toBeLessThan(0.99 * guarded.seeding!.scratchModularity)
-    expect(guarded.clusters).toEqual(clusterGraph(relationships, compat).clusters)
+    expect(guarded.clusters).toEqual(clusterGraph(relationships, compat, undefined).clusters)
     // Quality mode gets out of it from the same start: Leiden over the communities the change reached
     // (with no untouched group given, all of them) started from the projection is within 1 %.
     const quality = clusterGraph(relationships, QUALITY, { startingCommunities: [poor] })

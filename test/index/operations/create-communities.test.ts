@@ -105,14 +105,19 @@ describeShared('cluster_graph edge preparation', () => {
   })
 
   it('gives the pinned 122 clusters {0: 23, 1: 65, 2: 32, 3: 2} in compat mode', () => {
-    expect(perLevel(clusterGraph(fixtureRelationships(), COMPAT).clusters)).toEqual({ 0: 23, 1: 65, 2: 32, 3: 2 })
+    expect(perLevel(clusterGraph(fixtureRelationships(), COMPAT, undefined).clusters)).toEqual({
+      0: 23,
+      1: 65,
+      2: 32,
+      3: 2,
+    })
   })
 
   it('yields 122 communities with ids 0–121 when every title is an entity', () => {
     const rels = fixtureRelationships()
     const titles = [...new Set(rels.flatMap((r) => [r.source, r.target]))]
     const entities = titles.map((title, i) => ({ id: `e${i}`, title }))
-    const { rows } = createCommunities(entities, rels, COMPAT, '2026-01-15')
+    const { rows } = createCommunities(entities, rels, COMPAT, '2026-01-15', undefined)
     expect(perLevel(rows)).toEqual({ 0: 23, 1: 65, 2: 32, 3: 2 })
     expect(rows.map((r) => r.community)).toEqual(Array.from({ length: 122 }, (_, i) => i))
   })
@@ -129,7 +134,7 @@ describeShared('create_communities on the Christmas Carol reference index', () =
       const store = new ParquetTableStore(dir())
       const entities = await store.read(ENTITIES)
       const relationships = await store.read(RELATIONSHIPS)
-      const { rows } = createCommunities(entities, relationships, options, '2026-01-15')
+      const { rows } = createCommunities(entities, relationships, options, '2026-01-15', undefined)
       expect(rows.length).toBeGreaterThan(0)
       for (const row of rows) expect(Object.keys(row)).toEqual(COMMUNITIES.columns.map((c) => c.name))
       expectConnected(rows, new Map(entities.map((e) => [e.id, e.title])), new Map(relationships.map((r) => [r.id, r])))
@@ -144,7 +149,7 @@ describeShared('create_communities on the Christmas Carol reference index', () =
       const sorted = [...rows].sort((a, b) => a.level - b.level || a.community - b.community)
       expect(rows).toEqual(sorted)
       // Deterministic: the same input gives byte-identical rows.
-      expect(createCommunities(entities, relationships, options, '2026-01-15').rows).toEqual(rows)
+      expect(createCommunities(entities, relationships, options, '2026-01-15', undefined).rows).toEqual(rows)
     })
   }
 
@@ -156,6 +161,7 @@ describeShared('create_communities on the Christmas Carol reference index', () =
       await store.read(RELATIONSHIPS),
       COMPAT,
       '2026-01-15',
+      undefined,
     )
     expect(perLevel(rows)).toEqual(perLevel(reference))
     const strip = (r: CommunityRow): unknown => ({ ...r, id: undefined, period: undefined })
@@ -184,7 +190,7 @@ describe('create_communities rows', () => {
     ]
     const entities = ['A', 'B', 'C', 'D'].map((t) => ({ id: `id-${t}`, title: t }))
     const rels = [rel('r2', 'B', 'C', ['t2', 't1']), rel('r1', 'A', 'B', ['t1']), rel('r3', 'C', 'D', ['t3'])]
-    const rows = buildCommunityRows(clusters, entities, rels, '2026-01-15')
+    const rows = buildCommunityRows(clusters, entities, rels, '2026-01-15', undefined)
     expect(rows.map((r) => [r.community, r.children, r.relationship_ids, r.text_unit_ids, r.entity_ids])).toEqual([
       [0, [2], ['r1', 'r2'], ['t1', 't2'], ['id-A', 'id-B', 'id-C']],
       [2, [], ['r1'], ['t1'], ['id-A', 'id-B']],
@@ -195,6 +201,6 @@ describe('create_communities rows', () => {
   })
 
   it('returns no rows for no relationships', () => {
-    expect(createCommunities([], [], COMPAT, '2026-01-15')).toEqual({ rows: [], nonPositiveEdges: 0 })
+    expect(createCommunities([], [], COMPAT, '2026-01-15', undefined)).toEqual({ rows: [], nonPositiveEdges: 0 })
   })
 })

@@ -58,7 +58,7 @@ describeShared('fast method on A Christmas Carol', () => {
     rawTitles = new Set(graph.entities.map((e) => e.title))
     const pruned = pruneGraph(graph.entities, graph.relationships, settings.prune_graph)
     ;({ entities, relationships } = finalizeGraph(pruned.entities, pruned.relationships))
-    communities = createCommunities(entities, relationships, settings.cluster_graph, '2026-01-15').rows
+    communities = createCommunities(entities, relationships, settings.cluster_graph, '2026-01-15', undefined).rows
     textUnits = createFinalTextUnits(units, entities, relationships, undefined)
     reports = writeExtractiveReports(
       { communities, entities, relationships, textUnits },
