@@ -1,6 +1,9 @@
 /**
  * TextRank over sentences (Mihalcea & Tarau 2004): sentences are nodes, edges weigh shared content
  * words normalised by sentence lengths, scores are a (personalised) PageRank. Deterministic.
+ * Not graphology-metrics' pagerank: it has no teleport vector (the writer biases every ranking
+ * towards sentences that mention the community's entities) and stops on a tolerance instead of a
+ * fixed number of iterations; unbiased, both give the same order.
  */
 
 /** Number of values two ascending int arrays share. */
