@@ -20,7 +20,7 @@ export interface CacheIdentity {
 const VERSION = 1
 
 /** JSON with object keys sorted at every level, so equal requests give equal keys. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value as Record<string, unknown>)

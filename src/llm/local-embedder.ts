@@ -19,7 +19,7 @@ export function localEmbedder(dimension: number = LOCAL_EMBEDDING_DIMENSION): Em
   }
 }
 
-export function hashEmbedding(text: string, dimension: number): number[] {
+function hashEmbedding(text: string, dimension: number): number[] {
   const counts = new Map<string, number>()
   const add = (feature: string) => counts.set(feature, (counts.get(feature) ?? 0) + 1)
   for (const match of text

@@ -17,7 +17,7 @@ const cache = new Map<string, Tokenizer>()
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: false })
 
 /** Whether `name` is a tiktoken encoding this layer can load (for validating `encoding_model` settings). */
-export function isKnownEncoding(name: string): name is TiktokenEncoding {
+function isKnownEncoding(name: string): name is TiktokenEncoding {
   return (TIKTOKEN_ENCODINGS as readonly string[]).includes(name)
 }
 

@@ -7,7 +7,7 @@
 import { cp, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseShard, shardSlice } from '../../src/index/run/shard.js'
+import { parseShard } from '../../src/index/run/shard.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type PromptKind } from '../support/fake-llm/index.js'
 import { comparableTables } from '../support/index-files.js'
@@ -37,7 +37,7 @@ describe('parseShard', () => {
 
   it('gives disjoint slices that together hold every item once, in list order', () => {
     const items = Array.from({ length: 11 }, (_, i) => i)
-    const slices = [1, 2, 3].map((i) => shardSlice(i, 3).select(items))
+    const slices = [1, 2, 3].map((i) => parseShard(`${i}/3`).select(items))
     expect(slices).toEqual([
       [0, 3, 6, 9],
       [1, 4, 7, 10],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/errors.js'
-import { encodingForModel, getTokenizer, isKnownEncoding } from '../../src/llm/tokenizer.js'
+import { encodingForModel, getTokenizer } from '../../src/llm/tokenizer.js'
 
 describe('encodingForModel', () => {
   it.each([
@@ -57,12 +57,12 @@ describe('encodingForModel', () => {
   })
 })
 
-describe('isKnownEncoding', () => {
+describe('known encodings', () => {
   it('accepts the tiktoken encodings and rejects anything else', () => {
     for (const name of ['gpt2', 'r50k_base', 'p50k_base', 'p50k_edit', 'cl100k_base', 'o200k_base'])
-      expect(isKnownEncoding(name)).toBe(true)
+      expect(getTokenizer(name).encoding).toBe(name)
     for (const name of ['o200k', 'cl100k', 'CL100K_BASE', '', 'gpt-4o', 'tiktoken'])
-      expect(isKnownEncoding(name)).toBe(false)
+      expect(() => getTokenizer(name), name).toThrow(ConfigError)
   })
 
   it('agrees with getTokenizer, which refuses an unknown encoding with a ConfigError', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LlmError, QueryError, StorageError } from '../../src/errors.js'
 import { listInputFiles } from '../../src/index/input/files.js'
-import { readResumeState, RESUME_FILE } from '../../src/index/run/resume.js'
+import { readResumeState } from '../../src/index/run/resume.js'
 import { clearStaging } from '../../src/index/run/staged-table-store.js'
 import { COVARIATES } from '../../src/model/index.js'
 import { isModelFailure } from '../../src/query/search/model-failure.js'
@@ -63,7 +63,7 @@ describe('file system errors other than "absent"', () => {
     const root = await testdir({ 'output/not-json/.keep': '' })
     expect((await readResumeState(join(root, 'output'))).completed).toEqual([])
     await clearStaging(join(root, 'output', '.staging'))
-    await mkdir(join(root, 'output', RESUME_FILE))
+    await mkdir(join(root, 'output', '.graphrag-resume.json'))
     await expect(readResumeState(join(root, 'output'))).rejects.toThrow(StorageError)
     await expect(clearStaging(await fileAt())).rejects.toThrow(StorageError)
   })

@@ -1,2 +1,2 @@
 /** Connected components and GraphRAG's stable largest connected component. */
-export { connectedComponents, largestConnectedComponent, stableLargestConnectedComponent } from './stable-lcc.js'
+export { largestConnectedComponent, stableLargestConnectedComponent } from './stable-lcc.js'

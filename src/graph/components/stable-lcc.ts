@@ -15,7 +15,7 @@ export interface NamedEdge {
  * Components as node lists, largest first. Equal sizes keep discovery order: nodes are numbered
  * "all sources in row order, then all targets", and a component ranks by its first-numbered node.
  */
-export function connectedComponents(edges: ReadonlyArray<NamedEdge>): string[][] {
+function connectedComponents(edges: ReadonlyArray<NamedEdge>): string[][] {
   const ids = new Map<string, number>()
   const names: string[] = []
   const idOf = (name: string): number => {

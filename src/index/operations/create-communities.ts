@@ -170,7 +170,7 @@ function sortedUnique(values: string[]): string[] {
 }
 
 /** UUID-shaped (version 8, RFC 4122 variant) SHA-256 of the community number and its entity ids. */
-export function communityId(community: number, entityIds: ReadonlyArray<string>): string {
+function communityId(community: number, entityIds: ReadonlyArray<string>): string {
   const hex = createHash('sha256')
     .update(`community:${community}\n${entityIds.join('\n')}`)
     .digest('hex')

@@ -10,7 +10,6 @@ import { formatPrompt } from '../../prompts/prompt-template.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import {
   add,
-  ESTIMATE_HEURISTICS,
   guessCommunities,
   ZERO,
   type ChunkFigures,
@@ -19,8 +18,6 @@ import {
 } from '../operations/estimate-usage.js'
 import type { EstimateContext, Workflow } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
-
-export { ESTIMATE_HEURISTICS }
 
 export interface EstimateInput extends ChunkFigures {
   /** The workflows that will run (already-finished ones left out). */

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../storage/atomic-write.js'
 import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
 import type { TableStore } from '../../storage/table-store.js'
 
-export const RESUME_FILE = '.graphrag-resume.json'
+const RESUME_FILE = '.graphrag-resume.json'
 
 export interface ResumeRecord {
   workflow: string

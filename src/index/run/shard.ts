@@ -62,7 +62,7 @@ export function parseShard(text: string): ShardSlice {
   return shardSlice(index, count)
 }
 
-export function shardSlice(index: number, count: number): ShardSlice {
+function shardSlice(index: number, count: number): ShardSlice {
   return {
     index,
     count,

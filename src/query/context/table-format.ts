@@ -12,7 +12,7 @@ export function float(value: number): { float: number } {
 }
 
 /** Python `repr` of a float: shortest round trip, always a decimal part or exponent. */
-export function pythonFloat(value: number): string {
+function pythonFloat(value: number): string {
   if (Number.isNaN(value)) return 'nan'
   if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf'
   if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0'
@@ -28,7 +28,7 @@ export function pythonFloat(value: number): string {
   return /[.e]/.test(text) ? text : `${text}.0`
 }
 
-export function formatCell(cell: Cell): string {
+function formatCell(cell: Cell): string {
   if (cell === null || cell === undefined) return ''
   if (typeof cell === 'number') return Number.isInteger(cell) ? String(cell) : pythonFloat(cell)
   if (typeof cell === 'object') return pythonFloat(cell.float)
@@ -36,7 +36,7 @@ export function formatCell(cell: Cell): string {
 }
 
 /** QUOTE_MINIMAL on `|`: quote a field holding the separator, a quote or a line break. */
-export function quoteField(text: string): string {
+function quoteField(text: string): string {
   return /[|"\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 

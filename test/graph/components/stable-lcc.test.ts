@@ -1,6 +1,6 @@
 // Stable LCC and the Python-compatible name helpers behind it (GraphRAG graphs/stable_lcc.py).
 import { describe, expect, it } from 'vitest'
-import { connectedComponents, stableLargestConnectedComponent } from '../../../src/graph/components/index.js'
+import { stableLargestConnectedComponent } from '../../../src/graph/components/index.js'
 import { compareCodePoints, htmlUnescape, normalizeNodeName, pythonStrip } from '../../../src/text/names.js'
 
 describe('Python string semantics', () => {
@@ -36,15 +36,13 @@ describe('Python string semantics', () => {
 })
 
 describe('connected components', () => {
-  it('sorts by size, ties by first discovery (sources in row order, then targets)', () => {
-    const comps = connectedComponents([
+  it('breaks a tie in size by first discovery (sources in row order, then targets)', () => {
+    const edges = [
       { source: 'X', target: 'Y' },
       { source: 'A', target: 'B' },
-    ])
-    expect(comps).toEqual([
-      ['X', 'Y'],
-      ['A', 'B'],
-    ])
+    ]
+    expect(stableLargestConnectedComponent(edges)).toEqual([{ source: 'X', target: 'Y' }])
+    expect(stableLargestConnectedComponent([...edges].reverse())).toEqual([{ source: 'A', target: 'B' }])
   })
 
   it('keeps the largest component, normalised, oriented, deduplicated and sorted', () => {

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config/load.js'
 import type { Settings } from '../../../src/config/schema.js'
-import {
-  ESTIMATE_HEURISTICS as H,
-  estimateIndexCost,
-  type EstimateInput,
-} from '../../../src/index/plan/estimate-cost.js'
+import { estimateIndexCost, type EstimateInput } from '../../../src/index/plan/estimate-cost.js'
+import { ESTIMATE_HEURISTICS as H } from '../../../src/index/operations/estimate-usage.js'
 import type { WorkflowName } from '../../../src/index/workflows/index.js'
 import { formatPrompt, loadPrompt } from '../../../src/prompts/prompt-template.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
