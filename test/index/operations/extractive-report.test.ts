@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import {
-  normalizeWhitespace,
-  splitSentences,
-  textRank,
   writeExtractiveReports,
   type ExtractiveReportInput,
 } from '../../../src/index/operations/extractive-report/index.js'
+import { normalizeWhitespace, splitSentences } from '../../../src/index/operations/extractive-report/sentences.js'
+import { textRank } from '../../../src/index/operations/extractive-report/textrank.js'
 import { finalizeReports, renderFullContent } from '../../../src/index/operations/community-reports/render.js'
 import type { CommunityRow } from '../../../src/model/communities.js'
 

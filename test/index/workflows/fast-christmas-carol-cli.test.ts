@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
-import { splitSentences, normalizeWhitespace } from '../../../src/index/operations/extractive-report/index.js'
+import { normalizeWhitespace, splitSentences } from '../../../src/index/operations/extractive-report/sentences.js'
 import { COMMUNITIES, COMMUNITY_REPORTS, ENTITIES, TEXT_UNITS } from '../../../src/model/index.js'
 import { ParquetTableStore } from '../../../src/storage/table-store.js'
 import { runCli, type CliResult } from '../../support/cli.js'

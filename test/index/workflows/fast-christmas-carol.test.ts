@@ -9,11 +9,8 @@ import { loadConfig } from '../../../src/config/load.js'
 import { buildNounGraph } from '../../../src/index/operations/build-noun-graph.js'
 import { createCommunities } from '../../../src/index/operations/create-communities.js'
 import { createFinalTextUnits } from '../../../src/index/operations/create-final-text-units.js'
-import {
-  normalizeWhitespace,
-  splitSentences,
-  writeExtractiveReports,
-} from '../../../src/index/operations/extractive-report/index.js'
+import { writeExtractiveReports } from '../../../src/index/operations/extractive-report/index.js'
+import { normalizeWhitespace, splitSentences } from '../../../src/index/operations/extractive-report/sentences.js'
 import { finalizeGraph } from '../../../src/index/operations/finalize-graph.js'
 import { createNounPhraseExtractor } from '../../../src/index/operations/noun-phrases/index.js'
 import { pruneGraph } from '../../../src/index/operations/prune-graph.js'

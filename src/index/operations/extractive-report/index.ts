@@ -1,4 +1,2 @@
 /** The offline extractive community report writer used by create_community_reports_text without a chat model. */
 export { writeExtractiveReports, type ExtractiveReportInput } from './writer.js'
-export { normalizeWhitespace, splitSentences } from './sentences.js'
-export { textRank } from './textrank.js'

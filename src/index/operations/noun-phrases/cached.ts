@@ -11,7 +11,7 @@ export interface TextUnitPhrases {
   readonly phrases: string[]
 }
 
-export function nounPhraseCacheKey(text: string, extractorKey: string): string {
+function nounPhraseCacheKey(text: string, extractorKey: string): string {
   return createHash('sha512')
     .update(text + extractorKey, 'utf8')
     .digest('hex')
