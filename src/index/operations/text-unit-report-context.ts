@@ -102,15 +102,6 @@ function fitRecords(
   return fitted === 0 ? records : records.slice(0, fitted)
 }
 
-/** The SOURCES text of the records that fit `maxTokens` (fitRecords). */
-export function trimToBudget(
-  records: readonly TextUnitRecord[],
-  maxTokens: number,
-  countTokens: (text: string) => number,
-): string {
-  return renderSources(fitRecords(records, maxTokens, countTokens))
-}
-
 /** One context per community, in the communities' order. */
 export function buildTextUnitContexts(
   input: TextUnitContextInput,

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  buildTextUnitContexts,
-  renderSources,
-  trimToBudget,
-  type TextUnitRecord,
-} from '../../../src/index/operations/text-unit-report-context.js'
+import { buildTextUnitContexts } from '../../../src/index/operations/text-unit-report-context.js'
 import type { CommunityRow } from '../../../src/model/communities.js'
 
 const community = (id: number, level: number, entityIds: string[], units: string[]): CommunityRow => ({
@@ -47,13 +42,11 @@ describe('text-unit report context', () => {
   })
 
   it('trims to the longest prefix within budget, or keeps everything when nothing fits', () => {
-    const records: TextUnitRecord[] = [
-      { unit: 'u1', id: 1, text: 'aaaa', entity_degree: 2 },
-      { unit: 'u2', id: 2, text: 'bbbb', entity_degree: 1 },
-    ]
     const count = (t: string) => t.length
-    const one = renderSources(records.slice(0, 1))
-    expect(trimToBudget(records, one.length, count)).toBe(one)
-    expect(trimToBudget(records, 5, count)).toBe(renderSources(records))
+    const all = buildTextUnitContexts(input, 10_000, count)[0]!.text
+    const one = '-----SOURCES-----\nid,text,entity_degree\n1,"Second ""quoted"".",8\n'
+    expect(buildTextUnitContexts(input, one.length, count)[0]!.text).toBe(one)
+    expect(buildTextUnitContexts(input, one.length + 5, count)[0]!.text).toBe(one)
+    expect(buildTextUnitContexts(input, 5, count)[0]!.text).toBe(all)
   })
 })
