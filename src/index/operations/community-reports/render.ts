@@ -49,7 +49,7 @@ function renderFloat(value: number): string {
  * characters written as-is (JSON.stringify escapes only quotes, backslashes and control characters,
  * as pydantic does).
  */
-export function renderFullContentJson(report: ReportContent): string {
+function renderFullContentJson(report: ReportContent): string {
   const s = (value: string): string => JSON.stringify(value)
   const findings =
     report.findings.length === 0
