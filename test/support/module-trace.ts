@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 import { PROJECT_ROOT } from './shared.js'
 import { testdir } from './testdir.js'
 
-export interface TracedRun {
+interface TracedRun {
   status: number | null
   stdout: string
   stderr: string
