@@ -2,8 +2,10 @@
  * Transport over the `openai` package: chat completions (plain and streamed) and embeddings against
  * api.openai.com, any OpenAI-compatible api_base, or Azure OpenAI. Every failure becomes an
  * AttemptFailure saying whether it is worth retrying; the SDK's own retries are off.
+ * The SDK is imported on the first call, so a run that never calls such a model (an offline query,
+ * a model that only answers from the cache) does not pay for loading it.
  */
-import OpenAI, { AzureOpenAI } from 'openai'
+import type OpenAI from 'openai'
 import { callSignal } from './call-signal.js'
 import { AttemptFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
@@ -30,26 +32,12 @@ export interface ClientOptions {
   countTokens: (text: string) => number
 }
 
+type OpenAIModule = typeof import('openai')
+
 export function createClient(options: ClientOptions): ChatTransport & EmbedTransport {
-  const sdk =
-    options.provider === 'azure'
-      ? new AzureOpenAI({
-          ...(options.azureTokenProvider === undefined
-            ? { apiKey: options.apiKey }
-            : { azureADTokenProvider: options.azureTokenProvider }),
-          endpoint: options.apiBase,
-          apiVersion: options.apiVersion,
-          deployment: options.azureDeploymentName ?? options.model,
-          maxRetries: 0,
-          timeout: options.timeoutMs,
-        })
-      : new OpenAI({
-          // Local OpenAI-compatible servers accept any key; the SDK refuses to start without one.
-          apiKey: options.apiKey ?? 'no-key',
-          baseURL: options.apiBase,
-          maxRetries: 0,
-          timeout: options.timeoutMs,
-        })
+  let loaded: Promise<{ sdk: OpenAI; errors: OpenAIModule['OpenAI'] }> | undefined
+  const client = () =>
+    (loaded ??= import('openai').then((module) => ({ sdk: sdkFor(module, options), errors: module.OpenAI })))
 
   const endpoint = safeUrl(options.apiBase ?? 'https://api.openai.com/v1')
   const jsonMode = options.jsonMode !== false
@@ -58,6 +46,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
       let reply: OpenAI.ChatCompletion
+      const { sdk, errors } = await client()
       const own = callSignal(call.signal)
       try {
         reply = await sdk.chat.completions.create(
@@ -65,7 +54,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           { signal: own.signal },
         )
       } catch (error) {
-        throw toFailure(error, call.signal, endpoint)
+        throw toFailure(error, call.signal, endpoint, errors)
       } finally {
         own.release()
       }
@@ -86,6 +75,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       let text = ''
       let usage: OpenAI.CompletionUsage | undefined
       let opened = false
+      const { sdk, errors } = await client()
       const own = callSignal(call.signal)
       try {
         const stream = await sdk.chat.completions.create(
@@ -104,7 +94,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
         // A stream that ends without a word is as unusable as an empty reply (see replyContent).
         if (text.trim() === '') throw invalidReply('the streamed reply has no content')
       } catch (error) {
-        throw toFailure(error, call.signal, endpoint)
+        throw toFailure(error, call.signal, endpoint, errors)
       } finally {
         own.release()
         if (opened)
@@ -117,6 +107,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
 
     async embed(call: EmbedCall): Promise<EmbedReply> {
       let reply: OpenAI.CreateEmbeddingResponse
+      const { sdk, errors } = await client()
       const own = callSignal(call.signal)
       try {
         reply = await sdk.embeddings.create(
@@ -130,7 +121,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           { signal: own.signal },
         )
       } catch (error) {
-        throw toFailure(error, call.signal, endpoint)
+        throw toFailure(error, call.signal, endpoint, errors)
       } finally {
         own.release()
       }
@@ -148,6 +139,27 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       return { vectors: data.map((d) => d.embedding) }
     },
   }
+}
+
+function sdkFor({ OpenAI, AzureOpenAI }: OpenAIModule, options: ClientOptions): OpenAI {
+  return options.provider === 'azure'
+    ? new AzureOpenAI({
+        ...(options.azureTokenProvider === undefined
+          ? { apiKey: options.apiKey }
+          : { azureADTokenProvider: options.azureTokenProvider }),
+        endpoint: options.apiBase,
+        apiVersion: options.apiVersion,
+        deployment: options.azureDeploymentName ?? options.model,
+        maxRetries: 0,
+        timeout: options.timeoutMs,
+      })
+    : new OpenAI({
+        // Local OpenAI-compatible servers accept any key; the SDK refuses to start without one.
+        apiKey: options.apiKey ?? 'no-key',
+        baseURL: options.apiBase,
+        maxRetries: 0,
+        timeout: options.timeoutMs,
+      })
 }
 
 /** The message text of a chat completion, or undefined when the reply carries none. */
@@ -203,7 +215,12 @@ function wireFormat(format: ResponseFormat): Record<string, unknown> {
 }
 
 /** Classifies any error thrown by the SDK (or by fetch underneath it). */
-function toFailure(error: unknown, signal: AbortSignal | undefined, endpoint: string): AttemptFailure {
+function toFailure(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  endpoint: string,
+  OpenAI: OpenAIModule['OpenAI'],
+): AttemptFailure {
   if (error instanceof AttemptFailure) return error
   if (signal?.aborted === true || error instanceof OpenAI.APIUserAbortError) {
     return new AttemptFailure('request aborted', { kind: 'aborted', retryable: false, cause: error })

@@ -10,21 +10,14 @@ import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import { SILENT_LOGGER, type Logger } from '../logger.js'
 import type { ConversationTurn } from './context/history.js'
 import type { ContextRecords } from './context/table-format.js'
-import { loadChunkEdges } from './chunk-edges.js'
 import { loadTables, requireGraph, TABLES_BY_METHOD } from './load-index.js'
 import { readableIndex } from '../storage/generations.js'
 import { chatWithSignal, embedderWithSignal } from './abortable.js'
 import { createQueryModels, type QueryModels, type SearchSection } from './models.js'
 import { checkQuestion } from './question.js'
 import { seededRng } from './rng.js'
-import { runBasicSearch } from './search/basic.js'
-import { runDriftSearch } from './search/drift.js'
-import { runGlobalSearch } from './search/global.js'
-import { runGraphSearch } from './search/graph.js'
-import { runHybridSearch, type HybridReport } from './search/hybrid.js'
 import type { ExternalPassage } from './hybrid/context.js'
-import { loadHybridTables } from './hybrid/tables.js'
-import { prepareLocalIndex, runLocalSearch } from './search/local.js'
+import type { HybridReport } from './search/hybrid.js'
 import type { SearchRun } from './search/types.js'
 import type { SearchServices } from './services.js'
 import { sharedRun, type SharedRun } from './shared-run.js'
@@ -178,14 +171,21 @@ async function startRun(
     historyMaxTurns: settings.local_search.conversation_history_max_turns,
   }
   const level = options.communityLevel ?? SEARCH_DEFAULTS.communityLevel
+  // Each method's modules are imported when it runs, so a query loads only its own search.
   switch (method) {
     case 'local': {
-      const tables = await loadTables(dataDir, TABLES_BY_METHOD.local, ['covariates'])
+      const [{ prepareLocalIndex, runLocalSearch }, tables] = await Promise.all([
+        import('./search/local.js'),
+        loadTables(dataDir, TABLES_BY_METHOD.local, ['covariates']),
+      ])
       requireGraph(method, tables)
       return runLocalSearch(input, prepareLocalIndex(tables, level), settings.local_search, services)
     }
     case 'global': {
-      const tables = await loadTables(dataDir, TABLES_BY_METHOD.global)
+      const [{ runGlobalSearch }, tables] = await Promise.all([
+        import('./search/global.js'),
+        loadTables(dataDir, TABLES_BY_METHOD.global),
+      ])
       requireGraph(method, tables)
       const params = {
         ...input,
@@ -196,16 +196,27 @@ async function startRun(
     }
     case 'drift': {
       // DRIFT local steps do not read claims (as in the reference).
-      const tables = await loadTables(dataDir, TABLES_BY_METHOD.drift)
+      const [{ prepareLocalIndex }, { runDriftSearch }, tables] = await Promise.all([
+        import('./search/local.js'),
+        import('./search/drift.js'),
+        loadTables(dataDir, TABLES_BY_METHOD.drift),
+      ])
       requireGraph(method, tables)
       return runDriftSearch(input, prepareLocalIndex(tables, level), settings.drift_search, services)
     }
     case 'basic': {
-      const tables = await loadTables(dataDir, TABLES_BY_METHOD.basic)
+      const [{ runBasicSearch }, tables] = await Promise.all([
+        import('./search/basic.js'),
+        loadTables(dataDir, TABLES_BY_METHOD.basic),
+      ])
       return runBasicSearch(input, tables.text_units, settings.basic_search, services)
     }
     case 'graph': {
-      const tables = await loadTables(dataDir, TABLES_BY_METHOD.basic)
+      const [{ runGraphSearch }, { loadChunkEdges }, tables] = await Promise.all([
+        import('./search/graph.js'),
+        import('./chunk-edges.js'),
+        loadTables(dataDir, TABLES_BY_METHOD.basic),
+      ])
       return runGraphSearch(input, tables.text_units, await loadChunkEdges(dataDir), settings.graph_search, services)
     }
     case 'hybrid': {
@@ -214,6 +225,10 @@ async function startRun(
         external: options.externalContext ?? [],
         dbUri: vectorDbUri(settings, dataDir, options),
       }
+      const [{ runHybridSearch }, { loadHybridTables }] = await Promise.all([
+        import('./search/hybrid.js'),
+        import('./hybrid/tables.js'),
+      ])
       return runHybridSearch(input, await loadHybridTables(dataDir), settings, services, options_)
     }
   }

@@ -17,7 +17,7 @@ import {
   type Data,
   type DataType,
   type Vector,
-} from 'apache-arrow'
+} from './arrow.js'
 import type { ColumnKind, JsonValue } from '../model/schema.js'
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true, fatal: false })

@@ -4,7 +4,7 @@
  * texts it was built from in its schema metadata, so a re-indexed corpus is noticed and rebuilt.
  */
 import { createHash } from 'node:crypto'
-import { Field, Schema, Utf8 } from 'apache-arrow'
+import { Field, Schema, Utf8 } from './arrow.js'
 import { StorageError } from '../errors.js'
 import { loadLanceDb } from './vector-store.js'
 

@@ -2,7 +2,7 @@
  * Parquet encoding of tables through parquet-wasm (arrow-rs) and apache-arrow: SNAPPY like pandas,
  * one Arrow type per declared column, tolerant reading by column name.
  */
-import { Table, tableFromIPC, tableToIPC } from 'apache-arrow'
+import { Table, tableFromIPC, tableToIPC } from './arrow.js'
 import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'

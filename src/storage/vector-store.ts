@@ -19,7 +19,7 @@ import {
   makeData,
   vectorFromArray,
   type Data,
-} from 'apache-arrow'
+} from './arrow.js'
 import { StorageError } from '../errors.js'
 import { lanceOptionsFor } from './object/remote.js'
 

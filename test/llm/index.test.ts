@@ -50,10 +50,15 @@ describe('composed models', () => {
     const slow = await startFakeLlm({ latency: { fixedMs: 2000 } })
     const meter = new UsageMeter(undefined)
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 50)
+    // Abort once the request has reached the server (the SDK loads on the first call, so a fixed
+    // delay could abort before anything was sent).
+    const waiting = setInterval(() => {
+      if (slow.requests.some((r) => r.kind !== 'models')) controller.abort()
+    }, 5)
     const error = await createChatModel(fakeOptions(slow), { meter })
       .complete({ messages: HELLO, signal: controller.signal })
       .catch((e: unknown) => e)
+    clearInterval(waiting)
     // Returned before the server answered: the one request is still unanswered (status 0) when the error arrives.
     const statuses = slow.requests.filter((r) => r.kind !== 'models').map((r) => r.status)
     await slow.close()
