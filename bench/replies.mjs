@@ -109,7 +109,10 @@ const readers = [
   ['Microsoft GraphRAG 3.1.2 rules', referenceReader],
 ]
 const groups = [
-  ['real replies (quoted from public caches and issue threads)', fixtures.filter((f) => f.source.kind !== 'constructed')],
+  [
+    'real replies (quoted from public caches and issue threads)',
+    fixtures.filter((f) => f.source.kind !== 'constructed'),
+  ],
   ['constructed replies (forms the threads report)', fixtures.filter((f) => f.source.kind === 'constructed')],
   ['all replies', fixtures],
 ]
