@@ -32,12 +32,6 @@ const template = readFileSync(join(PROJECT_ROOT, 'prompts/extract_graph.txt'), '
 const KNOWN_GAPS: Record<string, { missed: number; spurious: number }> = {
   // "Washington" is the prompt's example; without the text unit the echo cannot be told apart.
   'real-gpt-3.5-echoed-example-en': { missed: 0, spurious: 1 },
-  // Markdown lists grouped under type headings, "A → B" and "A 与 B" relationship headings,
-  // "(type)" after the name, and prose relationship sentences.
-  'real-lightrag-markdown-arrows-en': { missed: 18, spurious: 0 },
-  'real-lightrag-markdown-zh': { missed: 19, spurious: 0 },
-  'real-qwen3-8b-markdown-bullets-en': { missed: 4, spurious: 0 },
-  'real-qwen3-8b-think-mid-reply-en': { missed: 15, spurious: 0 },
   // Unusable replies written for another tool's prompt (LightRAG's): the names it copies from that
   // prompt's example are not in our template, so they are not recognised as an echo.
   'real-continues-prompt-example-en': { missed: 0, spurious: 4 },
