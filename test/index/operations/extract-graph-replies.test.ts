@@ -105,3 +105,30 @@ describe('an extraction with entities but no relationships', () => {
     expect(() => requireGraph('drift', { entities: [{}], communities: [{}], relationships: [{}] })).not.toThrow()
   })
 })
+
+describe('Markdown answers under headings', () => {
+  it('takes typed items under an entities heading, not prose, "None" items or keyword sections', () => {
+    const reply = [
+      '### Entities',
+      '**Organization:**',
+      '- Acme Shipping (a carrier)',
+      '- *None explicitly mentioned*',
+      '- The text names two more companies.',
+      '',
+      '### Keywords',
+      '- Shipping',
+      '',
+      '### Relationships',
+      '1. **Acme Shipping → Port of Tern**',
+      '2. **Acme Shipping** charters **Tern Ferries** for the winter.',
+    ].join('\n')
+    const read = readGraphReply(reply)
+    expect(read.entities.map((e) => [e.title, e.type, e.description])).toEqual([
+      ['ACME SHIPPING', 'ORGANIZATION', 'a carrier'],
+    ])
+    expect(read.relationships.map((r) => [r.source, r.target])).toEqual([
+      ['ACME SHIPPING', 'PORT OF TERN'],
+      ['ACME SHIPPING', 'TERN FERRIES'],
+    ])
+  })
+})

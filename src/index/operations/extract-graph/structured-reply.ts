@@ -293,7 +293,9 @@ function bulletRecords(text: string): MarkdownRecord[] {
       // `1. 实体名称：李白` is a labelled line (labelledRecords), not a name.
       if (labelled !== null && roleOf(labelled[1]!) !== undefined) return
       const item = entityItem(body)
-      if (item === undefined || NOTHING.test(item.name)) return
+      // A sentence under the heading ("- The text names three ports.") is prose, not a name.
+      if (item === undefined || NOTHING.test(item.name) || item.name.length > 60 || /[.。!?！？]$/.test(item.name))
+        return
       out.push({ fields: { ...item, ...(type === undefined ? {} : { type }) }, raw: line.trim() })
     }
   })
