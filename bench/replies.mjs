@@ -57,7 +57,7 @@ function referenceReader(reply) {
 const bare = (s) => s.replace(/^["'“”]+|["'“”]+$/g, '').trim()
 const pairKey = (a, b) => [bare(a), bare(b)].sort().join(' | ')
 
-function score(read) {
+function score(read, fixtures) {
   const t = {
     entities: 0,
     entitiesFound: 0,
@@ -103,20 +103,31 @@ function score(read) {
   return { ...t, misses }
 }
 
-const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(0)}%`.padStart(4))
-const rows = [
-  ['graphrag (ours)', score(await ourReader())],
-  ['Microsoft GraphRAG 3.1.2 rules', score(referenceReader)],
+const pct = (a, b) => (b === 0 ? '   -' : `${((100 * a) / b).toFixed(0)}%`.padStart(4))
+const readers = [
+  ['graphrag (ours)', await ourReader()],
+  ['Microsoft GraphRAG 3.1.2 rules', referenceReader],
 ]
-console.log(
-  `${fixtures.length} replies (${fixtures.filter((f) => f.source.kind !== 'constructed').length} quoted from public sources, ${fixtures.filter((f) => f.source.kind === 'constructed').length} constructed)\n`,
-)
-console.log(
-  'reader                           entity recall  relationship recall  strengths right  spurious  unusable recognised',
-)
-for (const [name, s] of rows) {
+const groups = [
+  [
+    'real replies (quoted from public caches and issue threads)',
+    fixtures.filter((f) => f.source.kind !== 'constructed'),
+  ],
+  ['constructed replies (forms the threads report)', fixtures.filter((f) => f.source.kind === 'constructed')],
+  ['all replies', fixtures],
+]
+const misses = []
+for (const [title, group] of groups) {
+  console.log(`\n${title}: ${group.length}`)
   console.log(
-    `${name.padEnd(32)} ${pct(s.entitiesFound, s.entities)} ${`(${s.entitiesFound}/${s.entities})`.padEnd(9)} ${pct(s.relsFound, s.rels)} ${`(${s.relsFound}/${s.rels})`.padEnd(15)} ${pct(s.weightsRight, s.weights)} ${`(${s.weightsRight}/${s.weights})`.padEnd(10)} ${String(s.spurious).padStart(8)}  ${s.unusableSeen}/${s.unusable}`,
+    'reader                           entity recall  relationship recall  strengths right  spurious  unusable recognised',
   )
+  for (const [name, read] of readers) {
+    const s = score(read, group)
+    if (name === readers[0][0] && group === fixtures) misses.push(...s.misses)
+    console.log(
+      `${name.padEnd(32)} ${pct(s.entitiesFound, s.entities)} ${`(${s.entitiesFound}/${s.entities})`.padEnd(9)} ${pct(s.relsFound, s.rels)} ${`(${s.relsFound}/${s.rels})`.padEnd(15)} ${pct(s.weightsRight, s.weights)} ${`(${s.weightsRight}/${s.weights})`.padEnd(10)} ${String(s.spurious).padStart(8)}  ${s.unusableSeen}/${s.unusable}`,
+    )
+  }
 }
-if (process.argv.includes('--misses')) for (const m of rows[0][1].misses) console.log(`  ${m}`)
+if (process.argv.includes('--misses')) for (const m of misses) console.log(`  ${m}`)

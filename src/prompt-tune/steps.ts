@@ -121,6 +121,11 @@ export async function generateExamples(
   return { examples: values.flatMap((v) => (v === undefined ? [] : [v])), unusable }
 }
 
+/** Whether the text names the entity (case aside), as the example's output claims. */
+function named(text: string, name: string): boolean {
+  return text.toUpperCase().includes(name)
+}
+
 /** Field text safe inside a record: one line, without the record delimiters. */
 function field(value: unknown): string {
   return oneLine(value)
@@ -131,14 +136,25 @@ function field(value: unknown): string {
 
 function exampleOf(json: Record<string, unknown>, text: string, types: readonly string[]): Checked<WorkedExample> {
   const allowed = new Set(types.map(normalizeType))
+  let unnamed = 0
   const entities: WorkedExample['entities'] = []
   for (const e of (json.entities as Array<Record<string, unknown>> | undefined) ?? []) {
     const name = cleanName(field(e.name))
     const type = normalizeType(oneLine(e.type))
+    // A name the text does not contain would teach the model to invent names, and graphrag index
+    // drops such a name as a copy of the prompt's examples (read-reply.ts).
     if (name === '' || !allowed.has(type) || entities.some((x) => x.name === name)) continue
+    if (!named(text, name)) {
+      unnamed++
+      continue
+    }
     entities.push({ name, type, description: field(e.description) || `${name} is mentioned in the text` })
   }
-  if (entities.length === 0) return { ok: false, problem: 'no entity of the listed types' }
+  if (entities.length === 0)
+    return {
+      ok: false,
+      problem: unnamed > 0 ? 'no entity of the listed types that the text names' : 'no entity of the listed types',
+    }
   const names = new Set(entities.map((e) => e.name))
   const relationships: WorkedExample['relationships'] = []
   for (const r of (json.relationships as Array<Record<string, unknown>> | undefined) ?? []) {

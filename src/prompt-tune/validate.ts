@@ -2,10 +2,11 @@
  * Checks a tuned prompt before it is written: its template variables are those the pipeline fills
  * (the required ones present, no unknown ones), and for the extraction prompt, a sample reply in
  * the prompt's own record format (each worked example's output, and one record per entity type)
- * comes back from our extraction parser with every record intact.
+ * comes back from the reply reader `graphrag index` uses (readGraphReply, with the tuned prompt as
+ * the template and the example's text as the text unit) with every record intact.
  */
 import { InternalError } from '../errors.js'
-import { parseGraphReply } from '../index/operations/extract-graph/parse.js'
+import { readGraphReply } from '../index/operations/extract-graph/read-reply.js'
 import { formatPrompt } from '../prompts/prompt-template.js'
 import { renderExample, type TunedPrompts } from './templates.js'
 import type { WorkedExample } from './steps.js'
@@ -61,7 +62,8 @@ export function validatePrompts(
   if (!filled.includes('("entity"<|>') || !filled.includes('("relationship"<|>') || !filled.includes('SAMPLE INPUT')) {
     throw new InternalError('tuned extract_graph.txt: the filled prompt lacks the record format or the input text')
   }
-  for (const example of [...examples.slice(0, prompts.examplesUsed), typeSample(entityTypes)]) checkRoundTrip(example)
+  for (const example of [...examples.slice(0, prompts.examplesUsed), typeSample(entityTypes)])
+    checkRoundTrip(example, prompts.extractGraph)
 }
 
 /** A reply with one entity of each type and a relationship between the first two. */
@@ -78,22 +80,24 @@ function typeSample(types: readonly string[]): WorkedExample {
   return { text: '', types: [...types], entities, relationships }
 }
 
-function checkRoundTrip(example: WorkedExample): void {
+function checkRoundTrip(example: WorkedExample, template: string): void {
   const rendered = formatPrompt(renderExample(example), {})
   const reply = rendered.slice(rendered.indexOf('Output:\n') + 'Output:\n'.length)
-  const parsed = parseGraphReply(reply)
-  const entities = parsed.entities.map((e) => `${e.title}|${e.type}`)
-  const relationships = parsed.relationships.map((r) => `${r.source}|${r.target}|${r.weight}`)
+  const read = readGraphReply(reply, { template, inputText: example.text })
+  const entities = read.entities.map((e) => `${e.title}|${e.type}`)
+  const relationships = read.relationships.map((r) => `${r.source}|${r.target}|${r.weight}`)
   const expectedEntities = example.entities.map((e) => `${e.name}|${e.type}`)
   const expectedRelationships = example.relationships.map((r) => `${r.source}|${r.target}|${r.strength}`)
   if (
-    parsed.dropped.length > 0 ||
+    read.unusable !== undefined ||
+    read.dropped.length > 0 ||
     String(entities) !== String(expectedEntities) ||
     String(relationships) !== String(expectedRelationships)
   ) {
+    const why = read.unusable ?? read.dropped.map((d) => `${d.text}: ${d.reason}`).join('; ')
     throw new InternalError(
       `tuned extract_graph.txt: a reply in its record format does not parse back (expected ${expectedEntities.length} entities and ` +
-        `${expectedRelationships.length} relationships, got ${entities.length} and ${relationships.length}, ${parsed.dropped.length} dropped)`,
+        `${expectedRelationships.length} relationships, got ${entities.length} and ${relationships.length}, ${read.dropped.length} dropped${why === '' ? '' : `: ${why}`})`,
     )
   }
 }

@@ -91,4 +91,17 @@ describe('tuned prompt templates', () => {
     )
     expect(() => validatePrompts(withBad, [bad], ['SHIP'])).toThrow(/does not parse back/)
   })
+
+  it('checks the examples with the reader graphrag index uses, which drops names the text does not hold', () => {
+    // The output names KESTREL 7 and HARWICK, the text neither: at index time such records read as
+    // copies of the prompt's example, so the tuned prompt is refused rather than written.
+    const unnamed = { ...example(7), text: 'Passage 7: a ship left a port.' }
+    const prompts = buildPrompts(
+      { ...values, examples: [unnamed] },
+      { maxTokens: 100_000, minExamples: 1, countTokens: count },
+    )
+    expect(() => validatePrompts(prompts, [unnamed], ['SHIP', 'PORT'])).toThrow(
+      /does not parse back .*an echo of the prompt's examples/,
+    )
+  })
 })

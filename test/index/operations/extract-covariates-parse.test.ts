@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseClaimReply } from '../../../src/index/operations/extract-covariates/parse.js'
+import { parseClaimReply, readClaimReply } from '../../../src/index/operations/extract-covariates/parse.js'
 import { PROJECT_ROOT } from '../../support/shared.js'
 
 const reply = (name: string) =>
@@ -63,5 +63,41 @@ describe('parseClaimReply preamble, completion markers and chatter', () => {
         'If they would rather die, they had better do it, and decrease the surplus population.',
       ],
     ])
+  })
+})
+
+describe('readClaimReply', () => {
+  const template = readFileSync(join(PROJECT_ROOT, 'prompts', 'extract_claims.txt'), 'utf8')
+  const inputText = 'Scrooge underpaid his clerk Bob Cratchit in 1843.'
+  const claim = '(SCROOGE<|>BOB CRATCHIT<|>UNDERPAYMENT<|>TRUE<|>NONE<|>NONE<|>Scrooge underpaid Cratchit<|>underpaid)'
+
+  it('reads the answer after a thinking block, never the thinking', () => {
+    const read = readClaimReply(
+      `<think>Example: (VELLMAR HARBOUR AUTHORITY<|>NONE<|>X<|>TRUE<|>NONE<|>NONE<|>d<|>s)</think>\n${claim}\n<|COMPLETE|>`,
+      { template, inputText },
+    )
+    expect(read.claims.map((c) => c.subject_id)).toEqual(['SCROOGE'])
+    expect(read.unusable).toBeUndefined()
+  })
+
+  it('drops claims copied from the examples (NONE as object is not a copy) and calls an echo unusable', () => {
+    const echo =
+      '(VELLMAR HARBOUR AUTHORITY<|>COASTAL SAFETY BOARD<|>FALSE REPORTING<|>SUSPECTED<|>NONE<|>NONE<|>d<|>s)'
+    const mixed = readClaimReply(`${echo}\n##\n${claim.replace('BOB CRATCHIT', 'NONE')}`, { template, inputText })
+    expect(mixed.claims.map((c) => c.subject_id)).toEqual(['SCROOGE'])
+    expect(mixed.dropped.map((d) => d.reason)).toEqual(["copied from the prompt's examples, not in the text"])
+    expect(readClaimReply(echo, { template, inputText }).unusable).toBe("an echo of the prompt's examples")
+  })
+
+  it.each([
+    ["I'm sorry, but I can't help with that.", true],
+    ['Sure! Which claims would you like me to look for?', true],
+    ['<think>Let me list the claims about Scrooge', true],
+    ['<|COMPLETE|>', false],
+    ['There are no claims in this text.', false],
+  ])('%s → unusable: %s', (text, unusable) => {
+    const read = readClaimReply(text, { template, inputText })
+    expect(read.claims).toEqual([])
+    expect(read.unusable !== undefined).toBe(unusable)
   })
 })

@@ -1,18 +1,19 @@
 /**
  * Claim extraction over text units (spec §5.8): one conversation per unit with gleanings, every
- * reply parsed and merged (the reference discards gleaning replies), deterministic ids.
+ * reply parsed and merged (the reference discards gleaning replies), deterministic ids. A first
+ * reply that is unusable (refusal, prose, echo of the examples, unfinished thinking) is asked again
+ * once; unusable again, the unit is a failure counted against the budget, never read as "no claims".
  */
-import { LlmError } from '../../../errors.js'
 import { pythonStrip } from '../../../text/names.js'
 import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { CovariateRow } from '../../../model/covariates.js'
 import type { BaseTextUnitRow } from '../../../model/text-units.js'
 import { mapBounded } from '../../../llm/bounded-map.js'
-import type { ExtractionServices, UnitFailure } from '../extract-graph/extract.js'
-import { runGleanings } from '../extract-graph/gleaning.js'
+import { type ExtractionServices, signalOf } from '../extract-graph/extract.js'
+import { converseForUnit, type UnitFailure } from '../extract-graph/gleaning.js'
 import type { DroppedRecord } from '../extract-graph/parse.js'
 import { covariateId } from '../graph-ids.js'
-import { parseClaimReply, type ParsedClaim } from './parse.js'
+import { type ParsedClaim, readClaimReply } from './parse.js'
 
 export interface ExtractClaimsOptions {
   /** The template ({entity_specs}, {claim_description}, {input_text}). */
@@ -31,12 +32,21 @@ export interface ExtractClaimsResult {
   failures: UnitFailure[]
   calls: number
   dropped: DroppedRecord[]
+  /** Replies holding at least one unreadable claim. */
+  unreadableReplies: number
+  /** First replies that were unusable and asked again (the unit then succeeded or failed). */
+  retriedReplies: Array<{ textUnitId: string; problem: string }>
 }
+
+/** Sent once after an unusable first reply. */
+const RETRY_PROMPT =
+  'Your answer did not contain the requested claims. Answer again with only the claim records found in the ' +
+  'text above, in exactly the format the first message asks for, or only the completion marker if there are none.'
 
 type UnitText = Pick<BaseTextUnitRow, 'id' | 'text'>
 type UnitOutcome =
-  | { ok: true; claims: ParsedClaim[]; calls: number; dropped: DroppedRecord[] }
-  | { ok: false; failure: UnitFailure }
+  | { ok: true; claims: ParsedClaim[]; calls: number; dropped: DroppedRecord[]; unreadable: number; retried: string[] }
+  | { ok: false; failure: UnitFailure; retried: string[] }
 
 export async function extractClaims(
   units: readonly UnitText[],
@@ -69,6 +79,10 @@ export async function extractClaims(
     failures: outcomes.flatMap((o) => (o.ok ? [] : [o.failure])),
     calls: done.reduce((n, o) => n + o.calls, 0),
     dropped: done.flatMap((o) => o.dropped),
+    unreadableReplies: done.reduce((n, o) => n + o.unreadable, 0),
+    retriedReplies: units.flatMap((unit, i) =>
+      outcomes[i]!.retried.map((problem) => ({ textUnitId: unit.id, problem })),
+    ),
   }
 }
 
@@ -83,19 +97,25 @@ async function extractUnit(
     input_text: pythonStrip(unit.text),
   })
   const prompts = { first, continuation: options.continuationPrompt, loopCheck: options.loopPrompt }
-  try {
-    const hasRecords = (reply: string) => parseClaimReply(reply).claims.length > 0
-    const conversation = await runGleanings(services.chat, prompts, options.maxGleanings, hasRecords, services.signal)
-    const parsed = conversation.replies.map(parseClaimReply)
-    return {
-      ok: true,
-      claims: dedupe(parsed.flatMap((p) => p.claims)),
-      calls: conversation.calls,
-      dropped: parsed.flatMap((p) => p.dropped),
-    }
-  } catch (error) {
-    if (!(error instanceof LlmError)) throw error
-    return { ok: false, failure: { textUnitId: unit.id, reason: error.message, error } }
+  const context = { template: options.prompt, inputText: unit.text }
+  const read = (reply: string) => readClaimReply(reply, context)
+  const run = {
+    prompts,
+    maxGleanings: options.maxGleanings,
+    hasRecords: (reply: string) => read(reply).claims.length > 0,
+    check: { problem: (reply: string) => read(reply).unusable, retryPrompt: RETRY_PROMPT },
+    ...signalOf(services),
+  }
+  const outcome = await converseForUnit(unit.id, services.chat, run)
+  if (!outcome.ok) return outcome
+  const parsed = outcome.conversation.replies.map(read)
+  return {
+    ok: true,
+    claims: dedupe(parsed.flatMap((p) => p.claims)),
+    calls: outcome.conversation.calls,
+    dropped: parsed.flatMap((p) => p.dropped),
+    unreadable: parsed.filter((p) => p.dropped.length > 0).length,
+    retried: outcome.retried,
   }
 }
 

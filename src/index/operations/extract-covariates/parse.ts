@@ -4,6 +4,7 @@
  * delimiters is ignored; records with too few fields are dropped and reported.
  */
 import type { DroppedRecord } from '../extract-graph/parse.js'
+import { echoedNames, type ReplyContext, whyUnusable } from '../extract-graph/read-reply.js'
 import {
   cleanField,
   cleanName,
@@ -30,6 +31,11 @@ export interface ParsedClaimReply {
   dropped: DroppedRecord[]
 }
 
+export interface ClaimReplyReading extends ParsedClaimReply {
+  /** Why the reply cannot be used (refusal, non-answer, echo, unfinished thinking); undefined when usable. */
+  unusable: string | undefined
+}
+
 const FIELDS = 8
 
 // Prose ending in `:` before a record's `(` on the same line (`Here are the claims: (SCROOGE<|>…`).
@@ -48,6 +54,30 @@ export function parseClaimReply(reply: string): ParsedClaimReply {
     else out.claims.push(claim)
   }
   return out
+}
+
+/**
+ * Reads one claim reply the way the graph reader does (read-reply.ts): thinking blocks are never
+ * read, claims whose subject or object was copied from the prompt's examples are dropped, and a
+ * reply that is only a refusal, prose, an echo or an unfinished thinking block is called unusable
+ * rather than read as "no claims".
+ */
+export function readClaimReply(reply: string, context: ReplyContext = {}): ClaimReplyReading {
+  const parsed = parseClaimReply(reply)
+  // NONE is the format's "no object", written in the examples too: it is never an echo.
+  const named = (id: string | null): id is string => id !== null && id !== 'NONE'
+  const names = parsed.claims.flatMap((c) => [c.subject_id, c.object_id].filter(named))
+  const echoes = echoedNames(names, context)
+  const isEcho = (c: ParsedClaim) => [c.subject_id, c.object_id].filter(named).some((n) => echoes.has(n))
+  const claims = parsed.claims.filter((c) => !isEcho(c))
+  const dropped = [
+    ...parsed.dropped,
+    ...parsed.claims.filter(isEcho).map((c) => ({
+      text: [c.subject_id, c.object_id, c.type, c.description].filter((x) => x !== null).join(' | '),
+      reason: "copied from the prompt's examples, not in the text",
+    })),
+  ]
+  return { claims, dropped, unusable: claims.length > 0 ? undefined : whyUnusable(reply, echoes.size > 0) }
 }
 
 /** A parenthesised record ends at its last `)`; whatever follows on later lines is chatter. */

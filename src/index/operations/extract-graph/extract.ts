@@ -4,13 +4,12 @@
  * whose first reply is unusable (a refusal, a non-answer, an echo of the prompt's examples) even
  * when asked again once, is reported as a failure instead of silently contributing nothing.
  */
-import { LlmError } from '../../../errors.js'
 import { pythonStrip } from '../../../text/names.js'
 import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { BaseTextUnitRow } from '../../../model/text-units.js'
 import { mapBounded } from '../../../llm/bounded-map.js'
-import { runGleanings, UnusableReplyError } from './gleaning.js'
+import { converseForUnit, type UnitFailure } from './gleaning.js'
 import { mergeExtractions, type MergedGraph, type UnitExtraction } from './merge.js'
 import type { DroppedRecord } from './parse.js'
 import { readGraphReply } from './read-reply.js'
@@ -36,12 +35,6 @@ export interface ExtractionServices {
   signal?: AbortSignal
   /** Called once per finished text unit (progress). */
   onUnitDone?: () => void
-}
-
-export interface UnitFailure {
-  textUnitId: string
-  reason: string
-  error: LlmError
 }
 
 export interface ExtractGraphResult extends MergedGraph {
@@ -117,48 +110,34 @@ async function extractUnit(
   const prompts = { first, continuation: options.continuationPrompt, loopCheck: options.loopPrompt }
   const context = { template: options.prompt, inputText: unit.text }
   const read = (reply: string) => readGraphReply(reply, context)
-  let retried: string[] = []
-  try {
-    const hasRecords = (reply: string) => {
-      const parsed = read(reply)
-      return parsed.entities.length + parsed.relationships.length > 0
-    }
-    const check = { problem: (reply: string) => read(reply).unusable, retryPrompt: RETRY_PROMPT }
-    const conversation = await runGleanings(
-      services.chat,
-      prompts,
-      options.maxGleanings,
-      hasRecords,
-      services.signal,
-      check,
-    )
-    retried = conversation.retried.map((r) => r.problem)
-    const parsed = conversation.replies.map(read)
-    return {
-      ok: true,
-      extraction: {
-        textUnitId: unit.id,
-        entities: parsed.flatMap((p) => p.entities),
-        relationships: parsed.flatMap((p) => p.relationships),
-      },
-      firstReply: conversation.replies[0],
-      calls: conversation.calls,
-      dropped: parsed.flatMap((p) => p.dropped),
-      unreadableReplies: parsed.filter((p) => p.dropped.length > 0).length,
-      defaultedWeights: parsed.reduce((n, p) => n + p.defaultedWeights, 0),
-      weightless: parsed.flatMap((p) => p.weightless ?? []),
-      retried,
-    }
-  } catch (error) {
-    if (error instanceof UnusableReplyError) {
-      const failure = new LlmError(error.message, { model: services.chat.model, attempts: 2, cause: error })
-      return {
-        ok: false,
-        failure: { textUnitId: unit.id, reason: error.message, error: failure },
-        retried: [error.problem],
-      }
-    }
-    if (!(error instanceof LlmError)) throw error
-    return { ok: false, failure: { textUnitId: unit.id, reason: error.message, error }, retried }
+  const hasRecords = (reply: string) => {
+    const parsed = read(reply)
+    return parsed.entities.length + parsed.relationships.length > 0
   }
+  const check = { problem: (reply: string) => read(reply).unusable, retryPrompt: RETRY_PROMPT }
+  const run = { prompts, maxGleanings: options.maxGleanings, hasRecords, check, ...signalOf(services) }
+  const outcome = await converseForUnit(unit.id, services.chat, run)
+  if (!outcome.ok) return outcome
+  const { conversation, retried } = outcome
+  const parsed = conversation.replies.map(read)
+  return {
+    ok: true,
+    extraction: {
+      textUnitId: unit.id,
+      entities: parsed.flatMap((p) => p.entities),
+      relationships: parsed.flatMap((p) => p.relationships),
+    },
+    firstReply: conversation.replies[0],
+    calls: conversation.calls,
+    dropped: parsed.flatMap((p) => p.dropped),
+    unreadableReplies: parsed.filter((p) => p.dropped.length > 0).length,
+    defaultedWeights: parsed.reduce((n, p) => n + p.defaultedWeights, 0),
+    weightless: parsed.flatMap((p) => p.weightless ?? []),
+    retried,
+  }
+}
+
+/** The services' abort signal as an optional property (absent rather than undefined). */
+export function signalOf(services: ExtractionServices): { signal?: AbortSignal } {
+  return services.signal ? { signal: services.signal } : {}
 }

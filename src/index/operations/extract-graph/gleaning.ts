@@ -3,6 +3,7 @@
  * `maxGleanings` "you missed some" rounds with a Y/N check between them. Replies are returned one
  * by one so each is parsed on its own (the reference concatenates them and loses records).
  */
+import { LlmError } from '../../../errors.js'
 import type { ChatMessage, ChatModel } from '../../../llm/types.js'
 
 export interface GleaningPrompts {
@@ -14,7 +15,7 @@ export interface GleaningPrompts {
   loopCheck: string
 }
 
-export interface Conversation {
+interface Conversation {
   /** The first usable reply followed by every gleaning reply. */
   replies: string[]
   calls: number
@@ -29,7 +30,7 @@ export interface FirstReplyCheck {
 }
 
 /** The first reply was unusable, and so was the answer to asking again. */
-export class UnusableReplyError extends Error {
+class UnusableReplyError extends Error {
   constructor(
     readonly problem: string,
     readonly reply: string,
@@ -43,7 +44,7 @@ export class UnusableReplyError extends Error {
  * Runs the conversation. `hasRecords(reply)` lets the caller stop early when a gleaning reply
  * adds nothing, which saves the loop check and further rounds.
  */
-export async function runGleanings(
+async function runGleanings(
   chat: ChatModel,
   prompts: GleaningPrompts,
   maxGleanings: number,
@@ -88,4 +89,44 @@ export async function runGleanings(
 /** `Y`, `Yes`, `y.` or `**Y**` count as yes; anything else ends the gleaning. */
 function isYes(answer: string): boolean {
   return /^[\s*"'`]*y(?:es)?\b/i.test(answer)
+}
+
+/** A text unit whose conversation failed: the model's calls failed, or its reply was unusable twice. */
+export interface UnitFailure {
+  textUnitId: string
+  reason: string
+  error: LlmError
+}
+
+export type UnitConversation =
+  | { ok: true; conversation: Conversation; retried: string[] }
+  | { ok: false; failure: UnitFailure; retried: string[] }
+
+/**
+ * runGleanings for one text unit, with the unit's failure (calls failing after retries, a reply
+ * unusable even when asked again) returned rather than thrown, so the caller counts it against the
+ * failure budget (or lists it under --allow-partial). Graph and claim extraction both use it.
+ */
+export async function converseForUnit(
+  textUnitId: string,
+  chat: ChatModel,
+  run: {
+    prompts: GleaningPrompts
+    maxGleanings: number
+    hasRecords: (reply: string) => boolean
+    check: FirstReplyCheck
+    signal?: AbortSignal
+  },
+): Promise<UnitConversation> {
+  try {
+    const conversation = await runGleanings(chat, run.prompts, run.maxGleanings, run.hasRecords, run.signal, run.check)
+    return { ok: true, conversation, retried: conversation.retried.map((r) => r.problem) }
+  } catch (error) {
+    if (error instanceof UnusableReplyError) {
+      const failure = new LlmError(error.message, { model: chat.model, attempts: 2, cause: error })
+      return { ok: false, failure: { textUnitId, reason: error.message, error: failure }, retried: [error.problem] }
+    }
+    if (!(error instanceof LlmError)) throw error
+    return { ok: false, failure: { textUnitId, reason: error.message, error }, retried: [] }
+  }
 }

@@ -165,9 +165,10 @@ function addRelationship(out: ParsedGraphReply, fields: string[], raw: string): 
   const target = cleanName(fields[1]!)
   if (source === '' || target === '')
     return void out.dropped.push({ text: raw, reason: 'relationship without source or target' })
-  const strength = fields.length >= 4 ? parseStrength(fields[fields.length - 1]!) : undefined
+  const at = strengthField(fields)
+  const strength = at === undefined ? undefined : parseStrength(fields[at]!)
   // A last field that does not start with a number is text (`…<|>on floor 3`): it stays in the description.
-  const descriptionFields = strength === undefined ? fields.slice(2) : fields.slice(2, -1)
+  const descriptionFields = at === undefined ? fields.slice(2) : fields.filter((_, i) => i >= 2 && i !== at)
   if (strength === undefined) {
     out.defaultedWeights++
     ;(out.weightless ??= []).push(raw)
@@ -178,6 +179,21 @@ function addRelationship(out: ParsedGraphReply, fields: string[], raw: string): 
     description: joinDescription(descriptionFields),
     weight: strength ?? DEFAULT_WEIGHT,
   })
+}
+
+// A field holding nothing but a number (`9`, `"8"`): a strength followed by an extra field.
+const BARE_NUMBER = /^[\s"'`*]*-?\d+(?:\.\d+)?[\s"'`*]*$/
+
+/**
+ * Which field holds the strength: the last one when it starts with a number; otherwise a field of
+ * nothing but a number after the description, followed by extra text fields (a source tag some
+ * models append: `…<|>"keywords"<|>9<|>"Weekly Brief"`).
+ */
+function strengthField(fields: readonly string[]): number | undefined {
+  if (fields.length < 4) return undefined
+  if (parseStrength(fields[fields.length - 1]!) !== undefined) return fields.length - 1
+  for (let i = fields.length - 2; i >= 3; i--) if (BARE_NUMBER.test(fields[i]!)) return i
+  return undefined
 }
 
 /** Descriptions are cleaned like the reference; extra fields (a stray `<|>`) are kept, not dropped. */

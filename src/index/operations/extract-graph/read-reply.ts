@@ -27,7 +27,7 @@ const REFUSAL =
   /^\W*(?:I(?:'|’)?m sorry|I am sorry|sorry\b|I apologi[sz]e|I (?:can(?:no|')t|am unable|'m unable|won't|will not)|as an AI|unfortunately,? I|抱歉|对不起|很抱歉|我无法|我不能|无法完成)/i
 // A reply that says there is nothing (more) to extract: a legitimate empty answer.
 const NOTHING_FOUND =
-  /\b(?:no|zero|any|0)\s+(?:[\w-]+\s+){0,2}(?:entities|entity|relationships|records)\b|\bnothing\s+(?:more\s+|else\s+)?to\s+(?:add|extract)|\bnone\b|没有(?:更多|其他|新的)?(?:实体|关系)|无(?:实体|关系)/i
+  /\b(?:no|zero|any|0)\s+(?:[\w-]+\s+){0,2}(?:entities|entity|relationships|records|claims?)\b|\bnothing\s+(?:more\s+|else\s+)?to\s+(?:add|extract)|\bnone\b|没有(?:更多|其他|新的)?(?:实体|关系|声明|主张)|无(?:实体|关系|声明|主张)/i
 
 export function readGraphReply(reply: string, context: ReplyContext = {}): GraphReplyReading {
   const tuples = parseGraphReply(reply)
@@ -61,12 +61,22 @@ function withStructured(reply: string, tuples: ParsedGraphReply): ParsedGraphRep
 
 /** Titles the model copied from the prompt's examples: in the template, not in the text. */
 function echoedTitles(read: ParsedGraphReply, context: ReplyContext): Set<string> {
+  return echoedNames(
+    [...read.entities.map((e) => e.title), ...read.relationships.flatMap((r) => [r.source, r.target])],
+    context,
+  )
+}
+
+/**
+ * Names (entity titles, claim subjects) the model copied from the prompt's examples: found in the
+ * template but not in the text. Shared by graph and claim extraction.
+ */
+export function echoedNames(titles: readonly string[], context: ReplyContext): Set<string> {
   const { template, inputText } = context
   const echoes = new Set<string>()
   if (template === undefined || inputText === undefined) return echoes
   const inTemplate = template.replace('{input_text}', '').toUpperCase()
   const inText = inputText.toUpperCase()
-  const titles = [...read.entities.map((e) => e.title), ...read.relationships.flatMap((r) => [r.source, r.target])]
   for (const title of titles) {
     if (title.length < 3 || inText.includes(title)) continue
     const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -75,7 +85,12 @@ function echoedTitles(read: ParsedGraphReply, context: ReplyContext): Set<string
   return echoes
 }
 
-function whyUnusable(reply: string, echoed: boolean): string | undefined {
+/**
+ * Why a reply that yielded no usable record cannot be used (a refusal, prose, an echo of the
+ * examples, an unfinished thinking block), or undefined for a legitimate empty answer ("no
+ * entities", a bare completion marker). Shared by graph and claim extraction.
+ */
+export function whyUnusable(reply: string, echoed: boolean): string | undefined {
   if (echoed) return "an echo of the prompt's examples"
   const thinking = stripThinking(reply)
   const text = normalizeReply(reply).trim()

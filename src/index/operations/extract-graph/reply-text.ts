@@ -71,9 +71,14 @@ export function unquote(value: string): string {
   }
 }
 
-/** A name or type: upper-cased first (as the reference does), cleaned, unquoted. */
+// A name written inside the template's placeholder brackets (`<供电系统运维要点>`, `<SCROOGE>`).
+const ANGLE_WRAPPED = /^<([^<>|]+)>$/
+
+/** A name or type: upper-cased first (as the reference does), cleaned, unquoted, out of `<…>`. */
 export function cleanName(value: string): string {
-  return unquote(cleanField(value.toUpperCase()))
+  const name = unquote(cleanField(value.toUpperCase()))
+  const inner = ANGLE_WRAPPED.exec(name)?.[1]
+  return inner === undefined ? name : unquote(pythonStrip(inner))
 }
 
 // The strength opens its field, maybe behind quotes, emphasis or a label (`8`, `"9"`, `**7**`,

@@ -224,31 +224,131 @@ function labelledRecords(text: string): MarkdownRecord[] {
   return out
 }
 
-/** `1. **NAME** (Type): description` and `- **A** → **B**: description (strength: 8)`. */
+type Section = 'entities' | 'relationships' | 'other' | undefined
+
+// A heading: `### Entities`, `**Relationships:**`, `#### **组织 (Organization)**`, `Category:`.
+const HEADING = /^[ \t]*(?:#{1,6}[ \t]*(.+?)[ \t]*#*|\*\*([^*]+)\*\*[ \t]*[:：]?|([\p{L}][\p{L} ]{0,30}[:：]))[ \t]*$/u
+const RELATIONSHIP_HEADING = /relationship|relation|关系/i
+const ENTITY_HEADING = /entit|实体/i
+const OTHER_HEADING = /keyword|关键词|summary|总结|note|detail|context|output|analysis|说明|注/i
+// A list item saying that there is nothing of a kind: `None explicitly mentioned`, `无明确地理实体`.
+const NOTHING = /^(?:none|no |n\/a|nothing|无|没有)/i
+
+/** What the heading starts: entity or relationship records, something else, or (undefined) not a heading. */
+function sectionOf(line: string, current: Section): Section | 'type' | undefined {
+  const m = HEADING.exec(line)
+  if (m === null || BULLET.test(line)) return undefined
+  const title = (m[1] ?? m[2] ?? m[3]!).replace(EMPHASIS, '')
+  if (RELATIONSHIP_HEADING.test(title)) return 'relationships'
+  if (ENTITY_HEADING.test(title)) return 'entities'
+  if (OTHER_HEADING.test(title)) return 'other'
+  // A type heading (`**Category:**`, `#### 组织 (Organization)`) inside the entity section.
+  return current === 'entities' ? 'type' : 'other'
+}
+
+/**
+ * List items: `1. **NAME** (Type): description` (the description may follow on indented lines),
+ * `- **A** → **B**: description (strength: 8)`, `1. **A → B**`; and, under an entities heading, plain
+ * items (`- NAME`, `- **NAME**：description`, typed by the heading above them), under a relationships
+ * heading `**A 与 B**` and sentences naming two bold names (`**A** developed **B**.`).
+ */
 function bulletRecords(text: string): MarkdownRecord[] {
   const out: MarkdownRecord[] = []
-  for (const line of text.split('\n')) {
-    if (!BULLET.test(line)) continue
-    const body = line.replace(BULLET, '').trim()
-    const entity = /^\*\*([^*]+)\*\*\s*[(（]([^)）]+)[)）]\s*[:：—–-]\s*(.*)$/.exec(body)
-    if (entity !== null) {
-      out.push({ fields: { name: entity[1]!, type: entity[2]!, description: entity[3]! }, raw: line.trim() })
-      continue
+  const lines = text.split('\n')
+  let section: Section
+  let type: string | undefined
+  lines.forEach((line, i) => {
+    const heading = sectionOf(line, section)
+    if (heading === 'type') {
+      type = (
+        HEADING.exec(line)!
+          .slice(1)
+          .find((g) => g !== undefined) ?? ''
+      )
+        .replace(EMPHASIS, '')
+        .replace(/[:：]$/, '')
+      return
     }
-    const ends = body.split(ARROW)
-    if (ends.length !== 2 || !body.startsWith('**')) continue
-    const target = /^\*\*([^*]+)\*\*\s*[:：—–-]?\s*(.*)$/.exec(ends[1]!)
-    if (target === null) continue
-    const strength = TRAILING_STRENGTH.exec(target[2]!)
-    out.push({
-      fields: {
-        source: ends[0]!.replace(EMPHASIS, ''),
-        target: target[1]!,
-        description: strength === null ? target[2]! : target[2]!.slice(0, strength.index),
-        ...(strength === null ? {} : { strength: strength[1]! }),
-      },
-      raw: line.trim(),
-    })
-  }
+    if (heading !== undefined) {
+      section = heading
+      type = undefined
+      return
+    }
+    if (!BULLET.test(line)) return
+    const body = line.replace(BULLET, '').trim()
+    const entity = /^\*\*([^*]+)\*\*\s*[(（]([^)）]+)[)）]\s*(?:[:：—–-]\s*(.*))?$/.exec(body)
+    if (entity !== null) {
+      const description = entity[3] ?? continuation(lines, i)
+      out.push({ fields: { name: entity[1]!, type: entity[2]!, description }, raw: line.trim() })
+      return
+    }
+    const relationship = arrowRecord(body) ?? (section === 'relationships' ? sentenceRecord(body) : undefined)
+    if (relationship !== undefined) {
+      out.push({ fields: relationship, raw: line.trim() })
+      return
+    }
+    if (section === 'entities' && !/^\s/.test(line)) {
+      const plain = body.replace(EMPHASIS, '')
+      const labelled = LABELLED.exec(plain)
+      // `1. 实体名称：李白` is a labelled line (labelledRecords), not a name.
+      if (labelled !== null && roleOf(labelled[1]!) !== undefined) return
+      const item = entityItem(body)
+      // A sentence under the heading ("- The text names three ports.") is prose, not a name.
+      if (item === undefined || NOTHING.test(item.name) || item.name.length > 60 || /[.。!?！？]$/.test(item.name))
+        return
+      out.push({ fields: { ...item, ...(type === undefined ? {} : { type }) }, raw: line.trim() })
+    }
+  })
   return out
+}
+
+/**
+ * A plain list item under an entities heading: `**NAME**：description`, `NAME (description)`,
+ * `*NAME* (description)` or just `NAME`.
+ */
+function entityItem(body: string): { name: string; description: string } | undefined {
+  const bold = /^\*\*([^*]+)\*\*\s*(?:[:：—–-]\s*(.*))?$/.exec(body)
+  if (bold !== null) return { name: bold[1]!.trim(), description: bold[2] ?? '' }
+  const item = /^\*?([^(（:：*]+?)\*?\s*(?:[(（]([^)）]*)[)）])?\s*(?:[:：]\s*(.*))?$/.exec(
+    body.replace(/\*\*|__|`/g, ''),
+  )
+  if (item === null || item[1]!.trim() === '') return undefined
+  return { name: item[1]!.trim(), description: item[3] ?? item[2] ?? '' }
+}
+
+/** The indented lines under a list item, joined: its description. */
+function continuation(lines: readonly string[], at: number): string {
+  const out: string[] = []
+  for (let j = at + 1; j < lines.length && /^[ \t]+\S/.test(lines[j]!) && !BULLET.test(lines[j]!); j++)
+    out.push(lines[j]!.trim())
+  return out.join(' ')
+}
+
+/** `**A** → **B**: description (strength: 8)` or `**A → B**`. */
+function arrowRecord(body: string): Fields | undefined {
+  if (!body.startsWith('**')) return undefined
+  const whole = /^\*\*([^*]+)\*\*\s*[:：—–-]?\s*(.*)$/.exec(body)
+  const inside = whole === null ? undefined : whole[1]!.split(ARROW)
+  if (inside !== undefined && inside.length === 2)
+    return { source: inside[0]!, target: inside[1]!, description: whole![2]! }
+  const ends = body.split(ARROW)
+  if (ends.length !== 2) return undefined
+  const target = /^\*\*([^*]+)\*\*\s*[:：—–-]?\s*(.*)$/.exec(ends[1]!)
+  if (target === null) return undefined
+  const strength = TRAILING_STRENGTH.exec(target[2]!)
+  return {
+    source: ends[0]!.replace(EMPHASIS, ''),
+    target: target[1]!,
+    description: strength === null ? target[2]! : target[2]!.slice(0, strength.index),
+    ...(strength === null ? {} : { strength: strength[1]! }),
+  }
+}
+
+/** Under a relationships heading: `**A 与 B**` / `**A and B**`, or a sentence with two bold names. */
+function sentenceRecord(body: string): Fields | undefined {
+  const pair = /^\*\*([^*]+?)\s+(?:与|和|and)\s+([^*]+)\*\*\s*[:：]?\s*(.*)$/.exec(body)
+  if (pair !== null) return { source: pair[1]!, target: pair[2]!, description: pair[3]! }
+  const bold = [...body.matchAll(/\*\*([^*]+)\*\*/g)]
+  if (bold.length < 2) return undefined
+  return { source: bold[0]![1]!, target: bold[1]![1]!, description: body.replace(EMPHASIS, '') }
 }
