@@ -100,6 +100,17 @@ export class QueryError extends GraphragError {
   }
 }
 
+/**
+ * A query against a project with no index yet (or without a table the method reads): the user's fix
+ * is `graphrag index`, so the server answers 409, not 500.
+ */
+export class MissingIndexError extends QueryError {
+  constructor(message: string) {
+    super(message)
+    this.name = 'MissingIndexError'
+  }
+}
+
 /** `graphrag export`: an option the index cannot satisfy (a level it does not have), or an output that cannot be written. */
 export class ExportError extends GraphragError {
   constructor(message: string, options?: { cause?: unknown }) {

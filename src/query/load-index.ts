@@ -3,7 +3,7 @@
  * Python GraphRAG: columns are read by name) and fails with the file name when one is missing.
  */
 import { join } from 'node:path'
-import { QueryError } from '../errors.js'
+import { MissingIndexError, QueryError } from '../errors.js'
 import { COMMUNITIES, COMMUNITY_REPORTS, COVARIATES, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../model/index.js'
 import type { RowOf } from '../model/schema.js'
 import { folderIdentity } from '../storage/generations.js'
@@ -56,11 +56,7 @@ async function loadOnce<K extends TableName>(
   for (const name of [...names, ...optional]) {
     const required = (names as readonly TableName[]).includes(name)
     if (!(await store.has(name))) {
-      if (required) {
-        throw new QueryError(
-          `the index has no ${name} table (${join(dataDir, `${name}.parquet`)}); run \`graphrag index\` first or point --data at the output folder`,
-        )
-      }
+      if (required) throw await missingTable(store, dataDir, name)
       continue
     }
     const rows = await store.read(SCHEMAS[name])
@@ -68,6 +64,17 @@ async function loadOnce<K extends TableName>(
       name === 'text_units' ? withRowIds(rows as IndexTables['text_units']) : rows
   }
   return out as Pick<IndexTables, K> & Partial<IndexTables>
+}
+
+/** "No index yet" when the folder holds none of the index tables (never indexed), else the one table missing. */
+async function missingTable(store: ParquetTableStore, dataDir: string, name: TableName): Promise<MissingIndexError> {
+  const fix = 'run `graphrag index` first or point --data at the output folder'
+  for (const table of Object.keys(SCHEMAS)) {
+    if (await store.has(table)) {
+      return new MissingIndexError(`the index has no ${name} table (${join(dataDir, `${name}.parquet`)}); ${fix}`)
+    }
+  }
+  return new MissingIndexError(`no index yet in ${dataDir}: ${fix}`)
 }
 
 /** Indexes from before human_readable_id existed: fall back to the row position (as the reference does). */

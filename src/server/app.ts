@@ -5,7 +5,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { HTTPException } from 'hono/http-exception'
-import { RequestError } from '../errors.js'
+import { MissingIndexError, RequestError } from '../errors.js'
 import { maskUrlSecrets } from '../text/url-secrets.js'
 import { limitNonUploads } from './body-limit.js'
 import { registerChatRoutes } from './chat-completions.js'
@@ -117,12 +117,15 @@ function tokenAuth(token: string): MiddlewareHandler {
 }
 
 /**
- * Request problems keep their status; our errors are 500 with their message (secret-free by design,
+ * Request problems keep their status; a project without an index is a 409; our errors are 500 with their message (secret-free by design,
  * URL credentials masked as a second line of defence); others say only "internal".
  */
 function errorReply(c: Context, error: unknown): Response {
   if (error instanceof RequestError)
     return c.json({ error: { message: maskUrlSecrets(error.message), type: 'invalid_request' } }, error.status)
+  // The project has no index yet: the client's fix (start an index job), not a server failure.
+  if (error instanceof MissingIndexError)
+    return c.json({ error: { message: `${maskUrlSecrets(error.message)} (or POST /index)`, type: 'no_index' } }, 409)
   if (error instanceof HTTPException) {
     if (error.res !== undefined) return error.getResponse()
     // hono's JSON validator: the parser's own message would quote the body.

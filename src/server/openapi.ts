@@ -144,6 +144,7 @@ export const OPENAPI = {
             description: 'The answer',
             content: { ...json({ $ref: '#/components/schemas/QueryResult' }), ...sse },
           },
+          '409': error('No index yet (or it lacks a table the method reads): run graphrag index or POST /index'),
           ...STANDARD_ERRORS,
         },
       },

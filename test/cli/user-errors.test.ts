@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:net'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { main } from '../../src/cli/main.js'
+import { fakeModelSettingsYaml } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'
 
 /** Runs the CLI in this process; returns its exit code and what it wrote to stderr. */
@@ -39,6 +41,19 @@ describe('user mistakes read as such, with what to change (not "this looks like 
       /^graphrag: .*settings\.yaml: invalid YAML \(its aliases expand too many times.*use fewer aliases/,
     )
     expect(run.stderr).not.toContain('looks like a bug')
+  })
+
+  it('a query before any index: one line saying there is no index yet and to run graphrag index', async () => {
+    // The models are never called: port 9 (discard) only completes the settings.
+    const settings = `${fakeModelSettingsYaml('http://127.0.0.1:9')}vector_store:\n  vector_size: 8\n`
+    const root = await testdir({ 'settings.yaml': settings, 'input/a.txt': 'text' })
+    for (const method of ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']) {
+      const run = await cli('query', '--root', root, '--method', method, 'Who keeps the lighthouse?')
+      expect(run.code, method).toBe(1)
+      expect(run.stderr, method).toBe(
+        `graphrag: no index yet in ${join(root, 'output')}: run \`graphrag index\` first or point --data at the output folder\n`,
+      )
+    }
   })
 
   it('a port another program listens on, for graphrag serve', async () => {

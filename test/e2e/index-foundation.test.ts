@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { initProject as initInProcess } from '../../src/config/init-project.js'
 import { DOCUMENTS } from '../../src/model/index.js'
 import { decodeParquet } from '../../src/storage/parquet.js'
 import { runCli } from '../support/cli.js'
@@ -11,10 +12,10 @@ import { testdir } from '../support/testdir.js'
 
 const FIRST_THREE = 'workflows: [load_input_documents, create_base_text_units, create_final_documents]\n'
 
+/** An initialized project (init in process: `graphrag init` itself is tested below) limited to the first three workflows. */
 async function initProject(): Promise<string> {
   const root = await testdir({})
-  const init = await runCli(['init', '--root', root])
-  expect(init.code, init.stderr).toBe(0)
+  await initInProcess({ root })
   const template = await readFile(join(root, 'settings.yaml'), 'utf8')
   expect(template).toMatch(/^workflows: null$/m)
   await writeFile(join(root, 'settings.yaml'), template.replace(/^workflows: null$/m, FIRST_THREE.trim()))

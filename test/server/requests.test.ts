@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LruCache } from '../../src/server/lru.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { PROJECT_ROOT } from '../support/shared.js'
+import { fakeModelSettingsYaml } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'
 import { EMPTY_QUESTION } from '../../src/query/question.js'
 
@@ -73,6 +74,32 @@ describe('request validation', () => {
     expect(await refused('/v1/chat/completions', { model: 'graphrag-local', messages: [] })).toBe(
       'messages: expected a non-empty array',
     )
+  })
+})
+
+describe('a query before any index', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    // The models are never called: port 9 (discard) only completes the settings.
+    const root = await testdir({ 'settings.yaml': fakeModelSettingsYaml('http://127.0.0.1:9') })
+    server = await startServer({ root, port: 0, env: { GRAPHRAG_SERVER_TOKEN: undefined } })
+  })
+  afterAll(() => server?.close())
+
+  it('is a 409 no_index naming the fix (graphrag index, or POST /index), for every method, not a 500', async () => {
+    for (const method of ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']) {
+      const res = await fetch(`${server.url}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ question: 'Who keeps the lighthouse?', method }),
+      })
+      const body = (await res.json()) as { error: { message: string; type: string } }
+      expect(res.status, `${method}: ${JSON.stringify(body)}`).toBe(409)
+      expect(body.error.type, method).toBe('no_index')
+      expect(body.error.message, method).toMatch(
+        /^no index yet in .*: run `graphrag index` first.*\(or POST \/index\)$/,
+      )
+    }
   })
 })
 
