@@ -123,10 +123,34 @@ describe('edge bonuses', () => {
     expect(degreeShares([{ id: 'a', degree: 0 }])).toEqual(new Map([['a', 0]]))
   })
 
-  it('the degree bonus of a passage naming no entity is 0; two of three question entities make one pair of three', () => {
+  it('the degree bonus of a passage naming no entity is 0, and a question without entities gives no entity bonus', () => {
     expect(entityBonuses(new Set(), new Set(['e1']), new Map(), { ...WEIGHTS, degree: 1 }).degree).toBe(0)
     const degree = new Map([['e1', 1]])
-    expect(entityBonuses(new Set(['e1', 'zz']), new Set(), degree, { ...WEIGHTS, degree: 1 }).degree).toBe(0.5)
+    expect(entityBonuses(new Set(['e1', 'zz']), new Set(), degree, { ...WEIGHTS, degree: 1 })).toEqual({
+      shared_entities: 0,
+      cooccurrence: 0,
+      degree: 0.5,
+    })
+  })
+
+  it('a passage naming all three question entities names all three of their pairs', () => {
+    const three = new Set(['e1', 'e2', 'e3'])
+    expect(entityBonuses(three, three, new Map(), WEIGHTS)).toEqual({
+      shared_entities: 0.15,
+      cooccurrence: 0.1,
+      degree: 0,
+    })
+  })
+
+  it('on equal bonuses from one seed keeps the edge first by id, whatever the input order', () => {
+    const weights = { ...WEIGHTS, edgeWeights: { ...WEIGHTS.edgeWeights, part_of: 0.15 } }
+    const edges = [
+      edge('b', 's', 'x', 'part_of', 1),
+      edge('a', 's', 'x', 'mentions', 1),
+      edge('c', 's', 'x', 'part_of', 1),
+    ]
+    expect(edgeBonuses(['s'], edges, weights).get('x')).toMatchObject({ relation: 'mentions', bonus: 0.15 })
+    expect(edgeBonuses(['s'], [...edges].reverse(), weights).get('x')).toMatchObject({ relation: 'mentions' })
   })
 })
 
@@ -202,6 +226,30 @@ describe('whyIncluded', () => {
     }),
   )
   const of = (id: string) => base.find((c) => c.id === id)!
+
+  it('lists each candidate once: an edge to a passage a list already holds adds a bonus, not a row', () => {
+    expect(base.map((c) => c.id).sort()).toEqual(['a', 'c', 's', 'z'])
+  })
+
+  it('composite = fused_norm + the four bonuses', () => {
+    const ranked = rankCandidates(
+      input({
+        lists: [{ signal: 'vector', hits: hits('s', 'a') }],
+        edges: [edge('1', 's', 'a', 'elaborates', 1)],
+        unitEntities: new Map([['a', new Set(['e1', 'e2'])]]),
+        questionEntities: new Set(['e1', 'e2']),
+        degreeShare: new Map([
+          ['e1', 1],
+          ['e2', 0.5],
+        ]),
+        weights: { ...WEIGHTS, degree: 0.1 },
+        knownUnits: new Set(['s', 'a']),
+      }),
+    )
+    const a = ranked.find((c) => c.id === 'a')!
+    expect(a.bonuses).toEqual({ shared_entities: 0.15, cooccurrence: 0.1, edge: 0.2, degree: expect.closeTo(0.075) })
+    expect(a.composite).toBeCloseTo(61 / 62 + 0.15 + 0.1 + 0.2 + 0.075, 12)
+  })
 
   it('names each list with its 1-based rank, the hops and entity of the graph path, the edge and the entities', () => {
     expect(whyIncluded(of('a'), label)).toBe(
