@@ -71,6 +71,11 @@ describe('POST /query body', () => {
     })
   })
 
+  it('accepts each search method by name', async () => {
+    for (const method of ['local', 'global', 'drift', 'basic', 'graph', 'hybrid'])
+      expect(await check(validQuery(), { question: 'q', method }), method).toMatchObject({ ok: { method } })
+  })
+
   it('refuses a blank response type and names the field of a nested problem', async () => {
     expect(await check(validQuery(), { question: 'q', response_type: ' ' })).toEqual(
       refusal('response_type: expected a non-empty string'),
