@@ -104,6 +104,13 @@ describe('edge bonuses', () => {
       WEIGHTS,
     )
     expect(worse.get('x')).toMatchObject({ from: 's1', relation: 'caused_by' })
+    // Nor does a worse bonus from a better-ranked seed met later.
+    const later = edgeBonuses(
+      ['s1', 's2'],
+      [edge('1', 's2', 'x', 'caused_by', 1), edge('2', 's1', 'x', 'elaborates', 1)],
+      WEIGHTS,
+    )
+    expect(later.get('x')).toMatchObject({ from: 's2', relation: 'caused_by' })
   })
 
   it('degree shares are each degree over the largest, all 0 in a graph without edges', () => {
@@ -179,6 +186,21 @@ describe('rankCandidates', () => {
     expect(ranked.map((c) => [c.id, c.rank, c.composite])).toEqual([
       ['a', 0, 1],
       ['b', 1, 1],
+    ])
+  })
+
+  it('sorts by composite score: bonuses lift a passage above one fused higher', () => {
+    const ranked = rankCandidates(
+      input({
+        lists: [{ signal: 'vector', hits: hits('a', 'b') }],
+        unitEntities: new Map([['b', new Set(['e1'])]]),
+        questionEntities: new Set(['e1']),
+        weights: { ...WEIGHTS, sharedEntity: 0.5 },
+      }),
+    )
+    expect(ranked.map((c) => [c.id, c.rank])).toEqual([
+      ['b', 0],
+      ['a', 1],
     ])
   })
 
