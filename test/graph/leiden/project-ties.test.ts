@@ -36,6 +36,21 @@ describe('projection of a previous clustering: ties', () => {
     expect(alone[labels.indexOf('x')]).not.toBe(alone[labels.indexOf('a0')])
   })
 
+  it('leaves each new node that gains nothing by joining in a community of its own, never one shared', () => {
+    // x and y hang on a from either end; at resolution 4 joining a loses (1 − (4/6)·1·4 < 0).
+    const { network, labels } = buildNetwork([
+      ['a0', 'a1', 1],
+      ['x', 'a0', 1],
+      ['y', 'a1', 1],
+    ])
+    const { membership, count } = projectMembership(network, Int32Array.from([0, 0, -1, -1]), 4)
+    const of = (name: string) => membership[labels.indexOf(name)]
+    expect(labels).toEqual(['a0', 'a1', 'x', 'y'])
+    expect(count).toBe(3)
+    expect(of('x')).not.toBe(of('y'))
+    expect(of('x')).not.toBe(of('a0'))
+  })
+
   it('places new nodes tied to each other as one group, not pulled one by one into an old community', () => {
     // Old community a = K5. A new triangle n0–n1–n2 with n0 tied to a0 by weight 5. One by one, n0
     // would join a (gain 5 − 7·25/36 > 0) and leave n1, n2 behind; as a group (degree 11) joining a
