@@ -51,6 +51,20 @@ describe('projection of a previous clustering: ties', () => {
     expect(of('x')).not.toBe(of('a0'))
   })
 
+  it("counts a placed node in its community's weight for the nodes placed after it", () => {
+    // x and y hang on a0 alone. 2m = 6, resolution 1.32 (r = 0.22): x joins a (1 − 0.22·1·4 > 0);
+    // a then weighs 5, and y does not (1 − 0.22·1·5 < 0).
+    const { network, labels } = buildNetwork([
+      ['a0', 'a1', 1],
+      ['x', 'a0', 1],
+      ['y', 'a0', 1],
+    ])
+    const { membership } = projectMembership(network, Int32Array.from([0, 0, -1, -1]), 1.32)
+    const of = (name: string) => membership[labels.indexOf(name)]
+    expect(of('x')).toBe(of('a0'))
+    expect(of('y')).not.toBe(of('a0'))
+  })
+
   it('places new nodes tied to each other as one group, not pulled one by one into an old community', () => {
     // Old community a = K5. A new triangle n0–n1–n2 with n0 tied to a0 by weight 5. One by one, n0
     // would join a (gain 5 − 7·25/36 > 0) and leave n1, n2 behind; as a group (degree 11) joining a
