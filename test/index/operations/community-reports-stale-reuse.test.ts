@@ -241,12 +241,15 @@ describe('predecessors', () => {
         // GAMMA was at level 1, not 0: no predecessor at level 0.
         community(1, 0, ['GAMMA', 'ZETA']),
         community(2, 1, ['GAMMA']),
+        // The same tie met the other way round (0, then 1): still 0.
+        community(3, 0, ['EPSILON', 'BETA']),
       ],
     }
     expect(predecessors(previous, current)).toEqual(
       new Map([
         [0, 0],
         [2, 2],
+        [3, 0],
       ]),
     )
   })
