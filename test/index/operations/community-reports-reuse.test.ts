@@ -75,6 +75,18 @@ describe('reportWriter: which earlier report answers a community', () => {
     expect(calls() - before).toBe(2)
   })
 
+  it('asks the model, and records nothing, for a context whose ids are not those of the maps', async () => {
+    const store = new MemoryKeyValueStore()
+    const { context } = generation(['a', 'b'], ['a', 'b'])
+    // Maps of a generation where a and b swapped ids: the context cannot be put in canonical form.
+    const { maps } = generation(['b', 'a'], [])
+    expect(await reportWriter(OPTIONS, { chat, stable: { store, maps } })(0, context)).toEqual({
+      content: REPLY,
+      reuse: 'none',
+    })
+    expect(await store.keys()).toEqual([])
+  })
+
   it('renumbers the report of the same canonical context without a model call, and counts it', async () => {
     const store = new MemoryKeyValueStore()
     const first = generation(['a', 'b'], ['a', 'b'])
