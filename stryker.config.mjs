@@ -2,6 +2,7 @@
 // as the machine is shared. A smaller scope (the chunker and the parser with their own tests):
 //   MUTATE_TESTS=test/index/operations/chunk-text.test.ts,test/index/operations/extract-graph-parse.test.ts \
 //   npm run mutate -- --mutate src/index/operations/chunk-text.ts,src/index/operations/extract-graph/parse.ts
+// The four areas of issue 28 §11, with their test files and the last scores: docs/testing.md.
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],

@@ -11,9 +11,11 @@ import {
   rowsLosingContent,
   staleDecision,
   storedReports,
+  unitsGone,
 } from '../../../src/index/operations/community-reports/stale-reuse.js'
 import type { CommunityRow } from '../../../src/model/communities.js'
 import type { CommunityReportRow } from '../../../src/model/community-reports.js'
+import type { CovariateRow } from '../../../src/model/covariates.js'
 import type { EntityRow } from '../../../src/model/entities.js'
 import type { RelationshipRow } from '../../../src/model/relationships.js'
 
@@ -133,6 +135,16 @@ describe('staleDecision', () => {
     })
   })
 
+  it('measures two empty contexts as unchanged, and a context emptied as changed entirely', () => {
+    const empty = { basis: 'b', rows: [] }
+    expect(staleDecision(empty, empty, new Set(), 0)).toEqual({ keep: true, change: 0 })
+    expect(staleDecision({ basis: 'b', rows: ['m1'] }, empty, new Set(), 0.99)).toEqual({
+      keep: false,
+      change: 1,
+      reason: 'changed too much',
+    })
+  })
+
   it('regenerates when a substituted sub-community report changed', () => {
     const anchor = rows(FOUR, [], ['child report'])
     expect(staleDecision(anchor, rows(FOUR, [], ['child report, rewritten']), new Set(), 0.9)).toMatchObject({
@@ -165,6 +177,28 @@ describe('rowsLosingContent', () => {
         .sort(),
     )
   })
+
+  it('names a claim gone or moved to another text unit, and nothing when no table changed', () => {
+    const claim = (id: string, unit: string) => ({ id, text_unit_id: unit }) as unknown as CovariateRow
+    const tables = (claims: CovariateRow[] | null) => ({
+      entities: [entity('ALPHA', ['t1'])],
+      relationships: [],
+      claims,
+    })
+    expect(
+      [...rowsLosingContent(tables([claim('c1', 't1'), claim('c2', 't2')]), tables([claim('c2', 't3')]))].sort(),
+    ).toEqual([rowKey('Claims', 'c1'), rowKey('Claims', 'c2')].map(rowName).sort())
+    expect(rowsLosingContent(tables([claim('c1', 't1')]), tables([claim('c1', 't1')])).size).toBe(0)
+    expect(rowsLosingContent(tables(null), tables(null)).size).toBe(0)
+  })
+})
+
+describe('unitsGone', () => {
+  it('names the text units of the previous generation the current one lacks, as Sources rows', () => {
+    expect(unitsGone([{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }], [{ id: 'u2' }, { id: 'u4' }])).toEqual(
+      new Set([rowName(rowKey('Sources', 'u1')), rowName(rowKey('Sources', 'u3'))]),
+    )
+  })
 })
 
 describe('predecessors', () => {
@@ -186,6 +220,36 @@ describe('predecessors', () => {
       new Map([
         [0, 1],
         [2, 0],
+      ]),
+    )
+  })
+
+  it('on a tie takes the lower previous number, matches members within their level only, and pairs no new community', () => {
+    const previous = {
+      entities,
+      communities: [
+        community(0, 0, ['DELTA', 'EPSILON']),
+        community(1, 0, ['ALPHA', 'BETA']),
+        community(2, 1, ['GAMMA']),
+      ],
+    }
+    const current = {
+      entities: [...entities, entity('ZETA', [])],
+      communities: [
+        // One member from each of 1 and 0 (met in that order): the lower number, 0.
+        community(0, 0, ['ALPHA', 'DELTA']),
+        // GAMMA was at level 1, not 0: no predecessor at level 0.
+        community(1, 0, ['GAMMA', 'ZETA']),
+        community(2, 1, ['GAMMA']),
+        // The same tie met the other way round (0, then 1): still 0.
+        community(3, 0, ['EPSILON', 'BETA']),
+      ],
+    }
+    expect(predecessors(previous, current)).toEqual(
+      new Map([
+        [0, 0],
+        [2, 2],
+        [3, 0],
       ]),
     )
   })
