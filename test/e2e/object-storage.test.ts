@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
 import { pullGeneration, readPointer } from '../../src/storage/object/generations.js'
@@ -124,7 +124,7 @@ async function s3Backend(): Promise<Backend> {
 }
 
 /** The published generation, downloaded the way a reader does. */
-async function published(backend: Backend): Promise<string> {
+async function publishedOf(backend: Backend): Promise<string> {
   const loc = remoteLocation('output_storage', backend.spec('output'))
   const found = await readPointer(loc)
   expect(found, 'no generation pointer').toBeDefined()
@@ -150,11 +150,45 @@ describe.each([
   }, 60_000)
 
   it.runIf(essential)(
-    'index reads inputs from the store and publishes tables and vectors equal to a local-folder index; logs and cache land in the store',
+    'index reads inputs from the store and publishes tables and vectors equal to a local-folder index; logs and cache land in the store; a run that failed on one machine resumes on a fresh one from the work it saved in the store',
     async () => {
+      // First a run whose embedding endpoint fails: it stops at the last workflow and publishes nothing.
+      const failing = await startFakeLlm({ embeddingDimension: 8, faults: { rate: 1, kinds: ['500'] } })
+      const yaml = (embeddingBase: string, cache: string) => {
+        const storage = storageYaml(backend.keys).replace('base_dir: cache', `base_dir: ${cache}`)
+        const [chat, embedding] = settingsYaml(storage).split('embedding_models:')
+        return `${chat}embedding_models:${embedding!.replace(llm.baseUrl, embeddingBase)}`
+      }
+      const loc = remoteLocation('output_storage', backend.spec('output'))
+      await writeFile(join(root, 'settings.yaml'), yaml(failing.baseUrl, 'cache'))
+      try {
+        const first = await cli(['index', '--skip-validation'])
+        expect(first.code, first.stderr).not.toBe(0)
+        expect(await readPointer(loc), 'a failed run publishes nothing').toBeUndefined()
+        expect((await backend.store.list('output/.generations/.work/')).map((o) => o.key)).toContain(
+          'output/.generations/.work/state.json',
+        )
+      } finally {
+        await failing.close()
+      }
+      // Then a CI job on another machine: nothing local, a working embedding endpoint, an empty model cache
+      // (what it skips, it skips because the saved work resumes, not thanks to cached replies).
+      await rm(join(root, '.graphrag'), { recursive: true, force: true })
+      await writeFile(join(root, 'settings.yaml'), yaml(llm.baseUrl, 'cache-of-another-job'))
+      const chats = llm.requests.filter((r) => r.kind !== 'embedding').length
       const run = await cli(['index', '--skip-validation'])
+      await writeFile(join(root, 'settings.yaml'), settingsYaml(storageYaml(backend.keys)))
       expect(run.code, run.stderr).toBe(0)
-      const dir = await published(backend)
+      expect(run.stderr).toMatch(
+        /resuming the unfinished run saved in (az|s3):\/\/graphrag\d+\/output\/\.generations\/\.work/,
+      )
+      expect(llm.requests.filter((r) => r.kind !== 'embedding').length, 'no model call repeated').toBe(chats)
+      const dir = await publishedOf(backend)
+      const stats = JSON.parse(await readFile(join(dir, 'stats.json'), 'utf8')) as {
+        workflows: Record<string, { skipped?: boolean }>
+      }
+      expect(stats.workflows.extract_graph?.skipped).toBe(true)
+      expect(stats.workflows.generate_text_embeddings?.skipped).not.toBe(true)
       expect(await comparableTables(dir)).toEqual(local.tables)
       expect(await lanceRowCounts(join(dir, 'lancedb'))).toEqual(local.vectors)
       const keys = (await backend.store.list('')).map((o) => o.key)
@@ -162,8 +196,10 @@ describe.each([
       expect(keys.some((k) => k.startsWith('cache/'))).toBe(true)
       expect(keys).toContain('output/.generations/current.json')
       expect(keys).not.toContain('output/.generations/lock')
+      // The publish superseded the saved work.
+      expect(keys.filter((k) => k.startsWith('output/.generations/.work/'))).toEqual([])
     },
-    120_000,
+    180_000,
   )
 
   it.each(SLOW ? ['local', 'global', 'drift', 'basic'] : name === 'azurite' ? ['basic'] : [])(
@@ -207,7 +243,7 @@ describe.each([
       expect(run.code, run.stderr).toBe(0)
       const after = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer
       expect(after.previous).toBe(before)
-      expect(await comparableTables(await published(backend))).toEqual(local.tables)
+      expect(await comparableTables(await publishedOf(backend))).toEqual(local.tables)
     },
     120_000,
   )
@@ -279,7 +315,7 @@ describe.each([
       expect(update.stderr).toMatch(/took over the lock/)
       expect((await pointerNow()).generation).not.toBe(before.generation)
       // model_replies records which earlier replies the update reused: the killed runs' history differs from the local one.
-      const { 'model_replies.parquet': _, ...tables } = await comparableTables(await published(backend))
+      const { 'model_replies.parquet': _, ...tables } = await comparableTables(await publishedOf(backend))
       const { 'model_replies.parquet': __, ...expected } = localUpdated
       expect(tables).toEqual(expected)
     },

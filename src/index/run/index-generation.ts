@@ -12,6 +12,7 @@ import {
   openWorkGeneration,
   publishGeneration,
   recoverGenerations,
+  workBeganFromPublished,
   type GenerationPaths,
 } from '../../storage/generations.js'
 import { beginRemoteRun, type RemoteRun } from '../../storage/object/remote-index.js'
@@ -26,6 +27,8 @@ export interface IndexGeneration {
   /** Notices for the console: a stale lock taken over, a crashed publish finished. */
   readonly notices: string[]
   publish(): Promise<void>
+  /** A workflow finished: on object storage, the work so far is saved in the store (resume on any machine). */
+  checkpoint(): void
   /** Leaves output/ as it is and removes the work generation. */
   discard(): Promise<void>
   release(): Promise<void>
@@ -58,6 +61,11 @@ export async function beginGeneration(settings: Settings, command: string): Prom
     }
     if ((await recoverGenerations(paths)).rolledForward)
       notices.push(`finished publishing the index an interrupted run had completed (${paths.output})`)
+    // Object storage: an unfinished run's work saved in the store (by a run on any machine) becomes the local work folder.
+    if (remote !== undefined && (await remote.openWork(paths.work, await workBeganFromPublished(paths)))) {
+      await workBeganFromPublished(paths, true)
+      notices.push(`resuming the unfinished run saved in ${remote.workUrl}`)
+    }
     const work = await openWorkGeneration(paths)
     return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, lock, remote)
   } catch (error) {
@@ -82,6 +90,7 @@ function handle(
     notices,
     publish: () =>
       remote === undefined ? publishGeneration(paths) : remote.publish(paths.work, () => publishGeneration(paths)),
+    checkpoint: () => remote?.checkpoint(),
     discard: () => discardWorkGeneration(paths),
     async release() {
       try {

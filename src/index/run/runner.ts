@@ -236,6 +236,7 @@ async function runInGeneration(
     const previous = state.completed.at(-1)?.tables ?? {}
     state.completed.push({ ...record, tables: tablesInListOrder(previous, record.tables, workflows[at]!.writes) })
     await writeResumeState(outputDir, state)
+    generation.checkpoint()
   })
   const runOne = async (i: number): Promise<{ stop: boolean }> => {
     options.interrupt?.throwIfRequested()
@@ -243,6 +244,8 @@ async function runInGeneration(
     const run = () => runWorkflow(planned, { ...deps, recordCompletion: (r) => recorder.record(i, r) })
     const outcome = reuse === undefined ? await run() : await reuse.within(planned.name, run)
     await reuse?.finishWorkflow(new ParquetTableStore(outputDir), planned.name)
+    // Also after model_replies has the workflow's rows (the record above may come first).
+    generation.checkpoint()
     return outcome
   }
   // An update's change-recording workflows (update_*) touch state they do not declare: they keep list order.

@@ -25,6 +25,7 @@ import {
 import { acquireObjectLock } from './object-lock.js'
 import { storageRetries } from './object-store.js'
 import { type RemoteLocation, remoteAt } from './remote.js'
+import { restoreWork, type WorkSaver, workSaver } from './work-state.js'
 
 /** How long a reader trusts the pointer it read (serve answers many queries a second; a publish shows within this). */
 const POINTER_TTL_MS = 2_000
@@ -79,6 +80,16 @@ export async function syncRemoteInput(dir: string): Promise<void> {
 
 export interface RemoteRun {
   lock: RunLock
+  /** Where the unfinished run's work is saved in the store, for messages. */
+  readonly workUrl: string
+  /**
+   * Makes `workDir` hold the work an unfinished run saved in the store (from any machine) when
+   * the local folder is not already that work or newer (`localCurrent`), and saves this run's
+   * work there from now on (see work-state.ts). True when the folder was restored.
+   */
+  openWork(workDir: string, localCurrent: boolean): Promise<boolean>
+  /** Saves the work folder in the store soon (after each finished workflow). */
+  checkpoint(): void
   /** Uploads the finished work folder as a new generation and switches the pointer to it; then `local()` publishes the mirror. */
   publish(workDir: string, local: () => Promise<void>): Promise<void>
   /** Uploads the logs and update backups, releases the lock (success or not). */
@@ -111,9 +122,22 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
     await mirrorPublished(loc, dirs.output, found?.pointer)
     // The log is appended to: continue the one in the store.
     if (reporting !== undefined) await mirrorPrefix(reporting.store(), reporting.prefix, dirs.reporting)
+    const origin = found?.pointer.generation ?? null
+    let saver: WorkSaver | undefined
     return {
       lock,
+      workUrl: `${loc.url}/.generations/.work`,
+      async openWork(workDir, localCurrent) {
+        const { restored, etag } = await restoreWork(loc, origin, workDir, localCurrent)
+        saver = workSaver(loc, origin, workDir, etag)
+        return restored
+      },
+      checkpoint() {
+        saver?.schedule()
+      },
       async publish(workDir, local) {
+        // The publish supersedes the saved work (deleted below with the generations no longer needed).
+        await saver?.stop()
         const id = newGenerationId()
         await recordRetries(workDir)
         await uploadGeneration(loc, id, workDir)
@@ -127,6 +151,8 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
       },
       async finish() {
         try {
+          // A failed or interrupted run saves where it got to, for the next run on any machine.
+          await saver?.flush()
           if (reporting !== undefined) await pushFiles(reporting, dirs.reporting)
           if (updateOutput !== undefined) await pushFiles(updateOutput, dirs.updateOutput, true)
         } finally {
