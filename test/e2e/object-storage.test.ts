@@ -179,6 +179,10 @@ describe.each([
       const run = await cli(['index', '--skip-validation'])
       await writeFile(join(root, 'settings.yaml'), settingsYaml(storageYaml(backend.keys)))
       expect(run.code, run.stderr).toBe(0)
+      expect(`${run.stdout}${run.stderr}`).toMatch(
+        /Index complete in .*: (az|s3):\/\/graphrag\d+\/output\/\.generations\/\d{8}T\d{6}Z-[0-9a-f]{8}\n/,
+      )
+      expect(`${run.stdout}${run.stderr}`).not.toContain('.graphrag/remote')
       expect(run.stderr).toMatch(
         /resuming the unfinished run saved in (az|s3):\/\/graphrag\d+\/output\/\.generations\/\.work/,
       )
@@ -213,6 +217,41 @@ describe.each([
   )
 
   it.runIf(essential)(
+    'diagnostics, serve and the end of a run name the store and the published generation, never the local mirror or a secret',
+    async () => {
+      const { generation } = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer
+      const container = backend.spec('output').container_name ?? backend.spec('output').bucket
+      const where = `${name === 'azurite' ? 'az' : 's3'}://${container}/output/.generations/${generation}`
+      const text = await cli(['diagnostics'])
+      expect(text.stdout).toContain(`index: ${where} (last run finished`)
+      expect(text.stdout).toContain(`output_storage.base_dir: output/.generations/${generation}`)
+      const json = JSON.parse((await cli(['diagnostics', '--json'])).stdout) as {
+        index: { dir: string; object_storage: { location: string; base_dir: string } }
+        vector_tables: unknown[]
+      }
+      expect(json.index.dir).toBe(where)
+      expect(json.index.object_storage).toMatchObject({
+        location: where,
+        base_dir: `output/.generations/${generation}`,
+      })
+      expect(json.vector_tables.length).toBeGreaterThan(0)
+      const serve = spawnCli(['serve', '--root', root, '--port', '0'], backend.env)
+      try {
+        await serve.waitFor(/graphrag: index .*\n/)
+        expect(serve.stderr()).toContain(`graphrag: index ${where} (published `)
+      } finally {
+        serve.child.kill('SIGTERM')
+        await serve.exited
+      }
+      for (const out of [text.stdout, JSON.stringify(json), serve.stderr()]) {
+        expect(out).not.toContain('.graphrag/remote')
+        expect(out).not.toMatch(/AccountKey|Eby8vdM02/)
+      }
+    },
+    60_000,
+  )
+
+  it.runIf(essential)(
     'a second writer is refused while the lock is held, naming the holder',
     async () => {
       const holder = {
@@ -228,6 +267,7 @@ describe.each([
         const run = await cli(['index', '--skip-validation'])
         expect(run.code).not.toBe(0)
         expect(run.stderr).toMatch(new RegExp(`another graphrag run holds the lock on this index: PID ${process.pid}`))
+        expect(run.stderr).toMatch(/\(lock file: (az|s3):\/\/graphrag\d+\/output\/\.generations\/lock\)/)
       } finally {
         await backend.store.delete('output/.generations/lock')
       }

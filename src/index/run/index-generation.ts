@@ -16,6 +16,7 @@ import {
   type GenerationPaths,
 } from '../../storage/generations.js'
 import { beginRemoteRun, type RemoteRun } from '../../storage/object/remote-index.js'
+import { remoteName } from '../../storage/object/remote.js'
 import { acquireRunLock, lockPathFor, type RunLock } from '../../storage/run-lock.js'
 
 export interface IndexGeneration {
@@ -26,7 +27,8 @@ export interface IndexGeneration {
   readonly resumed: boolean
   /** Notices for the console: a stale lock taken over, a crashed publish finished. */
   readonly notices: string[]
-  publish(): Promise<void>
+  /** Makes the work generation the published index; returns where it is, for messages (a folder, or `az://…/.generations/<id>`). */
+  publish(): Promise<string>
   /** A workflow finished: on object storage, the work so far is saved in the store (resume on any machine). */
   checkpoint(): void
   /** Leaves output/ as it is and removes the work generation. */
@@ -60,7 +62,7 @@ export async function beginGeneration(settings: Settings, command: string): Prom
       )
     }
     if ((await recoverGenerations(paths)).rolledForward)
-      notices.push(`finished publishing the index an interrupted run had completed (${paths.output})`)
+      notices.push(`finished publishing the index an interrupted run had completed (${remoteName(paths.output)})`)
     // Object storage: an unfinished run's work saved in the store (by a run on any machine) becomes the local work folder.
     if (remote !== undefined && (await remote.openWork(paths.work, await workBeganFromPublished(paths)))) {
       await workBeganFromPublished(paths, true)
@@ -88,8 +90,11 @@ function handle(
     settings,
     resumed,
     notices,
-    publish: () =>
-      remote === undefined ? publishGeneration(paths) : remote.publish(paths.work, () => publishGeneration(paths)),
+    publish: async () => {
+      if (remote !== undefined) return remote.publish(paths.work, () => publishGeneration(paths))
+      await publishGeneration(paths)
+      return paths.output
+    },
     checkpoint: () => remote?.checkpoint(),
     discard: () => discardWorkGeneration(paths),
     async release() {

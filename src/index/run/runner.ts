@@ -4,7 +4,7 @@
  */
 import { setMaxListeners } from 'node:events'
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { isAbsolute, join, relative, sep } from 'node:path'
 import { loadConfig, type LoadedConfig } from '../../config/load.js'
 import type { Settings } from '../../config/schema.js'
 import { ConfigError } from '../../errors.js'
@@ -268,18 +268,25 @@ async function runInGeneration(
   if (Object.keys(endpoints).length > 0) stats.endpoints = endpoints
   options.update?.record(stats, reuse)
   await finishRun(outputDir, stats, log)
-  await generation.publish()
+  const published = await generation.publish()
   reporter.pipelineEnd({
     seconds: stats.total_runtime,
-    outputDir: generation.paths.output,
+    outputDir: published,
     tables: finalTables(stats),
     usage: stats.llm_totals,
     usageByModel: usageByModel(settings, registry.usageByWorkflow()),
     vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true)
-      ? loaded.settings.vector_store.db_uri
+      ? publishedPath(loaded.settings.vector_store.db_uri, generation.paths.output, published)
       : undefined,
   })
   return { outputDir: generation.paths.output, ran, skipped, stats }
+}
+
+/** A path inside the output folder as published (in object storage, inside the new generation); others as they are. */
+function publishedPath(path: string, outputDir: string, published: string): string {
+  const rel = relative(outputDir, path)
+  if (rel.startsWith('..') || isAbsolute(rel)) return path
+  return published === outputDir ? path : `${published}/${rel.split(sep).join('/')}`
 }
 
 /** stats.json lists workflows in plan order, whichever finished first. */

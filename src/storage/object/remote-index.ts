@@ -23,7 +23,7 @@ import {
   uploadGeneration,
 } from './generations.js'
 import { acquireObjectLock } from './object-lock.js'
-import { storageRetries } from './object-store.js'
+import { joinKey, storageRetries } from './object-store.js'
 import { type RemoteLocation, remoteAt } from './remote.js'
 import { restoreWork, type WorkSaver, workSaver } from './work-state.js'
 
@@ -53,6 +53,31 @@ export async function readableRemoteIndex(mirror: string): Promise<string | unde
   await pullGeneration(loc, pointer.generation, dir)
   await prunePulled(mirror, [pointer.generation, pointer.previous])
   return dir
+}
+
+/** Where the published generation of an index in object storage is, for diagnostics and serve's start-up line. */
+export interface PublishedGeneration {
+  /** `az://container/<base_dir>/.generations/<id>` or `s3://bucket/<base_dir>/.generations/<id>`. */
+  location: string
+  generation: string
+  previous: string | null
+  published: string
+  /** The key prefix holding its tables: Microsoft GraphRAG reads them with this as output_storage.base_dir. */
+  base_dir: string
+}
+
+/** The published generation of the index mirrored at `mirror` (undefined: a plain folder, or nothing published yet). */
+export async function publishedIndex(mirror: string): Promise<PublishedGeneration | undefined> {
+  const loc = remoteAt(mirror)
+  const pointer = loc === undefined ? undefined : await currentPointer(loc)
+  if (loc === undefined || pointer === undefined) return undefined
+  return {
+    location: generationUrl(loc, pointer.generation),
+    generation: pointer.generation,
+    previous: pointer.previous,
+    published: pointer.published,
+    base_dir: joinKey(loc.prefix, '.generations', pointer.generation),
+  }
 }
 
 /** The published generation's id (undefined: none, or not object storage), for watchers such as serve. */
@@ -90,8 +115,11 @@ export interface RemoteRun {
   openWork(workDir: string, localCurrent: boolean): Promise<boolean>
   /** Saves the work folder in the store soon (after each finished workflow). */
   checkpoint(): void
-  /** Uploads the finished work folder as a new generation and switches the pointer to it; then `local()` publishes the mirror. */
-  publish(workDir: string, local: () => Promise<void>): Promise<void>
+  /**
+   * Uploads the finished work folder as a new generation and switches the pointer to it; then
+   * `local()` publishes the mirror. Returns the generation's location (`az://…/.generations/<id>`).
+   */
+  publish(workDir: string, local: () => Promise<void>): Promise<string>
   /** Uploads the logs and update backups, releases the lock (success or not). */
   finish(): Promise<void>
 }
@@ -148,6 +176,7 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
         await writeFileAtomic(marker, id)
         pointers.delete(loc.url)
         await collectGenerations(loc, [id, found?.pointer.generation ?? null])
+        return generationUrl(loc, id)
       },
       async finish() {
         try {
@@ -187,6 +216,11 @@ async function mirrorPublished(loc: RemoteLocation, mirror: string, pointer: Poi
   await cp(pulled, mirror, { recursive: true })
   await rm(join(mirror, '.manifest.json'), { force: true })
   await writeFileAtomic(marker, pointer.generation)
+}
+
+/** Where generation `id` lives in the store: Microsoft GraphRAG reads it with this as output_storage.base_dir. */
+function generationUrl(loc: RemoteLocation, id: string): string {
+  return `${loc.url}/.generations/${id}`
 }
 
 function markerFile(mirror: string): string {
