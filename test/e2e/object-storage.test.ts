@@ -19,6 +19,10 @@ import { S3Store } from '../../src/storage/object/s3.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { startServer } from '../../src/server/start.js'
+import { diagnose } from '../../src/server/diagnostics.js'
+import { ModelProbe } from '../../src/server/model-probe.js'
+import { formatDiagnostics } from '../../src/cli/diagnostics-format.js'
+import { loadConfig } from '../../src/config/index.js'
 import { comparableTables, lanceRowCounts, spawnCli } from '../support/index-files.js'
 import { NO_REMOTE_KEYS, startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
 import { testdir } from '../support/testdir.js'
@@ -222,28 +226,21 @@ describe.each([
       const { generation } = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer
       const container = backend.spec('output').container_name ?? backend.spec('output').bucket
       const where = `${name === 'azurite' ? 'az' : 's3'}://${container}/output/.generations/${generation}`
-      const text = await cli(['diagnostics'])
-      expect(text.stdout).toContain(`index: ${where} (last run finished`)
-      expect(text.stdout).toContain(`output_storage.base_dir: output/.generations/${generation}`)
-      const json = JSON.parse((await cli(['diagnostics', '--json'])).stdout) as {
-        index: { dir: string; object_storage: { location: string; base_dir: string } }
-        vector_tables: unknown[]
-      }
-      expect(json.index.dir).toBe(where)
-      expect(json.index.object_storage).toMatchObject({
+      // In process (the CLI prints exactly this report, as text or as JSON): two CLI starts cost more than the checks.
+      const report = await diagnose(loadConfig({ root, env: { ...process.env, ...backend.env } }), new ModelProbe())
+      const text = formatDiagnostics(report)
+      expect(text).toContain(`index: ${where} (last run finished`)
+      expect(text).toContain(`output_storage.base_dir: output/.generations/${generation}`)
+      expect(report.index.dir).toBe(where)
+      expect(report.index.object_storage).toMatchObject({
         location: where,
         base_dir: `output/.generations/${generation}`,
       })
-      expect(json.vector_tables.length).toBeGreaterThan(0)
-      const serve = spawnCli(['serve', '--root', root, '--port', '0'], backend.env)
-      try {
-        await serve.waitFor(/graphrag: index .*\n/)
-        expect(serve.stderr()).toContain(`graphrag: index ${where} (published `)
-      } finally {
-        serve.child.kill('SIGTERM')
-        await serve.exited
-      }
-      for (const out of [text.stdout, JSON.stringify(json), serve.stderr()]) {
+      expect(Array.isArray(report.vector_tables) && report.vector_tables.length).toBeGreaterThan(0)
+      const server = await startServer({ root, port: 0, env: { ...process.env, ...backend.env } })
+      await server.close()
+      expect(server.remoteIndex).toMatch(new RegExp(`^${where.replace(/[.]/g, '\\.')} \\(published `))
+      for (const out of [text, JSON.stringify(report), server.remoteIndex]) {
         expect(out).not.toContain('.graphrag/remote')
         expect(out).not.toMatch(/AccountKey|Eby8vdM02/)
       }
