@@ -238,7 +238,13 @@ describe.each([
       })
       expect(Array.isArray(report.vector_tables) && report.vector_tables.length).toBeGreaterThan(0)
       const server = await startServer({ root, port: 0, env: { ...process.env, ...backend.env } })
-      await server.close()
+      try {
+        // The web UI's data comes from the published generation too.
+        const ui = (await (await fetch(`${server.url}/ui/stats`)).json()) as { stats: unknown }
+        expect(ui.stats).not.toBeNull()
+      } finally {
+        await server.close()
+      }
       expect(server.remoteIndex).toMatch(new RegExp(`^${where.replace(/[.]/g, '\\.')} \\(published `))
       for (const out of [text, JSON.stringify(report), server.remoteIndex]) {
         expect(out).not.toContain('.graphrag/remote')

@@ -56,7 +56,7 @@ export interface WorkSaver {
   schedule(): void
   /** Waits for the save under way, then saves once more (the folder as the run leaves it). */
   flush(): Promise<void>
-  /** Waits for the save under way and makes no more (before a publish, which supersedes them). */
+  /** Cuts the save under way short (no new upload starts, its state is not written) and makes no more: a publish supersedes them. */
   stop(): Promise<void>
   /** The first error a save met (the run goes on; the next run resumes from an older save or starts over). */
   readonly error: unknown
@@ -125,6 +125,8 @@ export function workSaver(
 
   /** The file's content hash, its blob uploaded if the store lacks it; undefined when the file vanished meanwhile. */
   const saveFile = async (rel: string): Promise<string | undefined> => {
+    // Stopped for a publish: the rest of this save is not needed (the generation upload sends the files).
+    if (stopped) return undefined
     const path = join(workDir, rel)
     const s = await stat(path).catch(ignoreMissing)
     if (s === undefined) return undefined
@@ -161,6 +163,7 @@ export function workSaver(
       const hash = await saveFile(rel)
       if (hash !== undefined) files[rel] = hash
     })
+    if (stopped) return
     const state: WorkState = {
       origin,
       id: randomBytes(8).toString('hex'),
