@@ -113,7 +113,10 @@ writeCorpus(generated, { tokens: TOKENS, seed: 11, countTokens: (t) => tokenizer
 const corpora = [
   ['demo', join(root, 'fixtures', 'demo', 'input')],
   [`generated ${(TOKENS / 1e6).toFixed(1)} M tokens`, generated],
-].filter(([name]) => process.env.BENCH_CORPORA === undefined || process.env.BENCH_CORPORA.split(',').some((c) => name.startsWith(c)))
+].filter(
+  ([name]) =>
+    process.env.BENCH_CORPORA === undefined || process.env.BENCH_CORPORA.split(',').some((c) => name.startsWith(c)),
+)
 const results = []
 try {
   for (const [corpus, dir] of corpora) {
