@@ -123,7 +123,10 @@ try {
     const bytes = files(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0)
     console.log(`\n== ${corpus} (${files(dir).length} files, ${(bytes / 2 ** 20).toFixed(1)} MB) ==`)
     let local
-    for (const name of ['local', 'azurite', 's3rver']) {
+    // BENCH_STORES=local,azurite measures those only (local first: the ratios are to it).
+    for (const name of ['local', 'azurite', 's3rver'].filter(
+      (n) => process.env.BENCH_STORES === undefined || process.env.BENCH_STORES.split(',').includes(n),
+    )) {
       const r = await measure(corpus, dir, name)
       local ??= r.wall
       results.push(r)
