@@ -2,7 +2,7 @@
 // corpus (~1 M tokens by default) with inputs, output, cache, logs and LanceDB on a local folder, on
 // Azurite (Azure Blob) and on s3rver (S3), all started here on 127.0.0.1; wall time and peak RSS of the
 // index process side by side, with each store's wall time relative to local disk.
-// Usage: node bench/storage.mjs [generated corpus size in tokens; default 1000000]
+// Usage: [BENCH_CORPORA=demo|generated] node bench/storage.mjs [generated corpus size in tokens; default 1000000]
 import { spawn, spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -109,17 +109,24 @@ async function measure(corpus, corpusDir, name) {
 
 const generated = mkdtempSync(join(tmpdir(), 'graphrag-bench-storage-corpus-'))
 writeCorpus(generated, { tokens: TOKENS, seed: 11, countTokens: (t) => tokenizer.count(t) })
+// BENCH_CORPORA=generated measures the generated corpus only (the demo corpus is fixed costs alone).
 const corpora = [
   ['demo', join(root, 'fixtures', 'demo', 'input')],
   [`generated ${(TOKENS / 1e6).toFixed(1)} M tokens`, generated],
-]
+].filter(
+  ([name]) =>
+    process.env.BENCH_CORPORA === undefined || process.env.BENCH_CORPORA.split(',').some((c) => name.startsWith(c)),
+)
 const results = []
 try {
   for (const [corpus, dir] of corpora) {
     const bytes = files(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0)
     console.log(`\n== ${corpus} (${files(dir).length} files, ${(bytes / 2 ** 20).toFixed(1)} MB) ==`)
     let local
-    for (const name of ['local', 'azurite', 's3rver']) {
+    // BENCH_STORES=local,azurite measures those only (local first: the ratios are to it).
+    for (const name of ['local', 'azurite', 's3rver'].filter(
+      (n) => process.env.BENCH_STORES === undefined || process.env.BENCH_STORES.split(',').includes(n),
+    )) {
       const r = await measure(corpus, dir, name)
       local ??= r.wall
       results.push(r)

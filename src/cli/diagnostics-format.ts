@@ -8,6 +8,11 @@ export function formatDiagnostics(r: DiagnosticsReport): string {
       ? `index: ${r.index.dir} (last run finished ${r.index.completed_at ?? 'unknown'})`
       : `index: none in ${r.index.dir}`,
   )
+  const remote = r.index.object_storage
+  if (remote !== undefined)
+    lines.push(
+      `  generation ${remote.generation}, published ${remote.published}; Microsoft GraphRAG reads it with output_storage.base_dir: ${remote.base_dir}`,
+    )
   for (const t of r.tables) lines.push(`  ${t.name.padEnd(28)} ${String(t.rows).padStart(8)} rows`)
   if (Array.isArray(r.vector_tables)) {
     lines.push(`vector tables: ${r.vector_tables.length}`)

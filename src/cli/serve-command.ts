@@ -60,6 +60,7 @@ export function registerServeCommand(program: Command): void {
       process.stderr.write(
         `graphrag: serving ${flags.root} at ${server.url} (API description: ${server.url}/openapi.json)\n`,
       )
+      if (server.remoteIndex !== undefined) process.stderr.write(`graphrag: index ${server.remoteIndex}\n`)
       await new Promise<void>((resolve) => {
         const stop = () => void server.close().then(resolve, resolve)
         process.once('SIGINT', stop)

@@ -6,7 +6,9 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LoadedConfig, Settings } from '../config/index.js'
 import { CHUNK_EDGES } from '../model/index.js'
-import { readableIndexDir } from '../storage/generations.js'
+import { readableIndex } from '../storage/generations.js'
+import { remoteName } from '../storage/object/remote.js'
+import { type PublishedGeneration, publishedIndex } from '../storage/object/remote-index.js'
 import { ParquetTableStore } from '../storage/index.js'
 import { decodeArrow } from '../storage/parquet.js'
 import { openVectorStore } from '../storage/vector-store.js'
@@ -23,7 +25,16 @@ export interface DiagnosticsReport {
   api_version: string
   graphrag_version: string
   root: string
-  index: { present: boolean; dir: string; completed_at: string | null }
+  /**
+   * `dir`: the folder, or for an index in object storage the published generation's location
+   * (`az://…/.generations/<id>`); `object_storage` then says which generation and its key prefix.
+   */
+  index: {
+    present: boolean
+    dir: string
+    completed_at: string | null
+    object_storage?: PublishedGeneration
+  }
   tables: Array<{ name: string; rows: number }>
   vector_tables: Array<{ name: string; rows: number; dimension: number | null }> | { error: string }
   models: ModelReach[]
@@ -39,16 +50,22 @@ export async function diagnose(loaded: LoadedConfig, probe: ModelProbe): Promise
 
 async function report(loaded: LoadedConfig, probe: ModelProbe): Promise<DiagnosticsReport> {
   const { settings } = loaded
-  const dir = await readableIndexDir(settings.output_storage.base_dir)
+  const { dataDir: dir, dbUri } = await readableIndex(settings.output_storage.base_dir, settings.vector_store.db_uri)
+  const remote = await publishedIndex(settings.output_storage.base_dir)
   const tables = await tableRows(dir)
   const rows = (name: string) => tables.find((t) => t.name === name)?.rows ?? null
   return {
     api_version: API_VERSION,
     graphrag_version: VERSION,
     root: settings.root,
-    index: { present: rows('text_units') !== null, dir, completed_at: await completedAt(dir) },
+    index: {
+      present: rows('text_units') !== null,
+      dir: remoteName(dir),
+      completed_at: await completedAt(dir),
+      ...(remote === undefined ? {} : { object_storage: remote }),
+    },
     tables,
-    vector_tables: await vectorTables(settings.vector_store.db_uri),
+    vector_tables: await vectorTables(dbUri ?? settings.vector_store.db_uri),
     models: await probe.check(settings),
     counts: {
       relationships: rows('relationships'),
@@ -91,7 +108,8 @@ async function completedAt(dir: string): Promise<string | null> {
 }
 
 async function vectorTables(dbUri: string): Promise<DiagnosticsReport['vector_tables']> {
-  if ((await listOrEmpty(dbUri)).length === 0) return []
+  // A local folder with nothing in it has no tables (LanceDB would create it); az:// and s3:// are asked.
+  if (!dbUri.includes('://') && (await listOrEmpty(dbUri)).length === 0) return []
   try {
     const store = await openVectorStore(dbUri)
     try {
@@ -115,9 +133,11 @@ async function chunkEdgeCounts(dir: string): Promise<Record<string, number> | nu
 
 const SECRET_KEY = /key|token|secret|password|connection_string/i
 
-/** The settings with every secret-looking value replaced (keys, tokens, connection strings). */
+/** The settings with every secret-looking value replaced (keys, tokens, connection strings), mirror folders named by their store. */
 function masked(value: unknown, key = ''): unknown {
   if (typeof value === 'string' && SECRET_KEY.test(key) && value !== '') return '***'
+  // A folder standing in for object storage is shown as the az:// or s3:// location it mirrors.
+  if (typeof value === 'string') return remoteName(value)
   if (Array.isArray(value)) return value.map((v) => masked(v))
   if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, k)]))

@@ -3,7 +3,8 @@ import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { loadConfig } from '../config/index.js'
 import { ConfigError } from '../errors.js'
-import { watchPublished } from '../storage/object/remote-index.js'
+import { remoteName } from '../storage/object/remote.js'
+import { publishedIndex, watchPublished } from '../storage/object/remote-index.js'
 import { createApp } from './app.js'
 import { DocumentCatalog } from './documents.js'
 import { IndexJobs } from './index-jobs.js'
@@ -23,6 +24,8 @@ export interface RunningServer {
   url: string
   host: string
   port: number
+  /** For an index in object storage, where it is (`az://…` / `s3://…`, the published generation): start-up output names it. */
+  remoteIndex?: string
   /** Stops a running index job (its model calls get a grace period), then closes the server. */
   close(): Promise<void>
 }
@@ -76,11 +79,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     s.once('error', reject)
   })
   const actual = (server.address() as AddressInfo).port
+  const remoteIndex = await describeRemoteIndex(settings.output_storage.base_dir)
   const shown = host.includes(':') ? `[${host}]` : host
   return {
     url: `http://${shown}:${actual}`,
     host,
     port: actual,
+    ...(remoteIndex === undefined ? {} : { remoteIndex }),
     // A running job is stopped as Ctrl-C stops `index` (nothing published half-done), then the server closes.
     close: async () => {
       stopWatching()
@@ -93,5 +98,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         cut.unref()
       })
     },
+  }
+}
+
+/** The index in object storage the server reads (undefined for a local folder); the store being unreachable is said, not fatal. */
+async function describeRemoteIndex(outputDir: string): Promise<string | undefined> {
+  const where = remoteName(outputDir)
+  if (where === outputDir) return undefined
+  try {
+    const published = await publishedIndex(outputDir)
+    return published === undefined
+      ? `${where} (nothing published yet)`
+      : `${published.location} (published ${published.published})`
+  } catch (error) {
+    return `${where} (not readable now: ${error instanceof Error ? error.message : String(error)})`
   }
 }

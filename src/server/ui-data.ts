@@ -12,6 +12,7 @@ import { ExportError, RequestError, StorageError } from '../errors.js'
 import { liveViewerData } from '../export/index.js'
 import type { ViewerData } from '../export/viewer-data.js'
 import { DOCUMENTS, ENTITIES, TEXT_UNITS, type RowOf, type TableSchema } from '../model/index.js'
+import { readableIndexDir } from '../storage/generations.js'
 import { ParquetTableStore } from '../storage/index.js'
 import type { QueryService } from './query-service.js'
 
@@ -20,14 +21,15 @@ const MAX_PASSAGES = 10
 
 export function registerUiData(app: Hono, queries: QueryService): void {
   const graphs = new GraphCache()
-  const outputDir = () => queries.config().settings.output_storage.base_dir
+  // The published index as readers see it: the folder, or the local copy of the generation published in object storage.
+  const outputDir = () => readableIndexDir(queries.config().settings.output_storage.base_dir)
 
   app.get('/ui/graph', async (c) =>
-    c.json(await graphs.get(outputDir(), queries.config().settings.root, level(c.req.query('level')))),
+    c.json(await graphs.get(await outputDir(), queries.config().settings.root, level(c.req.query('level')))),
   )
 
   app.get('/ui/passages', async (c) => {
-    const store = new ParquetTableStore(outputDir())
+    const store = new ParquetTableStore(await outputDir())
     const { entity: title, text_unit: unitId } = c.req.query()
     let wanted: Set<string>
     if (unitId !== undefined && unitId !== '') wanted = new Set([unitId])
@@ -50,7 +52,7 @@ export function registerUiData(app: Hono, queries: QueryService): void {
   })
 
   app.get('/ui/stats', async (c) => {
-    const file = join(outputDir(), 'stats.json')
+    const file = join(await outputDir(), 'stats.json')
     try {
       return c.json({ stats: JSON.parse(await readFile(file, 'utf8')) as unknown })
     } catch (error) {

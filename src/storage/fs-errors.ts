@@ -4,6 +4,7 @@
  * unreadable cache is not a silent cache miss and an unreadable input folder is not an empty one.
  */
 import { StorageError } from '../errors.js'
+import { remoteName } from './object/remote.js'
 
 export function isAbsent(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT'
@@ -13,7 +14,7 @@ export function isAbsent(error: unknown): boolean {
 export function storageFailure(error: unknown, action: string, path: string): StorageError {
   const code = (error as NodeJS.ErrnoException | null)?.code
   const reason = code ?? (error instanceof Error ? error.message : String(error))
-  return new StorageError(`cannot ${action} ${path}: ${reason}`, { path, cause: error })
+  return new StorageError(`cannot ${action} ${remoteName(path)}: ${reason}`, { path, cause: error })
 }
 
 /** Runs `operation`; `whenAbsent` when what it reads does not exist, a StorageError for every other failure. */

@@ -66,7 +66,9 @@ export async function recoverGenerations(paths: GenerationPaths): Promise<{ roll
   }
   await rm(paths.previous, { recursive: true, force: true })
   for (const entry of await readdirOrEmpty(paths.runDir)) {
-    if (entry.startsWith('work.seeding-')) await rm(join(paths.runDir, entry), { recursive: true, force: true })
+    // Half-made work folders: a seed copy, or a restore of work saved in object storage (object/work-state.ts).
+    if (entry.startsWith('work.seeding-') || entry.startsWith('work.restoring-'))
+      await rm(join(paths.runDir, entry), { recursive: true, force: true })
   }
   return { rolledForward }
 }
@@ -80,7 +82,7 @@ export async function openWorkGeneration(paths: GenerationPaths): Promise<{ dir:
   const published = await identity(paths.output)
   if (await exists(paths.work)) {
     // A published index replaced or deleted by hand since the work began is a fresh start, as it was before generations.
-    if ((await readTextOrEmpty(origin)) === published) return { dir: paths.work, resumed: true }
+    if (await workBeganFromPublished(paths)) return { dir: paths.work, resumed: true }
     await rm(paths.work, { recursive: true, force: true })
   }
   await mkdir(paths.runDir, { recursive: true })
@@ -91,6 +93,21 @@ export async function openWorkGeneration(paths: GenerationPaths): Promise<{ dir:
   else await mkdir(seeding, { recursive: true })
   await rename(seeding, paths.work)
   return { dir: paths.work, resumed: false }
+}
+
+/**
+ * Whether the work folder began from the published index as it is now (it is what the next run
+ * resumes from); `adopt` records that it does, for a work folder brought in from elsewhere (an
+ * unfinished run's work saved in object storage, restored on another machine).
+ */
+export async function workBeganFromPublished(paths: GenerationPaths, adopt = false): Promise<boolean> {
+  const origin = join(paths.runDir, 'work-origin')
+  const published = await identity(paths.output)
+  if (adopt) {
+    await writeFileAtomic(origin, published)
+    return true
+  }
+  return (await exists(paths.work)) && (await readTextOrEmpty(origin)) === published
 }
 
 /** Makes the work generation the published one: journal, two renames, journal removed, old generation deleted. */

@@ -9,6 +9,7 @@ import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { writeFileAtomic } from './atomic-write.js'
 import { isAbsent, storageFailure, unlessAbsent } from './fs-errors.js'
+import { remoteName } from './object/remote.js'
 import { decodeParquetInBatches, encodeParquet } from './parquet.js'
 
 export interface TableStore {
@@ -39,12 +40,15 @@ export class ParquetTableStore implements TableStore {
       bytes = await readFile(file)
     } catch (cause) {
       if (!isAbsent(cause)) throw storageFailure(cause, `read table ${schema.name} from`, file)
-      throw new StorageError(`table ${schema.name} not found: ${file} (run the workflow that writes it first)`, {
-        path: file,
-        cause,
-      })
+      throw new StorageError(
+        `table ${schema.name} not found: ${remoteName(file)} (run the workflow that writes it first)`,
+        {
+          path: file,
+          cause,
+        },
+      )
     }
-    return decodeParquetInBatches(schema, bytes, file)
+    return decodeParquetInBatches(schema, bytes, remoteName(file))
   }
 
   async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {

@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
 import { pullGeneration, readPointer } from '../../src/storage/object/generations.js'
@@ -19,6 +19,10 @@ import { S3Store } from '../../src/storage/object/s3.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { startServer } from '../../src/server/start.js'
+import { diagnose } from '../../src/server/diagnostics.js'
+import { ModelProbe } from '../../src/server/model-probe.js'
+import { formatDiagnostics } from '../../src/cli/diagnostics-format.js'
+import { loadConfig } from '../../src/config/index.js'
 import { comparableTables, lanceRowCounts, spawnCli } from '../support/index-files.js'
 import { NO_REMOTE_KEYS, startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
 import { testdir } from '../support/testdir.js'
@@ -124,7 +128,7 @@ async function s3Backend(): Promise<Backend> {
 }
 
 /** The published generation, downloaded the way a reader does. */
-async function published(backend: Backend): Promise<string> {
+async function publishedOf(backend: Backend): Promise<string> {
   const loc = remoteLocation('output_storage', backend.spec('output'))
   const found = await readPointer(loc)
   expect(found, 'no generation pointer').toBeDefined()
@@ -150,11 +154,49 @@ describe.each([
   }, 60_000)
 
   it.runIf(essential)(
-    'index reads inputs from the store and publishes tables and vectors equal to a local-folder index; logs and cache land in the store',
+    'index reads inputs from the store and publishes tables and vectors equal to a local-folder index; logs and cache land in the store; a run that failed on one machine resumes on a fresh one from the work it saved in the store',
     async () => {
+      // First a run whose embedding endpoint fails: it stops at the last workflow and publishes nothing.
+      const failing = await startFakeLlm({ embeddingDimension: 8, faults: { rate: 1, kinds: ['500'] } })
+      const yaml = (embeddingBase: string, cache: string) => {
+        const storage = storageYaml(backend.keys).replace('base_dir: cache', `base_dir: ${cache}`)
+        const [chat, embedding] = settingsYaml(storage).split('embedding_models:')
+        return `${chat}embedding_models:${embedding!.replace(llm.baseUrl, embeddingBase)}`
+      }
+      const loc = remoteLocation('output_storage', backend.spec('output'))
+      await writeFile(join(root, 'settings.yaml'), yaml(failing.baseUrl, 'cache'))
+      try {
+        const first = await cli(['index', '--skip-validation'])
+        expect(first.code, first.stderr).not.toBe(0)
+        expect(await readPointer(loc), 'a failed run publishes nothing').toBeUndefined()
+        expect((await backend.store.list('output/.generations/.work/')).map((o) => o.key)).toContain(
+          'output/.generations/.work/state.json',
+        )
+      } finally {
+        await failing.close()
+      }
+      // Then a CI job on another machine: nothing local, a working embedding endpoint, an empty model cache
+      // (what it skips, it skips because the saved work resumes, not thanks to cached replies).
+      await rm(join(root, '.graphrag'), { recursive: true, force: true })
+      await writeFile(join(root, 'settings.yaml'), yaml(llm.baseUrl, 'cache-of-another-job'))
+      const chats = llm.requests.filter((r) => r.kind !== 'embedding').length
       const run = await cli(['index', '--skip-validation'])
+      await writeFile(join(root, 'settings.yaml'), settingsYaml(storageYaml(backend.keys)))
       expect(run.code, run.stderr).toBe(0)
-      const dir = await published(backend)
+      expect(`${run.stdout}${run.stderr}`).toMatch(
+        /Index complete in .*: (az|s3):\/\/graphrag\d+\/output\/\.generations\/\d{8}T\d{6}Z-[0-9a-f]{8}\n/,
+      )
+      expect(`${run.stdout}${run.stderr}`).not.toContain('.graphrag/remote')
+      expect(run.stderr).toMatch(
+        /resuming the unfinished run saved in (az|s3):\/\/graphrag\d+\/output\/\.generations\/\.work/,
+      )
+      expect(llm.requests.filter((r) => r.kind !== 'embedding').length, 'no model call repeated').toBe(chats)
+      const dir = await publishedOf(backend)
+      const stats = JSON.parse(await readFile(join(dir, 'stats.json'), 'utf8')) as {
+        workflows: Record<string, { skipped?: boolean }>
+      }
+      expect(stats.workflows.extract_graph?.skipped).toBe(true)
+      expect(stats.workflows.generate_text_embeddings?.skipped).not.toBe(true)
       expect(await comparableTables(dir)).toEqual(local.tables)
       expect(await lanceRowCounts(join(dir, 'lancedb'))).toEqual(local.vectors)
       const keys = (await backend.store.list('')).map((o) => o.key)
@@ -162,8 +204,10 @@ describe.each([
       expect(keys.some((k) => k.startsWith('cache/'))).toBe(true)
       expect(keys).toContain('output/.generations/current.json')
       expect(keys).not.toContain('output/.generations/lock')
+      // The publish superseded the saved work.
+      expect(keys.filter((k) => k.startsWith('output/.generations/.work/'))).toEqual([])
     },
-    120_000,
+    180_000,
   )
 
   it.each(SLOW ? ['local', 'global', 'drift', 'basic'] : name === 'azurite' ? ['basic'] : [])(
@@ -172,6 +216,40 @@ describe.each([
       const run = await cli(['query', '--method', method, 'Who rang the Fog Bell?'])
       expect(run.code, run.stderr).toBe(0)
       expect(run.stdout.trim().length).toBeGreaterThan(0)
+    },
+    60_000,
+  )
+
+  it.runIf(essential)(
+    'diagnostics, serve and the end of a run name the store and the published generation, never the local mirror or a secret',
+    async () => {
+      const { generation } = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer
+      const container = backend.spec('output').container_name ?? backend.spec('output').bucket
+      const where = `${name === 'azurite' ? 'az' : 's3'}://${container}/output/.generations/${generation}`
+      // In process (the CLI prints exactly this report, as text or as JSON): two CLI starts cost more than the checks.
+      const report = await diagnose(loadConfig({ root, env: { ...process.env, ...backend.env } }), new ModelProbe())
+      const text = formatDiagnostics(report)
+      expect(text).toContain(`index: ${where} (last run finished`)
+      expect(text).toContain(`output_storage.base_dir: output/.generations/${generation}`)
+      expect(report.index.dir).toBe(where)
+      expect(report.index.object_storage).toMatchObject({
+        location: where,
+        base_dir: `output/.generations/${generation}`,
+      })
+      expect(Array.isArray(report.vector_tables) && report.vector_tables.length).toBeGreaterThan(0)
+      const server = await startServer({ root, port: 0, env: { ...process.env, ...backend.env } })
+      try {
+        // The web UI's data comes from the published generation too.
+        const ui = (await (await fetch(`${server.url}/ui/stats`)).json()) as { stats: unknown }
+        expect(ui.stats).not.toBeNull()
+      } finally {
+        await server.close()
+      }
+      expect(server.remoteIndex).toMatch(new RegExp(`^${where.replace(/[.]/g, '\\.')} \\(published `))
+      for (const out of [text, JSON.stringify(report), server.remoteIndex]) {
+        expect(out).not.toContain('.graphrag/remote')
+        expect(out).not.toMatch(/AccountKey|Eby8vdM02/)
+      }
     },
     60_000,
   )
@@ -192,6 +270,7 @@ describe.each([
         const run = await cli(['index', '--skip-validation'])
         expect(run.code).not.toBe(0)
         expect(run.stderr).toMatch(new RegExp(`another graphrag run holds the lock on this index: PID ${process.pid}`))
+        expect(run.stderr).toMatch(/\(lock file: (az|s3):\/\/graphrag\d+\/output\/\.generations\/lock\)/)
       } finally {
         await backend.store.delete('output/.generations/lock')
       }
@@ -207,7 +286,7 @@ describe.each([
       expect(run.code, run.stderr).toBe(0)
       const after = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer
       expect(after.previous).toBe(before)
-      expect(await comparableTables(await published(backend))).toEqual(local.tables)
+      expect(await comparableTables(await publishedOf(backend))).toEqual(local.tables)
     },
     120_000,
   )
@@ -279,7 +358,7 @@ describe.each([
       expect(update.stderr).toMatch(/took over the lock/)
       expect((await pointerNow()).generation).not.toBe(before.generation)
       // model_replies records which earlier replies the update reused: the killed runs' history differs from the local one.
-      const { 'model_replies.parquet': _, ...tables } = await comparableTables(await published(backend))
+      const { 'model_replies.parquet': _, ...tables } = await comparableTables(await publishedOf(backend))
       const { 'model_replies.parquet': __, ...expected } = localUpdated
       expect(tables).toEqual(expected)
     },

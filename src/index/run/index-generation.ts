@@ -12,9 +12,11 @@ import {
   openWorkGeneration,
   publishGeneration,
   recoverGenerations,
+  workBeganFromPublished,
   type GenerationPaths,
 } from '../../storage/generations.js'
 import { beginRemoteRun, type RemoteRun } from '../../storage/object/remote-index.js'
+import { remoteName } from '../../storage/object/remote.js'
 import { acquireRunLock, lockPathFor, type RunLock } from '../../storage/run-lock.js'
 
 export interface IndexGeneration {
@@ -25,7 +27,10 @@ export interface IndexGeneration {
   readonly resumed: boolean
   /** Notices for the console: a stale lock taken over, a crashed publish finished. */
   readonly notices: string[]
-  publish(): Promise<void>
+  /** Makes the work generation the published index; returns where it is, for messages (a folder, or `az://…/.generations/<id>`). */
+  publish(): Promise<string>
+  /** A workflow finished: on object storage, the work so far is saved in the store (resume on any machine). */
+  checkpoint(): void
   /** Leaves output/ as it is and removes the work generation. */
   discard(): Promise<void>
   release(): Promise<void>
@@ -57,7 +62,12 @@ export async function beginGeneration(settings: Settings, command: string): Prom
       )
     }
     if ((await recoverGenerations(paths)).rolledForward)
-      notices.push(`finished publishing the index an interrupted run had completed (${paths.output})`)
+      notices.push(`finished publishing the index an interrupted run had completed (${remoteName(paths.output)})`)
+    // Object storage: an unfinished run's work saved in the store (by a run on any machine) becomes the local work folder.
+    if (remote !== undefined && (await remote.openWork(paths.work, await workBeganFromPublished(paths)))) {
+      await workBeganFromPublished(paths, true)
+      notices.push(`resuming the unfinished run saved in ${remote.workUrl}`)
+    }
     const work = await openWorkGeneration(paths)
     return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, lock, remote)
   } catch (error) {
@@ -80,8 +90,12 @@ function handle(
     settings,
     resumed,
     notices,
-    publish: () =>
-      remote === undefined ? publishGeneration(paths) : remote.publish(paths.work, () => publishGeneration(paths)),
+    publish: async () => {
+      if (remote !== undefined) return remote.publish(paths.work, () => publishGeneration(paths))
+      await publishGeneration(paths)
+      return paths.output
+    },
+    checkpoint: () => remote?.checkpoint(),
     discard: () => discardWorkGeneration(paths),
     async release() {
       try {

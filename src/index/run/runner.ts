@@ -4,7 +4,7 @@
  */
 import { setMaxListeners } from 'node:events'
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { isAbsolute, join, relative, sep } from 'node:path'
 import { loadConfig, type LoadedConfig } from '../../config/load.js'
 import type { Settings } from '../../config/schema.js'
 import { ConfigError } from '../../errors.js'
@@ -236,6 +236,7 @@ async function runInGeneration(
     const previous = state.completed.at(-1)?.tables ?? {}
     state.completed.push({ ...record, tables: tablesInListOrder(previous, record.tables, workflows[at]!.writes) })
     await writeResumeState(outputDir, state)
+    generation.checkpoint()
   })
   const runOne = async (i: number): Promise<{ stop: boolean }> => {
     options.interrupt?.throwIfRequested()
@@ -243,6 +244,8 @@ async function runInGeneration(
     const run = () => runWorkflow(planned, { ...deps, recordCompletion: (r) => recorder.record(i, r) })
     const outcome = reuse === undefined ? await run() : await reuse.within(planned.name, run)
     await reuse?.finishWorkflow(new ParquetTableStore(outputDir), planned.name)
+    // Also after model_replies has the workflow's rows (the record above may come first).
+    generation.checkpoint()
     return outcome
   }
   // An update's change-recording workflows (update_*) touch state they do not declare: they keep list order.
@@ -265,18 +268,25 @@ async function runInGeneration(
   if (Object.keys(endpoints).length > 0) stats.endpoints = endpoints
   options.update?.record(stats, reuse)
   await finishRun(outputDir, stats, log)
-  await generation.publish()
+  const published = await generation.publish()
   reporter.pipelineEnd({
     seconds: stats.total_runtime,
-    outputDir: generation.paths.output,
+    outputDir: published,
     tables: finalTables(stats),
     usage: stats.llm_totals,
     usageByModel: usageByModel(settings, registry.usageByWorkflow()),
     vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true)
-      ? loaded.settings.vector_store.db_uri
+      ? publishedPath(loaded.settings.vector_store.db_uri, generation.paths.output, published)
       : undefined,
   })
   return { outputDir: generation.paths.output, ran, skipped, stats }
+}
+
+/** A path inside the output folder as published (in object storage, inside the new generation); others as they are. */
+function publishedPath(path: string, outputDir: string, published: string): string {
+  const rel = relative(outputDir, path)
+  if (rel.startsWith('..') || isAbsolute(rel)) return path
+  return published === outputDir ? path : `${published}/${rel.split(sep).join('/')}`
 }
 
 /** stats.json lists workflows in plan order, whichever finished first. */

@@ -7,6 +7,7 @@
  * reports whose context changed regenerated. The run publishes a new generation like `index`
  * (index-generation.ts) after backing the previous index up to update_output/<timestamp>/previous/.
  */
+import { remoteName } from '../../storage/object/remote.js'
 import { join } from 'node:path'
 import { type LoadedConfig, loadConfig } from '../../config/load.js'
 import type { Settings } from '../../config/schema.js'
@@ -69,7 +70,7 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
   if (!(await store.has(DOCUMENTS.name))) {
     throw new WorkflowError(
       'load_update_documents',
-      `there is no index to update in ${indexDir} (no documents.parquet); run \`graphrag index\` first`,
+      `there is no index to update in ${remoteName(indexDir)} (no documents.parquet); run \`graphrag index\` first`,
     )
   }
   const previousDocuments = await store.read(DOCUMENTS)
@@ -128,7 +129,8 @@ export async function runUpdate(options: RunIndexOptions): Promise<UpdateResult>
       config: plan.config,
       changes: plan.changes,
       async prepare(run) {
-        backupDir = await backUp(plan.settings, (options.clock ?? SYSTEM_CLOCK).now())
+        // Named as the user knows it: in object storage, its az:// or s3:// location.
+        backupDir = remoteName(await backUp(plan.settings, (options.clock ?? SYSTEM_CLOCK).now()))
         run.log.info(`update: ${describeChanges(plan.changes)}; previous index backed up to ${backupDir}`)
         if (run.reuse !== undefined && !run.reuse.hadReplies) run.reporter.warning(NO_REPLIES_NOTICE)
       },

@@ -23,8 +23,9 @@ import {
   uploadGeneration,
 } from './generations.js'
 import { acquireObjectLock } from './object-lock.js'
-import { storageRetries } from './object-store.js'
+import { joinKey, storageRetries } from './object-store.js'
 import { type RemoteLocation, remoteAt } from './remote.js'
+import { restoreWork, type WorkSaver, workSaver } from './work-state.js'
 
 /** How long a reader trusts the pointer it read (serve answers many queries a second; a publish shows within this). */
 const POINTER_TTL_MS = 2_000
@@ -54,6 +55,31 @@ export async function readableRemoteIndex(mirror: string): Promise<string | unde
   return dir
 }
 
+/** Where the published generation of an index in object storage is, for diagnostics and serve's start-up line. */
+export interface PublishedGeneration {
+  /** `az://container/<base_dir>/.generations/<id>` or `s3://bucket/<base_dir>/.generations/<id>`. */
+  location: string
+  generation: string
+  previous: string | null
+  published: string
+  /** The key prefix holding its tables: Microsoft GraphRAG reads them with this as output_storage.base_dir. */
+  base_dir: string
+}
+
+/** The published generation of the index mirrored at `mirror` (undefined: a plain folder, or nothing published yet). */
+export async function publishedIndex(mirror: string): Promise<PublishedGeneration | undefined> {
+  const loc = remoteAt(mirror)
+  const pointer = loc === undefined ? undefined : await currentPointer(loc)
+  if (loc === undefined || pointer === undefined) return undefined
+  return {
+    location: generationUrl(loc, pointer.generation),
+    generation: pointer.generation,
+    previous: pointer.previous,
+    published: pointer.published,
+    base_dir: joinKey(loc.prefix, '.generations', pointer.generation),
+  }
+}
+
 /** The published generation's id (undefined: none, or not object storage), for watchers such as serve. */
 async function publishedGeneration(mirror: string): Promise<string | undefined> {
   const loc = remoteAt(mirror)
@@ -79,8 +105,21 @@ export async function syncRemoteInput(dir: string): Promise<void> {
 
 export interface RemoteRun {
   lock: RunLock
-  /** Uploads the finished work folder as a new generation and switches the pointer to it; then `local()` publishes the mirror. */
-  publish(workDir: string, local: () => Promise<void>): Promise<void>
+  /** Where the unfinished run's work is saved in the store, for messages. */
+  readonly workUrl: string
+  /**
+   * Makes `workDir` hold the work an unfinished run saved in the store (from any machine) when
+   * the local folder is not already that work or newer (`localCurrent`), and saves this run's
+   * work there from now on (see work-state.ts). True when the folder was restored.
+   */
+  openWork(workDir: string, localCurrent: boolean): Promise<boolean>
+  /** Saves the work folder in the store soon (after each finished workflow). */
+  checkpoint(): void
+  /**
+   * Uploads the finished work folder as a new generation and switches the pointer to it; then
+   * `local()` publishes the mirror. Returns the generation's location (`az://…/.generations/<id>`).
+   */
+  publish(workDir: string, local: () => Promise<void>): Promise<string>
   /** Uploads the logs and update backups, releases the lock (success or not). */
   finish(): Promise<void>
 }
@@ -111,9 +150,22 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
     await mirrorPublished(loc, dirs.output, found?.pointer)
     // The log is appended to: continue the one in the store.
     if (reporting !== undefined) await mirrorPrefix(reporting.store(), reporting.prefix, dirs.reporting)
+    const origin = found?.pointer.generation ?? null
+    let saver: WorkSaver | undefined
     return {
       lock,
+      workUrl: `${loc.url}/.generations/.work`,
+      async openWork(workDir, localCurrent) {
+        const { restored, etag } = await restoreWork(loc, origin, workDir, localCurrent)
+        saver = workSaver(loc, origin, workDir, etag)
+        return restored
+      },
+      checkpoint() {
+        saver?.schedule()
+      },
       async publish(workDir, local) {
+        // The publish supersedes the saved work (deleted below with the generations no longer needed).
+        await saver?.stop()
         const id = newGenerationId()
         await recordRetries(workDir)
         await uploadGeneration(loc, id, workDir)
@@ -124,9 +176,12 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
         await writeFileAtomic(marker, id)
         pointers.delete(loc.url)
         await collectGenerations(loc, [id, found?.pointer.generation ?? null])
+        return generationUrl(loc, id)
       },
       async finish() {
         try {
+          // A failed or interrupted run saves where it got to, for the next run on any machine.
+          await saver?.flush()
           if (reporting !== undefined) await pushFiles(reporting, dirs.reporting)
           if (updateOutput !== undefined) await pushFiles(updateOutput, dirs.updateOutput, true)
         } finally {
@@ -161,6 +216,11 @@ async function mirrorPublished(loc: RemoteLocation, mirror: string, pointer: Poi
   await cp(pulled, mirror, { recursive: true })
   await rm(join(mirror, '.manifest.json'), { force: true })
   await writeFileAtomic(marker, pointer.generation)
+}
+
+/** Where generation `id` lives in the store: Microsoft GraphRAG reads it with this as output_storage.base_dir. */
+function generationUrl(loc: RemoteLocation, id: string): string {
+  return `${loc.url}/.generations/${id}`
 }
 
 function markerFile(mirror: string): string {

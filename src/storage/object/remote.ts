@@ -6,7 +6,7 @@
  * folders while generations, the lock, input and logs are synchronised with the store here.
  */
 import { createHash } from 'node:crypto'
-import { join } from 'node:path'
+import { basename, dirname, join, sep } from 'node:path'
 import { AzureBlobStore } from './azure-blob.js'
 import { joinKey, type ObjectStore } from './object-store.js'
 import { S3Store } from './s3.js'
@@ -92,6 +92,32 @@ export function registerRemote(dir: string, location: RemoteLocation): void {
 /** The remote location a mirror folder stands for, or undefined for a plain local folder. */
 export function remoteAt(dir: string): RemoteLocation | undefined {
   return registry.get(dir)
+}
+
+/**
+ * A local path as the user knows it: inside an object-storage setting's mirror folder, its
+ * `az://…` / `s3://…` location (a pulled generation as `<base>/.generations/<id>`, the work
+ * folder as `<base>/.generations/.work`); any other path as it is. Messages, logs and reports use
+ * this, so they never show the mirror (an implementation detail) and never a secret.
+ */
+export function remoteName(path: string): string {
+  for (const [mirror, loc] of registry) {
+    const runDir = join(dirname(mirror), `.${basename(mirror)}.run`)
+    const places: [string, string][] = [
+      [mirror, loc.url],
+      [`${mirror}.pulled`, `${loc.url}/.generations`],
+      [join(runDir, 'work'), `${loc.url}/.generations/.work`],
+    ]
+    for (const [local, remote] of places) {
+      if (path === local) return remote
+      if (path.startsWith(`${local}${sep}`))
+        return `${remote}/${path
+          .slice(local.length + 1)
+          .split(sep)
+          .join('/')}`
+    }
+  }
+  return path
 }
 
 /**
