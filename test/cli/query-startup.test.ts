@@ -19,11 +19,10 @@ const QUESTION = 'Who paid for the new ferry?'
 
 /** Packages an offline query never needs. */
 const NOT_NEEDED =
-  /^\/node_modules\/(openai|@ai-sdk|@modelcontextprotocol|hono|@hono|ora|unpdf|mammoth|read-excel-file|htmlparser2|graphology[^/]*|wink-[^/]+|fflate|csv-parse|csv-stringify)\//
+  /^\/node_modules\/(openai|@ai-sdk|@modelcontextprotocol|hono|@hono|ora|unpdf|mammoth|read-excel-file|htmlparser2|graphology[^/]*|wink-[^/]+|fflate|csv-parse|csv-stringify|@azure|@aws-sdk|@smithy)\//
 // apache-arrow is loaded once, as the CommonJS build LanceDB requires (src/storage/arrow.ts).
 const ESM_ARROW = /^\/node_modules\/apache-arrow\/.*\.mjs$/
-// Not yet enforced: @azure/* and @aws-sdk/* still load, statically imported by
-// src/storage/object/remote.ts (through src/config/validate.ts) although no remote storage is set.
+// The cloud SDKs load on a remote store's first request (src/storage/object/lazy-store.ts), never for a local project.
 
 /** Our modules a method must not load: the other methods, hybrid ranking, the server and the indexer. */
 function foreignModules(method: 'basic' | 'local'): RegExp {

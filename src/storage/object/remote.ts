@@ -7,9 +7,8 @@
  */
 import { createHash } from 'node:crypto'
 import { basename, dirname, join, sep } from 'node:path'
-import { AzureBlobStore } from './azure-blob.js'
+import { LazyObjectStore } from './lazy-store.js'
 import { joinKey, type ObjectStore } from './object-store.js'
-import { S3Store } from './s3.js'
 
 /** The keys of a storage section (input_storage, output_storage, cache.storage, reporting, ...). */
 export interface StorageSettings {
@@ -63,12 +62,18 @@ export function remoteLocation(setting: string, spec: StorageSettings): RemoteLo
       if (store === undefined) {
         store =
           spec.type === 'blob'
-            ? new AzureBlobStore({
-                connectionString: spec.connection_string,
-                accountUrl: spec.account_url,
-                containerName: container,
+            ? new LazyObjectStore(`az://${container}`, async () => {
+                const { AzureBlobStore } = await import('./azure-blob.js')
+                return new AzureBlobStore({
+                  connectionString: spec.connection_string,
+                  accountUrl: spec.account_url,
+                  containerName: container,
+                })
               })
-            : new S3Store({ bucket: container, region: spec.region, endpointUrl: spec.endpoint_url })
+            : new LazyObjectStore(`s3://${container}`, async () => {
+                const { S3Store } = await import('./s3.js')
+                return new S3Store({ bucket: container, region: spec.region, endpointUrl: spec.endpoint_url })
+              })
         stores.set(id, store)
       }
       return store
