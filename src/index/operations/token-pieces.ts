@@ -20,7 +20,7 @@
 import type { Tokenizer } from '../../llm/tokenizer.js'
 
 /** Characters per piece handed to the tokenizer (the piece ends at the next safe cut after this). */
-export const PIECE_LENGTH = 1 << 20
+const PIECE_LENGTH = 1 << 20
 
 const SAFE_CUT = /\S(?= )|[\u4E00-\u9FFF](?=[\u3002\uFF0C])/g
 
