@@ -108,22 +108,27 @@ function piecesOf(text: string, encoding: string, pieceLength: number): number[]
 // per pre-tokenizer pattern: gpt2, p50k_base and p50k_edit split text with r50k_base's pattern.
 const SLOW = Boolean(process.env.GRAPHRAG_SLOW_TESTS)
 const TEXTS = SLOW ? 2000 : 100
+const TIMEOUT = SLOW ? 900_000 : undefined
 const ENCODINGS = SLOW ? TIKTOKEN_ENCODINGS : (['r50k_base', 'cl100k_base', 'o200k_base'] as const)
 
 describe('encodeInPieces', () => {
-  it(`gives the tokens of whole-text encoding for ${TEXTS} random texts in ${SLOW ? 'every tiktoken encoding' : 'each pre-tokenizer pattern'}`, () => {
-    for (let seed = 1; seed <= TEXTS; seed++) {
-      const next = random(seed)
-      const text = randomText(next, 20 + Math.floor(next() * 400))
-      const pieceLength = 1 + Math.floor(next() * 40)
-      for (const encoding of ENCODINGS) {
-        const whole = Array.from(getTokenizer(encoding).encode(text))
-        expect(piecesOf(text, encoding, pieceLength), `seed ${seed}, ${encoding}, pieces of ${pieceLength}`).toEqual(
-          whole,
-        )
+  it(
+    `gives the tokens of whole-text encoding for ${TEXTS} random texts in ${SLOW ? 'every tiktoken encoding' : 'each pre-tokenizer pattern'}`,
+    () => {
+      for (let seed = 1; seed <= TEXTS; seed++) {
+        const next = random(seed)
+        const text = randomText(next, 20 + Math.floor(next() * 400))
+        const pieceLength = 1 + Math.floor(next() * 40)
+        for (const encoding of ENCODINGS) {
+          const whole = Array.from(getTokenizer(encoding).encode(text))
+          expect(piecesOf(text, encoding, pieceLength), `seed ${seed}, ${encoding}, pieces of ${pieceLength}`).toEqual(
+            whole,
+          )
+        }
       }
-    }
-  })
+    },
+    TIMEOUT,
+  )
 
   it('does cut: a long text goes to the tokenizer in many pieces, each ending at a safe cut', () => {
     const text = randomText(random(7), 5000)
@@ -144,20 +149,24 @@ describe('encodeInPieces', () => {
 })
 
 describe('token chunker over pieces', () => {
-  it('gives the chunks of whole-text chunking for random texts, sizes and overlaps', () => {
-    for (let seed = 100_000; seed < 100_000 + TEXTS; seed++) {
-      const next = random(seed)
-      const text = randomText(next, 50 + Math.floor(next() * 3000))
-      const size = 1 + Math.floor(next() * 60)
-      const overlap = Math.floor(next() * size)
-      const pieceLength = 1 + Math.floor(next() * 200)
-      const tokenizer = getTokenizer(next() < 0.5 ? 'o200k_base' : 'cl100k_base')
-      expect(
-        splitOnTokens(text, size, overlap, tokenizer, pieceLength),
-        `seed ${seed}: size ${size}, overlap ${overlap}, pieces of ${pieceLength}`,
-      ).toEqual(splitOnTokens(text, size, overlap, tokenizer, Number.POSITIVE_INFINITY))
-    }
-  })
+  it(
+    'gives the chunks of whole-text chunking for random texts, sizes and overlaps',
+    () => {
+      for (let seed = 100_000; seed < 100_000 + TEXTS; seed++) {
+        const next = random(seed)
+        const text = randomText(next, 50 + Math.floor(next() * 3000))
+        const size = 1 + Math.floor(next() * 60)
+        const overlap = Math.floor(next() * size)
+        const pieceLength = 1 + Math.floor(next() * 200)
+        const tokenizer = getTokenizer(next() < 0.5 ? 'o200k_base' : 'cl100k_base')
+        expect(
+          splitOnTokens(text, size, overlap, tokenizer, pieceLength),
+          `seed ${seed}: size ${size}, overlap ${overlap}, pieces of ${pieceLength}`,
+        ).toEqual(splitOnTokens(text, size, overlap, tokenizer, Number.POSITIVE_INFINITY))
+      }
+    },
+    TIMEOUT,
+  )
 
   it('cuts the same windows as the whole-text loop when the tokens end exactly at a window', () => {
     const tokenizer = getTokenizer('o200k_base')
