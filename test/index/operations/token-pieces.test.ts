@@ -9,18 +9,7 @@ import { splitOnTokens } from '../../../src/index/operations/chunk-text.js'
 import { encodeInPieces, nextSafeCut } from '../../../src/index/operations/token-pieces.js'
 import { TIKTOKEN_ENCODINGS } from '../../../src/llm/encodings.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
-
-/** mulberry32: a small seeded generator, so a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRng } from '../../../src/query/rng.js'
 
 const ATOMS = [
   'the',
@@ -116,7 +105,7 @@ describe('encodeInPieces', () => {
     `gives the tokens of whole-text encoding for ${TEXTS} random texts in ${SLOW ? 'every tiktoken encoding' : 'each pre-tokenizer pattern'}`,
     () => {
       for (let seed = 1; seed <= TEXTS; seed++) {
-        const next = random(seed)
+        const next = seededRng(seed)
         const text = randomText(next, 20 + Math.floor(next() * 400))
         const pieceLength = 1 + Math.floor(next() * 40)
         for (const encoding of ENCODINGS) {
@@ -131,7 +120,7 @@ describe('encodeInPieces', () => {
   )
 
   it('does cut: a long text goes to the tokenizer in many pieces, each ending at a safe cut', () => {
-    const text = randomText(random(7), 5000)
+    const text = randomText(seededRng(7), 5000)
     const pieces = [...encodeInPieces(text, getTokenizer('o200k_base'), 50)]
     expect(pieces.length).toBeGreaterThan(50)
     // A cut before a space after non-whitespace, or before 。/， after an ideograph; none otherwise.
@@ -153,7 +142,7 @@ describe('token chunker over pieces', () => {
     'gives the chunks of whole-text chunking for random texts, sizes and overlaps',
     () => {
       for (let seed = 100_000; seed < 100_000 + TEXTS; seed++) {
-        const next = random(seed)
+        const next = seededRng(seed)
         const text = randomText(next, 50 + Math.floor(next() * 3000))
         const size = 1 + Math.floor(next() * 60)
         const overlap = Math.floor(next() * size)
