@@ -11,6 +11,7 @@ import type { JsonValue } from '../../model/schema.js'
 import type { BaseTextUnitRow } from '../../model/text-units.js'
 import type { Tokenizer } from '../../llm/tokenizer.js'
 import { splitSentences, stripPython } from './split-sentences.js'
+import { encodeInPieces } from './token-pieces.js'
 
 export interface ChunkingOptions {
   readonly type: 'tokens' | 'sentence'
@@ -21,16 +22,39 @@ export interface ChunkingOptions {
 
 type ChunkSource = Pick<InputDocumentRow, 'id' | 'title' | 'text' | 'creation_date' | 'raw_data'>
 
-/** Token windows over `text`, decoded (split multi-byte characters become U+FFFD, as in Python). */
-export function splitOnTokens(text: string, size: number, overlap: number, tokenizer: Tokenizer): string[] {
+/**
+ * Token windows over `text`, decoded (split multi-byte characters become U+FFFD, as in Python). The
+ * text is encoded piece by piece (`encodeInPieces`), and only the tokens of the current window and
+ * piece are held, so memory does not grow with the document; the windows are those of whole-text
+ * encoding, token for token.
+ */
+export function splitOnTokens(
+  text: string,
+  size: number,
+  overlap: number,
+  tokenizer: Tokenizer,
+  pieceLength?: number,
+): string[] {
   if (overlap >= size) {
     throw new ConfigError(`chunking.overlap (${overlap}) must be smaller than chunking.size (${size})`, {
       keyPath: 'chunking.overlap',
     })
   }
-  const tokens = tokenizer.encode(text)
+  const step = size - overlap
   const chunks: string[] = []
-  for (let start = 0; start < tokens.length; start += size - overlap) {
+  let tokens = new Uint32Array(0)
+  let start = 0
+  for (const piece of encodeInPieces(text, tokenizer, pieceLength)) {
+    const kept = tokens.subarray(start)
+    tokens = new Uint32Array(kept.length + piece.length)
+    tokens.set(kept)
+    tokens.set(piece, kept.length)
+    start = 0
+    // A window that ends before the tokens seen so far is not the last one, whatever follows.
+    for (; start + size < tokens.length; start += step)
+      chunks.push(tokenizer.decode(tokens.subarray(start, start + size)))
+  }
+  for (; start < tokens.length; start += step) {
     const end = Math.min(start + size, tokens.length)
     chunks.push(tokenizer.decode(tokens.subarray(start, end)))
     if (end === tokens.length) break
