@@ -3,7 +3,7 @@
  * Azure Storage emulator) as a child process, and s3rver (an S3-compatible server) in process.
  * Each helper returns the settings a project needs and the environment its CLI runs need.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -155,4 +155,54 @@ export function useObjectStoreServers(enabled = true): { azurite: Azurite; s3: S
     await Promise.all([servers.azurite?.stop(), servers.s3?.stop()])
   })
   return servers
+}
+
+/**
+ * moto's S3 server (Python; `python3 -m moto.server`), when this machine has it (npm and Debian do not offer it). Unlike s3rver it
+ * honours conditional writes (If-None-Match / If-Match), so the lock and pointer rules of the S3
+ * backend can be checked against S3's own semantics. Resolves undefined when moto (5.1 or later) is not installed.
+ */
+export async function startMoto(): Promise<S3Server | undefined> {
+  // Conditional writes came to S3 (and to moto) in 2024; older moto (e.g. Debian's) accepts and ignores them.
+  const probe = spawnSync('python3', ['-c', 'import moto; print(moto.__version__)'], { encoding: 'utf8' })
+  const [major = 0, minor = 0] = (probe.stdout ?? '').trim().split('.').map(Number)
+  if (probe.status !== 0 || major < 5 || (major === 5 && minor < 1)) return undefined
+  const child = spawn('python3', ['-m', 'moto.server', '-H', '127.0.0.1', '-p', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const port = await new Promise<number | undefined>((resolve) => {
+    let out = ''
+    const seen = (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /Running on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+      if (match !== null) resolve(Number(match[1]))
+    }
+    child.stdout?.on('data', seen)
+    child.stderr?.on('data', seen)
+    child.on('error', () => resolve(undefined))
+    child.on('exit', () => resolve(undefined))
+  })
+  if (port === undefined) return undefined
+  const endpoint = `http://127.0.0.1:${port}`
+  const env = { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: 'us-east-1' }
+  return {
+    endpoint,
+    env,
+    async bucket(name) {
+      const client = new S3Client({
+        endpoint,
+        forcePathStyle: true,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },
+      })
+      await client.send(new CreateBucketCommand({ Bucket: name }))
+      client.destroy()
+      return name
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill()
+      await exited
+    },
+  }
 }
