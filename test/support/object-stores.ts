@@ -95,6 +95,27 @@ export interface S3Server {
   stop(): Promise<void>
 }
 
+/** The handle of an S3-compatible server on 127.0.0.1:`port` whose one credential is `key` / `key`. */
+function s3Handle(port: number, key: string, stop: () => Promise<void>): S3Server {
+  const endpoint = `http://127.0.0.1:${port}`
+  return {
+    endpoint,
+    env: { AWS_ACCESS_KEY_ID: key, AWS_SECRET_ACCESS_KEY: key, AWS_REGION: 'us-east-1' },
+    async bucket(name) {
+      const client = new S3Client({
+        endpoint,
+        forcePathStyle: true,
+        region: 'us-east-1',
+        credentials: { accessKeyId: key, secretAccessKey: key },
+      })
+      await client.send(new CreateBucketCommand({ Bucket: name }))
+      client.destroy()
+      return name
+    },
+    stop,
+  }
+}
+
 export async function startS3Server(): Promise<S3Server> {
   const S3rver = require('s3rver') as new (
     options: Record<string, unknown>,
@@ -105,27 +126,10 @@ export async function startS3Server(): Promise<S3Server> {
   const directory = await mkdtemp(join(tmpdir(), 'graphrag-s3rver-'))
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
   const { port } = await server.run()
-  const endpoint = `http://127.0.0.1:${port}`
-  const env = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' }
-  return {
-    endpoint,
-    env,
-    async bucket(name) {
-      const client = new S3Client({
-        endpoint,
-        forcePathStyle: true,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      })
-      await client.send(new CreateBucketCommand({ Bucket: name }))
-      client.destroy()
-      return name
-    },
-    async stop() {
-      await server.close()
-      await rm(directory, { recursive: true, force: true })
-    },
-  }
+  return s3Handle(port, 'S3RVER', async () => {
+    await server.close()
+    await rm(directory, { recursive: true, force: true })
+  })
 }
 
 /** The remote keys of a storage section, all unset: tests spread their own over it. */
@@ -158,9 +162,10 @@ export function useObjectStoreServers(enabled = true): { azurite: Azurite; s3: S
 }
 
 /**
- * moto's S3 server (Python; `python3 -m moto.server`), when this machine has it (npm and Debian do not offer it). Unlike s3rver it
- * honours conditional writes (If-None-Match / If-Match), so the lock and pointer rules of the S3
- * backend can be checked against S3's own semantics. Resolves undefined when moto (5.1 or later) is not installed.
+ * moto's S3 server (Python; `python3 -m moto.server`), when this machine has it (npm and Debian do
+ * not offer it). Unlike s3rver it honours conditional writes (If-None-Match / If-Match), so the lock
+ * and pointer rules of the S3 backend can be checked against S3's own semantics. Resolves undefined
+ * when moto (5.1 or later) is not installed.
  */
 export async function startMoto(): Promise<S3Server | undefined> {
   // Conditional writes came to S3 (and to moto) in 2024; older moto (e.g. Debian's) accepts and ignores them.
@@ -183,26 +188,9 @@ export async function startMoto(): Promise<S3Server | undefined> {
     child.on('exit', () => resolve(undefined))
   })
   if (port === undefined) return undefined
-  const endpoint = `http://127.0.0.1:${port}`
-  const env = { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: 'us-east-1' }
-  return {
-    endpoint,
-    env,
-    async bucket(name) {
-      const client = new S3Client({
-        endpoint,
-        forcePathStyle: true,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },
-      })
-      await client.send(new CreateBucketCommand({ Bucket: name }))
-      client.destroy()
-      return name
-    },
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill()
-      await exited
-    },
-  }
+  return s3Handle(port, 'testing', async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill()
+    await exited
+  })
 }
