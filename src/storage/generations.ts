@@ -78,36 +78,34 @@ export async function recoverGenerations(paths: GenerationPaths): Promise<{ roll
  * on from it), or a new one seeded with the published index.
  */
 export async function openWorkGeneration(paths: GenerationPaths): Promise<{ dir: string; resumed: boolean }> {
-  const origin = join(paths.runDir, 'work-origin')
-  const published = await identity(paths.output)
-  if (await exists(paths.work)) {
-    // A published index replaced or deleted by hand since the work began is a fresh start, as it was before generations.
-    if (await workBeganFromPublished(paths)) return { dir: paths.work, resumed: true }
-    await rm(paths.work, { recursive: true, force: true })
-  }
+  // A published index replaced or deleted by hand since the work began is a fresh start, as it was before generations.
+  if (await workBeganFromPublished(paths)) return { dir: paths.work, resumed: true }
+  await rm(paths.work, { recursive: true, force: true })
   await mkdir(paths.runDir, { recursive: true })
   const seeding = join(paths.runDir, `work.seeding-${process.pid}`)
   await rm(seeding, { recursive: true, force: true })
-  await writeFileAtomic(origin, published)
+  await recordWorkOrigin(paths)
   if (await exists(paths.output)) await linkTree(paths.output, seeding)
   else await mkdir(seeding, { recursive: true })
   await rename(seeding, paths.work)
   return { dir: paths.work, resumed: false }
 }
 
+/** The file naming the published index (by identity) the work folder began from. */
+const workOriginFile = (paths: GenerationPaths): string => join(paths.runDir, 'work-origin')
+
+/** Whether the work folder began from the published index as it is now (it is what the next run resumes from). */
+export async function workBeganFromPublished(paths: GenerationPaths): Promise<boolean> {
+  return (await exists(paths.work)) && (await readTextOrEmpty(workOriginFile(paths))) === (await identity(paths.output))
+}
+
 /**
- * Whether the work folder began from the published index as it is now (it is what the next run
- * resumes from); `adopt` records that it does, for a work folder brought in from elsewhere (an
- * unfinished run's work saved in object storage, restored on another machine).
+ * Records that the work folder begins from the published index as it is now: for a new work
+ * folder, and for one brought in from elsewhere (an unfinished run's work saved in object
+ * storage, restored on another machine).
  */
-export async function workBeganFromPublished(paths: GenerationPaths, adopt = false): Promise<boolean> {
-  const origin = join(paths.runDir, 'work-origin')
-  const published = await identity(paths.output)
-  if (adopt) {
-    await writeFileAtomic(origin, published)
-    return true
-  }
-  return (await exists(paths.work)) && (await readTextOrEmpty(origin)) === published
+export async function recordWorkOrigin(paths: GenerationPaths): Promise<void> {
+  await writeFileAtomic(workOriginFile(paths), await identity(paths.output))
 }
 
 /** Makes the work generation the published one: journal, two renames, journal removed, old generation deleted. */

@@ -7,7 +7,8 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { remoteLocation } from '../../src/storage/object/remote.js'
+import { beginRemoteRun } from '../../src/storage/object/remote-index.js'
+import { registerRemote, remoteLocation } from '../../src/storage/object/remote.js'
 import { restoreWork, workSaver } from '../../src/storage/object/work-state.js'
 import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
 
@@ -78,5 +79,29 @@ describe('work saved in object storage', () => {
     const third = join(await mkdtemp(join(tmpdir(), 'graphrag-work-')), 'work')
     await restoreWork(loc, null, third, false)
     expect(await readFile(join(third, 'entities.parquet'), 'utf8')).toBe('successor')
+  })
+
+  it('a run that could not save its work says so when it finishes', async () => {
+    const loc = await location()
+    const root = await mkdtemp(join(tmpdir(), 'graphrag-work-'))
+    const mirror = join(root, 'output')
+    registerRemote(mirror, loc)
+    const local = join(root, 'plain')
+    const run = (await beginRemoteRun(
+      { output: mirror, reporting: local, updateOutput: local, cache: undefined },
+      'graphrag index',
+    ))!
+    const work = await folder({ 'entities.parquet': 'E1' })
+    await run.openWork(work, false)
+    // Another run's state appears meanwhile: this run's conditional save of its state is refused.
+    await loc
+      .store()
+      .put('output/.generations/.work/state.json', JSON.stringify({ origin: null, id: 'other', saved: '', files: {} }))
+    run.checkpoint()
+    const warnings = await run.finish()
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(
+      /^could not save this run's work in az:\/\/work\d+\/output\/\.generations\/\.work \(.*changed by another writer\)/,
+    )
   })
 })

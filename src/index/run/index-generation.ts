@@ -11,6 +11,7 @@ import {
   generationPaths,
   openWorkGeneration,
   publishGeneration,
+  recordWorkOrigin,
   recoverGenerations,
   workBeganFromPublished,
   type GenerationPaths,
@@ -33,7 +34,8 @@ export interface IndexGeneration {
   checkpoint(): void
   /** Leaves output/ as it is and removes the work generation. */
   discard(): Promise<void>
-  release(): Promise<void>
+  /** Releases the lock (and on object storage saves unpublished work, uploads logs); returns warnings for the console. */
+  release(): Promise<string[]>
 }
 
 /** Takes the lock, finishes what a crash left half done, and opens the work generation. */
@@ -65,7 +67,7 @@ export async function beginGeneration(settings: Settings, command: string): Prom
       notices.push(`finished publishing the index an interrupted run had completed (${remoteName(paths.output)})`)
     // Object storage: an unfinished run's work saved in the store (by a run on any machine) becomes the local work folder.
     if (remote !== undefined && (await remote.openWork(paths.work, await workBeganFromPublished(paths)))) {
-      await workBeganFromPublished(paths, true)
+      await recordWorkOrigin(paths)
       notices.push(`resuming the unfinished run saved in ${remote.workUrl}`)
     }
     const work = await openWorkGeneration(paths)
@@ -98,11 +100,13 @@ function handle(
     checkpoint: () => remote?.checkpoint(),
     discard: () => discardWorkGeneration(paths),
     async release() {
+      let warnings: string[] = []
       try {
         await lock.release()
       } finally {
-        await remote?.finish()
+        warnings = (await remote?.finish()) ?? []
       }
+      return warnings
     },
   }
 }

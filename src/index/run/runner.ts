@@ -154,11 +154,12 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
     options.update?.config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
   const command = options.command ?? (options.update === undefined ? 'graphrag index' : 'graphrag update')
   const generation = await beginGeneration(loaded.settings, command)
+  const reporter = options.reporter ?? SILENT_REPORTER
   try {
-    for (const notice of generation.notices) (options.reporter ?? SILENT_REPORTER).warning(notice)
+    for (const notice of generation.notices) reporter.warning(notice)
     return await runInGeneration(options, loaded, generation)
   } finally {
-    await generation.release()
+    for (const warning of await generation.release()) reporter.warning(warning)
   }
 }
 

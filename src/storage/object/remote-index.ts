@@ -120,8 +120,11 @@ export interface RemoteRun {
    * `local()` publishes the mirror. Returns the generation's location (`az://…/.generations/<id>`).
    */
   publish(workDir: string, local: () => Promise<void>): Promise<string>
-  /** Uploads the logs and update backups, releases the lock (success or not). */
-  finish(): Promise<void>
+  /**
+   * Saves the work of a run that did not publish, uploads the logs and update backups, releases the
+   * lock (success or not). Returns warnings for the console (the work could not be saved).
+   */
+  finish(): Promise<string[]>
 }
 
 export interface RemoteRunDirs {
@@ -152,9 +155,10 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
     if (reporting !== undefined) await mirrorPrefix(reporting.store(), reporting.prefix, dirs.reporting)
     const origin = found?.pointer.generation ?? null
     let saver: WorkSaver | undefined
+    const workUrl = `${loc.url}/.generations/.work`
     return {
       lock,
-      workUrl: `${loc.url}/.generations/.work`,
+      workUrl,
       async openWork(workDir, localCurrent) {
         const { restored, etag } = await restoreWork(loc, origin, workDir, localCurrent)
         saver = workSaver(loc, origin, workDir, etag)
@@ -179,14 +183,20 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
         return generationUrl(loc, id)
       },
       async finish() {
+        const warnings: string[] = []
         try {
           // A failed or interrupted run saves where it got to, for the next run on any machine.
           await saver?.flush()
+          if (saver?.error !== undefined)
+            warnings.push(
+              `could not save this run's work in ${workUrl} (${saver.error instanceof Error ? saver.error.message : String(saver.error)}); a run on another machine resumes from an earlier save or starts over`,
+            )
           if (reporting !== undefined) await pushFiles(reporting, dirs.reporting)
           if (updateOutput !== undefined) await pushFiles(updateOutput, dirs.updateOutput, true)
         } finally {
           await lock.release()
         }
+        return warnings
       },
     }
   } catch (error) {

@@ -58,7 +58,7 @@ export interface WorkSaver {
   flush(): Promise<void>
   /** Cuts the save under way short (no new upload starts, its state is not written) and makes no more: a publish supersedes them. */
   stop(): Promise<void>
-  /** The first error a save met (the run goes on; the next run resumes from an older save or starts over). */
+  /** Why the latest save failed (undefined once a save succeeds, or after stop): the run goes on, and the next run resumes from an older save or starts over. */
   readonly error: unknown
 }
 
@@ -180,6 +180,7 @@ export function workSaver(
       throw error
     }
     await writeFileAtomic(savedMarker(workDir), state.id)
+    failure = undefined
     const used = new Set(Object.values(files))
     await inParallel(
       [...stored].filter((h) => !used.has(h)),
@@ -195,7 +196,7 @@ export function workSaver(
     wanted = false
     running = save()
       .catch((error: unknown) => {
-        failure ??= error
+        failure = error
       })
       .finally(() => {
         running = undefined
@@ -217,6 +218,7 @@ export function workSaver(
     async stop() {
       stopped = true
       while (running !== undefined) await running
+      failure = undefined
     },
     get error() {
       return failure
