@@ -30,7 +30,7 @@ export function registerExportCommand(program: Command): void {
     )
     .option(
       '-o, --out <file>',
-      'file to write, or a folder for csv (nodes.csv, edges.csv); - for stdout (default: <output>/export/)',
+      'file to write, or a folder for csv (nodes.csv, edges.csv); - for stdout (default: <output>/export/, or <root>/export/ for an index in object storage)',
     )
     .action(async (flags: ExportFlags) => {
       const { runExport } = await import('../export/index.js')

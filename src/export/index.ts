@@ -7,6 +7,7 @@ import { readableIndexDir } from '../storage/generations.js'
 import { loadConfig } from '../config/index.js'
 import { ExportError } from '../errors.js'
 import { writeFileAtomic } from '../storage/atomic-write.js'
+import { remoteAt } from '../storage/object/remote.js'
 import { buildGraph } from './build-graph.js'
 import { buildMembership, chooseLevel, type Membership } from './communities.js'
 import { writeEdgesCsv, writeNodesCsv } from './csv.js'
@@ -31,7 +32,10 @@ export interface ExportOptions {
   dataDir?: string
   /** Community level nodes are coloured by (default: 0, the top level). */
   level?: number
-  /** The file to write (for csv: the folder for nodes.csv and edges.csv); default `<data>/export/`. '-' writes to `stdout`. */
+  /**
+   * The file to write (for csv: the folder for nodes.csv and edges.csv); default `<data>/export/`
+   * (`<root>/export/` for an index in object storage). '-' writes to `stdout`.
+   */
   out?: string
   stdout?: { write(text: string): unknown }
 }
@@ -58,7 +62,7 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
   const { graph, warnings } = buildGraph(tables.entities, tables.relationships, membership, level)
   assignLayout(graph)
   const outputs = await render(graph, membership, options.format, titleOf(options, dataDir))
-  const files = await writeOutputs(outputs, options, dataDir)
+  const files = await writeOutputs(outputs, options, defaultExportDir(options, dataDir))
   return { format: options.format, files, nodes: graph.order, edges: graph.size, level, warnings }
 }
 
@@ -95,7 +99,20 @@ async function render(
   }
 }
 
-async function writeOutputs(outputs: Map<string, string>, options: ExportOptions, dataDir: string): Promise<string[]> {
+/**
+ * Where an export goes without --out: `<output>/export/`, or `<root>/export/` for an index in object
+ * storage, whose output folder is a local copy of the published generation, replaced when another
+ * generation is published.
+ */
+function defaultExportDir(options: ExportOptions, dataDir: string): string {
+  return remoteAt(dataDir) === undefined ? join(dataDir, 'export') : join(resolve(options.root ?? '.'), 'export')
+}
+
+async function writeOutputs(
+  outputs: Map<string, string>,
+  options: ExportOptions,
+  defaultDir: string,
+): Promise<string[]> {
   if (options.out === '-') {
     if (outputs.size > 1)
       throw new ExportError(
@@ -105,7 +122,7 @@ async function writeOutputs(outputs: Map<string, string>, options: ExportOptions
     return []
   }
   const paths = [...outputs.entries()].map(([name, text]): [string, string] => {
-    if (options.out === undefined) return [join(dataDir, 'export', name), text]
+    if (options.out === undefined) return [join(defaultDir, name), text]
     return [outputs.size > 1 ? join(resolve(options.out), name) : resolve(options.out), text]
   })
   for (const [path, text] of paths) {

@@ -23,6 +23,7 @@ import { diagnose } from '../../src/server/diagnostics.js'
 import { ModelProbe } from '../../src/server/model-probe.js'
 import { formatDiagnostics } from '../../src/cli/diagnostics-format.js'
 import { loadConfig } from '../../src/config/index.js'
+import { runExport } from '../../src/export/index.js'
 import { comparableTables, lanceRowCounts, spawnCli } from '../support/index-files.js'
 import { NO_REMOTE_KEYS, startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
 import { testdir } from '../support/testdir.js'
@@ -221,7 +222,7 @@ describe.each([
   )
 
   it.runIf(essential)(
-    'diagnostics, serve and the end of a run name the store and the published generation, never the local mirror or a secret',
+    'diagnostics, serve and the end of a run name the store and the published generation, never the local mirror or a secret; export reads it and writes beside the settings',
     async () => {
       const { generation } = (await readPointer(remoteLocation('output_storage', backend.spec('output'))))!.pointer
       const container = backend.spec('output').container_name ?? backend.spec('output').bucket
@@ -246,6 +247,12 @@ describe.each([
         await server.close()
       }
       expect(server.remoteIndex).toMatch(new RegExp(`^${where.replace(/[.]/g, '\\.')} \\(published `))
+      // export reads the published generation; by default it writes beside the settings, not into the local copy
+      // of the generation (replaced when another one is published).
+      const exported = await runExport({ format: 'json', root })
+      expect(exported.files).toEqual([join(root, 'export', 'graph.json')])
+      expect(exported.nodes).toBeGreaterThan(0)
+      expect(JSON.parse(await readFile(exported.files[0]!, 'utf8'))).toBeTruthy()
       for (const out of [text, JSON.stringify(report), server.remoteIndex]) {
         expect(out).not.toContain('.graphrag/remote')
         expect(out).not.toMatch(/AccountKey|Eby8vdM02/)
