@@ -2,23 +2,56 @@
  * Parquet encoding of tables through parquet-wasm (arrow-rs) and apache-arrow: SNAPPY like pandas,
  * one Arrow type per declared column, tolerant reading by column name.
  */
+import { openAsBlob } from 'node:fs'
 import { Table, tableFromIPC, tableToIPC } from './arrow.js'
 import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn } from './arrow-columns.js'
+import { decodeOnWorker, encodeOnWorker } from './parquet-worker.js'
+
+/**
+ * Tables with more data than this (Arrow IPC bytes when writing, uncompressed Parquet bytes when
+ * reading) are written and read on a worker thread (parquet-worker.ts), whose WebAssembly memory is
+ * returned when it ends; below it, the shared instance's memory stays at a few hundred megabytes at
+ * most and is reused table after table.
+ */
+export const WORKER_TABLE_BYTES = 32 * 2 ** 20
+
+/** Where a table goes through parquet-wasm: `workerAbove` is WORKER_TABLE_BYTES but for tests. */
+export interface ParquetOptions {
+  workerAbove?: number
+}
 
 /** Encodes rows as a Parquet file following the table declaration's column order and types. */
 export function encodeParquet<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Uint8Array {
+  return writeArrowStream(arrowStream(schema, rows))
+}
+
+/** encodeParquet, writing a big table on a worker thread (same bytes; memory returned afterwards). */
+export async function encodeParquetReleasing<S extends TableSchema>(
+  schema: S,
+  rows: readonly RowOf<S>[],
+  { workerAbove = WORKER_TABLE_BYTES }: ParquetOptions = {},
+): Promise<Uint8Array> {
+  const ipc = arrowStream(schema, rows)
+  return ipc.byteLength > workerAbove ? encodeOnWorker(ipc) : writeArrowStream(ipc)
+}
+
+/** Writes on the shared instance, with the writer properties parquet-worker.ts also uses. */
+function writeArrowStream(ipc: Uint8Array): Uint8Array {
+  const props = new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build()
+  return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), props)
+}
+
+/** The rows as an Arrow IPC stream (the Arrow vectors themselves are garbage once it is built). */
+function arrowStream<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Uint8Array {
   const columns: Record<string, ReturnType<typeof buildVector>> = {}
   for (const col of schema.columns) {
     const values = rows.map((row) => (row as Record<string, unknown>)[col.name])
     columns[col.name] = buildVector(col.kind, values)
   }
-  const table = new Table(columns)
-  const wasmTable = parquet.Table.fromIPCStream(tableToIPC(table, 'stream'))
-  const props = new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build()
-  return parquet.writeParquet(wasmTable, props)
+  return tableToIPC(new Table(columns), 'stream')
 }
 
 /** Decodes an Arrow table from Parquet bytes. */
@@ -52,45 +85,78 @@ const BATCH_BYTES = 4 * 2 ** 20
  */
 export async function decodeParquetInBatches<S extends TableSchema>(
   schema: S,
-  bytes: Uint8Array,
+  source: { path: string } | Uint8Array,
   file: string,
+  { workerAbove = WORKER_TABLE_BYTES }: ParquetOptions = {},
 ): Promise<RowOf<S>[]> {
+  // A file is read through a Blob backed by it: the decoder reads the footer and then each column
+  // chunk from disk, so no copy of the whole file is held while the rows are built.
+  let blob: Blob
   let reader: parquet.ParquetFile
   try {
-    reader = await parquet.ParquetFile.fromFile(new Blob([bytes]))
+    blob = source instanceof Uint8Array ? new Blob([source]) : await openAsBlob(source.path)
+    reader = await parquet.ParquetFile.fromFile(blob)
   } catch (cause) {
     throw unreadable(file, cause)
   }
+  const rows: RowOf<S>[] = []
+  const add = (ipc: Uint8Array) => {
+    for (const row of rowsOf(schema, tableFromIPC(ipc), file)) rows.push(row)
+  }
+  let readerOpen = true
+  const close = () => {
+    if (readerOpen) reader.free()
+    readerOpen = false
+  }
   try {
-    const { rowCount, byteSize } = sizeOf(reader)
-    // No batch would come: the whole-table path still checks the columns.
-    if (rowCount === 0) return decodeParquet(schema, bytes, file)
+    const { rowCount, byteSize, present } = sizeOf(reader, new Set(schema.columns.map((col) => col.name)))
+    // Only the declared columns are read (a workflow may declare fewer than the file has); one it
+    // lacks reads as null or is reported by rowsOf. With none to read, the whole-table path does both.
+    const columns = schema.columns.map((col) => col.name).filter((name) => present.has(name))
+    if (rowCount === 0 || columns.length === 0)
+      return decodeParquet(schema, new Uint8Array(await blob.arrayBuffer()), file)
     const rowBytes = byteSize / rowCount
     const batchSize = Math.max(1, Math.min(rowCount, Math.floor(BATCH_BYTES / Math.max(1, rowBytes))))
-    const rows: RowOf<S>[] = []
-    const stream = (await reader.stream({ batchSize })) as ReadableStream<parquet.RecordBatch>
-    for await (const batch of stream)
-      for (const row of rowsOf(schema, tableFromIPC(batch.intoIPCStream()), file)) rows.push(row)
+    if (byteSize > workerAbove) {
+      close()
+      const onWorker = source instanceof Uint8Array ? blob : source.path
+      for await (const ipc of decodeOnWorker(onWorker, { batchSize, columns })) add(ipc)
+      return rows
+    }
+    const stream = (await reader.stream({ batchSize, columns })) as ReadableStream<parquet.RecordBatch>
+    for await (const batch of stream) add(batch.intoIPCStream())
     return rows
   } catch (cause) {
     throw cause instanceof StorageError ? cause : unreadable(file, cause)
   } finally {
-    reader.free()
+    close()
   }
 }
 
-/** Rows and uncompressed bytes over all row groups (the metadata objects live in wasm memory: freed here). */
-function sizeOf(reader: parquet.ParquetFile): { rowCount: number; byteSize: number } {
+/**
+ * Rows, the uncompressed bytes of the wanted columns over all row groups, and the columns the file
+ * has (the metadata objects live in wasm memory: freed here).
+ */
+function sizeOf(
+  reader: parquet.ParquetFile,
+  wanted: ReadonlySet<string>,
+): { rowCount: number; byteSize: number; present: Set<string> } {
   const metadata = reader.metadata()
   let rowCount = 0
   let byteSize = 0
+  const present = new Set<string>()
   for (const group of metadata.rowGroups()) {
     rowCount += group.numRows()
-    byteSize += group.totalByteSize()
+    for (const chunk of group.columns()) {
+      const name = chunk.columnPath()[0] ?? ''
+      present.add(name)
+      if (wanted.has(name)) byteSize += chunk.uncompressedSize()
+      chunk.free()
+    }
     group.free()
   }
   metadata.free()
-  return { rowCount, byteSize }
+  return { rowCount, byteSize, present }
 }
 
 function unreadable(file: string, cause: unknown): StorageError {

@@ -3,14 +3,14 @@
  * temporary file and renames, so a crash never leaves a half-written or missing table.
  */
 import { createHash } from 'node:crypto'
-import { readdir, readFile, rm, stat } from 'node:fs/promises'
+import { open, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { writeFileAtomic } from './atomic-write.js'
 import { isAbsent, storageFailure, unlessAbsent } from './fs-errors.js'
 import { remoteName } from './object/remote.js'
-import { decodeParquetInBatches, encodeParquet } from './parquet.js'
+import { decodeParquetInBatches, encodeParquetReleasing } from './parquet.js'
 
 export interface TableStore {
   /** Reads a table; throws StorageError naming the file when it is missing or malformed. */
@@ -26,6 +26,15 @@ export interface TableStore {
   readonly location: string
 }
 
+async function readable(file: string): Promise<void> {
+  const handle = await open(file, 'r')
+  try {
+    await handle.read(Buffer.alloc(1), 0, 1, 0)
+  } finally {
+    await handle.close()
+  }
+}
+
 export class ParquetTableStore implements TableStore {
   constructor(readonly location: string) {}
 
@@ -35,9 +44,10 @@ export class ParquetTableStore implements TableStore {
 
   async read<S extends TableSchema>(schema: S): Promise<RowOf<S>[]> {
     const file = this.path(schema.name)
-    let bytes: Uint8Array
     try {
-      bytes = await readFile(file)
+      // The decoder reads the file piece by piece (decodeParquetInBatches); one byte read here first
+      // gives the reason it cannot be (absent, a folder, no access) as the error code that names it.
+      await readable(file)
     } catch (cause) {
       if (!isAbsent(cause)) throw storageFailure(cause, `read table ${schema.name} from`, file)
       throw new StorageError(
@@ -48,11 +58,11 @@ export class ParquetTableStore implements TableStore {
         },
       )
     }
-    return decodeParquetInBatches(schema, bytes, remoteName(file))
+    return decodeParquetInBatches(schema, { path: file }, remoteName(file))
   }
 
   async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {
-    await writeFileAtomic(this.path(schema.name), encodeParquet(schema, rows))
+    await writeFileAtomic(this.path(schema.name), await encodeParquetReleasing(schema, rows))
   }
 
   async has(name: string): Promise<boolean> {

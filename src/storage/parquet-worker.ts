@@ -1,0 +1,128 @@
+/**
+ * Parquet encoding and decoding on a worker thread of its own, for big tables. parquet-wasm's
+ * WebAssembly memory grows to its largest use and never shrinks, and arrow-rs needs several times a
+ * table's largest text to write it (the decoded input, the dictionary, the min/max statistics, the
+ * page and its compressed copy, the output buffer): on the process's shared instance a 200 MB
+ * document kept about 1.5 GB for the rest of the run. A worker has an instance of its own, whose
+ * memory goes with the worker when it ends. The worker runs the same parquet-wasm build with the same
+ * writer properties, so the bytes are those of the shared instance (test/storage/parquet-worker.test.ts
+ * compares them).
+ */
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
+
+const MODULE = createRequire(import.meta.url).resolve('parquet-wasm/node')
+
+/** What a worker does: write one Arrow IPC stream as Parquet, or read a Parquet file batch by batch. */
+type Task =
+  | { kind: 'encode'; ipc: ArrayBuffer; compression: 'SNAPPY' }
+  | { kind: 'decode'; source: string | Blob; options: { batchSize: number; columns: string[] } }
+
+type Reply = { bytes: Uint8Array } | { ipc: Uint8Array } | { done: true } | { error: string }
+
+/**
+ * The worker's code (CommonJS, evaluated as is: plain JavaScript that refers to nothing outside it).
+ * Decoding sends one batch and waits for the next to be asked for, so at most one batch is in flight.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const pq = require(workerData.module)
+async function run(task) {
+  if (task.kind === 'encode') {
+    const table = pq.Table.fromIPCStream(new Uint8Array(task.ipc))
+    task.ipc = null
+    const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression[task.compression]).build()
+    const bytes = pq.writeParquet(table, props)
+    parentPort.postMessage({ bytes }, [bytes.buffer])
+    return
+  }
+  const blob = typeof task.source === 'string' ? await require('node:fs').openAsBlob(task.source) : task.source
+  const reader = await pq.ParquetFile.fromFile(blob)
+  const stream = await reader.stream(task.options)
+  for await (const batch of stream) {
+    const ipc = batch.intoIPCStream()
+    const asked = new Promise((next) => parentPort.once('message', next))
+    parentPort.postMessage({ ipc }, [ipc.buffer])
+    await asked
+  }
+  parentPort.postMessage({ done: true })
+}
+run(workerData.task).catch((error) => parentPort.postMessage({ error: String((error && error.message) || error) }))
+`
+
+/** One worker running one task; replies are queued until read. */
+class TaskWorker {
+  private readonly worker: Worker
+  private readonly replies: Reply[] = []
+  private waiting: ((reply: Reply) => void) | undefined
+
+  constructor(task: Task, transfer: ArrayBuffer[]) {
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { module: MODULE, task },
+      transferList: transfer,
+    })
+    const deliver = (reply: Reply) => {
+      const waiting = this.waiting
+      this.waiting = undefined
+      if (waiting === undefined) this.replies.push(reply)
+      else waiting(reply)
+    }
+    this.worker.on('message', deliver)
+    this.worker.on('error', (error: Error) => deliver({ error: error.message }))
+    this.worker.on('exit', () => deliver({ error: 'the Parquet worker thread ended early' }))
+  }
+
+  /** The next reply; a reply that says what went wrong is thrown. */
+  async reply(): Promise<Exclude<Reply, { error: string }>> {
+    const reply = this.replies.shift() ?? (await new Promise<Reply>((done) => (this.waiting = done)))
+    if ('error' in reply) throw new Error(reply.error)
+    return reply
+  }
+
+  askNext(): void {
+    this.worker.postMessage('next')
+  }
+
+  /** Ends the worker and waits until it has, so its memory is returned before the caller goes on. */
+  async stop(): Promise<void> {
+    await this.worker.terminate()
+  }
+}
+
+/** Writes an Arrow IPC stream as a SNAPPY Parquet file on a worker; the stream's buffer is handed over. */
+export async function encodeOnWorker(ipc: Uint8Array): Promise<Uint8Array> {
+  const whole = ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? ipc : ipc.slice()
+  const buffer = whole.buffer as ArrayBuffer
+  const worker = new TaskWorker({ kind: 'encode', ipc: buffer, compression: 'SNAPPY' }, [buffer])
+  try {
+    const reply = await worker.reply()
+    if (!('bytes' in reply)) throw new Error('the Parquet worker sent no file')
+    return reply.bytes
+  } finally {
+    await worker.stop()
+  }
+}
+
+/**
+ * Reads a Parquet file (a path, or a Blob in memory: a Blob backed by a file cannot be handed to a
+ * thread) on a worker, yielding each record batch of at most `batchSize` rows of `columns` as an
+ * Arrow IPC stream.
+ */
+export async function* decodeOnWorker(
+  source: string | Blob,
+  options: { batchSize: number; columns: string[] },
+): AsyncGenerator<Uint8Array> {
+  const worker = new TaskWorker({ kind: 'decode', source, options }, [])
+  try {
+    for (;;) {
+      const reply = await worker.reply()
+      if ('done' in reply) return
+      if (!('ipc' in reply)) throw new Error('the Parquet worker sent no batch')
+      yield reply.ipc
+      worker.askNext()
+    }
+  } finally {
+    await worker.stop()
+  }
+}
