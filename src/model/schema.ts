@@ -71,3 +71,18 @@ export function nullableColumn<const N extends string, const K extends ColumnKin
 export function defineTable<const Cols extends readonly ColumnSpec[]>(name: string, columns: Cols): TableSchema<Cols> {
   return Object.freeze({ name, columns: Object.freeze(columns) as Cols })
 }
+
+/**
+ * The same table with only the named columns, for a workflow that reads no more: the others are not
+ * decoded (create_final_documents needs text units' ids, not their text).
+ */
+export function pickColumns<Cols extends readonly ColumnSpec[], const N extends Cols[number]['name']>(
+  schema: TableSchema<Cols>,
+  names: readonly N[],
+): TableSchema<Extract<Cols[number], { name: N }>[]> {
+  const wanted: readonly string[] = names
+  return defineTable(
+    schema.name,
+    schema.columns.filter((col): col is Extract<Cols[number], { name: N }> => wanted.includes(col.name)),
+  )
+}
