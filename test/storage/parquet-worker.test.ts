@@ -1,0 +1,116 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import * as parquet from 'parquet-wasm/node'
+import { describe, expect, it } from 'vitest'
+import { DOCUMENTS, INPUT_DOCUMENTS, pickColumns, TEXT_UNITS } from '../../src/model/index.js'
+import { StorageError } from '../../src/errors.js'
+import {
+  decodeParquet,
+  decodeParquetInBatches,
+  encodeParquet,
+  encodeParquetReleasing,
+  WORKER_TABLE_BYTES,
+} from '../../src/storage/parquet.js'
+import { testdir } from '../support/testdir.js'
+
+/** Seeded text of `length` characters, words of a small vocabulary (compressible as prose is). */
+function prose(length: number, seed: number): string {
+  const words = ['the', 'river', 'lantern', 'Ébène', 'council', 'walked', 'über', 'night', '雪', 'quietly']
+  let state = seed
+  const parts: string[] = []
+  let size = 0
+  while (size < length) {
+    state = (state * 1103515245 + 12345) % 2 ** 31
+    const word = words[state % words.length] as string
+    parts.push(word)
+    size += word.length + 1
+  }
+  return parts.join(' ').slice(0, length)
+}
+
+function units(count: number, textLength: number) {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `unit-${i}`,
+    human_readable_id: i,
+    text: prose(textLength, i),
+    n_tokens: textLength / 4,
+    document_id: `doc-${i % 3}`,
+    entity_ids: i % 5 === 0 ? [] : [`e${i}`, `e${i + 1}`],
+    relationship_ids: [`r${i}`],
+    covariate_ids: i % 2 === 0 ? [] : [`c${i}`],
+  }))
+}
+
+const document = (text: string) => ({
+  id: 'doc-0',
+  human_readable_id: 0,
+  title: 'big.txt',
+  text,
+  text_unit_ids: ['unit-0', 'unit-1'],
+  creation_date: '2026-01-01',
+  raw_data: null,
+})
+
+describe('big tables on a worker thread', () => {
+  it('writes the same bytes on a worker as on the shared instance, small tables and big alike', async () => {
+    const cases = [
+      [TEXT_UNITS, []],
+      [TEXT_UNITS, units(3, 40)],
+      [TEXT_UNITS, units(3000, 700)],
+      [DOCUMENTS, [document(prose(1_000_000, 7)), { ...document('short'), id: 'doc-1', raw_data: null }]],
+    ] as const
+    for (const [schema, rows] of cases) {
+      const shared = encodeParquet(schema, rows as never)
+      const onWorker = await encodeParquetReleasing(schema, rows as never, { workerAbove: 0 })
+      expect(Buffer.from(onWorker).equals(Buffer.from(shared))).toBe(true)
+    }
+  })
+
+  it('reads on a worker batch by batch: every row, in order, only the declared columns', async () => {
+    const dir = await testdir({})
+    // 1,500 units of 3 KB: about 4.5 MB, so two batches (of ~4 MB at most) cross the thread.
+    const rows = units(1500, 3000)
+    const file = join(dir, 'text_units.parquet')
+    await writeFile(file, encodeParquet(TEXT_UNITS, rows))
+    const whole = decodeParquet(TEXT_UNITS, encodeParquet(TEXT_UNITS, rows), 'whole')
+    const read = await decodeParquetInBatches(TEXT_UNITS, { path: file }, 'text_units.parquet', { workerAbove: 0 })
+    expect(read).toEqual(whole)
+    const ids = pickColumns(TEXT_UNITS, ['id', 'document_id'])
+    const picked = await decodeParquetInBatches(ids, { path: file }, 'text_units.parquet', { workerAbove: 0 })
+    expect(picked).toEqual(rows.map((r) => ({ id: r.id, document_id: r.document_id })))
+    // From bytes in memory (no file to open on the worker) the same.
+    const fromBytes = await decodeParquetInBatches(ids, encodeParquet(TEXT_UNITS, rows), 'mem', { workerAbove: 0 })
+    expect(fromBytes).toEqual(picked)
+  })
+
+  it('names the file when a table read on a worker lacks a required column or is not Parquet', async () => {
+    const dir = await testdir({ 'bad.parquet': 'id,text\n1,a\n' })
+    const file = join(dir, 'documents.parquet')
+    await writeFile(file, encodeParquet(INPUT_DOCUMENTS, [document(prose(1000, 1))] as never))
+    await expect(
+      decodeParquetInBatches(TEXT_UNITS, { path: file }, 'documents.parquet', { workerAbove: 0 }),
+    ).rejects.toThrow(/documents\.parquet: missing column "n_tokens" of table text_units/)
+    await expect(
+      decodeParquetInBatches(TEXT_UNITS, { path: join(dir, 'bad.parquet') }, 'bad.parquet', { workerAbove: 0 }),
+    ).rejects.toThrow(StorageError)
+  })
+
+  it("leaves the shared instance's WebAssembly memory as it was after a table above the bound", async () => {
+    expect(WORKER_TABLE_BYTES).toBe(32 * 2 ** 20)
+    const dir = await testdir({})
+    const file = join(dir, 'documents.parquet')
+    // One 6 MB text: arrow-rs needs several times that to write it, and as much to read it back.
+    const rows = [document(prose(6_000_000, 3))]
+    const before = parquet.wasmMemory().buffer.byteLength
+    const bytes = await encodeParquetReleasing(DOCUMENTS, rows, { workerAbove: 2 ** 20 })
+    await writeFile(file, bytes)
+    const [read] = await decodeParquetInBatches(DOCUMENTS, { path: file }, 'documents.parquet', {
+      workerAbove: 2 ** 20,
+    })
+    expect(read?.text).toBe(rows[0]?.text)
+    expect(parquet.wasmMemory().buffer.byteLength).toBe(before)
+    // The shared instance itself would have grown by more than the text to write the same table.
+    encodeParquet(DOCUMENTS, rows)
+    expect(parquet.wasmMemory().buffer.byteLength - before).toBeGreaterThan(6_000_000)
+  })
+})
