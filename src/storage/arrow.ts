@@ -26,6 +26,7 @@ export const {
   Type,
   Utf8,
   makeData,
+  makeVector,
   tableFromIPC,
   tableToIPC,
   vectorFromArray,

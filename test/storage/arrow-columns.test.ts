@@ -1,0 +1,32 @@
+import * as parquet from 'parquet-wasm/node'
+import { describe, expect, it } from 'vitest'
+import { buildVector, readColumn } from '../../src/storage/arrow-columns.js'
+import { Table, tableToIPC, Utf8, type Vector, vectorFromArray } from '../../src/storage/arrow.js'
+
+function parquetOf(vector: Vector): Buffer {
+  const props = new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build()
+  const ipc = tableToIPC(new Table({ text: vector }), 'stream')
+  return Buffer.from(parquet.writeParquet(parquet.Table.fromIPCStream(ipc), props))
+}
+
+describe('string columns', () => {
+  it("are built in one pass with the values, validity and Parquet bytes of Arrow's own builder", () => {
+    const cases: (string | null | undefined)[][] = [
+      [],
+      [''],
+      [null],
+      ['a', null, 'b', undefined, ''],
+      ['\uFEFFleading BOM', 'café', '雪の夜', '👩‍👩‍👧 family', 'lone \uD800 surrogate', 'tab\tand\nnewline'],
+      Array.from({ length: 200 }, (_, i) => (i % 7 === 0 ? null : `value ${i} ${'é'.repeat(i % 13)}`)),
+    ]
+    for (const values of cases) {
+      const built = buildVector('string', values)
+      const arrows = vectorFromArray(
+        values.map((v) => v ?? null),
+        new Utf8(),
+      )
+      expect(readColumn(built)).toEqual(readColumn(arrows))
+      expect(parquetOf(built).equals(parquetOf(arrows))).toBe(true)
+    }
+  })
+})
