@@ -45,9 +45,9 @@ function buildRef(ref) {
 function writeInput(input, shape, mb) {
   mkdirSync(input, { recursive: true })
   const scratch = mkdtempSync(join(tmpdir(), 'graphrag-bench-bigfile-gen-'))
-  // ~4.4 bytes a word-token of this generator; sizes are checked below, not assumed.
-  const docTokens = shape === 'many-files' ? Math.round((5 * 1e6) / 4.4) : 1e12
-  writeCorpus(scratch, { tokens: Math.round((mb * 1e6) / 4.4), seed: 7, docTokens })
+  // ~5.2 bytes a word-token of this generator; the sizes printed are those written, not assumed.
+  const docTokens = shape === 'many-files' ? Math.round((5 * 1e6) / 5.2) : 1e12
+  writeCorpus(scratch, { tokens: Math.round((mb * 1e6) / 5.2), seed: 7, docTokens })
   for (const name of readdirSync(scratch).sort()) {
     const text = readFileSync(join(scratch, name), 'utf8')
     writeFileSync(join(input, name), shape === 'one-line' ? text.replace(/\n+/g, ' ') : text)

@@ -13,11 +13,13 @@ export const createBaseTextUnits = defineWorkflow({
   async run(ctx) {
     const options = ctx.settings.chunking
     const tokenizer = getTokenizer(options.encoding_model)
+    // Taken one by one, so a document's text can be collected once it is chunked, before the text
+    // units are written (with a 200 MB document, that is 200 MB less while they are).
     const documents = await ctx.tables.read(INPUT_DOCUMENTS)
     const progress = ctx.progress('chunking documents', documents.length)
     const rows: BaseTextUnitRow[] = []
     let since = performance.now()
-    for (const doc of documents) {
+    for (let doc = documents.shift(); doc !== undefined; doc = documents.shift()) {
       for (const row of chunkDocument(doc, options, tokenizer)) rows.push(row)
       progress.tick()
       // Chunking 10 M tokens takes about 10 s of CPU: give the event loop back every 50 ms, so the
