@@ -95,7 +95,7 @@ describe('big tables on a worker thread', () => {
     ).rejects.toThrow(StorageError)
   })
 
-  it("leaves the shared instance's WebAssembly memory as it was after a table above the bound", async () => {
+  it("leaves the shared instance's WebAssembly memory as it was, give or take a footer, after a table above the bound", async () => {
     expect(WORKER_TABLE_BYTES).toBe(32 * 2 ** 20)
     const dir = await testdir({})
     const file = join(dir, 'documents.parquet')
@@ -108,7 +108,8 @@ describe('big tables on a worker thread', () => {
       workerAbove: 2 ** 20,
     })
     expect(read?.text).toBe(rows[0]?.text)
-    expect(parquet.wasmMemory().buffer.byteLength).toBe(before)
+    // Reading the footer on the shared instance may take a page or two of it, never the table.
+    expect(parquet.wasmMemory().buffer.byteLength - before).toBeLessThan(2 ** 20)
     // The shared instance itself would have grown by more than the text to write the same table.
     encodeParquet(DOCUMENTS, rows)
     expect(parquet.wasmMemory().buffer.byteLength - before).toBeGreaterThan(6_000_000)
