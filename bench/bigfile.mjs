@@ -6,7 +6,7 @@
 // Usage: node bench/bigfile.mjs [MB, default 200] [--shapes one-line,multi-line,many-files]
 //        [--baseline REF] (also run the build of a git ref, e.g. main, in the same run: the before figure)
 //        [--keep] (leave the folders in place and print where)
-import { execSync, spawn, spawnSync } from 'node:child_process'
+import { execSync, spawnSync } from 'node:child_process'
 import {
   mkdirSync,
   mkdtempSync,
@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { writeCorpus } from './corpus.mjs'
+import { timedRun } from './timed-run.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -57,16 +58,7 @@ function writeInput(input, shape, mb) {
 }
 
 function run(build, argv) {
-  return new Promise((done) => {
-    const child = spawn('/usr/bin/time', ['-v', process.execPath, join(build, 'bin', 'graphrag.js'), ...argv], {
-      cwd: root,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
-    })
-    let stderr = ''
-    child.stderr.on('data', (d) => (stderr += d))
-    child.stdout.resume()
-    child.on('close', (code) => done({ code, stderr }))
-  })
+  return timedRun([process.execPath, join(build, 'bin', 'graphrag.js'), ...argv], { cwd: root })
 }
 
 async function indexOnce(build, shape, bytes, input) {
@@ -80,7 +72,7 @@ async function indexOnce(build, shape, bytes, input) {
   const result = await run(build, ['index', '--root', dir])
   const wall = (performance.now() - started) / 1000
   if (result.code !== 0) throw new Error(`index of ${shape} failed (${result.code}):\n${result.stderr.slice(-4000)}`)
-  const peakMb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1] ?? NaN) / 1024
+  const peakMb = result.peakMb
   const stats = JSON.parse(readFileSync(join(dir, 'output', 'stats.json'), 'utf8'))
   const perWorkflow = Object.entries(stats.workflows).map(
     ([name, w]) => `${name} ${w.overall.toFixed(1)} s, ${Math.round(w.peak_memory_bytes / 2 ** 20)} MB`,

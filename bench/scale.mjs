@@ -5,12 +5,13 @@
 //        [--keep] (leave each corpus folder and index in place and print where) [--profile] (node --cpu-prof
 //        into <folder>/profile, implies --keep) [--update] (then add one ~1,500-token document and time
 //        `graphrag update` the same way: wall, peak RSS, model calls)
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { writeCorpus } from './corpus.mjs'
+import { timedRun } from './timed-run.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -31,26 +32,17 @@ const tokenizer = getTokenizer('o200k_base')
 
 /** Runs the CLI under /usr/bin/time -v (GNU time) for the peak RSS of the index process itself. */
 function indexProcess(dir, command = 'index') {
-  return new Promise((done) => {
-    const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'profile')}`] : []
-    const argv = [
-      process.execPath,
-      ...profile,
-      join(root, 'bin', 'graphrag.js'),
-      command,
-      '--root',
-      dir,
-      ...(command === 'index' ? ['--method', 'standard'] : ['--skip-validation']),
-    ]
-    const child = spawn('/usr/bin/time', ['-v', ...argv], {
-      cwd: root,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
-    })
-    let stderr = ''
-    child.stderr.on('data', (d) => (stderr += d))
-    child.stdout.resume()
-    child.on('close', (code) => done({ code, stderr }))
-  })
+  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'profile')}`] : []
+  const argv = [
+    process.execPath,
+    ...profile,
+    join(root, 'bin', 'graphrag.js'),
+    command,
+    '--root',
+    dir,
+    ...(command === 'index' ? ['--method', 'standard'] : ['--skip-validation']),
+  ]
+  return timedRun(argv, { cwd: root })
 }
 
 async function scaleOnce(tokens) {
@@ -79,7 +71,6 @@ async function scaleOnce(tokens) {
   const wall = (performance.now() - started) / 1000
   const calls = count()
   if (run.code !== 0) throw new Error(`index of ${tokens} tokens failed (${run.code}):\n${run.stderr.slice(-4000)}`)
-  const peakKb = peakKbOf(run.stderr)
   const stats = JSON.parse(readFileSync(join(dir, 'output', 'stats.json'), 'utf8'))
   counted.calls = 0
   const update = UPDATE ? await updateOnce(dir, count) : undefined
@@ -96,10 +87,8 @@ async function scaleOnce(tokens) {
   const rowsOf = (table) => Object.values(stats.workflows).find((w) => w.rows?.[table] !== undefined)?.rows[table]
   const chunks = rowsOf('text_units')
   const edgesPerChunk = Number((rowsOf('chunk_edges') / chunks).toFixed(2))
-  return { tokens, wall, peakMb: Math.round(peakKb / 1024), calls, chunks, edgesPerChunk, perWorkflow, update }
+  return { tokens, wall, peakMb: Math.round(run.peakMb), calls, chunks, edgesPerChunk, perWorkflow, update }
 }
-
-const peakKbOf = (stderr) => Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? NaN)
 
 /** Adds one generated document of ~1,500 tokens (another seed) and times `graphrag update`. */
 async function updateOnce(dir, count) {
@@ -111,7 +100,7 @@ async function updateOnce(dir, count) {
   const run = await indexProcess(dir, 'update')
   const wall = (performance.now() - started) / 1000
   if (run.code !== 0) throw new Error(`update failed (${run.code}):\n${run.stderr.slice(-4000)}`)
-  return { wall, peakMb: Math.round(peakKbOf(run.stderr) / 1024), calls: count() }
+  return { wall, peakMb: Math.round(run.peakMb), calls: count() }
 }
 
 /** Each workflow's seconds at every size, and its time per token relative to the first size. */

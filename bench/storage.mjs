@@ -3,12 +3,13 @@
 // Azurite (Azure Blob) and on s3rver (S3), all started here on 127.0.0.1; wall time and peak RSS of the
 // index process side by side, with each store's wall time relative to local disk.
 // Usage: [BENCH_CORPORA=demo|generated] node bench/storage.mjs [generated corpus size in tokens; default 1000000]
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { writeCorpus } from './corpus.mjs'
+import { timedRun } from './timed-run.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const TOKENS = Number(process.argv[2] ?? 1_000_000)
@@ -77,17 +78,8 @@ async function backend(name, corpusDir) {
 }
 
 function indexProcess(dir, env) {
-  return new Promise((done) => {
-    const argv = [process.execPath, join(root, 'bin', 'graphrag.js'), 'index', '--root', dir, '--method', 'standard']
-    const child = spawn('/usr/bin/time', ['-v', ...argv], {
-      cwd: root,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env },
-    })
-    let stderr = ''
-    child.stderr.on('data', (d) => (stderr += d))
-    child.stdout.resume()
-    child.on('close', (code) => done({ code, stderr }))
-  })
+  const argv = [process.execPath, join(root, 'bin', 'graphrag.js'), 'index', '--root', dir, '--method', 'standard']
+  return timedRun(argv, { cwd: root, env })
 }
 
 async function measure(corpus, corpusDir, name) {
@@ -102,7 +94,7 @@ async function measure(corpus, corpusDir, name) {
   const run = await indexProcess(dir, s3.env)
   const wall = (performance.now() - started) / 1000
   if (run.code !== 0) throw new Error(`${corpus} on ${name} failed (${run.code}):\n${run.stderr.slice(-3000)}`)
-  const peakMb = Math.round(Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? NaN) / 1024)
+  const peakMb = Math.round(run.peakMb)
   rmSync(dir, { recursive: true, force: true })
   return { corpus, name, wall, peakMb }
 }
