@@ -25,11 +25,11 @@ interface WellFormable {
 /**
  * The pre-tokenizer as a JS regex: `\s`/`\S` become Unicode White_Space (what Rust's `\s` means; JS's
  * `\s` adds U+FEFF and drops U+0085), and the case-insensitive contraction group `(?i:'s|…)`, which
- * Node 20 cannot parse, spells out each letter's case variants (Unicode simple case folding, so `s`
- * also matches `ſ` and `k` the Kelvin sign).
+ * Node 20 cannot parse, spells out each letter's case variants (Unicode simple case folding, as Rust's
+ * regex does, so `s` also matches `ſ`; no other contraction letter has a third variant).
  */
 export function preTokenizer(patStr: string): RegExp {
-  const folded: Record<string, string> = { s: 'sSſ', k: 'kKK' }
+  const folded: Record<string, string> = { s: 'sSſ' }
   const source = patStr
     .replace(
       /\(\?i:([^()]*)\)/g,
