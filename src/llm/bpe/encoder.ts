@@ -28,7 +28,7 @@ interface WellFormable {
  * Node 20 cannot parse, spells out each letter's case variants (Unicode simple case folding, as Rust's
  * regex does, so `s` also matches `ſ`; no other contraction letter has a third variant).
  */
-export function preTokenizer(patStr: string): RegExp {
+function preTokenizer(patStr: string): RegExp {
   const folded: Record<string, string> = { s: 'sSſ' }
   const source = patStr
     .replace(

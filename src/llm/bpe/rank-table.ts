@@ -31,7 +31,7 @@ export interface RankTable {
 }
 
 /** FNV-1a over bytes[start, end): the hash both the writer and the reader use. */
-export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193)
   return h >>> 0
@@ -144,7 +144,10 @@ function align4(n: number): number {
   return (n + 3) & ~3
 }
 
-/** The prebuilt table file for an encoding, beside this module once built. */
+/**
+ * The prebuilt table file for an encoding, beside this module once built.
+ * @public (scripts/tokenizer-tables.mjs writes it, importing the built module)
+ */
 export function rankTableFile(encoding: string): URL {
   return new URL(`./tables/${encoding}.bin`, import.meta.url)
 }
