@@ -86,31 +86,30 @@ export class BytePairEncoder {
   /** The bytes of `tokens` (special tokens as their text); throws on an id the encoding does not have. */
   decodeBytes(tokens: ArrayLike<number>): Uint8Array {
     const { offsets, pool, rankCount } = this.table
-    let size = 0
-    for (let i = 0; i < tokens.length; i++) size += this.tokenLength(tokens[i])
-    const bytes = new Uint8Array(size)
+    let bytes = new Uint8Array(Math.max(64, tokens.length * 4))
     let at = 0
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]
-      if (token >= 0 && token < rankCount) {
-        bytes.set(pool.subarray(offsets[token], offsets[token + 1]), at)
-        at += offsets[token + 1] - offsets[token]
+      let source = pool
+      let from = 0
+      let to = 0
+      if (token >= 0 && token < rankCount && offsets[token] < offsets[token + 1]) {
+        from = offsets[token]
+        to = offsets[token + 1]
       } else {
-        const special = this.specialBytes.get(token) as Uint8Array
-        bytes.set(special, at)
-        at += special.length
+        const special = this.specialBytes.get(token)
+        if (special === undefined) throw new RangeError(`token ${token} is not in this encoding`)
+        source = special
+        to = special.length
       }
+      if (at + to - from > bytes.length) {
+        const grown = new Uint8Array(Math.max(bytes.length * 2, at + to - from))
+        grown.set(bytes.subarray(0, at))
+        bytes = grown
+      }
+      while (from < to) bytes[at++] = source[from++]
     }
-    return bytes
-  }
-
-  private tokenLength(token: number): number {
-    const { offsets, rankCount } = this.table
-    if (Number.isInteger(token) && token >= 0 && token < rankCount && offsets[token + 1] > offsets[token])
-      return offsets[token + 1] - offsets[token]
-    const special = this.specialBytes.get(token)
-    if (special === undefined) throw new RangeError(`token ${token} is not in this encoding`)
-    return special.length
+    return bytes.subarray(0, at)
   }
 
   /** Writes `piece` as UTF-8 into the scratch buffer (well-formed input), returning its byte length. */
