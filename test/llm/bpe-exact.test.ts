@@ -5,7 +5,7 @@
  * seeded random text, in o200k_base and cl100k_base (and the r50k pattern); the same decoded text for
  * any token slice, split multi-byte characters included.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -204,6 +204,19 @@ describeShared('BPE on the reference corpora', () => {
 })
 
 describe('rank table file', () => {
+  it.each(['o200k_base', 'cl100k_base'])(
+    "dist/ holds the %s table npm run build writes from tiktoken's rank data",
+    (encoding) => {
+      const file = join(PROJECT_ROOT, 'dist', 'llm', 'bpe', 'tables', `${encoding}.bin`)
+      if (!existsSync(file)) {
+        console.warn(`NOTICE: ${file} is absent (run npm run build); not compared`)
+        return
+      }
+      const built = serializeRankTable(buildRankTable(readEncoderJson(encoding)))
+      expect(Buffer.compare(readFileSync(file), built)).toBe(0)
+    },
+  )
+
   it('reads back what it wrote, and refuses bytes of another format or size', () => {
     const table = buildRankTable(readEncoderJson('cl100k_base'))
     const bytes = serializeRankTable(table)
