@@ -15,6 +15,8 @@ const LINEAR_MERGE_MAX = 128
 /** Pieces whose tokens are remembered; the memo is dropped when it reaches this size. */
 const MEMO_LIMIT = 50_000
 const NONE = 0x7fffffff
+/** Largest UTF-8 scratch buffer kept between calls. */
+const SCRATCH_KEEP = 1 << 20
 
 /** ES2024 string methods (Node 20 has them; the ES2023 lib this project compiles against does not). */
 interface WellFormable {
@@ -80,6 +82,8 @@ export class BytePairEncoder {
       this.memo.set(piece, tokens)
       for (const token of tokens) out.push(token)
     }
+    // One huge piece (a long run of letters) needed a huge buffer: do not keep it for the next text.
+    if (this.scratch.length > SCRATCH_KEEP) this.scratch = new Uint8Array(1024)
     return out
   }
 
