@@ -5,7 +5,7 @@
  * which also writes the files. Both give the same rows for every table (test/storage/parquet-js.test.ts
  * compares them on our files and on the reference's pyarrow-written ones).
  */
-import { parquetMetadata, parquetReadObjects, parquetSchema } from 'hyparquet'
+import { parquetMetadata, parquetRead, parquetSchema } from 'hyparquet'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
@@ -30,24 +30,41 @@ export async function decodeParquetJs<S extends TableSchema>(
     bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
       ? (bytes.buffer as ArrayBuffer)
       : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer)
-  let objects: Record<string, unknown>[]
-  let present: Set<string>
+  // Column by column (hyparquet's onChunk), so no intermediate row objects are built; rows take the
+  // declared column order, as decodeParquet's do.
+  const columns = new Map<string, unknown[]>()
+  let rowCount: number
   try {
     const metadata = parquetMetadata(buffer)
-    present = new Set(parquetSchema(metadata).children.map((child) => child.element.name))
+    const present = new Set(parquetSchema(metadata).children.map((child) => child.element.name))
     for (const col of schema.columns)
       if (!present.has(col.name) && !col.nullable) throw missingColumn(schema, col, file)
-    const columns = schema.columns.filter((col) => present.has(col.name)).map((col) => col.name)
-    objects = await parquetReadObjects({ file: buffer, metadata, columns, parsers })
+    rowCount = Number(metadata.num_rows)
+    for (const col of schema.columns) if (present.has(col.name)) columns.set(col.name, new Array(rowCount))
+    await parquetRead({
+      file: buffer,
+      metadata,
+      columns: [...columns.keys()],
+      parsers,
+      onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
+        const target = columns.get(columnName) as unknown[]
+        const end = Math.min(rowEnd, rowCount)
+        for (let row = Math.max(rowStart, 0); row < end; row++) target[row] = columnData[row - rowStart]
+      },
+    })
   } catch (cause) {
     throw cause instanceof StorageError ? cause : unreadable(file, cause)
   }
-  return objects.map((object) => {
+  const rows: Record<string, unknown>[] = new Array(rowCount)
+  for (let i = 0; i < rowCount; i++) {
     const row: Record<string, unknown> = {}
-    for (const col of schema.columns)
-      row[col.name] = present.has(col.name) ? normalise(col.kind, plain(object[col.name])) : null
-    return row as RowOf<S>
-  })
+    for (const col of schema.columns) {
+      const values = columns.get(col.name)
+      row[col.name] = values === undefined ? null : normalise(col.kind, plain(values[i]))
+    }
+    rows[i] = row
+  }
+  return rows as RowOf<S>[]
 }
 
 /**

@@ -4,9 +4,11 @@
  * index tables, with the same errors naming the file.
  */
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { parquetMetadata } from 'hyparquet'
 import { describe, expect, it } from 'vitest'
 import {
   COMMUNITIES,
@@ -128,6 +130,27 @@ describe('plain-JavaScript Parquet reader', () => {
     expect(await decodeParquetJs(shape as TableSchema, withoutCovariates, 'u.parquet')).toEqual([
       { ...UNITS[1], extra: null },
     ])
+  })
+
+  it('reads a file of several row groups (rewritten by DuckDB) as parquet-wasm does', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'graphrag-pqjs-'))
+    const ours = join(dir, 'ours.parquet')
+    const many = join(dir, 'many.parquet')
+    const units = Array.from({ length: 5000 }, (_, i) => ({
+      ...UNITS[i % UNITS.length],
+      id: `unit-${i}`,
+      human_readable_id: i,
+    }))
+    await writeFile(ours, encodeParquet(TEXT_UNITS, units as never))
+    const duck = await (await DuckDBInstance.create(':memory:')).connect()
+    // DuckDB groups rows by 2,048 at the least: three row groups.
+    await duck.run(`COPY (SELECT * FROM read_parquet('${ours}')) TO '${many}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`)
+    const bytes = await readFile(many)
+    expect(
+      parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)).row_groups.length,
+    ).toBe(3)
+    const rows = await sameRows(TEXT_UNITS, bytes)
+    expect(rows.map((r) => (r as { id: string }).id)).toEqual(units.map((u) => u.id))
   })
 
   it('reads a slice of a larger buffer (a Buffer from the file pool)', async () => {
