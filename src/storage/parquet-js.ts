@@ -46,6 +46,8 @@ export async function decodeParquetJs<S extends TableSchema>(
       metadata,
       columns: [...columns.keys()],
       parsers,
+      // Raw bytes stay bytes (and fail below, as in parquet-wasm), only text columns become strings.
+      utf8: false,
       onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
         const target = columns.get(columnName) as unknown[]
         const end = Math.min(rowEnd, rowCount)
@@ -56,13 +58,18 @@ export async function decodeParquetJs<S extends TableSchema>(
     throw cause instanceof StorageError ? cause : unreadable(file, cause)
   }
   const rows: Record<string, unknown>[] = new Array(rowCount)
-  for (let i = 0; i < rowCount; i++) {
-    const row: Record<string, unknown> = {}
-    for (const col of schema.columns) {
-      const values = columns.get(col.name)
-      row[col.name] = values === undefined ? null : normalise(col.kind, plain(values[i]))
+  try {
+    for (let i = 0; i < rowCount; i++) {
+      const row: Record<string, unknown> = {}
+      for (const col of schema.columns) {
+        const values = columns.get(col.name)
+        row[col.name] = values === undefined ? null : normalise(col.kind, plain(values[i]))
+      }
+      rows[i] = row
     }
-    rows[i] = row
+  } catch (cause) {
+    // A column of a type no table declares (raw bytes, say): the file is not one of ours to read.
+    throw unreadable(file, cause)
   }
   return rows as RowOf<S>[]
 }

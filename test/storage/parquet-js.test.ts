@@ -125,6 +125,15 @@ describe('plain-JavaScript Parquet reader', () => {
       await expect(decodeParquetJs(TEXT_UNITS, encodeParquet(COMMUNITY_REPORTS, rows), 'r.parquet')).rejects.toThrow(
         /^r\.parquet: missing column "text" of table text_units$/,
       )
+    // A column of raw bytes where a table declares text: the file names itself, no bare TypeError.
+    const dir = await mkdtemp(join(tmpdir(), 'graphrag-pqjs-'))
+    const bytesFile = join(dir, 'bytes.parquet')
+    const duck = await (await DuckDBInstance.create(':memory:')).connect()
+    await duck.run(`COPY (SELECT ['\\xAA'::BLOB] AS entity_ids, 'x' AS id) TO '${bytesFile}' (FORMAT parquet)`)
+    const shapeWithList = { name: 't', columns: [{ name: 'entity_ids', kind: 'list<string>', nullable: false }] }
+    await expect(decodeParquetJs(shapeWithList as TableSchema, await readFile(bytesFile), 'b.parquet')).rejects.toThrow(
+      /^b\.parquet: not a readable Parquet file/,
+    )
     const withoutCovariates = encodeParquet(TEXT_UNITS, [{ ...UNITS[1] }] as never)
     const shape = { ...TEXT_UNITS, columns: [...TEXT_UNITS.columns, { name: 'extra', kind: 'string', nullable: true }] }
     expect(await decodeParquetJs(shape as TableSchema, withoutCovariates, 'u.parquet')).toEqual([
