@@ -157,7 +157,7 @@ describe.each(ENCODINGS)('BPE in %s', (encoding) => {
 
   it('encodes seeded random text as tiktoken does', () => {
     const next = seededRng(encoding.length)
-    const runs = SLOW ? 2_000 : 150
+    const runs = SLOW ? 2_000 : 100
     for (let i = 0; i < runs; i++) {
       expectSameTokens(encoding, randomCodePoints(next, 1 + Math.floor(next() * 300)), `random code points #${i}`)
       expectSameTokens(encoding, randomWords(next, 1 + Math.floor(next() * 300)), `random words #${i}`)
@@ -189,9 +189,13 @@ describe.each(ENCODINGS)('BPE in %s', (encoding) => {
 })
 
 describe('BPE in the r50k pattern (gpt2, r50k_base, p50k_base, p50k_edit)', () => {
-  it.each(['gpt2', 'p50k_edit'])('encodes the edge cases in %s as tiktoken does', (encoding) => {
-    for (const [label, text] of Object.entries(EDGE_CASES)) expectSameTokens(encoding, text, label)
-  })
+  // p50k_edit's ranks (p50k_base's) only with GRAPHRAG_SLOW_TESTS=1: same pattern, same algorithm.
+  it.each(SLOW ? ['gpt2', 'r50k_base', 'p50k_base', 'p50k_edit'] : ['gpt2'])(
+    'encodes the edge cases in %s as tiktoken does',
+    (encoding) => {
+      for (const [label, text] of Object.entries(EDGE_CASES)) expectSameTokens(encoding, text, label)
+    },
+  )
 })
 
 describeShared('BPE on the reference corpora', () => {
