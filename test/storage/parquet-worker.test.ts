@@ -108,8 +108,9 @@ describe('big tables on a worker thread', () => {
       workerAbove: 2 ** 20,
     })
     expect(read?.text).toBe(rows[0]?.text)
-    // Reading the footer on the shared instance may take a page or two of it, never the table.
-    expect(parquet.wasmMemory().buffer.byteLength - before).toBeLessThan(2 ** 20)
+    // Reading the footer on the shared instance may take a few pages of it (other test files in this
+    // process may have left it small), never the ~50 MB that writing the table there takes.
+    expect(parquet.wasmMemory().buffer.byteLength - before).toBeLessThan(4 * 2 ** 20)
     // The shared instance itself would have grown by more than the text to write the same table.
     encodeParquet(DOCUMENTS, rows)
     expect(parquet.wasmMemory().buffer.byteLength - before).toBeGreaterThan(6_000_000)
