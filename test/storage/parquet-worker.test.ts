@@ -11,6 +11,7 @@ import {
   encodeParquetReleasing,
   WORKER_TABLE_BYTES,
 } from '../../src/storage/parquet.js'
+import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { testdir } from '../support/testdir.js'
 
 /** Seeded text of `length` characters, words of a small vocabulary (compressible as prose is). */
@@ -115,4 +116,16 @@ describe('big tables on a worker thread', () => {
     encodeParquet(DOCUMENTS, rows)
     expect(parquet.wasmMemory().buffer.byteLength - before).toBeGreaterThan(6_000_000)
   })
+})
+
+describe.skipIf(!process.env.GRAPHRAG_SLOW_TESTS)('a table store with a 40 MB document (GRAPHRAG_SLOW_TESTS=1)', () => {
+  it('writes and reads it on a worker at the default bound, leaving the shared instance small', async () => {
+    const store = new ParquetTableStore(await testdir({}))
+    const rows = [document(prose(40_000_000, 11))]
+    const before = parquet.wasmMemory().buffer.byteLength
+    await store.write(DOCUMENTS, rows)
+    const [read] = await store.read(DOCUMENTS)
+    expect(read?.text === rows[0]?.text).toBe(true)
+    expect(parquet.wasmMemory().buffer.byteLength - before).toBeLessThan(4 * 2 ** 20)
+  }, 120_000)
 })
