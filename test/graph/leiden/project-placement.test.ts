@@ -101,9 +101,7 @@ describe('projection: placing new nodes', () => {
     // Without the units, n0 is pulled into A, and then n1 and n2 are left to form their own.
     expect(project(edges, previous, 1).groups).toEqual([[...a, 'n0'].sort().join(','), 'n1,n2'])
     // A unit of −1 is no unit: the same as without units.
-    expect(project(edges, previous, 1, { n0: -1, n1: -1, n2: -1 }).groups).toEqual(
-      project(edges, previous, 1).groups,
-    )
+    expect(project(edges, previous, 1, { n0: -1, n1: -1, n2: -1 }).groups).toEqual(project(edges, previous, 1).groups)
   })
 
   it('joins a unit to the community it gains most in, counting links from every member', () => {
