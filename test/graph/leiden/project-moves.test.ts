@@ -1,0 +1,203 @@
+// The changes that bring a projected partition towards a target modularity (moveTowards,
+// project-moves.ts): single nodes moved (into a neighbouring community or alone), previous
+// sub-communities moved as blocks, adjacent communities merged; never a community left
+// disconnected, never more changes than allowed, none once the target is reached.
+import { describe, expect, it } from 'vitest'
+import { buildNetwork, networkModularity, type CsrNetwork, type WeightedEdge } from '../../../src/graph/leiden/index.js'
+import { moveTowards } from '../../../src/graph/leiden/project-moves.js'
+import { startingMembership } from '../../../src/graph/leiden/seed.js'
+import { plantedPartition, seededRandom } from './graphs.js'
+
+function clique(members: readonly string[], weight = 1): WeightedEdge[] {
+  const edges: WeightedEdge[] = []
+  for (let i = 0; i < members.length; i++)
+    for (let j = i + 1; j < members.length; j++) edges.push([members[i]!, members[j]!, weight])
+  return edges
+}
+
+/** True when the nodes of every community are connected among themselves. */
+function communitiesConnected(g: CsrNetwork, membership: Int32Array): boolean {
+  const seen = new Uint8Array(g.nodeCount)
+  const pieces = new Map<number, number>()
+  for (let root = 0; root < g.nodeCount; root++) {
+    if (seen[root] === 1) continue
+    const c = membership[root]!
+    pieces.set(c, (pieces.get(c) ?? 0) + 1)
+    seen[root] = 1
+    const stack = [root]
+    while (stack.length > 0) {
+      const v = stack.pop()!
+      for (let e = g.offsets[v]!; e < g.offsets[v + 1]!; e++) {
+        const u = g.neighbors[e]!
+        if (seen[u] === 0 && membership[u] === c) {
+          seen[u] = 1
+          stack.push(u)
+        }
+      }
+    }
+  }
+  return [...pieces.values()].every((count) => count === 1)
+}
+
+describe('moveTowards', () => {
+  it('on random graphs: communities stay connected, blocks stay whole, modularity only rises, changes are bounded', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const { network: g } = buildNetwork(plantedPartition(80, seed, { block: 10, mixing: 0.35, edgesPerNode: 3 }))
+      const rand = seededRandom(seed)
+      // A poor previous clustering (random labels, as connected pieces) with sub-communities inside it.
+      const start = startingMembership(
+        g,
+        Int32Array.from({ length: g.nodeCount }, () => Math.floor(rand() * 4)),
+      )
+      const sub = Int32Array.from(start, (c) => c * 3 + Math.floor(rand() * 3))
+      const blocks = startingMembership(g, sub)
+      for (let v = 0; v < g.nodeCount; v++) if (rand() < 0.2) blocks[v] = -1
+      const q0 = networkModularity(g, start)
+      const maxChanges = 3 + (seed % 5) * 4
+      const membership = Int32Array.from(start)
+      const moved = moveTowards(g, membership, 1, q0 + 0.3, maxChanges, blocks)
+      const q = networkModularity(g, membership)
+      expect(q).toBeGreaterThan(q0)
+      expect(communitiesConnected(g, membership)).toBe(true)
+      expect(moved.reduce((sum, x) => sum + x, 0)).toBeLessThanOrEqual(maxChanges)
+      // A block still standing has its members together; a node moved alone has left its block.
+      const blockCommunity = new Map<number, number>()
+      for (let v = 0; v < g.nodeCount; v++) {
+        if (moved[v] === 1) expect(blocks[v]).toBe(-1)
+        if (blocks[v]! < 0) continue
+        const c = blockCommunity.get(blocks[v]!) ?? membership[v]!
+        expect(membership[v]).toBe(c)
+        blockCommunity.set(blocks[v]!, c)
+      }
+      // Ids below 2n: a node moved alone takes a fresh one.
+      expect(Math.max(...membership)).toBeLessThan(2 * g.nodeCount)
+    }
+  })
+
+  it('makes no change when the target is already met, and at most maxChanges', () => {
+    const { network } = buildNetwork([...clique(['a', 'b', 'c']), ...clique(['d', 'e', 'f']), ['c', 'd', 1]])
+    // Every node alone: far from the two triangles.
+    const alone = () => Int32Array.from({ length: 6 }, (_, v) => v)
+    const q0 = networkModularity(network, alone())
+    for (const target of [q0, q0 - 0.1]) {
+      const m = alone()
+      moveTowards(network, m, 1, target, 10)
+      expect([...m]).toEqual([...alone()])
+    }
+    const triangles = networkModularity(network, Int32Array.from([0, 0, 0, 1, 1, 1]))
+    for (const maxChanges of [0, 1, 2, 3]) {
+      const m = alone()
+      moveTowards(network, m, 1, triangles, maxChanges)
+      // Each change here joins two communities (a node into a neighbour's, or a merge).
+      expect(new Set(m).size).toBe(6 - maxChanges)
+    }
+    const m = alone()
+    moveTowards(network, m, 1, triangles, 100)
+    expect(networkModularity(network, m)).toBeCloseTo(triangles, 12)
+  })
+
+  it('merges two parts of a community: the smaller joins the larger, and no node counts as moved alone', () => {
+    const p = ['p0', 'p1', 'p2', 'p3', 'p4']
+    const q = ['q0', 'q1', 'q2', 'q3']
+    const { network, labels } = buildNetwork([...clique(p), ...clique(q), ['p0', 'q0', 1]])
+    const at = (m: Int32Array, names: readonly string[]) => names.map((v) => m[labels.indexOf(v)])
+    const target = networkModularity(
+      network,
+      Int32Array.from(labels, (v) => (v.startsWith('p') ? 0 : 1)),
+    )
+    // {p0, p1} (id 0) and {p2, p3, p4} (id 1) were apart: one merge reaches the target, no single move does.
+    const m = Int32Array.from(labels, (v) => (v === 'p0' || v === 'p1' ? 0 : v.startsWith('p') ? 1 : 2))
+    const moved = moveTowards(network, m, 1, target, 10)
+    expect(at(m, p)).toEqual([1, 1, 1, 1, 1])
+    expect(at(m, q)).toEqual([2, 2, 2, 2])
+    expect([...moved].every((x) => x === 0)).toBe(true)
+    // Parts of equal size (a K4 cut in two): the one with the larger id joins the other.
+    const k4 = buildNetwork([...clique(q), ...clique(p), ['p0', 'q0', 1]])
+    const halves = Int32Array.from(k4.labels, (v) => (v === 'q0' || v === 'q1' ? 5 : v.startsWith('q') ? 3 : 7))
+    const whole = networkModularity(
+      k4.network,
+      Int32Array.from(k4.labels, (v) => (v.startsWith('q') ? 0 : 1)),
+    )
+    expect([...moveTowards(k4.network, halves, 1, whole, 10)].every((x) => x === 0)).toBe(true)
+    expect(q.map((v) => halves[k4.labels.indexOf(v)])).toEqual([3, 3, 3, 3])
+  })
+
+  it('gives a node moved alone a fresh community id, one per node', () => {
+    // Two K4s of weight 10, each with a pendant node it holds by weight 1. 2m = 244; at r = 1/100
+    // each pendant gains by leaving (−(1 − r·1·121) > 0) and no clique node does (30 − r·30·92 > 0).
+    const a = ['a0', 'a1', 'a2', 'a3']
+    const b = ['b0', 'b1', 'b2', 'b3']
+    const { network, labels } = buildNetwork([...clique(a, 10), ...clique(b, 10), ['x', 'a0', 1], ['y', 'b0', 1]])
+    const n = labels.length
+    const resolution = 2.44
+    const target = networkModularity(
+      network,
+      Int32Array.from(labels, (v) => (v.startsWith('a') ? 0 : v.startsWith('b') ? 1 : v === 'x' ? 2 : 3)),
+      resolution,
+    )
+    // Community ids n − 1 and 0: the fresh ids (n, n + 1) must clash with neither.
+    const m = Int32Array.from(labels, (v) => (v.startsWith('a') || v === 'x' ? n - 1 : 0))
+    const moved = moveTowards(network, m, resolution, target - 1e-9, 10)
+    const of = (v: string) => m[labels.indexOf(v)]!
+    expect([moved[labels.indexOf('x')], moved[labels.indexOf('y')]]).toEqual([1, 1])
+    expect([...moved].filter((x) => x === 1)).toHaveLength(2)
+    expect([of('x'), of('y')].sort((p, q) => p - q)).toEqual([n, n + 1])
+    expect(a.map(of)).toEqual([n - 1, n - 1, n - 1, n - 1])
+    expect(b.map(of)).toEqual([0, 0, 0, 0])
+  })
+
+  it('moves a block into the neighbouring community it gains most in, not merely out', () => {
+    // B = {b0, b1}, glued to A before, is tied to C by 4 and to A by 1 (2m = 36, r = 1/36).
+    // Moved as a block into C it gains 4 − 7·16/36 − stay; alone only −stay.
+    const a = ['a0', 'a1', 'a2', 'a3']
+    const c = ['c0', 'c1', 'c2', 'c3']
+    const edges: WeightedEdge[] = [
+      ...clique(a),
+      ...clique(c),
+      ['b0', 'b1', 1],
+      ['b0', 'c0', 2],
+      ['b1', 'c1', 2],
+      ['b0', 'a0', 1],
+    ]
+    const { network, labels } = buildNetwork(edges)
+    const m = Int32Array.from(labels, (v) => (v.startsWith('c') ? 1 : 0))
+    const blocks = Int32Array.from(labels, (v) => (v.startsWith('b') ? 0 : -1))
+    // A target no single change reaches (B into C gives exactly Q(into C)), so the largest gain goes.
+    const intoC = networkModularity(
+      network,
+      Int32Array.from(labels, (v) => (v.startsWith('a') ? 0 : 1)),
+    )
+    const moved = moveTowards(network, m, 1, intoC + 1e-9, 1, blocks)
+    const of = (v: string) => m[labels.indexOf(v)]
+    expect(of('b0')).toBe(of('c0'))
+    expect(of('b1')).toBe(of('c0'))
+    expect(of('a0')).not.toBe(of('c0'))
+    expect([...moved].every((x) => x === 0)).toBe(true)
+    expect([...blocks]).toEqual(Array.from(labels, (v) => (v.startsWith('b') ? 0 : -1)))
+  })
+
+  it('prefers the smallest change that reaches the target, else the largest gain', () => {
+    // Ring of five K5s; clique 1 glued to clique 0 (a block), k4_2 put with clique 3.
+    const cliques = [0, 1, 2, 3, 4].map((i) => Array.from({ length: 5 }, (_, j) => `k${i}_${j}`))
+    const edges: WeightedEdge[] = [
+      ...cliques.flatMap((members, i) => [...clique(members), [`k${i}_0`, `k${(i + 1) % 5}_1`, 1] as WeightedEdge]),
+      ['k3_3', 'k4_2', 1],
+    ]
+    const { network, labels } = buildNetwork(edges)
+    const cl = (v: string) => Number(v.slice(1, v.indexOf('_')))
+    const previous = Int32Array.from(labels, (v) => (v === 'k4_2' ? 3 : cl(v) === 1 ? 0 : cl(v)))
+    const blocks = () => Int32Array.from(labels, (v) => (cl(v) === 1 ? 0 : -1))
+    const q0 = networkModularity(network, previous)
+    const of = (m: Int32Array, v: string) => m[labels.indexOf(v)]
+    // Just above q0: both the block (5 nodes) and k4_2 (1 node) reach it; k4_2 goes.
+    const small = Int32Array.from(previous)
+    expect([...moveTowards(network, small, 1, q0 + 1e-6, 10, blocks())].filter((x) => x === 1)).toHaveLength(1)
+    expect(of(small, 'k4_2')).toBe(of(small, 'k4_0'))
+    expect(of(small, 'k1_0')).toBe(of(small, 'k0_0'))
+    // One change towards a target neither reaches alone: the block, which gains most.
+    const one = Int32Array.from(previous)
+    expect([...moveTowards(network, one, 1, 0.65, 1, blocks())].filter((x) => x === 1)).toHaveLength(0)
+    expect(of(one, 'k1_0')).not.toBe(of(one, 'k0_0'))
+    expect(of(one, 'k4_2')).toBe(of(one, 'k3_0'))
+  })
+})
