@@ -335,6 +335,9 @@ describe('citations', () => {
     expect(decodeReport({ ...fine, report: plain('A [Data: Entities (@1)].') }, maps(NEW))).toBeUndefined()
     const other = { report: plain('A [Data: Entities (@0)].'), refs: [['Relationships', 'ALPHA\u0000BETA']] }
     expect(decodeReport(other as typeof fine, maps(NEW))).toBeUndefined()
+    // Even when an entity has that identity: a reference names its table.
+    const homonym = maps(NEW, [{ human_readable_id: 11, identity: 'ALPHA\u0000BETA' }])
+    expect(decodeReport(other as typeof fine, homonym)).toBeUndefined()
   })
 })
 
