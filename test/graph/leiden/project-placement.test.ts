@@ -3,7 +3,7 @@
 // gains most modularity, a unit of grouped nodes as a whole, and the result numbered by smallest node.
 // Gains are worked out by hand in each case: w(U, c) − (resolution / 2m)·K_U·K_c.
 import { describe, expect, it } from 'vitest'
-import { buildNetwork, type WeightedEdge } from '../../../src/graph/leiden/index.js'
+import { buildNetwork, hierarchicalLeiden, type WeightedEdge } from '../../../src/graph/leiden/index.js'
 import { projectMembership } from '../../../src/graph/leiden/project.js'
 
 /** The projection of `previous` (name → label; absent = new) as sorted groups of names, and its raw result. */
@@ -117,5 +117,23 @@ describe('projection: placing new nodes', () => {
     ]
     const { groups } = project(edges, { a0: 0, a1: 0, b0: 1, b1: 1 }, 1, { p: 0, q: 0 })
     expect(groups).toEqual(['a0,a1,p,q', 'b0,b1'])
+  })
+
+  it('groups two new nodes tied to each other, as it groups more', () => {
+    // A = K5; new n0–n1, n0 tied to a0 by 5. 2m = 32, K_A = 25. One by one n0 joins A
+    // (5 − 6·25/32 > 0) and n1 follows (1 − 31/32 > 0); as a pair of degree 7, 5 − 7·25/32 < 0.
+    const a = ['a0', 'a1', 'a2', 'a3', 'a4']
+    const edges: WeightedEdge[] = []
+    for (let i = 0; i < a.length; i++) for (let j = i + 1; j < a.length; j++) edges.push([a[i]!, a[j]!, 1])
+    edges.push(['n0', 'n1', 1], ['n0', 'a0', 5])
+    const entries = hierarchicalLeiden(edges, {
+      maxClusterSize: 100,
+      startingCommunities: [new Map(a.map((m) => [m, 0]))],
+      projection: {},
+    })
+    const top = new Map(entries.filter((e) => e.level === 0).map((e) => [e.node, e.cluster]))
+    expect(top.get('n0')).toBe(top.get('n1'))
+    expect(top.get('n0')).not.toBe(top.get('a0'))
+    expect(new Set(a.map((m) => top.get(m))).size).toBe(1)
   })
 })
