@@ -28,12 +28,12 @@ describe('projection: placing new nodes', () => {
     // first: joining A = {a0, a1} gains 3 − 0.1·4·5 = 1; then x joins A too (1 − 0.1·1·9 = 0.1).
     // In id order x would be placed first, alone (no placed neighbour), and stay there.
     const edges: WeightedEdge[] = [
-      ['a0', 'a1', 1],
       ['x', 'y', 1],
+      ['a0', 'a1', 1],
       ['y', 'a0', 3],
     ]
     const { labels, groups } = project(edges, { a0: 0, a1: 0 }, 1)
-    expect(labels).toEqual(['a0', 'a1', 'x', 'y'])
+    expect(labels).toEqual(['x', 'y', 'a0', 'a1'])
     expect(groups).toEqual(['a0,a1,x,y'])
   })
 

@@ -112,4 +112,15 @@ describe('projectTop', () => {
     })
     expect(levelPartition(joined, 0)).toHaveLength(20)
   })
+
+  it('takes blocks from the deepest level where a node has a label, label 0 included', () => {
+    // Only clique 1 had a sub-community (label 0 at level 1); nobody has one at level 2. Moved out
+    // as that block, clique 1 leaves clique 0: its only way out (no single node gains by leaving).
+    const { network, labels, level0, groups } = ring()
+    const level1 = Int32Array.from(labels, (v) => (v.startsWith('k1_') ? 0 : -1))
+    const level2 = new Int32Array(labels.length).fill(-1)
+    const { top, starts } = projectTop(network, [level0, level1, level2], 1, 0.65, cluster)
+    expect(groups(top.membership)).toContain(names('k1_', 5).join(','))
+    expect(starts[1]).toEqual(level1)
+  })
 })
