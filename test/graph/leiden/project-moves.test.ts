@@ -87,9 +87,10 @@ describe('moveTowards', () => {
     const triangles = networkModularity(network, Int32Array.from([0, 0, 0, 1, 1, 1]))
     for (const maxChanges of [0, 1, 2, 3]) {
       const m = alone()
-      moveTowards(network, m, 1, triangles, maxChanges)
-      // Each change here joins two communities (a node into a neighbour's, or a merge).
+      const moved = moveTowards(network, m, 1, triangles, maxChanges)
+      // Each change here is a node joining a neighbour's community (before a merge of equal gain).
       expect(new Set(m).size).toBe(6 - maxChanges)
+      expect(moved.reduce((sum, x) => sum + x, 0)).toBe(maxChanges)
     }
     const m = alone()
     moveTowards(network, m, 1, triangles, 100)
@@ -122,28 +123,55 @@ describe('moveTowards', () => {
     expect(q.map((v) => halves[k4.labels.indexOf(v)])).toEqual([3, 3, 3, 3])
   })
 
-  it('gives a node moved alone a fresh community id, one per node', () => {
-    // Two K4s of weight 10, each with a pendant node it holds by weight 1. 2m = 244; at r = 1/100
-    // each pendant gains by leaving (−(1 − r·1·121) > 0) and no clique node does (30 − r·30·92 > 0).
+  it('gives each node moved alone a fresh community id, the node of the larger id first on equal gains', () => {
+    // A K4 of weight 10 holding two pendant nodes by weight 1 each. 2m = 124; at r = 1/100 each
+    // pendant gains by leaving (−(1 − r·1·123) > 0, then −(1 − r·1·122) > 0) and no clique node does
+    // (30 − r·31·93 > 0). x comes first by id, y last.
     const a = ['a0', 'a1', 'a2', 'a3']
-    const b = ['b0', 'b1', 'b2', 'b3']
-    const { network, labels } = buildNetwork([...clique(a, 10), ...clique(b, 10), ['x', 'a0', 1], ['y', 'b0', 1]])
+    const { network, labels } = buildNetwork([['x', 'a0', 1], ...clique(a, 10), ['y', 'a1', 1]])
+    expect(labels).toEqual(['x', ...a, 'y'])
     const n = labels.length
-    const resolution = 2.44
-    const target = networkModularity(
-      network,
-      Int32Array.from(labels, (v) => (v.startsWith('a') ? 0 : v.startsWith('b') ? 1 : v === 'x' ? 2 : 3)),
-      resolution,
-    )
-    // Community ids n − 1 and 0: the fresh ids (n, n + 1) must clash with neither.
-    const m = Int32Array.from(labels, (v) => (v.startsWith('a') || v === 'x' ? n - 1 : 0))
+    const resolution = 1.24
+    const apart = Int32Array.from(labels, (v) => (v === 'x' ? 1 : v === 'y' ? 2 : 0))
+    const target = networkModularity(network, apart, resolution)
+    // All in community n − 1: the fresh ids (n, n + 1) must not clash with it.
+    const m = new Int32Array(n).fill(n - 1)
     const moved = moveTowards(network, m, resolution, target - 1e-9, 10)
     const of = (v: string) => m[labels.indexOf(v)]!
-    expect([moved[labels.indexOf('x')], moved[labels.indexOf('y')]]).toEqual([1, 1])
-    expect([...moved].filter((x) => x === 1)).toHaveLength(2)
-    expect([of('x'), of('y')].sort((p, q) => p - q)).toEqual([n, n + 1])
+    expect([...moved]).toEqual([1, 0, 0, 0, 0, 1])
+    // Equal gains: y (the larger id) first.
+    expect([of('y'), of('x')]).toEqual([n, n + 1])
     expect(a.map(of)).toEqual([n - 1, n - 1, n - 1, n - 1])
-    expect(b.map(of)).toEqual([0, 0, 0, 0])
+  })
+
+  it('never moves a node out of a community it holds together', () => {
+    // C = path a–b–c; b is tied to d by 4. At resolution 1.5 (2m = 12, r = 1/8) the only change
+    // that gains is b into {d} (4 − 6·4/8 − (2 − 6·2/8) = 0.5), which would leave a and c apart.
+    const { network, labels } = buildNetwork([
+      ['a', 'b', 1],
+      ['b', 'c', 1],
+      ['b', 'd', 4],
+    ])
+    const start = Int32Array.from(labels, (v) => (v === 'd' ? 1 : 0))
+    const m = Int32Array.from(start)
+    const moved = moveTowards(network, m, 1.5, networkModularity(network, start, 1.5) + 0.05, 10)
+    expect([...m]).toEqual([...start])
+    expect([...moved]).toEqual([0, 0, 0, 0])
+  })
+
+  it('moves a node into the neighbouring community it gains most in', () => {
+    // s (alone) is tied to A by 3 and to B by 1; A comes first by id.
+    const a = ['a0', 'a1', 'a2']
+    const b = ['b0', 'b1', 'b2']
+    const { network, labels } = buildNetwork([...clique(a), ...clique(b), ['s', 'a0', 3], ['s', 'b0', 1]])
+    const m = Int32Array.from(labels, (v) => (v.startsWith('a') ? 0 : v.startsWith('b') ? 1 : 2))
+    const intoA = networkModularity(
+      network,
+      Int32Array.from(labels, (v) => (v.startsWith('b') ? 1 : 0)),
+    )
+    const moved = moveTowards(network, m, 1, intoA - 1e-9, 1)
+    expect(m[labels.indexOf('s')]).toBe(0)
+    expect(moved[labels.indexOf('s')]).toBe(1)
   })
 
   it('moves a block into the neighbouring community it gains most in, not merely out', () => {
@@ -160,12 +188,13 @@ describe('moveTowards', () => {
       ['b0', 'a0', 1],
     ]
     const { network, labels } = buildNetwork(edges)
-    const m = Int32Array.from(labels, (v) => (v.startsWith('c') ? 1 : 0))
+    // C is community 0 (a move into community 0 is no move alone).
+    const m = Int32Array.from(labels, (v) => (v.startsWith('c') ? 0 : 1))
     const blocks = Int32Array.from(labels, (v) => (v.startsWith('b') ? 0 : -1))
     // A target no single change reaches (B into C gives exactly Q(into C)), so the largest gain goes.
     const intoC = networkModularity(
       network,
-      Int32Array.from(labels, (v) => (v.startsWith('a') ? 0 : 1)),
+      Int32Array.from(labels, (v) => (v.startsWith('a') ? 1 : 0)),
     )
     const moved = moveTowards(network, m, 1, intoC + 1e-9, 1, blocks)
     const of = (v: string) => m[labels.indexOf(v)]
