@@ -24,6 +24,7 @@ const ENTITY_REPLIES: Record<string, string> = {
   'Who keeps the light?': '["the lighthouse keeper"]',
   'Who sits in the assembly?': '["the town assembly", "the weather"]',
   'What about the moon?': 'I cannot tell',
+  'Who runs the harbour board?': '["the harbour board"]',
 }
 
 const responders: Responder[] = [
@@ -43,6 +44,8 @@ const FIXED: Record<string, number[]> = {
   // Near the council's description vector (cosine ≈ 0.99) and far from every other (the weather).
   'the town assembly': [0, 0, 0.1, 1],
   'the weather': [-1, -1, -1, -1],
+  // The council's own description vector: similarity 1.
+  'the harbour board': [0, 0, 0, 1],
   // Nearest the council too, but at cosine 0.29 only (below entity_min_similarity 0.5).
   'the lighthouse keeper': [-1, -1, -0.9, 0.5],
 }
@@ -280,6 +283,11 @@ describe('hybrid search signals', () => {
       expect(titles((await graphSignal('Who keeps the light?', tables, lenient, s, [], vector)).matched)).toEqual([
         'HARBOUR COUNCIL',
       ])
+      // At exactly entity_min_similarity a name counts.
+      const exact = hybridSettings({ relationship_top_k: 0, entity_min_similarity: 1 })
+      expect(titles((await graphSignal('Who runs the harbour board?', tables, exact, s, [], vector)).matched)).toEqual([
+        'HARBOUR COUNCIL',
+      ])
       // Without a question vector (embedding failed) nothing is looked up by vector.
       const before = s.meter.summary().embeddingCalls
       expect((await graphSignal(question, tables, noRelations, s, [], undefined)).matched).toEqual([])
@@ -287,19 +295,19 @@ describe('hybrid search signals', () => {
       expect(s.logged).toEqual([])
     })
 
-    it('adds nothing by vector when the index has no entity_description table', async () => {
-      const s = services()
-      const graph = await graphSignal(
-        'Who sits in the assembly?',
-        tables,
-        hybridSettings({ relationship_top_k: 0 }),
-        s,
-        [],
-        [0, 0, 0, 1],
-      )
+    it('adds nothing by vector when the index has no entity_description or relationship_description table', async () => {
+      // An index with no vectors of either kind (say, embed_text left them out): no lookup, no failure.
+      const s = services(join(await testdir(), 'lancedb'))
+      const graph = await graphSignal('Who sits in the assembly?', tables, settings, s, [], [0, 0, 0, 1])
       expect(graph.matched).toEqual([])
       expect(s.meter.summary().embeddingCalls).toBe(0)
       expect(s.logged).toEqual([])
+      // With the vectors but every name matched: nothing to embed.
+      const matched = services(await withEntityVectors())
+      const council = await graphSignal(QUESTIONS.graph, tables, settings, matched, [], [0, 0, 1, 0])
+      expect(titles(council.matched)).toEqual(['HARBOUR COUNCIL'])
+      expect(matched.meter.summary().embeddingCalls).toBe(0)
+      expect(matched.logged).toEqual([])
     })
 
     it('never adds an entity twice: a name nearest an entity already matched adds nothing', async () => {
@@ -326,6 +334,18 @@ describe('hybrid search signals', () => {
       // Already matched: not added twice.
       const council = await graphSignal(QUESTIONS.graph, tables, settings, s, [], QUESTION_VECTORS[QUESTIONS.graph])
       expect(titles(council.matched)).toEqual(['HARBOUR COUNCIL', 'ELIAS VENN'])
+      // An end the entities table lacks is skipped.
+      const withoutVenn = { ...tables, entities: tables.entities.filter((e) => e.title !== 'ELIAS VENN') }
+      const vector = QUESTION_VECTORS[QUESTIONS.none]
+      expect(titles((await graphSignal(QUESTIONS.none, withoutVenn, settings, s, [], vector)).matched)).toEqual([
+        'HARBOUR COUNCIL',
+      ])
+      // At exactly entity_min_similarity (the same vector: similarity 1) a relationship counts.
+      const strict = hybridSettings({ entity_min_similarity: 1 })
+      expect(titles((await graphSignal(QUESTIONS.none, tables, strict, s, [], [0.8, 0.6, 0, 0])).matched)).toEqual([
+        'ELIAS VENN',
+        'HARBOUR COUNCIL',
+      ])
       // Too far from the question (cosine 0 < entity_min_similarity), or relationship_top_k 0: none.
       expect((await graphSignal(QUESTIONS.none, tables, settings, s, [], [0, 0, 1, 0])).matched).toEqual([])
       const off = hybridSettings({ relationship_top_k: 0 })
