@@ -6,14 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { buildNetwork, networkModularity, type CsrNetwork, type WeightedEdge } from '../../../src/graph/leiden/index.js'
 import { moveTowards } from '../../../src/graph/leiden/project-moves.js'
 import { startingMembership } from '../../../src/graph/leiden/seed.js'
-import { plantedPartition, seededRandom } from './graphs.js'
-
-function clique(members: readonly string[], weight = 1): WeightedEdge[] {
-  const edges: WeightedEdge[] = []
-  for (let i = 0; i < members.length; i++)
-    for (let j = i + 1; j < members.length; j++) edges.push([members[i]!, members[j]!, weight])
-  return edges
-}
+import { cliqueEdges as clique, plantedPartition, ringWithStray, seededRandom } from './graphs.js'
 
 /** True when the nodes of every community are connected among themselves. */
 function communitiesConnected(g: CsrNetwork, membership: Int32Array): boolean {
@@ -207,11 +200,7 @@ describe('moveTowards', () => {
 
   it('prefers the smallest change that reaches the target, else the largest gain', () => {
     // Ring of five K5s; clique 1 glued to clique 0 (a block), k4_2 put with clique 3.
-    const cliques = [0, 1, 2, 3, 4].map((i) => Array.from({ length: 5 }, (_, j) => `k${i}_${j}`))
-    const edges: WeightedEdge[] = [
-      ...cliques.flatMap((members, i) => [...clique(members), [`k${i}_0`, `k${(i + 1) % 5}_1`, 1] as WeightedEdge]),
-      ['k3_3', 'k4_2', 1],
-    ]
+    const { edges } = ringWithStray()
     const { network, labels } = buildNetwork(edges)
     const cl = (v: string) => Number(v.slice(1, v.indexOf('_')))
     const previous = Int32Array.from(labels, (v) => (v === 'k4_2' ? 3 : cl(v) === 1 ? 0 : cl(v)))

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildNetwork, hierarchicalLeiden, type WeightedEdge } from '../../../src/graph/leiden/index.js'
 import { projectMembership } from '../../../src/graph/leiden/project.js'
+import { cliqueEdges } from './graphs.js'
 
 /** The projection of `previous` (name → label; absent = new) as sorted groups of names, and its raw result. */
 function project(
@@ -92,8 +93,7 @@ describe('projection: placing new nodes', () => {
     // Unit {n0, n1, n2}, a triangle tied to A = K5 by n0–a0 (5). 2m = 36, K_A = 25. Alone, n0 would
     // join A (5 − 7·25/36 > 0); as one unit of degree 11 it gains 5 − 11·25/36 < 0 and stays apart.
     const a = ['a0', 'a1', 'a2', 'a3', 'a4']
-    const edges: WeightedEdge[] = []
-    for (let i = 0; i < a.length; i++) for (let j = i + 1; j < a.length; j++) edges.push([a[i]!, a[j]!, 1])
+    const edges = cliqueEdges(a)
     edges.push(['n0', 'n1', 1], ['n1', 'n2', 1], ['n0', 'n2', 1], ['n0', 'a0', 5])
     const previous = Object.fromEntries(a.map((m) => [m, 0]))
     const grouped = project(edges, previous, 1, { n0: 4, n1: 4, n2: 4 })
@@ -123,8 +123,7 @@ describe('projection: placing new nodes', () => {
     // A = K5; new n0–n1, n0 tied to a0 by 5. 2m = 32, K_A = 25. One by one n0 joins A
     // (5 − 6·25/32 > 0) and n1 follows (1 − 31/32 > 0); as a pair of degree 7, 5 − 7·25/32 < 0.
     const a = ['a0', 'a1', 'a2', 'a3', 'a4']
-    const edges: WeightedEdge[] = []
-    for (let i = 0; i < a.length; i++) for (let j = i + 1; j < a.length; j++) edges.push([a[i]!, a[j]!, 1])
+    const edges = cliqueEdges(a)
     edges.push(['n0', 'n1', 1], ['n0', 'a0', 5])
     const entries = hierarchicalLeiden(edges, {
       maxClusterSize: 100,

@@ -12,16 +12,9 @@ import {
 } from '../../../src/graph/leiden/index.js'
 import { projectTop } from '../../../src/graph/leiden/project.js'
 import { InternalError } from '../../../src/errors.js'
-import { levelPartition } from './graphs.js'
+import { levelPartition, ringWithStray } from './graphs.js'
 
 const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
-
-function clique(members: readonly string[]): WeightedEdge[] {
-  const edges: WeightedEdge[] = []
-  for (let i = 0; i < members.length; i++)
-    for (let j = i + 1; j < members.length; j++) edges.push([members[i]!, members[j]!, 1])
-  return edges
-}
 
 const cluster = (sub: CsrNetwork) => leidenNetwork(sub)
 
@@ -31,11 +24,7 @@ const cluster = (sub: CsrNetwork) => leidenNetwork(sub)
  * sub-community, k4_2 with clique 3's; clique 1's label is 0 there.
  */
 function ring() {
-  const cliques = [0, 1, 2, 3, 4].map((c) => names(`k${c}_`, 5))
-  const edges: WeightedEdge[] = [
-    ...cliques.flatMap((members, c) => [...clique(members), [`k${c}_0`, `k${(c + 1) % 5}_1`, 1] as WeightedEdge]),
-    ['k3_3', 'k4_2', 1],
-  ]
+  const { edges, cliques } = ringWithStray()
   const { network, labels } = buildNetwork(edges)
   const cliqueOf = (v: string) => Number(v.slice(1, v.indexOf('_')))
   const level0 = Int32Array.from(labels, (v) => (v === 'k4_2' ? 3 : cliqueOf(v) === 1 ? 0 : cliqueOf(v)))
