@@ -152,6 +152,27 @@ describe('moveTowards', () => {
     expect([...moved]).toEqual([0, 0, 0, 0])
   })
 
+  it('never moves a block out of a community it holds together', () => {
+    // C = path a–b0–b1–c with the block {b0, b1} in the middle, tied to d by 3 + 3. 2m = 18, r = 0.08.
+    // Moving the block into {d} gains 4 − 40r = 0.8 (nodes b0 or b1 alone: more), but would leave a
+    // and c apart; the best change that keeps every community whole is d joining C (0.24).
+    const { network, labels } = buildNetwork([
+      ['a', 'b0', 1],
+      ['b0', 'b1', 1],
+      ['b1', 'c', 1],
+      ['b0', 'd', 3],
+      ['b1', 'd', 3],
+    ])
+    const start = Int32Array.from(labels, (v) => (v === 'd' ? 1 : 0))
+    const blocks = Int32Array.from(labels, (v) => (v.startsWith('b') ? 0 : -1))
+    const resolution = 0.08 * 18
+    const m = Int32Array.from(start)
+    // A target the block would reach and d joining would not.
+    moveTowards(network, m, resolution, networkModularity(network, start, resolution) + 1 / 18, 1, blocks)
+    expect(communitiesConnected(network, m)).toBe(true)
+    expect(new Set(m).size).toBe(1)
+  })
+
   it('moves a node into the neighbouring community it gains most in', () => {
     // s (alone) is tied to A by 3 and to B by 1; A comes first by id.
     const a = ['a0', 'a1', 'a2']
