@@ -38,6 +38,21 @@ describe('projection: placing new nodes', () => {
     expect(groups).toEqual(['a0,a1,x,y'])
   })
 
+  it('searches breadth-first from the labelled nodes only, not from new nodes met earlier by id', () => {
+    // q and r hang on a0; p hangs on q. Resolution 1.18 (r = 0.118, 2m = 10): q joins A (2 − 0.118·3·5
+    // > 0), then r (1 − 0.118·8 > 0); p, placed last, would make A weigh 10 (1 − 0.118·9 < 0): alone.
+    // Searching from p (first by id) would place it before r, and leave r alone instead.
+    const edges: WeightedEdge[] = [
+      ['p', 'q', 1],
+      ['q', 'a0', 2],
+      ['r', 'a0', 1],
+      ['a0', 'a1', 1],
+    ]
+    const { labels, groups } = project(edges, { a0: 0, a1: 0 }, 1.18)
+    expect(labels).toEqual(['p', 'q', 'a0', 'r', 'a1'])
+    expect(groups).toEqual(['a0,a1,q,r', 'p'])
+  })
+
   it('builds a component with no labelled node from its smallest id', () => {
     // p is placed first, alone; q then joins it: 1 − (3/4)·1·1 = 0.25 > 0 (2m = 4, resolution 3).
     // Counting p's weight twice in its community (1 − (3/4)·1·2 < 0) would leave q alone.
