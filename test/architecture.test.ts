@@ -60,7 +60,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
   // export is a leaf beside query: it reads the tables through storage and never runs the pipeline.
   export: ['export', 'config', 'storage', 'model', 'errors'],
-  llm: ['llm', 'storage', 'model', 'errors', 'logger'],
+  llm: ['llm', 'storage', 'model', 'text', 'errors', 'logger'],
   storage: ['storage', 'model', 'errors', 'logger'],
   graph: ['graph', 'text', 'errors'],
   prompts: ['prompts', 'errors'],

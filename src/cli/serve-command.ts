@@ -61,6 +61,10 @@ export function registerServeCommand(program: Command): void {
         `graphrag: serving ${flags.root} at ${server.url} (API description: ${server.url}/openapi.json)\n`,
       )
       if (server.remoteIndex !== undefined) process.stderr.write(`graphrag: index ${server.remoteIndex}\n`)
+      for (const problem of server.warnings)
+        process.stderr.write(
+          `graphrag: warning: ${problem}; queries of that method fail until settings.yaml is fixed (no restart needed)\n`,
+        )
       await new Promise<void>((resolve) => {
         const stop = () => void server.close().then(resolve, resolve)
         process.once('SIGINT', stop)

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import type { ChatCall, ChatReply, ChatTransport } from './transport.js'
+import { canonicalJson } from '../text/canonical-json.js'
 
 /** What identifies the model behind a cache entry. */
 export interface CacheIdentity {
@@ -18,18 +19,6 @@ export interface CacheIdentity {
 }
 
 const VERSION = 1
-
-/** JSON with object keys sorted at every level, so equal requests give equal keys. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-  }
-  return JSON.stringify(value) ?? 'null'
-}
 
 export function cacheKey(material: unknown): string {
   return createHash('sha256').update(canonicalJson(material)).digest('hex')

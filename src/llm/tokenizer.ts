@@ -1,9 +1,13 @@
 /**
- * tiktoken encoders (wasm, token-exact with Python tiktoken), created once per encoding and shared.
- * Decoding keeps U+FEFF and replaces split multi-byte sequences with U+FFFD, as Python does.
+ * The tiktoken encodings, token-exact with Python tiktoken, created once per encoding and shared.
+ * The encoder is our byte-level BPE over tiktoken's rank data (src/llm/bpe), which starts in a few
+ * milliseconds from the table `npm run build` writes, where tiktoken's wasm takes ~0.35 s per
+ * encoding (docs/performance.md). Decoding keeps U+FEFF and replaces split multi-byte sequences with
+ * U+FFFD, as Python does.
  */
-import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken'
 import { ConfigError } from '../errors.js'
+import { BytePairEncoder } from './bpe/encoder.js'
+import { loadRankTable } from './bpe/rank-table.js'
 import { TIKTOKEN_ENCODINGS } from './encodings.js'
 
 export interface Tokenizer {
@@ -17,7 +21,7 @@ const cache = new Map<string, Tokenizer>()
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: false })
 
 /** Whether `name` is a tiktoken encoding this layer can load (for validating `encoding_model` settings). */
-function isKnownEncoding(name: string): name is TiktokenEncoding {
+function isKnownEncoding(name: string): boolean {
   return (TIKTOKEN_ENCODINGS as readonly string[]).includes(name)
 }
 
@@ -29,20 +33,19 @@ export function getTokenizer(encoding: string): Tokenizer {
         `unknown tiktoken encoding "${encoding}" (expected one of ${TIKTOKEN_ENCODINGS.join(', ')})`,
       )
     }
-    tokenizer = wrap(encoding, get_encoding(encoding))
+    tokenizer = wrap(encoding, new BytePairEncoder(loadRankTable(encoding)))
     cache.set(encoding, tokenizer)
   }
   return tokenizer
 }
 
-function wrap(encoding: string, enc: Tiktoken): Tokenizer {
+function wrap(encoding: string, enc: BytePairEncoder): Tokenizer {
   // Special-token text such as "<|endoftext|>" in a document is ordinary text, never a control token.
-  const encode = (text: string): Uint32Array => enc.encode_ordinary(text)
   return {
     encoding,
-    encode,
-    decode: (tokens) => decoder.decode(enc.decode(Uint32Array.from(tokens))),
-    count: (text) => (text === '' ? 0 : encode(text).length),
+    encode: (text) => Uint32Array.from(enc.encode(text)),
+    decode: (tokens) => decoder.decode(enc.decodeBytes(tokens)),
+    count: (text) => (text === '' ? 0 : enc.encode(text).length),
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path'
 import { CHUNK_EDGES, type ChunkEdgeRow } from '../model/chunk-edges.js'
-import { ParquetTableStore } from '../storage/index.js'
+import { ParquetTableStore } from '../storage/table-store.js'
 
 export type ChunkEdgesLoad =
   | { kind: 'loaded'; edges: ChunkEdgeRow[] }
@@ -12,7 +12,7 @@ export type ChunkEdgesLoad =
   | { kind: 'unreadable'; warning: string }
 
 export async function loadChunkEdges(dataDir: string): Promise<ChunkEdgesLoad> {
-  const store = new ParquetTableStore(dataDir)
+  const store = new ParquetTableStore(dataDir, 'js')
   const file = join(dataDir, `${CHUNK_EDGES.name}.parquet`)
   if (!(await store.has(CHUNK_EDGES.name))) {
     const warning = `the index has no chunk_edges table (${file}), so graph search returns plain vector results; run \`graphrag index\` to build the chunk graph`

@@ -7,7 +7,7 @@ import { MissingIndexError, QueryError } from '../errors.js'
 import { COMMUNITIES, COMMUNITY_REPORTS, COVARIATES, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../model/index.js'
 import type { RowOf } from '../model/schema.js'
 import { folderIdentity } from '../storage/generations.js'
-import { ParquetTableStore } from '../storage/index.js'
+import { ParquetTableStore } from '../storage/table-store.js'
 
 const SCHEMAS = {
   entities: ENTITIES,
@@ -51,7 +51,7 @@ async function loadOnce<K extends TableName>(
   names: readonly K[],
   optional: readonly TableName[],
 ): Promise<Pick<IndexTables, K> & Partial<IndexTables>> {
-  const store = new ParquetTableStore(dataDir)
+  const store = new ParquetTableStore(dataDir, 'js')
   const out: Partial<IndexTables> = {}
   for (const name of [...names, ...optional]) {
     const required = (names as readonly TableName[]).includes(name)

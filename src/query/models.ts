@@ -55,6 +55,41 @@ export function createQueryModels(
   }
 }
 
+const SEARCH_SECTIONS: readonly SearchSection[] = [
+  'basic_search',
+  'local_search',
+  'global_search',
+  'drift_search',
+  'graph_search',
+  'hybrid_search',
+]
+
+/**
+ * The model references of every search method that name no configured model, one message each
+ * (`serve` says them at start-up; a query of that method fails with the same message).
+ */
+export function searchModelProblems(settings: Settings): string[] {
+  const problems: string[] = []
+  for (const section of SEARCH_SECTIONS) {
+    const chatId = settings[section].completion_model_id
+    const embeddingId = section === 'global_search' ? null : settings[section].embedding_model_id
+    const references = [
+      ['completion_models', chatId, 'completion_model_id'],
+      ['embedding_models', embeddingId, 'embedding_model_id'],
+    ] as const
+    for (const [group, id, key] of references) {
+      if (id === null) continue
+      try {
+        modelSettings(settings, group, id, `${section}.${key}`)
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error
+        problems.push(error.message)
+      }
+    }
+  }
+  return problems
+}
+
 function modelSettings(
   settings: Settings,
   group: 'completion_models' | 'embedding_models',

@@ -5,7 +5,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { HTTPException } from 'hono/http-exception'
-import { MissingIndexError, RequestError } from '../errors.js'
+import { ConfigError, MissingIndexError, RequestError } from '../errors.js'
 import { maskUrlSecrets } from '../text/url-secrets.js'
 import { limitNonUploads } from './body-limit.js'
 import { registerChatRoutes } from './chat-completions.js'
@@ -126,6 +126,17 @@ function errorReply(c: Context, error: unknown): Response {
   // The project has no index yet: the client's fix (start an index job), not a server failure.
   if (error instanceof MissingIndexError)
     return c.json({ error: { message: `${maskUrlSecrets(error.message)} (or POST /index)`, type: 'no_index' } }, 409)
+  // Settings are read again for each request: the operator's fix needs no restart, and the client cannot make it.
+  if (error instanceof ConfigError)
+    return c.json(
+      {
+        error: {
+          message: `${maskUrlSecrets(error.message)} (a problem in the server's settings: fixing them needs no restart)`,
+          type: 'settings_error',
+        },
+      },
+      500,
+    )
   if (error instanceof HTTPException) {
     if (error.res !== undefined) return error.getResponse()
     // hono's JSON validator: the parser's own message would quote the body.

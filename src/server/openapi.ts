@@ -145,6 +145,9 @@ export const OPENAPI = {
             content: { ...json({ $ref: '#/components/schemas/QueryResult' }), ...sse },
           },
           '409': error('No index yet (or it lacks a table the method reads): run graphrag index or POST /index'),
+          '500': error(
+            "type settings_error: the server's settings do not let this method run (e.g. a model id naming no model); the message names the key",
+          ),
           ...STANDARD_ERRORS,
         },
       },

@@ -2,6 +2,7 @@
 import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { loadConfig } from '../config/index.js'
+import { searchModelProblems } from '../query/models.js'
 import { ConfigError } from '../errors.js'
 import { remoteName } from '../storage/object/remote.js'
 import { publishedIndex, watchPublished } from '../storage/object/remote-index.js'
@@ -26,6 +27,8 @@ export interface RunningServer {
   port: number
   /** For an index in object storage, where it is (`az://…` / `s3://…`, the published generation): start-up output names it. */
   remoteIndex?: string
+  /** Settings problems that make some search methods fail (a model id naming no model): start-up output says them. */
+  warnings: string[]
   /** Stops a running index job (its model calls get a grace period), then closes the server. */
   close(): Promise<void>
 }
@@ -86,6 +89,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     host,
     port: actual,
     ...(remoteIndex === undefined ? {} : { remoteIndex }),
+    warnings: searchModelProblems(settings),
     // A running job is stopped as Ctrl-C stops `index` (nothing published half-done), then the server closes.
     close: async () => {
       stopWatching()

@@ -7,6 +7,7 @@ import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn } from './arrow-columns.js'
+import { missingColumn, normalise, unreadable } from './table-rows.js'
 
 /** Encodes rows as a Parquet file following the table declaration's column order and types. */
 export function encodeParquet<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Uint8Array {
@@ -93,18 +94,12 @@ function sizeOf(reader: parquet.ParquetFile): { rowCount: number; byteSize: numb
   return { rowCount, byteSize }
 }
 
-function unreadable(file: string, cause: unknown): StorageError {
-  return new StorageError(`${file}: not a readable Parquet file (${(cause as Error).message})`, { path: file, cause })
-}
-
 function rowsOf<S extends TableSchema>(schema: S, table: Table, file: string): RowOf<S>[] {
   const rows: Record<string, unknown>[] = Array.from({ length: table.numRows }, () => ({}))
   for (const col of schema.columns) {
     const vector = table.getChild(col.name)
     if (vector === null) {
-      if (!col.nullable) {
-        throw new StorageError(`${file}: missing column "${col.name}" of table ${schema.name}`, { path: file })
-      }
+      if (!col.nullable) throw missingColumn(schema, col, file)
       for (const row of rows) row[col.name] = null
       continue
     }
@@ -112,11 +107,4 @@ function rowsOf<S extends TableSchema>(schema: S, table: Table, file: string): R
     for (let i = 0; i < rows.length; i++) rows[i]![col.name] = normalise(col.kind, values[i])
   }
   return rows as RowOf<S>[]
-}
-
-/** Lists read as null become empty lists: every list column of the reference is non-null in practice. */
-function normalise(kind: string, value: unknown): unknown {
-  if (value === null && kind.startsWith('list')) return []
-  if (value === null && kind === 'findings') return []
-  return value
 }

@@ -1,6 +1,8 @@
 // `graphrag query` loads what its method needs and nothing else (issue 32 §2): an offline basic or
 // local query must not load a provider SDK (the offline model calls none), the other search
-// methods, the server, the indexer or a second (ESM) copy of apache-arrow beside LanceDB's.
+// methods, the server, the indexer, a second (ESM) copy of apache-arrow beside LanceDB's,
+// tiktoken's wasm (the tokenizer is src/llm/bpe over a prebuilt rank table) or parquet-wasm (the
+// query path reads its tables with the plain-JavaScript reader, src/storage/parquet-js.ts).
 // Its answer must not change with how modules are loaded: the --json output of each method on a
 // small offline index equals the output recorded before start-up was made lazy
 // (test/fixtures/query-startup/*.json; see there how to re-record after a deliberate change).
@@ -19,7 +21,7 @@ const QUESTION = 'Who paid for the new ferry?'
 
 /** Packages an offline query never needs. */
 const NOT_NEEDED =
-  /^\/node_modules\/(openai|@ai-sdk|@modelcontextprotocol|hono|@hono|ora|unpdf|mammoth|read-excel-file|htmlparser2|graphology[^/]*|wink-[^/]+|fflate|csv-parse|csv-stringify|@azure|@aws-sdk|@smithy)\//
+  /^\/node_modules\/(openai|@ai-sdk|@modelcontextprotocol|hono|@hono|ora|unpdf|mammoth|read-excel-file|htmlparser2|graphology[^/]*|wink-[^/]+|fflate|csv-parse|csv-stringify|@azure|@aws-sdk|@smithy|tiktoken|parquet-wasm)\//
 // apache-arrow is loaded once, as the CommonJS build LanceDB requires (src/storage/arrow.ts).
 const ESM_ARROW = /^\/node_modules\/apache-arrow\/.*\.mjs$/
 // The cloud SDKs load on a remote store's first request (src/storage/object/lazy-store.ts), never for a local project.
@@ -62,6 +64,8 @@ describe('graphrag query on an offline index', () => {
       // What it does need, so the filters above cannot pass by tracing nothing.
       expect(run.loaded).toContain(`/dist/query/search/${method}.js`)
       expect(run.loaded.some((url) => url.startsWith('/node_modules/@lancedb/lancedb/'))).toBe(true)
+      expect(run.loaded).toContain('/dist/llm/bpe/encoder.js')
+      expect(run.loaded).toContain('/dist/storage/parquet-js.js')
     },
     60_000,
   )

@@ -64,6 +64,9 @@ describe('npm pack tarball', () => {
         'dist/cli/main.js',
         'dist/api.js',
         'dist/viewer/graph-viewer.js',
+        // The tokenizer's prebuilt rank tables (npm run build).
+        'dist/llm/bpe/tables/o200k_base.bin',
+        'dist/llm/bpe/tables/cl100k_base.bin',
         'prompts/extract_graph.txt',
         // The documented shape of query --json, for programs that read it.
         'docs/schemas/query-response.schema.json',

@@ -276,11 +276,17 @@ describe('hybrid search degrades instead of failing', () => {
     expect(out.ranking!.find((r) => r.id === 'u4')!.why).toBe('edge caused_by from S1 (conf 0.50)')
   })
 
-  it('offline (no chat model): prints the cited context and the ranking table, and asks no model for entities', async () => {
+  it('offline (no chat model): prints the best passages, the cited context and the ranking table, and asks no model for entities', async () => {
     const root = await project(fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }), '  completion_model_id: null')
     fake.requests.length = 0
     const { stdout } = await hybridQuery(root, QUESTIONS.graph, { json: false })
     expect(stdout).toContain('## Sources\n\n### [S1] text unit ')
+    // Like the other methods offline, it leads with the cited sentences that best match the question.
+    expect(stdout.split('\n')[0]).toContain(
+      'here are the passages that best match the question, then the cited context',
+    )
+    expect(stdout).toMatch(/\n## Best passages\n\n1\. "[^"\n]+" \[S\d+\]\n/)
+    expect(stdout.indexOf('## Best passages')).toBeLessThan(stdout.indexOf('## Sources'))
     expect(stdout).toContain('The keeper wrote two letters about the worn gear')
     expect(stdout).toContain('## Question entities\n\n- HARBOUR COUNCIL (frequency 1)')
     expect(stdout).toMatch(/## Ranking\n\n\| rank \| unit \| in context \| vector \| bm25 \| graph \|/)

@@ -77,6 +77,31 @@ describe('request validation', () => {
   })
 })
 
+describe('settings that name no model', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    const yaml = `${fakeModelSettingsYaml('http://127.0.0.1:9')}local_search:\n  completion_model_id: nosuch\n`
+    server = await startServer({ root: await testdir({ 'settings.yaml': yaml }), port: 0, env: {} })
+  })
+  afterAll(() => server?.close())
+
+  it('are said at start-up and answered as a settings_error naming the key, not a bare server_error', async () => {
+    expect(server.warnings).toEqual([
+      'local_search.completion_model_id: no completion_models entry "nosuch" (configured: default_completion_model)',
+    ])
+    const res = await fetch(`${server.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'Who keeps the lighthouse?', method: 'local' }),
+    })
+    const body = (await res.json()) as { error: { message: string; type: string } }
+    expect(res.status).toBe(500)
+    expect(body.error.type).toBe('settings_error')
+    expect(body.error.message).toMatch(/^local_search\.completion_model_id: no completion_models entry "nosuch"/)
+    expect(body.error.message).toMatch(/fixing them needs no restart/)
+  })
+})
+
 describe('a query before any index', () => {
   let server: RunningServer
   beforeAll(async () => {

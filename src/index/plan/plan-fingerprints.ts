@@ -9,6 +9,7 @@ import { promptHashes } from '../../prompts/prompt-files.js'
 import type { ModelsUsed, Workflow } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 import { relativeToRoot } from './root-relative.js'
+import { canonicalJson } from '../../text/canonical-json.js'
 
 export interface PlannedWorkflow {
   name: WorkflowName
@@ -59,18 +60,6 @@ export function chainFingerprint(previous: string, workflow: string, parts: unkn
     .update('\u0000')
     .update(workflow)
     .update('\u0000')
-    .update(stableJson(parts))
+    .update(canonicalJson(parts))
     .digest('hex')
-}
-
-/** JSON with sorted object keys, so fingerprints do not depend on key order. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(
-        Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-      )
-    }
-    return v
-  })
 }

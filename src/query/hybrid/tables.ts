@@ -1,6 +1,6 @@
 /** The tables hybrid search reads: text units (required); the graph, reports, chunk edges and aliases when present. */
 import { CHUNK_EDGES, DOCUMENTS, ENTITY_ALIASES, type ChunkEdgeRow, type EntityAliasRow } from '../../model/index.js'
-import { ParquetTableStore } from '../../storage/index.js'
+import { ParquetTableStore } from '../../storage/table-store.js'
 import { loadTables, type IndexTables } from '../load-index.js'
 
 export interface HybridTables {
@@ -18,7 +18,7 @@ export interface HybridTables {
 
 export async function loadHybridTables(dataDir: string): Promise<HybridTables> {
   const tables = await loadTables(dataDir, ['text_units'], ['entities', 'relationships', 'community_reports'])
-  const store = new ParquetTableStore(dataDir)
+  const store = new ParquetTableStore(dataDir, 'js')
   return {
     text_units: tables.text_units,
     entities: tables.entities ?? [],

@@ -13,6 +13,7 @@ import { buildHybridContext, type ExternalPassage, type HybridContext, type Hybr
 import { explainRows, renderExplain, type ExplainRow } from '../hybrid/explain.js'
 import { degreeShares } from '../hybrid/bonuses.js'
 import { HYBRID_ANSWER_PROMPT } from '../hybrid/prompts.js'
+import { bestPassages, passageList } from './offline.js'
 import { rankCandidates } from '../hybrid/ranking.js'
 import { bm25List, graphSignal, questionVector, vectorList } from '../hybrid/signals.js'
 import type { HybridTables } from '../hybrid/tables.js'
@@ -117,7 +118,7 @@ export async function* runHybridSearch(
   }
   const done = (): HybridSearchContext => ({ records, text: contextText, hybrid: report })
   if (options.explain || services.chat === undefined) {
-    yield offlineText(context, report, services.chat === undefined, unitNumber)
+    yield offlineText(context, report, services.chat === undefined ? input.query : undefined, unitNumber)
     return done()
   }
   const system = formatPrompt(
@@ -156,18 +157,26 @@ async function topReports(vector: number[] | undefined, tables: HybridTables, k:
   })
 }
 
-/** Explain or offline output: the cited context (offline only: explain is about the ranking) and the ranking table. */
+/**
+ * Explain or offline output: the ranking table, led offline (`offlineQuestion` set) by the sentences
+ * of the cited sources that best match the question and the cited context (explain is about the ranking).
+ */
 function offlineText(
   context: HybridContext,
   report: HybridReport,
-  offline: boolean,
+  offlineQuestion: string | undefined,
   unitNumber: (id: string) => string,
 ): string {
   const parts: string[] = []
-  if (offline) {
-    parts.push(
-      '_No completion model is configured (hybrid_search.completion_model_id is null), so this is the cited context an answer would be based on, and its ranking._',
+  if (offlineQuestion !== undefined) {
+    const best = bestPassages(
+      offlineQuestion,
+      context.sources.map((s) => ({ id: s.label, text: context.texts.get(s.label) ?? '' })),
     )
+    parts.push(
+      `_No completion model is configured (hybrid_search.completion_model_id is null), so ${best.length > 0 ? 'here are the passages that best match the question, then ' : 'this is '}the cited context an answer would be based on, and its ranking._`,
+    )
+    if (best.length > 0) parts.push(`## Best passages\n\n${passageList(best, (label) => `[${label}]`)}`)
     const name = (s: HybridSource) =>
       s.kind === 'text_unit' ? `text unit ${unitNumber(s.id)}` : `${s.kind.replace('_', ' ')} ${s.id}`
     parts.push(

@@ -1,5 +1,5 @@
 /**
- * Offline answer: with no completion model configured, local and basic search print a short
+ * Offline answer: with no completion model configured, local, basic and graph search print a short
  * extractive answer (the sentences of the ranked sources that best match the question, each with
  * its source), then the ranked context (what an LLM would have read) under its own heading.
  */
@@ -14,8 +14,7 @@ function offlineAnswer(records: ContextRecords, settingKey: string, question: st
   const parts = [
     `_No completion model is configured (${settingKey} is null), so here ${best.length > 0 ? 'are the passages that best match the question, then ' : 'is '}the ranked context an answer would be based on._`,
   ]
-  if (best.length > 0)
-    parts.push(`# Best passages\n\n${best.map((p, i) => `${i + 1}. "${p.sentence}" (Source ${p.source})`).join('\n')}`)
+  if (best.length > 0) parts.push(`# Best passages\n\n${passageList(best, (id) => `(Source ${id})`)}`)
   parts.push('# Context')
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) parts.push(`## ${title}\n\n${lines.join('\n')}`)
@@ -58,11 +57,19 @@ function terms(text: string): Set<string> {
   return new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !STOPWORDS.has(w)))
 }
 
+/** A numbered list of passages, each cited as `cite(source id)`. */
+export function passageList(
+  passages: ReadonlyArray<{ sentence: string; source: string }>,
+  cite: (id: string) => string,
+) {
+  return passages.map((p, i) => `${i + 1}. "${p.sentence}" ${cite(p.source)}`).join('\n')
+}
+
 /**
  * The sentences of the ranked sources that share the most words with the question (earlier sources
  * win ties: they rank higher), at most one per source; none when no sentence shares a word.
  */
-function bestPassages(
+export function bestPassages(
   question: string,
   sources: readonly ContextRecord[],
 ): Array<{ sentence: string; source: string }> {

@@ -3,7 +3,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RecordingReporter } from '../../../src/index/run/reporter.js'
-import { chainFingerprint, stableJson } from '../../../src/index/plan/plan-fingerprints.js'
+import { chainFingerprint } from '../../../src/index/plan/plan-fingerprints.js'
+import { canonicalJson } from '../../../src/text/canonical-json.js'
 import { rerunReason, resumablePrefix, type ResumeRecord, type ResumeState } from '../../../src/index/run/resume.js'
 import { runIndex } from '../../../src/index/run/runner.js'
 import { StagedTableStore } from '../../../src/index/run/staged-table-store.js'
@@ -83,7 +84,7 @@ describe('resumablePrefix', () => {
     const a1 = chainFingerprint('v', 'a', { x: 1 })
     const a2 = chainFingerprint('v', 'a', { x: 2 })
     expect(chainFingerprint(a1, 'b', {})).not.toBe(chainFingerprint(a2, 'b', {}))
-    expect(stableJson({ b: 1, a: { d: 1, c: 2 } })).toBe(stableJson({ a: { c: 2, d: 1 }, b: 1 }))
+    expect(canonicalJson({ b: 1, a: { d: 1, c: 2 } })).toBe(canonicalJson({ a: { c: 2, d: 1 }, b: 1 }))
   })
 })
 
