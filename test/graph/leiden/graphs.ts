@@ -128,3 +128,24 @@ export function memberSets(assignment: ReadonlyMap<string, number>): string[] {
 export function levelPartition(entries: ReadonlyArray<HierarchicalCluster>, level: number): string[] {
   return memberSets(levelAssignment(entries, level))
 }
+
+/** Every pair of `members` joined by an edge of `weight`. */
+export function cliqueEdges(members: readonly string[], weight = 1): WeightedEdge[] {
+  const edges: WeightedEdge[] = []
+  for (let i = 0; i < members.length; i++)
+    for (let j = i + 1; j < members.length; j++) edges.push([members[i]!, members[j]!, weight])
+  return edges
+}
+
+/**
+ * The projection tests' ring: five K5s k{c}_0…k{c}_4 joined by k{c}_0 – k{c+1}_1, plus k3_3 – k4_2
+ * (an edge that, heavier before, tied k4_2 to clique 3).
+ */
+export function ringWithStray(): { edges: WeightedEdge[]; cliques: string[][] } {
+  const cliques = [0, 1, 2, 3, 4].map((c) => Array.from({ length: 5 }, (_, i) => `k${c}_${i}`))
+  const edges: WeightedEdge[] = [
+    ...cliques.flatMap((members, c) => [...cliqueEdges(members), [`k${c}_0`, `k${(c + 1) % 5}_1`, 1] as WeightedEdge]),
+    ['k3_3', 'k4_2', 1],
+  ]
+  return { edges, cliques }
+}

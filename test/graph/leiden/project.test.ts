@@ -11,14 +11,14 @@ import {
   type WeightedEdge,
 } from '../../../src/graph/leiden/index.js'
 import { moveTowards } from '../../../src/graph/leiden/project-moves.js'
-import { adjacency, clusterMembers, isConnected, levelPartition } from './graphs.js'
-
-function clique(names: readonly string[], weight = 1): WeightedEdge[] {
-  const edges: WeightedEdge[] = []
-  for (let i = 0; i < names.length; i++)
-    for (let j = i + 1; j < names.length; j++) edges.push([names[i]!, names[j]!, weight])
-  return edges
-}
+import {
+  adjacency,
+  cliqueEdges as clique,
+  clusterMembers,
+  isConnected,
+  levelPartition,
+  ringWithStray,
+} from './graphs.js'
 
 const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
 
@@ -112,11 +112,7 @@ describe('projecting the previous clustering', () => {
   it('moves no more than the target needs, and nothing without one', () => {
     // Ring of five K5s; the previous clustering glued clique 1 to clique 0 and left k4_2 with
     // clique 3 (the edge k4_2–k3_3 that tied it there was heavier then).
-    const cliques = [0, 1, 2, 3, 4].map((c) => names(`k${c}_`, 5))
-    const edges: WeightedEdge[] = [
-      ...cliques.flatMap((members, c) => [...clique(members), [`k${c}_0`, `k${(c + 1) % 5}_1`, 1] as WeightedEdge]),
-      ['k3_3', 'k4_2', 1],
-    ]
+    const { edges, cliques } = ringWithStray()
     const { network, labels: order } = buildNetwork(edges)
     const previous = Int32Array.from(order, (v) => {
       const c = Number(v.slice(1, v.indexOf('_')))
