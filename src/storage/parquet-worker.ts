@@ -57,8 +57,10 @@ class TaskWorker {
   private waiting: ((reply: Reply) => void) | undefined
 
   constructor(task: Task, transfer: ArrayBuffer[]) {
+    // No execArgv of the process: under --input-type=module the code would be read as an ES module.
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
+      execArgv: [],
       workerData: { module: MODULE, task },
       transferList: transfer,
     })

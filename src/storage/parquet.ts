@@ -17,7 +17,7 @@ import { missingColumn, normalise, unreadable } from './table-rows.js'
  * returned when it ends; below it, the shared instance's memory stays at a few hundred megabytes at
  * most and is reused table after table.
  */
-export const WORKER_TABLE_BYTES = 32 * 2 ** 20
+const WORKER_TABLE_BYTES = 32 * 2 ** 20
 
 /** Where a table goes through parquet-wasm: `workerAbove` is WORKER_TABLE_BYTES but for tests. */
 export interface ParquetOptions {
