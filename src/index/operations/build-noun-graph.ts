@@ -40,30 +40,37 @@ export function buildNodes(units: readonly TextUnitPhrases[]): NounGraphEntityRo
   }))
 }
 
-/** Edges over every pair of the sorted unique phrases of each unit (source < target), ordered by (source, target). */
+/**
+ * Edges over every pair of the sorted unique phrases of each unit (source < target), ordered by
+ * (source, target). Pairs are kept per source phrase: one Map of all pairs stops at 2^24 entries
+ * (V8's limit), which a corpus of a few tens of MB reaches.
+ */
 export function buildEdges(units: readonly TextUnitPhrases[]): NounGraphRelationshipRow[] {
-  const edges = new Map<string, NounGraphRelationshipRow>()
+  const bySource = new Map<string, Map<string, NounGraphRelationshipRow>>()
   for (const unit of units) {
     const phrases = [...new Set(unit.phrases)].sort(compareCodePoints)
     for (let i = 0; i < phrases.length; i++) {
+      const source = phrases[i]
+      let targets = bySource.get(source)
+      if (targets === undefined) bySource.set(source, (targets = new Map()))
       for (let j = i + 1; j < phrases.length; j++) {
-        const key = `${phrases[i]}\u0000${phrases[j]}`
-        const edge = edges.get(key)
+        const edge = targets.get(phrases[j])
         if (edge) edge.text_unit_ids.push(unit.id)
         else
-          edges.set(key, {
-            source: phrases[i],
-            target: phrases[j],
-            weight: 0,
-            text_unit_ids: [unit.id],
-            description: '',
-          })
+          targets.set(phrases[j], { source, target: phrases[j], weight: 0, text_unit_ids: [unit.id], description: '' })
       }
     }
   }
-  const rows = [...edges.values()]
-  for (const row of rows) row.weight = row.text_unit_ids.length
-  return rows.sort((a, b) => compareCodePoints(a.source, b.source) || compareCodePoints(a.target, b.target))
+  const rows: NounGraphRelationshipRow[] = []
+  for (const source of [...bySource.keys()].sort(compareCodePoints)) {
+    const targets = bySource.get(source)!
+    for (const target of [...targets.keys()].sort(compareCodePoints)) {
+      const row = targets.get(target)!
+      row.weight = row.text_unit_ids.length
+      rows.push(row)
+    }
+  }
+  return rows
 }
 
 /** PMI re-weighting: `p(x,y)·log2(p(x,y) / (p(x)·p(y)))` with p from edge weights and node frequencies. */

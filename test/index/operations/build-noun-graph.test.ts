@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process'
+import { totalmem } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { buildEdges, buildNodes, buildNounGraph, pmiWeights } from '../../../src/index/operations/build-noun-graph.js'
+import { PROJECT_ROOT } from '../../support/shared.js'
 
 const UNITS = [
   { id: 't1', phrases: ['SCROOGE', 'MARLEY', 'BOB CRATCHIT'] },
@@ -57,3 +62,30 @@ describe('PMI normalisation', () => {
     expect(lonely.relationships).toEqual([])
   })
 })
+
+// Slow (GRAPHRAG_SLOW_TESTS=1): 17.4 M pairs from one unit of 5,900 phrases, past the 2^24 entries one
+// V8 Map can hold (a 20 MB text made the fast method fail there). Needs ~3.5 GB, so it runs in a child
+// process with room for it, over dist/ (built by `npm test`), and only on a machine with 10 GB or more.
+const BIG_ENOUGH = totalmem() >= 10 * 1024 ** 3
+describe.skipIf(!process.env.GRAPHRAG_SLOW_TESTS || !BIG_ENOUGH)(
+  'buildEdges past 2^24 pairs (slow, 10 GB+ machines)',
+  () => {
+    it('keeps every pair, in (source, target) order', () => {
+      const script = `
+      const { buildEdges } = await import(${JSON.stringify(pathToFileURL(join(PROJECT_ROOT, 'dist/index/operations/build-noun-graph.js')).href)})
+      const phrases = Array.from({ length: 5900 }, (_, i) => 'P' + String(i).padStart(4, '0'))
+      const rows = buildEdges([{ id: 'u1', phrases }])
+      let ordered = true
+      for (let k = 1; k < rows.length; k++) {
+        const a = rows[k - 1], b = rows[k]
+        if (!(a.source < b.source || (a.source === b.source && a.target < b.target))) { ordered = false; break }
+      }
+      console.log(JSON.stringify({ count: rows.length, ordered, first: [rows[0].source, rows[0].target] }))`
+      const out = execFileSync(process.execPath, ['--max-old-space-size=8192', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      })
+      expect(JSON.parse(out)).toEqual({ count: (5900 * 5899) / 2, ordered: true, first: ['P0000', 'P0001'] })
+    }, 120_000)
+  },
+)
