@@ -5,13 +5,23 @@
 import { join } from 'node:path'
 import { MissingIndexError, QueryError } from '../errors.js'
 import { COMMUNITIES, COMMUNITY_REPORTS, COVARIATES, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../model/index.js'
-import type { RowOf } from '../model/schema.js'
+import { pickColumns, type RowOf } from '../model/schema.js'
 import { folderIdentity } from '../storage/generations.js'
 import { ParquetTableStore } from '../storage/table-store.js'
 
 const SCHEMAS = {
   entities: ENTITIES,
-  relationships: RELATIONSHIPS,
+  // No search reads which text units a relationship came from (text units list their relationships),
+  // and decoding those lists is most of what reading the table costs.
+  relationships: pickColumns(RELATIONSHIPS, [
+    'id',
+    'human_readable_id',
+    'source',
+    'target',
+    'description',
+    'weight',
+    'combined_degree',
+  ]),
   communities: COMMUNITIES,
   community_reports: COMMUNITY_REPORTS,
   text_units: TEXT_UNITS,
@@ -20,6 +30,8 @@ const SCHEMAS = {
 
 export type TableName = keyof typeof SCHEMAS
 export type IndexTables = { [K in TableName]: RowOf<(typeof SCHEMAS)[K]>[] }
+/** A relationship as searches read it: without its text_unit_ids. */
+export type IndexRelationship = IndexTables['relationships'][number]
 
 /** Tables each method reads; covariates are optional (claims are off by default). */
 export const TABLES_BY_METHOD = {

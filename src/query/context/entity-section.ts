@@ -7,7 +7,8 @@
  * the other two. When even the first entity does not fit whole, its own rows are filled greedily
  * instead of leaving the section empty.
  */
-import type { CovariateRow, EntityRow, RelationshipRow } from '../../model/index.js'
+import type { CovariateRow, EntityRow } from '../../model/index.js'
+import type { IndexRelationship } from '../load-index.js'
 import { claimTable, selectClaims } from './claims.js'
 import { entityTable } from './entities.js'
 import { relationshipTable, selectRelationships } from './relationships.js'
@@ -20,14 +21,14 @@ interface TablePart<T> {
 
 export interface EntitySection {
   entities: TablePart<EntityRow>
-  relationships: TablePart<RelationshipRow>
+  relationships: TablePart<IndexRelationship>
   claims: TablePart<CovariateRow>
   tokens: number
 }
 
 export function buildEntitySection(
   selected: readonly EntityRow[],
-  relationships: readonly RelationshipRow[],
+  relationships: readonly IndexRelationship[],
   covariates: readonly CovariateRow[],
   topKRelationships: number,
   budget: number,
@@ -54,7 +55,7 @@ export function buildEntitySection(
 
 function greedy(
   first: readonly EntityRow[],
-  relationships: readonly RelationshipRow[],
+  relationships: readonly IndexRelationship[],
   covariates: readonly CovariateRow[],
   topK: number,
   budget: number,

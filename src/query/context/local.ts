@@ -3,7 +3,8 @@
  * one token budget split by community_prop and text_unit_prop. Unlike the reference, budget a
  * section leaves unused flows on to the next one (reports → entities → sources).
  */
-import type { CommunityReportRow, CovariateRow, EntityRow, RelationshipRow, TextUnitRow } from '../../model/index.js'
+import type { CommunityReportRow, CovariateRow, EntityRow, TextUnitRow } from '../../model/index.js'
+import type { IndexRelationship } from '../load-index.js'
 import type { SearchServices } from '../services.js'
 import { claimRecord } from './claims.js'
 import { entityRecord, mapQueryToEntities } from './entities.js'
@@ -26,7 +27,7 @@ export interface LocalContextOptions {
 /** The index, shaped for local context building (see prepareLocalIndex in search/local.ts). */
 export interface LocalIndex {
   entities: readonly EntityRow[]
-  relationships: readonly RelationshipRow[]
+  relationships: readonly IndexRelationship[]
   covariates: readonly CovariateRow[]
   textUnitsById: ReadonlyMap<string, TextUnitRow>
   reportsByCommunity: ReadonlyMap<number, CommunityReportRow>

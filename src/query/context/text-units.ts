@@ -3,7 +3,8 @@
  * the units that carry more of its relationships first. Ids shown are the units'
  * human_readable_id (stable across reorderings), not row positions.
  */
-import type { EntityRow, RelationshipRow, TextUnitRow } from '../../model/index.js'
+import type { EntityRow, TextUnitRow } from '../../model/index.js'
+import type { IndexRelationship } from '../load-index.js'
 import { fillRows, renderRow, renderTable } from './table-format.js'
 
 const SOURCE_HEADER = ['id', 'text'] as const
@@ -11,7 +12,7 @@ const SOURCE_HEADER = ['id', 'text'] as const
 export function rankTextUnits(
   selected: readonly EntityRow[],
   textUnits: ReadonlyMap<string, TextUnitRow>,
-  relationships: readonly RelationshipRow[],
+  relationships: readonly IndexRelationship[],
 ): TextUnitRow[] {
   const taken = new Set<string>()
   const ranked: { unit: TextUnitRow; entity: number; relCount: number }[] = []
@@ -22,11 +23,9 @@ export function rankTextUnits(
       const unit = textUnits.get(id)
       if (unit === undefined || taken.has(id)) continue
       taken.add(id)
-      const relIds = unit.relationship_ids ?? []
-      const relCount =
-        relIds.length > 0
-          ? relIds.filter((r) => ownIds.has(r)).length
-          : own.filter((r) => (r.text_unit_ids ?? []).includes(id)).length
+      // The unit's own relationship_ids, as the reference counts them (it reads relationships'
+      // text_unit_ids only where a unit has none at all, which this table's required column rules out).
+      const relCount = unit.relationship_ids.filter((r) => ownIds.has(r)).length
       ranked.push({ unit, entity: index, relCount })
     }
   })

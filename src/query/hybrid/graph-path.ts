@@ -5,7 +5,8 @@
  * entities beats one naming one), then by the weight of the relationship that reached the entity
  * (heavier first), then id.
  */
-import type { EntityRow, RelationshipRow } from '../../model/index.js'
+import type { EntityRow } from '../../model/index.js'
+import type { IndexRelationship } from '../load-index.js'
 
 export interface ReachedEntity {
   entity: EntityRow
@@ -13,7 +14,7 @@ export interface ReachedEntity {
   /** Weight of the relationship the entity was reached by (Infinity for a question entity). */
   weight: number
   /** That relationship (undefined for a question entity). */
-  via: RelationshipRow | undefined
+  via: IndexRelationship | undefined
 }
 
 export interface GraphUnitHit {
@@ -30,12 +31,12 @@ export interface GraphUnitHit {
 export function walkGraph(
   start: readonly EntityRow[],
   entities: readonly EntityRow[],
-  relationships: readonly RelationshipRow[],
+  relationships: readonly IndexRelationship[],
   maxHops: number,
 ): ReachedEntity[] {
   const byTitle = new Map(entities.map((e) => [e.title, e]))
-  const adjacent = new Map<string, RelationshipRow[]>()
-  const link = (title: string, r: RelationshipRow) => {
+  const adjacent = new Map<string, IndexRelationship[]>()
+  const link = (title: string, r: IndexRelationship) => {
     const list = adjacent.get(title)
     if (list === undefined) adjacent.set(title, [r])
     else list.push(r)
