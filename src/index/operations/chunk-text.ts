@@ -35,13 +35,23 @@ export function splitOnTokens(
   tokenizer: Tokenizer,
   pieceLength?: number,
 ): string[] {
+  return [...tokenWindows(text, size, overlap, tokenizer, pieceLength)]
+}
+
+/** splitOnTokens one window at a time, so a caller can give the event loop back inside a long document. */
+function* tokenWindows(
+  text: string,
+  size: number,
+  overlap: number,
+  tokenizer: Tokenizer,
+  pieceLength?: number,
+): Generator<string> {
   if (overlap >= size) {
     throw new ConfigError(`chunking.overlap (${overlap}) must be smaller than chunking.size (${size})`, {
       keyPath: 'chunking.overlap',
     })
   }
   const step = size - overlap
-  const chunks: string[] = []
   let tokens = new Uint32Array(0)
   let start = 0
   for (const piece of encodeInPieces(text, tokenizer, pieceLength)) {
@@ -51,15 +61,13 @@ export function splitOnTokens(
     tokens.set(piece, kept.length)
     start = 0
     // A window that ends before the tokens seen so far is not the last one, whatever follows.
-    for (; start + size < tokens.length; start += step)
-      chunks.push(tokenizer.decode(tokens.subarray(start, start + size)))
+    for (; start + size < tokens.length; start += step) yield tokenizer.decode(tokens.subarray(start, start + size))
   }
   for (; start < tokens.length; start += step) {
     const end = Math.min(start + size, tokens.length)
-    chunks.push(tokenizer.decode(tokens.subarray(start, end)))
+    yield tokenizer.decode(tokens.subarray(start, end))
     if (end === tokens.length) break
   }
-  return chunks
 }
 
 /** Python's `str()` of a metadata value. */
@@ -120,20 +128,29 @@ function asObject(value: JsonValue | undefined): { [key: string]: JsonValue } | 
 
 /** The text units of one document, in order. */
 export function chunkDocument(doc: ChunkSource, options: ChunkingOptions, tokenizer: Tokenizer): BaseTextUnitRow[] {
+  return [...documentUnits(doc, options, tokenizer)]
+}
+
+/** chunkDocument one text unit at a time (the workflow yields to the event loop between them). */
+export function* documentUnits(
+  doc: ChunkSource,
+  options: ChunkingOptions,
+  tokenizer: Tokenizer,
+): Generator<BaseTextUnitRow> {
   const pieces =
     options.type === 'sentence'
       ? splitSentences(stripPython(doc.text))
-      : splitOnTokens(doc.text, options.size, options.overlap, tokenizer)
+      : tokenWindows(doc.text, options.size, options.overlap, tokenizer)
   const prefix = metadataPrefix(doc, options.prepend_metadata)
-  return pieces.map((piece) => {
+  for (const piece of pieces) {
     const text = prefix + piece
-    return {
+    yield {
       id: createHash('sha512').update(text, 'utf8').digest('hex'),
       document_id: doc.id,
       text,
       n_tokens: tokenizer.count(text),
     }
-  })
+  }
 }
 
 /** Text units of all documents in table order; `onDocument` is called after each (progress). */

@@ -2,7 +2,7 @@
 import { INPUT_DOCUMENTS } from '../../model/documents.js'
 import { BASE_TEXT_UNITS, type BaseTextUnitRow } from '../../model/text-units.js'
 import { getTokenizer } from '../../llm/tokenizer.js'
-import { chunkDocument } from '../operations/chunk-text.js'
+import { documentUnits } from '../operations/chunk-text.js'
 import { defineWorkflow } from '../workflow.js'
 
 export const createBaseTextUnits = defineWorkflow({
@@ -19,15 +19,18 @@ export const createBaseTextUnits = defineWorkflow({
     const progress = ctx.progress('chunking documents', documents.length)
     const rows: BaseTextUnitRow[] = []
     let since = performance.now()
+    // Chunking 10 M tokens takes about 10 s of CPU, a 200 MB document alone about a minute: give the
+    // event loop back every 50 ms, between text units too, so the progress line moves and Ctrl-C (a
+    // second one exits at once) is heard while it runs.
     for (let doc = documents.shift(); doc !== undefined; doc = documents.shift()) {
-      for (const row of chunkDocument(doc, options, tokenizer)) rows.push(row)
-      progress.tick()
-      // Chunking 10 M tokens takes about 10 s of CPU: give the event loop back every 50 ms, so the
-      // progress line moves and Ctrl-C is heard while it runs.
-      if (performance.now() - since > 50) {
-        await new Promise<void>((resolve) => setImmediate(resolve))
-        since = performance.now()
+      for (const row of documentUnits(doc, options, tokenizer)) {
+        rows.push(row)
+        if (performance.now() - since > 50) {
+          await new Promise<void>((resolve) => setImmediate(resolve))
+          since = performance.now()
+        }
       }
+      progress.tick()
     }
     progress.done()
     await ctx.tables.write(BASE_TEXT_UNITS, rows)
