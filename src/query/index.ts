@@ -13,7 +13,7 @@ import type { ContextRecords } from './context/table-format.js'
 import { loadTables, requireGraph, TABLES_BY_METHOD } from './load-index.js'
 import { readableIndex } from '../storage/generations.js'
 import { chatWithSignal, embedderWithSignal } from './abortable.js'
-import { createQueryModels, type QueryModels, type SearchSection } from './models.js'
+import { createQueryModels, type QueryModels, SEARCH_SECTION } from './models.js'
 import { checkQuestion } from './question.js'
 import { seededRng } from './rng.js'
 import type { ExternalPassage } from './hybrid/context.js'
@@ -234,15 +234,6 @@ async function startRun(
   }
 }
 
-const SECTION: Record<SearchMethod, SearchSection> = {
-  local: 'local_search',
-  global: 'global_search',
-  drift: 'drift_search',
-  basic: 'basic_search',
-  graph: 'graph_search',
-  hybrid: 'hybrid_search',
-}
-
 /** --data moves the vector store too when the folder has one (the reference keeps db_uri). */
 function vectorDbUri(settings: Settings, dataDir: string, options: SearchOptions): string {
   const local = join(dataDir, 'lancedb')
@@ -256,7 +247,10 @@ function openServices(
   options: SearchOptions,
   keyOrigins: Readonly<Record<string, string>>,
 ): { services: SearchServices; close: () => void } {
-  const models = signalled(createQueryModels(settings, SECTION[method], options.models ?? {}, keyOrigins), options)
+  const models = signalled(
+    createQueryModels(settings, SEARCH_SECTION[method], options.models ?? {}, keyOrigins),
+    options,
+  )
   const meter = new UsageMeter(models.price, models.embeddingPrice)
   const vectors = openQueryVectors(settings, vectorDbUri(settings, dataDir, options))
   const services: SearchServices = {

@@ -8,6 +8,7 @@ import { createChatModel, createEmbeddingModel, modelOptionsFromSettings } from 
 import { priceOfModel, type Pricing } from '../llm/pricing.js'
 import { encodingForModel, getTokenizer } from '../llm/tokenizer.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
+import type { SearchMethod } from './index.js'
 
 /** Where each model's API key comes from (LoadedConfig.apiKeyOrigins), for auth error messages. */
 type KeyOrigins = Readonly<Record<string, string>>
@@ -55,14 +56,15 @@ export function createQueryModels(
   }
 }
 
-const SEARCH_SECTIONS: readonly SearchSection[] = [
-  'basic_search',
-  'local_search',
-  'global_search',
-  'drift_search',
-  'graph_search',
-  'hybrid_search',
-]
+/** The settings section of each search method. */
+export const SEARCH_SECTION: Readonly<Record<SearchMethod, SearchSection>> = {
+  local: 'local_search',
+  global: 'global_search',
+  drift: 'drift_search',
+  basic: 'basic_search',
+  graph: 'graph_search',
+  hybrid: 'hybrid_search',
+}
 
 /**
  * The model references of every search method that name no configured model, one message each
@@ -70,7 +72,7 @@ const SEARCH_SECTIONS: readonly SearchSection[] = [
  */
 export function searchModelProblems(settings: Settings): string[] {
   const problems: string[] = []
-  for (const section of SEARCH_SECTIONS) {
+  for (const section of Object.values(SEARCH_SECTION)) {
     const chatId = settings[section].completion_model_id
     const embeddingId = section === 'global_search' ? null : settings[section].embedding_model_id
     const references = [
