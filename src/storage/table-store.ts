@@ -54,10 +54,14 @@ export class ParquetTableStore implements TableStore {
 
   async read<S extends TableSchema>(schema: S): Promise<RowOf<S>[]> {
     const file = this.path(schema.name)
+    const js = this.reader === 'js' ? await import('./parquet-js.js') : undefined
+    let bytes: Uint8Array | undefined
     try {
-      // The decoder reads the file piece by piece (decodeParquetInBatches); one byte read here first
-      // gives the reason it cannot be (absent, a folder, no access) as the error code that names it.
-      await readable(file)
+      // The JS reader takes the whole file. parquet-wasm's reads it piece by piece
+      // (decodeParquetInBatches): one byte read here first gives the reason it cannot be (absent, a
+      // folder, no access) as the error code that names it.
+      if (js?.readsWithJs(schema)) bytes = await readFile(file)
+      else await readable(file)
     } catch (cause) {
       if (!isAbsent(cause)) throw storageFailure(cause, `read table ${schema.name} from`, file)
       throw new StorageError(
@@ -68,10 +72,7 @@ export class ParquetTableStore implements TableStore {
         },
       )
     }
-    if (this.reader === 'js') {
-      const { decodeParquetJs, readsWithJs } = await import('./parquet-js.js')
-      if (readsWithJs(schema)) return decodeParquetJs(schema, await readFile(file), remoteName(file))
-    }
+    if (js !== undefined && bytes !== undefined) return js.decodeParquetJs(schema, bytes, remoteName(file))
     return (await import('./parquet.js')).decodeParquetInBatches(schema, { path: file }, remoteName(file))
   }
 
