@@ -53,6 +53,8 @@ function arrowTypeOf(kind: ColumnKind): DataType {
 
 /** Builds the Arrow vector of one column from row values. */
 export function buildVector(kind: ColumnKind, values: readonly unknown[]): Vector {
+  if (kind === 'string' && values.every((v) => typeof v === 'string' || v === null || v === undefined))
+    return buildUtf8Vector(values as ReadonlyArray<string | null | undefined>)
   switch (kind) {
     case 'int64':
       return vectorFromArray(
@@ -66,10 +68,6 @@ export function buildVector(kind: ColumnKind, values: readonly unknown[]): Vecto
       )
     case 'json':
       return buildJsonVector(values as ReadonlyArray<{ [key: string]: JsonValue } | null>)
-    case 'string':
-      if (values.every((v) => typeof v === 'string' || v === null || v === undefined))
-        return buildUtf8Vector(values as ReadonlyArray<string | null | undefined>)
-      return vectorFromArray(values.map((v) => (v === undefined ? null : v)) as unknown[], arrowTypeOf(kind))
     default:
       return vectorFromArray(values.map((v) => (v === undefined ? null : v)) as unknown[], arrowTypeOf(kind))
   }
