@@ -10,6 +10,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // prompt-tune sits beside query, above index: it reuses the input loader, chunker, model registry and extraction parser.
   'prompt-tune': [
     'prompt-tune',
+    'vendor',
     'config',
     'index',
     'graph',
@@ -22,6 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'logger',
   ],
   cli: [
+    'vendor',
     'cli',
     'config',
     'index',
@@ -39,7 +41,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'logger',
     'version',
   ],
-  config: ['config', 'model', 'errors', 'llm', 'storage', 'prompts', 'logger'],
+  config: ['vendor', 'config', 'model', 'errors', 'llm', 'storage', 'prompts', 'logger'],
   index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
   // server sits beside cli: the HTTP API over the same library functions (and export's graph data for the web UI).
   server: [
@@ -60,8 +62,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
   // export is a leaf beside query: it reads the tables through storage and never runs the pipeline.
   export: ['export', 'config', 'storage', 'model', 'errors'],
-  llm: ['llm', 'storage', 'model', 'text', 'errors', 'logger'],
-  storage: ['storage', 'model', 'errors', 'logger'],
+  llm: ['vendor', 'llm', 'storage', 'model', 'text', 'errors', 'logger'],
+  storage: ['vendor', 'storage', 'model', 'errors', 'logger'],
   graph: ['graph', 'text', 'errors'],
   prompts: ['prompts', 'errors'],
   // Pure text functions (Python-compatible names, name normalisation, noun phrases) shared by indexing and search.
@@ -69,6 +71,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   model: ['model'],
   // The web UI runs in the browser: it talks to the server over HTTP and reuses only the graph viewer.
   ui: ['ui', 'export'],
+  // One-file bundles of packages (src/vendor/README.md): they import nothing of ours.
+  vendor: [],
   errors: [],
   logger: [],
   version: [],
@@ -187,6 +191,24 @@ describe('architecture', () => {
         .filter(() => relative(objectDir, file).startsWith('..'))
         .map((m) => `${relative(SRC, file)} → ${m[1]}`),
     )
+    expect(offenders).toEqual([])
+  })
+
+  it('loads the vendored packages only through src/vendor/, so the built CLI gets the one-file bundles', () => {
+    const vendorDir = join(SRC, 'vendor')
+    const vendored = readdirSync(vendorDir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) =>
+        [...readFileSync(join(vendorDir, f), 'utf8').matchAll(/from\s+'([^'.][^']*)'/g)].map((m) => m[1]!),
+      )
+    expect(vendored.sort()).toEqual(['commander', 'hyparquet', 'jsonrepair', 'yaml'])
+    const offenders = walk(SRC)
+      .filter((file) => relative(vendorDir, file).startsWith('..'))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/^import\s+(?!type\b)[^;]*?from\s+'([^']+)'/gm)]
+          .filter((m) => vendored.includes(m[1]!))
+          .map((m) => `${relative(SRC, file)} → ${m[1]}`),
+      )
     expect(offenders).toEqual([])
   })
 

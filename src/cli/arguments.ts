@@ -1,5 +1,5 @@
 /** Parsers for command-line option values, shared by the commands: a bad value is a usage error naming what was expected. */
-import { InvalidArgumentError } from 'commander'
+import { InvalidArgumentError } from '../vendor/commander.js'
 import { describeRange, inRange, type Range } from '../config/range.js'
 
 /** One of `values`, typed as that union. */

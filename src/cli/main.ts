@@ -2,7 +2,7 @@
  * The command-line program: declares the commands, dispatches to the library, and is the only
  * place that prints errors and decides the exit code (1 on failure, as the reference does).
  */
-import { Command, CommanderError } from 'commander'
+import { Command, CommanderError } from '../vendor/commander.js'
 import { GraphragError } from '../errors.js'
 import { VERSION } from '../version.js'
 import { registerExportCommand } from './export-command.js'

@@ -1,5 +1,6 @@
 /** `graphrag serve`: the HTTP API (queries, index jobs, diagnostics) until interrupted. */
-import { InvalidArgumentError, type Command } from 'commander'
+import type { Command } from 'commander'
+import { InvalidArgumentError } from '../vendor/commander.js'
 import { ConfigError } from '../errors.js'
 
 interface ServeFlags {

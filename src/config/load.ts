@@ -1,7 +1,7 @@
 /** The only I/O of config: find the settings file, read .env, substitute variables, parse, validate. */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, extname, join, resolve } from 'node:path'
-import { parseDocument } from 'yaml'
+import { parseDocument } from '../vendor/yaml.js'
 import { ConfigError } from '../errors.js'
 import { parseDotEnv, referencedVariable, substituteEnv } from './env.js'
 import { isPlainObject } from './fields.js'

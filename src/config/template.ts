@@ -4,7 +4,7 @@
  * left at null or empty that declare an example are shown as commented-out examples.
  */
 import { providerInfo } from '../llm/providers.js'
-import { stringify } from 'yaml'
+import { stringify } from '../vendor/yaml.js'
 import { isPlainObject, type Declaration } from './fields.js'
 import { SETTINGS } from './schema.js'
 

@@ -2,7 +2,7 @@
  * Tolerant parsing of structured replies: models wrap JSON in code fences or prose and leave
  * trailing commas. A reply that still does not parse or fit the schema is a retryable failure.
  */
-import { jsonrepair } from 'jsonrepair'
+import { jsonrepair } from '../vendor/jsonrepair.js'
 import { stripThinking } from './thinking.js'
 import { AttemptFailure } from './failure.js'
 import type { ChatMessage, ResponseFormat } from './types.js'

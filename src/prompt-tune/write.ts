@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { copyFile, mkdir } from 'node:fs/promises'
 import { basename, extname, join, relative, resolve } from 'node:path'
-import { parseDocument } from 'yaml'
+import { parseDocument } from '../vendor/yaml.js'
 import type { Settings } from '../config/schema.js'
 import { writeFileAtomic } from '../storage/atomic-write.js'
 import type { TunedPrompts } from './templates.js'

@@ -5,7 +5,7 @@
  * which also writes the files. Both give the same rows for every table (test/storage/parquet-js.test.ts
  * compares them on our files and on the reference's pyarrow-written ones).
  */
-import { parquetMetadata, parquetRead, parquetSchema } from 'hyparquet'
+import { parquetMetadata, parquetRead, parquetSchema } from '../vendor/hyparquet.js'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'

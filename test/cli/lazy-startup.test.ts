@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { moduleTracer, type TraceCli } from '../support/module-trace.js'
 
 const HEAVY =
-  /node_modules\/(@lancedb|apache-arrow|parquet-wasm|tiktoken|wink-|openai|hono|@hono|ora|unpdf|mammoth|read-excel-file|htmlparser2|graphology|yaml|fflate)\//
+  /node_modules\/(@lancedb|apache-arrow|parquet-wasm|tiktoken|wink-|openai|hono|@hono|ora|unpdf|mammoth|read-excel-file|htmlparser2|graphology|yaml|fflate)\/|^\/dist\/vendor\/(yaml|hyparquet|jsonrepair)\.js$/
 
 let trace: TraceCli
 
@@ -26,10 +26,16 @@ describe('CLI start-up loads only the command declarations', () => {
     const loaded = modulesLoadedBy(args)
     expect(loaded).toContain('/dist/cli/main.js')
     expect(loaded.filter((url) => HEAVY.test(url))).toEqual([])
-    // Of our own code: the CLI's command declarations and the three leaves they need.
+    // Of our own code: the CLI's command declarations, the three leaves they need and commander
+    // (bundled into one file by the build, src/vendor/README.md).
     const ours = loaded.filter((url) => url.startsWith('/dist/'))
     expect(
-      ours.filter((url) => !/^\/dist\/(cli\/[a-z-]+\.js|errors\.js|version\.js|config\/range\.js)$/.test(url)),
+      ours.filter(
+        (url) =>
+          !/^\/dist\/(cli\/[a-z-]+\.js|errors\.js|version\.js|config\/range\.js|vendor\/commander\.js)$/.test(url),
+      ),
     ).toEqual([])
+    expect(loaded).toContain('/dist/vendor/commander.js')
+    expect(loaded.filter((url) => url.startsWith('/node_modules/commander/'))).toEqual([])
   })
 })
