@@ -4,6 +4,12 @@ import type { QueryCommandFlags } from '../query/command.js'
 import type { SearchMethod } from '../query/index.js'
 import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
 
+/**
+ * Methods whose vector searches run on a thread of their own (src/storage/vector-thread.ts). Global
+ * search reads no vectors; hybrid search loads LanceDB in process anyway, for its full-text index.
+ */
+const VECTOR_THREAD_METHODS: ReadonlySet<SearchMethod> = new Set(['local', 'drift', 'basic', 'graph'])
+
 const METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
 
 export function registerQueryCommand(program: Command): void {
@@ -51,7 +57,15 @@ export function registerQueryCommand(program: Command): void {
     )
     .option('-v, --verbose', 'print warnings and debug messages on stderr', false)
     .action(async (question: string, flags: QueryCommandFlags) => {
-      const { runQueryCommand } = await import('../query/command.js')
-      await runQueryCommand(question, flags, { stdout: process.stdout, stderr: process.stderr })
+      // Started before the query's own modules load, so LanceDB loads on another core meanwhile.
+      const vectors = VECTOR_THREAD_METHODS.has(flags.method)
+        ? (await import('../storage/vector-thread.js')).startVectorThread()
+        : undefined
+      try {
+        const { runQueryCommand } = await import('../query/command.js')
+        await runQueryCommand(question, flags, { stdout: process.stdout, stderr: process.stderr }, vectors?.open)
+      } finally {
+        await vectors?.close()
+      }
     })
 }

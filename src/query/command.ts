@@ -8,6 +8,7 @@ import { readExternalContext, writeHybrid } from './hybrid/output.js'
 import { runQuery, type SearchMethod, type SearchResult } from './index.js'
 import { checkQuestion } from './question.js'
 import { queryResponseJson } from './response-json.js'
+import type { OpenVectorStore } from './vectors.js'
 
 export interface QueryCommandFlags {
   method: SearchMethod
@@ -35,6 +36,7 @@ export async function runQueryCommand(
   question: string,
   flags: QueryCommandFlags,
   io: { stdout: Output; stderr: Output },
+  openVectorStore?: OpenVectorStore,
 ): Promise<SearchResult> {
   checkQuestion(question)
   if (flags.method !== 'hybrid' && (flags.explain === true || flags.context !== undefined)) {
@@ -58,6 +60,7 @@ export async function runQueryCommand(
     externalContext,
     logger,
     onChunk: streaming ? (chunk) => io.stdout.write(chunk) : undefined,
+    openVectorStore,
   })
   if (result.hybrid !== undefined) {
     writeHybrid(result, flags, streaming, io.stdout)

@@ -22,7 +22,7 @@ import type { SearchRun } from './search/types.js'
 import type { SearchServices } from './services.js'
 import { sharedRun, type SharedRun } from './shared-run.js'
 import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
-import { openQueryVectors } from './vectors.js'
+import { type OpenVectorStore, openQueryVectors } from './vectors.js'
 
 export type SearchMethod = 'local' | 'global' | 'drift' | 'basic' | 'graph' | 'hybrid'
 
@@ -53,6 +53,8 @@ export interface SearchOptions {
   explain?: boolean
   /** Hybrid search: passages from outside the index, added to the context and citable. */
   externalContext?: readonly ExternalPassage[]
+  /** Where vector searches run (default: LanceDB in this thread; `graphrag query` uses a thread of its own). */
+  openVectorStore?: OpenVectorStore
 }
 
 export interface SearchResult {
@@ -252,7 +254,7 @@ function openServices(
     options,
   )
   const meter = new UsageMeter(models.price, models.embeddingPrice)
-  const vectors = openQueryVectors(settings, vectorDbUri(settings, dataDir, options))
+  const vectors = openQueryVectors(settings, vectorDbUri(settings, dataDir, options), options.openVectorStore)
   const services: SearchServices = {
     chat: models.chat === undefined ? undefined : new MeteredChat(models.chat, meter),
     embedder: models.embedder,

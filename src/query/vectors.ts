@@ -5,7 +5,8 @@
 import type { Settings } from '../config/index.js'
 import { QueryError } from '../errors.js'
 import type { EmbeddingName } from '../model/index.js'
-import { openVectorStore, type VectorHit, type VectorStore } from '../storage/vector-store.js'
+import type { VectorHit } from '../storage/vector-store.js'
+import type { SearchVectorStore } from '../storage/vector-thread.js'
 
 export interface QueryVectors {
   hasTable(name: EmbeddingName): Promise<boolean>
@@ -16,10 +17,16 @@ export interface QueryVectors {
   close(): void
 }
 
-export function openQueryVectors(settings: Settings, dbUri: string): QueryVectors {
+/** Opens the store at a db_uri: in process by default, on a thread for the CLI (src/storage/vector-thread.ts). */
+export type OpenVectorStore = (dbUri: string) => Promise<SearchVectorStore>
+
+// LanceDB and Arrow are imported with the first search: global search never loads them.
+const inProcess: OpenVectorStore = async (dbUri) => (await import('../storage/vector-store.js')).openVectorStore(dbUri)
+
+export function openQueryVectors(settings: Settings, dbUri: string, open: OpenVectorStore = inProcess): QueryVectors {
   // Opened on first use: global search never needs it, and a missing folder should not fail it.
-  let opened: Promise<VectorStore> | undefined
-  const store = { get: () => (opened ??= openVectorStore(dbUri)) }
+  let opened: Promise<SearchVectorStore> | undefined
+  const store = { get: () => (opened ??= open(dbUri)) }
   const tableName = (name: EmbeddingName) => settings.vector_store.index_schema[name]?.index_name ?? name
   const checked = new Set<string>()
   const ensure = async (name: EmbeddingName): Promise<string> => {

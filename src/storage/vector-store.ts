@@ -91,11 +91,14 @@ export async function loadLanceDb(): Promise<typeof lancedb> {
   return import('@lancedb/lancedb')
 }
 
-export async function openVectorStore(dbUri: string): Promise<VectorStore> {
+/** `storageOptions`: LanceDB's connection options for a remote db_uri (default: those its settings registered). */
+export async function openVectorStore(
+  dbUri: string,
+  storageOptions: Record<string, string> | undefined = lanceOptionsFor(dbUri),
+): Promise<VectorStore> {
   const lance = await loadLanceDb()
   let db: lancedb.Connection
   try {
-    const storageOptions = lanceOptionsFor(dbUri)
     db = await lance.connect(dbUri, storageOptions === undefined ? {} : { storageOptions })
   } catch (cause) {
     throw new StorageError(`cannot open LanceDB at ${dbUri}`, { path: dbUri, cause })

@@ -22,6 +22,7 @@ const QUESTION = 'Who paid for the new ferry?'
 /** Packages an offline query never needs. */
 const NOT_NEEDED =
   /^\/node_modules\/(openai|@ai-sdk|@modelcontextprotocol|hono|@hono|ora|unpdf|mammoth|read-excel-file|htmlparser2|graphology[^/]*|wink-[^/]+|fflate|csv-parse|csv-stringify|@azure|@aws-sdk|@smithy|tiktoken|parquet-wasm)\//
+const VENDORED = /^\/node_modules\/(yaml|hyparquet|commander|jsonrepair)\//
 // apache-arrow is loaded once, as the CommonJS build LanceDB requires (src/storage/arrow.ts).
 const ESM_ARROW = /^\/node_modules\/apache-arrow\/.*\.mjs$/
 // The cloud SDKs load on a remote store's first request (src/storage/object/lazy-store.ts), never for a local project.
@@ -66,6 +67,12 @@ describe('graphrag query on an offline index', () => {
       expect(run.loaded.some((url) => url.startsWith('/node_modules/@lancedb/lancedb/'))).toBe(true)
       expect(run.loaded).toContain('/dist/llm/bpe/encoder.js')
       expect(run.loaded).toContain('/dist/storage/parquet-js.js')
+      // Vector search runs on its own thread (src/storage/vector-thread.ts), started with the command.
+      expect(run.loaded).toContain('/dist/storage/vector-thread-worker.js')
+      // Packages of many small files load as the one-file bundles of dist/vendor (src/vendor/README.md).
+      expect(run.loaded).toContain('/dist/vendor/hyparquet.js')
+      expect(run.loaded).toContain('/dist/vendor/yaml.js')
+      expect(run.loaded.filter((url) => VENDORED.test(url))).toEqual([])
     },
     60_000,
   )
