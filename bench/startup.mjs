@@ -1,7 +1,7 @@
 // `npm run bench:startup`: how long a command takes before it does anything, against bare `node`
 // measured in the same run (interleaved, so load on the machine hits both alike).
 //   graphrag --version / --help                           target under 0.15 s (≈ 2× bare node, ~0.07 s idle)
-//   graphrag query -m basic / -m local (offline demo)     target under 0.5 s  (≈ 7× bare node)
+//   graphrag query -m basic / local / global (offline demo)  target under 0.5 s  (≈ 7× bare node)
 // The ratio is the verdict: absolute seconds depend on the machine and on what else runs on it.
 // Each row also gives the median CPU time (user + sys) of the command, which load from other
 // processes on a shared machine disturbs much less than wall time (Linux: from /proc).
@@ -68,6 +68,7 @@ const cases = [
   { label: 'graphrag --help', args: [BIN, '--help'], target: 0.15 },
   query('basic'),
   query('local'),
+  query('global'),
 ]
 const samples = cases.map(() => [])
 time(cases[0].args, 'warm-up')

@@ -22,8 +22,32 @@ const SCHEMAS = {
     'weight',
     'combined_degree',
   ]),
-  communities: COMMUNITIES,
-  community_reports: COMMUNITY_REPORTS,
+  // Which relationships and text units a community holds: no search reads them (entity_ids is its
+  // membership), and on a large index they are most of the table.
+  communities: pickColumns(COMMUNITIES, [
+    'id',
+    'human_readable_id',
+    'community',
+    'level',
+    'parent',
+    'children',
+    'title',
+    'entity_ids',
+  ]),
+  // full_content_json repeats full_content; nothing else of the dropped columns is read by a search.
+  community_reports: pickColumns(COMMUNITY_REPORTS, [
+    'id',
+    'human_readable_id',
+    'community',
+    'level',
+    'parent',
+    'children',
+    'title',
+    'summary',
+    'full_content',
+    'rank',
+    'findings',
+  ]),
   text_units: TEXT_UNITS,
   covariates: COVARIATES,
 } as const
@@ -32,6 +56,10 @@ export type TableName = keyof typeof SCHEMAS
 export type IndexTables = { [K in TableName]: RowOf<(typeof SCHEMAS)[K]>[] }
 /** A relationship as searches read it: without its text_unit_ids. */
 export type IndexRelationship = IndexTables['relationships'][number]
+/** A community as searches read it: its members, without its relationships' and text units' ids. */
+export type IndexCommunity = IndexTables['communities'][number]
+/** A community report as searches read it (without full_content_json, rating_explanation, period, size). */
+export type IndexReport = IndexTables['community_reports'][number]
 
 /** Tables each method reads; covariates are optional (claims are off by default). */
 export const TABLES_BY_METHOD = {

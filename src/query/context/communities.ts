@@ -5,14 +5,14 @@
  * are kept. A parent whose children's reports cover all its entities is dropped; one with an
  * entity in no reported child (that child's report is missing) stays, for that entity.
  */
-import type { CommunityReportRow, CommunityRow } from '../../model/index.js'
+import type { IndexCommunity, IndexReport } from '../load-index.js'
 
 /** The reports covering the entities at level ≤ L (and reports whose members are unknown). */
 export function reportsAtLevel(
-  reports: readonly CommunityReportRow[],
-  communities: readonly CommunityRow[],
+  reports: readonly IndexReport[],
+  communities: readonly IndexCommunity[],
   level: number,
-): CommunityReportRow[] {
+): IndexReport[] {
   const eligible = reports.filter((r) => r.level <= level)
   const covering = new Set(communityByEntity(eligible, communities).values())
   const known = new Set(communities.filter((c) => (c.entity_ids ?? []).length > 0).map((c) => c.community))
@@ -21,8 +21,8 @@ export function reportsAtLevel(
 
 /** Children per community number, from both tables (older indexes may lack one of the columns). */
 export function childrenByCommunity(
-  reports: readonly CommunityReportRow[],
-  communities: readonly CommunityRow[],
+  reports: readonly IndexReport[],
+  communities: readonly IndexCommunity[],
 ): Map<number, number[]> {
   const out = new Map<number, Set<number>>()
   const add = (parent: number, kids: readonly number[] | null | undefined) => {
@@ -43,8 +43,8 @@ export function childrenByCommunity(
  * simply absent: they stay searchable, they just bring no report.
  */
 export function communityByEntity(
-  reports: readonly CommunityReportRow[],
-  communities: readonly CommunityRow[],
+  reports: readonly IndexReport[],
+  communities: readonly IndexCommunity[],
 ): Map<string, number> {
   const levelOf = new Map(reports.map((r) => [r.community, r.level]))
   const out = new Map<string, number>()

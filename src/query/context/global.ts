@@ -4,9 +4,10 @@
  * each sorted by occurrence weight then rank. A report too large for a batch on its own is
  * shortened to fit rather than sent over budget.
  */
-import type { CommunityReportRow, CommunityRow, EntityRow } from '../../model/index.js'
+import type { EntityRow } from '../../model/index.js'
 import { shuffled } from '../rng.js'
 import { float, plainRecord, renderRow, renderTable, type ContextRecord } from './table-format.js'
+import type { IndexCommunity, IndexReport } from '../load-index.js'
 
 const GLOBAL_REPORT_HEADER = ['id', 'title', 'occurrence weight', 'content', 'rank'] as const
 
@@ -17,8 +18,8 @@ export interface GlobalBatch {
 
 /** Distinct text units mentioning a report's entities, normalised so the largest is 1. */
 export function occurrenceWeights(
-  reports: readonly CommunityReportRow[],
-  communities: readonly CommunityRow[],
+  reports: readonly IndexReport[],
+  communities: readonly IndexCommunity[],
   entities: readonly EntityRow[],
 ): Map<number, number> {
   const unitsByEntity = new Map(entities.map((e) => [e.id, e.text_unit_ids ?? []]))
@@ -33,7 +34,7 @@ export function occurrenceWeights(
   return new Map(reports.map((r) => [r.community, max > 0 ? (counts.get(r.community) ?? 0) / max : 0]))
 }
 
-function globalRecord(r: CommunityReportRow, weight: number): Record<string, string | number | { float: number }> {
+function globalRecord(r: IndexReport, weight: number): Record<string, string | number | { float: number }> {
   return {
     id: r.community,
     title: r.title,
@@ -44,7 +45,7 @@ function globalRecord(r: CommunityReportRow, weight: number): Record<string, str
 }
 
 export function buildGlobalBatches(
-  reports: readonly CommunityReportRow[],
+  reports: readonly IndexReport[],
   weights: ReadonlyMap<number, number>,
   options: { maxContextTokens: number; historyText: string; rng: () => number },
   countTokens: (text: string) => number,
@@ -52,8 +53,8 @@ export function buildGlobalBatches(
   const prefix = options.historyText === '' ? '' : `${options.historyText}\n`
   const head = prefix + renderTable('Reports', GLOBAL_REPORT_HEADER, [])
   const room = options.maxContextTokens - countTokens(head)
-  const batches: CommunityReportRow[][] = []
-  let current: CommunityReportRow[] = []
+  const batches: IndexReport[][] = []
+  let current: IndexReport[] = []
   let used = 0
   for (const report of shuffled(reports, options.rng)) {
     const fitted = fitReport(report, weights.get(report.community) ?? 0, room, countTokens)
@@ -68,7 +69,7 @@ export function buildGlobalBatches(
   }
   if (current.length > 0) batches.push(current)
   return batches.map((batch) => {
-    const weight = (r: CommunityReportRow) => weights.get(r.community) ?? 0
+    const weight = (r: IndexReport) => weights.get(r.community) ?? 0
     const sorted = [...batch].sort((a, b) => weight(b) - weight(a) || b.rank - a.rank)
     const rows = sorted.map((r) => globalRecord(r, weight(r)))
     return { text: head + rows.map((r) => renderRow(Object.values(r))).join(''), records: rows.map(plainRecord) }
@@ -77,11 +78,11 @@ export function buildGlobalBatches(
 
 /** Shortens a report's content until its row fits `room` tokens. */
 function fitReport(
-  report: CommunityReportRow,
+  report: IndexReport,
   weight: number,
   room: number,
   countTokens: (text: string) => number,
-): CommunityReportRow {
+): IndexReport {
   let content = report.full_content
   for (let i = 0; i < 20; i++) {
     const cost = countTokens(renderRow(Object.values(globalRecord({ ...report, full_content: content }, weight))))

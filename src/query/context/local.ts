@@ -3,7 +3,7 @@
  * one token budget split by community_prop and text_unit_prop. Unlike the reference, budget a
  * section leaves unused flows on to the next one (reports → entities → sources).
  */
-import type { CommunityReportRow, CovariateRow, EntityRow, TextUnitRow } from '../../model/index.js'
+import type { CovariateRow, EntityRow, TextUnitRow } from '../../model/index.js'
 import type { IndexRelationship } from '../load-index.js'
 import type { SearchServices } from '../services.js'
 import { claimRecord } from './claims.js'
@@ -14,6 +14,7 @@ import { rankReportsForEntities, reportRecord, reportTable } from './reports.js'
 import { relationshipRecord } from './relationships.js'
 import { plainRecord, type ContextRecords } from './table-format.js'
 import { rankTextUnits, sourceRecord, sourceTable } from './text-units.js'
+import type { IndexReport } from '../load-index.js'
 
 export interface LocalContextOptions {
   textUnitProp: number
@@ -30,7 +31,7 @@ export interface LocalIndex {
   relationships: readonly IndexRelationship[]
   covariates: readonly CovariateRow[]
   textUnitsById: ReadonlyMap<string, TextUnitRow>
-  reportsByCommunity: ReadonlyMap<number, CommunityReportRow>
+  reportsByCommunity: ReadonlyMap<number, IndexReport>
   /** Entity id → the one selected community covering it (see communities.ts). */
   communityByEntity: ReadonlyMap<string, number>
 }

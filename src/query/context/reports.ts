@@ -3,16 +3,17 @@
  * belong to (at the level cut, see communities.ts), most matched entities first, then by rank.
  * No section at all when nothing fits (the reference emits a literal `[]`).
  */
-import type { CommunityReportRow, EntityRow } from '../../model/index.js'
+import type { EntityRow } from '../../model/index.js'
 import { fillRows, renderRow, renderTable } from './table-format.js'
+import type { IndexReport } from '../load-index.js'
 
 const REPORT_HEADER = ['id', 'title', 'content'] as const
 
 export function rankReportsForEntities(
   selected: readonly EntityRow[],
   communityByEntity: ReadonlyMap<string, number>,
-  reportsByCommunity: ReadonlyMap<number, CommunityReportRow>,
-): CommunityReportRow[] {
+  reportsByCommunity: ReadonlyMap<number, IndexReport>,
+): IndexReport[] {
   const matches = new Map<number, number>()
   for (const e of selected) {
     const c = communityByEntity.get(e.id)
@@ -25,15 +26,15 @@ export function rankReportsForEntities(
   return candidates.map((c) => reportsByCommunity.get(c)!)
 }
 
-export function reportRecord(r: CommunityReportRow): Record<string, string | number> {
+export function reportRecord(r: IndexReport): Record<string, string | number> {
   return { id: r.community, title: r.title, content: r.full_content }
 }
 
 export function reportTable(
-  reports: readonly CommunityReportRow[],
+  reports: readonly IndexReport[],
   budget: number,
   countTokens: (text: string) => number,
-): { text: string; kept: CommunityReportRow[]; tokens: number } {
+): { text: string; kept: IndexReport[]; tokens: number } {
   if (reports.length === 0) return { text: '', kept: [], tokens: 0 }
   const head = renderTable('Reports', REPORT_HEADER, [])
   const headTokens = countTokens(head)

@@ -3,9 +3,10 @@
  * [S1]…[Sn] (every one citable), then the entities and relationships on the graph paths, filled
  * in that order until the token budget is spent.
  */
-import type { CommunityReportRow, TextUnitRow } from '../../model/index.js'
+import type { TextUnitRow } from '../../model/index.js'
 import type { ReachedEntity } from './graph-path.js'
 import type { RankedCandidate, Reason } from './ranking.js'
+import type { IndexReport } from '../load-index.js'
 
 export interface ExternalPassage {
   id: string
@@ -37,7 +38,7 @@ export interface ContextInput {
   documentTitles: ReadonlyMap<string, string>
   topN: number
   external: readonly ExternalPassage[]
-  reports: ReadonlyArray<{ report: CommunityReportRow; score: number }>
+  reports: ReadonlyArray<{ report: IndexReport; score: number }>
   reached: readonly ReachedEntity[]
   maxTokens: number
   countTokens: (text: string) => number

@@ -7,7 +7,6 @@
 import { cosineSimilarity } from '../../llm/cosine.js'
 import { QueryError } from '../../errors.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
-import type { CommunityReportRow } from '../../model/index.js'
 import { mapBounded } from '../../llm/bounded-map.js'
 import { fillRows } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
@@ -15,6 +14,7 @@ import { embedOne } from '../usage.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { HYDE_PROMPT, PRIMER_PROMPT } from './prompts.js'
 import { isModelFailure } from './model-failure.js'
+import type { IndexReport } from '../load-index.js'
 
 /** A follow-up question with the score of the primer fold that proposed it. */
 export interface PrimerFollowUp {
@@ -27,12 +27,12 @@ export interface PrimerResult {
   /** In fold order; each fold scores its own answer, so its questions carry that score. */
   followUps: PrimerFollowUp[]
   /** The reports the primer read, most similar first. */
-  reports: { report: CommunityReportRow; similarity: number }[]
+  reports: { report: IndexReport; similarity: number }[]
 }
 
 export async function primeDrift(
   query: string,
-  reports: readonly CommunityReportRow[],
+  reports: readonly IndexReport[],
   options: { topK: number; folds: number; maxTokens: number },
   services: SearchServices,
 ): Promise<PrimerResult> {
@@ -80,7 +80,7 @@ export async function primeDrift(
 
 async function hypotheticalAnswer(
   query: string,
-  reports: readonly CommunityReportRow[],
+  reports: readonly IndexReport[],
   services: SearchServices,
 ): Promise<string> {
   const template = [...reports].sort((a, b) => b.rank - a.rank)[0]
@@ -92,12 +92,7 @@ async function hypotheticalAnswer(
 }
 
 /** One primer call; the fold's reports are added most similar first while they fit primer_llm_max_tokens. */
-async function primeFold(
-  query: string,
-  fold: readonly CommunityReportRow[],
-  maxTokens: number,
-  services: SearchServices,
-) {
+async function primeFold(query: string, fold: readonly IndexReport[], maxTokens: number, services: SearchServices) {
   const fill = fillRows(
     fold,
     (r) => `${r.full_content}\n\n`,

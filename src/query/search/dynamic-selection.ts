@@ -7,13 +7,13 @@
  */
 import { QueryError } from '../../errors.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
-import type { CommunityReportRow, CommunityRow } from '../../model/index.js'
 import { childrenByCommunity } from '../context/communities.js'
 import { mapBounded } from '../../llm/bounded-map.js'
 import type { SearchServices } from '../services.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { RATE_REPORT_PROMPT } from './prompts.js'
 import { isModelFailure } from './model-failure.js'
+import type { IndexCommunity, IndexReport } from '../load-index.js'
 
 export interface DynamicSelectionOptions {
   threshold: number
@@ -25,11 +25,11 @@ export interface DynamicSelectionOptions {
 
 export async function selectReportsDynamically(
   query: string,
-  reports: readonly CommunityReportRow[],
-  communities: readonly CommunityRow[],
+  reports: readonly IndexReport[],
+  communities: readonly IndexCommunity[],
   options: DynamicSelectionOptions,
   services: SearchServices,
-): Promise<{ reports: CommunityReportRow[]; ratings: Map<number, number | undefined> }> {
+): Promise<{ reports: IndexReport[]; ratings: Map<number, number | undefined> }> {
   const byCommunity = new Map(reports.map((r) => [r.community, r]))
   const children = childrenByCommunity(reports, communities)
   const ratings = new Map<number, number | undefined>()
@@ -70,7 +70,7 @@ export async function selectReportsDynamically(
 /** Mean of num_repeats ratings; undefined when every attempt failed. */
 async function rateReport(
   query: string,
-  report: CommunityReportRow,
+  report: IndexReport,
   options: DynamicSelectionOptions,
   services: SearchServices,
 ): Promise<number | undefined> {

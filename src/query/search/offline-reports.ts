@@ -3,8 +3,8 @@
  * to the question (by the question's words in title, summary and text), highest rated first when the
  * words do not decide, each with its summary and findings: an extractive overview instead of an error.
  */
-import type { CommunityReportRow } from '../../model/community-reports.js'
 import type { SearchContext } from './types.js'
+import type { IndexReport } from '../load-index.js'
 
 const STOP_WORDS = new Set(
   'the and for are was were what which who whom whose when where why how this that these those with from into about does did have has had main there their they them its his her not but you your our all any can will would should could'.split(
@@ -19,7 +19,7 @@ function queryTerms(query: string): string[] {
 }
 
 /** Term hits weighted by where they occur: title 3, summary 2, full text 1. */
-function relevance(report: CommunityReportRow, terms: readonly string[]): number {
+function relevance(report: IndexReport, terms: readonly string[]): number {
   const title = report.title.toLowerCase()
   const summary = report.summary.toLowerCase()
   const text = report.full_content.toLowerCase()
@@ -29,7 +29,7 @@ function relevance(report: CommunityReportRow, terms: readonly string[]): number
   )
 }
 
-function rankReportsOffline(query: string, reports: readonly CommunityReportRow[]): CommunityReportRow[] {
+function rankReportsOffline(query: string, reports: readonly IndexReport[]): IndexReport[] {
   const terms = queryTerms(query)
   const scored = reports.map((report) => ({ report, score: relevance(report, terms) }))
   return scored
@@ -40,7 +40,7 @@ function rankReportsOffline(query: string, reports: readonly CommunityReportRow[
 /** The markdown answer and its context (the reports shown). */
 export function extractiveReportAnswer(
   query: string,
-  reports: readonly CommunityReportRow[],
+  reports: readonly IndexReport[],
   modelKey: string,
   limit = 5,
 ): { answer: string; context: SearchContext } {
