@@ -9,6 +9,9 @@ import { pickColumns, type RowOf } from '../model/schema.js'
 import { folderIdentity } from '../storage/generations.js'
 import { ParquetTableStore } from '../storage/table-store.js'
 
+/** The columns a community and its report share. */
+const COMMUNITY_HEAD = ['id', 'human_readable_id', 'community', 'level', 'parent', 'children', 'title'] as const
+
 const SCHEMAS = {
   entities: ENTITIES,
   // No search reads which text units a relationship came from (text units list their relationships),
@@ -24,30 +27,9 @@ const SCHEMAS = {
   ]),
   // Which relationships and text units a community holds: no search reads them (entity_ids is its
   // membership), and on a large index they are most of the table.
-  communities: pickColumns(COMMUNITIES, [
-    'id',
-    'human_readable_id',
-    'community',
-    'level',
-    'parent',
-    'children',
-    'title',
-    'entity_ids',
-  ]),
+  communities: pickColumns(COMMUNITIES, [...COMMUNITY_HEAD, 'entity_ids']),
   // full_content_json repeats full_content; nothing else of the dropped columns is read by a search.
-  community_reports: pickColumns(COMMUNITY_REPORTS, [
-    'id',
-    'human_readable_id',
-    'community',
-    'level',
-    'parent',
-    'children',
-    'title',
-    'summary',
-    'full_content',
-    'rank',
-    'findings',
-  ]),
+  community_reports: pickColumns(COMMUNITY_REPORTS, [...COMMUNITY_HEAD, 'summary', 'full_content', 'rank', 'findings']),
   text_units: TEXT_UNITS,
   covariates: COVARIATES,
 } as const
