@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { loadLanceDb, openVectorStore } from './vector-store.js'
-import { OpenStores, type VectorThreadReply, type VectorThreadRequest } from './vector-thread.js'
+import { OpenStores, toThreadError, type VectorThreadReply, type VectorThreadRequest } from './vector-thread.js'
 
 const port = parentPort
 if (port === null) throw new Error('vector-thread-worker.js runs as a worker thread (src/storage/vector-thread.ts)')
@@ -15,13 +15,6 @@ const stores = new OpenStores(openVectorStore)
 port.on('message', (request: VectorThreadRequest) => {
   stores.run(request).then(
     (value) => port.postMessage({ id: request.id, value } satisfies VectorThreadReply),
-    (error: unknown) => {
-      const e = error instanceof Error ? error : new Error(String(error))
-      const path = (e as { path?: unknown }).path
-      port.postMessage({
-        id: request.id,
-        error: { name: e.name, message: e.message, ...(typeof path === 'string' ? { path } : {}) },
-      } satisfies VectorThreadReply)
-    },
+    (error: unknown) => port.postMessage({ id: request.id, error: toThreadError(error) } satisfies VectorThreadReply),
   )
 })

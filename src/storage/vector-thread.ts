@@ -25,9 +25,15 @@ export interface VectorThreadRequest {
   args: unknown[]
 }
 
-export type VectorThreadReply =
-  | { id: number; value: unknown }
-  | { id: number; error: { name: string; message: string; path?: string } }
+/** An error as it crosses the thread: its kind, message, path and causes (a cloned Error keeps none of them). */
+export interface ThreadError {
+  name: string
+  message: string
+  path?: string
+  cause?: ThreadError
+}
+
+export type VectorThreadReply = { id: number; value: unknown } | { id: number; error: ThreadError }
 
 export interface VectorThread {
   /** The store at `dbUri`, opened in the thread on its first call. */
@@ -143,9 +149,22 @@ export function startVectorThread(): VectorThread {
   }
 }
 
-function threadError(error: { name: string; message: string; path?: string }): Error {
-  if (error.name === 'StorageError') return new StorageError(error.message, { path: error.path })
-  const out = new Error(error.message)
+/** What the worker sends of an error: enough to print it as the process would have. */
+export function toThreadError(error: unknown, depth = 0): ThreadError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) }
+  const path = (error as { path?: unknown }).path
+  return {
+    name: error.name,
+    message: error.message,
+    ...(typeof path === 'string' ? { path } : {}),
+    ...(error.cause !== undefined && depth < 4 ? { cause: toThreadError(error.cause, depth + 1) } : {}),
+  }
+}
+
+function threadError(error: ThreadError): Error {
+  const cause = error.cause === undefined ? undefined : threadError(error.cause)
+  if (error.name === 'StorageError') return new StorageError(error.message, { path: error.path, cause })
+  const out = new Error(error.message, { cause })
   out.name = error.name
   return out
 }

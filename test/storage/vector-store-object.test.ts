@@ -3,10 +3,15 @@
  * `s3://` against s3rver, with the options derived from output_storage's keys. (s3rver lists
  * "folders" differently from S3, so its table names are not checked; see docs/storage.md.)
  */
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import type * as RemoteModule from '../../src/storage/object/remote.js'
 import { lanceStorageOptions, registerLanceOptions, type StorageSettings } from '../../src/storage/object/remote.js'
+import type * as VectorThreadModule from '../../src/storage/vector-thread.js'
 import { openVectorStore } from '../../src/storage/vector-store.js'
 import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
+import { PROJECT_ROOT } from '../support/shared.js'
 
 /** Slow (GRAPHRAG_SLOW_TESTS=1): each file starts its own Azurite and s3rver. */
 const SLOW = Boolean(process.env.GRAPHRAG_SLOW_TESTS)
@@ -52,5 +57,19 @@ describe.skipIf(!SLOW).each(['az', 's3'])('LanceDB at %s://', (scheme) => {
     const again = await openVectorStore(uri)
     expect(await again.describe('entity_description')).toEqual({ rows: 2, dimension: 3 })
     again.close()
+
+    // `graphrag query` searches on a thread of its own (built code): the connection options the
+    // settings registered in the process travel with each call, since the thread has no registry.
+    const built = (file: string) => pathToFileURL(join(PROJECT_ROOT, 'dist', 'storage', file)).href
+    const remote = (await import(built('object/remote.js'))) as typeof RemoteModule
+    remote.registerLanceOptions(uri, remote.lanceStorageOptions(spec))
+    const { startVectorThread } = (await import(built('vector-thread.js'))) as typeof VectorThreadModule
+    const thread = startVectorThread()
+    try {
+      const onThread = await thread.open(uri)
+      expect((await onThread.search('entity_description', [0.1, 0.9, 0], 1)).map((h) => h.id)).toEqual(['b'])
+    } finally {
+      await thread.close()
+    }
   }, 60_000)
 })

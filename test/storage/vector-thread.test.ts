@@ -68,6 +68,12 @@ describe('vector search on its own thread', () => {
       `LanceDB table no_such_table not found in ${dir}`,
       dir,
     ])
+    // Its cause too (LanceDB's own words, which the CLI prints after the message), as in process.
+    const local = await openVectorStore(dir)
+    const inProcess = (await local.search('no_such_table', [1, 2, 3, 4], 3).catch((e: unknown) => e)) as Error
+    local.close()
+    expect(inProcess.cause).toBeInstanceOf(Error)
+    expect((missing.cause as Error | undefined)?.message).toBe((inProcess.cause as Error).message)
   })
 
   it('fails calls after it was closed, instead of waiting for ever', async () => {
@@ -101,7 +107,11 @@ describe('vector search on its own thread', () => {
     // Started and never asked: the process ends when its script does.
     const idle = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', `(await import(${JSON.stringify(BUILT)})).startVectorThread(); console.log('idle')`],
+      [
+        '--input-type=module',
+        '-e',
+        `(await import(${JSON.stringify(BUILT)})).startVectorThread(); console.log('idle')`,
+      ],
       { encoding: 'utf8', timeout: 30_000 },
     )
     expect(idle.error).toBeUndefined()
@@ -109,7 +119,8 @@ describe('vector search on its own thread', () => {
 
     // A thread that cannot start (here a preloaded module throws in every worker): the calls run in
     // the process instead, with the same answers.
-    const noThreads = "data:text/javascript,import{isMainThread}from'node:worker_threads';if(!isMainThread)throw new Error('no threads here')"
+    const noThreads =
+      "data:text/javascript,import{isMainThread}from'node:worker_threads';if(!isMainThread)throw new Error('no threads here')"
     const fallback = spawnSync(process.execPath, ['--import', noThreads, '--input-type=module', '-e', script], {
       encoding: 'utf8',
       timeout: 30_000,
