@@ -76,4 +76,18 @@ describe('graphrag query on an offline index', () => {
     },
     60_000,
   )
+
+  it('--method hybrid reads document titles without parquet-wasm and still labels its sources by file', () => {
+    const run = trace(['query', QUESTION, '--method', 'hybrid', '--root', root, '--json'])
+    expect(run.status, run.stderr).toBe(0)
+    // The titles are read as two columns with the JS reader: documents' texts and raw_data (which
+    // only parquet-wasm decodes) are not needed for a label.
+    expect(run.loaded.filter((url) => url.startsWith('/node_modules/parquet-wasm/'))).toEqual([])
+    expect(run.loaded).toContain('/dist/query/search/hybrid.js')
+    expect(run.loaded).toContain('/dist/vendor/hyparquet.js')
+    const { sources } = JSON.parse(run.stdout) as { sources: Array<{ kind: string; title: string | null }> }
+    const passages = sources.filter((source) => source.kind === 'text_unit')
+    expect(passages.length).toBeGreaterThan(0)
+    expect(new Set(passages.map((source) => source.title))).toEqual(new Set(['festival.txt']))
+  }, 60_000)
 })
