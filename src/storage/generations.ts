@@ -20,7 +20,7 @@
 import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative } from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
-import { readableRemoteIndex } from './object/remote-index.js'
+import { remoteAt } from './object/remote.js'
 
 export interface GenerationPaths {
   /** The published index (output_storage.base_dir). */
@@ -147,7 +147,12 @@ export async function readableIndex(
   dbUri: string | undefined,
 ): Promise<{ dataDir: string; dbUri: string | undefined }> {
   // An index in object storage: a local copy of its published generation (storage/object/generations.ts).
-  const dataDir = (await readableRemoteIndex(outputDir)) ?? (await readableDir(outputDir))
+  // Its machinery is imported only then: a local query does not load it.
+  const remote =
+    remoteAt(outputDir) === undefined
+      ? undefined
+      : await (await import('./object/remote-index.js')).readableRemoteIndex(outputDir)
+  const dataDir = remote ?? (await readableDir(outputDir))
   const rel = dbUri === undefined ? undefined : relative(outputDir, dbUri)
   const inside = rel !== undefined && !rel.startsWith('..') && !isAbsolute(rel)
   return { dataDir, dbUri: inside && dataDir !== outputDir ? join(dataDir, rel) : dbUri }

@@ -27,11 +27,14 @@ const VENDORED = /^\/node_modules\/(yaml|hyparquet|commander|jsonrepair)\//
 const ESM_ARROW = /^\/node_modules\/apache-arrow\/.*\.mjs$/
 // The cloud SDKs load on a remote store's first request (src/storage/object/lazy-store.ts), never for a local project.
 
-/** Our modules a method must not load: the other methods, hybrid ranking, the server and the indexer. */
+/**
+ * Our modules a method must not load: the other methods, hybrid ranking, the server, the indexer,
+ * and the machinery of an index in object storage (this one is a local folder).
+ */
 function foreignModules(method: 'basic' | 'local'): RegExp {
   const otherSearches = ['global', 'drift', 'graph', 'hybrid', method === 'basic' ? 'local' : 'basic'].join('|')
   return new RegExp(
-    `^/dist/(server|index|export|prompt-tune|ui|query/search/(${otherSearches})\\.js|query/hybrid/(tables|ranking|signals|context)\\.js)`,
+    `^/dist/(server|index|export|prompt-tune|ui|query/search/(${otherSearches})\\.js|query/hybrid/(tables|ranking|signals|context)\\.js|storage/object/(remote-index|folder-sync|object-lock|work-state)\\.js)`,
   )
 }
 
