@@ -94,8 +94,9 @@ export function startVectorThread(): VectorThread {
   let inProcess: OpenStores | undefined // set once the thread failed or ended on its own
   const settle = (id: number): Waiting | undefined => {
     const call = waiting.get(id)
+    if (call === undefined) return undefined // a late reply to a call that close() already failed
     waiting.delete(id)
-    if (waiting.size === 0) worker.unref()
+    if (waiting.size === 0 && closed === undefined) worker.unref()
     return call
   }
   const fallBack = () => {
@@ -144,6 +145,9 @@ export function startVectorThread(): VectorThread {
       closed ??= new StorageError('the vector search thread was closed')
       for (const id of [...waiting.keys()]) settle(id)?.reject(closed)
       inProcess?.closeAll()
+      // Ref'd until it has ended, or a caller awaiting this (the CLI, before it prints an error and
+      // sets the exit code) could see the process end first, silently, with code 0.
+      worker.ref()
       await worker.terminate()
     },
   }

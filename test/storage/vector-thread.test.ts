@@ -84,6 +84,30 @@ describe('vector search on its own thread', () => {
     await expect(store.hasTable('entity_description')).rejects.toThrow('the vector search thread was closed')
   })
 
+  it('keeps the process alive until close() has ended the thread, also with a call in flight', () => {
+    // The CLI closes the thread in a finally, then prints the error and sets the exit code. A reply
+    // arriving after close() (here to the store's close, sent just before) used to unref the thread
+    // while it was being terminated: the process then ended first, silently, with code 0.
+    const script = `
+      const { startVectorThread } = await import(${JSON.stringify(BUILT)})
+      const thread = startVectorThread()
+      const store = await thread.open(${JSON.stringify(dir)})
+      await store.search('entity_description', [1, 0, 0, 1], 1)
+      store.close()
+      await thread.close()
+      console.log('closed')
+      process.exitCode = 3
+    `
+    // A race: each run lost it about half the time before the fix.
+    for (let run = 0; run < 8; run++) {
+      const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
+      expect([result.status, result.stdout.trim()], result.stderr).toEqual([3, 'closed'])
+    }
+  }, 120_000)
+
   it('lets a process exit while idle, and keeps it alive until a call in flight is answered', async () => {
     const local = await openVectorStore(dir)
     const expected = (await local.search('entity_description', [1, 0, 0, 1], 3)).map((h) => h.id).join(' ')
