@@ -4,7 +4,7 @@
  * section leaves unused flows on to the next one (reports → entities → sources).
  */
 import type { CovariateRow, EntityRow, TextUnitRow } from '../../model/index.js'
-import type { IndexRelationship } from '../load-index.js'
+import type { IndexRelationship, IndexReport } from '../load-index.js'
 import type { SearchServices } from '../services.js'
 import { claimRecord } from './claims.js'
 import { entityRecord, mapQueryToEntities } from './entities.js'
@@ -14,7 +14,6 @@ import { rankReportsForEntities, reportRecord, reportTable } from './reports.js'
 import { relationshipRecord } from './relationships.js'
 import { plainRecord, type ContextRecords } from './table-format.js'
 import { rankTextUnits, sourceRecord, sourceTable } from './text-units.js'
-import type { IndexReport } from '../load-index.js'
 
 export interface LocalContextOptions {
   textUnitProp: number

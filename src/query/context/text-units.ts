@@ -17,8 +17,9 @@ export function rankTextUnits(
   const taken = new Set<string>()
   const ranked: { unit: TextUnitRow; entity: number; relCount: number }[] = []
   selected.forEach((entity, index) => {
-    const own = relationships.filter((r) => r.source === entity.title || r.target === entity.title)
-    const ownIds = new Set(own.map((r) => r.id))
+    const ownIds = new Set(
+      relationships.filter((r) => r.source === entity.title || r.target === entity.title).map((r) => r.id),
+    )
     for (const id of entity.text_unit_ids ?? []) {
       const unit = textUnits.get(id)
       if (unit === undefined || taken.has(id)) continue
