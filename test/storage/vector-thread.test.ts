@@ -21,6 +21,14 @@ const ROWS: VectorRow[] = Array.from({ length: 40 }, (_, i) => ({
   vector: [Math.cos(i / 7), Math.sin(i / 7), (i % 5) / 10, 1],
 }))
 
+/** Runs an ES-module script in a child process, for 30 s at most (a thread holding it open ends there). */
+function runScript(script: string, nodeFlags: readonly string[] = []) {
+  return spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  })
+}
+
 let dir: string
 let thread: VectorThreadModule.VectorThread
 
@@ -100,10 +108,7 @@ describe('vector search on its own thread', () => {
     `
     // A race: each run lost it about half the time before the fix.
     for (let run = 0; run < 8; run++) {
-      const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      })
+      const result = runScript(script)
       expect([result.status, result.stdout.trim()], result.stderr).toEqual([3, 'closed'])
     }
   }, 120_000)
@@ -120,24 +125,13 @@ describe('vector search on its own thread', () => {
       const hits = await store.search('entity_description', [1, 0, 0, 1], 3)
       console.log(hits.map((h) => h.id).join(' '))
     `
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    })
+    const run = runScript(script)
     expect(run.error).toBeUndefined() // a thread holding the process open ends in the timeout
     expect(run.status, run.stderr).toBe(0)
     expect(run.stdout.trim()).toBe(expected)
 
     // Started and never asked: the process ends when its script does.
-    const idle = spawnSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `(await import(${JSON.stringify(BUILT)})).startVectorThread(); console.log('idle')`,
-      ],
-      { encoding: 'utf8', timeout: 30_000 },
-    )
+    const idle = runScript(`(await import(${JSON.stringify(BUILT)})).startVectorThread(); console.log('idle')`)
     expect(idle.error).toBeUndefined()
     expect([idle.status, idle.stdout.trim()]).toEqual([0, 'idle'])
 
@@ -145,10 +139,7 @@ describe('vector search on its own thread', () => {
     // the process instead, with the same answers.
     const noThreads =
       "data:text/javascript,import{isMainThread}from'node:worker_threads';if(!isMainThread)throw new Error('no threads here')"
-    const fallback = spawnSync(process.execPath, ['--import', noThreads, '--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    })
+    const fallback = runScript(script, ['--import', noThreads])
     expect(fallback.status, fallback.stderr).toBe(0)
     expect(fallback.stdout.trim()).toBe(expected)
   }, 60_000)
