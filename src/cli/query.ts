@@ -1,7 +1,7 @@
 /** `graphrag query`: answers a question with local, global, DRIFT, basic, graph or hybrid search over the index. */
 import type { Command } from 'commander'
 import type { QueryCommandFlags } from '../query/command.js'
-import type { SearchMethod } from '../query/index.js'
+import { SEARCH_METHODS, type SearchMethod } from '../query/methods.js'
 import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
 
 /**
@@ -9,8 +9,6 @@ import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
  * search reads no vectors; hybrid search loads LanceDB in process anyway, for its full-text index.
  */
 const VECTOR_THREAD_METHODS: ReadonlySet<SearchMethod> = new Set(['local', 'drift', 'basic', 'graph'])
-
-const METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
 
 export function registerQueryCommand(program: Command): void {
   program
@@ -20,7 +18,7 @@ export function registerQueryCommand(program: Command): void {
     .option(
       '-m, --method <method>',
       'local, global, drift, basic, graph (vector seeds + a walk over chunk_edges) or hybrid (vector + BM25 + graph paths, cited)',
-      oneOf(METHODS),
+      oneOf(SEARCH_METHODS),
       'global',
     )
     .option('-r, --root <dir>', 'project root', '.')

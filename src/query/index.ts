@@ -24,7 +24,10 @@ import { sharedRun, type SharedRun } from './shared-run.js'
 import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
 import { type OpenVectorStore, openQueryVectors } from './vectors.js'
 
-export type SearchMethod = 'local' | 'global' | 'drift' | 'basic' | 'graph' | 'hybrid'
+import type { SearchMethod } from './methods.js'
+
+export type { SearchMethod } from './methods.js'
+export { SEARCH_METHODS } from './methods.js'
 
 export interface SearchOptions {
   query: string

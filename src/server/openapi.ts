@@ -1,5 +1,6 @@
 /** /openapi.json: the HTTP API described as OpenAPI 3.1, written as data (a test checks every route is here). */
 import { API_VERSION } from './diagnostics.js'
+import { SEARCH_METHODS } from '../query/methods.js'
 
 const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } })
 const sse = { 'text/event-stream': { schema: { type: 'string' } } }
@@ -64,7 +65,7 @@ export const OPENAPI = {
         required: ['question'],
         properties: {
           question: { type: 'string' },
-          method: { enum: ['local', 'global', 'drift', 'basic', 'graph', 'hybrid'], default: 'global' },
+          method: { enum: [...SEARCH_METHODS], default: 'global' },
           community_level: { type: 'integer', minimum: 0, default: 2 },
           response_type: { type: 'string', default: 'Multiple Paragraphs' },
           dynamic_community_selection: { type: 'boolean', default: false },

@@ -8,11 +8,12 @@ import { validator } from 'hono/validator'
 import { z } from 'zod'
 import { RequestError } from '../errors.js'
 import { parseHistory, SEARCH_DEFAULTS, type SearchMethod } from '../query/index.js'
+import { SEARCH_METHODS } from '../query/methods.js'
 import { EMPTY_QUESTION, isBlankQuestion } from '../query/question.js'
 import { externalPassages } from '../query/hybrid/output.js'
 import type { QueryRequest } from './query-service.js'
 
-export const QUERY_METHODS: readonly SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
+export const QUERY_METHODS: readonly SearchMethod[] = SEARCH_METHODS
 
 /** Deeper than any Leiden hierarchy gets; a bound so that 1e308 is an error, not a search over nothing. */
 const MAX_COMMUNITY_LEVEL = 100
@@ -45,7 +46,7 @@ export const responseType = () =>
 
 const flag = () => z.boolean({ error: 'expected true or false' })
 
-export const queryMethod = () => oneOf(QUERY_METHODS as unknown as readonly [SearchMethod, ...SearchMethod[]])
+export const queryMethod = () => oneOf(SEARCH_METHODS)
 
 /** The question: an empty or blank one is refused with the CLI's words (no field prefix, see parseWith). */
 const question = () =>
