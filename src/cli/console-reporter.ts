@@ -106,6 +106,7 @@ abstract class BaseReporter implements Reporter {
     }
     if (info.usageByModel.length > 1)
       for (const m of info.usageByModel) this.line(`  ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}`)
+    for (const note of info.notes ?? []) this.line(`Note: ${note}`)
   }
 }
 

@@ -16,7 +16,7 @@ import {
 import { callSignal } from './call-signal.js'
 import { redactUrls } from './safe-url.js'
 import { retryAfterMs, unreachableCode } from './client.js'
-import { AttemptFailure, isRetryableStatus } from './failure.js'
+import { AttemptFailure, BlankReplyFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
 import type { ChatMessage } from './types.js'
@@ -62,8 +62,7 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
         completionTokens: usage.outputTokens.total ?? options.countTokens(content),
       }
       call.meter.tokens(tokens.promptTokens, tokens.completionTokens)
-      if (content.trim() === '')
-        throw new AttemptFailure("invalid reply: the reply's message content is empty", invalidReplyKind)
+      if (content.trim() === '') throw new BlankReplyFailure("the reply's message content is empty")
       if (call.responseFormat === undefined) return { content, usage: tokens }
       return { content, usage: tokens, json: parseStructuredReply(content, call.responseFormat) }
     },
@@ -87,8 +86,7 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
           } else if (part.type === 'finish') usage = part.usage
           else if (part.type === 'error') throw part.error
         }
-        if (text.trim() === '')
-          throw new AttemptFailure('invalid reply: the streamed reply has no content', invalidReplyKind)
+        if (text.trim() === '') throw new BlankReplyFailure('the streamed reply has no content')
       } catch (error) {
         throw toFailure(error, call.signal, request, options)
       } finally {

@@ -7,7 +7,7 @@
  */
 import type OpenAI from 'openai'
 import { callSignal } from './call-signal.js'
-import { AttemptFailure, isRetryableStatus } from './failure.js'
+import { AttemptFailure, BlankReplyFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
 import { redactUrls, safeUrl } from './safe-url.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
@@ -92,7 +92,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
           }
         }
         // A stream that ends without a word is as unusable as an empty reply (see replyContent).
-        if (text.trim() === '') throw invalidReply('the streamed reply has no content')
+        if (text.trim() === '') throw new BlankReplyFailure('the streamed reply has no content')
       } catch (error) {
         throw toFailure(error, call.signal, endpoint, errors)
       } finally {
@@ -184,7 +184,7 @@ function invalidReplyOf(reply: unknown): AttemptFailure {
   const content = (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content
   if (typeof content !== 'string')
     return invalidReply(`the reply's message content is ${content === null ? 'null' : typeof content}`)
-  return invalidReply("the reply's message content is empty")
+  return new BlankReplyFailure("the reply's message content is empty")
 }
 
 function describeBody(body: unknown): string {

@@ -1,3 +1,5 @@
+import { LlmError } from '../errors.js'
+
 /**
  * The outcome of one failed attempt, as the transport classifies it. The retry layer decides on it
  * and, when it gives up, turns it into the public LlmError with the attempt count.
@@ -27,4 +29,21 @@ export class AttemptFailure extends Error {
 /** 408/409/429 and 5xx are transient; other 4xx (bad request, auth, not found, too large) are not. */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500
+}
+
+/**
+ * The model answered with nothing (an empty or whitespace-only message, a stream without a word):
+ * retried like any invalid reply and never cached. Extraction reads one still blank after its
+ * retries as "no records" (see isBlankReply) instead of losing the text unit.
+ */
+export class BlankReplyFailure extends AttemptFailure {
+  constructor(message: string) {
+    super(`invalid reply: ${message}`, { kind: 'invalid_reply', retryable: true })
+    this.name = 'BlankReplyFailure'
+  }
+}
+
+/** True for the LlmError of a call whose every attempt got a blank reply (the last one decides). */
+export function isBlankReply(error: unknown): boolean {
+  return error instanceof LlmError && error.cause instanceof BlankReplyFailure
 }

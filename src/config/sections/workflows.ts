@@ -43,6 +43,10 @@ export const extractGraph = section({
     min: 0,
     max: 1,
   }),
+  fail_on_empty_replies: bool(
+    false,
+    'Count a reply still blank after its retries as a failed chunk (against max_failed_fraction) instead of reading it as no records; claim extraction follows it too. Off, a run fails on blank replies only when every reply is blank.',
+  ),
   normalize_titles: bool(
     false,
     'Merge entities whose titles are equal after normalisation (Unicode NFKC, case, punctuation, leading/trailing "the"/"a"/"an"); other spellings go to entity_aliases.parquet. Off keeps Microsoft GraphRAG\'s entities.',

@@ -17,6 +17,8 @@ export interface PipelineEndInfo {
   /** Per configured model, in the order they were first used. */
   usageByModel: readonly ModelUsageLine[]
   vectorStore: string | undefined
+  /** What the run tolerated, one line each (blank model replies read as no records). */
+  notes?: readonly string[]
 }
 
 /** Model calls of a workflow right now, for the progress line: retries so far and calls that take long. */

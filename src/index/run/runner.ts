@@ -47,6 +47,7 @@ import type { DocumentChanges } from '../operations/document-changes.js'
 import { type Clock, SYSTEM_CLOCK } from '../workflow.js'
 import { modelsUsedBy } from '../plan/workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from '../workflows/index.js'
+import { emptyReplyNotes } from '../workflows/extraction-stats.js'
 
 export interface RunIndexOptions {
   root?: string
@@ -279,6 +280,7 @@ async function runInGeneration(
     vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true)
       ? publishedPath(loaded.settings.vector_store.db_uri, generation.paths.output, published)
       : undefined,
+    notes: emptyReplyNotes(stats.workflows),
   })
   return { outputDir: generation.paths.output, ran, skipped, stats }
 }

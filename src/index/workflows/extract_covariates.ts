@@ -25,6 +25,7 @@ export const extractCovariates: Workflow = {
     claims: s.extract_claims,
     entity_types: s.extract_graph.entity_types,
     budget: s.extract_graph.max_failed_fraction,
+    ...(s.extract_graph.fail_on_empty_replies ? { fail_on_empty_replies: true } : {}),
   }),
   models: (s) =>
     s.extract_claims.enabled ? { chat: [s.extract_claims.completion_model_id], embedding: [] } : NO_MODELS,
@@ -54,7 +55,11 @@ export const extractCovariates: Workflow = {
     await ctx.tables.write(COVARIATES, result.rows)
     return {
       rows: { [COVARIATES.name]: result.rows.length },
-      summary: { failed_chunks: result.failures.length, parse_drops: result.dropped.length },
+      summary: {
+        failed_chunks: result.failures.length,
+        parse_drops: result.dropped.length,
+        empty_replies: result.emptyReplies.length,
+      },
     }
   },
   prefetch: async (ctx, shard) =>
@@ -69,6 +74,7 @@ function extractionStep(s: Settings): UnitExtractionStep<ExtractClaimsResult> {
     claimDescription: settings.description,
     maxGleanings: settings.max_gleanings,
     concurrency: s.concurrent_requests,
+    blankAsEmpty: !s.extract_graph.fail_on_empty_replies,
   }
   return {
     workflow: NAME,

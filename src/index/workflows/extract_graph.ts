@@ -35,13 +35,14 @@ export const extractGraph: Workflow = {
   reads: [BASE_TEXT_UNITS.name],
   writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name, ENTITY_ALIASES.name],
   fingerprint: (s) => {
-    // normalize_titles joins the fingerprint only when on, so indexes from before the setting still resume.
-    const { normalize_titles: normalize, ...extract } = s.extract_graph
+    // Settings added later join the fingerprint only when on, so indexes from before them still resume.
+    const { normalize_titles: normalize, fail_on_empty_replies: strict, ...extract } = s.extract_graph
     return {
       extract,
       summarize: s.summarize_descriptions,
       raw: s.snapshots.raw_graph,
       ...(normalize ? { normalize_titles: true } : {}),
+      ...(strict ? { fail_on_empty_replies: true } : {}),
     }
   },
   models: (s) => ({
@@ -130,7 +131,11 @@ export const extractGraph: Workflow = {
         [EXTRACTED_ENTITIES.name]: out.entities.length,
         [EXTRACTED_RELATIONSHIPS.name]: out.relationships.length,
       },
-      summary: { failed_chunks: graph.failures.length, parse_drops: graph.dropped.length },
+      summary: {
+        failed_chunks: graph.failures.length,
+        parse_drops: graph.dropped.length,
+        empty_replies: graph.emptyReplies.length,
+      },
     }
   },
   prefetch: (ctx, shard) => prefetchUnits(ctx, extractionStep(ctx.settings), shard),
@@ -144,6 +149,7 @@ function extractionStep(s: Settings): UnitExtractionStep<ExtractGraphResult> {
     entityTypes: settings.entity_types ?? DEFAULT_ENTITY_TYPES,
     maxGleanings: settings.max_gleanings,
     concurrency: s.concurrent_requests,
+    blankAsEmpty: !settings.fail_on_empty_replies,
   }
   return {
     workflow: NAME,

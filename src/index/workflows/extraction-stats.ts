@@ -14,6 +14,8 @@ export interface ExtractionBookkeeping {
   weightless?: readonly string[]
   /** First replies that were unusable and asked again once. */
   retriedReplies?: ReadonlyArray<{ textUnitId: string; problem: string }>
+  /** The text unit of each reply still blank after its retries, read as no records. */
+  emptyReplies?: readonly string[]
 }
 
 /** Beyond this many, unreadable records are counted in the log rather than each quoted. */
@@ -58,8 +60,37 @@ export function recordExtraction(
     ctx.stats.warning(
       `${plural(retried.length, 'reply was', 'replies were')} unusable (refusal, non-answer or echo) and asked again once; see logs`,
     )
+  recordEmptyReplies(ctx, workflow, outcome)
   ctx.stats.count('retried_replies', retried.length)
   ctx.stats.count('extraction_calls', outcome.calls)
   ctx.stats.count('parse_drops', outcome.dropped.length)
   ctx.stats.count('chunks_failed', outcome.failures.length)
+}
+
+/** Blank replies read as no records: each named in the log, the share on screen ("60 of 120 replies were empty"). */
+function recordEmptyReplies(ctx: WorkflowContext, workflow: string, outcome: ExtractionBookkeeping): void {
+  const empty = outcome.emptyReplies ?? []
+  for (const unit of empty.slice(0, LOGGED_DROPS))
+    ctx.log.warn(`${workflow}: ${unit}: the reply was still blank after its retries; read as no records`)
+  ctx.stats.count('empty_replies', empty.length)
+  if (empty.length > 0)
+    ctx.stats.warning(
+      `${emptyShare(empty.length, outcome.calls)} (blank after retries) and read as no records; see logs`,
+    )
+}
+
+/** `60 of 120 replies were empty`. */
+function emptyShare(empty: number, replies: number): string {
+  return `${empty} of ${plural(replies, 'reply', 'replies')} ${empty === 1 ? 'was' : 'were'} empty`
+}
+
+/** For the end-of-run summary: one line per workflow that read blank replies as no records. */
+export function emptyReplyNotes(
+  workflows: Readonly<Record<string, { skipped: boolean; counters: Record<string, number> }>>,
+): string[] {
+  return Object.entries(workflows).flatMap(([name, w]) => {
+    const empty = w.counters.empty_replies ?? 0
+    if (w.skipped || empty === 0) return []
+    return [`${name}: ${emptyShare(empty, w.counters.extraction_calls ?? empty)}, read as no records`]
+  })
 }

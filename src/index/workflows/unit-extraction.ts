@@ -7,6 +7,7 @@ import type { ChatModel } from '../../llm/types.js'
 import { readPrompt, type PromptFile } from '../../prompts/prompt-files.js'
 import { BASE_TEXT_UNITS, type BaseTextUnitRow } from '../../model/text-units.js'
 import type { ShardSlice, WorkflowContext, WorkflowResult } from '../workflow.js'
+import { checkEmptyReplies } from '../operations/extract-graph/check.js'
 import { recordExtraction, type ExtractionBookkeeping } from './extraction-stats.js'
 
 export interface UnitExtractionStep<R extends ExtractionBookkeeping> {
@@ -37,6 +38,7 @@ export async function extractFromUnits<R extends ExtractionBookkeeping>(
   const result = await step.extract(units, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
   progress.done()
   recordExtraction(ctx, step.workflow, result, step.recordNoun)
+  checkEmptyReplies(step.workflow, result)
   return result
 }
 
@@ -50,7 +52,10 @@ export async function prefetchUnits<R extends ExtractionBookkeeping & { attempte
   shard: ShardSlice,
 ): Promise<WorkflowResult> {
   const result = await extractFromUnits(ctx, step, shard)
-  return { summary: { text_units: result.attempted, failed_chunks: result.failures.length } }
+  const { attempted, failures, emptyReplies } = result
+  return {
+    summary: { text_units: attempted, failed_chunks: failures.length, empty_replies: emptyReplies?.length ?? 0 },
+  }
 }
 
 /** The three prompts of an extraction with gleanings: the request, "continue" and "more?". */

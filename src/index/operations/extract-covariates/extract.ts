@@ -9,7 +9,7 @@ import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { CovariateRow } from '../../../model/covariates.js'
 import type { BaseTextUnitRow } from '../../../model/text-units.js'
 import { mapBounded } from '../../../llm/bounded-map.js'
-import { type ExtractionServices, signalOf } from '../extract-graph/extract.js'
+import { emptyRepliesOf, type ExtractionServices, signalOf } from '../extract-graph/extract.js'
 import { converseForUnit, type UnitFailure } from '../extract-graph/gleaning.js'
 import type { DroppedRecord } from '../extract-graph/parse.js'
 import { covariateId } from '../graph-ids.js'
@@ -24,6 +24,8 @@ export interface ExtractClaimsOptions {
   claimDescription: string
   maxGleanings: number
   concurrency: number
+  /** A reply still blank after its retries reads as no claims (false: the unit fails). */
+  blankAsEmpty: boolean
 }
 
 export interface ExtractClaimsResult {
@@ -36,6 +38,8 @@ export interface ExtractClaimsResult {
   unreadableReplies: number
   /** First replies that were unusable and asked again (the unit then succeeded or failed). */
   retriedReplies: Array<{ textUnitId: string; problem: string }>
+  /** The text unit of each reply still blank after its retries (read as no claims). */
+  emptyReplies: string[]
 }
 
 /** Sent once after an unusable first reply. */
@@ -45,7 +49,15 @@ const RETRY_PROMPT =
 
 type UnitText = Pick<BaseTextUnitRow, 'id' | 'text'>
 type UnitOutcome =
-  | { ok: true; claims: ParsedClaim[]; calls: number; dropped: DroppedRecord[]; unreadable: number; retried: string[] }
+  | {
+      ok: true
+      claims: ParsedClaim[]
+      calls: number
+      dropped: DroppedRecord[]
+      unreadable: number
+      retried: string[]
+      blank: number
+    }
   | { ok: false; failure: UnitFailure; retried: string[] }
 
 export async function extractClaims(
@@ -83,6 +95,7 @@ export async function extractClaims(
     retriedReplies: units.flatMap((unit, i) =>
       outcomes[i]!.retried.map((problem) => ({ textUnitId: unit.id, problem })),
     ),
+    emptyReplies: emptyRepliesOf(units, outcomes),
   }
 }
 
@@ -104,6 +117,7 @@ async function extractUnit(
     maxGleanings: options.maxGleanings,
     hasRecords: (reply: string) => read(reply).claims.length > 0,
     check: { problem: (reply: string) => read(reply).unusable, retryPrompt: RETRY_PROMPT },
+    blankAsEmpty: options.blankAsEmpty,
     ...signalOf(services),
   }
   const outcome = await converseForUnit(unit.id, services.chat, run)
@@ -116,6 +130,7 @@ async function extractUnit(
     dropped: parsed.flatMap((p) => p.dropped),
     unreadable: parsed.filter((p) => p.dropped.length > 0).length,
     retried: outcome.retried,
+    blank: outcome.conversation.blank,
   }
 }
 

@@ -69,3 +69,22 @@ function truncate(text: string): string {
     ? text
     : `${text.slice(0, SAMPLE_CHARS)}… (${text.length - SAMPLE_CHARS} more characters)`
 }
+
+/**
+ * Blank replies are read as "no records", but a run where every reply was blank has extracted
+ * nothing at all: that is a model that does not answer (often a local server whose context window
+ * is smaller than the prompt), not a corpus without entities.
+ */
+export function checkEmptyReplies(
+  workflow: string,
+  outcome: { calls: number; emptyReplies?: readonly string[] },
+): void {
+  const empty = outcome.emptyReplies?.length ?? 0
+  if (empty === 0 || empty < outcome.calls) return
+  throw new WorkflowError(
+    workflow,
+    `every one of the ${outcome.calls} replies of the model was empty (blank after its retries): the model answers ` +
+      'nothing to the extraction prompt. Check that it is loaded and that its context window holds the prompt ' +
+      '(a local server may cut it short; lower chunks.size or raise the context length), or try another model',
+  )
+}

@@ -28,6 +28,8 @@ export interface ExtractGraphOptions {
   maxGleanings: number
   /** Units in flight at once (the model layer still enforces its own request limit). */
   concurrency: number
+  /** A reply still blank after its retries reads as no records (false: the unit fails). */
+  blankAsEmpty: boolean
 }
 
 export interface ExtractionServices {
@@ -52,6 +54,8 @@ export interface ExtractGraphResult extends MergedGraph {
   retriedReplies: Array<{ textUnitId: string; problem: string }>
   /** The first reply received, for the "no entities" error. */
   sampleReply: string | undefined
+  /** The text unit of each reply still blank after its retries (read as no records). */
+  emptyReplies: string[]
 }
 
 type UnitText = Pick<BaseTextUnitRow, 'id' | 'text'>
@@ -68,6 +72,7 @@ type UnitOutcome =
       defaultedWeights: number
       weightless: string[]
       retried: string[]
+      blank: number
     }
   | { ok: false; failure: UnitFailure; retried: string[] }
 
@@ -95,6 +100,7 @@ export async function extractGraph(
       outcomes[i]!.retried.map((problem) => ({ textUnitId: unit.id, problem })),
     ),
     sampleReply: done.find((o) => o.firstReply !== undefined)?.firstReply,
+    emptyReplies: emptyRepliesOf(units, outcomes),
   }
 }
 
@@ -115,7 +121,14 @@ async function extractUnit(
     return parsed.entities.length + parsed.relationships.length > 0
   }
   const check = { problem: (reply: string) => read(reply).unusable, retryPrompt: RETRY_PROMPT }
-  const run = { prompts, maxGleanings: options.maxGleanings, hasRecords, check, ...signalOf(services) }
+  const run = {
+    prompts,
+    maxGleanings: options.maxGleanings,
+    hasRecords,
+    check,
+    blankAsEmpty: options.blankAsEmpty,
+    ...signalOf(services),
+  }
   const outcome = await converseForUnit(unit.id, services.chat, run)
   if (!outcome.ok) return outcome
   const { conversation, retried } = outcome
@@ -134,7 +147,19 @@ async function extractUnit(
     defaultedWeights: parsed.reduce((n, p) => n + p.defaultedWeights, 0),
     weightless: parsed.flatMap((p) => p.weightless ?? []),
     retried,
+    blank: conversation.blank,
   }
+}
+
+/** One entry per blank reply, naming its text unit: failed units have none. */
+export function emptyRepliesOf(
+  units: readonly { id: string }[],
+  outcomes: ReadonlyArray<{ ok: true; blank: number } | { ok: false }>,
+): string[] {
+  return units.flatMap((unit, i) => {
+    const o = outcomes[i]!
+    return o.ok ? Array.from({ length: o.blank }, () => unit.id) : []
+  })
 }
 
 /** The services' abort signal as an optional property (absent rather than undefined). */

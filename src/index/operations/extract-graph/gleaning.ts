@@ -4,6 +4,7 @@
  * by one so each is parsed on its own (the reference concatenates them and loses records).
  */
 import { LlmError } from '../../../errors.js'
+import { isBlankReply } from '../../../llm/failure.js'
 import type { ChatMessage, ChatModel } from '../../../llm/types.js'
 
 export interface GleaningPrompts {
@@ -21,12 +22,26 @@ interface Conversation {
   calls: number
   /** First replies that were unusable and asked again, with why. */
   retried: Array<{ reply: string; problem: string }>
+  /** Replies still blank after their retries, read as "" (no records). */
+  blank: number
 }
 
 /** What makes a first reply unusable (refusal, echo, no records), and how to ask again once. */
 export interface FirstReplyCheck {
   problem: (reply: string) => string | undefined
   retryPrompt: string
+}
+
+/** One unit's conversation: its prompts and how its replies are judged. */
+interface ConversationRun {
+  prompts: GleaningPrompts
+  maxGleanings: number
+  /** Lets the conversation stop early when a gleaning reply adds nothing (no loop check, no more rounds). */
+  hasRecords: (reply: string) => boolean
+  check: FirstReplyCheck
+  /** A reply still blank after its retries reads as no records; false: it fails the unit (strict). */
+  blankAsEmpty: boolean
+  signal?: AbortSignal
 }
 
 /** The first reply was unusable, and so was the answer to asking again. */
@@ -40,50 +55,53 @@ class UnusableReplyError extends Error {
   }
 }
 
-/**
- * Runs the conversation. `hasRecords(reply)` lets the caller stop early when a gleaning reply
- * adds nothing, which saves the loop check and further rounds.
- */
-async function runGleanings(
-  chat: ChatModel,
-  prompts: GleaningPrompts,
-  maxGleanings: number,
-  hasRecords: (reply: string) => boolean,
-  signal?: AbortSignal,
-  check?: FirstReplyCheck,
-): Promise<Conversation> {
+/** Runs the conversation. */
+async function runGleanings(chat: ChatModel, run: ConversationRun): Promise<Conversation> {
+  const { prompts, check } = run
+  let blank = 0
+  const ask = async (messages: readonly ChatMessage[]): Promise<string> => {
+    try {
+      return (await chat.complete({ messages, ...(run.signal ? { signal: run.signal } : {}) })).content
+    } catch (error) {
+      if (!run.blankAsEmpty || !isBlankReply(error)) throw error
+      blank++
+      return ''
+    }
+  }
   const history: ChatMessage[] = [{ role: 'user', content: prompts.first }]
-  const ask = async (messages: readonly ChatMessage[]) =>
-    (await chat.complete({ messages, ...(signal ? { signal } : {}) })).content
   let first = await ask(history)
   let calls = 1
   const retried: Conversation['retried'] = []
+  // A blank answer already had its retries: asking again or gleaning would only repeat it.
+  if (blank > 0) return { replies: [first], calls, retried, blank }
   history.push({ role: 'assistant', content: first })
-  const problem = check?.problem(first)
-  if (check !== undefined && problem !== undefined) {
+  const problem = check.problem(first)
+  if (problem !== undefined) {
     // Asked again once, in the same conversation (a new request, so a cached bad reply is not served again).
     retried.push({ reply: first, problem })
     history.push({ role: 'user', content: check.retryPrompt })
     first = await ask(history)
     calls++
+    if (blank > 0) return { replies: [first], calls, retried, blank }
     history.push({ role: 'assistant', content: first })
     const again = check.problem(first)
     if (again !== undefined) throw new UnusableReplyError(again, first)
   }
   const replies = [first]
-  for (let round = 0; round < maxGleanings; round++) {
+  for (let round = 0; round < run.maxGleanings; round++) {
     history.push({ role: 'user', content: prompts.continuation })
     const reply = await ask(history)
     calls++
     replies.push(reply)
     history.push({ role: 'assistant', content: reply })
-    if (round === maxGleanings - 1 || !hasRecords(reply)) break
-    // The Y/N exchange is not kept in the history, as in the reference.
+    // A blank gleaning reply has no records, so it ends the gleaning here.
+    if (round === run.maxGleanings - 1 || !run.hasRecords(reply)) break
+    // The Y/N exchange is not kept in the history, as in the reference; a blank answer is a no.
     const answer = await ask([...history, { role: 'user', content: prompts.loopCheck }])
     calls++
     if (!isYes(answer)) break
   }
-  return { replies, calls, retried }
+  return { replies, calls, retried, blank }
 }
 
 /** `Y`, `Yes`, `y.` or `**Y**` count as yes; anything else ends the gleaning. */
@@ -110,16 +128,10 @@ export type UnitConversation =
 export async function converseForUnit(
   textUnitId: string,
   chat: ChatModel,
-  run: {
-    prompts: GleaningPrompts
-    maxGleanings: number
-    hasRecords: (reply: string) => boolean
-    check: FirstReplyCheck
-    signal?: AbortSignal
-  },
+  run: ConversationRun,
 ): Promise<UnitConversation> {
   try {
-    const conversation = await runGleanings(chat, run.prompts, run.maxGleanings, run.hasRecords, run.signal, run.check)
+    const conversation = await runGleanings(chat, run)
     return { ok: true, conversation, retried: conversation.retried.map((r) => r.problem) }
   } catch (error) {
     if (error instanceof UnusableReplyError) {
