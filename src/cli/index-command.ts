@@ -41,8 +41,8 @@ export function registerIndexCommand(program: Command): void {
       false,
     )
     .option(
-      '--shard <I/N>',
-      'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (CI matrices; finish with a run without --shard)',
+      '--shard <I/N|auto>',
+      'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (CI matrices; finish with a run without --shard); auto reads the slice from the array-job platform (docs/sharding.md)',
     )
     .action(async (flags: IndexFlags) => {
       const options = {

@@ -1,5 +1,9 @@
-/** `graphrag index|update --shard I/N`: one shard's model work into the shared cache, with Ctrl-C handled as `index` does. */
-import { parseShard, runShard } from '../index/run/shard.js'
+/**
+ * `graphrag index|update --shard I/N` (or `--shard auto`, the slice from an array-job platform's
+ * variables): one shard's model work into the shared cache, with Ctrl-C handled as `index` does.
+ */
+import { runShard } from '../index/run/shard.js'
+import { resolveShard } from '../index/run/shard-platforms.js'
 import type { RunIndexOptions } from '../index/run/runner.js'
 import { createConsoleReporter } from './console-reporter.js'
 import { formatCount } from './format.js'
@@ -11,7 +15,8 @@ export async function runShardCommand(
   spec: string,
   mode: { update: boolean },
 ): Promise<void> {
-  const shard = parseShard(spec)
+  const { slice: shard, origin } = resolveShard(spec, options.env ?? process.env)
+  if (origin !== undefined) process.stdout.write(`--shard auto: shard ${shard.index}/${shard.count} (${origin})\n`)
   const handler = handleInterrupts(createConsoleReporter())
   const { interruption } = handler
   const command = mode.update ? 'graphrag update' : 'graphrag index'

@@ -34,8 +34,8 @@ export function registerUpdateCommand(program: Command): void {
     .option('--no-cache', 'ignore the LLM cache (answers kept in the index are still reused)')
     .option('--skip-validation', 'skip the one-call-per-model connectivity check', false)
     .option(
-      '--shard <I/N>',
-      'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (finish with an update without --shard)',
+      '--shard <I/N|auto>',
+      'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (finish with an update without --shard); auto reads the slice from the array-job platform (docs/sharding.md)',
     )
     .action(async (flags: UpdateFlags) => {
       const options: RunIndexOptions = {

@@ -1,6 +1,6 @@
 /**
  * Sharded runs through the CLI and the fake model server: three `index --shard I/3` processes run
- * at once over one project (one shared cache), then `index` without --shard makes no extraction,
+ * at once over one project (one shared cache; again with `--shard auto` and Cloud Run's variables), then `index` without --shard makes no extraction,
  * claim or typed-edge call and writes the tables an unsharded index of a copy of the project
  * writes; the same for `update --shard`. Slices are disjoint and cover every text unit.
  */
@@ -46,9 +46,24 @@ describe('parseShard', () => {
   })
 })
 
+/**
+ * How the three shard processes are told their slice: `--shard I/3`, or `--shard auto` with the
+ * variables of one platform (the mapping of every platform is unit-tested in shard-platforms.test.ts).
+ */
+const SLICINGS = [
+  { name: '--shard I/3', args: (i: number) => ['--shard', `${i}/3`], env: (_i: number) => ({}), says: [] },
+  {
+    name: '--shard auto on Google Cloud Run Jobs',
+    args: (_i: number) => ['--shard', 'auto'],
+    env: (i: number) => ({ CLOUD_RUN_TASK_INDEX: String(i - 1), CLOUD_RUN_TASK_COUNT: '3' }),
+    says: [1, 2, 3].map((i) => `--shard auto: shard ${i}/3 (CLOUD_RUN_TASK_INDEX=${i - 1}, CLOUD_RUN_TASK_COUNT=3)`),
+  },
+]
+
 describe('graphrag index|update --shard', () => {
   let llm: FakeLlm
   let sharded: string
+  let auto: string
   let whole: string
   const settings = () =>
     [
@@ -60,53 +75,71 @@ describe('graphrag index|update --shard', () => {
       '',
     ].join('\n')
   const shardedCalls = (from: number) => llm.requests.slice(from).filter((r) => SHARDED_KINDS.has(r.kind))
-  const cli = (root: string, ...args: string[]) => runCli([...args, '--root', root, '--skip-validation'])
+  const cli = (root: string, args: string[], env: Record<string, string> = {}) =>
+    runCli([...args, '--root', root, '--skip-validation'], { env })
 
   async function addDocuments(root: string, names: readonly string[]): Promise<void> {
     for (const name of names) await cp(join(CORPUS, name), join(root, 'input', name))
   }
 
+  /** The unsharded index both slicings are compared with, made once: its sharded calls and tables. */
+  let unsharded: Promise<{ calls: number; tables: unknown }> | undefined
+  const unshardedIndex = () =>
+    (unsharded ??= (async () => {
+      const from = llm.requests.length
+      const result = await cli(whole, ['index'])
+      expect(result.code, result.stderr).toBe(0)
+      return { calls: shardedCalls(from).length, tables: await comparableTables(join(whole, 'output')) }
+    })())
+
   beforeAll(async () => {
     llm = await startFakeLlm({ embeddingDimension: 8 })
     sharded = await testdir({ 'settings.yaml': settings() })
+    auto = await testdir({ 'settings.yaml': settings() })
     whole = await testdir({ 'settings.yaml': settings() })
     const initial = (await readdir(CORPUS)).sort().slice(0, 4)
-    await addDocuments(sharded, initial)
-    await addDocuments(whole, initial)
+    for (const root of [sharded, auto, whole]) await addDocuments(root, initial)
   })
 
   afterAll(async () => {
     await llm?.close()
-    for (const root of [sharded, whole]) if (root !== undefined) await rm(root, { recursive: true, force: true })
+    for (const root of [sharded, auto, whole]) if (root !== undefined) await rm(root, { recursive: true, force: true })
   })
 
-  it('three shards at once, then a final index with no extraction call, equal an unsharded index', async () => {
-    const before = llm.requests.length
-    const shards = await Promise.all([1, 2, 3].map((i) => cli(sharded, 'index', '--shard', `${i}/3`)))
-    for (const shard of shards) {
-      expect(shard.code, shard.stderr).toBe(0)
-      expect(shard.stdout).toMatch(
-        /^shard \d\/3: model work for \d+ of \d+ text units \(extract_graph, extract_covariates, create_chunk_graph\)/m,
-      )
-      expect(shard.stdout).toContain('run graphrag index without --shard')
-    }
-    // A shard publishes nothing.
-    await expect(readdir(join(sharded, 'output'))).rejects.toThrow()
-    const inShards = shardedCalls(before).length
-    expect(inShards).toBeGreaterThan(0)
+  it.each(SLICINGS)(
+    'three shards at once ($name), then a final index with no extraction call, equal an unsharded index',
+    async (slicing) => {
+      const root = slicing === SLICINGS[0] ? sharded : auto
+      const before = llm.requests.length
+      const shards = await Promise.all([1, 2, 3].map((i) => cli(root, ['index', ...slicing.args(i)], slicing.env(i))))
+      for (const [i, shard] of shards.entries()) {
+        expect(shard.code, shard.stderr).toBe(0)
+        expect(shard.stdout).toMatch(
+          new RegExp(
+            `^shard ${i + 1}/3: model work for \\d+ of \\d+ text units \\(extract_graph, extract_covariates, create_chunk_graph\\)`,
+            'm',
+          ),
+        )
+        expect(shard.stdout).toContain('run graphrag index without --shard')
+        expect(shard.stdout).toContain(slicing.says[i] ?? '')
+      }
+      // A shard publishes nothing.
+      await expect(readdir(join(root, 'output'))).rejects.toThrow()
+      const inShards = shardedCalls(before).length
+      expect(inShards).toBeGreaterThan(0)
 
-    const finalFrom = llm.requests.length
-    const final = await cli(sharded, 'index')
-    expect(final.code, final.stderr).toBe(0)
-    expect(shardedCalls(finalFrom)).toEqual([])
+      const finalFrom = llm.requests.length
+      const final = await cli(root, ['index'])
+      expect(final.code, final.stderr).toBe(0)
+      expect(shardedCalls(finalFrom)).toEqual([])
 
-    const wholeFrom = llm.requests.length
-    const unsharded = await cli(whole, 'index')
-    expect(unsharded.code, unsharded.stderr).toBe(0)
-    // Each call was made once, by one shard: no slice overlapped another.
-    expect(shardedCalls(wholeFrom)).toHaveLength(inShards)
-    expect(await comparableTables(join(sharded, 'output'))).toEqual(await comparableTables(join(whole, 'output')))
-  }, 240_000)
+      const whole = await unshardedIndex()
+      // Each call was made once, by one shard: no slice overlapped another.
+      expect(whole.calls).toBe(inShards)
+      expect(await comparableTables(join(root, 'output'))).toEqual(whole.tables)
+    },
+    240_000,
+  )
 
   // An update adds two more CLI runs per project: a slow drill (GRAPHRAG_SLOW_TESTS=1).
   it.skipIf(!process.env.GRAPHRAG_SLOW_TESTS)(
@@ -116,19 +149,19 @@ describe('graphrag index|update --shard', () => {
       await addDocuments(sharded, added)
       await addDocuments(whole, added)
       const before = llm.requests.length
-      const shards = await Promise.all([1, 2].map((i) => cli(sharded, 'update', '--shard', `${i}/2`)))
+      const shards = await Promise.all([1, 2].map((i) => cli(sharded, ['update', '--shard', `${i}/2`])))
       for (const shard of shards) expect(shard.code, shard.stderr).toBe(0)
       expect(shards[0]!.stdout).toContain('run graphrag update without --shard')
       const inShards = shardedCalls(before).length
       expect(inShards).toBeGreaterThan(0)
 
       const finalFrom = llm.requests.length
-      const final = await cli(sharded, 'update')
+      const final = await cli(sharded, ['update'])
       expect(final.code, final.stderr).toBe(0)
       expect(shardedCalls(finalFrom)).toEqual([])
 
       const wholeFrom = llm.requests.length
-      const unsharded = await cli(whole, 'update')
+      const unsharded = await cli(whole, ['update'])
       expect(unsharded.code, unsharded.stderr).toBe(0)
       expect(shardedCalls(wholeFrom)).toHaveLength(inShards)
       expect(await comparableTables(join(sharded, 'output'))).toEqual(await comparableTables(join(whole, 'output')))
@@ -143,7 +176,7 @@ describe('graphrag index|update --shard', () => {
     })
     try {
       const from = llm.requests.length
-      const result = await cli(root, 'index', '--shard', '1/2')
+      const result = await cli(root, ['index', '--shard', '1/2'])
       expect(result.code).toBe(1)
       expect(result.stderr).toMatch(
         /cache\.type is memory; shards hand their model replies to the final run through the cache/,

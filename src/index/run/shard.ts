@@ -35,7 +35,7 @@ import { runWorkflow } from './run-workflow.js'
 import { createCache, indexMethod, modelSecrets, resolveWorkflowNames, type RunIndexOptions } from './runner.js'
 
 /** Shards a run may be split into at most: more would mostly measure start-up. */
-const MAX_SHARDS = 1000
+export const MAX_SHARDS = 1000
 
 export interface ShardRunResult {
   shard: ShardSlice
