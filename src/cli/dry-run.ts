@@ -5,7 +5,8 @@ import { modelsUsedBy } from '../index/plan/workflow-models.js'
 import { rejectPlaceholderKeys } from '../index/run/placeholder-keys.js'
 import { planIndex, type RunIndexOptions } from '../index/run/runner.js'
 import { formatCount, formatUsd } from './format.js'
-import { modelEndpointLines } from './model-endpoints.js'
+import { modelEndpointReport } from './model-endpoints.js'
+import { ConfigError } from '../errors.js'
 
 export async function printDryRun(options: RunIndexOptions, out: { write(text: string): unknown }): Promise<void> {
   const plan = await planIndex(options)
@@ -22,7 +23,8 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
       ? 'valid'
       : `valid, ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`} above`
   out.write(`Settings: ${settings.configFile ?? '(defaults)'} (${noted})\n`)
-  out.write(await modelEndpointLines(settings, used))
+  const endpoints = await modelEndpointReport(settings, used, options.skipValidation !== true)
+  out.write(endpoints.text)
   const figures = await chunkFiguresFromInputs(settings, (message) => out.write(`warning: ${message}\n`))
   out.write(`Inputs: ${formatCount(figures.chunks)} chunks, ${formatCount(figures.chunkTokens)} tokens\n`)
   out.write(`Method: ${plan.method}\n`)
@@ -52,6 +54,17 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
     )
   }
   out.write('Dry run: nothing was called or written.\n')
+  refuseSilentModels(endpoints.silent)
+}
+
+/** A model the run needs that answers at none of its endpoints: the run would stop at its first check, so the dry run fails too. */
+function refuseSilentModels(silent: readonly string[]): void {
+  if (silent.length === 0) return
+  const which = silent.length === 1 ? `${silent[0]} answers` : `${silent.join(', ')} answer`
+  throw new ConfigError(
+    `the run would fail: ${which} at none of ${silent.length === 1 ? 'its endpoints' : 'their endpoints'} (see "does NOT answer" above); start the model server or fix api_base`,
+    { keyPath: `${silent[0]}.api_base` },
+  )
 }
 
 /** One row per workflow that calls a model, then the total: calls, tokens and cost. */

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import type { QueryCommandFlags } from '../query/command.js'
 import { SEARCH_METHODS, type SearchMethod } from '../query/methods.js'
 import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
+import { withQueryOptionHints } from './option-hints.js'
 
 /**
  * Methods whose vector searches run on a thread of their own (src/storage/vector-thread.ts). Global
@@ -14,6 +15,7 @@ export function registerQueryCommand(program: Command): void {
   program
     .command('query')
     .description('Answer a question from the index.')
+    .configureOutput({ outputError: withQueryOptionHints })
     .argument('<question>', 'the question')
     .option(
       '-m, --method <method>',
