@@ -356,10 +356,15 @@ describe.each([
         const query = await cli(['query', '--method', 'basic', 'Who rang the Fog Bell?'])
         expect(query.code, query.stderr).toBe(0)
       }
-      // A CI job on another machine: no local mirror, the dead run's lock still in the store (its heartbeat stale).
+      // A CI job on another machine: no local mirror, the dead run's lock still in the store, its heartbeat
+      // older than GRAPHRAG_LOCK_STALE_SECONDS (the shortest accepted, 60 s: the lock is aged rather than waited for).
       await rm(join(root, '.graphrag'), { recursive: true, force: true })
+      const lock = await backend.store.get('output/.generations/lock')
+      const aged = new Date(Date.now() - 61_000).toISOString()
+      const dead = { ...JSON.parse(new TextDecoder().decode(lock!.body)), host: 'ci-runner-killed', heartbeat: aged }
+      await backend.store.put('output/.generations/lock', JSON.stringify(dead))
       const update = await runCli(['update', '--root', root, '--skip-validation'], {
-        env: { ...backend.env, GRAPHRAG_LOCK_STALE_SECONDS: '1' },
+        env: { ...backend.env, GRAPHRAG_LOCK_STALE_SECONDS: '60' },
       })
       expect(update.code, update.stderr).toBe(0)
       expect(update.stderr).toMatch(/took over the lock/)

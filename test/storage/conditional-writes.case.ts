@@ -51,6 +51,38 @@ export function conditionalWritesContract(
       expect(await store.get('idx/.generations/lock')).toBeUndefined()
     })
 
+    it('honours GRAPHRAG_LOCK_STALE_SECONDS, and refuses one at or below a heartbeat before touching the lock', async () => {
+      const store = await open()
+      const ninetySecondsAgo = new Date(Date.now() - 90_000).toISOString()
+      const holder = { pid: 4242, host: 'ci-runner-8', command: 'graphrag index', token: 't' }
+      await store.put(
+        'idx/.generations/lock',
+        JSON.stringify({ ...holder, started: ninetySecondsAgo, heartbeat: ninetySecondsAgo }),
+      )
+      const saved = process.env.GRAPHRAG_LOCK_STALE_SECONDS
+      try {
+        // Default 120 s: a beat 90 s old is a live holder on another host.
+        delete process.env.GRAPHRAG_LOCK_STALE_SECONDS
+        await expect(acquireObjectLock(store, 'idx/.generations/lock', 'graphrag update')).rejects.toBeInstanceOf(
+          RunLockedError,
+        )
+        process.env.GRAPHRAG_LOCK_STALE_SECONDS = '30'
+        await expect(acquireObjectLock(store, 'idx/.generations/lock', 'graphrag update')).rejects.toThrow(
+          /^GRAPHRAG_LOCK_STALE_SECONDS=30: .* must be a number of seconds ≥ 60/,
+        )
+        expect(JSON.parse(new TextDecoder().decode((await store.get('idx/.generations/lock'))!.body))).toMatchObject(
+          holder,
+        )
+        process.env.GRAPHRAG_LOCK_STALE_SECONDS = '60'
+        const taken = await acquireObjectLock(store, 'idx/.generations/lock', 'graphrag update')
+        expect(taken.tookOverFrom).toMatchObject({ pid: 4242, host: 'ci-runner-8' })
+        await taken.release()
+      } finally {
+        if (saved === undefined) delete process.env.GRAPHRAG_LOCK_STALE_SECONDS
+        else process.env.GRAPHRAG_LOCK_STALE_SECONDS = saved
+      }
+    })
+
     it('publishes a generation only over the pointer it started from', async () => {
       const loc = locationIn(await open(), 'idx')
       await publishPointer(loc, 'g1', null, undefined)

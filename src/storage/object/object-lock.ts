@@ -3,12 +3,12 @@
  * If-None-Match: *), refreshed by its holder every 30 s with a replace-if-unchanged write and
  * deleted on release only while it is still the holder's. A lock whose holder died is taken over:
  * on the same host when its process is gone, from anywhere when it went unrefreshed for longer
- * than the stale age (GRAPHRAG_LOCK_STALE_SECONDS, default 120), again with a conditional write so
- * only one of several runs that found it stale wins.
+ * than the stale age (GRAPHRAG_LOCK_STALE_SECONDS, default 120, at least two heartbeats), again
+ * with a conditional write so only one of several runs that found it stale wins.
  */
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { GraphragError } from '../../errors.js'
+import { ConfigError, GraphragError } from '../../errors.js'
 import { parseJson } from '../fs-errors.js'
 import { isAlive, type LockHolder, type RunLock, RunLockedError } from '../run-lock.js'
 import { ConditionFailedError, type ObjectStore } from './object-store.js'
@@ -19,13 +19,27 @@ interface ObjectLockHolder extends LockHolder {
 }
 
 const HEARTBEAT_MS = 30_000
+/**
+ * The shortest stale age accepted: two heartbeats. A holder's beat may come late (a slow store
+ * write with its retries, a busy event loop) and another host compares the beat with its own
+ * clock; with a stale age at or below one heartbeat, a second host takes a lock whose holder runs.
+ */
+const MIN_STALE_SECONDS = (2 * HEARTBEAT_MS) / 1000
 
-function staleAfterMs(): number {
-  const seconds = Number(process.env.GRAPHRAG_LOCK_STALE_SECONDS ?? '')
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 120_000
+/** GRAPHRAG_LOCK_STALE_SECONDS (default 120), refused below MIN_STALE_SECONDS or when not a number. */
+export function staleAfterMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const text = env.GRAPHRAG_LOCK_STALE_SECONDS?.trim() ?? ''
+  if (text === '') return 120_000
+  const seconds = Number(text)
+  if (!Number.isFinite(seconds) || seconds < MIN_STALE_SECONDS)
+    throw new ConfigError(
+      `GRAPHRAG_LOCK_STALE_SECONDS=${text}: a lock is taken over when unrefreshed for that long, and its holder refreshes it every ${HEARTBEAT_MS / 1000} s, so it must be a number of seconds ≥ ${MIN_STALE_SECONDS} (two refreshes); unset it for the default 120`,
+    )
+  return seconds * 1000
 }
 
 export async function acquireObjectLock(store: ObjectStore, key: string, command: string): Promise<RunLock> {
+  const staleMs = staleAfterMs()
   const where = `${store.location}/${key}`
   const me: ObjectLockHolder = {
     pid: process.pid,
@@ -44,7 +58,7 @@ export async function acquireObjectLock(store: ObjectStore, key: string, command
       if (current === undefined) etag = await store.put(key, JSON.stringify(me), { ifAbsent: true })
       else {
         const holder = parseJson<ObjectLockHolder>(new TextDecoder().decode(current.body))
-        if (holder !== undefined && typeof holder.pid === 'number' && isFresh(holder))
+        if (holder !== undefined && typeof holder.pid === 'number' && isFresh(holder, staleMs))
           throw new RunLockedError(where, holder)
         etag = await store.put(key, JSON.stringify(me), { ifMatch: current.etag })
         tookOverFrom = holder ?? { pid: 0, host: 'unknown', command: 'unknown', started: 'unknown' }
@@ -62,9 +76,9 @@ export async function acquireObjectLock(store: ObjectStore, key: string, command
 }
 
 /** Alive: refreshed recently, and (on this host, where it can be checked) its process still exists. */
-function isFresh(holder: ObjectLockHolder): boolean {
+function isFresh(holder: ObjectLockHolder, staleMs: number): boolean {
   const beat = Date.parse(holder.heartbeat ?? holder.started)
-  return Number.isFinite(beat) && Date.now() - beat <= staleAfterMs() && isAlive(holder)
+  return Number.isFinite(beat) && Date.now() - beat <= staleMs && isAlive(holder)
 }
 
 function held(
