@@ -39,6 +39,8 @@ const CLOSE_GRACE_MS = 500
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
 // RFC 6750's token68: what a client can send after "Bearer " (hono's bearer auth accepts no other).
 const TOKEN_SYNTAX = /^[A-Za-z0-9._~+/-]+=*$/
+/** Beyond loopback the token is all that guards the index (and its uploads and index jobs): too short is guessable. */
+const MIN_REMOTE_TOKEN_LENGTH = 16
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const env = options.env ?? process.env
@@ -54,6 +56,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (token !== undefined && !TOKEN_SYNTAX.test(token))
     throw new ConfigError(
       'GRAPHRAG_SERVER_TOKEN: use only letters, digits and . _ ~ + / - (it is sent as a bearer token)',
+    )
+  if (token !== undefined && !LOOPBACK.has(host) && token.length < MIN_REMOTE_TOKEN_LENGTH)
+    throw new ConfigError(
+      `GRAPHRAG_SERVER_TOKEN has ${token.length} characters: binding ${host} exposes the index beyond this machine, so the token needs at least ${MIN_REMOTE_TOKEN_LENGTH} (e.g. openssl rand -hex 24)`,
     )
   const sized = new QueryService(options, {
     embeddings: settings.server.embedding_cache_size,

@@ -435,4 +435,21 @@ describe('graphrag serve with a token', () => {
   it('refuses to bind beyond loopback without a token', async () => {
     await expect(startServer({ root, host: '0.0.0.0', port: 0, env: {} })).rejects.toThrow(/GRAPHRAG_SERVER_TOKEN/)
   })
+
+  it('refuses a token shorter than 16 characters beyond loopback, naming the rule and not the token', async () => {
+    const short = startServer({ root, host: '0.0.0.0', port: 0, env: { GRAPHRAG_SERVER_TOKEN: 'x' } })
+    await expect(short).rejects.toThrow(
+      'GRAPHRAG_SERVER_TOKEN has 1 characters: binding 0.0.0.0 exposes the index beyond this machine, so the token needs at least 16 (e.g. openssl rand -hex 24)',
+    )
+    const fifteen = startServer({ root, host: '0.0.0.0', port: 0, token: 'harbour-token15' })
+    await expect(fifteen).rejects.toThrow(/has 15 characters/)
+    await expect(fifteen).rejects.not.toThrow(/harbour-token15/)
+    const sixteen = await startServer({ root, host: '0.0.0.0', port: 0, token: 'harbour-token-16' })
+    try {
+      const health = await fetch(`http://127.0.0.1:${sixteen.port}/health`)
+      expect(health.status).toBe(200)
+    } finally {
+      await sixteen.close()
+    }
+  })
 })
