@@ -3,7 +3,8 @@
  * workflows' declared estimates with the configured models' tokenizers and prices.
  */
 import type { ModelSettings, Settings } from '../../config/schema.js'
-import { priceFor, costUsd } from '../../llm/pricing.js'
+import { costUsd, priceOfModel } from '../../llm/pricing.js'
+import { resolveProvider } from '../../llm/providers.js'
 import { encodingForModel, getTokenizer } from '../../llm/tokenizer.js'
 import type { ModelUsage } from '../../llm/types.js'
 import { loadDocuments } from '../input/load-documents.js'
@@ -60,11 +61,13 @@ export function estimateWorkflows(
 }
 
 function modelCost(model: ModelSettings, promptTokens: number, completionTokens: number): number | undefined {
-  if (model.model_provider === 'local') return 0
   const override = model.pricing
     ? { inputPer1m: model.pricing.input_per_1m, outputPer1m: model.pricing.output_per_1m }
     : undefined
-  const price = priceFor(model.model, override)
+  // Priced as the run meters it (priceOfModel): local runtimes (ollama, lm_studio, local) cost nothing.
+  const apiBaseSet = model.api_base !== undefined && model.api_base !== null
+  const { provider } = resolveProvider(model.model_provider, model.model, apiBaseSet)
+  const price = priceOfModel(provider, model.model, override)
   return price === undefined ? undefined : costUsd(price, promptTokens, completionTokens)
 }
 
