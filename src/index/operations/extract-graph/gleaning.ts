@@ -7,7 +7,7 @@ import { LlmError } from '../../../errors.js'
 import { isBlankReply } from '../../../llm/failure.js'
 import type { ChatMessage, ChatModel } from '../../../llm/types.js'
 
-export interface GleaningPrompts {
+interface GleaningPrompts {
   /** The formatted first prompt. */
   first: string
   /** Asks for what the previous answer missed. */
@@ -27,7 +27,7 @@ interface Conversation {
 }
 
 /** What makes a first reply unusable (refusal, echo, no records), and how to ask again once. */
-export interface FirstReplyCheck {
+interface FirstReplyCheck {
   problem: (reply: string) => string | undefined
   retryPrompt: string
 }
