@@ -143,6 +143,7 @@ describe('blank model replies in extraction', () => {
     expect(error).toBeInstanceOf(WorkflowError)
     expect((error as Error).message).toContain('every one of the 3 replies of the model was empty')
     expect((error as Error).message).toContain('context window')
+    expect((error as Error).message).toContain('lower chunking.size')
   })
 
   it('counts a blank reply as a failed chunk when extract_graph.fail_on_empty_replies is on', async () => {

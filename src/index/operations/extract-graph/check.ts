@@ -85,6 +85,6 @@ export function checkEmptyReplies(
     workflow,
     `every one of the ${outcome.calls} replies of the model was empty (blank after its retries): the model answers ` +
       'nothing to the extraction prompt. Check that it is loaded and that its context window holds the prompt ' +
-      '(a local server may cut it short; lower chunks.size or raise the context length), or try another model',
+      '(a local server may cut it short; lower chunking.size or raise the context length), or try another model',
   )
 }
