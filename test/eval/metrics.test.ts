@@ -17,9 +17,9 @@ import {
 import { bootstrapInterval, mean, percentile, signTestP } from '../../src/eval/metrics/stats.js'
 
 const PASSAGES = [
-  { document: '01-the-harbour.txt', text: 'Tobias Harrow is the chairman of the Aldwick Ferry Cooperative.' },
-  { document: '02-the-storm.txt', text: 'The storm broke the   engine mount.' },
-  { document: '03-the-salvage.txt', text: 'Lena Storr launched the lifeboat at four minutes past four.' },
+  { documents: ['01-the-harbour.txt'], text: 'Tobias Harrow is the chairman of the Aldwick Ferry Cooperative.' },
+  { documents: ['02-the-storm.txt'], text: 'The storm broke the   engine mount.' },
+  { documents: ['03-the-salvage.txt'], text: 'Lena Storr launched the lifeboat at four minutes past four.' },
 ]
 
 describe('retrieval metrics', () => {
@@ -39,13 +39,14 @@ describe('retrieval metrics', () => {
   })
 
   it('matches a document by title (extension and case optional) or a passage by normalised containment', () => {
-    const unit = { document: 'stave/01-Marley.txt', text: 'Scrooge’s  nephew said—Merry Christmas!' }
+    const unit = { documents: ['stave/01-Marley.txt'], text: 'Scrooge’s  nephew said—Merry Christmas!' }
     expect(supports(unit, '01-marley')).toBe(true)
     expect(supports(unit, '01-MARLEY.TXT')).toBe(true)
     expect(supports(unit, "scrooge's nephew said-merry")).toBe(true)
     expect(supports(unit, '02-marley')).toBe(false)
     expect(supports(unit, '   ')).toBe(false)
-    expect(supports({ document: null, text: 'a report' }, 'a report')).toBe(true)
+    expect(supports({ documents: ['a.txt', '01-marley.md'], text: '' }, '01-Marley')).toBe(true)
+    expect(supports({ documents: [], text: 'a report' }, 'a report')).toBe(true)
   })
 
   it('answer-token recall: the share of the gold answer’s content words found in the context', () => {

@@ -4,11 +4,11 @@
  * context text. Pure functions; docs/eval.md defines each.
  */
 
-/** One ranked item of a method's context: a text unit's (or report's) text and the title of its document. */
+/** One ranked item of a method's context: a text unit's (or report's) text and the titles of its documents. */
 export interface RetrievedPassage {
   text: string
-  /** Document title of a text unit; null for a community report or an external passage. */
-  document: string | null
+  /** A text unit's document; a community report's: those of its community's text units; none for an external passage. */
+  documents: readonly string[]
 }
 
 /** Words that carry no content of an answer ("the", "was", …); numbers and names always count. */
@@ -45,13 +45,13 @@ function titleKey(title: string): string {
 }
 
 /**
- * Whether a passage supports one gold evidence item: the evidence names the passage's document
- * (title, case-insensitive, extension optional) or its text appears in the passage (normalised).
+ * Whether a passage supports one gold evidence item: the evidence names one of the passage's
+ * documents (title, case-insensitive, extension optional) or its text appears in the passage (normalised).
  */
 export function supports(passage: RetrievedPassage, evidence: string): boolean {
   const gold = normalizeText(evidence)
   if (gold === '') return false
-  if (passage.document !== null && titleKey(passage.document) === titleKey(evidence)) return true
+  if (passage.documents.some((d) => titleKey(d) === titleKey(evidence))) return true
   return normalizeText(passage.text).includes(gold)
 }
 
