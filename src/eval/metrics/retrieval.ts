@@ -38,10 +38,16 @@ export function contentTokens(text: string): Set<string> {
   return new Set(words.filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w))))
 }
 
-/** A document title without its folder and extension, for matching `04-the-hearing` to `04-the-hearing.txt`. */
-function titleKey(title: string): string {
-  const base = normalizeText(title).split('/').pop() ?? ''
-  return base.replace(/\.[a-z0-9]{1,5}$/, '')
+/** A title without its folder and extension: `stave/01-Marley.txt` → `01-marley`. */
+function withoutExtension(title: string): string {
+  return (normalizeText(title).split('/').pop() ?? '').replace(/\.[a-z0-9]{1,5}$/, '')
+}
+
+/** Whether gold evidence names a document: its file name or title, with or without folder and extension. */
+function namesDocument(evidence: string, title: string): boolean {
+  const gold = normalizeText(evidence)
+  const key = withoutExtension(title)
+  return gold === normalizeText(title) || gold === key || withoutExtension(evidence) === key
 }
 
 /**
@@ -51,7 +57,7 @@ function titleKey(title: string): string {
 export function supports(passage: RetrievedPassage, evidence: string): boolean {
   const gold = normalizeText(evidence)
   if (gold === '') return false
-  if (passage.documents.some((d) => titleKey(d) === titleKey(evidence))) return true
+  if (passage.documents.some((d) => namesDocument(evidence, d))) return true
   return normalizeText(passage.text).includes(gold)
 }
 
