@@ -45,9 +45,8 @@ function withoutExtension(title: string): string {
 
 /** Whether gold evidence names a document: its file name or title, with or without folder and extension. */
 function namesDocument(evidence: string, title: string): boolean {
-  const gold = normalizeText(evidence)
   const key = withoutExtension(title)
-  return gold === normalizeText(title) || gold === key || withoutExtension(evidence) === key
+  return normalizeText(evidence) === key || withoutExtension(evidence) === key
 }
 
 /**
