@@ -45,6 +45,8 @@ describe('retrieval metrics', () => {
     expect(supports(unit, "scrooge's nephew said-merry")).toBe(true)
     expect(supports(unit, '02-marley')).toBe(false)
     expect(supports(unit, '   ')).toBe(false)
+    expect(supports(unit, '“Nephew said.”')).toBe(true)
+    expect(supports(unit, ' … ')).toBe(false)
     expect(supports({ documents: ['a.txt', '01-marley.md'], text: '' }, '01-Marley')).toBe(true)
     // A title with a dot of its own (HotpotQA's "Washington, D.C.") still names its file.
     expect(supports({ documents: ['Washington, D.C.txt'], text: '' }, 'Washington, D.C')).toBe(true)

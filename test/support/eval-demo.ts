@@ -28,15 +28,19 @@ export function judgeSettingsYaml(baseUrl: string, maxRetries = 1): string {
   ].join('\n')
 }
 
-/** A temp project with the demo input and settings, indexed; `judge` (a fake server's URL) adds the judge. */
+/**
+ * A temp project with the demo input and settings, indexed; `judge` (a fake server's URL) adds the
+ * judge. The offline answers are their ranked context, so the searches get a small context budget:
+ * the judge reads every answer many times over.
+ */
 export async function indexedDemo(judge?: string): Promise<string> {
   const root = await testdir()
   cpSync(join(DEMO, 'input'), join(root, 'input'), { recursive: true })
   const settings = readFileSync(join(DEMO, 'settings.yaml'), 'utf8')
-  writeFileSync(
-    join(root, 'settings.yaml'),
-    judge === undefined ? settings : settings.replace('completion_models: {}\n', judgeSettingsYaml(judge)),
-  )
+  const judged = (
+    judge === undefined ? settings : settings.replace('completion_models: {}\n', judgeSettingsYaml(judge))
+  ).replace(/^((?:local|basic|graph|hybrid)_search):\n/gm, '$1:\n  max_context_tokens: 1500\n')
+  writeFileSync(join(root, 'settings.yaml'), judged)
   await runIndex({ root })
   return root
 }

@@ -51,10 +51,12 @@ function namesDocument(evidence: string, title: string): boolean {
 
 /**
  * Whether a passage supports one gold evidence item: the evidence names one of the passage's
- * documents (title, case-insensitive, extension optional) or its text appears in the passage (normalised).
+ * documents (title, case-insensitive, extension optional) or its text appears in the passage
+ * (normalised, punctuation at its ends dropped).
  */
 export function supports(passage: RetrievedPassage, evidence: string): boolean {
-  const gold = normalizeText(evidence)
+  // Punctuation at either end is not part of the quote: "…Cooperative." matches "…Cooperative and …".
+  const gold = normalizeText(evidence).replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, '')
   if (gold === '') return false
   if (passage.documents.some((d) => namesDocument(evidence, d))) return true
   return normalizeText(passage.text).includes(gold)
