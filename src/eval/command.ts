@@ -59,6 +59,12 @@ function loadTargets(flags: EvalCommandFlags): { targets: EvalTarget[]; keyOrigi
 export async function runEvalCommand(flags: EvalCommandFlags, out: Out): Promise<number> {
   const gates = (flags.failUnder ?? []).map(parseGate)
   const { targets, keyOrigins } = loadTargets(flags)
+  if (flags.generate !== undefined) {
+    const { writeGeneratedQuestions } = await import('./generate-command.js')
+    const judge = createJudge(targets[0]!.settings, keyOrigins)
+    out.stdout.write(await writeGeneratedQuestions(flags.generate, flags.output, targets[0]!, judge))
+    return 0
+  }
   if (flags.questions === undefined)
     throw new InputError('graphrag eval needs --questions FILE (or --generate N --output FILE)')
   const questions = readQuestions(flags.questions, parseFieldMap(flags.field ?? []))

@@ -91,3 +91,29 @@ export const ASSERTION_FORMAT: JsonSchemaFormat = {
     additionalProperties: false,
   },
 }
+
+const GENERATE_SYSTEM = `# Eval generate: questions
+You write one question for testing a question-answering system over a collection of documents.
+For a "local" text (a passage of one document), ask a specific factual question that the passage
+alone answers. For a "global" text (a summary of a group of related documents), ask a broad question
+about its themes that needs the whole group to answer. Give the answer, and a quote: words copied
+exactly from the text that support the answer.
+Reply with JSON: {"question": "...", "answer": "...", "quote": "..."}.`
+
+export function generateMessages(scope: 'local' | 'global', text: string): ChatMessage[] {
+  return [
+    { role: 'system', content: GENERATE_SYSTEM },
+    { role: 'user', content: `Scope: ${scope}\n\n--- Text ---\n${text}` },
+  ]
+}
+
+export const GENERATE_FORMAT: JsonSchemaFormat = {
+  type: 'json_schema',
+  name: 'generated_question',
+  schema: {
+    type: 'object',
+    properties: { question: { type: 'string' }, answer: { type: 'string' }, quote: { type: 'string' } },
+    required: ['question', 'answer', 'quote'],
+    additionalProperties: false,
+  },
+}

@@ -15,10 +15,13 @@ import {
   CORRECTNESS_FORMAT,
   type Criterion,
   correctnessMessages,
+  GENERATE_FORMAT,
+  generateMessages,
   PAIRWISE_FORMAT,
   pairwiseMessages,
 } from './judge-prompts.js'
 import type { Verdict } from './metrics/pairwise.js'
+import { normalizeText } from './metrics/retrieval.js'
 
 /** Attempts of a reply that parses but makes no sense (a score of 11) before it counts as unusable. */
 const SENSE_ATTEMPTS = 3
@@ -72,6 +75,22 @@ export class Judge {
     return this.ask('judge_assertion', assertionMessages(question, answer, assertion), ASSERTION_FORMAT, (json) =>
       Boolean((json as { holds: boolean }).holds),
     )
+  }
+
+  /**
+   * A question about `text` with its answer and a supporting quote; for a local passage the quote
+   * must be copied from it (otherwise the reply is asked again, then counted unusable).
+   */
+  async generate(
+    scope: 'local' | 'global',
+    text: string,
+  ): Promise<{ question: string; answer: string; quote: string } | undefined> {
+    return this.ask('generate_question', generateMessages(scope, text), GENERATE_FORMAT, (json) => {
+      const reply = json as { question: string; answer: string; quote: string }
+      const quoted = normalizeText(text).includes(normalizeText(reply.quote))
+      if (reply.question.trim() === '' || reply.answer.trim() === '' || (scope === 'local' && !quoted)) return undefined
+      return { question: reply.question.trim(), answer: reply.answer.trim(), quote: reply.quote.trim() }
+    })
   }
 
   private async ask<T>(

@@ -4,7 +4,11 @@
 // and judge replies that stay unusable being counted and left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig, type Settings } from '../../src/config/index.js'
+import { join } from 'node:path'
+import { loadCorpus } from '../../src/eval/corpus.js'
+import { generateQuestions } from '../../src/eval/generate.js'
 import { createJudge } from '../../src/eval/judge.js'
+import { supports } from '../../src/eval/metrics/retrieval.js'
 import { scoreForA } from '../../src/eval/metrics/pairwise.js'
 import type { EvalQuestion } from '../../src/eval/questions.js'
 import { type EvalResult, runEval } from '../../src/eval/run.js'
@@ -33,11 +37,17 @@ const QUESTIONS: EvalQuestion[] = [
   { id: 'agnes', question: 'Who was Agnes Fairlie?', evidence: [], type: 'local', assertions: [] },
 ]
 
-/** Replies that never parse for pairwise judgements of the Agnes question; a score of 11 once per storm grade. */
+/**
+ * Replies that never parse for pairwise judgements of the Agnes question; a score of 11 once per storm
+ * grade; for the first local question to generate, three quotes that are not in the passage.
+ */
 function unruly(): Responder {
   const graded = new Set<string>()
+  let badQuotes = 3
   return ({ kind, messages }) => {
     const text = messages.at(-1)?.content ?? ''
+    if (kind === 'eval_generate' && text.startsWith('Scope: local') && badQuotes-- > 0)
+      return JSON.stringify({ question: 'Q?', answer: 'A', quote: 'words that the passage never had' })
     if (kind === 'eval_judge_pairwise' && text.includes('Agnes Fairlie?')) return 'I cannot decide.'
     if (kind === 'eval_judge_correctness' && text.includes('Kittiwake in the storm') && !graded.has(text)) {
       graded.add(text)
@@ -51,10 +61,11 @@ describe('eval with a judge', () => {
   let fake: FakeLlm
   let settings: Settings
   let result: EvalResult
+  let root: string
 
   beforeAll(async () => {
     fake = await startFakeLlm({ responders: [unruly()] })
-    const root = await indexedDemo(fake.baseUrl)
+    root = await indexedDemo(fake.baseUrl)
     settings = loadConfig({ root }).settings
     const judge = createJudge(settings)!
     const targets = [{ label: 'demo', settings }]
@@ -122,5 +133,22 @@ describe('eval with a judge', () => {
     // The Agnes question: 3 pairs × 4 criteria × 2 orders unusable after the layer's retry.
     expect(result.judge).toMatchObject({ model: 'judge', unusable: 24 })
     for (const p of [...result.pairs, ...result.aa]) expect(p.wins + p.losses + p.ties).toBe(2)
+  })
+
+  it('--generate with a model: its questions, a local quote checked against the passage, else the offline cloze', async () => {
+    const judge = createJudge(settings)!
+    const corpus = await loadCorpus(join(root, 'output'))
+    const questions = await generateQuestions(corpus, 4, judge)
+    expect(questions.map((q) => [q.id, q.generator])).toEqual([
+      ['gen-l01', 'cloze'],
+      ['gen-l02', 'model'],
+      ['gen-g01', 'model'],
+      ['gen-g02', 'model'],
+    ])
+    expect(judge.unusable).toBe(1)
+    expect(questions[1]!.question).toMatch(/^\(local\) What does the text say about /)
+    expect(corpus.units.some((u) => supports({ text: u.text, documents: [] }, questions[1]!.evidence[0]!))).toBe(true)
+    expect(questions[2]!.question).toMatch(/^\(global\) /)
+    expect(questions[2]!.evidence.every((d) => d.endsWith('.txt'))).toBe(true)
   })
 })

@@ -53,6 +53,23 @@ function assertion(text: string): string {
   return JSON.stringify({ reasoning: holds ? 'The answer says so.' : 'The answer does not say so.', holds })
 }
 
+/** A question about the first sentence of the text, which is both answer and quote. */
+function generate(text: string): string {
+  const scope = /^Scope: (\w+)/m.exec(text)?.[1] ?? 'local'
+  const body = text.slice(text.indexOf('--- Text ---\n') + 13)
+  const sentence =
+    body
+      .split(/(?<=[.!?])\s+/)
+      .find((s) => s.split(/\s+/).length >= 6)
+      ?.trim() ?? body.trim()
+  const subject = /\b[A-Z][a-z]{3,}\b/.exec(sentence)?.[0] ?? 'the text'
+  return JSON.stringify({
+    question: `(${scope}) What does the text say about ${subject}?`,
+    answer: sentence,
+    quote: sentence,
+  })
+}
+
 export function evalReply(kind: EvalKind, messages: readonly ChatMessageLike[]): string | undefined {
   const text = lastUser(messages)
   switch (kind) {
@@ -62,6 +79,8 @@ export function evalReply(kind: EvalKind, messages: readonly ChatMessageLike[]):
       return correctness(text)
     case 'eval_assertion':
       return assertion(text)
+    case 'eval_generate':
+      return generate(text)
     default:
       return undefined
   }
