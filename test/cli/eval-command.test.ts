@@ -128,4 +128,33 @@ describe('graphrag eval', () => {
       metrics: { answer_recall: 1, evidence_recall: 1, mrr: 1 },
     })
   }, 60_000)
+
+  it('--generate writes questions with evidence that eval then reads, and never overwrites the file', async () => {
+    const file = join(root, 'generated.jsonl')
+    const made = await runCli(['eval', '--root', root, '--generate', '4', '--output', file])
+    expect(made.stdout).toBe(`wrote 4 questions (2 local, 2 global) to ${file}\n`)
+    expect(made.code).toBe(0)
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; evidence: string[] })
+    expect(lines.map((q) => q.type)).toEqual(['local', 'local', 'global', 'global'])
+    for (const q of lines) expect(q.evidence.length).toBeGreaterThan(0)
+    const again = await runCli(['eval', '--root', root, '--generate', '4', '--output', file])
+    expect(again.stderr).toBe(`graphrag: --output ${file} exists; remove it or choose another file\n`)
+    expect(again.code).toBe(1)
+    const r = await runCli([
+      'eval',
+      '--root',
+      root,
+      '--questions',
+      file,
+      '--methods',
+      'basic',
+      '--no-pairwise',
+      '--json',
+    ])
+    expect(r.code).toBe(0)
+    expect((JSON.parse(r.stdout) as EvalJson).systems[0]!.metrics.evidence_recall).toBeGreaterThan(0)
+  }, 60_000)
 })
