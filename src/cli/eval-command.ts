@@ -52,7 +52,7 @@ export function registerEvalCommand(program: Command): void {
       'write N questions drawn from the index to --output instead of evaluating',
       wholeNumber(1, 100_000),
     )
-    .option('-o, --output <file>', 'where --generate writes its questions (.json, .jsonl or .csv)')
+    .option('-o, --output <file>', 'where --generate writes its questions (.json or .jsonl)')
     .option('-v, --verbose', 'print progress on stderr', false)
     .action(async (flags: EvalCommandFlags) => {
       const { runEvalCommand } = await import('../eval/command.js')
