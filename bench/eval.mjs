@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { loadConfig, runIndex } from '../dist/api.js'
 import { readQuestions } from '../dist/eval/questions.js'
 import { runEval } from '../dist/eval/run.js'
-import { renderMarkdown, systemsTable, typesTable } from '../dist/eval/tables.js'
+import { allTables, renderMarkdown } from '../dist/eval/tables.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const PACKS = [
@@ -47,8 +47,7 @@ for (const pack of PACKS.filter((p) => wanted === undefined || wanted.includes(p
       concurrency: 1,
     })
     console.log(`## ${pack.name}: ${questions.length} questions, indexed offline in ${indexSeconds.toFixed(1)} s\n`)
-    console.log(`${renderMarkdown(systemsTable(result))}\n`)
-    console.log(`${renderMarkdown(typesTable(result))}\n`)
+    for (const table of allTables(result)) console.log(`${renderMarkdown(table)}\n`)
   } finally {
     rmSync(project, { recursive: true, force: true })
   }

@@ -22,8 +22,8 @@ export interface EvalQuestion {
   assertions: string[]
 }
 
-export const QUESTION_FIELDS = ['id', 'question', 'answer', 'evidence', 'type', 'assertions'] as const
-export type QuestionField = (typeof QUESTION_FIELDS)[number]
+const QUESTION_FIELDS = ['id', 'question', 'answer', 'evidence', 'type', 'assertions'] as const
+type QuestionField = (typeof QUESTION_FIELDS)[number]
 export type FieldMap = Partial<Record<QuestionField, string>>
 
 /** Parses `--field question=q` values into a map, naming an unknown field of ours. */

@@ -24,7 +24,7 @@ export type MetricKey = (typeof METRIC_KEYS)[number]
 export const LOWER_IS_BETTER: ReadonlySet<MetricKey> = new Set(['latency_p50_ms', 'latency_p95_ms', 'cost_usd'])
 
 /** The metrics measured on one answer. */
-export type QuestionMetric =
+type QuestionMetric =
   | 'answer_recall'
   | 'evidence_recall'
   | 'mrr'
@@ -89,7 +89,7 @@ function costOf(records: readonly AnswerRecord[]): number | undefined {
   return mean(records.map((r) => r.costUsd ?? undefined))
 }
 
-export function summarizeSystem(records: readonly AnswerRecord[], pairs: readonly PairResult[]): SystemSummary {
+function summarizeSystem(records: readonly AnswerRecord[], pairs: readonly PairResult[]): SystemSummary {
   const first = records[0]!
   const answered = records.filter((r) => r.error === undefined)
   const latencies = answered.map((r) => r.latencyMs)

@@ -13,9 +13,9 @@ export interface Table {
 }
 
 /** How far the A/A win rate may stray from 0.5 before the check fails. */
-export const AA_TOLERANCE = 0.1
+const AA_TOLERANCE = 0.1
 
-export function formatMetric(key: MetricKey, value: number | undefined): string {
+function formatMetric(key: MetricKey, value: number | undefined): string {
   if (value === undefined) return '–'
   if (key === 'latency_p50_ms' || key === 'latency_p95_ms') return value.toFixed(0)
   if (key === 'cost_usd') return value.toFixed(5)
@@ -26,7 +26,7 @@ function measured(metrics: readonly Metrics[], keys: readonly MetricKey[] = METR
   return keys.filter((k) => metrics.some((m) => m[k] !== undefined))
 }
 
-export function systemsTable(result: EvalResult): Table {
+function systemsTable(result: EvalResult): Table {
   const keys = measured(result.systems.map((s) => s.metrics))
   return {
     title: `Metrics per system (${result.questions} questions, evidence recall@${result.topK})`,
@@ -41,7 +41,7 @@ export function systemsTable(result: EvalResult): Table {
   }
 }
 
-export function typesTable(result: EvalResult): Table {
+function typesTable(result: EvalResult): Table {
   const all = result.systems.flatMap((s) => Object.values(s.byType))
   const keys = measured(all)
   return {
@@ -65,7 +65,7 @@ function pairRow(p: PairResult): string[] {
   ]
 }
 
-export function pairsTable(result: EvalResult): Table {
+function pairsTable(result: EvalResult): Table {
   return {
     title: 'Pairwise win rates of A over B (both orders judged; 95% bootstrap interval; sign test p)',
     header: ['A', 'B', 'criterion', 'win rate', '95% CI', 'W/L/T', 'p'],
@@ -83,7 +83,7 @@ export function aaRows(result: EvalResult): Array<{ system: string; winRate: num
   })
 }
 
-export function aaTable(result: EvalResult): Table {
+function aaTable(result: EvalResult): Table {
   return {
     title: `A/A check (each system against itself; expected 0.5 ± ${AA_TOLERANCE})`,
     header: ['system', 'win rate', 'check'],

@@ -11,7 +11,7 @@ import { testdir } from './testdir.js'
 const DEMO = join(PROJECT_ROOT, 'fixtures', 'demo')
 
 /** The `completion_models` entry of a judge on the fake server, and eval settings choosing it. */
-export function judgeSettingsYaml(baseUrl: string, maxRetries = 1): string {
+function judgeSettingsYaml(baseUrl: string, maxRetries = 1): string {
   return [
     'completion_models:',
     '  judge:',
