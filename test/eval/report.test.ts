@@ -83,6 +83,7 @@ describe('report', () => {
     const md = markdownReport(offline)
     expect(md.match(/<svg /g)).toHaveLength(2)
     expect(md).toContain('correctness against median latency')
+    expect(md).toContain('p50 latency, ms (0 – 90.0)')
     expect(md).toContain('No judge model')
   })
 })
