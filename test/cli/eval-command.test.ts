@@ -2,7 +2,7 @@
 // as judge: every method, JSON, the report, the A/A check and --fail-under's exit code; the tables;
 // and a GraphRAG-Bench-shaped question file through the documented --field mapping.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT_BELOW_THRESHOLD } from '../../src/eval/fail-under.js'
 import { SEARCH_METHODS } from '../../src/query/methods.js'
@@ -156,5 +156,53 @@ describe('graphrag eval', () => {
     ])
     expect(r.code).toBe(0)
     expect((JSON.parse(r.stdout) as EvalJson).systems[0]!.metrics.evidence_recall).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('compares settings variants (--config twice) and indexes (--root twice) as systems named by them', async () => {
+    const variant = join(root, 'small-context.yaml')
+    writeFileSync(
+      variant,
+      readFileSync(join(root, 'settings.yaml'), 'utf8').replace(/max_context_tokens: 1500/g, 'max_context_tokens: 300'),
+    )
+    const name = basename(root)
+    const configs = ['--config', join(root, 'settings.yaml'), '--config', variant]
+    const r = await runCli([
+      'eval',
+      '--root',
+      root,
+      ...configs,
+      '--questions',
+      questions,
+      '--methods',
+      'basic',
+      '--no-pairwise',
+      '--json',
+    ])
+    expect(r.code).toBe(0)
+    const systems = (JSON.parse(r.stdout) as EvalJson).systems
+    expect(systems.map((s) => s.system)).toEqual([`${name}:settings.yaml/basic`, `${name}:small-context.yaml/basic`])
+    // A fifth of the context budget recalls less of the gold answers.
+    expect(systems[1]!.metrics.answer_recall).toBeLessThan(systems[0]!.metrics.answer_recall!)
+    const roots = await runCli([
+      'eval',
+      '--root',
+      root,
+      '--root',
+      root,
+      '--questions',
+      questions,
+      '--methods',
+      'basic',
+      '--no-pairwise',
+      '--fail-under',
+      'basic.mrr=1.1',
+    ])
+    expect(roots.code).toBe(EXIT_BELOW_THRESHOLD)
+    expect(
+      roots.stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replace(/ = [\d.]+ /, ' = x ')),
+    ).toEqual([`eval: FAIL ${name}/basic.mrr = x is below 1.1`, `eval: FAIL ${name}#2/basic.mrr = x is below 1.1`])
   }, 60_000)
 })
