@@ -137,5 +137,16 @@ export function readQuestions(path: string, fields: FieldMap = {}): EvalQuestion
     }
   })
   if (questions.length === 0) throw new InputError(`${path}: no questions`, { file: path })
+  // Answers are paired across methods by id: two questions with one id would be compared with each other.
+  const firstRow = new Map<string, number>()
+  questions.forEach((q, i) => {
+    const earlier = firstRow.get(q.id)
+    if (earlier !== undefined)
+      throw new InputError(`${path} row ${i + 1}: id "${q.id}" is already used by row ${earlier}`, {
+        file: path,
+        row: i + 1,
+      })
+    firstRow.set(q.id, i + 1)
+  })
   return questions
 }

@@ -86,6 +86,11 @@ describe('question files', () => {
     expect(() => readQuestions(file('q.txt', 'x'))).toThrow(/unknown question file type "\.txt"/)
     expect(() => readQuestions(file('empty.json', '[]'))).toThrow(/empty\.json: no questions/)
     expect(() => readQuestions(file('obj.json', '{"items": []}'))).toThrow(/expected a JSON array of questions/)
+    const twice = file(
+      'twice.jsonl',
+      '{"id": "a", "question": "x?"}\n{"question": "y?"}\n{"id": "a", "question": "z?"}\n',
+    )
+    expect(() => readQuestions(twice)).toThrow(`${twice} row 3: id "a" is already used by row 1`)
     expect(() => parseFieldMap(['query=q'])).toThrow(/"query" is not a question field/)
     expect(() => parseFieldMap(['question'])).toThrow(/expected our=theirs/)
   })
