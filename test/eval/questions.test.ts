@@ -43,9 +43,10 @@ describe('question files', () => {
     const expected = { id: 'a', question: 'Q?', answer: 'A', evidence: ['doc-1'], type: 'global', assertions: ['x'] }
     expect(readQuestions(file('q.json', JSON.stringify({ questions: [one] })))).toEqual([expected])
     expect(readQuestions(file('a.json', JSON.stringify([one])))).toEqual([expected])
-    expect(readQuestions(file('q.jsonl', `${JSON.stringify(one)}\n\n${JSON.stringify(one)}\n`))).toEqual([
+    const two = { ...one, id: 'b' }
+    expect(readQuestions(file('q.jsonl', `${JSON.stringify(one)}\n\n${JSON.stringify(two)}\n`))).toEqual([
       expected,
-      expected,
+      { ...expected, id: 'b' },
     ])
   })
 
