@@ -4,6 +4,7 @@
 // and judge replies that stay unusable being counted and left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig, type Settings } from '../../src/config/index.js'
+import { cpSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadCorpus } from '../../src/eval/corpus.js'
 import { generateQuestions } from '../../src/eval/generate.js'
@@ -14,6 +15,7 @@ import type { EvalQuestion } from '../../src/eval/questions.js'
 import { type EvalResult, runEval } from '../../src/eval/run.js'
 import { aaRows } from '../../src/eval/tables.js'
 import { indexedDemo } from '../support/eval-demo.js'
+import { testdir } from '../support/testdir.js'
 import { type FakeLlm, type Responder, startFakeLlm } from '../support/fake-llm/index.js'
 import { wordCoverage } from '../support/fake-llm/eval-judge.js'
 
@@ -150,5 +152,24 @@ describe('eval with a judge', () => {
     expect(corpus.units.some((u) => supports({ text: u.text, documents: [] }, questions[1]!.evidence[0]!))).toBe(true)
     expect(questions[2]!.question).toMatch(/^\(global\) /)
     expect(questions[2]!.evidence.every((d) => d.endsWith('.txt'))).toBe(true)
+  })
+
+  it('a method the index cannot serve is reported per answer and counted, the others still scored', async () => {
+    const copy = await testdir()
+    cpSync(root, copy, { recursive: true })
+    rmSync(join(copy, 'output', 'community_reports.parquet'))
+    const copied = loadConfig({ root: copy }).settings
+    const run = await runEval({
+      targets: [{ label: 'no-reports', settings: copied }],
+      methods: ['global', 'basic'],
+      questions: QUESTIONS.slice(0, 2),
+      pairwise: false,
+      concurrency: 1,
+    })
+    expect(run.systems.map((s) => [s.system, s.errors, s.metrics.answer_recall === undefined])).toEqual([
+      ['global', 2, true],
+      ['basic', 0, false],
+    ])
+    expect(run.answers[0]!.error).toMatch(/community_reports/)
   })
 })
