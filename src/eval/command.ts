@@ -91,6 +91,11 @@ function print(result: EvalResult, json: boolean, out: Out): void {
     return
   }
   out.stdout.write(`${allTables(result).map(renderText).join('\n\n')}\n`)
+  for (const [target, items] of Object.entries(result.unreachable))
+    if (items.length > 0)
+      out.stdout.write(
+        `\nnote: ${items.length} gold evidence item(s) match no text unit or document of ${target}, so no method can recall them (first: ${items[0]!.questionId} "${items[0]!.evidence.slice(0, 60)}")\n`,
+      )
   const errors = result.answers.filter((a) => a.error !== undefined)
   for (const [system, message] of new Map(errors.map((a) => [a.system, a.error!])))
     out.stdout.write(`\n${system}: ${errors.filter((a) => a.system === system).length} questions failed: ${message}\n`)

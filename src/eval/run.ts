@@ -17,6 +17,7 @@ import { answerTokenRecall, evidenceRecallAtK, reciprocalRank } from './metrics/
 import { mean } from './metrics/stats.js'
 import { retrievedPassages } from './passages.js'
 import type { EvalQuestion } from './questions.js'
+import { type UnreachableEvidence, unreachableEvidence } from './reachable.js'
 import { type AnswerRecord, type SystemSummary, summarize } from './summary.js'
 
 export interface EvalTarget {
@@ -47,11 +48,18 @@ export interface EvalResult {
   aa: PairResult[]
   answers: AnswerRecord[]
   judge: { model: string; calls: number; costUsd: number | null; unusable: number } | null
+  /** Per index: gold evidence no text unit supports (no method can recall it). */
+  unreachable: Record<string, UnreachableEvidence[]>
 }
 
 export async function runEval(options: EvalOptions): Promise<EvalResult> {
   const answers: AnswerRecord[] = []
-  for (const target of options.targets) answers.push(...(await answerAll(target, options)))
+  const unreachable: Record<string, UnreachableEvidence[]> = {}
+  for (const target of options.targets) {
+    const { records, corpus } = await answerAll(target, options)
+    answers.push(...records)
+    unreachable[target.label] = unreachableEvidence(options.questions, corpus)
+  }
   if (options.judge !== undefined) await gradeAll(answers, options.questions, options.judge, options)
   const judgements =
     options.judge !== undefined && options.pairwise ? await compareAll(answers, options, options.judge) : []
@@ -74,10 +82,14 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
             costUsd: judgeUsage!.costUsd,
             unusable: options.judge.unusable,
           },
+    unreachable,
   }
 }
 
-async function answerAll(target: EvalTarget, options: EvalOptions): Promise<AnswerRecord[]> {
+async function answerAll(
+  target: EvalTarget,
+  options: EvalOptions,
+): Promise<{ records: AnswerRecord[]; corpus: Corpus }> {
   const { settings } = target
   const index = await readableIndex(resolve(settings.output_storage.base_dir), settings.vector_store.db_uri)
   const corpus = await loadCorpus(index.dataDir)
@@ -87,7 +99,7 @@ async function answerAll(target: EvalTarget, options: EvalOptions): Promise<Answ
     options.progress?.(`${system}: ${options.questions.length} questions`)
     for (const question of options.questions) records.push(await answerOne(target, method, system, question, corpus))
   }
-  return records
+  return { records, corpus }
 }
 
 async function answerOne(

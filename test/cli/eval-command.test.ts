@@ -17,6 +17,7 @@ interface EvalJson {
   aaCheck: Array<{ system: string; winRate: number; ok: boolean }>
   answers: Array<{ questionId: string; metrics: Record<string, number> }>
   judge: { model: string; unusable: number }
+  unreachable: Record<string, Array<{ questionId: string; evidence: string }>>
 }
 
 describe('graphrag eval', () => {
@@ -106,7 +107,9 @@ describe('graphrag eval', () => {
       question_type: 'Fact Retrieval',
       evidence: ['Stern planking unsound, replace before further service.'],
     }
-    writeFileSync(bench, JSON.stringify([record]))
+    // A paraphrased "quote", as public sets have: no text unit holds it, and the run says so.
+    const paraphrased = { ...record, id: 'Novel-2', evidence: ['The survey said the stern planks were unsound.'] }
+    writeFileSync(bench, JSON.stringify([record, paraphrased]))
     const r = await runCli([
       'eval',
       '--root',
@@ -126,6 +129,9 @@ describe('graphrag eval', () => {
     expect(out.answers[0]).toMatchObject({
       questionId: 'Novel-1',
       metrics: { answer_recall: 1, evidence_recall: 1, mrr: 1 },
+    })
+    expect(out.unreachable).toEqual({
+      [basename(root)]: [{ questionId: 'Novel-2', evidence: 'The survey said the stern planks were unsound.' }],
     })
   }, 60_000)
 

@@ -42,6 +42,7 @@ const RESULT: EvalResult = {
   aa: [pair('basic', 'basic', 0.6), pair('hybrid', 'hybrid', 0.61)],
   answers: [],
   judge: { model: 'judge', calls: 40, costUsd: 0.01, unusable: 2 },
+  unreachable: {},
 }
 
 describe('report', () => {

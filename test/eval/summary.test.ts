@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Corpus } from '../../src/eval/corpus.js'
 import { retrievedPassages } from '../../src/eval/passages.js'
+import { unreachableEvidence } from '../../src/eval/reachable.js'
 import { type AnswerRecord, summarize } from '../../src/eval/summary.js'
 
 const record = (over: Partial<AnswerRecord>): AnswerRecord => ({
@@ -123,6 +124,27 @@ describe('retrieved passages', () => {
     expect(passages).toEqual([
       { text: 'second unit', documents: ['02-the-storm.txt'] },
       { text: 'report text', documents: ['01-the-harbour.txt'] },
+    ])
+  })
+})
+
+describe('unreachable evidence', () => {
+  it('lists the gold items no text unit supports by document name or quote', () => {
+    const question = (id: string, evidence: string[]) => ({
+      id,
+      question: '?',
+      evidence,
+      type: 'local',
+      assertions: [],
+    })
+    const questions = [
+      question('a', ['02-the-storm', 'second unit', ' Second  UNIT. ']),
+      question('b', ['unit second', '…', '03-the-salvage']),
+    ]
+    expect(unreachableEvidence(questions, corpus)).toEqual([
+      { questionId: 'b', evidence: 'unit second' },
+      { questionId: 'b', evidence: '…' },
+      { questionId: 'b', evidence: '03-the-salvage' },
     ])
   })
 })

@@ -49,14 +49,18 @@ function namesDocument(evidence: string, title: string): boolean {
   return normalizeText(evidence) === key || withoutExtension(evidence) === key
 }
 
+/** Evidence as searched for in a passage: normalised, and without punctuation at its ends ("…Cooperative." matches "…Cooperative and …"). */
+export function quoteKey(evidence: string): string {
+  return normalizeText(evidence).replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, '')
+}
+
 /**
  * Whether a passage supports one gold evidence item: the evidence names one of the passage's
  * documents (title, case-insensitive, extension optional) or its text appears in the passage
  * (normalised, punctuation at its ends dropped).
  */
 export function supports(passage: RetrievedPassage, evidence: string): boolean {
-  // Punctuation at either end is not part of the quote: "…Cooperative." matches "…Cooperative and …".
-  const gold = normalizeText(evidence).replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, '')
+  const gold = quoteKey(evidence)
   if (gold === '') return false
   if (passage.documents.some((d) => namesDocument(evidence, d))) return true
   return normalizeText(passage.text).includes(gold)
