@@ -14,6 +14,7 @@ import { registerUpdateCommand } from './update-command.js'
 import { registerServeCommand } from './serve-command.js'
 import { registerDiagnosticsCommand } from './diagnostics-command.js'
 import { registerMcpCommand } from './mcp-command.js'
+import { registerEvalCommand } from './eval-command.js'
 
 export function buildProgram(): Command {
   const program = new Command('graphrag')
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerServeCommand(program)
   registerDiagnosticsCommand(program)
   registerMcpCommand(program)
+  registerEvalCommand(program)
   return program
 }
 

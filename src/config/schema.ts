@@ -16,6 +16,7 @@ import { hybridSearch } from './sections/hybrid.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
 import { chunkGraph, graphSearch } from './sections/chunk-graph.js'
 import { server } from './sections/server.js'
+import { evalSettings } from './sections/eval.js'
 import {
   clusterGraph,
   communityReports,
@@ -73,6 +74,8 @@ export const SETTINGS = section({
   hybrid_search: hybridSearch,
   // Ours: the HTTP API of `graphrag serve`.
   server,
+  // Ours: `graphrag eval`.
+  eval: evalSettings,
 })
 
 /** Settings as written in the file, defaults applied (paths still relative). */

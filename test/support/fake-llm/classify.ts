@@ -25,6 +25,7 @@ export type PromptKind =
   | 'hybrid_entities'
   | 'hybrid_search'
   | 'preflight'
+  | EvalKind
   | TuneKind
   | 'unknown'
 
@@ -48,6 +49,16 @@ const TUNE_STEPS: ReadonlyArray<readonly [RegExp, TuneKind]> = [
   [/^report writer role/, 'tune_role'],
 ]
 
+/** The judge's questions of `graphrag eval` and its question generator, by their `# Eval …: <task>` heading. */
+export type EvalKind = 'eval_judge_pairwise' | 'eval_judge_correctness' | 'eval_assertion' | 'eval_generate'
+
+const EVAL_TASKS: Readonly<Record<string, EvalKind>> = {
+  'judge: pairwise': 'eval_judge_pairwise',
+  'judge: correctness': 'eval_judge_correctness',
+  'judge: assertion': 'eval_assertion',
+  'generate: questions': 'eval_generate',
+}
+
 export interface ChatMessageLike {
   role: string
   content: string
@@ -64,6 +75,8 @@ function classifyText(text: string): PromptKind {
   // First: these questions quote corpus text, which may look like any other prompt.
   const tune = /^# Prompt tuning: (.*)/.exec(text)
   if (tune !== null) return TUNE_STEPS.find(([pattern]) => pattern.test(tune[1]!))?.[1] ?? 'unknown'
+  const evalTask = /^# Eval (\w+: \w+)/.exec(text)
+  if (evalTask !== null) return EVAL_TASKS[evalTask[1]!] ?? 'unknown'
   if (/connectivity test/i.test(text)) return 'preflight'
   // Our chunk-graph prompt: numbered units and a JSON list of typed edges between them.
   if (/^-+ unit \S+ -+$/m.test(text) && /"edges"/.test(text)) return 'chunk_graph'

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { ChatMessageLike, PromptKind } from './classify.js'
 import { tuneReply } from './tune.js'
+import { evalReply } from './eval-judge.js'
 
 export interface ResponderRequest {
   kind: PromptKind
@@ -212,6 +213,11 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
       ])
     case 'hybrid_search':
       return `The sources answer the question [S1].`
+    case 'eval_judge_pairwise':
+    case 'eval_judge_correctness':
+    case 'eval_assertion':
+    case 'eval_generate':
+      return evalReply(kind, messages)
     case 'unknown':
       return undefined
     default:
