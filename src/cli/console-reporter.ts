@@ -48,6 +48,7 @@ abstract class BaseReporter implements Reporter {
         `${s.waitingCalls} ${s.waitingCalls === 1 ? 'call' : 'calls'} waiting ${Math.round(s.longestWaitSeconds)} s`,
       )
     if (s.endpoints !== undefined) parts.push(s.endpoints)
+    if (s.batches !== undefined) parts.push(s.batches)
     return parts.join(', ')
   }
 

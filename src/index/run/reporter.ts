@@ -27,6 +27,8 @@ export interface LiveStatus {
   longestWaitSeconds: number
   /** Pooled models only: "endpoints 2/3 up (a:41 b:40 c:12 calls)". */
   endpoints?: string
+  /** Batch mode: "batches 3 submitted, 1 in progress, 2 done, 80/120 lines answered". */
+  batches?: string
 }
 
 /** The first workflow that runs again because of its own failed items last time. */

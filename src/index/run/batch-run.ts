@@ -1,0 +1,79 @@
+/**
+ * Batch mode of an index run (`--batch`, or `batch: true` on a model): the BatchMode the model
+ * registry builds its batched models with, its state kept in the run's work generation (so a
+ * `--no-wait` run, a kill or a Ctrl-C leaves it where the next run, on any machine sharing the
+ * store, finds it), and the settings the workflows run with.
+ */
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Settings } from '../../config/schema.js'
+import { ConfigError } from '../../errors.js'
+import { type BatchMode, createBatchMode } from '../../llm/batch/mode.js'
+import type { Logger } from '../../logger.js'
+import { FileKeyValueStore } from '../../storage/key-value-store.js'
+
+export interface BatchRunOptions {
+  /** `--no-wait`: submit, poll once, and stop with the batches still running (exit code 75). */
+  noWait?: boolean
+  /** `--batch-fallback sync`: a request a batch did not answer usably is retried synchronously, not in the next batch. */
+  fallback?: 'batch' | 'sync'
+}
+
+/** The work generation's folder of batch state (ids, the keys each batch holds, collected lines). */
+const BATCH_FOLDER = '.batches'
+
+const DEFAULT_POLL_MS = 30_000
+const DEFAULT_COLLECT_MS = 250
+
+/**
+ * A workflow step's calls are collected while none has come for the collect tick; the runner's own
+ * bound on calls in flight (concurrent_requests) would cut a step into many batches, so batch
+ * mode lifts it to the most lines a batch takes.
+ */
+const BATCH_CONCURRENCY = 50_000
+
+export function batchModeFor(
+  settings: Settings,
+  options: BatchRunOptions | undefined,
+  context: { env: Readonly<Record<string, string | undefined>>; log: Logger; checkpoint: () => void },
+): BatchMode | undefined {
+  const batched = (group: 'completion_models' | 'embedding_models', id: string) =>
+    options !== undefined || settings[group][id]?.batch === true
+  const any = [
+    ...Object.keys(settings.completion_models).map((id) => batched('completion_models', id)),
+    ...Object.keys(settings.embedding_models).map((id) => batched('embedding_models', id)),
+  ].some(Boolean)
+  if (!any) return undefined
+  return createBatchMode({
+    store: new FileKeyValueStore(join(settings.output_storage.base_dir, BATCH_FOLDER)),
+    enabled: (model) => {
+      const [group, id] = model.settingsPath.split('.') as ['completion_models' | 'embedding_models', string]
+      return batched(group, id)
+    },
+    pollMs: envMs(context.env, 'GRAPHRAG_BATCH_POLL_MS', DEFAULT_POLL_MS),
+    collectMs: envMs(context.env, 'GRAPHRAG_BATCH_COLLECT_MS', DEFAULT_COLLECT_MS),
+    noWait: options?.noWait === true,
+    fallback: options?.fallback === 'sync',
+    log: context.log,
+    onChange: context.checkpoint,
+  })
+}
+
+/** The settings the workflows see in batch mode: no bound on calls issued together. */
+export function batchSettings(settings: Settings): Settings {
+  return { ...settings, concurrent_requests: BATCH_CONCURRENCY }
+}
+
+/** A finished run needs none of it: the answers are in the cache and the index. */
+export async function clearBatchState(outputDir: string): Promise<void> {
+  await rm(join(outputDir, BATCH_FOLDER), { recursive: true, force: true })
+}
+
+function envMs(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {
+  const text = env[name]
+  if (text === undefined || text.trim() === '') return fallback
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`${name}: expected a whole number of milliseconds (1 or more), got "${text}"`)
+  return value
+}

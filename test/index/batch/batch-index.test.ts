@@ -1,0 +1,67 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runIndex } from '../../../src/index/run/runner.js'
+import { startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
+import { batchProject, FAST_BATCH_ENV, synchronousCalls } from './project.js'
+
+async function parquetFiles(root: string): Promise<Map<string, Buffer>> {
+  const dir = join(root, 'output')
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.parquet')).sort()
+  return new Map(await Promise.all(names.map(async (n) => [n, await readFile(join(dir, n))] as const)))
+}
+
+describe('index --batch through the fake OpenAI Batch API', () => {
+  let syncFake: FakeLlm
+  let batchFake: FakeLlm
+  let syncRoot: string
+  let batchRoot: string
+
+  beforeAll(async () => {
+    syncFake = await startFakeLlm({ embeddingDimension: 8 })
+    batchFake = await startFakeLlm({ embeddingDimension: 8, batch: { pollsBeforeDone: 2 } })
+    syncRoot = await batchProject(syncFake)
+    batchRoot = await batchProject(batchFake)
+    await runIndex({ root: syncRoot, env: {}, skipValidation: true })
+    await runIndex({ root: batchRoot, env: FAST_BATCH_ENV, skipValidation: true, batch: {} })
+  }, 120_000)
+
+  afterAll(async () => {
+    await syncFake?.close()
+    await batchFake?.close()
+  })
+
+  it('writes the same tables, byte for byte, as the synchronous index', async () => {
+    const sync = await parquetFiles(syncRoot)
+    const batch = await parquetFiles(batchRoot)
+    expect([...batch.keys()]).toEqual([...sync.keys()])
+    for (const [name, bytes] of sync) expect(batch.get(name)?.equals(bytes), name).toBe(true)
+  })
+
+  it('sends every model request as a batch line, none synchronously', () => {
+    const lines = batchFake.requests.filter((r) => r.batchLine !== undefined)
+    expect(synchronousCalls(batchFake)).toBe(0)
+    expect(lines.length).toBe(synchronousCalls(syncFake))
+  })
+
+  it('sends each workflow step in one batch: every kind of request is in exactly one batch', () => {
+    const batchesOf = new Map<string, Set<string>>()
+    for (const r of batchFake.requests)
+      if (r.batchLine !== undefined) batchesOf.set(r.kind, (batchesOf.get(r.kind) ?? new Set()).add(r.batchLine))
+    // Extraction and claims (workflows running side by side) may share a batch; gleaning comes after both.
+    expect([...batchesOf.keys()].sort()).toEqual([
+      'community_report',
+      'embedding',
+      'extract_claims',
+      'extract_claims_continue',
+      'extract_graph',
+      'extract_graph_continue',
+    ])
+    for (const [kind, ids] of batchesOf) expect(ids.size, kind).toBe(1)
+    expect(batchFake.batchApi.batches.every((b) => b.status === 'completed' && b.polls === 2)).toBe(true)
+  })
+
+  it('leaves no batch state in the published index', async () => {
+    expect(await readdir(join(batchRoot, 'output'))).not.toContain('.batches')
+  })
+})
