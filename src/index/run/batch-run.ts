@@ -13,6 +13,8 @@ import type { Logger } from '../../logger.js'
 import { FileKeyValueStore } from '../../storage/key-value-store.js'
 
 export interface BatchRunOptions {
+  /** `--batch`: every model with a Batch API is batched (else only those with `batch: true`). */
+  all?: boolean
   /** `--no-wait`: submit, poll once, and stop with the batches still running (exit code 75). */
   noWait?: boolean
   /** `--batch-fallback sync`: a request a batch did not answer usably is retried synchronously, not in the next batch. */
@@ -38,7 +40,7 @@ export function batchModeFor(
   context: { env: Readonly<Record<string, string | undefined>>; log: Logger; checkpoint: () => void },
 ): BatchMode | undefined {
   const batched = (group: 'completion_models' | 'embedding_models', id: string) =>
-    options !== undefined || settings[group][id]?.batch === true
+    options?.all === true || settings[group][id]?.batch === true
   const any = [
     ...Object.keys(settings.completion_models).map((id) => batched('completion_models', id)),
     ...Object.keys(settings.embedding_models).map((id) => batched('embedding_models', id)),

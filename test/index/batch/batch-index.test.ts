@@ -23,7 +23,7 @@ describe('index --batch through the fake OpenAI Batch API', () => {
     syncRoot = await batchProject(syncFake)
     batchRoot = await batchProject(batchFake)
     await runIndex({ root: syncRoot, env: {}, skipValidation: true })
-    await runIndex({ root: batchRoot, env: FAST_BATCH_ENV, skipValidation: true, batch: {} })
+    await runIndex({ root: batchRoot, env: FAST_BATCH_ENV, skipValidation: true, batch: { all: true } })
   }, 120_000)
 
   afterAll(async () => {
