@@ -65,6 +65,8 @@ export class BatchQueue {
   private readonly taken = new Set<string>()
   private idle: NodeJS.Timeout | undefined
   private pollTimer: NodeJS.Timeout | undefined
+  /** Polls run one after another: a batch is never polled (or collected) twice at once. */
+  private polls: Promise<void> = Promise.resolve()
   private readonly counts = { submitted: 0, done: 0, linesSent: 0, linesAnswered: 0 }
 
   constructor(private readonly options: BatchQueueOptions) {}
@@ -151,7 +153,7 @@ export class BatchQueue {
   private schedulePoll(): void {
     this.pollTimer ??= setTimeout(() => {
       this.pollTimer = undefined
-      void this.pollAll()
+      this.polls = this.polls.then(() => this.pollAll())
     }, this.options.pollMs)
   }
 

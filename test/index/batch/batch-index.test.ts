@@ -1,15 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../../src/index/run/runner.js'
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
-import { batchProject, FAST_BATCH_ENV, synchronousCalls } from './project.js'
-
-async function parquetFiles(root: string): Promise<Map<string, Buffer>> {
-  const dir = join(root, 'output')
-  const names = (await readdir(dir)).filter((n) => n.endsWith('.parquet')).sort()
-  return new Map(await Promise.all(names.map(async (n) => [n, await readFile(join(dir, n))] as const)))
-}
+import { batchProject, FAST_BATCH_ENV, indexFingerprint, synchronousCalls } from './project.js'
 
 describe('index --batch through the fake OpenAI Batch API', () => {
   let syncFake: FakeLlm
@@ -32,10 +26,9 @@ describe('index --batch through the fake OpenAI Batch API', () => {
   })
 
   it('writes the same tables, byte for byte, as the synchronous index', async () => {
-    const sync = await parquetFiles(syncRoot)
-    const batch = await parquetFiles(batchRoot)
-    expect([...batch.keys()]).toEqual([...sync.keys()])
-    for (const [name, bytes] of sync) expect(batch.get(name)?.equals(bytes), name).toBe(true)
+    const sync = await indexFingerprint(syncRoot)
+    expect(Object.keys(sync)).toContain('community_reports.parquet')
+    expect(await indexFingerprint(batchRoot)).toEqual(sync)
   })
 
   it('sends every model request as a batch line, none synchronously', () => {
@@ -58,7 +51,7 @@ describe('index --batch through the fake OpenAI Batch API', () => {
       'extract_graph_continue',
     ])
     for (const [kind, ids] of batchesOf) expect(ids.size, kind).toBe(1)
-    expect(batchFake.batchApi.batches.every((b) => b.status === 'completed' && b.polls === 2)).toBe(true)
+    expect(batchFake.batchApi.batches.every((b) => b.status === 'completed' && b.polls >= 2)).toBe(true)
   })
 
   it('leaves no batch state in the published index', async () => {

@@ -1,6 +1,9 @@
 /** A small standard-method project for the batch tests: two demo stories cut short, gleaning and claims on. */
-import { readFile, utimes } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { DOCUMENTS } from '../../../src/model/index.js'
+import { ParquetTableStore } from '../../../src/storage/table-store.js'
 import { fakeModelSettingsYaml, type FakeLlm } from '../../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../../support/shared.js'
 import { testdir } from '../../support/testdir.js'
@@ -27,11 +30,25 @@ export async function batchProject(fake: FakeLlm, extraSettings: readonly string
       0,
       4000,
     )
-  const root = await testdir(files)
-  // Documents carry their file's dates: the same for every project, so two indexes can be compared byte for byte.
-  const when = new Date('2026-01-02T03:04:05Z')
-  for (const story of STORIES) await utimes(join(root, 'input', story), when, when)
-  return root
+  return testdir(files)
+}
+
+/**
+ * Each table of the index by a hash of its Parquet bytes; documents by their rows without
+ * creation_date (the input file's ctime, which differs between two projects).
+ */
+export async function indexFingerprint(root: string): Promise<Record<string, string>> {
+  const dir = join(root, 'output')
+  const out: Record<string, string> = {}
+  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.parquet')).sort()) {
+    if (name === 'documents.parquet') continue
+    out[name] = createHash('sha256')
+      .update(await readFile(join(dir, name)))
+      .digest('hex')
+  }
+  const documents = await new ParquetTableStore(dir).read(DOCUMENTS)
+  out['documents.parquet'] = JSON.stringify(documents.map(({ creation_date, ...rest }) => rest))
+  return out
 }
 
 /** Model calls that went to the synchronous routes (not as lines of a batch). */
