@@ -45,7 +45,7 @@ export function registerIndexCommand(program: Command): void {
       '--shard <I/N>',
       'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (CI matrices; finish with a run without --shard)',
     )
-  addBatchOptions(command).action(async (flags: IndexFlags) => {
+    .action(async (flags: IndexFlags) => {
       const options = {
         root: flags.root,
         configFile: flags.config,
@@ -80,4 +80,5 @@ export function registerIndexCommand(program: Command): void {
       const { refreshFullTextAfterRun } = await import('./full-text-after-run.js')
       await refreshFullTextAfterRun(options)
     })
+  addBatchOptions(command)
 }

@@ -38,7 +38,7 @@ export function registerUpdateCommand(program: Command): void {
       '--shard <I/N>',
       'do only the model work of the I-th of N slices of the text units into the shared cache, then stop (finish with an update without --shard)',
     )
-  addBatchOptions(command).action(async (flags: UpdateFlags) => {
+    .action(async (flags: UpdateFlags) => {
       const options: RunIndexOptions = {
         root: flags.root,
         configFile: flags.config,
@@ -56,4 +56,5 @@ export function registerUpdateCommand(program: Command): void {
       const { updateCommand } = await import('./update-run.js')
       await updateCommand(options, flags.dryRun)
     })
+  addBatchOptions(command)
 }
