@@ -5,6 +5,7 @@
 import ora, { type Ora } from 'ora'
 import type { LiveStatus, PipelineEndInfo, Reporter, RerunInfo, WorkflowEndInfo } from '../index/run/reporter.js'
 import type { ModelUsageLine } from '../index/run/usage-by-model.js'
+import type { BatchStats } from '../index/run/run-stats.js'
 import { clockTime, formatCount, formatSeconds, formatUsd } from './format.js'
 
 interface Stream {
@@ -107,7 +108,14 @@ abstract class BaseReporter implements Reporter {
     }
     if (info.usageByModel.length > 1)
       for (const m of info.usageByModel) this.line(`  ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}`)
+    if (info.batch !== undefined) this.line(batchText(info.batch))
   }
+}
+
+/** "Batch API: 4 batches, 37 lines; $0.0100 instead of $0.0200 at synchronous prices (saved $0.0100)". */
+function batchText(b: BatchStats): string {
+  const batches = `${formatCount(b.batches_submitted)} ${b.batches_submitted === 1 ? 'batch' : 'batches'}`
+  return `Batch API: ${batches}, ${formatCount(b.lines_answered)} lines answered; ${formatUsd(b.cost_usd)} instead of ${formatUsd(b.sync_cost_usd)} at synchronous prices (saved ${formatUsd(b.saved_usd)})`
 }
 
 export function usageText(u: PipelineEndInfo['usage']): string {

@@ -50,6 +50,9 @@ describe('index --batch that stops before its batches end', () => {
     expect(second.code, second.stderr).toBe(0)
     expect(await readdir(join(root, 'output'))).toContain('community_reports.parquet')
     expect(fake.batchApi.batches[0]!.status).toBe('completed')
+    expect(second.stdout + second.stderr).toMatch(
+      /Batch API: \d+ batches, \d+ lines answered; \$[\d.]+ instead of \$[\d.]+ at synchronous prices \(saved \$[\d.]+\)/,
+    )
     expectNoRequestRepeated(fake)
   }, 60_000)
 

@@ -9,8 +9,11 @@ import { join } from 'node:path'
 import type { Settings } from '../../config/schema.js'
 import { ConfigError } from '../../errors.js'
 import { type BatchMode, createBatchMode } from '../../llm/batch/mode.js'
+import { BATCH_PRICE_FACTOR } from '../../llm/batch/providers.js'
+import type { ModelUsage } from '../../llm/types.js'
 import type { Logger } from '../../logger.js'
 import { FileKeyValueStore } from '../../storage/key-value-store.js'
+import type { BatchStats } from './run-stats.js'
 
 export interface BatchRunOptions {
   /** `--batch`: every model with a Batch API is batched (else only those with `batch: true`). */
@@ -69,6 +72,32 @@ export function batchSettings(settings: Settings): Settings {
 /** A finished run needs none of it: the answers are in the cache and the index. */
 export async function clearBatchState(outputDir: string): Promise<void> {
   await rm(join(outputDir, BATCH_FOLDER), { recursive: true, force: true })
+}
+
+/** The batches of the run and the discount: the batched models' workflow calls were metered at the batch price. */
+export function batchStats(
+  mode: BatchMode,
+  usageByWorkflow: Readonly<Record<string, Readonly<Record<string, ModelUsage>>>>,
+): BatchStats {
+  const models = mode.batchedModels()
+  const ids = new Set(models.map((path) => path.slice(path.indexOf('.') + 1)))
+  let cost = 0
+  for (const [workflow, byModel] of Object.entries(usageByWorkflow)) {
+    if (workflow === 'preflight') continue
+    for (const [id, usage] of Object.entries(byModel)) if (ids.has(id)) cost += usage.costUsd
+  }
+  const progress = mode.progress()
+  const syncCost = cost / BATCH_PRICE_FACTOR
+  return {
+    models,
+    batches_submitted: progress.submitted,
+    batches_collected: progress.done,
+    lines_sent: progress.linesSent,
+    lines_answered: progress.linesAnswered,
+    cost_usd: cost,
+    sync_cost_usd: syncCost,
+    saved_usd: syncCost - cost,
+  }
 }
 
 function envMs(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {

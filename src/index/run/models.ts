@@ -18,6 +18,8 @@ import {
   type UsageMeter,
 } from '../../llm/index.js'
 import type { BatchMode } from '../../llm/batch/mode.js'
+import { BATCH_PRICE_FACTOR } from '../../llm/batch/providers.js'
+import { priceOfModel } from '../../llm/pricing.js'
 import type { ChatModel, EmbeddingModel, ModelUsage } from '../../llm/types.js'
 import type { Logger } from '../../logger.js'
 import { DEFAULT_EMBEDDING_NAMES } from '../../model/embeddings.js'
@@ -97,8 +99,20 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
     let byModel = meters.get(workflow)
     if (byModel === undefined) meters.set(workflow, (byModel = new Map()))
     let m = byModel.get(opts.id)
-    if (m === undefined) byModel.set(opts.id, (m = createUsageMeter(opts)))
+    if (m === undefined) byModel.set(opts.id, (m = createUsageMeter(pricedAsCalled(workflow, opts))))
     return m
+  }
+
+  /** A batched model's workflow calls cost the batch price (the preflight is a synchronous call). */
+  function pricedAsCalled(workflow: string, opts: ModelOptions): ModelOptions {
+    if (workflow === 'preflight' || deps.batch?.queueFor(opts) === undefined) return opts
+    const price = priceOfModel(opts.provider, opts.model, opts.pricing)
+    if (price === undefined) return opts
+    const pricing = {
+      inputPer1m: price.inputPer1m * BATCH_PRICE_FACTOR,
+      outputPer1m: price.outputPer1m * BATCH_PRICE_FACTOR,
+    }
+    return { ...opts, pricing }
   }
 
   function modelDeps(workflow: string, opts: ModelOptions, cachePartition: string | undefined) {

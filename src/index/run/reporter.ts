@@ -1,4 +1,5 @@
 /** What the runner tells the outside world; the CLI renders it, tests record it. */
+import type { BatchStats } from './run-stats.js'
 import type { ModelUsage } from '../../llm/types.js'
 import type { ModelUsageLine } from './usage-by-model.js'
 
@@ -17,6 +18,8 @@ export interface PipelineEndInfo {
   /** Per configured model, in the order they were first used. */
   usageByModel: readonly ModelUsageLine[]
   vectorStore: string | undefined
+  /** Batch mode: batches, lines and the discount. */
+  batch?: BatchStats
 }
 
 /** Model calls of a workflow right now, for the progress line: retries so far and calls that take long. */

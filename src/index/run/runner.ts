@@ -20,7 +20,7 @@ import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { VERSION } from '../../version.js'
 import { compareWithActual, estimateWorkflows } from '../plan/estimate-run.js'
 import type { ChunkFigures, ReportFigures } from '../operations/estimate-usage.js'
-import { batchModeFor, batchSettings, clearBatchState, type BatchRunOptions } from './batch-run.js'
+import { batchModeFor, batchSettings, batchStats, clearBatchState, type BatchRunOptions } from './batch-run.js'
 import { createFileLogger } from './file-logger.js'
 import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
@@ -301,7 +301,10 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
   const endpoints = registry.endpointStats()
   if (Object.keys(endpoints).length > 0) stats.endpoints = endpoints
   options.update?.record(stats, reuse)
-  if (batch !== undefined) await clearBatchState(outputDir)
+  if (batch !== undefined) {
+    stats.batch = batchStats(batch, registry.usageByWorkflow())
+    await clearBatchState(outputDir)
+  }
   await finishRun(outputDir, stats, log)
   const published = await generation.publish()
   reporter.pipelineEnd({
@@ -310,6 +313,7 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
     tables: finalTables(stats),
     usage: stats.llm_totals,
     usageByModel: usageByModel(settings, registry.usageByWorkflow()),
+    batch: stats.batch,
     vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true)
       ? publishedPath(loaded.settings.vector_store.db_uri, generation.paths.output, published)
       : undefined,

@@ -28,6 +28,8 @@ export interface BatchMode {
   readonly fallback: boolean
   /** The model's queue; undefined when it is not batched or its provider has no Batch API (it runs synchronously). */
   queueFor(options: ModelOptions): BatchQueue | undefined
+  /** `completion_models.<id>` / `embedding_models.<id>` of the models whose calls are batched. */
+  batchedModels(): string[]
   /** Summed over the models' queues. */
   progress(): BatchProgress
   /** Stops every queue's timers (the process can end). */
@@ -58,6 +60,9 @@ export function createBatchMode(options: BatchModeOptions): BatchMode {
             })
       queues.set(model.settingsPath, queue)
       return queue
+    },
+    batchedModels() {
+      return [...queues].filter(([, queue]) => queue !== undefined).map(([path]) => path)
     },
     close() {
       for (const queue of queues.values()) queue?.close()

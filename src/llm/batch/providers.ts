@@ -5,6 +5,9 @@ import type { ModelOptions } from '../settings.js'
 import { openAiBatchApi } from './openai.js'
 import type { BatchApi } from './types.js'
 
+/** What a batched token costs next to a synchronous one: OpenAI, Azure (global batch), Anthropic and Gemini all charge half. */
+export const BATCH_PRICE_FACTOR = 0.5
+
 /** Providers with a Batch API; the OpenAI-compatible others (local servers, Groq, …) run synchronously. */
 const BATCH_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'azure'])
 

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunStatsFile } from '../../../src/index/run/run-stats.js'
 import { runIndex } from '../../../src/index/run/runner.js'
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
 import { batchProject, FAST_BATCH_ENV, indexFingerprint, synchronousCalls } from './project.js'
@@ -10,14 +11,17 @@ describe('index --batch through the fake OpenAI Batch API', () => {
   let batchFake: FakeLlm
   let syncRoot: string
   let batchRoot: string
+  let syncStats: RunStatsFile
+  let batchStats: RunStatsFile
 
   beforeAll(async () => {
     syncFake = await startFakeLlm({ embeddingDimension: 8 })
     batchFake = await startFakeLlm({ embeddingDimension: 8, batch: { pollsBeforeDone: 2 } })
     syncRoot = await batchProject(syncFake)
     batchRoot = await batchProject(batchFake)
-    await runIndex({ root: syncRoot, env: {}, skipValidation: true })
-    await runIndex({ root: batchRoot, env: FAST_BATCH_ENV, skipValidation: true, batch: { all: true } })
+    syncStats = (await runIndex({ root: syncRoot, env: {}, skipValidation: true })).stats
+    batchStats = (await runIndex({ root: batchRoot, env: FAST_BATCH_ENV, skipValidation: true, batch: { all: true } }))
+      .stats
   }, 120_000)
 
   afterAll(async () => {
@@ -52,6 +56,24 @@ describe('index --batch through the fake OpenAI Batch API', () => {
     ])
     for (const [kind, ids] of batchesOf) expect(ids.size, kind).toBe(1)
     expect(batchFake.batchApi.batches.every((b) => b.status === 'completed' && b.polls >= 2)).toBe(true)
+  })
+
+  it('prices the batched calls at half and reports the discount in stats.json', () => {
+    const sync = syncStats.llm_totals.costUsd
+    expect(sync).toBeGreaterThan(0)
+    expect(batchStats.llm_totals.costUsd).toBeCloseTo(sync / 2, 10)
+    const lines = batchFake.requests.filter((r) => r.batchLine !== undefined).length
+    expect(batchStats.batch).toEqual({
+      models: ['completion_models.default_completion_model', 'embedding_models.default_embedding_model'],
+      batches_submitted: batchFake.batchApi.batches.length,
+      batches_collected: batchFake.batchApi.batches.length,
+      lines_sent: lines,
+      lines_answered: lines,
+      cost_usd: expect.closeTo(sync / 2, 10),
+      sync_cost_usd: expect.closeTo(sync, 10),
+      saved_usd: expect.closeTo(sync / 2, 10),
+    })
+    expect(syncStats.batch).toBeUndefined()
   })
 
   it('leaves no batch state in the published index', async () => {
