@@ -118,11 +118,15 @@ function addResult(out: Map<string, LineResult>, line: OutputLine): void {
   }
   if (out.get(line.custom_id)?.ok === true) return
   const body = line.response?.body as { error?: { message?: string } } | undefined
-  const message = line.error?.message ?? body?.error?.message ?? `HTTP ${status ?? 'error'}`
+  // Auth replies echo (part of) the key: only their status is kept.
+  const auth = status === 401 || status === 403
+  const message = auth ? undefined : (line.error?.message ?? body?.error?.message)
+  const text =
+    status === undefined ? (message ?? 'no answer') : `HTTP ${status}${message === undefined ? '' : `: ${message}`}`
   out.set(line.custom_id, {
     ok: false,
     status,
-    message: redactUrls(status === undefined ? message : `HTTP ${status}: ${message}`),
+    message: redactUrls(text),
     // An expired line or a transient status is asked again; a 400 would be refused again.
     retryable: status === undefined || isRetryableStatus(status),
   })
