@@ -20,7 +20,7 @@ export function addBatchOptions(command: Command): Command {
   return command
     .option(
       '--batch',
-      "send each workflow step's model calls as provider batches (OpenAI, Azure OpenAI): about half the price, answered within 24 h; see docs/batch.md",
+      "send each workflow step's model calls as provider batches (OpenAI, Azure OpenAI, Anthropic, Gemini): about half the price, answered within 24 h; see docs/batch.md",
       false,
     )
     .option(

@@ -35,7 +35,8 @@ export function batchPricing(settings: Settings, estimate: CostEstimate, all: bo
       continue
     }
     const provider = providerOf(entry)
-    const sellsBatches = hasBatchApi(provider) && !Array.isArray(entry.api_base)
+    const kind = path!.startsWith('embedding_models.') ? 'embedding' : 'chat'
+    const sellsBatches = hasBatchApi(provider, kind) && !Array.isArray(entry.api_base)
     // In a batch run the models it batches; otherwise what `--batch` would batch.
     const batched = sellsBatches && (batchRun ? all || entry.batch : true)
     if (!sellsBatches && (all || entry.batch)) synchronous.set(path!, provider)

@@ -7,6 +7,7 @@
  */
 import { AttemptFailure, isRetryableStatus } from '../failure.js'
 import { redactUrls, safeUrl } from '../safe-url.js'
+import { httpFailure } from './http.js'
 import type { BatchApi, BatchLine, BatchStatus, LineResult } from './types.js'
 
 export interface OpenAiBatchOptions {
@@ -130,30 +131,6 @@ function addResult(out: Map<string, LineResult>, line: OutputLine): void {
     // An expired line or a transient status is asked again; a 400 would be refused again.
     retryable: status === undefined || isRetryableStatus(status),
   })
-}
-
-async function httpFailure(reply: Response, what: string): Promise<AttemptFailure> {
-  const status = reply.status
-  // Auth replies echo (part of) the key: their text is not passed on.
-  const auth = status === 401 || status === 403
-  let message = ''
-  if (!auth) {
-    const text = await reply.text()
-    try {
-      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error
-      message = text
-    }
-  }
-  return new AttemptFailure(
-    `batch API ${what}: HTTP ${status}${auth ? '' : `: ${redactUrls(message.slice(0, 300))}`}`,
-    {
-      kind: 'http',
-      status,
-      retryable: isRetryableStatus(status),
-    },
-  )
 }
 
 function invalid(message: string): AttemptFailure {
