@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type LiveStatus, SILENT_REPORTER } from '../../../src/index/run/reporter.js'
 import type { RunStatsFile } from '../../../src/index/run/run-stats.js'
 import { runIndex } from '../../../src/index/run/runner.js'
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
@@ -13,6 +14,8 @@ describe('index --batch through the fake OpenAI Batch API', () => {
   let batchRoot: string
   let syncStats: RunStatsFile
   let batchStats: RunStatsFile
+  /** The batch part of the progress line, sampled while the batch run ran. */
+  const progress = new Set<string>()
 
   beforeAll(async () => {
     syncFake = await startFakeLlm({ embeddingDimension: 8 })
@@ -20,8 +23,19 @@ describe('index --batch through the fake OpenAI Batch API', () => {
     syncRoot = await batchProject(syncFake)
     batchRoot = await batchProject(batchFake)
     syncStats = (await runIndex({ root: syncRoot, env: {}, skipValidation: true })).stats
-    batchStats = (await runIndex({ root: batchRoot, env: FAST_BATCH_ENV, skipValidation: true, batch: { all: true } }))
-      .stats
+    let live: ((workflow: string) => LiveStatus) | undefined
+    const reporter = { ...SILENT_REPORTER, watch: (source: (workflow: string) => LiveStatus) => (live = source) }
+    const sampler = setInterval(() => {
+      const batches = live?.('extract_graph').batches
+      if (batches !== undefined) progress.add(batches)
+    }, 2)
+    try {
+      batchStats = (
+        await runIndex({ root: batchRoot, env: FAST_BATCH_ENV, skipValidation: true, batch: { all: true }, reporter })
+      ).stats
+    } finally {
+      clearInterval(sampler)
+    }
   }, 120_000)
 
   afterAll(async () => {
@@ -74,6 +88,16 @@ describe('index --batch through the fake OpenAI Batch API', () => {
       saved_usd: expect.closeTo(sync / 2, 10),
     })
     expect(syncStats.batch).toBeUndefined()
+  })
+
+  it('shows batches submitted, in progress and done and the lines answered in the progress line', () => {
+    const pattern = /^batches (\d+) submitted, (\d+) in progress, (\d+) done, (\d+)\/(\d+) lines answered$/
+    const samples = [...progress].map((text) => pattern.exec(text)?.slice(1).map(Number))
+    expect(samples.length).toBeGreaterThan(1)
+    expect(samples.every((s) => s !== undefined)).toBe(true)
+    // A batch was seen running (submitted, not yet answered) and, later, answered.
+    expect(samples.some((s) => s![1]! > 0)).toBe(true)
+    expect(samples.some((s) => s![2]! > 0 && s![3]! > 0)).toBe(true)
   })
 
   it('leaves no batch state in the published index', async () => {

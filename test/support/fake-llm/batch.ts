@@ -16,7 +16,7 @@ export interface FakeBatchOptions {
 
 type BatchOutcome = { status: 'completed' } | { status: 'failed' } | { status: 'expired'; answered: number }
 
-export interface FakeBatch {
+interface FakeBatch {
   id: string
   endpoint: string
   status: string
