@@ -20,6 +20,8 @@ export async function batchProject(fake: FakeLlm, options: { localClaims?: boole
   const files: Record<string, string> = {
     'settings.yaml': [
       options.localClaims === true ? models.replace('embedding_models:', `${local}embedding_models:`) : models,
+      // Two calls at a time: batch mode must not let this bound cut a step into many batches.
+      'concurrent_requests: 2',
       'chunking:\n  size: 300\n  overlap: 0',
       'extract_graph:\n  max_gleanings: 1',
       `extract_claims:\n  enabled: true\n  max_gleanings: 1${options.localClaims === true ? '\n  completion_model_id: local_chat' : ''}`,
