@@ -21,7 +21,7 @@ const JSON_ASK: CompletionRequest = {
 function batchedModel(options: ModelOptions) {
   const api = batchApiFor(options)
   if (api === undefined) throw new Error(`${options.provider} has no batch API`)
-  const state = new BatchState(new MemoryKeyValueStore())
+  const state = new BatchState(new MemoryKeyValueStore(), 'batches/test')
   const queue = new BatchQueue({ api, state, modelRef: options.settingsPath, pollMs: 5, collectMs: 20, noWait: false })
   return createChatModel(options, { batch: { queue, fallback: false } })
 }

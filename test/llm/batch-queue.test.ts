@@ -4,6 +4,7 @@ import { openAiBatchApi } from '../../src/llm/batch/openai.js'
 import { BatchesPending, BatchQueue } from '../../src/llm/batch/queue.js'
 import { BatchState } from '../../src/llm/batch/state.js'
 import type { BatchApi, BatchLine } from '../../src/llm/batch/types.js'
+import { StorageError } from '../../src/errors.js'
 import { MemoryKeyValueStore } from '../../src/storage/key-value-store.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 
@@ -27,7 +28,7 @@ describe('BatchQueue', () => {
   const queue = (store: MemoryKeyValueStore, limits: Partial<BatchApi> = {}, noWait = false) =>
     new BatchQueue({
       api: { ...api, ...limits },
-      state: new BatchState(store),
+      state: new BatchState(store, 'batches/test'),
       modelRef: 'completion_models.test',
       pollMs: 2,
       collectMs: 10,
@@ -71,5 +72,18 @@ describe('BatchQueue', () => {
     const before = fake.batchApi.batches.length
     expect((await queue(store).request(line('nw-1', 'later'), undefined)).ok).toBe(true)
     expect(fake.batchApi.batches.length).toBe(before)
+  })
+
+  it('a damaged state file stops with one error naming it, rather than paying for its batches again', async () => {
+    const store = new MemoryKeyValueStore()
+    await store.set('state.json', '{"version": 1, "batches": [')
+    const error = await queue(store)
+      .request(line('d-1', 'x'), undefined)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+    expect(error).toBeInstanceOf(StorageError)
+    expect((error as Error).message).toMatch(/^batches\/test\/state\.json is not valid JSON .*delete batches\/test/)
   })
 })

@@ -49,8 +49,10 @@ export function batchModeFor(
     ...Object.keys(settings.embedding_models).map((id) => batched('embedding_models', id)),
   ].some(Boolean)
   if (!any) return undefined
+  const location = join(settings.output_storage.base_dir, BATCH_FOLDER)
   return createBatchMode({
-    store: new FileKeyValueStore(join(settings.output_storage.base_dir, BATCH_FOLDER)),
+    store: new FileKeyValueStore(location),
+    location,
     enabled: (model) => {
       const [group, id] = model.settingsPath.split('.') as ['completion_models' | 'embedding_models', string]
       return batched(group, id)

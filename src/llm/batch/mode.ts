@@ -13,6 +13,8 @@ import { BatchState } from './state.js'
 export interface BatchModeOptions {
   /** Where the batch state lives (a folder of the run's work generation); one partition per model. */
   store: KeyValueStore
+  /** That folder, for messages. */
+  location: string
   /** Whether a model is to be batched (`--batch`, or `batch: true` in its settings). */
   enabled(options: ModelOptions): boolean
   pollMs: number
@@ -50,7 +52,10 @@ export function createBatchMode(options: BatchModeOptions): BatchMode {
           ? undefined
           : new BatchQueue({
               api,
-              state: new BatchState(options.store.child(model.settingsPath)),
+              state: new BatchState(
+                options.store.child(model.settingsPath),
+                `${options.location}/${model.settingsPath}`,
+              ),
               modelRef: model.settingsPath,
               pollMs: options.pollMs,
               collectMs: options.collectMs,

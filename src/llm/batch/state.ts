@@ -4,6 +4,7 @@
  * its lines), and every collected line's result (`lines/<key>`) until a call takes it. Lines are
  * written before the batch leaves state.json, so a kill in between only downloads the batch again.
  */
+import { StorageError } from '../../errors.js'
 import type { KeyValueStore } from '../../storage/key-value-store.js'
 import type { LineResult } from './types.js'
 
@@ -27,14 +28,18 @@ export class BatchState {
   private writes: Promise<void> = Promise.resolve()
   private readonly lines: KeyValueStore
 
-  constructor(private readonly store: KeyValueStore) {
+  /** `where` names the state's folder in errors (`output/.output.run/work/.batches/<model>`). */
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly where: string,
+  ) {
     this.lines = store.child('lines')
   }
 
   /** Reads state.json once; an absent or unreadable one means no batch is pending. */
   load(): Promise<void> {
     this.loaded ??= this.store.get(STATE_KEY).then((text) => {
-      const parsed = text === undefined ? undefined : (JSON.parse(text) as Partial<StateFile>)
+      const parsed = text === undefined ? undefined : this.parse<Partial<StateFile>>(text, STATE_KEY)
       if (parsed?.version === 1 && Array.isArray(parsed.batches)) this.file = { version: 1, batches: parsed.batches }
       for (const batch of this.file.batches) for (const key of batch.keys) this.byKey.set(key, batch)
     })
@@ -65,7 +70,20 @@ export class BatchState {
 
   async answered(key: string): Promise<LineResult | undefined> {
     const text = await this.lines.get(key)
-    return text === undefined ? undefined : (JSON.parse(text) as LineResult)
+    return text === undefined ? undefined : this.parse<LineResult>(text, `lines/${key}`)
+  }
+
+  /** A damaged file is not taken as "nothing pending": that could pay for the batches again. */
+  private parse<T>(text: string, file: string): T {
+    try {
+      return JSON.parse(text) as T
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error
+      throw new StorageError(
+        `${this.where}/${file} is not valid JSON (${error.message}); delete ${this.where} to forget its batches (their requests are then submitted again)`,
+        { path: `${this.where}/${file}` },
+      )
+    }
   }
 
   /** Writes one after another, each the whole state as it is then. */

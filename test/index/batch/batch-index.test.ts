@@ -1,9 +1,11 @@
-import { readdir } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LiveStatus, SILENT_REPORTER } from '../../../src/index/run/reporter.js'
 import type { RunStatsFile } from '../../../src/index/run/run-stats.js'
 import { runIndex } from '../../../src/index/run/runner.js'
+import { runUpdate } from '../../../src/index/run/update.js'
+import { PROJECT_ROOT } from '../../support/shared.js'
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
 import { batchProject, FAST_BATCH_ENV, indexFingerprint, synchronousCalls } from './project.js'
 
@@ -102,5 +104,18 @@ describe('index --batch through the fake OpenAI Batch API', () => {
 
   it('leaves no batch state in the published index', async () => {
     expect(await readdir(join(batchRoot, 'output'))).not.toContain('.batches')
+  })
+
+  // Last: it changes both projects.
+  it('update --batch sends the new document’s calls as batches and writes the tables a synchronous update writes', async () => {
+    const story = join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '03-the-salvage.txt')
+    const added = (await readFile(story, 'utf8')).slice(0, 2000)
+    for (const root of [syncRoot, batchRoot]) await writeFile(join(root, 'input', '03-the-salvage.txt'), added)
+    await runUpdate({ root: syncRoot, env: {}, skipValidation: true })
+    const before = batchFake.batchApi.batches.length
+    await runUpdate({ root: batchRoot, env: FAST_BATCH_ENV, skipValidation: true, batch: { all: true } })
+    expect(batchFake.batchApi.batches.length).toBeGreaterThan(before)
+    expect(synchronousCalls(batchFake)).toBe(0)
+    expect(await indexFingerprint(batchRoot)).toEqual(await indexFingerprint(syncRoot))
   })
 })
