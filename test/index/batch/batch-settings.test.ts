@@ -1,0 +1,33 @@
+// `batch: true` on a model: validated like any key, and it changes no resume fingerprint (a batch answers as the synchronous call would).
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from '../../../src/config/load.js'
+import { PIPELINES } from '../../../src/index/plan/pipelines.js'
+import { fingerprintWorkflows } from '../../../src/index/plan/plan-fingerprints.js'
+import { testdir } from '../../support/testdir.js'
+
+const settings = (batch: string) =>
+  `completion_models:\n  default_completion_model:\n    model_provider: openai\n    model: gpt-4.1\n    api_key: sk-a\n${batch}`
+
+describe('batch in model settings', () => {
+  it('changes no resume fingerprint', async () => {
+    const root = await testdir({ 'input/a.txt': 'Some text.' })
+    const load = async (yaml: string) => {
+      await writeFile(join(root, 'settings.yaml'), yaml)
+      return loadConfig({ root, env: {} }).settings
+    }
+    const plain = await load(settings(''))
+    const batched = await load(settings('    batch: true\n'))
+    expect(batched.completion_models.default_completion_model!.batch).toBe(true)
+    expect(plain.completion_models.default_completion_model!.batch).toBe(false)
+    expect(await fingerprintWorkflows(PIPELINES.standard, batched)).toEqual(
+      await fingerprintWorkflows(PIPELINES.standard, plain),
+    )
+  })
+
+  it('must be true or false, named by its key', async () => {
+    const root = await testdir({ 'input/a.txt': 'Some text.', 'settings.yaml': settings('    batch: sometimes\n') })
+    expect(() => loadConfig({ root, env: {} })).toThrow(/completion_models\.default_completion_model\.batch/)
+  })
+})
