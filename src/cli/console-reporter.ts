@@ -114,7 +114,7 @@ abstract class BaseReporter implements Reporter {
 
 /** "Batch API: 4 batches, 37 lines; $0.0100 instead of $0.0200 at synchronous prices (saved $0.0100)". */
 function batchText(b: BatchStats): string {
-  const batches = `${formatCount(b.batches_submitted)} ${b.batches_submitted === 1 ? 'batch' : 'batches'}`
+  const batches = `${formatCount(b.batches_collected)} ${b.batches_collected === 1 ? 'batch' : 'batches'}`
   return `Batch API: ${batches}, ${formatCount(b.lines_answered)} lines answered; ${formatUsd(b.cost_usd)} instead of ${formatUsd(b.sync_cost_usd)} at synchronous prices (saved ${formatUsd(b.saved_usd)})`
 }
 

@@ -50,9 +50,14 @@ describe('index --batch that stops before its batches end', () => {
     expect(second.code, second.stderr).toBe(0)
     expect(await readdir(join(root, 'output'))).toContain('community_reports.parquet')
     expect(fake.batchApi.batches[0]!.status).toBe('completed')
+    const lines = fake.requests.filter((r) => r.batchLine !== undefined).length
+    // The second run collected every batch, the first one's included, and every line.
     expect(second.stdout + second.stderr).toMatch(
-      /Batch API: \d+ batches, \d+ lines answered; \$[\d.]+ instead of \$[\d.]+ at synchronous prices \(saved \$[\d.]+\)/,
+      new RegExp(
+        `Batch API: ${fake.batchApi.batches.length} batches, ${lines} lines answered; \\$[\\d.]+ instead of \\$[\\d.]+ at synchronous prices \\(saved \\$[\\d.]+\\)`,
+      ),
     )
+    expect(second.stdout + second.stderr).toContain(`${lines}/${lines} lines answered`)
     expectNoRequestRepeated(fake)
   }, 60_000)
 

@@ -32,8 +32,9 @@ export interface BatchProgress {
   submitted: number
   /** Batches submitted (by this run or an earlier one) and not collected yet. */
   pending: number
-  /** Batches this run collected. */
+  /** Batches this run collected (some may have been submitted by an earlier run). */
   done: number
+  /** Lines of the batches this run submitted or collected. */
   linesSent: number
   linesAnswered: number
 }
@@ -68,6 +69,7 @@ export class BatchQueue {
   /** Polls run one after another: a batch is never polled (or collected) twice at once. */
   private polls: Promise<void> = Promise.resolve()
   private readonly counts = { submitted: 0, done: 0, linesSent: 0, linesAnswered: 0 }
+  private readonly submittedHere = new Set<string>()
 
   constructor(private readonly options: BatchQueueOptions) {}
 
@@ -143,6 +145,7 @@ export class BatchQueue {
       return
     }
     await this.options.state.add({ id, keys, submitted: new Date().toISOString() })
+    this.submittedHere.add(id)
     this.counts.submitted += 1
     this.counts.linesSent += lines.length
     this.options.log?.info(`${this.options.modelRef}: submitted batch ${id} (${lines.length} requests)`)
@@ -176,6 +179,8 @@ export class BatchQueue {
       if (status === 'pending') return false
       const results = await api.results(batch.id)
       await state.collected(batch.id, results)
+      // A batch an earlier run submitted: its lines count as sent for this run's "answered of sent".
+      if (!this.submittedHere.has(batch.id)) this.counts.linesSent += batch.keys.length
       this.counts.done += 1
       this.counts.linesAnswered += [...results.values()].filter((r) => r.ok).length
       this.options.log?.info(`${this.options.modelRef}: batch ${batch.id} ${status} (${results.size} lines)`)
