@@ -69,8 +69,7 @@ function writeBatchPricing(pricing: BatchPricing, out: { write(text: string): un
     out.write(
       `With --batch: ${formatUsd(pricing.batchUsd)} instead of ${formatUsd(pricing.syncUsd)}${part} (batch APIs charge about half; answers within 24 h, see docs/batch.md)\n`,
     )
-  for (const m of pricing.synchronous)
-    out.write(`  ${m.model} (${m.provider}): no batch API, its calls run synchronously\n`)
+  for (const m of pricing.synchronous) out.write(`  ${m.model} (${m.reason}): its calls run synchronously\n`)
 }
 
 /** One row per workflow that calls a model, then the total: calls, tokens and cost. */

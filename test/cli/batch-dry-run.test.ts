@@ -51,6 +51,6 @@ describe('index --dry-run with batch prices', () => {
       env: {},
     })
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stdout).toContain('completion_models.local_chat (ollama): no batch API, its calls run synchronously')
+    expect(result.stdout).toContain('completion_models.local_chat (ollama: no batch API): its calls run synchronously')
   })
 })

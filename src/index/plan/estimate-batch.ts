@@ -17,8 +17,8 @@ export interface BatchPricing {
   batchUsd: number
   /** Some workflow's model has no known price: the figures cover the others. */
   partial: boolean
-  /** Models the run would batch but whose provider has no Batch API: they run synchronously. */
-  synchronous: Array<{ model: string; provider: string }>
+  /** Models the run would batch but cannot (no Batch API, or a pool of servers): they run synchronously. */
+  synchronous: Array<{ model: string; reason: string }>
 }
 
 export function batchPricing(settings: Settings, estimate: CostEstimate, all: boolean): BatchPricing {
@@ -39,7 +39,8 @@ export function batchPricing(settings: Settings, estimate: CostEstimate, all: bo
     const sellsBatches = hasBatchApi(provider, kind) && !Array.isArray(entry.api_base)
     // In a batch run the models it batches; otherwise what `--batch` would batch.
     const batched = sellsBatches && (batchRun ? all || entry.batch : true)
-    if (!sellsBatches && (all || entry.batch)) synchronous.set(path!, provider)
+    const reason = Array.isArray(entry.api_base) ? 'api_base is a list of servers' : `${provider}: no batch API`
+    if (!sellsBatches && (all || entry.batch)) synchronous.set(path!, reason)
     batchUsd += (row.costUsd ?? 0) * (batched ? BATCH_PRICE_FACTOR : 1)
     syncUsd += row.costUsd ?? 0
   }
@@ -48,7 +49,7 @@ export function batchPricing(settings: Settings, estimate: CostEstimate, all: bo
     syncUsd,
     batchUsd,
     partial: estimate.workflows.some((w) => w.costUsd === null),
-    synchronous: [...synchronous].map(([model, provider]) => ({ model, provider })),
+    synchronous: [...synchronous].map(([model, reason]) => ({ model, reason })),
   }
 }
 

@@ -48,6 +48,8 @@ export function batchModeFor(
     ...Object.keys(settings.completion_models).map((id) => batched('completion_models', id)),
     ...Object.keys(settings.embedding_models).map((id) => batched('embedding_models', id)),
   ].some(Boolean)
+  if (!any && options?.noWait === true)
+    throw new ConfigError('--no-wait: nothing is batched; add --batch (or batch: true on a model)')
   if (!any) return undefined
   const location = join(settings.output_storage.base_dir, BATCH_FOLDER)
   return createBatchMode({

@@ -46,7 +46,9 @@ export function createBatchMode(options: BatchModeOptions): BatchMode {
       if (queues.has(model.settingsPath)) return queues.get(model.settingsPath)
       const api = options.enabled(model) ? batchApiFor(model) : undefined
       if (options.enabled(model) && api === undefined)
-        options.log?.warn(`${model.settingsPath}: ${model.provider} has no batch API; its calls are made synchronously`)
+        options.log?.warn(
+          `${model.settingsPath}: ${model.pool === undefined ? `${model.provider} has no batch API` : 'api_base is a list of servers'}; its calls are made synchronously`,
+        )
       const queue =
         api === undefined
           ? undefined

@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config/load.js'
 import { PIPELINES } from '../../../src/index/plan/pipelines.js'
+import { batchModeFor } from '../../../src/index/run/batch-run.js'
+import { createFileLogger } from '../../../src/index/run/file-logger.js'
 import { fingerprintWorkflows } from '../../../src/index/plan/plan-fingerprints.js'
 import { testdir } from '../../support/testdir.js'
 
@@ -29,5 +31,14 @@ describe('batch in model settings', () => {
   it('must be true or false, named by its key', async () => {
     const root = await testdir({ 'input/a.txt': 'Some text.', 'settings.yaml': settings('    batch: sometimes\n') })
     expect(() => loadConfig({ root, env: {} })).toThrow(/completion_models\.default_completion_model\.batch/)
+  })
+
+  it('--no-wait with nothing to batch is an error, not a run that silently waits for nothing', async () => {
+    const root = await testdir({ 'input/a.txt': 'Some text.', 'settings.yaml': settings('') })
+    const { settings: loaded } = loadConfig({ root, env: {} })
+    const context = { env: {}, log: createFileLogger(join(root, 'test.log'), { verbose: false }), checkpoint() {} }
+    expect(() => batchModeFor(loaded, { noWait: true }, context)).toThrow(/^--no-wait: nothing is batched/)
+    expect(batchModeFor(loaded, { noWait: false }, context)).toBeUndefined()
+    expect(batchModeFor(loaded, { all: true, noWait: true }, context)).toBeDefined()
   })
 })
