@@ -61,23 +61,30 @@ describe('index --batch that stops before its batches end', () => {
     expectNoRequestRepeated(fake)
   }, 60_000)
 
-  it('kill -9 while polling loses nothing: the re-run polls the same batch and submits nothing twice', async () => {
-    const batch = { pollsBeforeDone: 1_000_000 }
-    fake = await startFakeLlm({ embeddingDimension: 8, batch })
-    const root = await batchProject(fake)
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'graphrag.js'), ...INDEX(root)], {
-      env: { ...process.env, ...FAST_BATCH_ENV, CI: 'true', NO_COLOR: '1' },
-      stdio: 'ignore',
-    })
-    const ended = new Promise((resolve) => child.on('close', resolve))
-    await waitFor(() => (fake?.batchApi.batches[0]?.polls ?? 0) >= 3)
-    child.kill('SIGKILL')
-    await ended
-    batch.pollsBeforeDone = 1
+  it.each([
+    ['kill -9', 'SIGKILL', null],
+    ['Ctrl-C', 'SIGINT', 130],
+  ] as const)(
+    '%s while polling loses nothing: the re-run polls the same batch and submits nothing twice',
+    async (_, signal, code) => {
+      const batch = { pollsBeforeDone: 1_000_000 }
+      fake = await startFakeLlm({ embeddingDimension: 8, batch })
+      const root = await batchProject(fake)
+      const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'graphrag.js'), ...INDEX(root)], {
+        env: { ...process.env, ...FAST_BATCH_ENV, CI: 'true', NO_COLOR: '1' },
+        stdio: 'ignore',
+      })
+      const ended = new Promise((resolve) => child.on('close', (exit) => resolve(exit)))
+      await waitFor(() => (fake?.batchApi.batches[0]?.polls ?? 0) >= 3)
+      child.kill(signal)
+      expect(await ended).toBe(code)
+      batch.pollsBeforeDone = 1
 
-    const rerun = await runCli(INDEX(root), { env: FAST_BATCH_ENV })
-    expect(rerun.code, rerun.stderr).toBe(0)
-    expect(fake.batchApi.batches[0]!.status).toBe('completed')
-    expectNoRequestRepeated(fake)
-  }, 60_000)
+      const rerun = await runCli(INDEX(root), { env: FAST_BATCH_ENV })
+      expect(rerun.code, rerun.stderr).toBe(0)
+      expect(fake.batchApi.batches[0]!.status).toBe('completed')
+      expectNoRequestRepeated(fake)
+    },
+    60_000,
+  )
 })

@@ -40,7 +40,13 @@ const BATCH_CONCURRENCY = 50_000
 export function batchModeFor(
   settings: Settings,
   options: BatchRunOptions | undefined,
-  context: { env: Readonly<Record<string, string | undefined>>; log: Logger; checkpoint: () => void },
+  context: {
+    env: Readonly<Record<string, string | undefined>>
+    log: Logger
+    checkpoint: () => void
+    /** Aborted on Ctrl-C (Interruption.requestedSignal). */
+    stop?: AbortSignal
+  },
 ): BatchMode | undefined {
   const batched = (group: 'completion_models' | 'embedding_models', id: string) =>
     options?.all === true || settings[group][id]?.batch === true
@@ -65,6 +71,7 @@ export function batchModeFor(
     fallback: options?.fallback === 'sync',
     log: context.log,
     onChange: context.checkpoint,
+    stop: context.stop,
   })
 }
 

@@ -193,6 +193,7 @@ async function runInGeneration(
     env: options.env ?? process.env,
     log,
     checkpoint: () => generation.checkpoint(),
+    stop: options.interrupt?.requestedSignal,
   })
   try {
     return await runWithModels(options, { loaded, plan, generation, reuse, cache, log, started, batch })

@@ -24,6 +24,8 @@ export interface BatchModeOptions {
   fallback: boolean
   log?: Logger
   onChange?: () => void
+  /** Ctrl-C: the batches are left running (the next run collects them) and their callers stop at once. */
+  stop?: AbortSignal
 }
 
 export interface BatchMode {
@@ -40,6 +42,9 @@ export interface BatchMode {
 
 export function createBatchMode(options: BatchModeOptions): BatchMode {
   const queues = new Map<string, BatchQueue | undefined>()
+  options.stop?.addEventListener('abort', () => {
+    for (const queue of queues.values()) queue?.close(options.stop?.reason)
+  })
   return {
     fallback: options.fallback,
     queueFor(model) {

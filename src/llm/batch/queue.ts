@@ -70,6 +70,7 @@ export class BatchQueue {
   private polls: Promise<void> = Promise.resolve()
   private readonly counts = { submitted: 0, done: 0, linesSent: 0, linesAnswered: 0 }
   private readonly submittedHere = new Set<string>()
+  private closed: unknown
 
   constructor(private readonly options: BatchQueueOptions) {}
 
@@ -77,12 +78,16 @@ export class BatchQueue {
     return { ...this.counts, pending: this.options.state.pending().length }
   }
 
-  /** The run is over: no more submissions or polls; whoever still waits is told the call was aborted. */
-  close(): void {
+  /**
+   * No more submissions or polls: requests not yet submitted are dropped and whoever still waits gets
+   * `reason` (the run is over, or was interrupted). Submitted batches stay in the saved state.
+   */
+  close(reason: unknown = aborted()): void {
+    this.closed = reason
     clearTimeout(this.idle)
     clearTimeout(this.pollTimer)
     this.collecting.clear()
-    for (const key of [...this.waiters.keys()]) this.fail(key, aborted())
+    for (const key of [...this.waiters.keys()]) this.fail(key, reason)
   }
 
   async request(line: BatchLine, signal: AbortSignal | undefined): Promise<LineResult> {
@@ -96,6 +101,7 @@ export class BatchQueue {
       }
     }
     if (signal?.aborted === true) throw aborted()
+    if (this.closed !== undefined) throw this.closed
     return new Promise<LineResult>((resolve, reject) => {
       const waiter = { resolve, reject }
       signal?.addEventListener('abort', () => this.abandon(line.key, waiter), { once: true })
