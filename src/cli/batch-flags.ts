@@ -14,6 +14,7 @@ export interface BatchFlags {
   batch: boolean
   wait: boolean
   batchFallback: string
+  shard?: string
 }
 
 export function addBatchOptions(command: Command): Command {
@@ -38,6 +39,11 @@ export function addBatchOptions(command: Command): Command {
 export function batchOptions(flags: BatchFlags): BatchRunOptions {
   if (flags.batchFallback !== 'batch' && flags.batchFallback !== 'sync')
     throw new ConfigError(`--batch-fallback: expected batch or sync, got "${flags.batchFallback}"`)
+  // A shard makes its slice's calls synchronously into the shared cache; batching is the other way to pay less.
+  if (flags.shard !== undefined && (flags.batch || !flags.wait))
+    throw new ConfigError(
+      '--shard and --batch do not combine: shards make their calls synchronously (see docs/batch.md)',
+    )
   return { all: flags.batch, noWait: !flags.wait, fallback: flags.batchFallback }
 }
 

@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { batchOptions } from '../../../src/cli/batch-flags.js'
 import { loadConfig } from '../../../src/config/load.js'
 import { PIPELINES } from '../../../src/index/plan/pipelines.js'
 import { batchModeFor } from '../../../src/index/run/batch-run.js'
@@ -40,5 +41,20 @@ describe('batch in model settings', () => {
     expect(() => batchModeFor(loaded, { noWait: true }, context)).toThrow(/^--no-wait: nothing is batched/)
     expect(batchModeFor(loaded, { noWait: false }, context)).toBeUndefined()
     expect(batchModeFor(loaded, { all: true, noWait: true }, context)).toBeDefined()
+  })
+
+  it('the batch flags: --batch-fallback takes batch or sync; --shard does not combine with --batch', () => {
+    expect(batchOptions({ batch: true, wait: false, batchFallback: 'sync' })).toEqual({
+      all: true,
+      noWait: true,
+      fallback: 'sync',
+    })
+    expect(() => batchOptions({ batch: true, wait: true, batchFallback: 'later' })).toThrow(
+      '--batch-fallback: expected batch or sync, got "later"',
+    )
+    expect(() => batchOptions({ batch: true, wait: true, batchFallback: 'batch', shard: '1/2' })).toThrow(
+      /^--shard and --batch do not combine/,
+    )
+    expect(batchOptions({ batch: false, wait: true, batchFallback: 'batch', shard: '1/2' }).all).toBe(false)
   })
 })
