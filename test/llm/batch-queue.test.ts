@@ -86,4 +86,25 @@ describe('BatchQueue', () => {
     expect(error).toBeInstanceOf(StorageError)
     expect((error as Error).message).toMatch(/^batches\/test\/state\.json is not valid JSON .*delete batches\/test/)
   })
+
+  it('a saved batch the provider does not know (404) is forgotten and its request submitted again', async () => {
+    const store = new MemoryKeyValueStore()
+    await store.set(
+      'state.json',
+      JSON.stringify({ version: 1, batches: [{ id: 'batch_gone', keys: ['g-1'], submitted: '2026-01-01T00:00:00Z' }] }),
+    )
+    const before = fake.batchApi.batches.length
+    const q = queue(store)
+    const result = await q.request(line('g-1', 'again'), undefined)
+    // The first answer is "unanswered" (retryable): the retry layer asks again, which submits a new batch.
+    expect(result).toEqual({
+      ok: false,
+      status: undefined,
+      message: expect.stringContaining('batch_gone'),
+      retryable: true,
+    })
+    expect(JSON.parse((await store.get('state.json'))!).batches).toEqual([])
+    expect((await q.request(line('g-1', 'again'), undefined)).ok).toBe(true)
+    expect(fake.batchApi.batches.slice(before).map((b) => b.customIds)).toEqual([['g-1']])
+  })
 })

@@ -200,9 +200,24 @@ export class BatchQueue {
         )
         return false
       }
+      if (error instanceof AttemptFailure && error.status === 404) return this.forget(batch, error)
       for (const key of batch.keys) this.fail(key, error)
       return true
     }
+  }
+
+  /**
+   * The provider does not know the batch (deleted, or another account's key): it is dropped from the
+   * saved state, and its requests, unanswered, are asked again in a new batch (else every later run
+   * would stop on it).
+   */
+  private async forget(batch: SubmittedBatch, error: AttemptFailure): Promise<boolean> {
+    await this.options.state.collected(batch.id, new Map())
+    this.options.log?.warn(
+      `${this.options.modelRef}: batch ${batch.id} is unknown to the provider (${error.message}); its requests are submitted again`,
+    )
+    for (const key of batch.keys) this.settle(key, unanswered(batch.id, 'unknown to the provider'))
+    return true
   }
 
   private settle(key: string, result: LineResult): void {
