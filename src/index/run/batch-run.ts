@@ -4,7 +4,7 @@
  * `--no-wait` run, a kill or a Ctrl-C leaves it where the next run, on any machine sharing the
  * store, finds it), and the settings the workflows run with.
  */
-import { rm } from 'node:fs/promises'
+import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Settings } from '../../config/schema.js'
 import { ConfigError } from '../../errors.js'
@@ -78,6 +78,39 @@ export function batchModeFor(
 /** The settings the workflows see in batch mode: no bound on calls issued together. */
 export function batchSettings(settings: Settings): Settings {
   return { ...settings, concurrent_requests: BATCH_CONCURRENCY }
+}
+
+/**
+ * A run without batch mode that finds batches an earlier `--batch` run left running: they are paid
+ * for, and only a batch run collects them, so the run says so (undefined when there are none).
+ */
+export async function uncollectedBatchesNotice(outputDir: string): Promise<string | undefined> {
+  const folder = join(outputDir, BATCH_FOLDER)
+  const models = await readdir(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return []
+    throw error
+  })
+  let batches = 0
+  for (const model of models) {
+    const text = await readFile(join(folder, model, 'state.json'), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '{}'
+      throw error
+    })
+    batches += savedBatchCount(text)
+  }
+  if (batches === 0) return undefined
+  return `${batches} ${batches === 1 ? 'batch' : 'batches'} submitted by an earlier --batch run ${batches === 1 ? 'is' : 'are'} not collected by this synchronous run (their answers are paid for): stop it and run with --batch to collect them`
+}
+
+/** The batches a saved state.json lists; a damaged one (a batch run reports it) counts none here. */
+function savedBatchCount(text: string): number {
+  try {
+    const parsed = JSON.parse(text) as { batches?: unknown }
+    return Array.isArray(parsed.batches) ? parsed.batches.length : 0
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error
+    return 0
+  }
 }
 
 /** A finished run needs none of it: the answers are in the cache and the index. */

@@ -20,7 +20,14 @@ import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { VERSION } from '../../version.js'
 import { compareWithActual, estimateWorkflows } from '../plan/estimate-run.js'
 import type { ChunkFigures, ReportFigures } from '../operations/estimate-usage.js'
-import { batchModeFor, batchSettings, batchStats, clearBatchState, type BatchRunOptions } from './batch-run.js'
+import {
+  batchModeFor,
+  batchSettings,
+  batchStats,
+  clearBatchState,
+  uncollectedBatchesNotice,
+  type BatchRunOptions,
+} from './batch-run.js'
 import { createFileLogger } from './file-logger.js'
 import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
@@ -195,6 +202,8 @@ async function runInGeneration(
     checkpoint: () => generation.checkpoint(),
     stop: options.interrupt?.requestedSignal,
   })
+  const uncollected = batch === undefined ? await uncollectedBatchesNotice(outputDir) : undefined
+  if (uncollected !== undefined) reporter.warning(uncollected)
   try {
     return await runWithModels(options, { loaded, plan, generation, reuse, cache, log, started, batch })
   } finally {
@@ -302,10 +311,8 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
   const endpoints = registry.endpointStats()
   if (Object.keys(endpoints).length > 0) stats.endpoints = endpoints
   options.update?.record(stats, reuse)
-  if (batch !== undefined) {
-    stats.batch = batchStats(batch, registry.usageByWorkflow())
-    await clearBatchState(outputDir)
-  }
+  if (batch !== undefined) stats.batch = batchStats(batch, registry.usageByWorkflow())
+  await clearBatchState(outputDir)
   await finishRun(outputDir, stats, log)
   const published = await generation.publish()
   reporter.pipelineEnd({

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { batchOptions } from '../../../src/cli/batch-flags.js'
 import { loadConfig } from '../../../src/config/load.js'
 import { PIPELINES } from '../../../src/index/plan/pipelines.js'
-import { batchModeFor } from '../../../src/index/run/batch-run.js'
+import { batchModeFor, uncollectedBatchesNotice } from '../../../src/index/run/batch-run.js'
 import { createFileLogger } from '../../../src/index/run/file-logger.js'
 import { fingerprintWorkflows } from '../../../src/index/plan/plan-fingerprints.js'
 import { testdir } from '../../support/testdir.js'
@@ -56,5 +56,19 @@ describe('batch in model settings', () => {
       /^--shard and --batch do not combine/,
     )
     expect(batchOptions({ batch: false, wait: true, batchFallback: 'batch', shard: '1/2' }).all).toBe(false)
+  })
+
+  it('a run without batch mode is told about batches an earlier --batch run left uncollected', async () => {
+    const output = await testdir({
+      '.batches/completion_models.default_completion_model/state.json': JSON.stringify({
+        version: 1,
+        batches: [{ id: 'batch_1', keys: ['k'], submitted: '2026-01-01T00:00:00Z' }],
+      }),
+      '.batches/embedding_models.default_embedding_model/state.json': '{"version": 1, "batches": []}',
+    })
+    expect(await uncollectedBatchesNotice(output)).toMatch(
+      /^1 batch submitted by an earlier --batch run is not collected by this synchronous run .*run with --batch/,
+    )
+    expect(await uncollectedBatchesNotice(await testdir({}))).toBeUndefined()
   })
 })
