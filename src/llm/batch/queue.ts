@@ -103,8 +103,20 @@ export class BatchQueue {
     if (signal?.aborted === true) throw aborted()
     if (this.closed !== undefined) throw this.closed
     return new Promise<LineResult>((resolve, reject) => {
-      const waiter = { resolve, reject }
-      signal?.addEventListener('abort', () => this.abandon(line.key, waiter), { once: true })
+      // The run's signal lives as long as the run: its listener goes once the wait is over.
+      const onAbort = () => this.abandon(line.key, waiter)
+      const done = () => signal?.removeEventListener('abort', onAbort)
+      const waiter: Waiter = {
+        resolve(result) {
+          done()
+          resolve(result)
+        },
+        reject(error) {
+          done()
+          reject(error)
+        },
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
       const list = this.waiters.get(line.key)
       if (list !== undefined) {
         list.push(waiter)
@@ -150,7 +162,13 @@ export class BatchQueue {
       for (const key of keys) this.fail(key, error)
       return
     }
-    await this.options.state.add({ id, keys, submitted: new Date().toISOString() })
+    try {
+      await this.options.state.add({ id, keys, submitted: new Date().toISOString() })
+    } catch (error) {
+      // Submitted but not recorded (the disk failed): the callers stop; a re-run submits these requests again.
+      for (const key of keys) this.fail(key, error)
+      return
+    }
     this.submittedHere.add(id)
     this.counts.submitted += 1
     this.counts.linesSent += lines.length
@@ -162,7 +180,7 @@ export class BatchQueue {
   private schedulePoll(): void {
     this.pollTimer ??= setTimeout(() => {
       this.pollTimer = undefined
-      this.polls = this.polls.then(() => this.pollAll())
+      this.polls = this.polls.then(() => this.pollAll()).catch((error: unknown) => this.close(error))
     }, this.options.pollMs)
   }
 
