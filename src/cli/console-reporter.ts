@@ -108,7 +108,8 @@ abstract class BaseReporter implements Reporter {
     }
     if (info.usageByModel.length > 1)
       for (const m of info.usageByModel) this.line(`  ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}`)
-    if (info.batch !== undefined) this.line(batchText(info.batch))
+    // A batch run answered wholly from the cache collected nothing: no line.
+    if (info.batch !== undefined && info.batch.batches_collected > 0) this.line(batchText(info.batch))
   }
 }
 
