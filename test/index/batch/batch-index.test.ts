@@ -106,6 +106,21 @@ describe('index --batch through the fake OpenAI Batch API', () => {
     expect(await readdir(join(batchRoot, 'output'))).not.toContain('.batches')
   })
 
+  it('sends nothing for calls already in the cache: a re-run from the first workflow submits no batch', async () => {
+    const before = batchFake.batchApi.calls.length
+    const { stats } = await runIndex({
+      root: batchRoot,
+      env: FAST_BATCH_ENV,
+      skipValidation: true,
+      resume: false,
+      batch: { all: true },
+    })
+    expect(batchFake.batchApi.calls.length).toBe(before)
+    expect(stats.batch).toMatchObject({ batches_submitted: 0, batches_collected: 0, lines_sent: 0, saved_usd: 0 })
+    expect(stats.llm_totals.cacheHits).toBeGreaterThan(0)
+    expect(synchronousCalls(batchFake)).toBe(0)
+  })
+
   // Last: it changes both projects.
   it('update --batch sends the new document’s calls as batches and writes the tables a synchronous update writes', async () => {
     const story = join(PROJECT_ROOT, 'fixtures', 'demo', 'input', '03-the-salvage.txt')
