@@ -54,6 +54,8 @@ export class BatchesPending extends GraphragError {
   }
 }
 
+const NO_WAIT_POLL_MS = 2000
+
 interface Waiter {
   resolve(result: LineResult): void
   reject(error: unknown): void
@@ -178,10 +180,12 @@ export class BatchQueue {
   }
 
   private schedulePoll(): void {
+    // --no-wait polls once, soon: a CI job need not sit out a whole poll interval to learn the batch runs on.
+    const wait = this.options.noWait ? Math.min(this.options.pollMs, NO_WAIT_POLL_MS) : this.options.pollMs
     this.pollTimer ??= setTimeout(() => {
       this.pollTimer = undefined
       this.polls = this.polls.then(() => this.pollAll()).catch((error: unknown) => this.close(error))
-    }, this.options.pollMs)
+    }, wait)
   }
 
   /** Polls the batches someone waits for; collects the finished ones; polls again while any runs. */
