@@ -13,10 +13,16 @@ const STORIES = ['01-the-harbour.txt', '02-the-storm.txt']
 /** Poll and collect ticks in milliseconds, so a batch run takes as long as a synchronous one. */
 export const FAST_BATCH_ENV = { GRAPHRAG_BATCH_POLL_MS: '5', GRAPHRAG_BATCH_COLLECT_MS: '40' }
 
-/** `localClaims`: claims are extracted by a second chat model on Ollama (a provider without a Batch API). */
-export async function batchProject(fake: FakeLlm, options: { localClaims?: boolean } = {}): Promise<string> {
+/**
+ * `localClaims`: claims are extracted by a second chat model on Ollama (a provider without a Batch API);
+ * `models`: the models' YAML instead of the fake's OpenAI ones.
+ */
+export async function batchProject(
+  fake: FakeLlm,
+  options: { localClaims?: boolean; models?: string } = {},
+): Promise<string> {
   const local = '  local_chat:\n    model_provider: ollama\n    model: llama3\n    api_base: http://127.0.0.1:9/v1\n'
-  const models = fakeModelSettingsYaml(fake.baseUrl, { concurrentRequests: 4 })
+  const models = options.models ?? fakeModelSettingsYaml(fake.baseUrl, { concurrentRequests: 4 })
   const files: Record<string, string> = {
     'settings.yaml': [
       options.localClaims === true ? models.replace('embedding_models:', `${local}embedding_models:`) : models,
