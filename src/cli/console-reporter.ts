@@ -5,6 +5,7 @@
 import ora, { type Ora } from 'ora'
 import type { LiveStatus, PipelineEndInfo, Reporter, RerunInfo, WorkflowEndInfo } from '../index/run/reporter.js'
 import type { ModelUsageLine } from '../index/run/usage-by-model.js'
+import type { BatchStats } from '../index/run/run-stats.js'
 import { clockTime, formatCount, formatSeconds, formatUsd } from './format.js'
 
 interface Stream {
@@ -48,6 +49,7 @@ abstract class BaseReporter implements Reporter {
         `${s.waitingCalls} ${s.waitingCalls === 1 ? 'call' : 'calls'} waiting ${Math.round(s.longestWaitSeconds)} s`,
       )
     if (s.endpoints !== undefined) parts.push(s.endpoints)
+    if (s.batches !== undefined) parts.push(s.batches)
     return parts.join(', ')
   }
 
@@ -106,8 +108,16 @@ abstract class BaseReporter implements Reporter {
     }
     if (info.usageByModel.length > 1)
       for (const m of info.usageByModel) this.line(`  ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}`)
+    // A batch run answered wholly from the cache collected nothing: no line.
+    if (info.batch !== undefined && info.batch.batches_collected > 0) this.line(batchText(info.batch))
     for (const note of info.notes ?? []) this.line(`Note: ${note}`)
   }
+}
+
+/** "Batch API: 4 batches, 37 lines; $0.0100 instead of $0.0200 at synchronous prices (saved $0.0100)". */
+function batchText(b: BatchStats): string {
+  const batches = `${formatCount(b.batches_collected)} ${b.batches_collected === 1 ? 'batch' : 'batches'}`
+  return `Batch API: ${batches}, ${formatCount(b.lines_answered)} lines answered; ${formatUsd(b.cost_usd)} instead of ${formatUsd(b.sync_cost_usd)} at synchronous prices (saved ${formatUsd(b.saved_usd)})`
 }
 
 export function usageText(u: PipelineEndInfo['usage']): string {

@@ -1,4 +1,5 @@
 /** `graphrag index --dry-run`: settings and inputs checked, workflows listed, cost estimated; nothing called or written. */
+import { type BatchPricing, batchPricing } from '../index/plan/estimate-batch.js'
 import { chunkFiguresFromInputs, estimateWorkflows } from '../index/plan/estimate-run.js'
 import type { CostEstimate } from '../index/plan/estimate-cost.js'
 import { modelsUsedBy } from '../index/plan/workflow-models.js'
@@ -52,6 +53,7 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
     out.write(
       `  assuming ~${formatCount(a.entities)} entities, ~${formatCount(a.relationships)} relationships, ~${formatCount(a.communities)} communities\n`,
     )
+    writeBatchPricing(batchPricing(settings, estimate, options.batch?.all === true), out)
   }
   out.write('Dry run: nothing was called or written.\n')
   refuseSilentModels(endpoints.silent)
@@ -65,6 +67,22 @@ function refuseSilentModels(silent: readonly string[]): void {
     `the run would fail: ${which} at none of ${silent.length === 1 ? 'its endpoints' : 'their endpoints'} (see "does NOT answer" above); start the model server or fix api_base`,
     { keyPath: `${silent[0]}.api_base` },
   )
+}
+
+/** Batch and synchronous prices of the run, and the models that would run synchronously. */
+function writeBatchPricing(pricing: BatchPricing, out: { write(text: string): unknown }): void {
+  const saves = pricing.batchUsd < pricing.syncUsd
+  const part = pricing.partial ? ' for the workflows with a known price' : ''
+  if (pricing.batchRun && saves)
+    out.write(
+      `Batch: ${formatUsd(pricing.batchUsd)} at batch prices instead of ${formatUsd(pricing.syncUsd)} synchronously${part} (saves ${formatUsd(pricing.syncUsd - pricing.batchUsd)}; answers within 24 h)\n`,
+    )
+  else if (pricing.batchRun) out.write('Batch: no model of this run has a batch API; every call is synchronous\n')
+  else if (saves)
+    out.write(
+      `With --batch: ${formatUsd(pricing.batchUsd)} instead of ${formatUsd(pricing.syncUsd)}${part} (batch APIs charge about half; answers within 24 h, see docs/batch.md)\n`,
+    )
+  for (const m of pricing.synchronous) out.write(`  ${m.model} (${m.reason}): its calls run synchronously\n`)
 }
 
 /** One row per workflow that calls a model, then the total: calls, tokens and cost. */

@@ -1,8 +1,9 @@
 /** `graphrag index`: runs the pipeline (or, with --dry-run, shows what would run and what it would cost). */
 import type { Command } from 'commander'
 import type { IndexMethod } from '../index/plan/pipelines.js'
+import { addBatchOptions, BATCHES_PENDING_EXIT_CODE, type BatchFlags, batchOptions } from './batch-flags.js'
 
-interface IndexFlags {
+interface IndexFlags extends BatchFlags {
   root: string
   config?: string
   method?: IndexMethod
@@ -16,7 +17,7 @@ interface IndexFlags {
 }
 
 export function registerIndexCommand(program: Command): void {
-  program
+  const command = program
     .command('index')
     .description('Build the index: documents, text units, graph, communities, reports and vectors.')
     .option('-r, --root <dir>', 'project root', '.')
@@ -54,6 +55,7 @@ export function registerIndexCommand(program: Command): void {
         resume: flags.resume,
         skipValidation: flags.skipValidation,
         allowPartial: flags.allowPartial,
+        batch: batchOptions(flags),
       }
       // The reference's update methods: `index --method standard-update` is `update --method standard`.
       const update = flags.method !== undefined && /-update$/.test(flags.method as string)
@@ -74,8 +76,9 @@ export function registerIndexCommand(program: Command): void {
       const { runInterruptibleIndex } = await import('./interruptible-index.js')
       const { createConsoleReporter } = await import('./console-reporter.js')
       await runInterruptibleIndex(options, createConsoleReporter())
-      if (process.exitCode === 130) return
+      if (process.exitCode === 130 || process.exitCode === BATCHES_PENDING_EXIT_CODE) return
       const { refreshFullTextAfterRun } = await import('./full-text-after-run.js')
       await refreshFullTextAfterRun(options)
     })
+  addBatchOptions(command)
 }

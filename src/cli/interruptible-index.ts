@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load.js'
 import { recordInterruption } from '../index/run/interrupt.js'
 import { runIndex, type RunIndexOptions } from '../index/run/runner.js'
 import { generationPaths } from '../storage/generations.js'
+import { endWithPendingBatches } from './batch-flags.js'
 import { GRACE_MS, handleInterrupts, type InterruptibleReporter } from './interrupt-handler.js'
 
 /** `graphrag index`. */
@@ -28,6 +29,7 @@ export async function runInterruptibly<T>(
   try {
     return await run({ ...options, reporter: handler.reporter, interrupt: interruption, signal: interruption.signal })
   } catch (error) {
+    if (endWithPendingBatches(error, process.stderr)) return undefined
     if (!interruption.requested) throw error
     // Calls already sent finish (and are cached) first, so a re-run does not pay for them again.
     await interruption.drain(GRACE_MS)

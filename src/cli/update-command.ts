@@ -1,8 +1,9 @@
 /** `graphrag update`: brings the index up to date with new, edited and deleted documents (or, with --dry-run, says what it would do). */
 import type { Command } from 'commander'
 import type { RunIndexOptions } from '../index/run/runner.js'
+import { addBatchOptions, type BatchFlags, batchOptions } from './batch-flags.js'
 
-interface UpdateFlags {
+interface UpdateFlags extends BatchFlags {
   root: string
   config?: string
   method?: string
@@ -14,7 +15,7 @@ interface UpdateFlags {
 }
 
 export function registerUpdateCommand(program: Command): void {
-  program
+  const command = program
     .command('update')
     .description(
       'Bring the index up to date with the input folder: new, edited and deleted documents; pays only for what changed.',
@@ -45,6 +46,7 @@ export function registerUpdateCommand(program: Command): void {
         verbose: flags.verbose,
         cache: flags.cache,
         skipValidation: flags.skipValidation,
+        batch: batchOptions(flags),
       }
       if (flags.shard !== undefined && !flags.dryRun) {
         const { runShardCommand } = await import('./shard-command.js')
@@ -54,4 +56,5 @@ export function registerUpdateCommand(program: Command): void {
       const { updateCommand } = await import('./update-run.js')
       await updateCommand(options, flags.dryRun)
     })
+  addBatchOptions(command)
 }

@@ -41,7 +41,6 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
 
   const endpoint = safeUrl(options.apiBase ?? 'https://api.openai.com/v1')
   const jsonMode = options.jsonMode !== false
-  const estimatePrompt = (call: ChatCall) => call.messages.reduce((n, m) => n + 3 + options.countTokens(m.content), 3)
 
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
@@ -58,17 +57,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       } finally {
         own.release()
       }
-      const stated = typeof reply === 'object' && reply !== null ? reply.usage : undefined
-      const content = textOf(reply)
-      const usage = {
-        promptTokens: stated?.prompt_tokens ?? estimatePrompt(call),
-        completionTokens: stated?.completion_tokens ?? options.countTokens(content ?? ''),
-      }
-      // Tokens are spent even when the reply then fails validation, so count them first.
-      if (stated != null || content !== undefined) call.meter.tokens(usage.promptTokens, usage.completionTokens)
-      if (content === undefined || content.trim() === '') throw invalidReplyOf(reply)
-      if (call.responseFormat === undefined) return { content, usage }
-      return { content, usage, json: parseStructuredReply(content, call.responseFormat) }
+      return chatReplyFrom(reply, call, options.countTokens)
     },
 
     async *stream(call: ChatCall): AsyncIterable<string> {
@@ -99,7 +88,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
         own.release()
         if (opened)
           call.meter.tokens(
-            usage?.prompt_tokens ?? estimatePrompt(call),
+            usage?.prompt_tokens ?? estimatePrompt(call, options.countTokens),
             usage?.completion_tokens ?? options.countTokens(text),
           )
       }
@@ -110,34 +99,63 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       const { sdk, errors } = await client()
       const own = callSignal(call.signal)
       try {
-        reply = await sdk.embeddings.create(
-          {
-            model: options.model,
-            input: [...call.input],
-            // openai 6.x decodes base64 by default and silently returns [] for float replies: always ask for floats.
-            encoding_format: 'float',
-            ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
-          },
-          { signal: own.signal },
-        )
+        reply = await sdk.embeddings.create(embedBody(options.model, call.input, options.dimensions), {
+          signal: own.signal,
+        })
       } catch (error) {
         throw toFailure(error, call.signal, endpoint, errors)
       } finally {
         own.release()
       }
-      const data = [...(reply.data ?? [])].sort((a, b) => a.index - b.index)
-      if (
-        data.length !== call.input.length ||
-        data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)
-      ) {
-        throw new AttemptFailure(`embedding reply has ${data.length} vectors for ${call.input.length} inputs`, {
-          kind: 'invalid_reply',
-          retryable: true,
-        })
-      }
-      call.meter.tokens(reply.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0), 0)
-      return { vectors: data.map((d) => d.embedding) }
+      return embedReplyFrom(reply, call, options.countTokens)
     },
+  }
+}
+
+const estimatePrompt = (call: ChatCall, countTokens: (text: string) => number) =>
+  call.messages.reduce((n, m) => n + 3 + countTokens(m.content), 3)
+
+/**
+ * A chat completion body (from the SDK, or one line of a provider batch) as the reply callers get:
+ * tokens metered first (they are spent even when the reply then fails validation), then the content
+ * checked and, for structured output, parsed; an unusable reply is a retryable AttemptFailure.
+ */
+export function chatReplyFrom(reply: unknown, call: ChatCall, countTokens: (text: string) => number): ChatReply {
+  const stated =
+    typeof reply === 'object' && reply !== null ? (reply as Partial<OpenAI.ChatCompletion>).usage : undefined
+  const content = textOf(reply)
+  const usage = {
+    promptTokens: stated?.prompt_tokens ?? estimatePrompt(call, countTokens),
+    completionTokens: stated?.completion_tokens ?? countTokens(content ?? ''),
+  }
+  if (stated != null || content !== undefined) call.meter.tokens(usage.promptTokens, usage.completionTokens)
+  if (content === undefined || content.trim() === '') throw invalidReplyOf(reply)
+  if (call.responseFormat === undefined) return { content, usage }
+  return { content, usage, json: parseStructuredReply(content, call.responseFormat) }
+}
+
+/** An embeddings body (from the SDK or a batch line) as vectors in input order, metered; a short or empty reply is retryable. */
+export function embedReplyFrom(reply: unknown, call: EmbedCall, countTokens: (text: string) => number): EmbedReply {
+  const body = (typeof reply === 'object' && reply !== null ? reply : {}) as Partial<OpenAI.CreateEmbeddingResponse>
+  const data = [...(Array.isArray(body.data) ? body.data : [])].sort((a, b) => a.index - b.index)
+  if (data.length !== call.input.length || data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)) {
+    throw new AttemptFailure(`embedding reply has ${data.length} vectors for ${call.input.length} inputs`, {
+      kind: 'invalid_reply',
+      retryable: true,
+    })
+  }
+  call.meter.tokens(body.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + countTokens(t), 0), 0)
+  return { vectors: data.map((d) => d.embedding) }
+}
+
+/** The embeddings request body, the same for a synchronous call and a batch line. */
+export function embedBody(model: string, input: readonly string[], dimensions: number | undefined) {
+  return {
+    model,
+    input: [...input],
+    // openai 6.x decodes base64 by default and silently returns [] for float replies: always ask for floats.
+    encoding_format: 'float' as const,
+    ...(dimensions === undefined ? {} : { dimensions }),
   }
 }
 
@@ -197,7 +215,7 @@ function invalidReply(message: string): AttemptFailure {
   return new AttemptFailure(`invalid reply: ${message}`, { kind: 'invalid_reply', retryable: true })
 }
 
-function chatBody(model: string, call: ChatCall, stream: boolean, jsonMode: boolean): Record<string, unknown> {
+export function chatBody(model: string, call: ChatCall, stream: boolean, jsonMode: boolean): Record<string, unknown> {
   const format = call.responseFormat
   const messages = format !== undefined && !jsonMode ? promptedJson(call.messages, format) : call.messages
   return {

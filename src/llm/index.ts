@@ -5,12 +5,15 @@
 import { ConfigError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import type { KeyValueStore } from '../storage/key-value-store.js'
+import type { BatchQueue } from './batch/queue.js'
+import { batchChat, batchEmbed } from './batch/transport.js'
 import { cachedChat, embeddingCache, type CacheIdentity, type EmbeddingCache } from './cache.js'
 import { embedInBatches, type BatchingOptions } from './embeddings.js'
 import { LOCAL_EMBEDDING_DIMENSION, localEmbedder } from './local-embedder.js'
 import { EndpointPool, type PoolOptions, pooledTransport } from './pool.js'
 import { priceOfModel } from './pricing.js'
 import { createEndpointTransport, type EndpointTransportOptions } from './provider-transport.js'
+import { providerInfo } from './providers.js'
 import { limitedChat, limitedEmbed, RateLimiter } from './rate-limit.js'
 import { safeUrl } from './safe-url.js'
 import { retryingChat, retryingEmbed, type RetryContext } from './retry.js'
@@ -35,6 +38,8 @@ export interface ModelDeps {
   log?: Logger
   /** The model's endpoint pool when api_base is a list, shared like the limiter (see createEndpointPool). */
   pool?: EndpointPool
+  /** Batch mode: the model's queue, and whether a line a batch did not answer usably is retried synchronously. */
+  batch?: { queue: BatchQueue; fallback: boolean }
 }
 
 const DEFAULT_BATCHING: Readonly<BatchingOptions> = Object.freeze({
@@ -78,6 +83,10 @@ export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): Ch
   // costs no slot and no token budget; each retry re-enters the limiter, so no slot is held while
   // backing off and every attempt counts against the window, as the reference orders them.
   let chain: ChatTransport = limitedChat(client, deps.limiter ?? createRateLimiter(options), tokenizer.count)
+  // Batch mode replaces the limited client under the same retry/cache/usage layers; the provider's
+  // batch quota, not concurrent_requests, bounds what is collected.
+  if (deps.batch !== undefined)
+    chain = batchChat({ ...batchLineOptions(options, tokenizer.count, deps.batch), sync: chain })
   chain = retryingChat(chain, retryContext(options, deps.log))
   if (deps.cache !== undefined) chain = cachedChat(chain, deps.cache, cacheIdentity(options))
   chain = meteredChat(chain)
@@ -126,6 +135,8 @@ export function createEmbeddingModel(
       deps.limiter ?? createRateLimiter(options),
       tokenizer.count,
     )
+    if (deps.batch !== undefined)
+      chain = batchEmbed({ ...batchLineOptions(options, tokenizer.count, deps.batch), sync: chain })
     chain = retryingEmbed(chain, retryContext(options, deps.log))
     if (deps.cache !== undefined) cache = embeddingCache(deps.cache, cacheIdentity(options))
   }
@@ -202,6 +213,23 @@ function transportOptions(options: ModelOptions, countTokens: (text: string) => 
     apiVersion: options.apiVersion,
     azureDeploymentName: options.azureDeploymentName,
     timeoutMs: options.requestTimeoutSeconds * 1000,
+    dimensions: options.dimensions,
+    countTokens,
+  }
+}
+
+function batchLineOptions(
+  options: ModelOptions,
+  countTokens: (text: string) => number,
+  batch: NonNullable<ModelDeps['batch']>,
+) {
+  const info = providerInfo(options.provider)
+  return {
+    queue: batch.queue,
+    fallback: batch.fallback,
+    // An Azure batch line names the deployment where a synchronous call puts it in the URL.
+    model: info.family === 'azure' ? (options.azureDeploymentName ?? options.model) : options.model,
+    jsonMode: info.jsonMode,
     dimensions: options.dimensions,
     countTokens,
   }

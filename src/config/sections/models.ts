@@ -191,6 +191,10 @@ const modelShape = {
     { min: 1, max: 100_000, integer: true, example: 1024 },
   ),
   pricing,
+  batch: bool(
+    false,
+    'Send the index calls of this model as provider batches (OpenAI, Azure OpenAI, Anthropic, Gemini chat models): about half the price, answered within 24 h. See docs/batch.md; `graphrag index --batch` does it for every model.',
+  ),
   metrics: ignored(
     freeMap('Usage metrics of Microsoft GraphRAG. Not used: graphrag reports calls, tokens and cost in stats.json.'),
     'calls, tokens and cost go to stats.json',

@@ -46,7 +46,9 @@ function modelSettings(used: ModelsUsed, settings: Settings): unknown {
     // api_base too: the same model served from another host or port gives the same answers (and cache hits).
     const { api_key, api_base, retry, rate_limit, concurrent_requests, request_timeout, pricing, metrics, ...rest } =
       model
-    return rest
+    // batch: a batch answers as the synchronous call would (docs/batch.md).
+    const { batch, ...answers } = rest
+    return answers
   }
   return {
     chat: Object.fromEntries(used.chat.map((id) => [id, relevant(settings.completion_models[id])])),

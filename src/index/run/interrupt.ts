@@ -26,6 +26,7 @@ export class Interruption {
   private inFlight = 0
   private readonly waiting: Array<() => void> = []
   private readonly hard = new AbortController()
+  private readonly asking = new AbortController()
 
   get requested(): boolean {
     return this.asked
@@ -36,8 +37,17 @@ export class Interruption {
     return this.hard.signal
   }
 
+  /**
+   * Aborted, with the interruption as its reason, the moment a stop is requested: for waits that cost
+   * nothing to abandon (a provider batch runs on and is collected by the next run).
+   */
+  get requestedSignal(): AbortSignal {
+    return this.asking.signal
+  }
+
   request(): void {
     this.asked = true
+    this.asking.abort(new RunInterrupted())
   }
 
   throwIfRequested(): void {

@@ -17,6 +17,9 @@ import {
   type RateLimiter,
   type UsageMeter,
 } from '../../llm/index.js'
+import type { BatchMode } from '../../llm/batch/mode.js'
+import { BATCH_PRICE_FACTOR } from '../../llm/batch/providers.js'
+import { priceOfModel } from '../../llm/pricing.js'
 import type { ChatModel, EmbeddingModel, ModelUsage } from '../../llm/types.js'
 import type { Logger } from '../../logger.js'
 import { DEFAULT_EMBEDDING_NAMES } from '../../model/embeddings.js'
@@ -31,6 +34,8 @@ export interface ModelRegistryDeps {
   apiKeyOrigins?: Readonly<Record<string, string>>
   /** `--no-cache`: every call goes to the provider. */
   noCache?: boolean
+  /** `--batch`: the workflows' calls go to the providers' Batch APIs (the preflight stays synchronous). */
+  batch?: BatchMode
 }
 
 export interface ModelRegistry {
@@ -94,13 +99,27 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
     let byModel = meters.get(workflow)
     if (byModel === undefined) meters.set(workflow, (byModel = new Map()))
     let m = byModel.get(opts.id)
-    if (m === undefined) byModel.set(opts.id, (m = createUsageMeter(opts)))
+    if (m === undefined) byModel.set(opts.id, (m = createUsageMeter(pricedAsCalled(workflow, opts))))
     return m
+  }
+
+  /** A batched model's workflow calls cost the batch price (the preflight is a synchronous call). */
+  function pricedAsCalled(workflow: string, opts: ModelOptions): ModelOptions {
+    if (workflow === 'preflight' || deps.batch?.queueFor(opts) === undefined) return opts
+    const price = priceOfModel(opts.provider, opts.model, opts.pricing)
+    if (price === undefined) return opts
+    const pricing = {
+      inputPer1m: price.inputPer1m * BATCH_PRICE_FACTOR,
+      outputPer1m: price.outputPer1m * BATCH_PRICE_FACTOR,
+    }
+    return { ...opts, pricing }
   }
 
   function modelDeps(workflow: string, opts: ModelOptions, cachePartition: string | undefined) {
     const cache = deps.noCache === true || cachePartition === undefined ? undefined : deps.cache.child(cachePartition)
-    return { cache, limiter: limiter(opts), pool: pool(opts), meter: meter(workflow, opts), log: deps.log }
+    const queue = workflow === 'preflight' ? undefined : deps.batch?.queueFor(opts)
+    const batch = queue === undefined ? undefined : { queue, fallback: deps.batch?.fallback === true }
+    return { cache, limiter: limiter(opts), pool: pool(opts), meter: meter(workflow, opts), log: deps.log, batch }
   }
 
   function chat(workflow: string, id: string, keyPath: string, cachePartition: string | undefined): ChatModel {
@@ -193,6 +212,9 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
         const calls = endpoints.map((e) => `${e.endpoint.replace(/^https?:\/\//, '')}:${e.calls}`).join(' ')
         status.endpoints = `endpoints ${up}/${endpoints.length} up (${calls} calls)`
       }
+      const batches = deps.batch?.progress()
+      if (batches !== undefined && batches.linesSent + batches.pending > 0)
+        status.batches = `batches ${batches.submitted} submitted, ${batches.pending} in progress, ${batches.done} done, ${batches.linesAnswered}/${batches.linesSent} lines answered`
       return status
     },
     endpointStats() {

@@ -1,4 +1,5 @@
 /** What the runner tells the outside world; the CLI renders it, tests record it. */
+import type { BatchStats } from './run-stats.js'
 import type { ModelUsage } from '../../llm/types.js'
 import type { ModelUsageLine } from './usage-by-model.js'
 
@@ -19,6 +20,8 @@ export interface PipelineEndInfo {
   vectorStore: string | undefined
   /** What the run tolerated, one line each (blank model replies read as no records). */
   notes?: readonly string[]
+  /** Batch mode: batches, lines and the discount. */
+  batch?: BatchStats
 }
 
 /** Model calls of a workflow right now, for the progress line: retries so far and calls that take long. */
@@ -29,6 +32,8 @@ export interface LiveStatus {
   longestWaitSeconds: number
   /** Pooled models only: "endpoints 2/3 up (a:41 b:40 c:12 calls)". */
   endpoints?: string
+  /** Batch mode: "batches 3 submitted, 1 in progress, 2 done, 80/120 lines answered". */
+  batches?: string
 }
 
 /** The first workflow that runs again because of its own failed items last time. */

@@ -37,6 +37,8 @@ export interface RunStatsFile {
   /** Models with several endpoints (`api_base` as a list): calls, failures and state of each. */
   endpoints?: Record<string, EndpointStats[]>
   estimate?: unknown
+  /** Batch mode (`--batch`): the batches of this run and what their discount saved (see batch-run.ts). */
+  batch?: BatchStats
   /** Present only when the run was interrupted (Ctrl-C / SIGTERM). */
   status?: 'interrupted'
   /** `graphrag update`: which documents changed, how many model answers came from the previous index, where its backup is. */
@@ -48,6 +50,20 @@ export interface RunStatsFile {
     reused_model_replies: number
     backup: string
   }
+}
+
+export interface BatchStats {
+  /** `completion_models.<id>` / `embedding_models.<id>` of the batched models. */
+  models: string[]
+  batches_submitted: number
+  batches_collected: number
+  lines_sent: number
+  lines_answered: number
+  /** What the batched models' calls cost at the batch price. */
+  cost_usd: number
+  /** What the same tokens would have cost synchronously. */
+  sync_cost_usd: number
+  saved_usd: number
 }
 
 export function emptyUsage(): ModelUsage {

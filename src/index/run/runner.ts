@@ -8,6 +8,7 @@ import { isAbsolute, join, relative, sep } from 'node:path'
 import { loadConfig, type LoadedConfig } from '../../config/load.js'
 import type { Settings } from '../../config/schema.js'
 import { ConfigError } from '../../errors.js'
+import type { BatchMode } from '../../llm/batch/mode.js'
 import type { ModelUsage } from '../../llm/types.js'
 import type { Logger } from '../../logger.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
@@ -19,6 +20,14 @@ import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { VERSION } from '../../version.js'
 import { compareWithActual, estimateWorkflows } from '../plan/estimate-run.js'
 import type { ChunkFigures, ReportFigures } from '../operations/estimate-usage.js'
+import {
+  batchModeFor,
+  batchSettings,
+  batchStats,
+  clearBatchState,
+  uncollectedBatchesNotice,
+  type BatchRunOptions,
+} from './batch-run.js'
 import { createFileLogger } from './file-logger.js'
 import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
@@ -74,6 +83,8 @@ export interface RunIndexOptions {
   clock?: Clock
   /** Who holds the index's lock, as another run's "locked" message names it (default: graphrag index, or graphrag update). */
   command?: string
+  /** `--batch`: model calls go to the providers' Batch APIs (docs/batch.md); models with `batch: true` are batched without it. */
+  batch?: BatchRunOptions
   /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
   update?: {
     /** The configuration the update planned with: loaded once for the plan and the run. */
@@ -172,7 +183,7 @@ async function runInGeneration(
   const started = performance.now()
   const reporter = options.reporter ?? SILENT_REPORTER
   const plan = await planIndex(options, loaded)
-  const { settings, warnings, apiKeyOrigins } = plan.loaded
+  const { settings, warnings } = plan.loaded
   for (const warning of warnings) reporter.warning(warning)
   const outputDir = settings.output_storage.base_dir
   const log = createFileLogger(join(settings.reporting.base_dir, 'indexing-engine.log'), {
@@ -186,8 +197,40 @@ async function runInGeneration(
       ? undefined
       : await ReplyReuse.open(new ParquetTableStore(outputDir), [settings.embed_text.model_instance_name])
   const cache = reuse?.wrap(createCache(settings, options.cache !== false)) ?? createCache(settings, false)
+  const batch = batchModeFor(settings, options.batch, {
+    env: options.env ?? process.env,
+    log,
+    checkpoint: () => generation.checkpoint(),
+    stop: options.interrupt?.requestedSignal,
+  })
+  const uncollected = batch === undefined ? await uncollectedBatchesNotice(outputDir) : undefined
+  if (uncollected !== undefined) reporter.warning(uncollected)
+  try {
+    return await runWithModels(options, { loaded, plan, generation, reuse, cache, log, started, batch })
+  } finally {
+    batch?.close()
+  }
+}
+
+interface RunContext {
+  /** The configuration as loaded (paths in output/, not the work generation). */
+  loaded: LoadedConfig
+  plan: IndexPlan
+  generation: IndexGeneration
+  reuse: ReplyReuse | undefined
+  cache: KeyValueStore
+  log: Logger
+  started: number
+  batch: BatchMode | undefined
+}
+
+async function runWithModels(options: RunIndexOptions, context: RunContext): Promise<IndexRunResult> {
+  const { loaded, plan, generation, reuse, cache, log, started, batch } = context
+  const { settings, apiKeyOrigins } = plan.loaded
+  const reporter = options.reporter ?? SILENT_REPORTER
+  const outputDir = settings.output_storage.base_dir
   const registry = interruptible(
-    createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: reuse === undefined }),
+    createModelRegistry(settings, { cache, log, apiKeyOrigins, noCache: reuse === undefined, batch }),
     options.interrupt,
   )
   const toRun = plan.workflows.slice(plan.resumeFrom)
@@ -215,7 +258,7 @@ async function runInGeneration(
   const signal = runSignal(options.signal)
   await options.update?.prepare({ reporter, reuse, log })
   const deps = {
-    settings,
+    settings: batch === undefined ? settings : batchSettings(settings),
     outputDir,
     cache,
     persistentCache: options.cache !== false && settings.cache.type === 'json',
@@ -269,6 +312,8 @@ async function runInGeneration(
   const endpoints = registry.endpointStats()
   if (Object.keys(endpoints).length > 0) stats.endpoints = endpoints
   options.update?.record(stats, reuse)
+  if (batch !== undefined) stats.batch = batchStats(batch, registry.usageByWorkflow())
+  await clearBatchState(outputDir)
   await finishRun(outputDir, stats, log)
   const published = await generation.publish()
   reporter.pipelineEnd({
@@ -277,6 +322,7 @@ async function runInGeneration(
     tables: finalTables(stats),
     usage: stats.llm_totals,
     usageByModel: usageByModel(settings, registry.usageByWorkflow()),
+    batch: stats.batch,
     vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true)
       ? publishedPath(loaded.settings.vector_store.db_uri, generation.paths.output, published)
       : undefined,

@@ -10,6 +10,7 @@ import { classifyMessages, type PromptKind } from './classify.js'
 import { embeddingFor, encodeBase64 } from './embeddings.js'
 import { FaultPicker, type FaultKind, type FaultOptions } from './faults.js'
 import { REPLAY_RESPONDER } from './replay.js'
+import { createFakeBatchApi, type FakeBatchApi, type FakeBatchOptions } from './batch.js'
 import { BUILTIN_RESPONDER, fallbackReply, type Responder, type ResponderRequest } from './responders.js'
 import { countTokens } from './tokens.js'
 
@@ -38,6 +39,8 @@ export interface FakeLlmOptions {
   port?: number
   /** A reasoning model's thinking, sent as the message's `reasoning_content` beside its content. */
   reasoning?: (req: ResponderRequest) => string | undefined
+  /** The Batch API (files, batches): how many polls before a batch ends, and how it ends. */
+  batch?: FakeBatchOptions
 }
 
 interface RecordedRequest {
@@ -57,6 +60,8 @@ interface RecordedRequest {
   model: string
   /** The injected fault, if any. */
   fault?: FaultKind
+  /** Set when the request answers a line of this batch (the Batch API's lines go through the synchronous routes). */
+  batchLine?: string
 }
 
 export interface FakeLlm {
@@ -64,6 +69,8 @@ export interface FakeLlm {
   baseUrl: string
   port: number
   requests: RecordedRequest[]
+  /** The Batch API's batches and calls. */
+  batchApi: Pick<FakeBatchApi, 'batches' | 'calls'>
   setFaults(faults: FaultOptions | undefined): void
   close(): Promise<void>
 }
@@ -84,6 +91,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     ...(options.replay === 'christmas-carol' ? [REPLAY_RESPONDER] : []),
     BUILTIN_RESPONDER,
   ]
+  const batchApi = createFakeBatchApi(() => `http://127.0.0.1:${port}`, options.batch)
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: 'server_error' } })
@@ -95,6 +103,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const startedAt = Date.now()
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const raw = await readBody(req)
+    if (batchApi.handles(req.method, url.pathname)) return batchApi.handle(req, res, url, raw)
     let body: Record<string, unknown> = {}
     try {
       body = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>)
@@ -117,6 +126,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       endedAt: 0,
       stream: body.stream === true,
       model,
+      ...(typeof req.headers['x-fake-batch-line'] === 'string' ? { batchLine: req.headers['x-fake-batch-line'] } : {}),
     }
     requests.push(record)
     // A reply ends when its last byte is written; an abandoned one when its connection closes.
@@ -338,6 +348,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     baseUrl: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
+    batchApi,
     setFaults: (f) => faults.configure(f),
     close: () =>
       new Promise<void>((resolve) => {
