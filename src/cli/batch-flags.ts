@@ -5,7 +5,6 @@
 import type { Command } from 'commander'
 import { ConfigError } from '../errors.js'
 import type { BatchRunOptions } from '../index/run/batch-run.js'
-import { BatchesPending } from '../llm/batch/queue.js'
 
 /** `--no-wait` stopped with batches still running at the provider: run the same command again to collect them. */
 export const BATCHES_PENDING_EXIT_CODE = 75
@@ -45,25 +44,4 @@ export function batchOptions(flags: BatchFlags): BatchRunOptions {
       '--shard and --batch do not combine: shards make their calls synchronously (see docs/batch.md)',
     )
   return { all: flags.batch, noWait: !flags.wait, fallback: flags.batchFallback }
-}
-
-/** Ends a run stopped by `--no-wait`: which batches run, how to go on, exit code 75. True when it was one. */
-export function endWithPendingBatches(error: unknown, stderr: NodeJS.WritableStream): boolean {
-  const pending = pendingBatches(error)
-  if (pending === undefined) return false
-  stderr.write(
-    `Batches submitted and still running: ${pending.message}\nNothing is lost: run the same command again (here or in another job on the same store) to collect them and go on.\n`,
-  )
-  process.exitCode = BATCHES_PENDING_EXIT_CODE
-  return true
-}
-
-/** The BatchesPending a `--no-wait` run stopped with, wherever it sits in the error's cause chain. */
-function pendingBatches(error: unknown): BatchesPending | undefined {
-  let at: unknown = error
-  for (let depth = 0; depth < 5 && at instanceof Error; depth++) {
-    if (at instanceof BatchesPending) return at
-    at = at.cause
-  }
-  return undefined
 }

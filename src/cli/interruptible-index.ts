@@ -6,7 +6,7 @@ import { loadConfig } from '../config/load.js'
 import { recordInterruption } from '../index/run/interrupt.js'
 import { runIndex, type RunIndexOptions } from '../index/run/runner.js'
 import { generationPaths } from '../storage/generations.js'
-import { endWithPendingBatches } from './batch-flags.js'
+import { endWithPendingBatches } from './batch-pending.js'
 import { GRACE_MS, handleInterrupts, type InterruptibleReporter } from './interrupt-handler.js'
 
 /** `graphrag index`. */
