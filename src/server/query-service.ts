@@ -12,6 +12,7 @@ import {
   globalSearchStream,
   graphSearchStream,
   hybridSearchStream,
+  lazySearchStream,
   localSearchStream,
   SEARCH_DEFAULTS,
   type ConversationTurn,
@@ -55,6 +56,7 @@ const STREAMS: Record<SearchMethod, (o: SearchOptions) => SearchStream> = {
   basic: basicSearchStream,
   graph: graphSearchStream,
   hybrid: hybridSearchStream,
+  lazy: lazySearchStream,
 }
 
 export class QueryService {

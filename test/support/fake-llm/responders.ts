@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ChatMessageLike, PromptKind } from './classify.js'
+import { lazyReply } from './lazy.js'
 import { tuneReply } from './tune.js'
 
 export interface ResponderRequest {
@@ -212,6 +213,11 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
       ])
     case 'hybrid_search':
       return `The sources answer the question [S1].`
+    case 'lazy_subqueries':
+    case 'lazy_relevance':
+    case 'lazy_claims':
+    case 'lazy_answer':
+      return lazyReply(kind, messages)
     case 'unknown':
       return undefined
     default:
