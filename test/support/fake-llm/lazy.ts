@@ -22,10 +22,10 @@ export function fakeRelevant(question: string, passage: string): boolean {
 /** The question and `==== passage N ====` blocks of a relevance or claim call's user message. */
 export function lazyPassages(user: string): { question: string; passages: Array<{ label: string; text: string }> } {
   const question = /^Question: (.*)$/m.exec(user)?.[1] ?? ''
-  const passages = [...user.matchAll(/^==== passage (\S+) ====\n([\s\S]*?)(?=\n\n==== passage |$)/gm)].map((m) => ({
-    label: m[1]!,
-    text: m[2]!,
-  }))
+  // split with a capturing group: [before, label1, text1, label2, text2, …]
+  const parts = user.split(/^==== passage (\S+) ====\n/m)
+  const passages = []
+  for (let i = 1; i + 1 < parts.length; i += 2) passages.push({ label: parts[i]!, text: parts[i + 1]!.trim() })
   return { question, passages }
 }
 
