@@ -49,7 +49,8 @@ function claims(user: string): string {
 }
 
 function answer(system: string, question: string): string {
-  const labels = [...system.matchAll(/\[Data: Sources \(([^)]*)\)\]/g)].flatMap((m) => m[1]!.split(', '))
+  const claims = system.slice(system.indexOf('---Claims---'))
+  const labels = [...claims.matchAll(/\[Data: Sources \(([^)]*)\)\]/g)].flatMap((m) => m[1]!.split(', '))
   const cited = [...new Set(labels)].slice(0, 3).join(', ')
   return `## Answer\n\nThe claims bear on "${question.slice(0, 80)}" [Data: Sources (${cited})].`
 }
