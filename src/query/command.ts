@@ -48,7 +48,9 @@ export async function runQueryCommand(
   if (flags.method !== 'hybrid' && flags.context !== undefined)
     throw new QueryError('--context is only available with --method hybrid')
   if (flags.method !== 'lazy' && (flags.budget !== undefined || flags.subqueries === false))
-    throw new QueryError(`${flags.budget !== undefined ? '--budget' : '--no-subqueries'} is only available with --method lazy`)
+    throw new QueryError(
+      `${flags.budget !== undefined ? '--budget' : '--no-subqueries'} is only available with --method lazy`,
+    )
   const history = flags.history === undefined ? [] : await readHistory(flags.history)
   const externalContext = flags.context === undefined ? undefined : await readExternalContext(flags.context)
   const logger = stderrLogger(io.stderr, flags.verbose)

@@ -45,7 +45,8 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     // Replies finish in a varying order (a delay per request), which must not change any result.
     fake = await startFakeLlm({ latency: { extraMs: () => (order++ % 3) * 7 } })
     const files: Record<string, string> = { 'settings.yaml': readFileSync(join(DEMO, 'settings.yaml'), 'utf8') }
-    for (const name of readdirSync(join(DEMO, 'input'))) files[`input/${name}`] = readFileSync(join(DEMO, 'input', name), 'utf8')
+    for (const name of readdirSync(join(DEMO, 'input')))
+      files[`input/${name}`] = readFileSync(join(DEMO, 'input', name), 'utf8')
     root = await testdir(files)
     await runIndex({ root, env: {}, skipValidation: true })
     expect(fake.requests).toHaveLength(0)
@@ -101,7 +102,9 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
   it('answers a global question from claims of several communities', async () => {
     const { out } = await lazy(GLOBAL, { budget: 40 })
     expectQueryResponse(out)
-    const communities = new Set(out.lazy.subqueries.flatMap((q) => q.visits.filter((v) => v.relevant.length > 0).map((v) => v.community)))
+    const communities = new Set(
+      out.lazy.subqueries.flatMap((q) => q.visits.filter((v) => v.relevant.length > 0).map((v) => v.community)),
+    )
     expect(communities.size).toBeGreaterThan(1)
     expect(out.lazy.claims.kept).toBeGreaterThan(0)
     expect(out.context.claims!.length).toBe(out.lazy.claims.kept)

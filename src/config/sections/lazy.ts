@@ -29,10 +29,14 @@ export const lazySearch = section({
     "Text units judged per relevance call: a visited community's best untested units, tested together.",
     { min: 1, max: 100 },
   ),
-  unit_top_k: int(200, 'Text units ranked per sub-question (vector similarity, plus BM25 where the full-text table exists).', {
-    min: 1,
-    max: 1_000_000,
-  }),
+  unit_top_k: int(
+    200,
+    'Text units ranked per sub-question (vector similarity, plus BM25 where the full-text table exists).',
+    {
+      min: 1,
+      max: 1_000_000,
+    },
+  ),
   max_misses: int(
     3,
     'z: a branch of the community tree stops after this many consecutive communities without a relevant text unit.',

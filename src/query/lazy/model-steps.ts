@@ -47,11 +47,7 @@ async function tolerated<T>(
 }
 
 /** Up to `count` sub-questions (the question itself when the reply has none or the call failed). */
-export async function refineQuestion(
-  question: string,
-  count: number,
-  context: StepContext,
-): Promise<string[]> {
+export async function refineQuestion(question: string, count: number, context: StepContext): Promise<string[]> {
   const ask = async () => {
     const result = await context.chat.complete('subqueries', {
       messages: [

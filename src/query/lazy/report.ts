@@ -92,12 +92,19 @@ export function usageByModel(usage: UsageSummary, answer: UsedModel, relevance: 
     calls: used.calls,
     prompt_tokens: used.p,
     completion_tokens: used.c,
-    cost_usd:
-      used.p + used.c === 0 ? 0 : model.price === undefined ? null : costUsd(model.price, used.p, used.c),
+    cost_usd: used.p + used.c === 0 ? 0 : model.price === undefined ? null : costUsd(model.price, used.p, used.c),
   })
   return [
-    row('answer', answer, sum((s) => s !== 'relevance')),
-    row('relevance', relevance, sum((s) => s === 'relevance')),
+    row(
+      'answer',
+      answer,
+      sum((s) => s !== 'relevance'),
+    ),
+    row(
+      'relevance',
+      relevance,
+      sum((s) => s === 'relevance'),
+    ),
   ]
 }
 
@@ -110,11 +117,16 @@ export function renderPath(report: Pick<LazyReport, 'budget' | 'tests' | 'subque
   ]
   report.subqueries.forEach((q, i) => {
     lines.push('', `## Sub-question ${i + 1}: ${q.question}`, '')
-    lines.push(`${q.tests} of ${q.budget} tests spent over ${q.ranked_units} ranked units; stopped: ${q.stop === 'budget' ? 'budget spent' : 'every branch ended'}.`, '')
+    lines.push(
+      `${q.tests} of ${q.budget} tests spent over ${q.ranked_units} ranked units; stopped: ${q.stop === 'budget' ? 'budget spent' : 'every branch ended'}.`,
+      '',
+    )
     if (q.visits.length === 0) lines.push('- no community holds a ranked unit')
     for (const v of q.visits) {
       const verdict = v.relevant.length > 0 ? `relevant: ${v.relevant.join(', ')}` : 'none relevant'
-      lines.push(`${'  '.repeat(v.depth)}- community ${v.community} (level ${v.level}): tested ${v.tested.join(', ')}; ${verdict}`)
+      lines.push(
+        `${'  '.repeat(v.depth)}- community ${v.community} (level ${v.level}): tested ${v.tested.join(', ')}; ${verdict}`,
+      )
     }
   })
   return `${lines.join('\n')}\n`

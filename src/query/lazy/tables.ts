@@ -9,7 +9,14 @@ import { loadTables, type IndexTables } from '../load-index.js'
 import type { LazyCommunity } from './ranking.js'
 
 // Which text units a community holds is what lazy search ranks it by; the shared loader leaves it out.
-const LAZY_COMMUNITIES = pickColumns(COMMUNITIES, ['community', 'level', 'children', 'title', 'entity_ids', 'text_unit_ids'])
+const LAZY_COMMUNITIES = pickColumns(COMMUNITIES, [
+  'community',
+  'level',
+  'children',
+  'title',
+  'entity_ids',
+  'text_unit_ids',
+])
 
 export interface LazyTables {
   text_units: IndexTables['text_units']

@@ -47,6 +47,12 @@ export function rankedUnitGroups(unitRank: ReadonlyMap<string, number>, size: nu
   const ids = [...unitRank.keys()].sort((a, b) => unitRank.get(a)! - unitRank.get(b)!)
   const groups: LazyCommunity[] = []
   for (let i = 0; i < ids.length; i += size)
-    groups.push({ community: groups.length, level: 0, title: `ranked units ${i + 1}+`, children: [], unitIds: ids.slice(i, i + size) })
+    groups.push({
+      community: groups.length,
+      level: 0,
+      title: `ranked units ${i + 1}+`,
+      children: [],
+      unitIds: ids.slice(i, i + size),
+    })
   return groups
 }

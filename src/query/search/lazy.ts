@@ -18,7 +18,14 @@ import { rankClaims, trimClaims, type Claim } from '../lazy/claims.js'
 import { deepen } from '../lazy/deepening.js'
 import { extractClaims, judgeRelevance, refineQuestion, type Passage, type StepContext } from '../lazy/model-steps.js'
 import { ANSWER_PROMPT } from '../lazy/prompts.js'
-import { renderPath, subqueryReport, usageByModel, type LazyReport, type LazySubquery, type UsedModel } from '../lazy/report.js'
+import {
+  renderPath,
+  subqueryReport,
+  usageByModel,
+  type LazyReport,
+  type LazySubquery,
+  type UsedModel,
+} from '../lazy/report.js'
 import { conceptSubgraph, renderSubgraph } from '../lazy/subgraph.js'
 import type { LazyTables } from '../lazy/tables.js'
 import { currentFullTextTable, rankedUnitGroups, rankUnitsFor } from '../lazy/unit-ranking.js'
@@ -77,13 +84,22 @@ export async function* runLazySearch(
   const budgets = splitBudget(options.budget, questions.length)
   const walks = await Promise.all(questions.map((q, i) => explore(run, q, budgets[i]!, fullText)))
   const relevant = [...new Set(walks.flatMap((w) => w.relevantIds))]
-  const report = baseReport(run, walks.map((w) => w.report), relevant, fullText !== undefined)
+  const report = baseReport(
+    run,
+    walks.map((w) => w.report),
+    relevant,
+    fullText !== undefined,
+  )
   if (options.explain) {
     const text = renderPath(report)
     yield text
     return finish(run, report, { records: {}, text }, [])
   }
-  const claims = await claimsOf(run, questions, walks.map((w) => w.relevantIds))
+  const claims = await claimsOf(
+    run,
+    questions,
+    walks.map((w) => w.relevantIds),
+  )
   const order = new Map(relevant.map((id, i) => [id, i]))
   const trimmed = trimClaims(rankClaims(claims, order), run.s.max_context_tokens, run.label, services.countTokens)
   report.claims = { extracted: claims.length, kept: trimmed.kept.length, dropped: trimmed.dropped }
@@ -189,7 +205,10 @@ async function claimsOf(run: Run, questions: readonly string[], relevant: readon
     for (let i = 0; i < ids.length; i += run.s.claim_batch_size) {
       const batch = ids.slice(i, i + run.s.claim_batch_size)
       const units = batch.flatMap((id) => run.unit(id) ?? [])
-      const concepts = renderSubgraph(conceptSubgraph(units, run.tables.entities, run.tables.relationships), CONCEPTS_SHOWN)
+      const concepts = renderSubgraph(
+        conceptSubgraph(units, run.tables.entities, run.tables.relationships),
+        CONCEPTS_SHOWN,
+      )
       out.push({ question, subquery, passages: batch.map(run.passage), concepts })
     }
     return out
@@ -228,6 +247,10 @@ function finish(
   report.unknown_citations = check.unknown
   if (check.unknown.length > 0)
     run.warnings.push(`the answer cites Sources (${check.unknown.join(', ')}), which no claim given to it rests on`)
-  report.usage_by_model = usageByModel(run.services.meter.summary(), run.options.answerModel, run.options.relevance.model)
+  report.usage_by_model = usageByModel(
+    run.services.meter.summary(),
+    run.options.answerModel,
+    run.options.relevance.model,
+  )
   return { ...context, warnings: [...run.warnings].sort(), lazy: report }
 }

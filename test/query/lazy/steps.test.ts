@@ -42,8 +42,20 @@ describe('ranking', () => {
   it('fuses the vector and BM25 lists: a unit high in both beats one first in only one', () => {
     const rank = rankUnits(
       [
-        { signal: 'vector', hits: [{ id: 'a', score: 0.9 }, { id: 'b', score: 0.8 }] },
-        { signal: 'bm25', hits: [{ id: 'b', score: 3 }, { id: 'c', score: 2 }] },
+        {
+          signal: 'vector',
+          hits: [
+            { id: 'a', score: 0.9 },
+            { id: 'b', score: 0.8 },
+          ],
+        },
+        {
+          signal: 'bm25',
+          hits: [
+            { id: 'b', score: 3 },
+            { id: 'c', score: 2 },
+          ],
+        },
       ],
       60,
     )
@@ -53,7 +65,13 @@ describe('ranking', () => {
   it('ranks communities by their best unit, then the next best, leaving out those with none ranked', () => {
     const unitRank = ranks('u0', 'u1', 'u2', 'u3')
     const list = rankCommunities(
-      [community(1, ['u3', 'x']), community(2, ['u1', 'u3']), community(3, ['u1', 'u2']), community(4, ['zz']), community(5, ['u0'])],
+      [
+        community(1, ['u3', 'x']),
+        community(2, ['u1', 'u3']),
+        community(3, ['u1', 'u2']),
+        community(4, ['zz']),
+        community(5, ['u0']),
+      ],
       unitRank,
     )
     expect(list.map((c) => c.community)).toEqual([5, 3, 2, 1])
@@ -145,12 +163,23 @@ describe('iterative deepening', () => {
   it('digs on in a community without sub-communities while its batches stay relevant', async () => {
     const leaf = [community(7, ['u0', 'u1', 'u2', 'u3', 'u4'])]
     const j = judge(['u0', 'u1', 'u2'])
-    await deepen(leaf, ranks('u0', 'u1', 'u2', 'u3', 'u4'), new RelevanceBudget(100), { batchSize: 2, maxMisses: 1 }, j.test)
+    await deepen(
+      leaf,
+      ranks('u0', 'u1', 'u2', 'u3', 'u4'),
+      new RelevanceBudget(100),
+      { batchSize: 2, maxMisses: 1 },
+      j.test,
+    )
     expect(j.batches).toEqual([['u0', 'u1'], ['u2', 'u3'], ['u4']])
   })
 })
 
-const claim = (text: string, sources: string[], score: number, subquery = 0): Claim => ({ text, sources, score, subquery })
+const claim = (text: string, sources: string[], score: number, subquery = 0): Claim => ({
+  text,
+  sources,
+  score,
+  subquery,
+})
 
 describe('claims', () => {
   it('reads a reply, keeping sources of the batch only and dropping claims left without one', () => {
@@ -209,7 +238,8 @@ describe('claims', () => {
 
 describe('citations', () => {
   it('reads Sources citations, also beside other tables, without +more and repeats', () => {
-    const answer = 'A [Data: Sources (3, 7, +more)]. B [Data: Entities (1); Sources (7, 12)]. C (Sources (99)) is no citation.'
+    const answer =
+      'A [Data: Sources (3, 7, +more)]. B [Data: Entities (1); Sources (7, 12)]. C (Sources (99)) is no citation.'
     expect(citedSourceLabels(answer)).toEqual(['3', '7', '12'])
   })
 

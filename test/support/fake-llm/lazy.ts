@@ -6,7 +6,19 @@
  */
 import type { ChatMessageLike, LazyKind } from './classify.js'
 
-const STOP = new Set(['about', 'which', 'there', 'their', 'where', 'these', 'those', 'would', 'could', 'should', 'other'])
+const STOP = new Set([
+  'about',
+  'which',
+  'there',
+  'their',
+  'where',
+  'these',
+  'those',
+  'would',
+  'could',
+  'should',
+  'other',
+])
 
 /** The lower-case words of five letters or more, stop words left out. */
 export function contentWords(text: string): Set<string> {
@@ -63,7 +75,9 @@ export function lazyReply(kind: LazyKind, messages: readonly ChatMessageLike[]):
       return subqueries(system, user)
     case 'lazy_relevance': {
       const { question, passages } = lazyPassages(user)
-      return JSON.stringify({ relevant: passages.filter((p) => fakeRelevant(question, p.text)).map((p) => Number(p.label)) })
+      return JSON.stringify({
+        relevant: passages.filter((p) => fakeRelevant(question, p.text)).map((p) => Number(p.label)),
+      })
     }
     case 'lazy_claims':
       return claims(user)
