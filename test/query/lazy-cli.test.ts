@@ -5,6 +5,8 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
+import { getTokenizer } from '../../src/llm/tokenizer.js'
+import { relevanceExcerpt } from '../../src/query/lazy/excerpt.js'
 import { TEXT_UNITS } from '../../src/model/index.js'
 import type { QueryCommandFlags } from '../../src/query/command.js'
 import type { LazyReport } from '../../src/query/index.js'
@@ -19,6 +21,10 @@ import { testdir } from '../support/testdir.js'
 const DEMO = join(PROJECT_ROOT, 'fixtures', 'demo')
 const LOCAL = 'Who repaired the Kittiwake after the storm on Tern Rocks?'
 const GLOBAL = 'What are the main conflicts in the town during the winter?'
+
+/** What the relevance model is shown of a unit (200 tokens: lazy_search.relevance_excerpt_tokens). */
+const excerpt = (text: string, question: string) =>
+  relevanceExcerpt(text, question, 200, getTokenizer('o200k_base').count)
 
 interface LazyJson {
   method: string
@@ -87,7 +93,7 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     // Each verdict is the fake's rule applied to that sub-question and that unit's text.
     for (const q of out.lazy.subqueries)
       for (const v of q.visits)
-        expect(v.relevant).toEqual(v.tested.filter((label) => fakeRelevant(q.question, units.get(label)!)))
+        expect(v.relevant).toEqual(v.tested.filter((label) => fakeRelevant(q.question, excerpt(units.get(label)!, q.question))))
     expect(out.lazy.references.length).toBeGreaterThan(0)
     for (const ref of out.lazy.references) expect(units.has(ref.label)).toBe(true)
     expect(out.lazy.unknown_citations).toEqual([])

@@ -29,6 +29,11 @@ export const lazySearch = section({
     "Text units judged per relevance call: a visited community's best untested units, tested together.",
     { min: 1, max: 100 },
   ),
+  relevance_excerpt_tokens: int(
+    200,
+    "What a relevance test reads of a text unit: its sentences sharing most words with the sub-question, up to this many tokens.",
+    { min: 20, max: 100_000 },
+  ),
   unit_top_k: int(
     200,
     'Text units ranked per sub-question (vector similarity, plus BM25 where the full-text table exists).',

@@ -16,6 +16,7 @@ import { RelevanceBudget, splitBudget } from '../lazy/budget.js'
 import { checkLazyCitations } from '../lazy/citations.js'
 import { rankClaims, trimClaims, type Claim } from '../lazy/claims.js'
 import { deepen } from '../lazy/deepening.js'
+import { relevanceExcerpt } from '../lazy/excerpt.js'
 import { extractClaims, judgeRelevance, refineQuestion, type Passage, type StepContext } from '../lazy/model-steps.js'
 import { ANSWER_PROMPT } from '../lazy/prompts.js'
 import {
@@ -169,9 +170,15 @@ async function explore(
     unitRank,
     new RelevanceBudget(share),
     { batchSize: run.s.relevance_batch_size, maxMisses: run.s.max_misses },
-    (ids) => judgeRelevance(question, ids.map(run.passage), run.relevance),
+    (ids) => judgeRelevance(question, ids.map((id) => excerpt(run, question, id)), run.relevance),
   )
   return { report: subqueryReport(question, share, unitRank.size, walk, run.label), relevantIds: walk.relevant }
+}
+
+/** A unit as the relevance test sees it: the sentences nearest the sub-question. */
+function excerpt(run: Run, question: string, id: string): Passage {
+  const p = run.passage(id)
+  return { ...p, text: relevanceExcerpt(p.text, question, run.s.relevance_excerpt_tokens, run.services.countTokens) }
 }
 
 function baseReport(run: Run, subqueries: LazySubquery[], relevant: readonly string[], bm25: boolean): LazyReport {

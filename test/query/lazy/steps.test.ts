@@ -7,6 +7,7 @@ import { parseClaims, rankClaims, trimClaims, type Claim } from '../../../src/qu
 import { deepen, type RelevanceTest } from '../../../src/query/lazy/deepening.js'
 import { bestUntested, rankCommunities, rankUnits, type LazyCommunity } from '../../../src/query/lazy/ranking.js'
 import { conceptSubgraph } from '../../../src/query/lazy/subgraph.js'
+import { relevanceExcerpt } from '../../../src/query/lazy/excerpt.js'
 import { lazyCommunities } from '../../../src/query/lazy/tables.js'
 import { rankedUnitGroups } from '../../../src/query/lazy/unit-ranking.js'
 
@@ -283,5 +284,21 @@ describe('concept subgraph', () => {
       { title: 'LAMP', units: 1 },
     ])
     expect(graph.relationships.map((r) => r.weight)).toEqual([3, 1])
+  })
+})
+
+describe('relevance excerpt', () => {
+  const count = (text: string) => text.split(/\s+/).length
+  const text = 'The fog lay on the bay. Marta Quill rowed the lifeboat out. Nobody slept. The lifeboat crew came back at dawn.'
+
+  it('keeps the sentences sharing most words with the question, in text order, within the budget', () => {
+    expect(relevanceExcerpt(text, 'Who rowed the lifeboat?', 20, count)).toBe(
+      'Marta Quill rowed the lifeboat out. … The lifeboat crew came back at dawn.',
+    )
+    expect(relevanceExcerpt(text, 'Who rowed the lifeboat?', 6, count)).toBe('Marta Quill rowed the lifeboat out.')
+  })
+
+  it('shows the start of a unit that shares no word with the question', () => {
+    expect(relevanceExcerpt(text, 'zebra?', 8, count)).toBe('The fog lay on the bay. … Nobody slept.')
   })
 })
