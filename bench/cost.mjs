@@ -16,6 +16,8 @@ import { runQuery } from '../dist/query/index.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const fakePath = join(root, 'dist-test', 'test', 'support', 'fake-llm', 'index.js')
+// The compiled fake server finds ../shared from dist-test/, one level too deep: say where it is.
+process.env.GRAPHRAG_SHARED_DIR ??= join(root, '..', 'shared')
 if (!existsSync(fakePath)) execSync('npx tsc -p tsconfig.support.json', { cwd: root, stdio: 'inherit' })
 const { startFakeLlm, fakeModelSettingsYaml } = await import(fakePath)
 
@@ -99,14 +101,17 @@ async function queryCost(dir, method, type, budget) {
   let calls = 0
   let tokens = 0
   let tests = 0
+  const steps = {}
   const started = performance.now()
   for (const query of QUESTIONS[type]) {
     const r = await runQuery({ method, root: dir, query, ...(budget === undefined ? {} : { budget }) })
     calls += r.usage.calls
     tokens += r.usage.promptTokens + r.usage.completionTokens
     tests += r.lazy?.tests ?? 0
+    for (const [step, u] of Object.entries(r.usage.byStep))
+      steps[step] = (steps[step] ?? 0) + u.promptTokens + u.completionTokens
   }
-  return { calls, tokens, tests, seconds: (performance.now() - started) / 1000 }
+  return { calls, tokens, tests, steps, seconds: (performance.now() - started) / 1000 }
 }
 
 const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 })
@@ -121,19 +126,27 @@ async function bench(label, corpusDir) {
   ]
   console.log('| index | model calls | model tokens | wall s |\n|---|---:|---:|---:|')
   for (const [name, c] of idx) console.log(`| ${name} | ${fmt(c.calls)} | ${fmt(c.tokens)} | ${fmt(c.seconds)} |`)
-  console.log(`\n| query (${QUESTIONS.local.length} questions per type) | type | calls | tokens | units tested | % of global's tokens | wall s |`)
+  console.log(
+    `\n| query (${QUESTIONS.local.length} questions per type) | type | calls | tokens | units tested | % of global's tokens | wall s |`,
+  )
   console.log('|---|---|---:|---:|---:|---:|---:|')
+  const breakdown = []
   for (const type of ['local', 'global']) {
     const global = await queryCost(standard, 'global', type)
-    console.log(`| global search, standard index | ${type} | ${fmt(global.calls)} | ${fmt(global.tokens)} | — | 100 | ${fmt(global.seconds)} |`)
+    console.log(
+      `| global search, standard index | ${type} | ${fmt(global.calls)} | ${fmt(global.tokens)} | — | 100 | ${fmt(global.seconds)} |`,
+    )
     for (const budget of BUDGETS) {
       const lazy = await queryCost(offline, 'lazy', type, budget)
       const share = (100 * lazy.tokens) / global.tokens
       console.log(
         `| lazy search, offline index, budget ${budget} | ${type} | ${fmt(lazy.calls)} | ${fmt(lazy.tokens)} | ${fmt(lazy.tests)} | ${share.toFixed(1)} | ${fmt(lazy.seconds)} |`,
       )
+      const parts = Object.entries(lazy.steps).map(([step, n]) => `${step} ${fmt(n)}`)
+      breakdown.push(`- lazy, ${type}, budget ${budget}: ${parts.join(', ')}`)
     }
   }
+  console.log(`\nLazy search tokens by step:\n${breakdown.join('\n')}`)
 }
 
 const carol = join(root, '..', 'shared', 'corpora', 'a-christmas-carol.txt')
@@ -150,7 +163,10 @@ if (!existsSync(carol)) {
   if (flag('--big')) {
     const dir = await mkdtemp(join(tmpdir(), 'graphrag-bench-cost-big-'))
     const copies = await bigCorpus(book, value('--big-tokens', 1_000_000), dir)
-    await bench(`Generated corpus: ${copies} varied copies of the book (about ${fmt((copies * book.length) / 4)} tokens)`, dir)
+    await bench(
+      `Generated corpus: ${copies} varied copies of the book (about ${fmt((copies * book.length) / 4)} tokens)`,
+      dir,
+    )
   }
 }
 await fake.close()

@@ -170,15 +170,20 @@ async function explore(
     unitRank,
     new RelevanceBudget(share),
     { batchSize: run.s.relevance_batch_size, maxMisses: run.s.max_misses },
-    (ids) => judgeRelevance(question, ids.map((id) => excerpt(run, question, id)), run.relevance),
+    (ids) =>
+      judgeRelevance(
+        question,
+        ids.map((id) => excerpt(run, question, id, run.s.relevance_excerpt_tokens)),
+        run.relevance,
+      ),
   )
   return { report: subqueryReport(question, share, unitRank.size, walk, run.label), relevantIds: walk.relevant }
 }
 
-/** A unit as the relevance test sees it: the sentences nearest the sub-question. */
-function excerpt(run: Run, question: string, id: string): Passage {
+/** A unit as a relevance test or the claim step sees it: its sentences nearest the sub-question, up to `tokens`. */
+function excerpt(run: Run, question: string, id: string, tokens: number): Passage {
   const p = run.passage(id)
-  return { ...p, text: relevanceExcerpt(p.text, question, run.s.relevance_excerpt_tokens, run.services.countTokens) }
+  return { ...p, text: relevanceExcerpt(p.text, question, tokens, run.services.countTokens) }
 }
 
 function baseReport(run: Run, subqueries: LazySubquery[], relevant: readonly string[], bm25: boolean): LazyReport {
@@ -216,7 +221,8 @@ async function claimsOf(run: Run, questions: readonly string[], relevant: readon
         conceptSubgraph(units, run.tables.entities, run.tables.relationships),
         CONCEPTS_SHOWN,
       )
-      out.push({ question, subquery, passages: batch.map(run.passage), concepts })
+      const passages = batch.map((id) => excerpt(run, question, id, run.s.claim_excerpt_tokens))
+      out.push({ question, subquery, passages, concepts })
     }
     return out
   })
