@@ -1,7 +1,7 @@
 // `graphrag query --method lazy` end to end against the fake model: an offline (fast, local
 // embedder, no chat model) index of the demo corpus, then only a chat model added to the settings.
 // The relevance tests are counted in the fake server's request log, one per text unit of a batch.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
@@ -15,7 +15,7 @@ import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fa
 import { fakeRelevant, lazyPassages } from '../support/fake-llm/lazy.js'
 import { runQueryInProcess } from '../support/query-command.js'
 import { expectQueryResponse } from '../support/query-response-schema.js'
-import { PROJECT_ROOT } from '../support/shared.js'
+import { describeShared, PROJECT_ROOT, sharedPath } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
 const DEMO = join(PROJECT_ROOT, 'fixtures', 'demo')
@@ -93,7 +93,9 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     // Each verdict is the fake's rule applied to that sub-question and that unit's text.
     for (const q of out.lazy.subqueries)
       for (const v of q.visits)
-        expect(v.relevant).toEqual(v.tested.filter((label) => fakeRelevant(q.question, excerpt(units.get(label)!, q.question))))
+        expect(v.relevant).toEqual(
+          v.tested.filter((label) => fakeRelevant(q.question, excerpt(units.get(label)!, q.question))),
+        )
     expect(out.lazy.references.length).toBeGreaterThan(0)
     for (const ref of out.lazy.references) expect(units.has(ref.label)).toBe(true)
     expect(out.lazy.unknown_citations).toEqual([])
@@ -145,5 +147,42 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     await expect(runQueryInProcess(root, LOCAL, 'basic', { budget: 5 })).rejects.toThrow(
       '--budget is only available with --method lazy',
     )
+  })
+})
+
+// A standard index written by Microsoft GraphRAG (LLM entities, communities with their text units,
+// 3072-dimension text_unit_text vectors): lazy search reads it as it is.
+describeShared('graphrag query --method lazy over a standard index (Operation Dulce, Microsoft GraphRAG)', () => {
+  let fake: FakeLlm
+  let root: string
+
+  beforeAll(async () => {
+    fake = await startFakeLlm({ embeddingDimension: 3072 })
+    root = await testdir({ 'settings.yaml': fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 }) })
+    cpSync(sharedPath('reference', 'msgr-v3-dulce'), join(root, 'output'), { recursive: true })
+  })
+  afterAll(() => fake?.close())
+
+  it('walks its communities and cites its text units, within the budget', async () => {
+    const from = fake.requests.length
+    const { stdout } = await runQueryInProcess(root, 'What is Operation Dulce about?', 'lazy', { budget: 12 })
+    const out = JSON.parse(stdout) as LazyJson
+    expectQueryResponse(out)
+    const rows = await new ParquetTableStore(join(root, 'output'), 'js').read(TEXT_UNITS)
+    const ids = new Map(rows.map((u) => [String(u.human_readable_id), u.id]))
+    const tested = fake.requests
+      .slice(from)
+      .filter((r) => r.kind === 'lazy_relevance')
+      .reduce(
+        (n, r) =>
+          n +
+          lazyPassages((r.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content).passages.length,
+        0,
+      )
+    expect(tested).toBe(out.lazy.tests)
+    expect(out.lazy.tests).toBeLessThanOrEqual(12)
+    expect(out.lazy.subqueries[0]!.visits.length).toBeGreaterThan(0)
+    expect(out.lazy.references.length).toBeGreaterThan(0)
+    for (const ref of out.lazy.references) expect(ids.get(ref.label)).toBe(ref.id)
   })
 })
