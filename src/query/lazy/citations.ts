@@ -4,7 +4,7 @@
  * answer is reported, never silently kept.
  */
 
-export interface LazyCitation {
+interface LazyCitation {
   /** The label as cited (a human-readable id). */
   label: string
   /** The text unit's id. */

@@ -67,7 +67,7 @@ export function rankClaims(claims: readonly Claim[], unitOrder: ReadonlyMap<stri
 }
 
 /** One claim as the answer reads it, citing its sources' labels. */
-export function claimLine(claim: Claim, label: (unitId: string) => string): string {
+function claimLine(claim: Claim, label: (unitId: string) => string): string {
   return `- ${claim.text} [Data: Sources (${claim.sources.map(label).join(', ')})]`
 }
 

@@ -16,7 +16,7 @@ export interface DeepeningOptions {
 }
 
 /** One visit: the community, its depth in the walk, the units tested and those judged relevant. */
-export interface Visit {
+interface Visit {
   community: number
   level: number
   depth: number

@@ -7,7 +7,7 @@ import { costUsd, type Pricing } from '../../llm/pricing.js'
 import type { UsageSummary } from '../usage.js'
 import type { Deepening } from './deepening.js'
 
-export interface LazyVisit {
+interface LazyVisit {
   community: number
   level: number
   depth: number

@@ -289,7 +289,8 @@ describe('concept subgraph', () => {
 
 describe('relevance excerpt', () => {
   const count = (text: string) => text.split(/\s+/).length
-  const text = 'The fog lay on the bay. Marta Quill rowed the lifeboat out. Nobody slept. The lifeboat crew came back at dawn.'
+  const text =
+    'The fog lay on the bay. Marta Quill rowed the lifeboat out. Nobody slept. The lifeboat crew came back at dawn.'
 
   it('keeps the sentences sharing most words with the question, in text order, within the budget', () => {
     expect(relevanceExcerpt(text, 'Who rowed the lifeboat?', 20, count)).toBe(

@@ -21,7 +21,7 @@ const STOP = new Set([
 ])
 
 /** The lower-case words of five letters or more, stop words left out. */
-export function contentWords(text: string): Set<string> {
+function contentWords(text: string): Set<string> {
   return new Set([...text.toLowerCase().matchAll(/[a-z]{5,}/g)].map((m) => m[0]).filter((w) => !STOP.has(w)))
 }
 
