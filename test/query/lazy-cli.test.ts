@@ -98,6 +98,9 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
         )
     expect(out.lazy.references.length).toBeGreaterThan(0)
     for (const ref of out.lazy.references) expect(units.has(ref.label)).toBe(true)
+    // In the order the answer cites them.
+    const cited = [...out.response.matchAll(/Sources \(([^)]*)\)/g)].flatMap((m) => m[1]!.split(', '))
+    expect(out.lazy.references.map((r) => r.label)).toEqual([...new Set(cited)])
     expect(out.lazy.unknown_citations).toEqual([])
     expect(out.response).toMatch(/\[Data: Sources \(\d+(, \d+)*\)\]/)
     expect(out.usage.byStep.relevance!.calls).toBe(out.lazy.relevance_calls)

@@ -56,7 +56,10 @@ export function rankClaims(claims: readonly Claim[], unitOrder: ReadonlyMap<stri
       seen.subquery = Math.min(seen.subquery, c.subquery)
     }
   }
-  const best = (c: Claim) => Math.min(...c.sources.map((id) => unitOrder.get(id) ?? Number.MAX_SAFE_INTEGER))
+  const position = (id: string) => unitOrder.get(id) ?? Number.MAX_SAFE_INTEGER
+  const best = (c: Claim) => Math.min(...c.sources.map(position))
+  // Sources in unit order, so a merged claim reads the same whichever of its copies came first.
+  for (const c of merged.values()) c.sources.sort((a, b) => position(a) - position(b) || (a < b ? -1 : a > b ? 1 : 0))
   return [...merged.values()].sort(
     (a, b) =>
       b.score - a.score ||

@@ -227,6 +227,26 @@ describe('claims', () => {
     ])
   })
 
+  it('gives the same ranking whatever order the claims arrive in', () => {
+    const order = new Map([
+      ['a', 0],
+      ['b', 1],
+      ['c', 2],
+    ])
+    const claims = [
+      claim('The lamp was lit.', ['c'], 5),
+      claim('The lamp was lit.', ['a'], 5, 1),
+      claim('The ferry sank.', ['b'], 5),
+      claim('The ferry sank.', ['c', 'a'], 4),
+    ]
+    const ranked = rankClaims(claims, order)
+    expect(ranked.map((c) => [c.text, c.sources])).toEqual([
+      ['The ferry sank.', ['a', 'b', 'c']],
+      ['The lamp was lit.', ['a', 'c']],
+    ])
+    expect(rankClaims([...claims].reverse(), order)).toEqual(ranked)
+  })
+
   it('trims to the token budget, skipping a claim too long but keeping later ones that fit', () => {
     const words = (text: string) => text.split(/\s+/).length
     const ranked = [claim('one two', ['a'], 9), claim('x '.repeat(30).trim(), ['a'], 8), claim('three', ['b'], 7)]
