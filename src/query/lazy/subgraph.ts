@@ -27,27 +27,34 @@ export interface ConceptSubgraph {
   relationships: ConceptRelationship[]
 }
 
-export function conceptSubgraph(
-  units: readonly ConceptUnit[],
+/** Builds the subgraph of any set of units; the graph's maps are made once, not per call. */
+export function conceptGraph(
   entities: readonly ConceptEntity[],
   relationships: readonly ConceptRelationship[],
-): ConceptSubgraph {
+): (units: readonly ConceptUnit[]) => ConceptSubgraph {
   const titleOf = new Map(entities.map((e) => [e.id, e.title]))
-  const count = new Map<string, number>()
-  for (const unit of units) {
-    for (const id of new Set(unit.entity_ids ?? [])) {
-      const title = titleOf.get(id)
-      if (title !== undefined) count.set(title, (count.get(title) ?? 0) + 1)
-    }
+  const bySource = new Map<string, ConceptRelationship[]>()
+  for (const r of relationships) {
+    const list = bySource.get(r.source)
+    if (list === undefined) bySource.set(r.source, [{ source: r.source, target: r.target, weight: r.weight }])
+    else list.push({ source: r.source, target: r.target, weight: r.weight })
   }
-  const concepts = [...count]
-    .map(([title, n]) => ({ title, units: n }))
-    .sort((a, b) => b.units - a.units || byText(a.title, b.title))
-  const inside = relationships
-    .filter((r) => count.has(r.source) && count.has(r.target))
-    .map((r) => ({ source: r.source, target: r.target, weight: r.weight }))
-    .sort((a, b) => b.weight - a.weight || byText(`${a.source}\u0000${a.target}`, `${b.source}\u0000${b.target}`))
-  return { concepts, relationships: inside }
+  return (units) => {
+    const count = new Map<string, number>()
+    for (const unit of units) {
+      for (const id of new Set(unit.entity_ids ?? [])) {
+        const title = titleOf.get(id)
+        if (title !== undefined) count.set(title, (count.get(title) ?? 0) + 1)
+      }
+    }
+    const concepts = [...count]
+      .map(([title, n]) => ({ title, units: n }))
+      .sort((a, b) => b.units - a.units || byText(a.title, b.title))
+    const inside = [...count.keys()]
+      .flatMap((title) => (bySource.get(title) ?? []).filter((r) => count.has(r.target)))
+      .sort((a, b) => b.weight - a.weight || byText(`${a.source}\u0000${a.target}`, `${b.source}\u0000${b.target}`))
+    return { concepts, relationships: inside }
+  }
 }
 
 /** The subgraph as prompt text, at most `limit` concepts and relationships each. */

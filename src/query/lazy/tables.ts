@@ -2,7 +2,7 @@
  * The tables lazy search reads: text units (required), the community hierarchy with each community's
  * text units, and the graph (noun phrases of the fast index, or entities of a standard one) when present.
  */
-import { COMMUNITIES } from '../../model/index.js'
+import { COMMUNITIES, ENTITIES, RELATIONSHIPS } from '../../model/index.js'
 import { pickColumns, type RowOf } from '../../model/schema.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { loadTables, type IndexTables } from '../load-index.js'
@@ -18,23 +18,28 @@ const LAZY_COMMUNITIES = pickColumns(COMMUNITIES, [
   'text_unit_ids',
 ])
 
+// Only what the concept subgraph needs: descriptions are most of these tables on a standard index.
+const LAZY_ENTITIES = pickColumns(ENTITIES, ['id', 'title', 'text_unit_ids'])
+const LAZY_RELATIONSHIPS = pickColumns(RELATIONSHIPS, ['source', 'target', 'weight'])
+
 export interface LazyTables {
   text_units: IndexTables['text_units']
-  entities: IndexTables['entities']
-  relationships: IndexTables['relationships']
+  entities: RowOf<typeof LAZY_ENTITIES>[]
+  relationships: RowOf<typeof LAZY_RELATIONSHIPS>[]
   communities: LazyCommunity[]
 }
 
 export async function loadLazyTables(dataDir: string): Promise<LazyTables> {
-  const tables = await loadTables(dataDir, ['text_units'], ['entities', 'relationships'])
+  const { text_units } = await loadTables(dataDir, ['text_units'])
   const store = new ParquetTableStore(dataDir, 'js')
-  const rows = (await store.has(COMMUNITIES.name)) ? await store.read(LAZY_COMMUNITIES) : []
-  const entities = tables.entities ?? []
+  const read = async <S extends Parameters<ParquetTableStore['read']>[0]>(schema: S) =>
+    (await store.has(schema.name)) ? await store.read(schema) : []
+  const entities = await read(LAZY_ENTITIES)
   return {
-    text_units: tables.text_units,
+    text_units,
     entities,
-    relationships: tables.relationships ?? [],
-    communities: lazyCommunities(rows, entities),
+    relationships: await read(LAZY_RELATIONSHIPS),
+    communities: lazyCommunities(await read(LAZY_COMMUNITIES), entities),
   }
 }
 

@@ -27,7 +27,7 @@ import {
   type LazySubquery,
   type UsedModel,
 } from '../lazy/report.js'
-import { conceptSubgraph, renderSubgraph } from '../lazy/subgraph.js'
+import { conceptGraph, renderSubgraph, type ConceptSubgraph, type ConceptUnit } from '../lazy/subgraph.js'
 import type { LazyTables } from '../lazy/tables.js'
 import { currentFullTextTable, rankedUnitGroups, rankUnitsFor } from '../lazy/unit-ranking.js'
 import type { SearchServices } from '../services.js'
@@ -67,6 +67,7 @@ interface Run {
   unit: (id: string) => LazyTables['text_units'][number] | undefined
   passage: (id: string) => Passage
   label: (id: string) => string
+  subgraph: (units: readonly ConceptUnit[]) => ConceptSubgraph
 }
 
 export async function* runLazySearch(
@@ -151,6 +152,7 @@ function startRun(
     warnings,
     label,
     unit: (id) => units.get(id),
+    subgraph: conceptGraph(tables.entities, tables.relationships),
     passage: (id) => ({ id, label: label(id), text: units.get(id)?.text ?? '' }),
   }
 }
@@ -162,7 +164,8 @@ async function explore(
   share: number,
   fullText: { dbUri: string; table: string } | undefined,
 ): Promise<{ report: LazySubquery; relevantIds: string[] }> {
-  const unitRank = await rankUnitsFor(question, run.s.unit_top_k, run.services, fullText)
+  // A large budget may test more units than unit_top_k: rank at least as many as it may test.
+  const unitRank = await rankUnitsFor(question, Math.max(run.s.unit_top_k, share), run.services, fullText)
   const communities =
     run.tables.communities.length > 0 ? run.tables.communities : rankedUnitGroups(unitRank, run.s.relevance_batch_size)
   const walk = await deepen(
@@ -188,7 +191,7 @@ function excerpt(run: Run, question: string, id: string, tokens: number): Passag
 
 function baseReport(run: Run, subqueries: LazySubquery[], relevant: readonly string[], bm25: boolean): LazyReport {
   const units = relevant.flatMap((id) => run.unit(id) ?? [])
-  const graph = conceptSubgraph(units, run.tables.entities, run.tables.relationships)
+  const graph = run.subgraph(units)
   const tests = subqueries.reduce((n, q) => n + q.tests, 0)
   return {
     budget: run.options.budget,
@@ -217,10 +220,7 @@ async function claimsOf(run: Run, questions: readonly string[], relevant: readon
     for (let i = 0; i < ids.length; i += run.s.claim_batch_size) {
       const batch = ids.slice(i, i + run.s.claim_batch_size)
       const units = batch.flatMap((id) => run.unit(id) ?? [])
-      const concepts = renderSubgraph(
-        conceptSubgraph(units, run.tables.entities, run.tables.relationships),
-        CONCEPTS_SHOWN,
-      )
+      const concepts = renderSubgraph(run.subgraph(units), CONCEPTS_SHOWN)
       const passages = batch.map((id) => excerpt(run, question, id, run.s.claim_excerpt_tokens))
       out.push({ question, subquery, passages, concepts })
     }

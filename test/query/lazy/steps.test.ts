@@ -6,7 +6,7 @@ import { checkLazyCitations, citedSourceLabels } from '../../../src/query/lazy/c
 import { parseClaims, rankClaims, trimClaims, type Claim } from '../../../src/query/lazy/claims.js'
 import { deepen, type RelevanceTest } from '../../../src/query/lazy/deepening.js'
 import { bestUntested, rankCommunities, rankUnits, type LazyCommunity } from '../../../src/query/lazy/ranking.js'
-import { conceptSubgraph } from '../../../src/query/lazy/subgraph.js'
+import { conceptGraph } from '../../../src/query/lazy/subgraph.js'
 import { relevanceExcerpt } from '../../../src/query/lazy/excerpt.js'
 import { lazyCommunities } from '../../../src/query/lazy/tables.js'
 import { rankedUnitGroups } from '../../../src/query/lazy/unit-ranking.js'
@@ -281,11 +281,7 @@ describe('citations', () => {
 
 describe('concept subgraph', () => {
   it("holds the units' concepts, most units first, and only relationships between them", () => {
-    const graph = conceptSubgraph(
-      [
-        { id: 'u1', entity_ids: ['e1', 'e2'] },
-        { id: 'u2', entity_ids: ['e2', 'e3'] },
-      ],
+    const graph = conceptGraph(
       [
         { id: 'e1', title: 'FERRY' },
         { id: 'e2', title: 'HARBOUR' },
@@ -297,7 +293,10 @@ describe('concept subgraph', () => {
         { source: 'HARBOUR', target: 'LAMP', weight: 3 },
         { source: 'LAMP', target: 'COURT', weight: 9 },
       ],
-    )
+    )([
+      { id: 'u1', entity_ids: ['e1', 'e2'] },
+      { id: 'u2', entity_ids: ['e2', 'e3'] },
+    ])
     expect(graph.concepts).toEqual([
       { title: 'HARBOUR', units: 2 },
       { title: 'FERRY', units: 1 },
