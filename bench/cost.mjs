@@ -1,7 +1,8 @@
 // Lazy search cost benchmark (issue 39), against the fake OpenAI server (instant answers): model calls
 // and tokens of (a) a standard index + global search and (b) the offline index (fast method, local
 // hashing embedder, no model) + lazy search at relevance budgets 100, 500 and 1,500, per question type
-// (local, global), with wall times. Corpora: A Christmas Carol (../shared/corpora, one document) and,
+// (local, global), with wall times; and the index cost of the fast method with model-written reports.
+// Corpora: A Christmas Carol (../shared/corpora, one document) and,
 // with --big, a generated corpus of about --big-tokens tokens (default 1,000,000): the book repeated,
 // each copy's capitalised names suffixed so the copies do not merge into one graph.
 // Run: npm run bench:cost [-- --big [--big-tokens N] [--skip-carol]]
@@ -120,12 +121,21 @@ async function bench(label, corpusDir) {
   console.log(`\n## ${label}\n`)
   const standard = await project(STANDARD, corpusDir)
   const offline = await project(OFFLINE, corpusDir)
+  // The fast method with model-written community reports (the settings without the null report model).
+  const fastReports = await project(OFFLINE.replace('community_reports:\n  completion_model_id: null\n', ''), corpusDir)
   const idx = [
     ['standard index', await indexCost(standard)],
     ['offline index (fast, no model)', await indexCost(offline)],
+    ['fast index, model-written reports', await indexCost(fastReports)],
   ]
-  console.log('| index | model calls | model tokens | wall s |\n|---|---:|---:|---:|')
-  for (const [name, c] of idx) console.log(`| ${name} | ${fmt(c.calls)} | ${fmt(c.tokens)} | ${fmt(c.seconds)} |`)
+  console.log(
+    "| index | model calls | model tokens | % of the standard index's tokens | wall s |\n|---|---:|---:|---:|---:|",
+  )
+  const base = idx[0][1].tokens
+  for (const [name, c] of idx)
+    console.log(
+      `| ${name} | ${fmt(c.calls)} | ${fmt(c.tokens)} | ${((100 * c.tokens) / base).toFixed(1)} | ${fmt(c.seconds)} |`,
+    )
   console.log(
     `\n| query (${QUESTIONS.local.length} questions per type) | type | calls | tokens | units tested | % of global's tokens | wall s |`,
   )

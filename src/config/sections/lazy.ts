@@ -17,7 +17,7 @@ export const lazySearch = section({
   }),
   relevance_budget: int(
     100,
-    'The one knob: at most this many text units are tested for relevance per question (each text unit of a batched test counts one). 100 costs about what vector RAG does; 500 and 1500 read more widely.',
+    "The one knob: at most this many text units are tested for relevance per question (each text unit of a batched test counts one). 100 is the low end of the published design's range (100, 500, 1500); a larger budget reads more widely (docs/lazy-search.md).",
     { min: 1, max: 1_000_000 },
   ),
   subquery_count: int(3, 'Sub-questions the question is refined into (one model call; --no-subqueries skips it).', {
