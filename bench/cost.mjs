@@ -1,7 +1,8 @@
 // Lazy search cost benchmark (issue 39), against the fake OpenAI server (instant answers): model calls
 // and tokens of (a) a standard index + global search and (b) the offline index (fast method, local
 // hashing embedder, no model) + lazy search at relevance budgets 100, 500 and 1,500, per question type
-// (local, global), with wall times; and the index cost of the fast method with model-written reports.
+// (local, global), with wall times and estimated USD (list prices; global search and lazy search's answer
+// on gpt-4.1-mini, lazy search's relevance tests on gpt-4.1-nano); and the index cost of the fast method with model-written reports.
 // Corpora: A Christmas Carol (../shared/corpora, one document) and,
 // with --big, a generated corpus of about --big-tokens tokens (default 1,000,000): the book repeated,
 // each copy's capitalised names suffixed so the copies do not merge into one graph.
@@ -40,9 +41,16 @@ const fake = await startFakeLlm({ embeddingDimension: 8, replay: 'christmas-caro
 const chat = fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })
 const STANDARD = `${chat}vector_store:\n  vector_size: 8\n`
 // The offline index's settings (as `graphrag init --offline` writes them) with a chat model added for queries.
+// Lazy search's relevance tests go to a cheaper model (gpt-4.1-nano) than the answer (gpt-4.1-mini, as global search).
+const relevanceModel = fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0, chatModel: 'gpt-4.1-nano' })
+  .split('embedding_models:')[0]
+  .replace('completion_models:\n  default_completion_model:', '  relevance_model:')
+  .trimEnd()
 const OFFLINE = [
   'method: fast',
   chat.split('embedding_models:')[0].trimEnd(),
+  relevanceModel,
+  'lazy_search:\n  relevance_model_id: relevance_model',
   'embedding_models:\n  default_embedding_model:\n    model_provider: local\n    model: hashing-384\n    dimensions: 384',
   'community_reports:\n  completion_model_id: null',
   'vector_store:\n  vector_size: 384',
@@ -102,6 +110,7 @@ async function queryCost(dir, method, type, budget) {
   let calls = 0
   let tokens = 0
   let tests = 0
+  let cost = 0
   const steps = {}
   const started = performance.now()
   for (const query of QUESTIONS[type]) {
@@ -109,10 +118,11 @@ async function queryCost(dir, method, type, budget) {
     calls += r.usage.calls
     tokens += r.usage.promptTokens + r.usage.completionTokens
     tests += r.lazy?.tests ?? 0
+    cost += r.usage.costUsd ?? Number.NaN
     for (const [step, u] of Object.entries(r.usage.byStep))
       steps[step] = (steps[step] ?? 0) + u.promptTokens + u.completionTokens
   }
-  return { calls, tokens, tests, steps, seconds: (performance.now() - started) / 1000 }
+  return { calls, tokens, tests, cost, steps, seconds: (performance.now() - started) / 1000 }
 }
 
 const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 })
@@ -137,20 +147,20 @@ async function bench(label, corpusDir) {
       `| ${name} | ${fmt(c.calls)} | ${fmt(c.tokens)} | ${((100 * c.tokens) / base).toFixed(1)} | ${fmt(c.seconds)} |`,
     )
   console.log(
-    `\n| query (${QUESTIONS.local.length} questions per type) | type | calls | tokens | units tested | % of global's tokens | wall s |`,
+    `\n| query (${QUESTIONS.local.length} questions per type) | type | calls | tokens | units tested | % of global's tokens | est. USD | % of global's USD | wall s |`,
   )
-  console.log('|---|---|---:|---:|---:|---:|---:|')
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|')
   const breakdown = []
   for (const type of ['local', 'global']) {
     const global = await queryCost(standard, 'global', type)
     console.log(
-      `| global search, standard index | ${type} | ${fmt(global.calls)} | ${fmt(global.tokens)} | — | 100 | ${fmt(global.seconds)} |`,
+      `| global search, standard index | ${type} | ${fmt(global.calls)} | ${fmt(global.tokens)} | — | 100 | ${global.cost.toFixed(4)} | 100 | ${fmt(global.seconds)} |`,
     )
     for (const budget of BUDGETS) {
       const lazy = await queryCost(offline, 'lazy', type, budget)
       const share = (100 * lazy.tokens) / global.tokens
       console.log(
-        `| lazy search, offline index, budget ${budget} | ${type} | ${fmt(lazy.calls)} | ${fmt(lazy.tokens)} | ${fmt(lazy.tests)} | ${share.toFixed(1)} | ${fmt(lazy.seconds)} |`,
+        `| lazy search, offline index, budget ${budget} | ${type} | ${fmt(lazy.calls)} | ${fmt(lazy.tokens)} | ${fmt(lazy.tests)} | ${share.toFixed(1)} | ${lazy.cost.toFixed(4)} | ${((100 * lazy.cost) / global.cost).toFixed(1)} | ${fmt(lazy.seconds)} |`,
       )
       const parts = Object.entries(lazy.steps).map(([step, n]) => `${step} ${fmt(n)}`)
       breakdown.push(`- lazy, ${type}, budget ${budget}: ${parts.join(', ')}`)

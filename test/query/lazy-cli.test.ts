@@ -146,6 +146,17 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     expect(['lazy_relevance', 'lazy_subqueries']).toContain(last.kind)
   })
 
+  it('says which setting to fill when there is no chat model', async () => {
+    const offline = join(root, 'offline.yaml')
+    writeFileSync(
+      offline,
+      `${readFileSync(join(root, 'settings.yaml'), 'utf8')}\nlazy_search:\n  completion_model_id: null\n`,
+    )
+    await expect(runQueryInProcess(root, LOCAL, 'lazy', { config: offline })).rejects.toThrow(
+      'lazy search needs a chat model: set lazy_search.completion_model_id to one of completion_models',
+    )
+  })
+
   it('refuses --budget with another method', async () => {
     await expect(runQueryInProcess(root, LOCAL, 'basic', { budget: 5 })).rejects.toThrow(
       '--budget is only available with --method lazy',
