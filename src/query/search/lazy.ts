@@ -81,28 +81,14 @@ export async function* runLazySearch(
   const questions = options.subqueries
     ? await refineQuestion(input.query, run.s.subquery_count, run.answer)
     : [input.query]
-  const fullTextTable = await currentFullTextTable(options.dbUri, settings.hybrid_search.fts_table, tables.text_units)
-  const fullText = fullTextTable === undefined ? undefined : { dbUri: options.dbUri, table: fullTextTable }
-  const budgets = splitBudget(options.budget, questions.length)
-  const walks = await Promise.all(questions.map((q, i) => explore(run, q, budgets[i]!, fullText)))
-  const relevant = [...new Set(walks.flatMap((w) => w.relevantIds))]
-  const report = baseReport(
-    run,
-    walks.map((w) => w.report),
-    relevant,
-    fullText !== undefined,
-  )
+  const { relevantBySubquery, relevantIds, report } = await exploreAll(run, questions, settings.hybrid_search.fts_table)
   if (options.explain) {
     const text = renderPath(report)
     yield text
     return finish(run, report, { records: {}, text }, [])
   }
-  const claims = await claimsOf(
-    run,
-    questions,
-    walks.map((w) => w.relevantIds),
-  )
-  const order = new Map(relevant.map((id, i) => [id, i]))
+  const claims = await claimsOf(run, questions, relevantBySubquery)
+  const order = new Map(relevantIds.map((id, i) => [id, i]))
   const trimmed = trimClaims(rankClaims(claims, order), run.s.max_context_tokens, run.label, services.countTokens)
   report.claims = { extracted: claims.length, kept: trimmed.kept.length, dropped: trimmed.dropped }
   const context = { records: claimRecords(run, trimmed.kept), text: trimmed.text }
@@ -110,8 +96,8 @@ export async function* runLazySearch(
     yield NO_DATA_ANSWER
     return finish(run, report, context, [])
   }
-  let answer = ''
   const system = formatPrompt(ANSWER_PROMPT, { claims: trimmed.text, response_type: input.responseType })
+  let answer = ''
   for await (const chunk of run.answer.chat.stream('answer', {
     messages: [
       { role: 'system', content: system },
@@ -122,6 +108,27 @@ export async function* runLazySearch(
     yield chunk
   }
   return finish(run, report, context, trimmed.kept, answer)
+}
+
+/** Every sub-question's walk under its share of the budget (in parallel), merged in sub-question order. */
+async function exploreAll(
+  run: Run,
+  questions: readonly string[],
+  fullTextName: string,
+): Promise<{ relevantBySubquery: string[][]; relevantIds: string[]; report: LazyReport }> {
+  const dbUri = run.options.dbUri
+  const table = await currentFullTextTable(dbUri, fullTextName, run.tables.text_units)
+  const fullText = table === undefined ? undefined : { dbUri, table }
+  const budgets = splitBudget(run.options.budget, questions.length)
+  const walks = await Promise.all(questions.map((q, i) => explore(run, q, budgets[i]!, fullText)))
+  const relevantIds = [...new Set(walks.flatMap((w) => w.relevantIds))]
+  const report = baseReport(
+    run,
+    walks.map((w) => w.report),
+    relevantIds,
+    fullText !== undefined,
+  )
+  return { relevantBySubquery: walks.map((w) => w.relevantIds), relevantIds, report }
 }
 
 function startRun(
