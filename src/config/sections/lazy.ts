@@ -44,7 +44,7 @@ export const lazySearch = section({
   ),
   max_misses: int(
     3,
-    'z: a branch of the community tree stops after this many consecutive communities without a relevant text unit.',
+    'A branch of the community tree stops after this many consecutive communities without a relevant text unit (z in the design).',
     { min: 1, max: 1000 },
   ),
   claims_per_unit: int(3, 'Claims kept per relevant text unit from the claim step.', { min: 1, max: 100 }),
