@@ -69,6 +69,33 @@ export function rankClaims(claims: readonly Claim[], unitOrder: ReadonlyMap<stri
   )
 }
 
+/**
+ * About what one relevant unit's claims take in the answer's context (claims_per_unit lines of ~35
+ * tokens): the claim step reads no more units than the context can hold the claims of.
+ */
+export const CLAIM_TOKENS_PER_UNIT = 100
+
+/**
+ * The relevant units the claim step reads: at most `cap`, taken in turn from each sub-question's list
+ * (its first, then each one's second, …), so every sub-question is heard and a short list leaves its
+ * share to the others.
+ */
+export function claimUnits(relevant: ReadonlyArray<readonly string[]>, cap: number): string[][] {
+  const out = relevant.map((): string[] => [])
+  let taken = 0
+  for (let i = 0; taken < cap; i++) {
+    let more = false
+    relevant.forEach((ids, q) => {
+      if (i >= ids.length || taken >= cap) return
+      out[q]!.push(ids[i]!)
+      taken++
+      more = true
+    })
+    if (!more) break
+  }
+  return out
+}
+
 /** One claim as the answer reads it, citing its sources' labels. */
 function claimLine(claim: Claim, label: (unitId: string) => string): string {
   return `- ${claim.text} [Data: Sources (${claim.sources.map(label).join(', ')})]`

@@ -45,7 +45,8 @@ export interface LazyReport {
   /** Human-readable ids of every unit judged relevant, in the order found. */
   relevant: string[]
   concepts: { count: number; relationships: number; top: string[] }
-  claims: { extracted: number; kept: number; dropped: number }
+  /** Relevant units the claim step read (at most what the answer's context can hold the claims of), claims from them, kept in the context, dropped. */
+  claims: { units: number; extracted: number; kept: number; dropped: number }
   references: Array<{ label: string; id: string }>
   unknown_citations: string[]
   usage_by_model: ModelUsage[]

@@ -14,7 +14,7 @@ import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ContextRecords } from '../context/table-format.js'
 import { RelevanceBudget, splitBudget } from '../lazy/budget.js'
 import { checkLazyCitations } from '../lazy/citations.js'
-import { rankClaims, trimClaims, type Claim } from '../lazy/claims.js'
+import { CLAIM_TOKENS_PER_UNIT, claimUnits, rankClaims, trimClaims, type Claim } from '../lazy/claims.js'
 import { deepen } from '../lazy/deepening.js'
 import { relevanceExcerpt } from '../lazy/excerpt.js'
 import { extractClaims, judgeRelevance, refineQuestion, type Passage, type StepContext } from '../lazy/model-steps.js'
@@ -87,10 +87,16 @@ export async function* runLazySearch(
     yield text
     return finish(run, report, { records: {}, text }, [])
   }
-  const claims = await claimsOf(run, questions, relevantBySubquery)
+  const read = claimUnits(relevantBySubquery, Math.ceil(run.s.max_context_tokens / CLAIM_TOKENS_PER_UNIT))
+  const claims = await claimsOf(run, questions, read)
   const order = new Map(relevantIds.map((id, i) => [id, i]))
   const trimmed = trimClaims(rankClaims(claims, order), run.s.max_context_tokens, run.label, services.countTokens)
-  report.claims = { extracted: claims.length, kept: trimmed.kept.length, dropped: trimmed.dropped }
+  report.claims = {
+    units: read.reduce((n, ids) => n + ids.length, 0),
+    extracted: claims.length,
+    kept: trimmed.kept.length,
+    dropped: trimmed.dropped,
+  }
   const context = { records: claimRecords(run, trimmed.kept), text: trimmed.text }
   if (trimmed.kept.length === 0) {
     yield NO_DATA_ANSWER
@@ -212,7 +218,7 @@ function baseReport(run: Run, subqueries: LazySubquery[], relevant: readonly str
       relationships: graph.relationships.length,
       top: graph.concepts.slice(0, 10).map((c) => c.title),
     },
-    claims: { extracted: 0, kept: 0, dropped: 0 },
+    claims: { units: 0, extracted: 0, kept: 0, dropped: 0 },
     references: [],
     unknown_citations: [],
     usage_by_model: [],

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { RelevanceBudget, splitBudget } from '../../../src/query/lazy/budget.js'
 import { checkLazyCitations, citedSourceLabels } from '../../../src/query/lazy/citations.js'
-import { parseClaims, rankClaims, trimClaims, type Claim } from '../../../src/query/lazy/claims.js'
+import { claimUnits, parseClaims, rankClaims, trimClaims, type Claim } from '../../../src/query/lazy/claims.js'
 import { deepen, type RelevanceTest } from '../../../src/query/lazy/deepening.js'
 import { bestUntested, rankCommunities, rankUnits, type LazyCommunity } from '../../../src/query/lazy/ranking.js'
 import { conceptGraph } from '../../../src/query/lazy/subgraph.js'
@@ -245,6 +245,13 @@ describe('claims', () => {
       ['The lamp was lit.', ['a', 'c']],
     ])
     expect(rankClaims([...claims].reverse(), order)).toEqual(ranked)
+  })
+
+  it("reads at most what the context holds, taking each sub-question's units in turn", () => {
+    const relevant = [['a1', 'a2', 'a3', 'a4'], ['b1'], ['c1', 'c2', 'c3']]
+    expect(claimUnits(relevant, 5)).toEqual([['a1', 'a2'], ['b1'], ['c1', 'c2']])
+    expect(claimUnits(relevant, 7)).toEqual([['a1', 'a2', 'a3'], ['b1'], ['c1', 'c2', 'c3']])
+    expect(claimUnits(relevant, 100)).toEqual(relevant)
   })
 
   it('trims to the token budget, skipping a claim too long but keeping later ones that fit', () => {
