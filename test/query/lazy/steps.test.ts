@@ -250,6 +250,7 @@ describe('claims', () => {
   it("reads at most what the context holds, taking each sub-question's units in turn", () => {
     const relevant = [['a1', 'a2', 'a3', 'a4'], ['b1'], ['c1', 'c2', 'c3']]
     expect(claimUnits(relevant, 5)).toEqual([['a1', 'a2'], ['b1'], ['c1', 'c2']])
+    expect(claimUnits(relevant, 4)).toEqual([['a1', 'a2'], ['b1'], ['c1']])
     expect(claimUnits(relevant, 7)).toEqual([['a1', 'a2', 'a3'], ['b1'], ['c1', 'c2', 'c3']])
     expect(claimUnits(relevant, 100)).toEqual(relevant)
   })
