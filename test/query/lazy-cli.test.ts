@@ -13,6 +13,7 @@ import type { LazyReport } from '../../src/query/index.js'
 import { ParquetTableStore } from '../../src/storage/index.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { fakeRelevant, lazyPassages } from '../support/fake-llm/lazy.js'
+import { runCli } from '../support/cli.js'
 import { runQueryInProcess } from '../support/query-command.js'
 import { expectQueryResponse } from '../support/query-response-schema.js'
 import { describeShared, PROJECT_ROOT, sharedPath } from '../support/shared.js'
@@ -156,6 +157,17 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
       'lazy search needs a chat model: set lazy_search.completion_model_id to one of completion_models',
     )
   })
+
+  it('the built CLI streams a cited answer; --help lists the method and its flags', async () => {
+    const run = await runCli(['query', LOCAL, '--root', root, '--method', 'lazy', '--budget', '5', '--streaming'])
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^## Answer\n\nThe claims bear on .*\[Data: Sources \(\d+(, \d+)*\)\]\.\n$/)
+    const help = await runCli(['query', '--help'])
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('or lazy (LazyGraphRAG-class')
+    expect(help.stdout).toContain('--budget <n>')
+    expect(help.stdout).toContain('--no-subqueries')
+  }, 60_000)
 
   it('refuses --budget with another method', async () => {
     await expect(runQueryInProcess(root, LOCAL, 'basic', { budget: 5 })).rejects.toThrow(
