@@ -147,6 +147,26 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     expect(['lazy_relevance', 'lazy_subqueries']).toContain(last.kind)
   })
 
+  it('sends the relevance tests to lazy_search.relevance_model_id and reports usage per model', async () => {
+    const nano = fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0, chatModel: 'gpt-4.1-nano' })
+      .split('embedding_models:')[0]!
+      .replace('completion_models:\n  default_completion_model:', '  cheap:')
+    const settings = readFileSync(join(root, 'settings.yaml'), 'utf8').replace(
+      /\nembedding_models:/,
+      `\n${nano}\nembedding_models:`,
+    )
+    const file = join(root, 'cheap-relevance.yaml')
+    writeFileSync(file, `${settings}\nlazy_search:\n  relevance_model_id: cheap\n`)
+    const { out, requests } = await lazy(LOCAL, { budget: 10, config: file })
+    const models = (kind: string) => [...new Set(requests.filter((r) => r.kind === kind).map((r) => r.model))]
+    expect(models('lazy_relevance')).toEqual(['gpt-4.1-nano'])
+    expect(models('lazy_claims')).toEqual(['gpt-4.1-mini'])
+    expect(out.lazy.usage_by_model.map((m) => [m.role, m.model, m.calls])).toEqual([
+      ['answer', 'gpt-4.1-mini', out.usage.calls - out.lazy.relevance_calls],
+      ['relevance', 'gpt-4.1-nano', out.lazy.relevance_calls],
+    ])
+  })
+
   it('says which setting to fill when there is no chat model', async () => {
     const offline = join(root, 'offline.yaml')
     writeFileSync(
