@@ -269,7 +269,7 @@ function lazyModels(settings: Settings, services: SearchServices, options: Searc
   const s = settings.lazy_search
   const answerModel = { model: services.chat?.model.model ?? 'none', price: services.meter.chatPrice }
   if (s.relevance_model_id === null || s.relevance_model_id === s.completion_model_id || services.chat === undefined)
-    return { answerModel, relevance: { chat: services.chat!, model: answerModel } }
+    return { answerModel, relevance: { chat: services.chat, model: answerModel } }
   const extra = createExtraChat(settings, s.relevance_model_id, 'lazy_search.relevance_model_id')
   const chat = options.signal === undefined ? extra.chat : chatWithSignal(extra.chat, options.signal)
   services.meter.priceStep('relevance', extra.price)

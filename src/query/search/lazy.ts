@@ -43,7 +43,7 @@ export interface LazyOptions {
   /** LanceDB folder of the index (hybrid search's full-text table lives there). */
   dbUri: string
   /** The model of the relevance tests (the chat model unless lazy_search.relevance_model_id names another). */
-  relevance: { chat: MeteredChat; model: UsedModel }
+  relevance: { chat: MeteredChat | undefined; model: UsedModel }
   answerModel: UsedModel
 }
 
@@ -161,7 +161,7 @@ function startRun(
     services,
     options,
     answer: { chat, services, warnings },
-    relevance: { chat: options.relevance.chat, services, warnings },
+    relevance: { chat: options.relevance.chat ?? chat, services, warnings },
     warnings,
     label,
     unit: (id) => units.get(id),
