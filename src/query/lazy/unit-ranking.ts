@@ -18,7 +18,7 @@ const RRF_K = 60
 export async function currentFullTextTable(
   dbUri: string,
   table: string,
-  units: readonly TextUnitRow[],
+  units: ReadonlyArray<Pick<TextUnitRow, 'id' | 'text'>>,
 ): Promise<string | undefined> {
   const state = await prepareFullTextTable(dbUri, table, fullTextRows(units), false)
   return state === 'ready' ? table : undefined
