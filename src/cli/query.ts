@@ -1,4 +1,4 @@
-/** `graphrag query`: answers a question with local, global, DRIFT, basic, graph or hybrid search over the index. */
+/** `graphrag query`: answers a question with local, global, DRIFT, basic, graph, hybrid or lazy search over the index. */
 import type { Command } from 'commander'
 import type { QueryCommandFlags } from '../query/command.js'
 import { SEARCH_METHODS, type SearchMethod } from '../query/methods.js'
@@ -19,7 +19,7 @@ export function registerQueryCommand(program: Command): void {
     .argument('<question>', 'the question')
     .option(
       '-m, --method <method>',
-      'local, global, drift, basic, graph (vector seeds + a walk over chunk_edges) or hybrid (vector + BM25 + graph paths, cited)',
+      'local, global, drift, basic, graph (vector seeds + a walk over chunk_edges), hybrid (vector + BM25 + graph paths, cited) or lazy (LazyGraphRAG-class: relevance tests down the communities under a budget; works over the offline index)',
       oneOf(SEARCH_METHODS),
       'global',
     )
@@ -48,13 +48,19 @@ export function registerQueryCommand(program: Command): void {
     .option('--history <file>', 'JSON file of earlier turns: [{"role": "user"|"assistant", "content": "..."}]')
     .option(
       '--explain',
-      'hybrid search: print the ranking table (signals, fused score, bonuses, why included) instead of asking for an answer',
+      'hybrid search: print the ranking table (signals, fused score, bonuses, why included) instead of asking for an answer; lazy search: print the path (sub-questions, communities visited, units tested and judged relevant) instead of the claims and answer',
       false,
     )
     .option(
       '--context <file>',
       'hybrid search: JSON file of extra passages to add and cite: ["text", ...] or [{"id": "...", "text": "..."}]',
     )
+    .option(
+      '--budget <n>',
+      'lazy search: at most this many text units tested for relevance (default lazy_search.relevance_budget, 100)',
+      wholeNumber(1, 1_000_000),
+    )
+    .option('--no-subqueries', 'lazy search: search with the question as asked, not refined into sub-questions')
     .option('-v, --verbose', 'print warnings and debug messages on stderr', false)
     .action(async (question: string, flags: QueryCommandFlags) => {
       // Started before the query's own modules load, so LanceDB loads on another core meanwhile.

@@ -13,6 +13,7 @@ import {
   vectorStore,
 } from './sections/io.js'
 import { hybridSearch } from './sections/hybrid.js'
+import { lazySearch } from './sections/lazy.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
 import { chunkGraph, graphSearch } from './sections/chunk-graph.js'
 import { server } from './sections/server.js'
@@ -72,6 +73,8 @@ export const SETTINGS = section({
   chunk_graph: chunkGraph,
   graph_search: graphSearch,
   hybrid_search: hybridSearch,
+  // Ours: LazyGraphRAG-class search over the cheap index, one budget knob.
+  lazy_search: lazySearch,
   // Ours: the HTTP API of `graphrag serve`.
   server,
   // Ours: `graphrag eval`.

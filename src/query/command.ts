@@ -25,6 +25,10 @@ export interface QueryCommandFlags {
   explain?: boolean
   /** Hybrid search: JSON file of external passages. */
   context?: string
+  /** Lazy search: the relevance-test budget (default lazy_search.relevance_budget). */
+  budget?: number
+  /** Lazy search: false (`--no-subqueries`) skips refining the question into sub-questions. */
+  subqueries?: boolean
   verbose: boolean
 }
 
@@ -39,9 +43,14 @@ export async function runQueryCommand(
   openVectorStore?: OpenVectorStore,
 ): Promise<SearchResult> {
   checkQuestion(question)
-  if (flags.method !== 'hybrid' && (flags.explain === true || flags.context !== undefined)) {
-    throw new QueryError(`${flags.explain === true ? '--explain' : '--context'} is only available with --method hybrid`)
-  }
+  if (flags.method !== 'hybrid' && flags.method !== 'lazy' && flags.explain === true)
+    throw new QueryError('--explain is only available with --method hybrid or lazy')
+  if (flags.method !== 'hybrid' && flags.context !== undefined)
+    throw new QueryError('--context is only available with --method hybrid')
+  if (flags.method !== 'lazy' && (flags.budget !== undefined || flags.subqueries === false))
+    throw new QueryError(
+      `${flags.budget !== undefined ? '--budget' : '--no-subqueries'} is only available with --method lazy`,
+    )
   const history = flags.history === undefined ? [] : await readHistory(flags.history)
   const externalContext = flags.context === undefined ? undefined : await readExternalContext(flags.context)
   const logger = stderrLogger(io.stderr, flags.verbose)
@@ -58,6 +67,8 @@ export async function runQueryCommand(
     history,
     explain: flags.explain ?? false,
     externalContext,
+    budget: flags.budget,
+    subqueries: flags.subqueries,
     logger,
     onChunk: streaming ? (chunk) => io.stdout.write(chunk) : undefined,
     openVectorStore,

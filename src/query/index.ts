@@ -13,11 +13,12 @@ import type { ContextRecords } from './context/table-format.js'
 import { loadTables, requireGraph, TABLES_BY_METHOD } from './load-index.js'
 import { readableIndex } from '../storage/generations.js'
 import { chatWithSignal, embedderWithSignal } from './abortable.js'
-import { createQueryModels, type QueryModels, SEARCH_SECTION } from './models.js'
+import { createExtraChat, createQueryModels, type QueryModels, SEARCH_SECTION } from './models.js'
 import { checkQuestion } from './question.js'
 import { seededRng } from './rng.js'
 import type { ExternalPassage } from './hybrid/context.js'
 import type { HybridReport } from './search/hybrid.js'
+import type { LazyReport } from './lazy/report.js'
 import type { SearchRun } from './search/types.js'
 import type { SearchServices } from './services.js'
 import { sharedRun, type SharedRun } from './shared-run.js'
@@ -56,6 +57,10 @@ export interface SearchOptions {
   explain?: boolean
   /** Hybrid search: passages from outside the index, added to the context and citable. */
   externalContext?: readonly ExternalPassage[]
+  /** Lazy search: the relevance-test budget (default lazy_search.relevance_budget). */
+  budget?: number
+  /** Lazy search: refine the question into sub-questions first (default true). */
+  subqueries?: boolean
   /** Where vector searches run (default: LanceDB in this thread; `graphrag query` uses a thread of its own). */
   openVectorStore?: OpenVectorStore
 }
@@ -72,6 +77,8 @@ export interface SearchResult {
   warnings: string[]
   /** Hybrid search: sources, cited references, question entities, warnings and the ranking. */
   hybrid?: HybridReport
+  /** Lazy search: what was tested and found relevant along the community path, claims, citations, usage per model. */
+  lazy?: LazyReport
 }
 
 /**
@@ -102,6 +109,8 @@ export const graphSearch = (o: SearchOptions) => searchStream('graph', o).result
 export const graphSearchStream = (o: SearchOptions) => searchStream('graph', o)
 export const hybridSearch = (o: SearchOptions) => searchStream('hybrid', o).result
 export const hybridSearchStream = (o: SearchOptions) => searchStream('hybrid', o)
+export const lazySearch = (o: SearchOptions) => searchStream('lazy', o).result
+export const lazySearchStream = (o: SearchOptions) => searchStream('lazy', o)
 
 export interface RunQueryOptions extends SearchOptions {
   method: SearchMethod
@@ -148,6 +157,7 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
     }
     const warnings = next.value.warnings ?? []
     const hybrid = next.value.hybrid === undefined ? {} : { hybrid: next.value.hybrid }
+    const lazy = next.value.lazy === undefined ? {} : { lazy: next.value.lazy }
     return {
       method,
       response,
@@ -156,6 +166,7 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
       usage: services.meter.summary(),
       warnings,
       ...hybrid,
+      ...lazy,
     }
   } finally {
     close()
@@ -236,6 +247,35 @@ async function startRun(
       ])
       return runHybridSearch(input, await loadHybridTables(dataDir), settings, services, options_)
     }
+    case 'lazy': {
+      const [{ runLazySearch }, { loadLazyTables }] = await Promise.all([
+        import('./search/lazy.js'),
+        import('./lazy/tables.js'),
+      ])
+      const lazyOptions = {
+        budget: options.budget ?? settings.lazy_search.relevance_budget,
+        subqueries: options.subqueries ?? true,
+        explain: options.explain ?? false,
+        dbUri: vectorDbUri(settings, dataDir, options),
+        ...lazyModels(settings, services, options),
+      }
+      return runLazySearch(input, await loadLazyTables(dataDir), settings, services, lazyOptions)
+    }
+  }
+}
+
+/** Lazy search's answer model and relevance model (the answer model unless relevance_model_id names another). */
+function lazyModels(settings: Settings, services: SearchServices, options: SearchOptions) {
+  const s = settings.lazy_search
+  const answerModel = { model: services.chat?.model.model ?? 'none', price: services.meter.chatPrice }
+  if (s.relevance_model_id === null || s.relevance_model_id === s.completion_model_id || services.chat === undefined)
+    return { answerModel, relevance: { chat: services.chat, model: answerModel } }
+  const extra = createExtraChat(settings, s.relevance_model_id, 'lazy_search.relevance_model_id')
+  const chat = options.signal === undefined ? extra.chat : chatWithSignal(extra.chat, options.signal)
+  services.meter.priceStep('relevance', extra.price)
+  return {
+    answerModel,
+    relevance: { chat: new MeteredChat(chat, services.meter), model: { model: chat.model, price: extra.price } },
   }
 }
 
@@ -288,5 +328,6 @@ export { parseHistory } from './context/history.js'
 export type { ContextRecords } from './context/table-format.js'
 export type { UsageSummary } from './usage.js'
 export type { HybridReport } from './search/hybrid.js'
+export type { LazyReport } from './lazy/report.js'
 export type { ExternalPassage, HybridSource } from './hybrid/context.js'
 export type { HybridWarning } from './hybrid/citations.js'

@@ -88,6 +88,12 @@ async function loadOnce<K extends TableName>(
   return out as Pick<IndexTables, K> & Partial<IndexTables>
 }
 
+/** Throws what loadTables would when `name` is missing (a search reading its own columns of it checks first). */
+export async function requireTable(dataDir: string, name: TableName): Promise<void> {
+  const store = new ParquetTableStore(dataDir, 'js')
+  if (!(await store.has(name))) throw await missingTable(store, dataDir, name)
+}
+
 /** "No index yet" when the folder holds none of the index tables (never indexed), else the one table missing. */
 async function missingTable(store: ParquetTableStore, dataDir: string, name: TableName): Promise<MissingIndexError> {
   const fix = 'run `graphrag index` first or point --data at the output folder'

@@ -20,6 +20,7 @@ export type SearchSection =
   | 'basic_search'
   | 'graph_search'
   | 'hybrid_search'
+  | 'lazy_search'
 
 export interface QueryModels {
   chat: ChatModel | undefined
@@ -64,6 +65,7 @@ export const SEARCH_SECTION: Readonly<Record<SearchMethod, SearchSection>> = {
   basic: 'basic_search',
   graph: 'graph_search',
   hybrid: 'hybrid_search',
+  lazy: 'lazy_search',
 }
 
 /**
@@ -75,9 +77,11 @@ export function searchModelProblems(settings: Settings): string[] {
   for (const section of Object.values(SEARCH_SECTION)) {
     const chatId = settings[section].completion_model_id
     const embeddingId = section === 'global_search' ? null : settings[section].embedding_model_id
+    const relevanceId = section === 'lazy_search' ? settings.lazy_search.relevance_model_id : null
     const references = [
       ['completion_models', chatId, 'completion_model_id'],
       ['embedding_models', embeddingId, 'embedding_model_id'],
+      ['completion_models', relevanceId, 'relevance_model_id'],
     ] as const
     for (const [group, id, key] of references) {
       if (id === null) continue
@@ -107,6 +111,15 @@ function modelSettings(
     )
   }
   return model
+}
+
+/** A further chat model of a search (lazy search's relevance model) and its price; unknown ids are ConfigErrors naming `keyPath`. */
+export function createExtraChat(
+  settings: Settings,
+  id: string,
+  keyPath: string,
+): { chat: ChatModel; price: Pricing | undefined } {
+  return { chat: buildChat(settings, id, keyPath, {}), price: priceOf(settings, 'completion_models', id) }
 }
 
 function buildChat(settings: Settings, id: string, keyPath: string, keyOrigins: KeyOrigins): ChatModel {

@@ -6,6 +6,7 @@
  *   method, response, context, usage, warnings   every method
  *   sources, references, entities                 hybrid search (its cited sources)
  *   ranking, degraded                             hybrid search with --explain
+ *   lazy                                          lazy search (tests, path, claims, citations, usage per model)
  */
 import { isDegraded } from './hybrid/citations.js'
 import type { SearchMethod, SearchResult } from './index.js'
@@ -30,6 +31,8 @@ export interface QueryResponseJson {
   ranking?: HybridReport['ranking']
   /** With ranking: a signal (vector, BM25, graph) was unavailable, as the seed API's ranking preview says. */
   degraded?: boolean
+  /** Lazy search: what was tested and found relevant along the community path, claims, citations, usage per model. */
+  lazy?: SearchResult['lazy']
 }
 
 /** Warnings of the non-hybrid searches are sentences; they are typed `search` in the JSON. */
@@ -39,6 +42,7 @@ export function queryResponseJson(result: SearchResult, options: { explain?: boo
   const warnings: QueryWarning[] = result.warnings.map((detail) => ({ type: SEARCH_WARNING, detail }))
   const base = { method: result.method, response: result.response, context: result.context, usage: result.usage }
   const h = result.hybrid
+  if (result.lazy !== undefined) return { ...base, warnings, lazy: result.lazy }
   if (h === undefined) return { ...base, warnings }
   return {
     ...base,

@@ -22,11 +22,13 @@ export interface UsageSummary extends StepUsage {
 
 export class UsageMeter {
   private readonly steps = new Map<string, StepUsage>()
+  /** Steps run by another model than the search's chat model (lazy search's relevance model), at its price. */
+  private readonly stepPrices = new Map<string, Pricing | undefined>()
   private embeddingCalls = 0
   private embeddingTokens = 0
 
   constructor(
-    private readonly price: Pricing | undefined,
+    readonly chatPrice: Pricing | undefined,
     private readonly embeddingPrice: Pricing | undefined,
   ) {}
 
@@ -40,6 +42,11 @@ export class UsageMeter {
   /** A call that failed for good and was tolerated by the search (counted, never hidden). */
   recordFailure(step: string): void {
     this.step(step).failures += 1
+  }
+
+  /** Prices `step` at another model's price (a step whose calls go to that model). */
+  priceStep(step: string, price: Pricing | undefined): void {
+    this.stepPrices.set(step, price)
   }
 
   recordEmbedding(tokens: number): void {
@@ -58,7 +65,7 @@ export class UsageMeter {
       }),
       { calls: 0, promptTokens: 0, completionTokens: 0, failures: 0 },
     )
-    const chat = priced(this.price, total.promptTokens, total.completionTokens)
+    const chat = this.chatCost(total)
     const embed = priced(this.embeddingPrice, this.embeddingTokens, 0)
     const cost = chat === null || embed === null ? null : chat + embed
     return {
@@ -68,6 +75,23 @@ export class UsageMeter {
       costUsd: cost,
       byStep,
     }
+  }
+
+  /** Chat cost: the steps of other models at their prices, the rest at the chat model's. */
+  private chatCost(total: StepUsage): number | null {
+    let cost: number | null = 0
+    let prompt = total.promptTokens
+    let completion = total.completionTokens
+    for (const [name, price] of this.stepPrices) {
+      const s = this.steps.get(name)
+      if (s === undefined) continue
+      prompt -= s.promptTokens
+      completion -= s.completionTokens
+      const c = priced(price, s.promptTokens, s.completionTokens)
+      cost = cost === null || c === null ? null : cost + c
+    }
+    const rest = priced(this.chatPrice, prompt, completion)
+    return cost === null || rest === null ? null : cost + rest
   }
 
   private step(name: string): StepUsage {

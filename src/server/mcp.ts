@@ -40,6 +40,7 @@ const QUERY_HELP = [
   '- basic: plain passage retrieval (vector search over text chunks), for quoting or finding where something is said.',
   '- graph: how things are connected (paths and relationships between entities).',
   '- hybrid: ranked passages from vector, keyword and graph signals with [S#] citations; good for precise factual questions.',
+  '- lazy: reads the passages themselves, testing them for relevance down the communities under a budget; for local or global questions over an index built without a model (offline).',
 ].join('\n')
 
 const ENTITY_LIMIT = 50

@@ -76,6 +76,12 @@ export const OPENAPI = {
               properties: { role: { enum: ['user', 'assistant'] }, content: { type: 'string' } },
             },
           },
+          budget: {
+            type: 'integer',
+            minimum: 1,
+            description:
+              'lazy only: at most this many text units tested for relevance (default lazy_search.relevance_budget)',
+          },
           context: {
             type: 'array',
             description: 'hybrid only: passages from outside the index (strings or {id, text}), citable in the answer',
@@ -114,7 +120,7 @@ export const OPENAPI = {
       },
       QueryResult: {
         description:
-          'local/global/drift/basic/graph: {method, response, context, usage, warnings?}; hybrid: {answer, sources, references, entities, warnings, usage}',
+          'local/global/drift/basic/graph: {method, response, context, usage, warnings?}; hybrid: {answer, sources, references, entities, warnings, usage}; lazy: also lazy (tests, community path, claims, citations, usage per model)',
         type: 'object',
         properties: {
           answer: { type: 'string' },
@@ -345,14 +351,7 @@ export const OPENAPI = {
           required: ['model', 'messages'],
           properties: {
             model: {
-              enum: [
-                'graphrag-local',
-                'graphrag-global',
-                'graphrag-drift',
-                'graphrag-basic',
-                'graphrag-graph',
-                'graphrag-hybrid',
-              ],
+              enum: SEARCH_METHODS.map((m) => `graphrag-${m}`),
             },
             messages: { type: 'array' },
             stream: { type: 'boolean' },

@@ -12,6 +12,7 @@ import {
   globalSearchStream,
   graphSearchStream,
   hybridSearchStream,
+  lazySearchStream,
   localSearchStream,
   SEARCH_DEFAULTS,
   type ConversationTurn,
@@ -33,6 +34,8 @@ export interface QueryRequest {
   history: ConversationTurn[]
   /** Hybrid search only: passages from outside the index, citable in the answer. */
   externalContext: ExternalPassage[]
+  /** Lazy search only: the relevance-test budget (default lazy_search.relevance_budget). */
+  budget?: number
 }
 
 /** What a query is served as: the JSON of `query --json`, plus the answer text and usage for the chat protocol. */
@@ -55,6 +58,7 @@ const STREAMS: Record<SearchMethod, (o: SearchOptions) => SearchStream> = {
   basic: basicSearchStream,
   graph: graphSearchStream,
   hybrid: hybridSearchStream,
+  lazy: lazySearchStream,
 }
 
 export class QueryService {
@@ -96,6 +100,7 @@ export class QueryService {
       dynamicCommunitySelection: request.dynamicCommunitySelection,
       history: request.history,
       externalContext: request.externalContext,
+      budget: request.budget,
       signal,
       decorateEmbedder: (embedder) => cachingEmbedder(embedder, this.embeddings),
     })

@@ -32,6 +32,8 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.join(', ')}` })
 
 const LEVEL_MESSAGE = `expected a whole number from 0 to ${MAX_COMMUNITY_LEVEL}`
+const BUDGET_MESSAGE = 'expected a whole number from 1 to 1000000 (lazy search: text units tested for relevance)'
+
 export const communityLevel = () =>
   z
     .number({ error: LEVEL_MESSAGE })
@@ -62,6 +64,12 @@ const QUERY = z.object({
   dynamic_community_selection: flag().default(SEARCH_DEFAULTS.dynamicCommunitySelection),
   history: z.unknown().optional(),
   context: z.unknown().optional(),
+  budget: z
+    .number({ error: BUDGET_MESSAGE })
+    .int({ error: BUDGET_MESSAGE })
+    .min(1, { error: BUDGET_MESSAGE })
+    .max(1_000_000, { error: BUDGET_MESSAGE })
+    .optional(),
   stream: flag().default(false),
 })
 
@@ -122,7 +130,15 @@ export function queryRequest(body: QueryBody): QueryRequest & { stream: boolean 
     history: history(body.history),
     stream: body.stream,
     externalContext: externalContext(body.context, body.method),
+    ...lazyBudget(body.budget, body.method),
   }
+}
+
+/** `budget`: lazy search's relevance-test budget (default lazy_search.relevance_budget). */
+function lazyBudget(value: number | undefined, method: SearchMethod): { budget?: number } {
+  if (value === undefined) return {}
+  if (method !== 'lazy') throw new RequestError(400, 'budget: only available with method lazy')
+  return { budget: value }
 }
 
 function history(value: unknown): QueryRequest['history'] {

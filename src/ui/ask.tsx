@@ -17,6 +17,7 @@ const METHODS = [
   ['basic', 'Basic: plain vector search over the text'],
   ['graph', 'Graph: paths through the knowledge graph'],
   ['hybrid', 'Hybrid: vector + keyword + graph ranking, cited passages'],
+  ['lazy', 'Lazy: relevance tests down the communities under a budget (works on an offline index)'],
 ] as const
 type Method = (typeof METHODS)[number][0]
 

@@ -17,7 +17,7 @@ import { expectQueryResponse } from '../support/query-response-schema.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
-const METHODS: SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']
+const METHODS: SearchMethod[] = ['local', 'global', 'drift', 'basic', 'graph', 'hybrid', 'lazy']
 const QUESTION = 'What is Operation Dulce about?'
 
 async function ask(root: string, question: string, method: SearchMethod, extra: Partial<QueryCommandFlags> = {}) {

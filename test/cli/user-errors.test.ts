@@ -47,7 +47,7 @@ describe('user mistakes read as such, with what to change (not "this looks like 
     // The models are never called: port 9 (discard) only completes the settings.
     const settings = `${fakeModelSettingsYaml('http://127.0.0.1:9')}vector_store:\n  vector_size: 8\n`
     const root = await testdir({ 'settings.yaml': settings, 'input/a.txt': 'text' })
-    for (const method of ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']) {
+    for (const method of ['local', 'global', 'drift', 'basic', 'graph', 'hybrid', 'lazy']) {
       const run = await cli('query', '--root', root, '--method', method, 'Who keeps the lighthouse?')
       expect(run.code, method).toBe(1)
       expect(run.stderr, method).toBe(

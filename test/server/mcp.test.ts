@@ -25,7 +25,7 @@ async function exercise(client: Client): Promise<void> {
   const { tools } = await client.listTools()
   expect(tools.map((t) => t.name).sort()).toEqual(TOOLS)
   const query = tools.find((t) => t.name === 'query')!
-  expect(query.description).toMatch(/local: .*global: .*drift: .*basic: .*graph: .*hybrid: /s)
+  expect(query.description).toMatch(/local: .*global: .*drift: .*basic: .*graph: .*hybrid: .*lazy: /s)
   expect(Object.keys(query.inputSchema.properties ?? {}).sort()).toEqual([
     'community_level',
     'method',

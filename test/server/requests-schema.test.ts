@@ -72,7 +72,7 @@ describe('POST /query body', () => {
   })
 
   it('accepts each search method by name', async () => {
-    for (const method of ['local', 'global', 'drift', 'basic', 'graph', 'hybrid'])
+    for (const method of ['local', 'global', 'drift', 'basic', 'graph', 'hybrid', 'lazy'])
       expect(await check(validQuery(), { question: 'q', method }), method).toMatchObject({ ok: { method } })
   })
 

@@ -112,7 +112,7 @@ describe('a query before any index', () => {
   afterAll(() => server?.close())
 
   it('is a 409 no_index naming the fix (graphrag index, or POST /index), for every method, not a 500', async () => {
-    for (const method of ['local', 'global', 'drift', 'basic', 'graph', 'hybrid']) {
+    for (const method of ['local', 'global', 'drift', 'basic', 'graph', 'hybrid', 'lazy']) {
       const res = await fetch(`${server.url}/query`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

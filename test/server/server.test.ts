@@ -11,6 +11,7 @@ import type { OPENAPI } from '../../src/server/openapi.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
+import { expectQueryResponse } from '../support/query-response-schema.js'
 import { readSse, type SseMessage } from './sse.js'
 
 /** The offline demo corpus; the chat model is the fake server, embeddings stay local (hashing-384). */
@@ -142,6 +143,25 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
         .map((r) => r.kind),
     ).toEqual([])
     expect((await post(`${server.url}/query`, { question: 'q', method: 'basic', context: ['x'] })).status).toBe(400)
+  })
+
+  it('POST /query with method lazy and a budget: the lazy report within that budget; budget with another method is a 400', async () => {
+    const res = await post(`${server.url}/query`, {
+      question: 'Who rescued the crew in the storm?',
+      method: 'lazy',
+      budget: 6,
+    })
+    expect(res.status).toBe(200)
+    const json = (await res.json()) as { method: string; lazy: { budget: number; tests: number } }
+    expect(json.method).toBe('lazy')
+    expect(json.lazy.budget).toBe(6)
+    expect(json.lazy.tests).toBeLessThanOrEqual(6)
+    expectQueryResponse(json)
+    const bad = await post(`${server.url}/query`, { question: 'Who?', method: 'basic', budget: 6 })
+    expect(bad.status).toBe(400)
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe(
+      'budget: only available with method lazy',
+    )
   })
 
   it('POST /query with stream: true sends answer chunks, then the result with usage', async () => {

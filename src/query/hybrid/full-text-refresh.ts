@@ -11,7 +11,9 @@ import type { TextUnitRow } from '../../model/index.js'
 import { loadTables } from '../load-index.js'
 
 /** The rows the full-text table indexes: each text unit's id and text. */
-export function fullTextRows(units: readonly TextUnitRow[]): Array<{ id: string; text: string }> {
+export function fullTextRows(
+  units: ReadonlyArray<Pick<TextUnitRow, 'id' | 'text'>>,
+): Array<{ id: string; text: string }> {
   return units.map((u) => ({ id: u.id, text: u.text ?? '' }))
 }
 

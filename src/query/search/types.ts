@@ -2,6 +2,7 @@
 import type { ContextRecords } from '../context/table-format.js'
 import type { ConversationTurn } from '../context/history.js'
 import type { HybridReport } from './hybrid.js'
+import type { LazyReport } from '../lazy/report.js'
 
 /** What a search used: the context tables as records and the exact context text sent. */
 export interface SearchContext {
@@ -11,6 +12,8 @@ export interface SearchContext {
   warnings?: string[]
   /** Hybrid search only: sources, citations, warnings and the ranking. */
   hybrid?: HybridReport
+  /** Lazy search only: sub-questions, relevance tests along the community path, claims, citations, usage per model. */
+  lazy?: LazyReport
 }
 
 /**

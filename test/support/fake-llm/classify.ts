@@ -26,8 +26,21 @@ export type PromptKind =
   | 'hybrid_search'
   | 'preflight'
   | EvalKind
+  | LazyKind
   | TuneKind
   | 'unknown'
+
+/** Lazy search's calls: sub-questions, relevance tests, claims, the answer. */
+export type LazyKind = 'lazy_subqueries' | 'lazy_relevance' | 'lazy_claims' | 'lazy_answer'
+
+/** Lazy search's prompts by the JSON key they ask for (or, for the answer, its claims section). */
+function classifyLazy(text: string): LazyKind | undefined {
+  if (/"subqueries"/.test(text)) return 'lazy_subqueries'
+  if (/"relevant"/.test(text) && /numbered passages/.test(text)) return 'lazy_relevance'
+  if (/"claims"/.test(text) && /numbered passages/.test(text)) return 'lazy_claims'
+  if (/^---Claims---$/m.test(text)) return 'lazy_answer'
+  return undefined
+}
 
 /** The questions of `graphrag prompt-tune`, by the step named in their `# Prompt tuning:` heading. */
 export type TuneKind =
@@ -78,6 +91,8 @@ function classifyText(text: string): PromptKind {
   const evalTask = /^# Eval (\w+: \w+)/.exec(text)
   if (evalTask !== null) return EVAL_TASKS[evalTask[1]!] ?? 'unknown'
   if (/connectivity test/i.test(text)) return 'preflight'
+  const lazy = classifyLazy(text)
+  if (lazy !== undefined) return lazy
   // Our chunk-graph prompt: numbered units and a JSON list of typed edges between them.
   if (/^-+ unit \S+ -+$/m.test(text) && /"edges"/.test(text)) return 'chunk_graph'
   // DRIFT's HyDE call embeds a report as an example; it has no kind of its own.

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ChatMessageLike, PromptKind } from './classify.js'
+import { lazyReply } from './lazy.js'
 import { tuneReply } from './tune.js'
 import { evalReply } from './eval-judge.js'
 
@@ -218,6 +219,11 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
     case 'eval_assertion':
     case 'eval_generate':
       return evalReply(kind, messages)
+    case 'lazy_subqueries':
+    case 'lazy_relevance':
+    case 'lazy_claims':
+    case 'lazy_answer':
+      return lazyReply(kind, messages)
     case 'unknown':
       return undefined
     default:
