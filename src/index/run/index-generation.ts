@@ -39,7 +39,11 @@ export interface IndexGeneration {
 }
 
 /** Takes the lock, finishes what a crash left half done, and opens the work generation. */
-export async function beginGeneration(settings: Settings, command: string): Promise<IndexGeneration> {
+export async function beginGeneration(
+  settings: Settings,
+  command: string,
+  options: { resume?: boolean } = {},
+): Promise<IndexGeneration> {
   rejectSharedOutputFolder(settings)
   const paths = generationPaths(settings.output_storage.base_dir)
   // Object storage: the store's lock first, then the mirror folder is brought to the published generation.
@@ -55,18 +59,13 @@ export async function beginGeneration(settings: Settings, command: string): Prom
   let lock: RunLock | undefined
   try {
     lock = await acquireRunLock(lockPathFor(paths.runDir), command)
-    const notices: string[] = []
-    for (const taken of [remote?.lock, lock]) {
-      const dead = taken?.tookOverFrom
-      if (dead === undefined) continue
-      notices.push(
-        `took over the lock of PID ${dead.pid} (\`${dead.command}\`, started ${dead.started}), which is no longer running`,
-      )
-    }
+    const notices = takeoverNotices(remote, lock)
     if ((await recoverGenerations(paths)).rolledForward)
       notices.push(`finished publishing the index an interrupted run had completed (${remoteName(paths.output)})`)
-    // Object storage: an unfinished run's work saved in the store (by a run on any machine) becomes the local work folder.
-    if (remote !== undefined && (await remote.openWork(paths.work, await workBeganFromPublished(paths)))) {
+    // Object storage: an unfinished run's work saved in the store (by a run on any machine) becomes the local
+    // work folder, unless the run starts afresh (--no-resume).
+    const restore = options.resume !== false
+    if (remote !== undefined && (await remote.openWork(paths.work, await workBeganFromPublished(paths), restore))) {
       await recordWorkOrigin(paths)
       notices.push(`resuming the unfinished run saved in ${remote.workUrl}`)
     }
@@ -77,6 +76,26 @@ export async function beginGeneration(settings: Settings, command: string): Prom
     await remote?.finish()
     throw error
   }
+}
+
+/**
+ * One notice per lock taken over, saying which lock (the store's, or the local folder's or mirror's)
+ * and why its holder was judged gone. The mirror's path is not named: messages name store locations.
+ */
+function takeoverNotices(remote: RemoteRun | undefined, local: RunLock): string[] {
+  const notices: string[] = []
+  const which = [
+    [remote?.lock, `the store lock ${remote?.lock.path}`],
+    [local, remote === undefined ? `the lock ${local.path}` : "the local mirror's lock on this machine"],
+  ] as const
+  for (const [taken, name] of which) {
+    const dead = taken?.tookOverFrom
+    if (dead === undefined) continue
+    notices.push(
+      `took over ${name} from PID ${dead.pid} on host ${dead.host} (\`${dead.command}\`, started ${dead.started}), which ${taken?.tookOverBecause ?? 'is no longer running'}`,
+    )
+  }
+  return notices
 }
 
 function handle(

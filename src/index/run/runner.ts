@@ -154,7 +154,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   const loaded =
     options.update?.config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
   const command = options.command ?? (options.update === undefined ? 'graphrag index' : 'graphrag update')
-  const generation = await beginGeneration(loaded.settings, command)
+  const generation = await beginGeneration(loaded.settings, command, { resume: options.resume })
   const reporter = options.reporter ?? SILENT_REPORTER
   try {
     for (const notice of generation.notices) reporter.warning(notice)

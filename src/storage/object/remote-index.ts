@@ -112,7 +112,7 @@ export interface RemoteRun {
    * the local folder is not already that work or newer (`localCurrent`), and saves this run's
    * work there from now on (see work-state.ts). True when the folder was restored.
    */
-  openWork(workDir: string, localCurrent: boolean): Promise<boolean>
+  openWork(workDir: string, localCurrent: boolean, restore?: boolean): Promise<boolean>
   /** Saves the work folder in the store soon (after each finished workflow). */
   checkpoint(): void
   /**
@@ -159,8 +159,8 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
     return {
       lock,
       workUrl,
-      async openWork(workDir, localCurrent) {
-        const { restored, etag } = await restoreWork(loc, origin, workDir, localCurrent)
+      async openWork(workDir, localCurrent, restore = true) {
+        const { restored, etag } = await restoreWork(loc, origin, workDir, localCurrent, restore)
         saver = workSaver(loc, origin, workDir, etag)
         return restored
       },
