@@ -23,13 +23,15 @@ import {
   type StoredObject,
   toBytes,
 } from './object-store.js'
-import { isTransientNetworkError, TRANSIENT_STATUS } from './transient.js'
+import { FailedTries, failureReason, storeTryTimeoutMs, TRANSIENT_STATUS } from './transient.js'
 
 export interface S3Options {
   bucket: string
   region?: string | null
   endpointUrl?: string | null
 }
+
+const MAX_ATTEMPTS = 6
 
 export class S3Store implements ObjectStore {
   readonly location: string
@@ -42,9 +44,9 @@ export class S3Store implements ObjectStore {
     this.client = new S3Client({
       region: options.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
       ...(options.endpointUrl ? { endpoint: options.endpointUrl, forcePathStyle: true } : {}),
-      // Standard retry mode: exponential backoff with jitter on 500/503/429 and resets.
-      maxAttempts: 6,
-      requestHandler: new CountingHandler(),
+      // Standard retry mode: exponential backoff with jitter on 500/503/429, resets and timeouts.
+      maxAttempts: MAX_ATTEMPTS,
+      requestHandler: new CountingHandler(this.location, storeTryTimeoutMs()),
     })
   }
 
@@ -149,6 +151,11 @@ export class S3Store implements ObjectStore {
       return new StorageError(`${where}: cannot ${action}: ${error.name} (HTTP ${status ?? '?'})`, { cause: error })
     }
     const name = error instanceof Error ? error.name : ''
+    if (name === 'TimeoutError')
+      return new StorageError(
+        `${where}: the store did not answer when trying to ${action} (${MAX_ATTEMPTS} tries, each given ${storeTryTimeoutMs() / 1000} s, GRAPHRAG_STORE_TIMEOUT_SECONDS); check that its endpoint is reachable from here`,
+        { cause: error },
+      )
     if (name === 'CredentialsProviderError')
       return new StorageError(
         `${where}: no AWS credentials found; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or run with a role`,
@@ -159,15 +166,41 @@ export class S3Store implements ObjectStore {
   }
 }
 
-/** The SDK's own HTTP handler, counting each transient failure that its retry strategy then resends. */
+/**
+ * The SDK's own HTTP handler with a timeout on every try (connecting, and the socket going quiet:
+ * an unanswered request fails with TimeoutError, which the SDK's retry strategy resends), counting
+ * each resend as it is sent: the retry strategy numbers the tries in the amz-sdk-request header.
+ */
 class CountingHandler extends NodeHttpHandler {
+  private readonly failed = new FailedTries()
+
+  constructor(
+    private readonly location: string,
+    tryTimeoutMs: number,
+  ) {
+    super({ connectionTimeout: tryTimeoutMs, socketTimeout: tryTimeoutMs })
+  }
+
   override async handle(...args: Parameters<NodeHttpHandler['handle']>) {
+    const [request] = args
+    const id = String(request.headers['amz-sdk-invocation-id'] ?? '')
+    const attempt = Number(/attempt=(\d+)/.exec(String(request.headers['amz-sdk-request'] ?? ''))?.[1] ?? 1)
+    if (attempt > 1)
+      countStorageRetry({
+        store: this.location,
+        request: `${request.method} ${request.path}`,
+        reason: this.failed.take(id) ?? 'unknown',
+        attempt,
+      })
     try {
       const result = await super.handle(...args)
-      if (TRANSIENT_STATUS.has(result.response.statusCode)) countStorageRetry()
+      if (TRANSIENT_STATUS.has(result.response.statusCode)) this.failed.failed(id, `HTTP ${result.response.statusCode}`)
       return result
     } catch (error) {
-      if (isTransientNetworkError(error)) countStorageRetry()
+      this.failed.failed(
+        id,
+        error instanceof Error && error.name === 'TimeoutError' ? 'no answer' : failureReason(error),
+      )
       throw error
     }
   }
