@@ -48,6 +48,8 @@ abstract class BaseReporter implements Reporter {
         `${s.waitingCalls} ${s.waitingCalls === 1 ? 'call' : 'calls'} waiting ${Math.round(s.longestWaitSeconds)} s`,
       )
     if (s.endpoints !== undefined) parts.push(s.endpoints)
+    const store = s.storeRetries ?? 0
+    if (store > 0) parts.push(`${formatCount(store)} store ${store === 1 ? 'retry' : 'retries'}`)
     return parts.join(', ')
   }
 

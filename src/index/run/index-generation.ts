@@ -19,6 +19,7 @@ import {
 import { beginRemoteRun, type RemoteRun } from '../../storage/object/remote-index.js'
 import { remoteName } from '../../storage/object/remote.js'
 import { acquireRunLock, lockPathFor, type RunLock } from '../../storage/run-lock.js'
+import { type StoreRetryWatch, watchStoreRetries } from './store-retries.js'
 
 export interface IndexGeneration {
   readonly paths: GenerationPaths
@@ -36,6 +37,8 @@ export interface IndexGeneration {
   discard(): Promise<void>
   /** Releases the lock (and on object storage saves unpublished work, uploads logs); returns warnings for the console. */
   release(): Promise<string[]>
+  /** The store's resends during this run (object storage), for the log and the progress line. */
+  readonly storeRetries: StoreRetryWatch
 }
 
 /** Takes the lock, finishes what a crash left half done, and opens the work generation. */
@@ -46,6 +49,7 @@ export async function beginGeneration(
 ): Promise<IndexGeneration> {
   rejectSharedOutputFolder(settings)
   const paths = generationPaths(settings.output_storage.base_dir)
+  const storeRetries = watchStoreRetries()
   // Object storage: the store's lock first, then the mirror folder is brought to the published generation.
   const remote = await beginRemoteRun(
     {
@@ -55,7 +59,10 @@ export async function beginGeneration(
       cache: settings.cache.type === 'json' ? settings.cache.storage.base_dir : undefined,
     },
     command,
-  )
+  ).catch((error: unknown) => {
+    storeRetries.stop()
+    throw error
+  })
   let lock: RunLock | undefined
   try {
     lock = await acquireRunLock(lockPathFor(paths.runDir), command)
@@ -70,8 +77,10 @@ export async function beginGeneration(
       notices.push(`resuming the unfinished run saved in ${remote.workUrl}`)
     }
     const work = await openWorkGeneration(paths)
-    return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, lock, remote)
+    const held = { lock, remote, storeRetries }
+    return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, held)
   } catch (error) {
+    storeRetries.stop()
     await lock?.release()
     await remote?.finish()
     throw error
@@ -103,14 +112,14 @@ function handle(
   settings: Settings,
   resumed: boolean,
   notices: string[],
-  lock: RunLock,
-  remote: RemoteRun | undefined,
+  { lock, remote, storeRetries }: { lock: RunLock; remote: RemoteRun | undefined; storeRetries: StoreRetryWatch },
 ): IndexGeneration {
   return {
     paths,
     settings,
     resumed,
     notices,
+    storeRetries,
     publish: async () => {
       if (remote !== undefined) return remote.publish(paths.work, () => publishGeneration(paths))
       await publishGeneration(paths)
@@ -123,7 +132,11 @@ function handle(
       try {
         await lock.release()
       } finally {
-        warnings = (await remote?.finish()) ?? []
+        try {
+          warnings = (await remote?.finish()) ?? []
+        } finally {
+          storeRetries.stop()
+        }
       }
       return warnings
     },

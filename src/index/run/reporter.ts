@@ -29,6 +29,8 @@ export interface LiveStatus {
   longestWaitSeconds: number
   /** Pooled models only: "endpoints 2/3 up (a:41 b:40 c:12 calls)". */
   endpoints?: string
+  /** Object storage: requests to the store sent again since the run began. */
+  storeRetries?: number
 }
 
 /** The first workflow that runs again because of its own failed items last time. */

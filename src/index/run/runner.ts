@@ -180,6 +180,7 @@ async function runInGeneration(
     secrets: modelSecrets(settings),
   })
   log.info(`graphrag ${VERSION}: indexing ${settings.root} with method ${plan.method}`)
+  generation.storeRetries.attach(log)
   // Earlier model work kept in the index answers where the cache cannot (an update reuses it even with --no-cache).
   const reuse =
     options.cache === false && options.update === undefined
@@ -197,7 +198,7 @@ async function runInGeneration(
     skipped,
     plan.rerun,
   )
-  reporter.watch?.((workflow) => registry.liveStatus(workflow))
+  reporter.watch?.((workflow) => ({ ...registry.liveStatus(workflow), storeRetries: generation.storeRetries.count() }))
   if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
   if (plan.rerun !== undefined) log.info(`re-running ${plan.rerun.workflow}: ${plan.rerun.reason}`)
   const used = modelsUsedBy(

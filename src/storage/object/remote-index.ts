@@ -146,6 +146,7 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
   const reporting = remoteAt(dirs.reporting)
   const updateOutput = remoteAt(dirs.updateOutput)
   const cache = dirs.cache === undefined ? undefined : remoteAt(dirs.cache)
+  const retriesAtStart = storageRetries()
   for (const l of [loc, reporting, updateOutput, cache]) await l?.store().check(l.setting)
   const lock = await acquireObjectLock(loc.store(), lockKey(loc), command)
   try {
@@ -171,8 +172,8 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
         // The publish supersedes the saved work (deleted below with the generations no longer needed).
         await saver?.stop()
         const id = newGenerationId()
-        await recordRetries(workDir)
-        await uploadGeneration(loc, id, workDir)
+        const stats = { file: 'stats.json', prepare: () => recordRetries(workDir, storageRetries() - retriesAtStart) }
+        await uploadGeneration(loc, id, workDir, stats)
         await publishPointer(loc, id, found?.pointer.generation ?? null, found?.etag)
         const marker = markerFile(dirs.output)
         await rm(marker, { force: true })
@@ -267,10 +268,14 @@ export function watchPublished(mirror: string, onChange: (generation: string) =>
   return () => clearInterval(timer)
 }
 
-/** stats.json tells how many transient store failures (500/503/429, resets) the run rode out by retrying. */
-async function recordRetries(workDir: string): Promise<void> {
+/**
+ * stats.json tells how many transient store failures (500/503/429, resets, unanswered tries) this
+ * run rode out by resending, up to the upload of stats.json itself (the generation's other files
+ * are up by then; a server that runs several jobs counts each job's own).
+ */
+async function recordRetries(workDir: string, retries: number): Promise<void> {
   const file = join(workDir, 'stats.json')
   const stats = parseJson<Record<string, unknown>>(await readFile(file, 'utf8').catch(() => ''))
   if (stats === undefined) return
-  await writeFileAtomic(file, `${JSON.stringify({ ...stats, storage_retries: storageRetries() }, null, 4)}\n`)
+  await writeFileAtomic(file, `${JSON.stringify({ ...stats, storage_retries: retries }, null, 4)}\n`)
 }
