@@ -61,7 +61,7 @@ export class S3Store implements ObjectStore {
         (error.name === 'NoSuchKey' || (error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket'))
       )
         return undefined
-      throw this.failure(error, `read ${key}`)
+      throw await this.failure(error, `read ${key}`)
     }
   }
 
@@ -82,7 +82,7 @@ export class S3Store implements ObjectStore {
       const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined
       if ((status === 412 || status === 409) && (condition.ifAbsent === true || condition.ifMatch !== undefined))
         throw new ConditionFailedError(this.location, key)
-      throw this.failure(error, `write ${key}`)
+      throw await this.failure(error, `write ${key}`)
     }
   }
 
@@ -99,7 +99,7 @@ export class S3Store implements ObjectStore {
       const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined
       if (status === 404) return
       if (status === 412 && ifMatch !== undefined) throw new ConditionFailedError(this.location, key)
-      throw this.failure(error, `delete ${key}`)
+      throw await this.failure(error, `delete ${key}`)
     }
   }
 
@@ -116,24 +116,42 @@ export class S3Store implements ObjectStore {
         token = page.IsTruncated === true ? page.NextContinuationToken : undefined
       } while (token !== undefined)
     } catch (error) {
-      throw this.failure(error, `list ${prefix || '/'}`)
+      throw await this.failure(error, `list ${prefix || '/'}`)
     }
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   }
 
+  /** "AKIA…WXYZ (from AWS_ACCESS_KEY_ID)", or where it came from when not the environment. */
+  private async credentialInUse(): Promise<string> {
+    let id: string
+    try {
+      id = (await this.client.config.credentials()).accessKeyId
+    } catch (error) {
+      return `(none resolved: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`
+    }
+    const source =
+      id === process.env.AWS_ACCESS_KEY_ID
+        ? 'AWS_ACCESS_KEY_ID'
+        : process.env.AWS_PROFILE
+          ? `profile ${process.env.AWS_PROFILE}`
+          : 'the AWS credential chain: shared profile, SSO or role'
+    return `${maskKeyId(id)} (from ${source})`
+  }
+
   async check(setting: string): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }))
+      // The listing first: its error carries S3's code (InvalidAccessKeyId, SignatureDoesNotMatch…); HEAD's has no body.
       await this.client.send(
         new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: '.graphrag-access-check/' }),
       )
+      await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }))
     } catch (error) {
-      throw this.failure(error, 'list', setting)
+      throw await this.failure(error, 'list', setting)
     }
   }
 
   /** One clear error for the usual mistakes (no bucket, refused or missing credentials), naming the setting. */
-  private failure(error: unknown, action: string, setting?: string): StorageError {
+  private async failure(error: unknown, action: string, setting?: string): Promise<StorageError> {
     const where = setting === undefined ? this.location : `${setting} (${this.location})`
     if (error instanceof S3ServiceException) {
       const status = error.$metadata.httpStatusCode
@@ -145,7 +163,7 @@ export class S3Store implements ObjectStore {
         /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/.test(error.name)
       )
         return new StorageError(
-          `${where}: access refused (${error.name}) when trying to ${action}; check the AWS credentials (AWS_ACCESS_KEY_ID / AWS_PROFILE / role) and their permissions on the bucket`,
+          `${where}: access refused when trying to ${action}: ${refusal(error.name, await this.credentialInUse())}`,
           { cause: error },
         )
       return new StorageError(`${where}: cannot ${action}: ${error.name} (HTTP ${status ?? '?'})`, { cause: error })
@@ -164,6 +182,23 @@ export class S3Store implements ObjectStore {
     const message = error instanceof Error ? error.message : String(error)
     return new StorageError(`${where}: cannot ${action}: ${message.split('\n')[0]}`, { cause: error })
   }
+}
+
+/** Which credential a refusal is about, by S3's error code, naming the key id (never the secret) and its source. */
+function refusal(code: string, key: string): string {
+  if (code === 'InvalidAccessKeyId') return `the server does not know the access key ${key}`
+  if (code === 'SignatureDoesNotMatch')
+    return `the secret key does not belong to the access key ${key} (AWS_SECRET_ACCESS_KEY, or the profile's aws_secret_access_key)`
+  if (code === 'ExpiredToken' || code === 'InvalidToken' || code === 'TokenRefreshRequired')
+    return `the session token of ${key} has expired or is invalid (AWS_SESSION_TOKEN, or sign in again: aws sso login)`
+  if (code === 'AccessDenied' || code === 'AllAccessDisabled')
+    return `the access key ${key} may not read the bucket; grant it s3:ListBucket, s3:GetObject and s3:PutObject there`
+  return `${code === 'Unknown' || code === '' ? 'refused' : code} with the access key ${key}; check it and its permissions on the bucket`
+}
+
+/** A key id shown in messages: its first and last four characters (it is not the secret, but need not be whole). */
+function maskKeyId(id: string): string {
+  return id.length <= 8 ? `${id.slice(0, 2)}…` : `${id.slice(0, 4)}…${id.slice(-4)}`
 }
 
 /**
