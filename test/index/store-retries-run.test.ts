@@ -1,12 +1,16 @@
 /**
  * Issue 47 item 10 through a whole run: an index in Azurite behind a proxy answering every fifth
  * request with a 503. Each resend is a line in the run's log (as model retries are), and the
- * published stats.json counts this run's resends.
+ * published stats.json counts this run's resends. Item 14 on the same index: diagnostics dates
+ * the last run by its publish, not by when this machine pulled the generation.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/config/index.js'
 import { runIndex } from '../../src/index/run/runner.js'
+import { diagnose } from '../../src/server/diagnostics.js'
+import { ModelProbe } from '../../src/server/model-probe.js'
 import { onStorageRetry, type StorageRetry } from '../../src/storage/object/object-store.js'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js'
 import { useObjectStoreServers } from '../support/object-stores.js'
@@ -31,7 +35,7 @@ const SETTINGS = [
 ].join('\n')
 
 describe('a run on a store that fails now and then', () => {
-  it('logs every store resend with its reason and counts them in the published stats.json', async () => {
+  it('logs every store resend with its reason, counts them in the published stats.json; diagnostics dates the run by its publish', async () => {
     const { azurite } = servers
     const container = await azurite.container(`retries${Date.now()}`)
     proxy = await startFaultProxy(`http://127.0.0.1:${azurite.port}`, { every: 5, faults: [503] })
@@ -62,12 +66,17 @@ describe('a run on a store that fails now and then', () => {
     const published = await publishedStats(root)
     expect(published.storage_retries).toBeGreaterThan(0)
     expect(published.storage_retries).toBeLessThanOrEqual(seen.length)
+
+    // Item 14: pulled a while after the publish, the generation's files are newer than the publish.
+    await new Promise((r) => setTimeout(r, 1_100))
+    const report = await diagnose(loadConfig({ root, env: {} }), new ModelProbe())
+    expect(report.index.object_storage?.published).toMatch(/^\d{4}-\d\d-\d\dT/)
+    expect(report.index.completed_at).toBe(report.index.object_storage?.published)
   }, 120_000)
 })
 
 /** stats.json of the published generation, as readers get it. */
 async function publishedStats(root: string): Promise<{ storage_retries?: number }> {
-  const { loadConfig } = await import('../../src/config/index.js')
   const { readableIndexDir } = await import('../../src/storage/generations.js')
   const { settings } = loadConfig({ root, env: {} })
   const dir = await readableIndexDir(settings.output_storage.base_dir)
