@@ -18,6 +18,12 @@ import {
 } from '../../storage/generations.js'
 import { beginRemoteRun, type RemoteRun } from '../../storage/object/remote-index.js'
 import { remoteName } from '../../storage/object/remote.js'
+import {
+  collectVectorGenerations,
+  isObjectStoreUri,
+  vectorGenerationFor,
+  vectorsOf,
+} from '../../storage/object/vector-generations.js'
 import { acquireRunLock, lockPathFor, type RunLock } from '../../storage/run-lock.js'
 import { type StoreRetryWatch, watchStoreRetries } from './store-retries.js'
 
@@ -29,6 +35,11 @@ export interface IndexGeneration {
   readonly resumed: boolean
   /** Notices for the console: a stale lock taken over, a crashed publish finished. */
   readonly notices: string[]
+  /**
+   * `settings` with an az:// or s3:// vector store pointed at this run's own folder of vectors
+   * (storage/object/vector-generations.ts), given whether the run embeds; others as they are.
+   */
+  withVectors(settings: Settings, embeds: boolean): Promise<Settings>
   /** Makes the work generation the published index; returns where it is, for messages (a folder, or `az://…/.generations/<id>`). */
   publish(): Promise<string>
   /** A workflow finished: on object storage, the work so far is saved in the store (resume on any machine). */
@@ -114,16 +125,31 @@ function handle(
   notices: string[],
   { lock, remote, storeRetries }: { lock: RunLock; remote: RemoteRun | undefined; storeRetries: StoreRetryWatch },
 ): IndexGeneration {
+  const dbUri = settings.vector_store.db_uri
   return {
     paths,
     settings,
     resumed,
     notices,
     storeRetries,
+    async withVectors(runSettings, embeds) {
+      if (!isObjectStoreUri(dbUri)) return runSettings
+      const folder = await vectorGenerationFor({ work: paths.work, published: paths.output }, dbUri, {
+        resumed,
+        embeds,
+      })
+      return { ...runSettings, vector_store: { ...runSettings.vector_store, db_uri: folder } }
+    },
     publish: async () => {
-      if (remote !== undefined) return remote.publish(paths.work, () => publishGeneration(paths))
-      await publishGeneration(paths)
-      return paths.output
+      if (remote === undefined) {
+        await publishGeneration(paths)
+        return paths.output
+      }
+      const replaced = await vectorsOf(paths.output)
+      const published = await remote.publish(paths.work, () => publishGeneration(paths))
+      if (isObjectStoreUri(dbUri))
+        await collectVectorGenerations(dbUri, settings.output_storage, [await vectorsOf(paths.output), replaced])
+      return published
     },
     checkpoint: () => remote?.checkpoint(),
     discard: () => discardWorkGeneration(paths),

@@ -171,7 +171,7 @@ async function runInGeneration(
 ): Promise<IndexRunResult> {
   const started = performance.now()
   const reporter = options.reporter ?? SILENT_REPORTER
-  const plan = await planIndex(options, loaded)
+  const plan = await withRunVectors(await planIndex(options, loaded), generation)
   const { settings, warnings, apiKeyOrigins } = plan.loaded
   for (const warning of warnings) reporter.warning(warning)
   const outputDir = settings.output_storage.base_dir
@@ -284,6 +284,13 @@ async function runInGeneration(
     notes: emptyReplyNotes(stats.workflows),
   })
   return { outputDir: generation.paths.output, ran, skipped, stats }
+}
+
+/** The plan with an az:// or s3:// vector store pointed at the run's own folder (index-generation.ts). */
+async function withRunVectors(plan: IndexPlan, generation: IndexGeneration): Promise<IndexPlan> {
+  const embeds = plan.workflows.slice(plan.resumeFrom).some((w) => WORKFLOWS[w.name].writesVectorStore === true)
+  const settings = await generation.withVectors(plan.loaded.settings, embeds)
+  return { ...plan, loaded: { ...plan.loaded, settings } }
 }
 
 /** A path inside the output folder as published (in object storage, inside the new generation); others as they are. */
