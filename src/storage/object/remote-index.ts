@@ -171,6 +171,9 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
       async publish(workDir, local) {
         // The publish supersedes the saved work (deleted below with the generations no longer needed).
         await saver?.stop()
+        // An update's backup of the index it replaces goes up before the pointer moves: a run killed
+        // after the switch leaves it whole (the re-run is "up to date" and would never send the rest).
+        if (updateOutput !== undefined) await pushFiles(updateOutput, dirs.updateOutput, true)
         const id = newGenerationId()
         const stats = { file: 'stats.json', prepare: () => recordRetries(workDir, storageRetries() - retriesAtStart) }
         await uploadGeneration(loc, id, workDir, stats)
