@@ -37,6 +37,6 @@ export function watchStoreRetries(): StoreRetryWatch {
   }
 }
 
-export function describeRetry(retry: StorageRetry): string {
+function describeRetry(retry: StorageRetry): string {
   return `${retry.store}: ${retry.request} failed (${retry.reason}); sent again (try ${retry.attempt})`
 }
