@@ -5,6 +5,7 @@
  */
 import { cp, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { StorageError } from '../../errors.js'
 import { writeFileAtomic } from '../atomic-write.js'
 import { parseJson } from '../fs-errors.js'
 import type { RunLock } from '../run-lock.js'
@@ -48,11 +49,27 @@ export async function readableRemoteIndex(mirror: string): Promise<string | unde
   const loc = remoteAt(mirror)
   if (loc === undefined) return undefined
   const pointer = await currentPointer(loc)
-  if (pointer === undefined) return undefined
+  if (pointer === undefined) {
+    await refuseIndexWithoutGenerations(loc)
+    return undefined
+  }
   const dir = pulledDir(mirror, pointer.generation)
   await pullGeneration(loc, pointer.generation, dir)
   await prunePulled(mirror, [pointer.generation, pointer.previous])
   return dir
+}
+
+/**
+ * An index with its tables directly under base_dir and no pointer (Microsoft GraphRAG writes so) is
+ * not read in place: one message naming its location and what to do, rather than "no index yet"
+ * naming the local mirror.
+ */
+async function refuseIndexWithoutGenerations(loc: RemoteLocation): Promise<void> {
+  const key = joinKey(loc.prefix, 'text_units.parquet')
+  if (!(await loc.store().list(key)).some((o) => o.key === key)) return
+  throw new StorageError(
+    `${loc.url} holds an index without generations (its tables directly under ${loc.setting}.base_dir, as Microsoft GraphRAG writes them); graphrag reads an index in object storage from ${loc.url}/.generations/current.json, which it writes when it publishes. Copy the tables to a local folder and set ${loc.setting}.type: file with base_dir there, or build the index with graphrag index`,
+  )
 }
 
 /** Where the published generation of an index in object storage is, for diagnostics and serve's start-up line. */
