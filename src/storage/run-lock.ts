@@ -187,7 +187,9 @@ function held(path: string, me: LockHolder, tookOverFrom?: LockHolder, tookOverB
   // A run that ends through process.exit (Ctrl-C) still leaves no lock behind.
   const onExit = (): void => releaseSync(path, me)
   process.on('exit', onExit)
-  const beat = setInterval(() => void refresh(path, me), HEARTBEAT_MS)
+  const beat = setInterval(() => {
+    refresh(path, me).catch((error: unknown) => process.emitWarning(error as Error))
+  }, HEARTBEAT_MS)
   beat.unref()
   return {
     path,
@@ -209,7 +211,9 @@ async function refresh(path: string, me: LockHolder): Promise<void> {
     await utimes(path, now, now)
   } catch (error) {
     // Gone (released or taken over meanwhile): nothing to refresh; release checks ownership itself.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    // A beat the file system refused (a network folder away for a moment) is tried again by the next
+    // one; until then a run on another host sees an older lock, as after a late beat.
+    if (typeof (error as NodeJS.ErrnoException).code !== 'string') throw error
   }
 }
 
