@@ -50,6 +50,8 @@ abstract class BaseReporter implements Reporter {
       )
     if (s.endpoints !== undefined) parts.push(s.endpoints)
     if (s.batches !== undefined) parts.push(s.batches)
+    const store = s.storeRetries ?? 0
+    if (store > 0) parts.push(`${formatCount(store)} store ${store === 1 ? 'retry' : 'retries'}`)
     return parts.join(', ')
   }
 

@@ -79,13 +79,19 @@ function resolvePaths(s: RawSettings, root: string, configFile: string | undefin
   }
 }
 
+/** vector_store.db_uri's default: the LanceDB folder of the index, wherever output_storage puts it. */
+const DEFAULT_DB_URI = 'output/lancedb'
+
 /**
  * LanceDB's URI: az:// and s3:// URIs as they are (LanceDB opens them itself); a folder inside an
- * object-storage output_storage's base_dir (the default output/lancedb) moves into its mirror, so
- * the vectors are published with the tables of the same generation.
+ * object-storage output_storage's base_dir moves into its mirror, so the vectors are published with
+ * the tables of the same generation. The default follows output_storage.base_dir (local folder or
+ * store, whatever its name): `output/lancedb` read literally would leave the vectors on local disk,
+ * outside the index, when the index is anywhere but `<root>/output`.
  */
 function vectorStoreUri(s: RawSettings, outputDir: string, abs: (p: string) => string): string {
-  const uri = s.vector_store.db_uri || 'output/lancedb'
+  const uri = s.vector_store.db_uri || DEFAULT_DB_URI
+  if (uri === DEFAULT_DB_URI) return join(outputDir, 'lancedb')
   if (/^(az|s3):\/\//.test(uri)) {
     registerLanceOptions(uri, lanceStorageOptions(s.output_storage))
     return uri

@@ -61,7 +61,8 @@ async function report(loaded: LoadedConfig, probe: ModelProbe): Promise<Diagnost
     index: {
       present: rows('text_units') !== null,
       dir: remoteName(dir),
-      completed_at: await completedAt(dir),
+      // In object storage the pulled copy's files date from the pull: the pointer says when the run published.
+      completed_at: remote?.published ?? (await completedAt(dir)),
       ...(remote === undefined ? {} : { object_storage: remote }),
     },
     tables,

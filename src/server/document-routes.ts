@@ -8,6 +8,7 @@ import { RequestError } from '../errors.js'
 import { limitBody } from './body-limit.js'
 import type { DocumentCatalog } from './documents.js'
 import type { IndexJobs } from './index-jobs.js'
+import { uploadedFiles } from './multipart.js'
 
 export function registerDocumentRoutes(
   app: Hono,
@@ -16,8 +17,7 @@ export function registerDocumentRoutes(
   app.get('/documents', async (c) => c.json({ documents: await parts.documents.list() }))
   app.post('/documents', limitBody(parts.maxUploadBytes, 'server.max_upload_bytes'), async (c) => {
     const update = wantsUpdate(c, parts.config)
-    const form = await c.req.parseBody({ all: true })
-    const files = [form.file ?? []].flat().filter((f): f is File => typeof f !== 'string')
+    const files = await uploadedFiles(c.req.raw, 'file')
     const { server } = parts.config().settings
     const documents = await parts.documents.upload(files, { maxExpandedBytes: server.max_upload_expanded_bytes })
     return c.json({ documents, ...(update ? await startUpdate(parts) : {}) }, 201)

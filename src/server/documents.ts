@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path'
 import type { LoadedConfig } from '../config/index.js'
 import { RequestError } from '../errors.js'
 import { UnreadableTextError } from '../index/input/decode-text.js'
-import { readOptionsFor, type LoadOptions } from '../index/input/load-documents.js'
+import { isFsError, readOptionsFor, type LoadOptions } from '../index/input/load-documents.js'
 import { readInputFile } from '../index/input/read-file.js'
 import { column, defineTable, nullableColumn, type RowOf } from '../model/schema.js'
 import { readableIndexDir } from '../storage/generations.js'
@@ -178,8 +178,9 @@ export class DocumentCatalog {
       const result = await readInputFile(options.baseDir, file.path, options.type, readOptionsFor(options))
       docs = result.documents.map((d) => ({ id: d.id, title: d.title, bytes: Buffer.byteLength(d.text) }))
     } catch (error) {
-      // The indexer skips such a file with a warning; the listing leaves it out likewise.
-      if (!(error instanceof UnreadableTextError) && (error as NodeJS.ErrnoException).code === undefined) throw error
+      // The indexer skips such a file with a warning (unreadable text, or a file-system error such as a
+      // file removed since it was listed); the listing leaves it out likewise. Anything else is a fault.
+      if (!(error instanceof UnreadableTextError || isFsError(error))) throw error
     }
     const entry = { size: file.size, mtimeMs: file.modified.getTime(), docs }
     this.read.set(file.path, entry)

@@ -1,12 +1,16 @@
 /**
- * The one place the server touches `input_storage`: list, read, write and remove input files. Today
- * a local folder; an object store behind a storage interface replaces this module alone.
+ * The one place the server touches `input_storage`: list, read, write and remove input files. A
+ * local folder, or the local mirror of a container or bucket: there a write or a removal goes to
+ * the store itself (then to the mirror), since the mirror is made equal to the store before every
+ * listing and every run, which would undo a change made to the mirror alone.
  */
 import { mkdir, readFile, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { compilePattern, DEFAULT_FILE_PATTERNS, partitionInputFiles } from '../index/input/files.js'
 import type { LoadOptions } from '../index/input/load-documents.js'
 import { writeFileAtomic } from '../storage/atomic-write.js'
+import { joinKey } from '../storage/object/object-store.js'
+import { remoteAt } from '../storage/object/remote.js'
 
 export interface InputFile {
   /** Relative path with `/`. */
@@ -56,12 +60,16 @@ export class InputStore {
 
   /** Written whole or not at all (a reader never sees half a file). */
   async write(path: string, bytes: Uint8Array): Promise<void> {
+    const remote = remoteAt(this.input.baseDir)
+    if (remote !== undefined) await remote.store().put(joinKey(remote.prefix, path), bytes)
     const full = join(this.input.baseDir, path)
     await mkdir(dirname(full), { recursive: true })
     await writeFileAtomic(full, bytes)
   }
 
   async remove(path: string): Promise<void> {
+    const remote = remoteAt(this.input.baseDir)
+    if (remote !== undefined) await remote.store().delete(joinKey(remote.prefix, path))
     await rm(join(this.input.baseDir, path), { force: true })
   }
 }

@@ -153,6 +153,11 @@ export async function readableIndex(
       ? undefined
       : await (await import('./object/remote-index.js')).readableRemoteIndex(outputDir)
   const dataDir = remote ?? (await readableDir(outputDir))
+  // An az:// or s3:// vector store: the folder of vectors the published generation names (object/vector-generations.ts).
+  if (dbUri !== undefined && /^(az|s3):\/\//.test(dbUri)) {
+    const { vectorsOf } = await import('./object/vector-generations.js')
+    return { dataDir, dbUri: (await vectorsOf(dataDir)) ?? dbUri }
+  }
   const rel = dbUri === undefined ? undefined : relative(outputDir, dbUri)
   const inside = rel !== undefined && !rel.startsWith('..') && !isAbsolute(rel)
   return { dataDir, dbUri: inside && dataDir !== outputDir ? join(dataDir, rel) : dbUri }

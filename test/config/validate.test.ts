@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TIKTOKEN_ENCODINGS } from '../../src/llm/encodings.js'
 import { validateSettings, type ValidationResult } from '../../src/config/validate.js'
@@ -107,6 +108,26 @@ describe('validateSettings: blob and s3 storage', () => {
     expect(moved.ok && moved.settings.vector_store.db_uri.startsWith(moved.settings.output_storage.base_dir)).toBe(true)
     const az = validate({ output_storage: blob, vector_store: { db_uri: 'az://c/vectors' } })
     expect(az.ok && az.settings.vector_store.db_uri).toBe('az://c/vectors')
+  })
+
+  it('issue 47 item 2: the default LanceDB folder follows output_storage whatever its base_dir, on a store or a local folder', () => {
+    for (const output of [
+      { ...blob, base_dir: 'ke4d/output' },
+      { type: 's3', bucket: 'b', base_dir: 'projects/acme/output' },
+      { type: 'file', base_dir: 'indexes/acme' },
+    ]) {
+      for (const vector_store of [{}, { db_uri: 'output/lancedb' }]) {
+        const result = validate({ output_storage: output, vector_store })
+        expect(result.ok).toBe(true)
+        if (!result.ok) return
+        expect(result.settings.vector_store.db_uri).toBe(join(result.settings.output_storage.base_dir, 'lancedb'))
+      }
+    }
+    const chosen = validate({
+      output_storage: { type: 'file', base_dir: 'indexes/acme' },
+      vector_store: { db_uri: 'vec' },
+    })
+    expect(chosen.ok && chosen.settings.vector_store.db_uri).toBe(join('/project', 'vec'))
   })
 
   it('names what a blob or s3 setting lacks', () => {

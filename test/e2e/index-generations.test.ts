@@ -149,7 +149,9 @@ describe('index generations: the last complete index stays queryable', () => {
     await writeFile(join(root, '.output.run', 'lock'), `${JSON.stringify(dead)}\n`)
     const run = await index(root)
     expect(run.code, run.stderr).toBe(0)
-    expect(run.stderr).toContain(`took over the lock of PID ${dead.pid}`)
+    expect(run.stderr).toContain(
+      `took over the lock ${join(root, '.output.run', 'lock')} from PID ${dead.pid} on host ${dead.host} (\`graphrag index\`, started ${dead.started}), which is no longer running`,
+    )
     expect(existsSync(join(root, '.output.run', 'lock'))).toBe(false)
     expect(await readFile(join(root, 'output', 'stats.json'), 'utf8')).toContain('generate_text_embeddings')
   }, 120_000)

@@ -47,6 +47,7 @@ export function conditionalWritesContract(
       await store.put('idx/.generations/lock', JSON.stringify(gone))
       const taken = await acquireObjectLock(store, 'idx/.generations/lock', 'graphrag index')
       expect(taken.tookOverFrom).toMatchObject({ pid: 4242, host: 'ci-runner-7' })
+      expect(taken.tookOverBecause).toBe('has not refreshed it for 600 s')
       await taken.release()
       expect(await store.get('idx/.generations/lock')).toBeUndefined()
     })

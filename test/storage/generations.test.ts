@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   generationPaths,
   openWorkGeneration,
@@ -81,7 +82,7 @@ describe('run lock', () => {
       (e: unknown) => e,
     )
     expect(second).toBeInstanceOf(RunLockedError)
-    expect((second as Error).message).toContain(`PID ${process.pid} (\`graphrag index\``)
+    expect((second as Error).message).toContain(`PID ${process.pid} on host ${hostname()} (\`graphrag index\``)
     await lock.release()
     expect(existsSync(path)).toBe(false)
     const again = await acquireRunLock(path, 'graphrag index')
@@ -108,5 +109,40 @@ describe('run lock', () => {
     const next = await acquireRunLock(path, 'graphrag index')
     expect(next.tookOverFrom?.pid).toBe(0)
     await next.release()
+  })
+
+  it('issue 47 items 7 and 9: a holder on another host is judged by its heartbeat (the file refreshed every 30 s), not its hostname', async () => {
+    const root = await testdir()
+    const path = join(root, 'lock')
+    // A CI job killed by -9 in a container whose hostname the next job does not share.
+    const other = {
+      pid: process.pid,
+      host: 'ci-job-41',
+      command: 'graphrag index',
+      started: '2026-11-28T10:00:00.000Z',
+    }
+    await writeFile(path, `${JSON.stringify(other)}\n`)
+    const refused = await acquireRunLock(path, 'graphrag update').then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(refused).toBeInstanceOf(RunLockedError)
+    expect((refused as Error).message).toContain(`PID ${process.pid} on host ci-job-41 (\`graphrag index\``)
+    const aged = new Date(Date.now() - 121_000)
+    await utimes(path, aged, aged)
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    const taken = await acquireRunLock(path, 'graphrag update')
+    try {
+      expect(taken.tookOverFrom).toMatchObject({ host: 'ci-job-41' })
+      expect(taken.tookOverBecause).toBe('has not refreshed it for 121 s')
+      // The new holder refreshes the file, so another host sees it alive however long it runs.
+      await utimes(path, aged, aged)
+      vi.advanceTimersByTime(30_000)
+      await vi.waitFor(async () => expect(Date.now() - (await stat(path)).mtimeMs).toBeLessThan(10_000))
+    } finally {
+      await taken.release()
+      vi.useRealTimers()
+    }
+    expect(existsSync(path)).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 /** GRAPHRAG_LOCK_STALE_SECONDS: at least two 30 s heartbeats, or one clear error naming the variable and the minimum. */
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/errors.js'
-import { staleAfterMs } from '../../src/storage/object/object-lock.js'
+import { staleAfterMs } from '../../src/storage/run-lock.js'
 
 describe('the stale age of a store lock', () => {
   it('defaults to 120 s and accepts any age of two heartbeats or more', () => {

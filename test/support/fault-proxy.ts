@@ -1,12 +1,14 @@
 /**
  * A forwarding HTTP proxy on 127.0.0.1 that injects store faults: every `every`-th request gets
  * the next fault of `faults` (a 503, 500 or 429 reply, or a connection reset) instead of reaching
- * the server. Headers are passed through untouched, so request signatures stay valid.
+ * the server (`every: 1` faults every request). Headers are passed through untouched, so request
+ * signatures stay valid.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export type Fault = 503 | 500 | 429 | 'reset'
+/** A reply status, a connection reset, or `stall`: the request is read and never answered. */
+export type Fault = 503 | 500 | 429 | 'reset' | 'stall'
 
 export interface FaultProxy {
   url: string
@@ -31,6 +33,7 @@ export async function startFaultProxy(
         req.socket.destroy()
         return
       }
+      if (fault === 'stall') return
       res.writeHead(fault, { 'content-type': 'application/xml', 'retry-after': '0' })
       res.end('<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>injected</Message></Error>')
       return

@@ -178,7 +178,7 @@ export const vectorStore = section({
   }),
   db_uri: str(
     'output/lancedb',
-    'LanceDB folder, relative to the project root, or az://container/path or s3://bucket/path (credentials from output_storage).',
+    'LanceDB folder, relative to the project root, or az://container/path or s3://bucket/path (credentials from output_storage). The default means lancedb/ inside output_storage.base_dir, wherever that is (a store too).',
   ),
   vector_size: int(3072, 'Embedding dimension; a mismatch with the model fails fast.', { min: 1, max: 100_000 }),
   index_schema: mapOf(

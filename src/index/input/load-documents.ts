@@ -107,7 +107,8 @@ function unmatchedNotice(files: readonly string[], type: InputType, pattern: str
   return `${files.length} input file(s) not read, ${why}: ${names}${hint}`
 }
 
-function isFsError(error: unknown): error is NodeJS.ErrnoException {
+/** An error of a file-system call (a code and a syscall): the file is skipped, not the run failed. */
+export function isFsError(error: unknown): error is NodeJS.ErrnoException {
   return (
     error instanceof Error &&
     typeof (error as NodeJS.ErrnoException).code === 'string' &&

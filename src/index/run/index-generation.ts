@@ -18,7 +18,14 @@ import {
 } from '../../storage/generations.js'
 import { beginRemoteRun, type RemoteRun } from '../../storage/object/remote-index.js'
 import { remoteName } from '../../storage/object/remote.js'
+import {
+  collectVectorGenerations,
+  isObjectStoreUri,
+  vectorGenerationFor,
+  vectorsOf,
+} from '../../storage/object/vector-generations.js'
 import { acquireRunLock, lockPathFor, type RunLock } from '../../storage/run-lock.js'
+import { type StoreRetryWatch, watchStoreRetries } from './store-retries.js'
 
 export interface IndexGeneration {
   readonly paths: GenerationPaths
@@ -28,6 +35,11 @@ export interface IndexGeneration {
   readonly resumed: boolean
   /** Notices for the console: a stale lock taken over, a crashed publish finished. */
   readonly notices: string[]
+  /**
+   * `settings` with an az:// or s3:// vector store pointed at this run's own folder of vectors
+   * (storage/object/vector-generations.ts), given whether the run embeds; others as they are.
+   */
+  withVectors(settings: Settings, embeds: boolean): Promise<Settings>
   /** Makes the work generation the published index; returns where it is, for messages (a folder, or `az://…/.generations/<id>`). */
   publish(): Promise<string>
   /** A workflow finished: on object storage, the work so far is saved in the store (resume on any machine). */
@@ -36,12 +48,19 @@ export interface IndexGeneration {
   discard(): Promise<void>
   /** Releases the lock (and on object storage saves unpublished work, uploads logs); returns warnings for the console. */
   release(): Promise<string[]>
+  /** The store's resends during this run (object storage), for the log and the progress line. */
+  readonly storeRetries: StoreRetryWatch
 }
 
 /** Takes the lock, finishes what a crash left half done, and opens the work generation. */
-export async function beginGeneration(settings: Settings, command: string): Promise<IndexGeneration> {
+export async function beginGeneration(
+  settings: Settings,
+  command: string,
+  options: { resume?: boolean } = {},
+): Promise<IndexGeneration> {
   rejectSharedOutputFolder(settings)
   const paths = generationPaths(settings.output_storage.base_dir)
+  const storeRetries = watchStoreRetries()
   // Object storage: the store's lock first, then the mirror folder is brought to the published generation.
   const remote = await beginRemoteRun(
     {
@@ -51,32 +70,52 @@ export async function beginGeneration(settings: Settings, command: string): Prom
       cache: settings.cache.type === 'json' ? settings.cache.storage.base_dir : undefined,
     },
     command,
-  )
+  ).catch((error: unknown) => {
+    storeRetries.stop()
+    throw error
+  })
   let lock: RunLock | undefined
   try {
     lock = await acquireRunLock(lockPathFor(paths.runDir), command)
-    const notices: string[] = []
-    for (const taken of [remote?.lock, lock]) {
-      const dead = taken?.tookOverFrom
-      if (dead === undefined) continue
-      notices.push(
-        `took over the lock of PID ${dead.pid} (\`${dead.command}\`, started ${dead.started}), which is no longer running`,
-      )
-    }
+    const notices = takeoverNotices(remote, lock)
     if ((await recoverGenerations(paths)).rolledForward)
       notices.push(`finished publishing the index an interrupted run had completed (${remoteName(paths.output)})`)
-    // Object storage: an unfinished run's work saved in the store (by a run on any machine) becomes the local work folder.
-    if (remote !== undefined && (await remote.openWork(paths.work, await workBeganFromPublished(paths)))) {
+    // Object storage: an unfinished run's work saved in the store (by a run on any machine) becomes the local
+    // work folder, unless the run starts afresh (--no-resume).
+    const restore = options.resume !== false
+    if (remote !== undefined && (await remote.openWork(paths.work, await workBeganFromPublished(paths), restore))) {
       await recordWorkOrigin(paths)
       notices.push(`resuming the unfinished run saved in ${remote.workUrl}`)
     }
     const work = await openWorkGeneration(paths)
-    return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, lock, remote)
+    const held = { lock, remote, storeRetries }
+    return handle(paths, rebaseSettings(settings, paths.output, work.dir), work.resumed, notices, held)
   } catch (error) {
+    storeRetries.stop()
     await lock?.release()
     await remote?.finish()
     throw error
   }
+}
+
+/**
+ * One notice per lock taken over, saying which lock (the store's, or the local folder's or mirror's)
+ * and why its holder was judged gone. The mirror's path is not named: messages name store locations.
+ */
+function takeoverNotices(remote: RemoteRun | undefined, local: RunLock): string[] {
+  const notices: string[] = []
+  const which = [
+    [remote?.lock, `the store lock ${remote?.lock.path}`],
+    [local, remote === undefined ? `the lock ${local.path}` : "the local mirror's lock on this machine"],
+  ] as const
+  for (const [taken, name] of which) {
+    const dead = taken?.tookOverFrom
+    if (dead === undefined) continue
+    notices.push(
+      `took over ${name} from PID ${dead.pid} on host ${dead.host} (\`${dead.command}\`, started ${dead.started}), which ${taken?.tookOverBecause ?? 'is no longer running'}`,
+    )
+  }
+  return notices
 }
 
 function handle(
@@ -84,18 +123,33 @@ function handle(
   settings: Settings,
   resumed: boolean,
   notices: string[],
-  lock: RunLock,
-  remote: RemoteRun | undefined,
+  { lock, remote, storeRetries }: { lock: RunLock; remote: RemoteRun | undefined; storeRetries: StoreRetryWatch },
 ): IndexGeneration {
+  const dbUri = settings.vector_store.db_uri
   return {
     paths,
     settings,
     resumed,
     notices,
+    storeRetries,
+    async withVectors(runSettings, embeds) {
+      if (!isObjectStoreUri(dbUri)) return runSettings
+      const folder = await vectorGenerationFor({ work: paths.work, published: paths.output }, dbUri, {
+        resumed,
+        embeds,
+      })
+      return { ...runSettings, vector_store: { ...runSettings.vector_store, db_uri: folder } }
+    },
     publish: async () => {
-      if (remote !== undefined) return remote.publish(paths.work, () => publishGeneration(paths))
-      await publishGeneration(paths)
-      return paths.output
+      if (remote === undefined) {
+        await publishGeneration(paths)
+        return paths.output
+      }
+      const replaced = await vectorsOf(paths.output)
+      const published = await remote.publish(paths.work, () => publishGeneration(paths))
+      if (isObjectStoreUri(dbUri))
+        await collectVectorGenerations(dbUri, settings.output_storage, [await vectorsOf(paths.output), replaced])
+      return published
     },
     checkpoint: () => remote?.checkpoint(),
     discard: () => discardWorkGeneration(paths),
@@ -104,7 +158,11 @@ function handle(
       try {
         await lock.release()
       } finally {
-        warnings = (await remote?.finish()) ?? []
+        try {
+          warnings = (await remote?.finish()) ?? []
+        } finally {
+          storeRetries.stop()
+        }
       }
       return warnings
     },

@@ -34,6 +34,8 @@ export interface LiveStatus {
   endpoints?: string
   /** Batch mode: "batches 3 submitted, 1 in progress, 2 done, 80/120 lines answered". */
   batches?: string
+  /** Object storage: requests to the store sent again since the run began. */
+  storeRetries?: number
 }
 
 /** The first workflow that runs again because of its own failed items last time. */

@@ -165,7 +165,7 @@ export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunR
   const loaded =
     options.update?.config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
   const command = options.command ?? (options.update === undefined ? 'graphrag index' : 'graphrag update')
-  const generation = await beginGeneration(loaded.settings, command)
+  const generation = await beginGeneration(loaded.settings, command, { resume: options.resume })
   const reporter = options.reporter ?? SILENT_REPORTER
   try {
     for (const notice of generation.notices) reporter.warning(notice)
@@ -182,7 +182,7 @@ async function runInGeneration(
 ): Promise<IndexRunResult> {
   const started = performance.now()
   const reporter = options.reporter ?? SILENT_REPORTER
-  const plan = await planIndex(options, loaded)
+  const plan = await withRunVectors(await planIndex(options, loaded), generation)
   const { settings, warnings } = plan.loaded
   for (const warning of warnings) reporter.warning(warning)
   const outputDir = settings.output_storage.base_dir
@@ -191,6 +191,7 @@ async function runInGeneration(
     secrets: modelSecrets(settings),
   })
   log.info(`graphrag ${VERSION}: indexing ${settings.root} with method ${plan.method}`)
+  generation.storeRetries.attach(log)
   // Earlier model work kept in the index answers where the cache cannot (an update reuses it even with --no-cache).
   const reuse =
     options.cache === false && options.update === undefined
@@ -240,7 +241,7 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
     skipped,
     plan.rerun,
   )
-  reporter.watch?.((workflow) => registry.liveStatus(workflow))
+  reporter.watch?.((workflow) => ({ ...registry.liveStatus(workflow), storeRetries: generation.storeRetries.count() }))
   if (skipped.length > 0) log.info(`resuming: ${skipped.join(', ')} finished before with unchanged inputs`)
   if (plan.rerun !== undefined) log.info(`re-running ${plan.rerun.workflow}: ${plan.rerun.reason}`)
   const used = modelsUsedBy(
@@ -329,6 +330,13 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
     notes: emptyReplyNotes(stats.workflows),
   })
   return { outputDir: generation.paths.output, ran, skipped, stats }
+}
+
+/** The plan with an az:// or s3:// vector store pointed at the run's own folder (index-generation.ts). */
+async function withRunVectors(plan: IndexPlan, generation: IndexGeneration): Promise<IndexPlan> {
+  const embeds = plan.workflows.slice(plan.resumeFrom).some((w) => WORKFLOWS[w.name].writesVectorStore === true)
+  const settings = await generation.withVectors(plan.loaded.settings, embeds)
+  return { ...plan, loaded: { ...plan.loaded, settings } }
 }
 
 /** A path inside the output folder as published (in object storage, inside the new generation); others as they are. */

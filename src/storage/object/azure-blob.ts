@@ -26,7 +26,14 @@ import {
   type StoredObject,
   toBytes,
 } from './object-store.js'
-import { backoffMs, isTransientNetworkError, TRANSIENT_STATUS } from './transient.js'
+import {
+  backoffMs,
+  FailedTries,
+  failureReason,
+  storeTryTimeoutMs,
+  TRANSIENT_STATUS,
+  UPLOAD_BLOCK_BYTES,
+} from './transient.js'
 
 export interface AzureBlobOptions {
   connectionString?: string | null
@@ -34,8 +41,10 @@ export interface AzureBlobOptions {
   containerName: string
 }
 
-/** Attempts per request: the SDK's exponential retry covers 500/503 and connection resets. */
+/** Attempts per request: the SDK's exponential retry covers 500/503, connection resets and unanswered tries. */
 const MAX_TRIES = 6
+/** The error code a try that went unanswered fails with: the SDK's retry policy resends on it. */
+const TRY_TIMED_OUT = 'ETIMEDOUT'
 
 export class AzureBlobStore implements ObjectStore {
   readonly location: string
@@ -43,7 +52,7 @@ export class AzureBlobStore implements ObjectStore {
 
   constructor(options: AzureBlobOptions) {
     this.location = `az://${options.containerName}`
-    this.container = serviceClient(options).getContainerClient(options.containerName)
+    this.container = serviceClient(options, this.location).getContainerClient(options.containerName)
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
@@ -62,6 +71,8 @@ export class AzureBlobStore implements ObjectStore {
     const bytes = toBytes(body)
     try {
       const response = await this.container.getBlockBlobClient(key).uploadData(bytes, {
+        maxSingleShotSize: UPLOAD_BLOCK_BYTES,
+        blockSize: UPLOAD_BLOCK_BYTES,
         conditions: {
           ...(condition.ifAbsent === true ? { ifNoneMatch: '*' } : {}),
           ...(condition.ifMatch !== undefined ? { ifMatch: condition.ifMatch } : {}),
@@ -115,6 +126,11 @@ export class AzureBlobStore implements ObjectStore {
     const where = setting === undefined ? this.location : `${setting} (${this.location})`
     if (error instanceof RestError) {
       const code = String(error.code ?? '')
+      if (code === TRY_TIMED_OUT)
+        return new StorageError(
+          `${where}: the store did not answer when trying to ${action} (${MAX_TRIES} tries, each given ${storeTryTimeoutMs() / 1000} s, GRAPHRAG_STORE_TIMEOUT_SECONDS); check that its endpoint is reachable from here`,
+          { cause: error },
+        )
       if (code === 'ContainerNotFound')
         return new StorageError(`${where}: the container does not exist; create it or fix container_name`, {
           cause: error,
@@ -145,7 +161,8 @@ function firstLine(text: string): string {
   return (text.split('\n')[0] ?? '').slice(0, 200)
 }
 
-function serviceClient(options: AzureBlobOptions): BlobServiceClient {
+function serviceClient(options: AzureBlobOptions, location: string): BlobServiceClient {
+  const tryTimeoutMs = storeTryTimeoutMs()
   const pipelineOptions = { retryOptions: { maxTries: MAX_TRIES, retryDelayInMs: 200, maxRetryDelayInMs: 5_000 } }
   if (options.connectionString) {
     const parsed = parseConnectionString(options.connectionString)
@@ -154,13 +171,13 @@ function serviceClient(options: AzureBlobOptions): BlobServiceClient {
         ? new StorageSharedKeyCredential(parsed.accountName, parsed.accountKey)
         : new AnonymousCredential()
     const pipeline = newPipeline(credential, pipelineOptions)
-    pipeline.factories.push(new InjectorPolicyFactory())
+    pipeline.factories.push(new InjectorPolicyFactory(location, tryTimeoutMs))
     if (parsed.sas !== undefined) return new BlobServiceClient(`${parsed.url}?${parsed.sas}`, pipeline)
     return new BlobServiceClient(parsed.url, pipeline)
   }
   if (!options.accountUrl) throw new StorageError('blob storage needs connection_string or account_url')
   const pipeline = newPipeline(new DefaultAzureCredential(), pipelineOptions)
-  pipeline.factories.push(new InjectorPolicyFactory())
+  pipeline.factories.push(new InjectorPolicyFactory(location, tryTimeoutMs))
   return new BlobServiceClient(options.accountUrl, pipeline)
 }
 
@@ -192,27 +209,67 @@ function parseConnectionString(text: string): { url: string; accountName: string
 }
 
 /**
- * Sees every attempt of every request (the SDK places a factory of this class name after its
- * retry policy): counts the transient failures the retry policy resends, and retries 429 itself,
- * which Azure's storage retry policy leaves alone.
+ * Sees every try of every request (the SDK places a factory of this class name after its retry
+ * policy): gives each try its timeout (an unanswered try fails with ETIMEDOUT, which the retry
+ * policy resends), counts each resend as it is sent, and retries 429 itself, which Azure's storage
+ * retry policy leaves alone.
  */
 class InjectorPolicyFactory implements RequestPolicyFactory {
+  private readonly failed = new FailedTries()
+  private readonly tries = new Map<string, number>()
+
+  constructor(
+    private readonly location: string,
+    private readonly tryTimeoutMs: number,
+  ) {}
+
   create(nextPolicy: RequestPolicy, _options: RequestPolicyOptions): RequestPolicy {
-    return {
-      async sendRequest(request: WebResource) {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            const response = await nextPolicy.sendRequest(request)
-            if (!TRANSIENT_STATUS.has(response.status)) return response
-            countStorageRetry()
-            if (response.status !== 429 || attempt >= MAX_TRIES - 1) return response
-            await new Promise((r) => setTimeout(r, backoffMs(attempt)))
-          } catch (error) {
-            if (isTransientNetworkError(error)) countStorageRetry()
-            throw error
-          }
-        }
-      },
+    return { sendRequest: (request) => this.send(nextPolicy, request) }
+  }
+
+  private async send(nextPolicy: RequestPolicy, request: WebResource) {
+    const what = `${request.method} ${new URL(request.url).pathname}`
+    for (let attempt = 0; ; attempt++) {
+      const tries = this.nextTry(request.requestId)
+      if (tries > 1)
+        countStorageRetry({
+          store: this.location,
+          request: what,
+          reason: this.failed.take(request.requestId) ?? 'unknown',
+          attempt: tries,
+        })
+      const response = await this.tryOnce(nextPolicy, request)
+      if (!TRANSIENT_STATUS.has(response.status)) {
+        this.tries.delete(request.requestId)
+        return response
+      }
+      this.failed.failed(request.requestId, `HTTP ${response.status}`)
+      if (response.status !== 429 || attempt >= MAX_TRIES - 1) return response
+      await new Promise((r) => setTimeout(r, backoffMs(attempt)))
+    }
+  }
+
+  /** Which try of the request this is (1 for the first), by its id, which its resends keep. */
+  private nextTry(id: string): number {
+    const tries = (this.tries.get(id) ?? 0) + 1
+    this.tries.delete(id)
+    this.tries.set(id, tries)
+    if (this.tries.size > 1_000) this.tries.delete(this.tries.keys().next().value!)
+    return tries
+  }
+
+  private async tryOnce(nextPolicy: RequestPolicy, request: WebResource) {
+    request.timeout = this.tryTimeoutMs
+    try {
+      return await nextPolicy.sendRequest(request)
+    } catch (error) {
+      // The HTTP client aborts a try that outlived request.timeout; no caller of ours aborts requests.
+      const timedOut = error instanceof Error && error.name === 'AbortError' && request.abortSignal?.aborted !== true
+      const failure = timedOut
+        ? new RestError(`no answer within ${this.tryTimeoutMs / 1000} s`, { code: TRY_TIMED_OUT })
+        : error
+      this.failed.failed(request.requestId, failureReason(failure))
+      throw failure
     }
   }
 }

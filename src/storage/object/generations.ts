@@ -60,9 +60,25 @@ export async function readPointer(loc: RemoteLocation): Promise<{ pointer: Point
 }
 
 /** Uploads a finished index folder as generation `id`: every file, then the manifest naming them. */
-export async function uploadGeneration(loc: RemoteLocation, id: string, dir: string): Promise<void> {
+export async function uploadGeneration(
+  loc: RemoteLocation,
+  id: string,
+  dir: string,
+  last?: { file: string; prepare: () => Promise<void> },
+): Promise<void> {
   const files = await localFiles(dir, (rel) => rel === MANIFEST)
-  await uploadFiles(loc.store(), dir, files, generationPrefix(loc, id))
+  // `last.file` goes after the others, written by `prepare` once they are up (stats.json counts their resends).
+  const held = last !== undefined && files.includes(last.file) ? last : undefined
+  await uploadFiles(
+    loc.store(),
+    dir,
+    files.filter((f) => f !== held?.file),
+    generationPrefix(loc, id),
+  )
+  if (held !== undefined) {
+    await held.prepare()
+    await uploadFiles(loc.store(), dir, [held.file], generationPrefix(loc, id))
+  }
   const sizes = await Promise.all(files.map(async (path) => ({ path, size: (await stat(join(dir, path))).size })))
   const manifest: Manifest = { generation: id, files: sizes }
   await loc.store().put(joinKey(generationPrefix(loc, id), MANIFEST), JSON.stringify(manifest))

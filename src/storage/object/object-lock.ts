@@ -8,34 +8,22 @@
  */
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { ConfigError, GraphragError } from '../../errors.js'
+import { GraphragError } from '../../errors.js'
 import { parseJson } from '../fs-errors.js'
-import { isAlive, type LockHolder, type RunLock, RunLockedError } from '../run-lock.js'
+import {
+  goneBecause,
+  HEARTBEAT_MS,
+  isAlive,
+  type LockHolder,
+  type RunLock,
+  RunLockedError,
+  staleAfterMs,
+} from '../run-lock.js'
 import { ConditionFailedError, type ObjectStore } from './object-store.js'
 
 interface ObjectLockHolder extends LockHolder {
   heartbeat: string
   token: string
-}
-
-const HEARTBEAT_MS = 30_000
-/**
- * The shortest stale age accepted: two heartbeats. A holder's beat may come late (a slow store
- * write with its retries, a busy event loop) and another host compares the beat with its own
- * clock; with a stale age at or below one heartbeat, a second host takes a lock whose holder runs.
- */
-const MIN_STALE_SECONDS = (2 * HEARTBEAT_MS) / 1000
-
-/** GRAPHRAG_LOCK_STALE_SECONDS (default 120), refused below MIN_STALE_SECONDS or when not a number. */
-export function staleAfterMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  const text = env.GRAPHRAG_LOCK_STALE_SECONDS?.trim() ?? ''
-  if (text === '') return 120_000
-  const seconds = Number(text)
-  if (!Number.isFinite(seconds) || seconds < MIN_STALE_SECONDS)
-    throw new ConfigError(
-      `GRAPHRAG_LOCK_STALE_SECONDS=${text}: a lock is taken over when unrefreshed for that long, and its holder refreshes it every ${HEARTBEAT_MS / 1000} s, so it must be a number of seconds ≥ ${MIN_STALE_SECONDS} (two refreshes); unset it for the default 120`,
-    )
-  return seconds * 1000
 }
 
 export async function acquireObjectLock(store: ObjectStore, key: string, command: string): Promise<RunLock> {
@@ -54,6 +42,7 @@ export async function acquireObjectLock(store: ObjectStore, key: string, command
     const current = await store.get(key)
     let etag: string
     let tookOverFrom: LockHolder | undefined
+    let because: string | undefined
     try {
       if (current === undefined) etag = await store.put(key, JSON.stringify(me), { ifAbsent: true })
       else {
@@ -62,6 +51,7 @@ export async function acquireObjectLock(store: ObjectStore, key: string, command
           throw new RunLockedError(where, holder)
         etag = await store.put(key, JSON.stringify(me), { ifMatch: current.etag })
         tookOverFrom = holder ?? { pid: 0, host: 'unknown', command: 'unknown', started: 'unknown' }
+        because = holder === undefined ? 'left an unreadable lock' : goneBecause(holder, beatAge(holder))
       }
     } catch (error) {
       if (error instanceof ConditionFailedError) continue
@@ -70,15 +60,20 @@ export async function acquireObjectLock(store: ObjectStore, key: string, command
     const check = await store.get(key)
     if (check === undefined || parseJson<ObjectLockHolder>(new TextDecoder().decode(check.body))?.token !== me.token)
       continue
-    return held(store, key, me, check.etag || etag, tookOverFrom)
+    return held(store, key, me, check.etag || etag, tookOverFrom, because)
   }
   throw new GraphragError('STORAGE', `could not take the lock ${where}: other runs keep taking it; try again`)
 }
 
 /** Alive: refreshed recently, and (on this host, where it can be checked) its process still exists. */
 function isFresh(holder: ObjectLockHolder, staleMs: number): boolean {
+  return beatAge(holder) <= staleMs && isAlive(holder)
+}
+
+/** Milliseconds since the holder's last heartbeat (infinite when it wrote none readable). */
+function beatAge(holder: ObjectLockHolder): number {
   const beat = Date.parse(holder.heartbeat ?? holder.started)
-  return Number.isFinite(beat) && Date.now() - beat <= staleMs && isAlive(holder)
+  return Number.isFinite(beat) ? Date.now() - beat : Number.POSITIVE_INFINITY
 }
 
 function held(
@@ -87,6 +82,7 @@ function held(
   me: ObjectLockHolder,
   etag: string,
   tookOverFrom: LockHolder | undefined,
+  tookOverBecause: string | undefined,
 ): RunLock {
   let current = etag
   let lost = false
@@ -106,6 +102,7 @@ function held(
   return {
     path: `${store.location}/${key}`,
     tookOverFrom,
+    tookOverBecause,
     async release() {
       clearInterval(beat)
       if (lost) return

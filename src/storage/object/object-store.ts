@@ -46,13 +46,31 @@ export class ConditionFailedError extends StorageError {
 }
 
 /**
- * Transient store failures (HTTP 500/503/429, resets) that the SDKs retried, counted per process
- * so a run can report them (they cost time, never data: a retried request is sent whole again).
+ * Transient store failures (HTTP 500/503/429, resets, tries that went unanswered) that the SDKs
+ * retried, counted per process when the resend is sent, so a run can report them (they cost time,
+ * never data: a retried request is sent whole again) and log each one as it happens.
  */
 const faults = { retried: 0 }
 
-export function countStorageRetry(): void {
+/** One resend of a store request: where, what, why the try before it failed, and which try this is. */
+export interface StorageRetry {
+  store: string
+  request: string
+  reason: string
+  attempt: number
+}
+
+const retryListeners = new Set<(retry: StorageRetry) => void>()
+
+export function countStorageRetry(retry: StorageRetry): void {
   faults.retried++
+  for (const listener of retryListeners) listener(retry)
+}
+
+/** Calls `listener` for every store resend from now on (a run logs them); returns the unsubscribe. */
+export function onStorageRetry(listener: (retry: StorageRetry) => void): () => void {
+  retryListeners.add(listener)
+  return () => retryListeners.delete(listener)
 }
 
 export function storageRetries(): number {

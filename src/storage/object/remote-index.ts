@@ -5,6 +5,7 @@
  */
 import { cp, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { StorageError } from '../../errors.js'
 import { writeFileAtomic } from '../atomic-write.js'
 import { parseJson } from '../fs-errors.js'
 import type { RunLock } from '../run-lock.js'
@@ -48,11 +49,27 @@ export async function readableRemoteIndex(mirror: string): Promise<string | unde
   const loc = remoteAt(mirror)
   if (loc === undefined) return undefined
   const pointer = await currentPointer(loc)
-  if (pointer === undefined) return undefined
+  if (pointer === undefined) {
+    await refuseIndexWithoutGenerations(loc)
+    return undefined
+  }
   const dir = pulledDir(mirror, pointer.generation)
   await pullGeneration(loc, pointer.generation, dir)
   await prunePulled(mirror, [pointer.generation, pointer.previous])
   return dir
+}
+
+/**
+ * An index with its tables directly under base_dir and no pointer (Microsoft GraphRAG writes so) is
+ * not read in place: one message naming its location and what to do, rather than "no index yet"
+ * naming the local mirror.
+ */
+async function refuseIndexWithoutGenerations(loc: RemoteLocation): Promise<void> {
+  const key = joinKey(loc.prefix, 'text_units.parquet')
+  if (!(await loc.store().list(key)).some((o) => o.key === key)) return
+  throw new StorageError(
+    `${loc.url} holds an index without generations (its tables directly under ${loc.setting}.base_dir, as Microsoft GraphRAG writes them); graphrag reads an index in object storage from ${loc.url}/.generations/current.json, which it writes when it publishes. Copy the tables to a local folder and set ${loc.setting}.type: file with base_dir there, or build the index with graphrag index`,
+  )
 }
 
 /** Where the published generation of an index in object storage is, for diagnostics and serve's start-up line. */
@@ -112,7 +129,7 @@ export interface RemoteRun {
    * the local folder is not already that work or newer (`localCurrent`), and saves this run's
    * work there from now on (see work-state.ts). True when the folder was restored.
    */
-  openWork(workDir: string, localCurrent: boolean): Promise<boolean>
+  openWork(workDir: string, localCurrent: boolean, restore?: boolean): Promise<boolean>
   /** Saves the work folder in the store soon (after each finished workflow). */
   checkpoint(): void
   /**
@@ -146,6 +163,7 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
   const reporting = remoteAt(dirs.reporting)
   const updateOutput = remoteAt(dirs.updateOutput)
   const cache = dirs.cache === undefined ? undefined : remoteAt(dirs.cache)
+  const retriesAtStart = storageRetries()
   for (const l of [loc, reporting, updateOutput, cache]) await l?.store().check(l.setting)
   const lock = await acquireObjectLock(loc.store(), lockKey(loc), command)
   try {
@@ -159,8 +177,8 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
     return {
       lock,
       workUrl,
-      async openWork(workDir, localCurrent) {
-        const { restored, etag } = await restoreWork(loc, origin, workDir, localCurrent)
+      async openWork(workDir, localCurrent, restore = true) {
+        const { restored, etag } = await restoreWork(loc, origin, workDir, localCurrent, restore)
         saver = workSaver(loc, origin, workDir, etag)
         return restored
       },
@@ -170,9 +188,12 @@ export async function beginRemoteRun(dirs: RemoteRunDirs, command: string): Prom
       async publish(workDir, local) {
         // The publish supersedes the saved work (deleted below with the generations no longer needed).
         await saver?.stop()
+        // An update's backup of the index it replaces goes up before the pointer moves: a run killed
+        // after the switch leaves it whole (the re-run is "up to date" and would never send the rest).
+        if (updateOutput !== undefined) await pushFiles(updateOutput, dirs.updateOutput, true)
         const id = newGenerationId()
-        await recordRetries(workDir)
-        await uploadGeneration(loc, id, workDir)
+        const stats = { file: 'stats.json', prepare: () => recordRetries(workDir, storageRetries() - retriesAtStart) }
+        await uploadGeneration(loc, id, workDir, stats)
         await publishPointer(loc, id, found?.pointer.generation ?? null, found?.etag)
         const marker = markerFile(dirs.output)
         await rm(marker, { force: true })
@@ -267,10 +288,14 @@ export function watchPublished(mirror: string, onChange: (generation: string) =>
   return () => clearInterval(timer)
 }
 
-/** stats.json tells how many transient store failures (500/503/429, resets) the run rode out by retrying. */
-async function recordRetries(workDir: string): Promise<void> {
+/**
+ * stats.json tells how many transient store failures (500/503/429, resets, unanswered tries) this
+ * run rode out by resending, up to the upload of stats.json itself (the generation's other files
+ * are up by then; a server that runs several jobs counts each job's own).
+ */
+async function recordRetries(workDir: string, retries: number): Promise<void> {
   const file = join(workDir, 'stats.json')
   const stats = parseJson<Record<string, unknown>>(await readFile(file, 'utf8').catch(() => ''))
   if (stats === undefined) return
-  await writeFileAtomic(file, `${JSON.stringify({ ...stats, storage_retries: storageRetries() }, null, 4)}\n`)
+  await writeFileAtomic(file, `${JSON.stringify({ ...stats, storage_retries: retries }, null, 4)}\n`)
 }

@@ -73,9 +73,11 @@ export async function restoreWork(
   origin: string | null,
   workDir: string,
   localCurrent: boolean,
+  restore = true,
 ): Promise<{ restored: boolean; etag: string | undefined }> {
   const found = await readWorkState(loc)
-  if (found === undefined || found.state.origin !== origin) return { restored: false, etag: found?.etag }
+  // Not restored (a run started with --no-resume), but its etag is kept: this run's saves replace it conditionally.
+  if (found === undefined || found.state.origin !== origin || !restore) return { restored: false, etag: found?.etag }
   const marker = savedMarker(workDir)
   if (localCurrent && (await readText(marker)) === found.state.id) return { restored: false, etag: found.etag }
   // Into a temporary sibling, then renamed: a killed restore never leaves a half work folder.
