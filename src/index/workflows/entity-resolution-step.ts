@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { Settings } from '../../config/schema.js'
+import { CURATION_RULES } from '../../model/curation-rules.js'
 import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import type { RawEntityRow, RawRelationshipRow } from '../../model/raw-graph.js'
 import type { NounGraph } from '../operations/build-noun-graph.js'
@@ -10,6 +11,7 @@ import { unlessAbsent } from '../../storage/fs-errors.js'
 import { curationPath, readCurationRules } from '../operations/entity-resolution/curation-file.js'
 import { NOISE_REASONS } from '../operations/entity-resolution/noise.js'
 import { type Resolution, resolutionOptions, resolveGraph } from '../operations/entity-resolution/resolve.js'
+import { curationRows } from '../curation/state.js'
 import type { WorkflowContext } from '../workflow.js'
 
 const curationFile = (s: Settings) => curationPath(s.root, s.entity_resolution.curation_file)
@@ -28,13 +30,16 @@ export async function resolveEntities(
   method: 'standard' | 'fast',
 ): Promise<Resolution> {
   const file = curationFile(ctx.settings)
-  const options = resolutionOptions(ctx.settings, method, await readCurationRules(file))
+  const rules = await readCurationRules(file)
+  const options = resolutionOptions(ctx.settings, method, rules)
   const out = resolveGraph(graph.entities, graph.relationships, options)
   if (out.aliases.length > 0 || options.normalize) await ctx.tables.write(ENTITY_ALIASES, out.aliases)
   else if (await ctx.tables.has(ENTITY_ALIASES.name)) {
     // Left from a run that merged names: its aliases name entities this run does not merge.
     await ctx.tables.delete(ENTITY_ALIASES.name)
   }
+  if (rules.length > 0) await ctx.tables.write(CURATION_RULES, curationRows(rules))
+  else if (await ctx.tables.has(CURATION_RULES.name)) await ctx.tables.delete(CURATION_RULES.name)
   ctx.stats.count('merged_spellings', out.merged)
   for (const reason of NOISE_REASONS) ctx.stats.count(`noise_${reason}`, out.dropped[reason])
   ctx.stats.count(

@@ -2,6 +2,7 @@
 import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
 import type { Settings } from '../../config/schema.js'
 import { EXTRACTED_ENTITIES } from '../../model/entities.js'
+import { CURATION_RULES } from '../../model/curation-rules.js'
 import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import { EXTRACTED_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
@@ -33,7 +34,7 @@ const promptFiles = (s: Settings) => ({
 export const extractGraph: Workflow = {
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
-  writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name, ENTITY_ALIASES.name],
+  writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name, ENTITY_ALIASES.name, CURATION_RULES.name],
   fingerprint: (s) => {
     // Settings added later join the fingerprint only when on, so indexes from before them still resume.
     const { normalize_titles: normalize, fail_on_empty_replies: strict, ...extract } = s.extract_graph

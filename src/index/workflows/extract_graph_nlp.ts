@@ -1,5 +1,6 @@
 /** Workflow extract_graph_nlp (fast): noun phrases per text unit become a co-occurrence graph. */
 import { WorkflowError } from '../../errors.js'
+import { CURATION_RULES } from '../../model/curation-rules.js'
 import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import { NLP_ENTITIES } from '../../model/entities.js'
 import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
@@ -15,7 +16,7 @@ const NAME = 'extract_graph_nlp'
 export const extractGraphNlp = defineWorkflow({
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
-  writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name, ENTITY_ALIASES.name],
+  writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name, ENTITY_ALIASES.name, CURATION_RULES.name],
   fingerprint: (settings) => ({
     normalize_edge_weights: settings.extract_graph_nlp.normalize_edge_weights,
     text_analyzer: settings.extract_graph_nlp.text_analyzer,

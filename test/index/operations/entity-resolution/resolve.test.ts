@@ -135,6 +135,12 @@ describe('resolveGraph: curation rules', () => {
     expect(out.entities.map((e) => e.title)).toContain('JACOB MARLEY')
     expect(out.relationships.map((r) => r.target)).toEqual(['JACOB MARLEY', 'JACOB MARLEY', 'SCROOGE'])
     expect(out.aliases).toEqual([{ title: 'JACOB MARLEY', alias: 'MARLEY', normalized: 'marley' }])
+    // Renamed back: the current title is never also listed as its own alias.
+    const back = curate([
+      { action: 'rename', entity: 'MARLEY', to: 'JACOB MARLEY' },
+      { action: 'rename', entity: 'JACOB MARLEY', to: 'MARLEY' },
+    ])
+    expect(back.aliases).toEqual([{ title: 'MARLEY', alias: 'JACOB MARLEY', normalized: 'jacob marley' }])
     const onto = curate([{ action: 'rename', entity: 'EBENEZER', to: 'SCROOGE' }])
     expect(onto.entities.map((e) => e.title)).toEqual(['SCROOGE', 'MARLEY', 'FRED'])
   })
