@@ -8,7 +8,7 @@ import type { RawEntityRow, RawRelationshipRow } from '../../model/raw-graph.js'
 import type { NounGraph } from '../operations/build-noun-graph.js'
 import { rewireRelationships } from '../operations/entity-resolution/merge-relationships.js'
 import { unlessAbsent } from '../../storage/fs-errors.js'
-import { curationPath, readCurationRules } from '../operations/entity-resolution/curation-file.js'
+import { curationPath, parseCurationRules, readCurationRules } from '../operations/entity-resolution/curation-file.js'
 import { NOISE_REASONS } from '../operations/entity-resolution/noise.js'
 import { type Resolution, resolutionOptions, resolveGraph } from '../operations/entity-resolution/resolve.js'
 import { curationRows } from '../curation/state.js'
@@ -16,10 +16,14 @@ import type { WorkflowContext } from '../workflow.js'
 
 const curationFile = (s: Settings) => curationPath(s.root, s.entity_resolution.curation_file)
 
-/** The curation file's content joins the resume fingerprint (its hash; "" when absent). */
+/**
+ * The curation file's content joins the resume fingerprint (its hash; "" when absent). Read before
+ * the first workflow, so a malformed rule stops the run before any work.
+ */
 export async function curationFingerprint(settings: Settings): Promise<string> {
   const path = curationFile(settings)
   const text = await unlessAbsent(path, 'read', () => readFile(path, 'utf8'), '')
+  parseCurationRules(text, path)
   return text === '' ? '' : createHash('sha256').update(text).digest('hex')
 }
 
