@@ -1,6 +1,6 @@
 /** `graphrag curate`: corrections to the graph, written as curation.yaml rules (docs/entity-resolution.md). */
 import type { Command } from 'commander'
-import type { CurationRule } from '../index/curation/edit.js'
+import type { CurationRule } from '../index/run/curation-edit.js'
 
 export interface CurateFlags {
   root: string

@@ -2,7 +2,7 @@
 import { userInfo } from 'node:os'
 import { relative } from 'node:path'
 import { loadConfig } from '../config/index.js'
-import { addCurationRule, type CurationRule, describeRule, listCurationRules } from '../index/curation/edit.js'
+import { addCurationRule, type CurationRule, describeRule, listCurationRules } from '../index/run/curation-edit.js'
 import type { CurateFlags } from './curate-command.js'
 
 /** Who made the change, for the audit log: the login name ("cli:alice"). */

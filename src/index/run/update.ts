@@ -28,7 +28,7 @@ import { SYSTEM_CLOCK } from '../workflow.js'
 import type { ReplyReuse } from './reply-reuse.js'
 import { runIndex, type IndexRunResult, type RunIndexOptions } from './runner.js'
 import type { RunStatsFile } from './run-stats.js'
-import { curationChanged } from '../curation/state.js'
+import { curationChanged } from '../operations/entity-resolution/curation-state.js'
 
 export type { DocumentChanges } from '../operations/document-changes.js'
 

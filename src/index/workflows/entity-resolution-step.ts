@@ -8,10 +8,10 @@ import type { RawEntityRow, RawRelationshipRow } from '../../model/raw-graph.js'
 import type { NounGraph } from '../operations/build-noun-graph.js'
 import { rewireRelationships } from '../operations/entity-resolution/merge-relationships.js'
 import { unlessAbsent } from '../../storage/fs-errors.js'
-import { curationPath, parseCurationRules, readCurationRules } from '../operations/entity-resolution/curation-file.js'
+import { curationPath, parseCurationRules, readCurationRules } from '../../config/curation-file.js'
 import { NOISE_REASONS } from '../operations/entity-resolution/noise.js'
 import { type Resolution, resolutionOptions, resolveGraph } from '../operations/entity-resolution/resolve.js'
-import { curationRows } from '../curation/state.js'
+import { curationRows } from '../operations/entity-resolution/curation-state.js'
 import type { WorkflowContext } from '../workflow.js'
 
 const curationFile = (s: Settings) => curationPath(s.root, s.entity_resolution.curation_file)

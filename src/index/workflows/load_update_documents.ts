@@ -6,7 +6,7 @@
  * with nothing changed the pipeline stops here.
  */
 import { INPUT_DOCUMENTS } from '../../model/documents.js'
-import { curationChanged } from '../curation/state.js'
+import { curationChanged } from '../operations/entity-resolution/curation-state.js'
 import { defineWorkflow } from '../workflow.js'
 import { loadInputDocuments } from './load_input_documents.js'
 import { updateChanges } from './update-previous.js'

@@ -5,7 +5,7 @@
  */
 import type { EntityAliasRow } from '../../../model/entity-aliases.js'
 import type { RawEntityRow, RawRelationshipRow } from '../../../model/raw-graph.js'
-import type { CurationRule } from './curation-file.js'
+import type { CurationRule } from '../../../config/curation-file.js'
 import { rewireRelationships } from './merge-relationships.js'
 
 export interface ResolvedGraph {

@@ -7,7 +7,7 @@ import type { RawEntityRow, RawRelationshipRow } from '../../../model/raw-graph.
 import { entityKey } from '../../../text/entity-key.js'
 import { normalizeTitles } from '../extract-graph/normalize-titles.js'
 import { applyCuration, type CurationOutcome } from './apply-curation.js'
-import type { CurationRule } from './curation-file.js'
+import type { CurationRule } from '../../../config/curation-file.js'
 import { NOISE_REASONS, noiseReason, type NoiseReason, type NoiseRules } from './noise.js'
 
 export interface ResolutionOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CurationRule } from '../../../../src/index/operations/entity-resolution/curation-file.js'
+import type { CurationRule } from '../../../../src/config/curation-file.js'
 import { resolveGraph, type ResolutionOptions } from '../../../../src/index/operations/entity-resolution/resolve.js'
 import type { RawEntityRow, RawRelationshipRow } from '../../../../src/model/raw-graph.js'
 

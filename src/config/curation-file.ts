@@ -4,10 +4,10 @@
  */
 import { appendFile, readFile } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
-import { ConfigError } from '../../../errors.js'
-import { writeFileAtomic } from '../../../storage/atomic-write.js'
-import { unlessAbsent } from '../../../storage/fs-errors.js'
-import { parseDocument } from '../../../vendor/yaml.js'
+import { ConfigError } from '../errors.js'
+import { writeFileAtomic } from '../storage/atomic-write.js'
+import { unlessAbsent } from '../storage/fs-errors.js'
+import { parseDocument } from '../vendor/yaml.js'
 
 export type CurationRule =
   | { readonly action: 'merge'; readonly entity: string; readonly into: string }

@@ -2,13 +2,13 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError } from '../../../../src/errors.js'
+import { ConfigError } from '../../src/errors.js'
 import {
   appendCurationRule,
   auditLogPath,
   parseCurationRules,
   readCurationRules,
-} from '../../../../src/index/operations/entity-resolution/curation-file.js'
+} from '../../src/config/curation-file.js'
 
 const parse = (text: string) => parseCurationRules(text, '/p/curation.yaml')
 

@@ -11,14 +11,9 @@ import { pickColumns } from '../../model/schema.js'
 import { readableIndexDir } from '../../storage/generations.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { entityKey } from '../../text/entity-key.js'
-import {
-  appendCurationRule,
-  type CurationRule,
-  curationPath,
-  readCurationRules,
-} from '../operations/entity-resolution/curation-file.js'
+import { appendCurationRule, type CurationRule, curationPath, readCurationRules } from '../../config/curation-file.js'
 
-export type { CurationRule } from '../operations/entity-resolution/curation-file.js'
+export type { CurationRule } from '../../config/curation-file.js'
 
 const TITLES = pickColumns(ENTITIES, ['title'])
 

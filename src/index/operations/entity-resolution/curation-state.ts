@@ -1,8 +1,8 @@
 /** Whether curation.yaml changed since an index was built (its curation_rules table). */
-import type { Settings } from '../../config/schema.js'
-import { CURATION_RULES } from '../../model/curation-rules.js'
-import type { TableStore } from '../../storage/table-store.js'
-import { type CurationRule, curationPath, readCurationRules } from '../operations/entity-resolution/curation-file.js'
+import type { Settings } from '../../../config/schema.js'
+import { CURATION_RULES } from '../../../model/curation-rules.js'
+import type { TableStore } from '../../../storage/table-store.js'
+import { type CurationRule, curationPath, readCurationRules } from '../../../config/curation-file.js'
 
 /** The rows recording `rules` in an index. */
 export const curationRows = (rules: readonly CurationRule[]) => rules.map((rule) => ({ rule: JSON.stringify(rule) }))
