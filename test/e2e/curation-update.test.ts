@@ -46,6 +46,9 @@ describe('entity resolution and curation, fast method, offline demo', () => {
     const counters = stats.workflows.extract_graph_nlp.counters
     expect(counters.noise_generic).toBeGreaterThan(0)
     expect(counters.merged_spellings).toBeGreaterThan(0)
+    const diagnostics = await runCli(['diagnostics', '--json', '--root', root], { env: OFFLINE })
+    const counts = JSON.parse(diagnostics.stdout).counts.entity_resolution
+    expect(counts).toMatchObject({ noise_generic: counters.noise_generic, merged_spellings: counters.merged_spellings })
   })
 
   it('merge, rename and delete with `graphrag curate`, then an update with a new document, equal a full index with the same rules', async () => {
