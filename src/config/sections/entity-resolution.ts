@@ -7,6 +7,8 @@ export const DEFAULT_STOP_WORDS = [
   ...['i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'he', 'him', 'his', 'she', 'her', 'it', 'its'],
   ...['they', 'them', 'their', 'this', 'that', 'these', 'those', 'who', 'what', 'which', 'there', 'here'],
   ...['one', 'none', 'nothing', 'something', 'someone', 'everyone', 'anything', 'yes', 'no', 'not'],
+  // Sentence-initial words a model may take for names ("Then", "When").
+  ...['then', 'when', 'where', 'after', 'before', 'because', 'however', 'also', 'if', 'so', 'how', 'why'],
 ]
 
 /** Fast method: a noun phrase starting with one of these words is generic ("same ferry", "few minutes"). */
