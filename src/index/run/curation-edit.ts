@@ -17,8 +17,7 @@ export type { CurationRule } from '../../config/curation-file.js'
 
 const TITLES = pickColumns(ENTITIES, ['title'])
 
-const curationFileOf = (settings: Settings) =>
-  curationPath(settings.root, settings.entity_resolution.curation_file)
+const curationFileOf = (settings: Settings) => curationPath(settings.root, settings.entity_resolution.curation_file)
 
 /** Entity title for a user's name: exact, alias, or equal key; undefined when the index has none. */
 type TitleLookup = (name: string) => string | undefined
