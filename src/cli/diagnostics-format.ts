@@ -38,6 +38,13 @@ export function formatDiagnostics(r: DiagnosticsReport): string {
   lines.push(
     `relationships: ${r.counts.relationships ?? 'none'}; chunk edges: ${edges}; entity aliases: ${r.counts.entity_aliases ?? 'none'}`,
   )
+  const resolution = r.counts.entity_resolution
+  if (resolution !== null)
+    lines.push(
+      `entity resolution: ${Object.entries(resolution)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    )
   lines.push(
     `features: ${Object.entries(r.features)
       .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('/') : String(v)}`)

@@ -15,6 +15,7 @@ import { registerServeCommand } from './serve-command.js'
 import { registerDiagnosticsCommand } from './diagnostics-command.js'
 import { registerMcpCommand } from './mcp-command.js'
 import { registerEvalCommand } from './eval-command.js'
+import { registerCurateCommand } from './curate-command.js'
 
 export function buildProgram(): Command {
   const program = new Command('graphrag')
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerDiagnosticsCommand(program)
   registerMcpCommand(program)
   registerEvalCommand(program)
+  registerCurateCommand(program)
   return program
 }
 

@@ -18,6 +18,7 @@ import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/
 import { chunkGraph, graphSearch } from './sections/chunk-graph.js'
 import { server } from './sections/server.js'
 import { evalSettings } from './sections/eval.js'
+import { entityResolution } from './sections/entity-resolution.js'
 import {
   clusterGraph,
   communityReports,
@@ -79,6 +80,8 @@ export const SETTINGS = section({
   server,
   // Ours: `graphrag eval`.
   eval: evalSettings,
+  // Ours: entity resolution, noise control and curation.yaml.
+  entity_resolution: entityResolution,
 })
 
 /** Settings as written in the file, defaults applied (paths still relative). */

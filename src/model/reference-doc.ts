@@ -6,6 +6,7 @@ import { CHUNK_EDGES } from './chunk-edges.js'
 import { COMMUNITIES } from './communities.js'
 import { COMMUNITY_REPORTS } from './community-reports.js'
 import { COVARIATES } from './covariates.js'
+import { CURATION_RULES } from './curation-rules.js'
 import { DOCUMENTS } from './documents.js'
 import { EMBEDDING_KEYS } from './embedding-keys.js'
 import { ENTITIES } from './entities.js'
@@ -26,6 +27,7 @@ const FINAL_TABLES: readonly TableSchema[] = [
   COVARIATES,
   CHUNK_EDGES,
   ENTITY_ALIASES,
+  CURATION_RULES,
   MODEL_REPLIES,
   EMBEDDING_KEYS,
 ]

@@ -9,6 +9,7 @@ import { ConfigError, MissingIndexError, RequestError } from '../errors.js'
 import { maskUrlSecrets } from '../text/url-secrets.js'
 import { limitNonUploads } from './body-limit.js'
 import { registerChatRoutes } from './chat-completions.js'
+import { registerCurationRoutes } from './curation-routes.js'
 import { registerDocumentRoutes } from './document-routes.js'
 import type { DocumentCatalog } from './documents.js'
 import { API_VERSION, diagnose } from './diagnostics.js'
@@ -84,6 +85,7 @@ export function createApp(parts: ServerParts): Hono {
     maxUploadBytes: parts.maxUploadBytes,
   })
   registerIngestRoutes(app, { documents: parts.documents, jobs: parts.jobs, config: () => parts.queries.config() })
+  registerCurationRoutes(app, { jobs: parts.jobs, config: () => parts.queries.config() })
   registerChatRoutes(app, parts.queries)
   registerUiData(app, parts.queries)
   app.post('/mcp', (c) => handleMcpRequest(c.req.raw, { queries: parts.queries, documents: parts.documents }))

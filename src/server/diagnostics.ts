@@ -16,6 +16,7 @@ import { maskUrlSecretsDeep } from '../text/url-secrets.js'
 import { VERSION } from '../version.js'
 import { publicMessage } from './index-jobs.js'
 import type { ModelProbe, ModelReach } from './model-probe.js'
+import { entityResolutionCounts } from './resolution-counts.js'
 import { QUERY_METHODS } from './requests.js'
 
 /** Semantic version of the HTTP API (independent of the package version). */
@@ -38,7 +39,13 @@ export interface DiagnosticsReport {
   tables: Array<{ name: string; rows: number }>
   vector_tables: Array<{ name: string; rows: number; dimension: number | null }> | { error: string }
   models: ModelReach[]
-  counts: { relationships: number | null; chunk_edges: Record<string, number> | null; entity_aliases: number | null }
+  counts: {
+    relationships: number | null
+    chunk_edges: Record<string, number> | null
+    entity_aliases: number | null
+    /** Entity resolution's merged, dropped (noise) and curation counts of the last run (stats.json). */
+    entity_resolution: Record<string, number> | null
+  }
   settings: unknown
   features: Record<string, unknown>
 }
@@ -72,6 +79,7 @@ async function report(loaded: LoadedConfig, probe: ModelProbe): Promise<Diagnost
       relationships: rows('relationships'),
       chunk_edges: await chunkEdgeCounts(dir),
       entity_aliases: rows('entity_aliases'),
+      entity_resolution: await entityResolutionCounts(dir),
     },
     settings: masked(settings),
     features: features(settings),

@@ -17,6 +17,7 @@ import {
   type TableSchema,
   type RowOf,
 } from '../model/index.js'
+import { addCurationRule, type CurationRule } from '../index/run/curation-edit.js'
 import { readableIndexDir } from '../storage/generations.js'
 import { ParquetTableStore } from '../storage/table-store.js'
 import { VERSION } from '../version.js'
@@ -205,7 +206,48 @@ function createMcpServer(parts: McpParts): McpServer {
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: report.full_content }] }
     },
   )
+  registerCurationTool(server, parts)
   return server
+}
+
+/** Ours: `curate_entity` writes a curation.yaml rule (docs/entity-resolution.md), as `graphrag curate` does. */
+function registerCurationTool(server: McpServer, parts: McpParts): void {
+  server.registerTool(
+    'curate_entity',
+    {
+      title: 'Correct an entity of the graph',
+      description:
+        'Merge an entity into another, rename it, set its type or delete it. The change is written as a rule to curation.yaml (audit log: who "mcp") and applied by the next update (graphrag update, or POST /index {"mode":"update"}).',
+      inputSchema: {
+        action: z.enum(['merge', 'rename', 'set_type', 'delete']),
+        name: z
+          .string()
+          .min(1)
+          .describe('The entity (matched after normalisation: case, punctuation, articles, plurals)'),
+        value: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('merge: the entity that stays; rename: the new title; set_type: the type; delete: not used'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    },
+    async ({ action, name, value }) =>
+      guarded(async () => {
+        if (action !== 'delete' && value === undefined) throw new McpToolError(`${action} needs a value`)
+        const v = value ?? ''
+        const rule: CurationRule =
+          action === 'merge'
+            ? { action, entity: name, into: v }
+            : action === 'rename'
+              ? { action, entity: name, to: v }
+              : action === 'set_type'
+                ? { action, entity: name, type: v }
+                : { action, entity: name }
+        const added = await addCurationRule(parts.queries.config().settings, rule, 'mcp', new Date())
+        return json({ rule: added.rule, applied_by: 'the next update' })
+      }),
+  )
 }
 
 /** A tool's failure shown to the agent as a message (never a stack trace or a secret). */

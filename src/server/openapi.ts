@@ -37,6 +37,21 @@ const JOB_REF = {
   warnings: { type: 'array', items: { type: 'string' }, description: 'e.g. a job was already running' },
 }
 
+const CURATION_UPDATE = {
+  name: 'update',
+  in: 'query',
+  required: false,
+  schema: { type: 'boolean' },
+  description:
+    'true: start an update job that applies the rule (default false: apply with POST /index {"mode":"update"})',
+}
+const CURATION_RESPONSES = {
+  '201': ok('{rules (as written, with the index titles), job? | apply, warnings?}'),
+  '400': STANDARD_ERRORS['400'],
+  '401': STANDARD_ERRORS['401'],
+  '404': error('No such entity in the index'),
+}
+
 export const OPENAPI = {
   openapi: '3.1.0',
   info: {
@@ -370,6 +385,32 @@ export const OPENAPI = {
       get: {
         summary: 'The graphrag-<method> model names',
         responses: { '200': ok('OpenAI model list'), '401': STANDARD_ERRORS['401'] },
+      },
+    },
+    // Ours: graph curation (docs/entity-resolution.md): each edit is a curation.yaml rule, applied by the next update.
+    '/graph/entities/merge': {
+      post: {
+        summary: 'Merge entity `from` into `into` (a curation.yaml rule; names matched after normalisation)',
+        parameters: [CURATION_UPDATE],
+        requestBody: body({
+          type: 'object',
+          required: ['from', 'into'],
+          properties: { from: { type: 'string' }, into: { type: 'string' } },
+        }),
+        responses: CURATION_RESPONSES,
+      },
+    },
+    '/graph/entities/{title}': {
+      patch: {
+        summary: 'Rename an entity (`title`) and/or set its type (`type`), as curation.yaml rules',
+        parameters: [{ name: 'title', in: 'path', required: true, schema: { type: 'string' } }, CURATION_UPDATE],
+        requestBody: body({ type: 'object', properties: { title: { type: 'string' }, type: { type: 'string' } } }),
+        responses: CURATION_RESPONSES,
+      },
+      delete: {
+        summary: 'Delete an entity and its relationships (a curation.yaml rule)',
+        parameters: [{ name: 'title', in: 'path', required: true, schema: { type: 'string' } }, CURATION_UPDATE],
+        responses: CURATION_RESPONSES,
       },
     },
   },

@@ -9,6 +9,7 @@ import {
   DOCUMENTS,
   EMBEDDING_KEYS,
   ENTITIES,
+  ENTITY_ALIASES,
   MODEL_REPLIES,
   RELATIONSHIPS,
   TEXT_UNITS,
@@ -77,8 +78,9 @@ describe('offline demo (README main command)', () => {
 
   it('writes every table the standard method writes and chunk_edges, each with its src/model schema', async () => {
     const files = (await readdir(join(root, 'output'))).filter((f) => f.endsWith('.parquet')).sort()
-    // Beside them, our own model_replies and embedding_keys (README: what an update reuses), with their src/model schemas.
-    const ours = [MODEL_REPLIES, EMBEDDING_KEYS]
+    // Beside them, our own model_replies and embedding_keys (README: what an update reuses) and the
+    // entity_aliases of entity resolution (on by default), with their src/model schemas.
+    const ours = [MODEL_REPLIES, EMBEDDING_KEYS, ENTITY_ALIASES]
     expect(files).toEqual([...Object.keys(FINAL_TABLES), ...ours.map((t) => t.name)].map((t) => `${t}.parquet`).sort())
     for (const table of ours) {
       expect(await duckDescribe(join(root, 'output', `${table.name}.parquet`))).toEqual(

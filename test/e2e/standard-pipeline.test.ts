@@ -20,6 +20,7 @@ import {
   fakeModelSettingsYaml,
   type FakeLlm,
 } from '../support/fake-llm/index.js'
+import { EXACT_TITLES } from '../support/exact-titles.js'
 import { runCli, type CliResult } from '../support/cli.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { describeShared, sharedPath } from '../support/shared.js'
@@ -62,7 +63,8 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
       'extract_claims:\n  enabled: true\n  max_gleanings: 1',
       `vector_store:\n  vector_size: ${VECTOR_SIZE}`,
       'snapshots:\n  embeddings: true',
-      '',
+      // Compared with Microsoft GraphRAG's index: exact titles, no noise control.
+      EXACT_TITLES,
     ].join('\n')
     // The reference document's own text (the corpus file lacks its BOM), so the CLI's chunking must
     // give the reference text units and the graph can be compared unit by unit.

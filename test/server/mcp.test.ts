@@ -16,7 +16,7 @@ import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fa
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
-const TOOLS = ['get_community_report', 'get_entity', 'list_documents', 'query', 'search_entities']
+const TOOLS = ['curate_entity', 'get_community_report', 'get_entity', 'list_documents', 'query', 'search_entities']
 
 type Content = Array<{ type: string; text: string }>
 
@@ -50,6 +50,16 @@ async function exercise(client: Client): Promise<void> {
   }
   expect(entity.name).toBe(entities[0]!.name)
   expect((await call('get_entity', { name: 'nobody at all' })).isError).toBe(true)
+  // curate_entity writes a rule with the index's title (matched after normalisation); an unknown name is an error.
+  const curated = await call('curate_entity', {
+    action: 'set_type',
+    name: `the ${entity.name.toLowerCase()}`,
+    value: 'THING',
+  })
+  expect(curated.isError, curated.text).toBe(false)
+  expect(JSON.parse(curated.text).rule).toEqual({ action: 'set_type', entity: entity.name, type: 'THING' })
+  expect((await call('curate_entity', { action: 'delete', name: 'nobody at all' })).isError).toBe(true)
+  expect((await call('curate_entity', { action: 'merge', name: entity.name })).text).toBe('merge needs a value')
   const { resources } = await client.listResources()
   expect(resources.length).toBeGreaterThan(0)
   expect(resources[0]!.uri).toMatch(/^graphrag:\/\/reports\/\d+$/)

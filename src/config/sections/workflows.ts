@@ -49,7 +49,7 @@ export const extractGraph = section({
   ),
   normalize_titles: bool(
     false,
-    'Merge entities whose titles are equal after normalisation (Unicode NFKC, case, punctuation, leading/trailing "the"/"a"/"an"); other spellings go to entity_aliases.parquet. Off keeps Microsoft GraphRAG\'s entities.',
+    'Older switch for entity_resolution.normalize_names: true merges names even when that is off (false leaves it to entity_resolution).',
   ),
 })
 

@@ -28,6 +28,7 @@ import { SYSTEM_CLOCK } from '../workflow.js'
 import type { ReplyReuse } from './reply-reuse.js'
 import { runIndex, type IndexRunResult, type RunIndexOptions } from './runner.js'
 import type { RunStatsFile } from './run-stats.js'
+import { curationChanged } from '../operations/entity-resolution/curation-state.js'
 
 export type { DocumentChanges } from '../operations/document-changes.js'
 
@@ -44,6 +45,8 @@ export interface UpdatePlan {
    * documents had there (for the estimate's report figures, estimate-update.ts).
    */
   indexDir: string
+  /** Ours: curation.yaml's rules differ from those the index was built with. */
+  curationChanged: boolean
   previousDocuments: string[]
   replaced: string[]
 }
@@ -89,6 +92,7 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
     changes,
     figures: { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) },
     indexDir,
+    curationChanged: await curationChanged(store, settings),
     previousDocuments: [...previous.values()],
     replaced: [...changes.edited, ...changes.deleted].map((title) => previous.get(title)!),
   }
@@ -108,7 +112,7 @@ export async function estimateUpdate(
   onWarning: (message: string) => void,
 ): Promise<UpdateEstimate> {
   const plan = await planUpdate(options, onWarning)
-  if (!hasChanges(plan.changes)) return { plan, reports: undefined, estimate: undefined }
+  if (!hasChanges(plan.changes) && !plan.curationChanged) return { plan, reports: undefined, estimate: undefined }
   const reports = await measureUpdateReports(plan)
   const pipeline = PIPELINES[plan.method]
   const reach = 'reach' in reports ? reports.reach : undefined
@@ -119,7 +123,7 @@ export async function estimateUpdate(
 export async function runUpdate(options: RunIndexOptions): Promise<UpdateResult> {
   const reporter = options.reporter
   const plan = await planUpdate(options, (message) => reporter?.warning(message))
-  if (!hasChanges(plan.changes)) return { upToDate: true, changes: plan.changes }
+  if (!hasChanges(plan.changes) && !plan.curationChanged) return { upToDate: true, changes: plan.changes }
   let backupDir = ''
   const reports = await measureUpdateReports(plan)
   const result = await runIndex({

@@ -2,17 +2,18 @@
 import { DEFAULT_ENTITY_TYPES } from '../../config/sections/workflows.js'
 import type { Settings } from '../../config/schema.js'
 import { EXTRACTED_ENTITIES } from '../../model/entities.js'
+import { CURATION_RULES } from '../../model/curation-rules.js'
 import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import { EXTRACTED_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { checkExtraction } from '../operations/extract-graph/check.js'
 import { extractGraph as extract, type ExtractGraphResult } from '../operations/extract-graph/extract.js'
-import { normalizeTitles } from '../operations/extract-graph/normalize-titles.js'
 import { RAW_ENTITIES, RAW_RELATIONSHIPS } from '../../model/raw-graph.js'
 import { extractGraphUsage, guessExtractedGraph } from '../operations/estimate-usage.js'
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
+import { curationFingerprint, resolveEntities } from './entity-resolution-step.js'
 import { extractFromUnits, prefetchUnits, readGleaningPrompts, type UnitExtractionStep } from './unit-extraction.js'
 
 const NAME = 'extract_graph'
@@ -33,7 +34,7 @@ const promptFiles = (s: Settings) => ({
 export const extractGraph: Workflow = {
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
-  writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name, ENTITY_ALIASES.name],
+  writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name, ENTITY_ALIASES.name, CURATION_RULES.name],
   fingerprint: (s) => {
     // Settings added later join the fingerprint only when on, so indexes from before them still resume.
     const { normalize_titles: normalize, fail_on_empty_replies: strict, ...extract } = s.extract_graph
@@ -43,8 +44,10 @@ export const extractGraph: Workflow = {
       raw: s.snapshots.raw_graph,
       ...(normalize ? { normalize_titles: true } : {}),
       ...(strict ? { fail_on_empty_replies: true } : {}),
+      entity_resolution: s.entity_resolution,
     }
   },
+  external: curationFingerprint,
   models: (s) => ({
     chat: unique([s.extract_graph.completion_model_id, s.summarize_descriptions.completion_model_id]),
     embedding: [],
@@ -72,20 +75,8 @@ export const extractGraph: Workflow = {
   async run(ctx) {
     const settings = ctx.settings.extract_graph
     const extracted = await extractFromUnits(ctx, extractionStep(ctx.settings))
-    const normalized = settings.normalize_titles
-      ? normalizeTitles(extracted.entities, extracted.relationships)
-      : undefined
-    const graph =
-      normalized === undefined
-        ? extracted
-        : { ...extracted, entities: normalized.entities, relationships: normalized.relationships }
-    if (normalized !== undefined) {
-      await ctx.tables.write(ENTITY_ALIASES, normalized.aliases)
-      ctx.stats.count('merged_spellings', normalized.aliases.length)
-    } else if (await ctx.tables.has(ENTITY_ALIASES.name)) {
-      // Left from a run with normalize_titles on: its aliases name entities this run may not merge.
-      await ctx.tables.delete(ENTITY_ALIASES.name)
-    }
+    const resolved = await resolveEntities(ctx, extracted, 'standard')
+    const graph = { ...extracted, entities: resolved.entities, relationships: resolved.relationships }
     ctx.stats.count('weight_defaults', graph.defaultedWeights)
     ctx.stats.count('orphan_relationships', graph.orphanRelationships)
     if (graph.orphanRelationships > 0)

@@ -1,5 +1,7 @@
 /** Workflow extract_graph_nlp (fast): noun phrases per text unit become a co-occurrence graph. */
 import { WorkflowError } from '../../errors.js'
+import { CURATION_RULES } from '../../model/curation-rules.js'
+import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import { NLP_ENTITIES } from '../../model/entities.js'
 import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
@@ -7,17 +9,21 @@ import { buildNounGraph } from '../operations/build-noun-graph.js'
 import { createNounPhraseExtractor, extractNounPhrases } from '../operations/noun-phrases/index.js'
 import { guessNounGraph } from '../operations/estimate-usage.js'
 import { defineWorkflow } from '../workflow.js'
+import { curationFingerprint, fromRawGraph, resolveEntities, toRawGraph } from './entity-resolution-step.js'
 
 const NAME = 'extract_graph_nlp'
 
 export const extractGraphNlp = defineWorkflow({
   name: NAME,
   reads: [BASE_TEXT_UNITS.name],
-  writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name],
+  writes: [NLP_ENTITIES.name, NLP_RELATIONSHIPS.name, ENTITY_ALIASES.name, CURATION_RULES.name],
   fingerprint: (settings) => ({
     normalize_edge_weights: settings.extract_graph_nlp.normalize_edge_weights,
     text_analyzer: settings.extract_graph_nlp.text_analyzer,
+    entity_resolution: settings.entity_resolution,
+    ...(settings.extract_graph.normalize_titles ? { normalize_titles: true } : {}),
   }),
+  external: curationFingerprint,
   guessGraph: (settings, figures) => guessNounGraph(figures, settings.extract_graph.max_gleanings),
   async run(ctx) {
     const settings = ctx.settings.extract_graph_nlp
@@ -36,7 +42,7 @@ export const extractGraphNlp = defineWorkflow({
       },
     )
     progress.done()
-    const graph = buildNounGraph(phrases, settings)
+    const graph = fromRawGraph(await resolveEntities(ctx, toRawGraph(buildNounGraph(phrases, settings)), 'fast'))
     if (graph.entities.length === 0) {
       throw new WorkflowError(NAME, 'NLP Graph Extraction failed. No entities detected during extraction.')
     }

@@ -6,6 +6,7 @@
  * with nothing changed the pipeline stops here.
  */
 import { INPUT_DOCUMENTS } from '../../model/documents.js'
+import { curationChanged } from '../operations/entity-resolution/curation-state.js'
 import { defineWorkflow } from '../workflow.js'
 import { loadInputDocuments } from './load_input_documents.js'
 import { updateChanges } from './update-previous.js'
@@ -17,12 +18,14 @@ export const loadUpdateDocuments = defineWorkflow({
     const loaded = await loadInputDocuments.run(ctx)
     const changes = await updateChanges(ctx, INPUT_DOCUMENTS)
     const [added, edited, deleted] = [changes.added.length, changes.edited.length, changes.deleted.length]
-    if (added + edited + deleted === 0)
+    // Ours: new curation.yaml rules are a change too (docs/entity-resolution.md).
+    const curation = ctx.previousTables !== undefined && (await curationChanged(ctx.previousTables, ctx.settings))
+    if (added + edited + deleted === 0 && !curation)
       ctx.log.info('load_update_documents: no new, edited or deleted documents; the index is up to date')
     return {
       ...loaded,
       summary: { ...loaded.summary, new_documents: added, edited_documents: edited, deleted_documents: deleted },
-      stop: added + edited + deleted === 0,
+      stop: added + edited + deleted === 0 && !curation,
     }
   },
 })

@@ -25,17 +25,18 @@ const responder: Responder = (req) => {
   return Object.entries(REPLIES).find(([unit]) => text.includes(unit))?.[1]
 }
 
-describe('extract_graph with normalize_titles', () => {
+describe('extract_graph name merging (entity_resolution.normalize_names, formerly extract_graph.normalize_titles)', () => {
   let llm: FakeLlm
   beforeAll(async () => {
     llm = await startFakeLlm({ responders: [responder] })
   })
   afterAll(async () => llm.close())
 
-  const run = async (normalize: boolean) => {
+  // `settings`: YAML appended to the model settings (none: the defaults).
+  const run = async (settings: string) => {
     const units = Object.keys(REPLIES).map((text, i) => ({ id: `u${i + 1}`, document_id: 'd', text, n_tokens: 4 }))
     const t = await createTestContext({
-      settingsYaml: `${fakeModelSettingsYaml(llm.baseUrl)}extract_graph:\n  max_gleanings: 0\n  normalize_titles: ${normalize}\n`,
+      settingsYaml: `${fakeModelSettingsYaml(llm.baseUrl)}extract_graph:\n  max_gleanings: 0\n${settings}`,
       files: { 'output/text_units.parquet': encodeParquet(BASE_TEXT_UNITS, units) },
       models: (settings, cache) =>
         createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow(extractGraph.name),
@@ -45,8 +46,8 @@ describe('extract_graph with normalize_titles', () => {
   }
 
   // The parser upper-cases titles, as the reference does: the two spellings differ only by the article.
-  it('merges the two spellings into one entity and writes the other spelling to entity_aliases', async () => {
-    const t = await run(true)
+  it('by default merges the two spellings into one entity and writes the other spelling to entity_aliases', async () => {
+    const t = await run('')
     const entities = await t.tables.read(EXTRACTED_ENTITIES)
     expect(entities.map((e) => [e.title, e.frequency]).sort()).toEqual(
       [
@@ -63,8 +64,16 @@ describe('extract_graph with normalize_titles', () => {
     ])
   })
 
-  it('off (the default), the spellings stay separate entities as in Microsoft GraphRAG and no aliases table is written', async () => {
-    const t = await run(false)
+  it('the older extract_graph.normalize_titles: true still merges when entity_resolution.normalize_names is off', async () => {
+    const t = await run('  normalize_titles: true\nentity_resolution:\n  normalize_names: false\n')
+    expect((await t.tables.read(EXTRACTED_ENTITIES)).map((e) => e.title).sort()).toEqual([
+      'GHOST OF CHRISTMAS PAST',
+      'SCROOGE',
+    ])
+  })
+
+  it('off, the spellings stay separate entities as in Microsoft GraphRAG and no aliases table is written', async () => {
+    const t = await run('entity_resolution:\n  normalize_names: false\n')
     expect((await t.tables.read(EXTRACTED_ENTITIES)).length).toBe(3)
     expect(await t.tables.has(ENTITY_ALIASES.name)).toBe(false)
   })

@@ -12,6 +12,7 @@ import { SILENT_LOGGER } from '../../../src/logger.js'
 import { BASE_TEXT_UNITS, COVARIATES, ENTITIES, RELATIONSHIPS, TEXT_UNITS } from '../../../src/model/index.js'
 import { encodeParquet } from '../../../src/storage/parquet.js'
 import { ParquetTableStore } from '../../../src/storage/table-store.js'
+import { EXACT_TITLES } from '../../support/exact-titles.js'
 import { fakeModelSettingsYaml, replayExpectations, startFakeLlm, type FakeLlm } from '../../support/fake-llm/index.js'
 import { describeShared, sharedPath } from '../../support/shared.js'
 import { createTestContext, type TestContext } from '../../support/workflow-context.js'
@@ -41,7 +42,7 @@ describeShared('extract_graph, finalize_graph and extract_covariates over the re
       text: u.text,
       n_tokens: u.n_tokens,
     }))
-    const settingsYaml = `${fakeModelSettingsYaml(llm.baseUrl)}extract_graph:\n  max_gleanings: 1\nextract_claims:\n  enabled: true\nsnapshots:\n  graphml: true\n  raw_graph: true\n`
+    const settingsYaml = `${fakeModelSettingsYaml(llm.baseUrl)}extract_graph:\n  max_gleanings: 1\nextract_claims:\n  enabled: true\nsnapshots:\n  graphml: true\n  raw_graph: true\n${EXACT_TITLES}`
     const files = { 'output/text_units.parquet': encodeParquet(BASE_TEXT_UNITS, units) }
     let registry: ModelRegistry | undefined
     const contexts: Record<string, TestContext> = {}

@@ -1,0 +1,55 @@
+/** `graphrag curate`: corrections to the graph, written as curation.yaml rules (docs/entity-resolution.md). */
+import type { Command } from 'commander'
+import type { CurationRule } from '../index/run/curation-edit.js'
+
+export interface CurateFlags {
+  root: string
+  config?: string
+  apply: boolean
+}
+
+const common = (command: Command) =>
+  command
+    .option('-r, --root <dir>', 'project root', '.')
+    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+    .option('--apply', 'run `graphrag update` at once to apply the rule', false)
+
+export function registerCurateCommand(program: Command): void {
+  const curate = program
+    .command('curate')
+    .description(
+      'Correct the graph: each change is a rule in curation.yaml (who/when in curation.audit.jsonl), applied by every index and update.',
+    )
+  common(
+    curate
+      .command('merge <from>')
+      .description('merge entity <from> into the entity --into (its name becomes an alias)'),
+  )
+    .requiredOption('--into <to>', 'the entity that stays')
+    .action((from: string, flags: CurateFlags & { into: string }) =>
+      run(flags, { action: 'merge', entity: from, into: flags.into }),
+    )
+  common(
+    curate.command('rename <old> <new>').description('give an entity a new title (the old one becomes an alias)'),
+  ).action((old: string, to: string, flags: CurateFlags) => run(flags, { action: 'rename', entity: old, to }))
+  common(curate.command('type <name> <type>').description("set an entity's type")).action(
+    (name: string, type: string, flags: CurateFlags) => run(flags, { action: 'set_type', entity: name, type }),
+  )
+  common(curate.command('delete <name>').description('delete an entity and its relationships')).action(
+    (name: string, flags: CurateFlags) => run(flags, { action: 'delete', entity: name }),
+  )
+  curate
+    .command('list')
+    .description('list the rules of curation.yaml, in the order they are applied')
+    .option('-r, --root <dir>', 'project root', '.')
+    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+    .action(async (flags: Omit<CurateFlags, 'apply'>) => {
+      const { listRules } = await import('./curate-run.js')
+      await listRules(flags)
+    })
+}
+
+async function run(flags: CurateFlags, rule: CurationRule): Promise<void> {
+  const { addRule } = await import('./curate-run.js')
+  await addRule(flags, rule)
+}

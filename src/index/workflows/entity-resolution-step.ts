@@ -1,0 +1,94 @@
+/** The entity-resolution step both extraction workflows run before their graph is written (docs/entity-resolution.md). */
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import type { Settings } from '../../config/schema.js'
+import { CURATION_RULES } from '../../model/curation-rules.js'
+import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
+import type { RawEntityRow, RawRelationshipRow } from '../../model/raw-graph.js'
+import type { NounGraph } from '../operations/build-noun-graph.js'
+import { rewireRelationships } from '../operations/entity-resolution/merge-relationships.js'
+import { unlessAbsent } from '../../storage/fs-errors.js'
+import { curationPath, parseCurationRules, readCurationRules } from '../../config/curation-file.js'
+import { NOISE_REASONS } from '../operations/entity-resolution/noise.js'
+import { type Resolution, resolutionOptions, resolveGraph } from '../operations/entity-resolution/resolve.js'
+import { curationRows } from '../operations/entity-resolution/curation-state.js'
+import type { WorkflowContext } from '../workflow.js'
+
+const curationFile = (s: Settings) => curationPath(s.root, s.entity_resolution.curation_file)
+
+/**
+ * The curation file's content joins the resume fingerprint (its hash; "" when absent). Read before
+ * the first workflow, so a malformed rule stops the run before any work.
+ */
+export async function curationFingerprint(settings: Settings): Promise<string> {
+  const path = curationFile(settings)
+  const text = await unlessAbsent(path, 'read', () => readFile(path, 'utf8'), '')
+  parseCurationRules(text, path)
+  return text === '' ? '' : createHash('sha256').update(text).digest('hex')
+}
+
+/** Resolves the graph, writes entity_aliases and records the counts (stats.json) and warnings. */
+export async function resolveEntities(
+  ctx: WorkflowContext,
+  graph: { entities: readonly RawEntityRow[]; relationships: readonly RawRelationshipRow[] },
+  method: 'standard' | 'fast',
+): Promise<Resolution> {
+  const file = curationFile(ctx.settings)
+  const rules = await readCurationRules(file)
+  const options = resolutionOptions(ctx.settings, method, rules)
+  const out = resolveGraph(graph.entities, graph.relationships, options)
+  if (out.aliases.length > 0 || options.normalize) await ctx.tables.write(ENTITY_ALIASES, out.aliases)
+  else if (await ctx.tables.has(ENTITY_ALIASES.name)) {
+    // Left from a run that merged names: its aliases name entities this run does not merge.
+    await ctx.tables.delete(ENTITY_ALIASES.name)
+  }
+  if (rules.length > 0) await ctx.tables.write(CURATION_RULES, curationRows(rules))
+  else if (await ctx.tables.has(CURATION_RULES.name)) await ctx.tables.delete(CURATION_RULES.name)
+  ctx.stats.count('merged_spellings', out.merged)
+  for (const reason of NOISE_REASONS) ctx.stats.count(`noise_${reason}`, out.dropped[reason])
+  ctx.stats.count(
+    'noise_entities',
+    NOISE_REASONS.reduce((n, r) => n + out.dropped[r], 0),
+  )
+  ctx.stats.count('noise_relationships', out.droppedRelationships)
+  ctx.stats.count('curation_rules_applied', out.applied)
+  ctx.stats.count('curation_rules_absent', out.absent.length)
+  for (const line of out.absent) ctx.stats.warning(`${file}: ${line} (rule not applied)`)
+  return out
+}
+
+/** The fast method's rows in the shape resolution merges (descriptions as lists). */
+export function toRawGraph(graph: NounGraph): { entities: RawEntityRow[]; relationships: RawRelationshipRow[] } {
+  const list = (d: string | null) => (d === null || d === '' ? [] : [d])
+  return {
+    entities: graph.entities.map((e) => ({ ...e, description: list(e.description) })),
+    relationships: graph.relationships.map((r) => ({ ...r, description: list(r.description) })),
+  }
+}
+
+/** Back to noun-graph rows: co-occurrence edges are undirected, so merged pairs are re-ordered source < target. */
+export function fromRawGraph(graph: Resolution): NounGraph {
+  const ordered = graph.relationships.map((r) =>
+    r.source <= r.target ? r : { ...r, source: r.target, target: r.source },
+  )
+  const merged = rewireRelationships(ordered, (t) => t).relationships
+  merged.sort((a, b) => (a.source === b.source ? compare(a.target, b.target) : compare(a.source, b.source)))
+  return {
+    entities: graph.entities.map((e) => ({
+      title: e.title,
+      frequency: e.frequency,
+      text_unit_ids: e.text_unit_ids,
+      type: e.type,
+      description: e.description.join('\n'),
+    })),
+    relationships: merged.map((r) => ({
+      source: r.source,
+      target: r.target,
+      weight: r.weight,
+      text_unit_ids: r.text_unit_ids,
+      description: r.description.join('\n'),
+    })),
+  }
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
