@@ -305,7 +305,11 @@ function bulletRecords(text: string, types: readonly string[]): MarkdownRecord[]
       if (item === undefined || NOTHING.test(item.name) || item.name.length > 60 || /[.。!?！？]$/.test(item.name))
         return
       out.push({ fields: { ...item, ...(type === undefined ? {} : { type }) }, raw: line.trim() })
+      return
     }
+    // Outside any heading, only an item typed with a configured entity type: `* "paris" (geo)`.
+    const typed = section === undefined && !/^\s/.test(line) ? entityItem(body, types) : undefined
+    if (typed?.type !== undefined && typed.name.length <= 60) out.push({ fields: typed, raw: line.trim() })
   })
   return out
 }
