@@ -7,7 +7,7 @@ import { mkdir, rm, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../src/server/start.js'
-import { readMarker } from '../../src/storage/object/generations.js'
+import { prunePulled, readMarker } from '../../src/storage/object/generations.js'
 import { testdir } from '../support/testdir.js'
 
 const SETTINGS = [
@@ -76,5 +76,12 @@ describe('errors other than "not found" surface with their path', () => {
     expect(await readMarker(join(dir, 'none.txt'))).toBeUndefined()
     await loop(join(dir, 'looped.txt'))
     await expect(readMarker(join(dir, 'looped.txt'))).rejects.toThrow(/cannot read .*looped\.txt: ELOOP/)
+  })
+
+  it('prunePulled: no pulled folder is nothing to prune, an unreadable one is named', async () => {
+    const dir = await testdir({})
+    await expect(prunePulled(join(dir, 'mirror'), [])).resolves.toBeUndefined()
+    await loop(join(dir, 'looped.pulled'))
+    await expect(prunePulled(join(dir, 'looped'), [])).rejects.toThrow(/cannot list .*looped\.pulled: ELOOP/)
   })
 })

@@ -152,7 +152,7 @@ export function pulledDir(mirror: string, id: string): string {
 export async function prunePulled(mirror: string, keep: readonly (string | null)[]): Promise<void> {
   const root = `${mirror}.pulled`
   const kept = new Set(keep)
-  const entries = await readdir(root).catch(() => [] as string[])
+  const entries = await unlessAbsent(root, 'list', () => readdir(root), [] as string[])
   for (const entry of entries)
     if (!kept.has(entry) && !entry.startsWith('.')) await rm(join(root, entry), { recursive: true, force: true })
 }
