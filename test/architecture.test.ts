@@ -125,19 +125,39 @@ function indexAreaOf(file: string): string {
   return relative(join(SRC, 'index'), file).split('/')[0]!.replace(/\.ts$/, '')
 }
 
+/**
+ * The relative modules a source file imports: static `from '…'`, side-effect `import '…'` and
+ * dynamic `import('…')` (a lazy import crosses a layer as much as a static one).
+ */
+function relativeImports(text: string): string[] {
+  const pattern = /(?:\bfrom\s+|\bimport\s+|\bimport\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g
+  return [...text.matchAll(pattern)].map((m) => m[1]!)
+}
+
+/** The imports of one file that go against ALLOWED. */
+function directionViolations(file: string, text: string): string[] {
+  const from = areaOf(file)
+  return relativeImports(text).flatMap((spec) => {
+    const target = areaOf(join(file, '..', spec).replace(/\.js$/, '.ts'))
+    return (ALLOWED[from] ?? []).includes(target)
+      ? []
+      : [`${relative(SRC, file)} → ${spec} (${from} may not import ${target})`]
+  })
+}
+
 describe('architecture', () => {
   it('imports only run in the allowed direction', () => {
-    const violations: string[] = []
-    for (const file of walk(SRC)) {
-      const from = areaOf(file)
-      const text = readFileSync(file, 'utf8')
-      for (const match of text.matchAll(/from\s+'(\.{1,2}\/[^']+)'/g)) {
-        const target = areaOf(join(file, '..', match[1]!).replace(/\.js$/, '.ts'))
-        if (!(ALLOWED[from] ?? []).includes(target))
-          violations.push(`${relative(SRC, file)} → ${match[1]} (${from} may not import ${target})`)
-      }
-    }
+    const violations = walk(SRC).flatMap((file) => directionViolations(file, readFileSync(file, 'utf8')))
     expect(violations).toEqual([])
+  })
+
+  it('counts dynamic and side-effect imports too: an upward import() is a violation', () => {
+    const file = join(SRC, 'storage', 'example.ts')
+    expect(directionViolations(file, "const { main } = await import('../cli/main.js')")).toEqual([
+      'storage/example.ts → ../cli/main.js (storage may not import cli)',
+    ])
+    expect(directionViolations(file, "import '../server/app.js'")).toHaveLength(1)
+    expect(directionViolations(file, "const x = await import(\n  './object/remote.js'\n)")).toEqual([])
   })
 
   it('keeps src/index/ layered: operations, input, contract, workflows, plan, run', () => {
@@ -146,12 +166,12 @@ describe('architecture', () => {
     expect(new Set(indexFiles.map(indexAreaOf))).toEqual(new Set(Object.keys(INDEX_ALLOWED)))
     for (const file of indexFiles) {
       const from = indexAreaOf(file)
-      for (const match of readFileSync(file, 'utf8').matchAll(/from\s+'(\.{1,2}\/[^']+)'/g)) {
-        const target = join(file, '..', match[1]!).replace(/\.js$/, '.ts')
+      for (const spec of relativeImports(readFileSync(file, 'utf8'))) {
+        const target = join(file, '..', spec).replace(/\.js$/, '.ts')
         if (areaOf(target) !== 'index') continue
         const to = indexAreaOf(target)
         if (!INDEX_ALLOWED[from]!.includes(to))
-          violations.push(`${relative(SRC, file)} → ${match[1]} (index/${from} may not import index/${to})`)
+          violations.push(`${relative(SRC, file)} → ${spec} (index/${from} may not import index/${to})`)
       }
     }
     expect(violations).toEqual([])

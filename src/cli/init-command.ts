@@ -3,8 +3,8 @@ import type { Command } from 'commander'
 
 interface InitFlags {
   root: string
-  model: string
-  embedding: string
+  model?: string
+  embedding?: string
   force: boolean
   resetEnv: boolean
   offline: boolean
@@ -16,8 +16,8 @@ export function registerInitCommand(program: Command): void {
     .command('init')
     .description('Create settings.yaml, .env, input/ and prompts/ in a project folder.')
     .option('-r, --root <dir>', 'project root', '.')
-    .option('-m, --model <name>', 'chat model', 'gpt-4.1')
-    .option('-e, --embedding <name>', 'embedding model', 'text-embedding-3-large')
+    .option('-m, --model <name>', "chat model (default: the provider's, gpt-4.1 for openai)")
+    .option('-e, --embedding <name>', "embedding model (default: the provider's, text-embedding-3-large for openai)")
     .option(
       '-p, --provider <name>',
       'model_provider of both models (openai, azure, anthropic, gemini, ollama, …)',
@@ -30,8 +30,8 @@ export function registerInitCommand(program: Command): void {
       const { initProject } = await import('../config/init-project.js')
       const result = await initProject({
         root: flags.root,
-        model: flags.model,
-        embedding: flags.embedding,
+        ...(flags.model === undefined ? {} : { model: flags.model }),
+        ...(flags.embedding === undefined ? {} : { embedding: flags.embedding }),
         offline: flags.offline,
         provider: flags.provider,
         force: flags.force,

@@ -5,6 +5,7 @@
  */
 import { Interruption } from '../index/run/interrupt.js'
 import type { Reporter } from '../index/run/reporter.js'
+import { stopWatchingStartupSignals } from './startup-interrupt.js'
 
 /** How long calls already sent may take to finish (and be cached) after Ctrl-C. */
 export const GRACE_MS = 5000
@@ -36,6 +37,8 @@ export function handleInterrupts(
     if (interruption.requested) exit(130)
     interruption.request()
   }
+  // From here the run records an interruption itself (until now startup-interrupt.ts did).
+  stopWatchingStartupSignals()
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   const reporter: Reporter = {

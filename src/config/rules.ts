@@ -2,6 +2,7 @@
 import type { ModelSettings, RawSettings } from './schema.js'
 import type { EndpointSettings } from './sections/models.js'
 import { providerInfo, resolveProvider } from '../llm/providers.js'
+import { PLACEHOLDER } from './provider-starts.js'
 
 type Rule = (settings: RawSettings) => string[]
 
@@ -28,6 +29,7 @@ function modelRules(group: 'completion_models' | 'embedding_models', path: strin
   const { provider } = resolveProvider(m.model_provider, m.model, apiBaseSet)
   const info = providerInfo(provider)
   if (info.family === 'azure') errors.push(...azureRequirements(path, m))
+  errors.push(...placeholdersLeft(path, m))
   if (m.azure_deployment_name && info.family !== 'azure') {
     errors.push(`${path}.azure_deployment_name: only allowed with model_provider azure`)
   }
@@ -69,6 +71,25 @@ function keyRules(path: string, m: ModelSettings, provider: string, apiBaseSet: 
   return [
     `${path}.api_key: expected a non-empty API key (e.g. api_key: \${GRAPHRAG_API_KEY} with the key in .env${variable}; api_key: null for a keyless server at api_base)`,
   ]
+}
+
+// What to put in place of each `<your …>` placeholder that graphrag init writes.
+const PLACEHOLDER_HINTS = {
+  api_base:
+    'put the URL of your server there (Azure: your resource endpoint, https://NAME.openai.azure.com, from Azure portal → your resource → Keys and Endpoint)',
+  api_version: 'put an API version there, e.g. 2024-10-21',
+  azure_deployment_name: "put the name you gave this model's deployment there (Azure AI Foundry → Deployments)",
+  model: 'put the name of the model your server serves there',
+} as const
+
+/** Values still holding a placeholder `graphrag init` wrote: each named with what to fill in. */
+function placeholdersLeft(path: string, m: ModelSettings): string[] {
+  return Object.entries(PLACEHOLDER_HINTS).flatMap(([key, hint]) => {
+    const value = m[key as keyof typeof PLACEHOLDER_HINTS]
+    return typeof value === 'string' && PLACEHOLDER.test(value)
+      ? [`${path}.${key}: still the placeholder "${value}" that graphrag init wrote; ${hint}`]
+      : []
+  })
 }
 
 /** Azure OpenAI needs an endpoint and an API version; the SDK's own error for a missing version names an env var instead. */

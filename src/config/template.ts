@@ -6,12 +6,13 @@
 import { providerInfo } from '../llm/providers.js'
 import { stringify } from '../vendor/yaml.js'
 import { isPlainObject, type Declaration } from './fields.js'
+import { knownVectorSize, PROVIDER_STARTS, type ProviderStart } from './provider-starts.js'
 import { SETTINGS } from './schema.js'
 
 export interface TemplateOptions {
-  /** Chat model name (default gpt-4.1). */
+  /** Chat model name (default: the provider's, gpt-4.1 for openai; see provider-starts.ts). */
   model?: string
-  /** Embedding model name (default text-embedding-3-large). */
+  /** Embedding model name (default: the provider's, text-embedding-3-large for openai). */
   embedding?: string
   /** Offline settings: fast method, local hashing embedder, no chat model. */
   offline?: boolean
@@ -47,6 +48,7 @@ export function renderSettingsTemplate(options: TemplateOptions = {}): string {
     : [
         '# graphrag settings. Keys and defaults follow Microsoft GraphRAG v3, so its settings files load unchanged.',
         '# Environment variables ($VAR or ${VAR}) are substituted; .env beside this file is read first.',
+        ...startOf(options.provider).notes,
       ]
   const lines = [...header, '']
   for (const [key, declaration] of Object.entries(SETTINGS.shape as Readonly<Record<string, Declaration>>)) {
@@ -87,17 +89,36 @@ function templateValues(options: TemplateOptions): Record<string, unknown> {
   }
   values.method = 'standard'
   const provider = options.provider ?? 'openai'
+  const start = startOf(provider)
   const keyless = providerInfo(provider).keyless
-  const model = (name: string) => ({
+  const model = (name: string, deployment: string | undefined) => ({
     model_provider: provider,
     model: name,
     auth_method: 'api_key',
     ...(keyless ? {} : { api_key: '${GRAPHRAG_API_KEY}' }),
+    ...(start.apiBase === undefined ? {} : { api_base: start.apiBase }),
+    ...(start.apiVersion === undefined ? {} : { api_version: start.apiVersion }),
+    ...(deployment === undefined ? {} : { azure_deployment_name: deployment }),
+    ...(start.concurrentRequests === undefined ? {} : { concurrent_requests: start.concurrentRequests }),
     retry: { type: 'exponential_backoff', max_retries: 7, base_delay: 2 },
   })
-  values.completion_models = { default_completion_model: model(options.model ?? 'gpt-4.1') }
-  values.embedding_models = { default_embedding_model: model(options.embedding ?? 'text-embedding-3-large') }
+  values.completion_models = {
+    default_completion_model: model(options.model ?? start.chat, start.deployments?.chat),
+  }
+  const embedding = options.embedding ?? start.embedding.model
+  values.embedding_models = {
+    default_embedding_model:
+      options.embedding === undefined && start.embedding.local
+        ? { model_provider: 'local', model: embedding, dimensions: start.vectorSize }
+        : model(embedding, options.embedding === undefined ? start.deployments?.embedding : undefined),
+  }
+  set('vector_store', 'vector_size', knownVectorSize(embedding) ?? start.vectorSize)
   return values
+}
+
+/** The provider's starting models and settings (openai's for a provider without its own entry). */
+function startOf(provider: string | undefined): ProviderStart {
+  return PROVIDER_STARTS[provider ?? 'openai'] ?? PROVIDER_STARTS.openai!
 }
 
 /** Where a line goes: its nesting depth, and the depths at which commented-out blocks started. */

@@ -12,6 +12,7 @@ import type { Hono } from 'hono'
 import { z } from 'zod'
 import type { LoadedConfig } from '../config/index.js'
 import { RequestError } from '../errors.js'
+import { isAbsent, storageFailure } from '../storage/fs-errors.js'
 import type { DocumentCatalog } from './documents.js'
 import { safeFileName } from './documents.js'
 import { kindOfName } from './file-sniff.js'
@@ -73,8 +74,9 @@ async function realRoots(configured: readonly string[]): Promise<string[]> {
   for (const root of configured) {
     try {
       roots.push(await realpath(root))
-    } catch {
-      // A root that does not exist allows nothing.
+    } catch (error) {
+      // A root that does not exist allows nothing; one that cannot be resolved (EACCES, ELOOP) is a fault to name.
+      if (!isAbsent(error)) throw storageFailure(error, 'resolve', root)
     }
   }
   return roots
@@ -90,8 +92,11 @@ async function insideRoots(path: string, configured: readonly string[], roots: r
   let real: string
   try {
     real = await realpath(path)
-  } catch {
-    throw new RequestError(404, `path: ${path} does not exist`)
+  } catch (error) {
+    // Only a path that is not there is a 404; EACCES or ELOOP is a failure named with its path.
+    if (isAbsent(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      throw new RequestError(404, `path: ${path} does not exist`)
+    throw storageFailure(error, 'resolve', path)
   }
   if (!roots.some((root) => contains(root, real)))
     throw new RequestError(403, `path: ${path} is outside server.ingest_roots`)

@@ -12,6 +12,7 @@ import { ExportError, RequestError, StorageError } from '../errors.js'
 import { liveViewerData } from '../export/index.js'
 import type { ViewerData } from '../export/viewer-data.js'
 import { DOCUMENTS, ENTITIES, TEXT_UNITS, type RowOf, type TableSchema } from '../model/index.js'
+import { unlessAbsent } from '../storage/fs-errors.js'
 import { readableIndexDir } from '../storage/generations.js'
 import { ParquetTableStore } from '../storage/index.js'
 import type { QueryService } from './query-service.js'
@@ -111,10 +112,7 @@ async function build(dir: string, title: string, level: number | undefined): Pro
   }
 }
 
+/** stats.json's modification time; 'absent' before the first run. Any other failure names the file. */
 async function modified(file: string): Promise<string> {
-  try {
-    return String((await stat(file)).mtimeMs)
-  } catch {
-    return 'absent'
-  }
+  return unlessAbsent(file, 'read', async () => String((await stat(file)).mtimeMs), 'absent')
 }

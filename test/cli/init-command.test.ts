@@ -39,3 +39,29 @@ describe('graphrag init', () => {
     expect(await readFile(join(root, '.env'), 'utf8')).toBe('GRAPHRAG_API_KEY=<API_KEY>\n')
   })
 })
+
+describe('graphrag init --provider, then index --dry-run as written', () => {
+  it('ollama: its models, priced at $0; azure: the dry run names each placeholder and what to fill in', async () => {
+    const ollama = join(await testdir(), 'ollama')
+    expect((await runCli(['init', '--root', ollama, '--provider', 'ollama'])).code).toBe(0)
+    await writeFile(join(ollama, 'input', 'a.txt'), 'Anna Berg runs the ferry from Oslo to Kiel.\n')
+    const dry = await runCli(['index', '--root', ollama, '--dry-run', '--skip-validation'])
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stdout).toMatch(/default_completion_model: ollama llama3\.2 /)
+    expect(dry.stdout).toMatch(/default_embedding_model: ollama nomic-embed-text /)
+    expect(dry.stdout).toMatch(/^\s+total\s.*\$0$/m)
+
+    const azure = join(await testdir(), 'azure')
+    expect((await runCli(['init', '--root', azure, '--provider', 'azure'])).code).toBe(0)
+    const rejected = await runCli(['index', '--root', azure, '--dry-run', '--skip-validation'], {
+      env: { GRAPHRAG_API_KEY: 'sk-test' },
+    })
+    expect(rejected.code).not.toBe(0)
+    expect(rejected.stderr).toMatch(
+      /completion_models\.default_completion_model\.api_base: still the placeholder "https:\/\/<your-resource-name>\.openai\.azure\.com" that graphrag init wrote; put the URL/,
+    )
+    expect(rejected.stderr).toMatch(
+      /embedding_models\.default_embedding_model\.azure_deployment_name: still the placeholder/,
+    )
+  }, 60_000)
+})

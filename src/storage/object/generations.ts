@@ -17,7 +17,7 @@ import { readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { StorageError } from '../../errors.js'
 import { writeFileAtomic } from '../atomic-write.js'
-import { parseJson } from '../fs-errors.js'
+import { parseJson, unlessAbsent } from '../fs-errors.js'
 import { downloadFiles, inParallel, localFiles, uploadFiles } from './folder-sync.js'
 import { ConditionFailedError, joinKey } from './object-store.js'
 import type { RemoteLocation } from './remote.js'
@@ -168,13 +168,14 @@ export function pulledDir(mirror: string, id: string): string {
 export async function prunePulled(mirror: string, keep: readonly (string | null)[]): Promise<void> {
   const root = `${mirror}.pulled`
   const kept = new Set(keep)
-  const entries = await readdir(root).catch(() => [] as string[])
+  const entries = await unlessAbsent(root, 'list', () => readdir(root), [] as string[])
   for (const entry of entries)
     if (!kept.has(entry) && !entry.startsWith('.')) await rm(join(root, entry), { recursive: true, force: true })
 }
 
+/** A marker file's text; undefined when it is absent or empty. A marker that cannot be read names its path. */
 export async function readMarker(file: string): Promise<string | undefined> {
-  const text = await readFile(file, 'utf8').catch(() => undefined)
+  const text = await unlessAbsent(file, 'read', () => readFile(file, 'utf8'), undefined)
   return text?.trim() || undefined
 }
 

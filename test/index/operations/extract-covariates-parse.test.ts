@@ -50,6 +50,27 @@ describe('parseClaimReply', () => {
   })
 })
 
+describe('claims written as Markdown fields', () => {
+  it('reads all four claims with their dates split, missing fields null', () => {
+    const { claims, dropped } = parseClaimReply(reply('markdown-fields.txt'))
+    expect(dropped).toEqual([])
+    expect(claims.map((c) => [c.subject_id, c.object_id, c.type, c.status, c.start_date, c.end_date])).toEqual([
+      ['EBENEZER SCROOGE', 'BOB CRATCHIT', 'LABOUR EXPLOITATION', 'TRUE', '1843-12-24T00:00:00', '1843-12-24T00:00:00'],
+      ['JACOB MARLEY', 'NONE', 'DEATH', 'TRUE', 'NONE', 'NONE'],
+      ['EBENEZER SCROOGE', 'FRED', 'REFUSAL', 'TRUE', 'NONE', 'NONE'],
+      ['EBENEZER SCROOGE', 'CHARITY COLLECTORS', 'REFUSAL TO DONATE', 'SUSPECTED', null, null],
+    ])
+    expect(claims[0]!.description).toBe('Scrooge keeps his clerk working in a freezing office on Christmas Eve')
+    expect(claims[1]!.source_text).toBe('Marley was dead: to begin with.')
+    expect(claims[3]!.source_text).toBeNull()
+  })
+
+  it('is not read when the reply holds tuple claims', () => {
+    const mixed = `${reply('well-formed.txt')}\n- **Subject**: Fred\n- **Object**: NONE\n`
+    expect(parseClaimReply(mixed).claims.map((c) => c.subject_id)).toEqual(['EBENEZER SCROOGE', 'JACOB MARLEY'])
+  })
+})
+
 describe('parseClaimReply preamble, completion markers and chatter', () => {
   it('reads a claim on the preamble line, joins a wrapped line and stops at a bare COMPLETE and chatter', () => {
     const { claims, dropped } = parseClaimReply(reply('chatty.txt'))

@@ -14,6 +14,7 @@ import {
   TUPLE_DELIMITER,
   unquote,
 } from '../extract-graph/reply-text.js'
+import { markdownClaimFields } from './markdown-claims.js'
 
 export interface ParsedClaim {
   subject_id: string
@@ -53,6 +54,8 @@ export function parseClaimReply(reply: string): ParsedClaimReply {
     if (claim === undefined) out.dropped.push({ text: record, reason: 'claim without a subject' })
     else out.claims.push(claim)
   }
+  // No tuple claim: the claims may be written as Markdown fields (`- **Subject**: …`).
+  if (out.claims.length === 0) out.claims = markdownClaimFields(normalizeReply(reply)).flatMap((f) => toClaim(f) ?? [])
   return out
 }
 

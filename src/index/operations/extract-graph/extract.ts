@@ -114,7 +114,7 @@ async function extractUnit(
     input_text: pythonStrip(unit.text),
   })
   const prompts = { first, continuation: options.continuationPrompt, loopCheck: options.loopPrompt }
-  const context = { template: options.prompt, inputText: unit.text }
+  const context = { template: options.prompt, inputText: unit.text, entityTypes: options.entityTypes }
   const read = (reply: string) => readGraphReply(reply, context)
   const hasRecords = (reply: string) => {
     const parsed = read(reply)

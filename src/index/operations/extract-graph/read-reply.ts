@@ -5,6 +5,7 @@
  * prompt's examples are dropped, and a reply that is only a refusal, a non-answer, an echo of the
  * examples or an unfinished thinking block is called unusable rather than read as "no entities".
  */
+import { DEFAULT_ENTITY_TYPES } from '../../../config/sections/workflows.js'
 import { stripThinking } from '../../../llm/thinking.js'
 import { type ParsedGraphReply, parseGraphReply } from './parse.js'
 import { normalizeReply } from './reply-text.js'
@@ -15,6 +16,8 @@ export interface ReplyContext {
   template?: string
   /** The text unit the reply is about. */
   inputText?: string
+  /** The configured entity types (default: the settings' default list): tell a type from a name. */
+  entityTypes?: readonly string[]
 }
 
 export interface GraphReplyReading extends ParsedGraphReply {
@@ -30,8 +33,14 @@ const NOTHING_FOUND =
   /\b(?:no|zero|any|0)\s+(?:[\w-]+\s+){0,2}(?:entities|entity|relationships|records|claims?)\b|\bnothing\s+(?:more\s+|else\s+)?to\s+(?:add|extract)|\bnone\b|没有(?:更多|其他|新的)?(?:实体|关系|声明|主张)|无(?:实体|关系|声明|主张)/i
 
 export function readGraphReply(reply: string, context: ReplyContext = {}): GraphReplyReading {
+  const types = context.entityTypes ?? DEFAULT_ENTITY_TYPES
   const tuples = parseGraphReply(reply)
-  const read = tuples.entities.length + tuples.relationships.length > 0 ? tuples : withStructured(reply, tuples)
+  const read = withNamesInPlace(
+    tuples.entities.length + tuples.relationships.length > 0
+      ? withListedEntities(reply, tuples, types)
+      : withStructured(reply, tuples, types),
+    types,
+  )
   const echoes = echoedTitles(read, context)
   const kept: ParsedGraphReply =
     echoes.size === 0
@@ -52,11 +61,34 @@ export function readGraphReply(reply: string, context: ReplyContext = {}): Graph
   return { ...kept, unusable: records > 0 ? undefined : whyUnusable(reply, echoes.size > 0) }
 }
 
-function withStructured(reply: string, tuples: ParsedGraphReply): ParsedGraphReply {
-  const structured = readStructuredRecords(stripThinking(reply).text)
+function withStructured(reply: string, tuples: ParsedGraphReply, types: readonly string[]): ParsedGraphReply {
+  const structured = readStructuredRecords(stripThinking(reply).text, types)
   if (structured.entities.length + structured.relationships.length === 0) return tuples
   // Tuple-like leftovers are still reported; the structured reading supplies the records.
   return { ...structured, dropped: [...tuples.dropped, ...structured.dropped] }
+}
+
+/**
+ * Relationships as tuple records but entities only as a Markdown list: the list supplies the
+ * entities, so the relationships are not left orphaned. Replies with a tuple entity read as before.
+ */
+function withListedEntities(reply: string, tuples: ParsedGraphReply, types: readonly string[]): ParsedGraphReply {
+  if (tuples.entities.length > 0) return tuples
+  const listed = readStructuredRecords(stripThinking(reply).text, types).entities
+  return listed.length === 0 ? tuples : { ...tuples, entities: listed }
+}
+
+/**
+ * `("entity"<|>"person"<|>"wayne barlowe"<|>…)`: the name slot holds a configured entity type and the
+ * type slot does not, so the model swapped them.
+ */
+function withNamesInPlace(read: ParsedGraphReply, types: readonly string[]): ParsedGraphReply {
+  const isType = (value: string) => types.some((t) => t.toUpperCase() === value)
+  if (!read.entities.some((e) => isType(e.title) && !isType(e.type) && e.type !== '')) return read
+  const entities = read.entities.map((e) =>
+    isType(e.title) && !isType(e.type) && e.type !== '' ? { ...e, title: e.type, type: e.title } : e,
+  )
+  return { ...read, entities }
 }
 
 /** Titles the model copied from the prompt's examples: in the template, not in the text. */

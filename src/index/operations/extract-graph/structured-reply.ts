@@ -59,7 +59,8 @@ function roleOf(label: string): Role | undefined {
 
 type Fields = Partial<Record<Role, string>>
 
-export function readStructuredRecords(text: string): ParsedGraphReply {
+/** `types`: the configured entity types, so `- "paris" (geo)` is read as a name and its type. */
+export function readStructuredRecords(text: string, types: readonly string[] = []): ParsedGraphReply {
   const out: ParsedGraphReply = { entities: [], relationships: [], dropped: [], defaultedWeights: 0 }
   const seenEntities = new Set<string>()
   const seenRelationships = new Set<string>()
@@ -87,7 +88,7 @@ export function readStructuredRecords(text: string): ParsedGraphReply {
     out.entities.push(entity)
   }
   // Markdown first, then JSON: a list followed by a ```json block with the same records keeps one copy.
-  for (const record of markdownRecords(text)) add(record.fields, record.raw)
+  for (const record of markdownRecords(text, types)) add(record.fields, record.raw)
   for (const record of jsonRecords(text)) add(record, JSON.stringify(record))
   return out
 }
@@ -164,9 +165,9 @@ const ARROW = /[ \t]*(?:→|->|-->|—>|=>|⇒|↔|<->|⟶)[ \t]*/
 const TRAILING_STRENGTH =
   /[ \t]*[([（]\s*(?:(?:relationship[ _-]?)?(?:strength|weight|score)|强度|权重)?\s*[:=：]?\s*(-?\d+(?:\.\d+)?)(?:\s*\/\s*10)?\s*[)\]）]\s*\.?$/i
 
-function markdownRecords(text: string): MarkdownRecord[] {
+function markdownRecords(text: string, types: readonly string[]): MarkdownRecord[] {
   const withoutFences = text.replace(/```[\s\S]*?(?:```|$)/g, '\n')
-  return [...tableRecords(withoutFences), ...labelledRecords(withoutFences), ...bulletRecords(withoutFences)]
+  return [...tableRecords(withoutFences), ...labelledRecords(withoutFences), ...bulletRecords(withoutFences, types)]
 }
 
 function tableRecords(text: string): MarkdownRecord[] {
@@ -234,8 +235,13 @@ const OTHER_HEADING = /keyword|关键词|summary|总结|note|detail|context|outp
 // A list item saying that there is nothing of a kind: `None explicitly mentioned`, `无明确地理实体`.
 const NOTHING = /^(?:none|no |n\/a|nothing|无|没有)/i
 
+// A sentence introducing a list: `Based on the text, here are the entities:`.
+const LEAD_IN = /^[ \t]*[^\n#|*-][^\n]{0,100}\b(entities|relationships)\b[^\n]{0,40}[:：][ \t]*$/i
+
 /** What the heading starts: entity or relationship records, something else, or (undefined) not a heading. */
 function sectionOf(line: string, current: Section): Section | 'type' | undefined {
+  const leadIn = LEAD_IN.exec(line)
+  if (leadIn !== null && !BULLET.test(line)) return /^entit/i.test(leadIn[1]!) ? 'entities' : 'relationships'
   const m = HEADING.exec(line)
   if (m === null || BULLET.test(line)) return undefined
   const title = (m[1] ?? m[2] ?? m[3]!).replace(EMPHASIS, '')
@@ -252,7 +258,7 @@ function sectionOf(line: string, current: Section): Section | 'type' | undefined
  * items (`- NAME`, `- **NAME**：description`, typed by the heading above them), under a relationships
  * heading `**A 与 B**` and sentences naming two bold names (`**A** developed **B**.`).
  */
-function bulletRecords(text: string): MarkdownRecord[] {
+function bulletRecords(text: string, types: readonly string[]): MarkdownRecord[] {
   const out: MarkdownRecord[] = []
   const lines = text.split('\n')
   let section: Section
@@ -282,22 +288,28 @@ function bulletRecords(text: string): MarkdownRecord[] {
       out.push({ fields: { name: entity[1]!, type: entity[2]!, description }, raw: line.trim() })
       return
     }
-    const relationship = arrowRecord(body) ?? (section === 'relationships' ? sentenceRecord(body) : undefined)
-    if (relationship !== undefined) {
-      out.push({ fields: relationship, raw: line.trim() })
+    const arrow = arrowRecord(body)
+    const relationships = arrow !== undefined ? [arrow] : section === 'relationships' ? sentenceRecords(body) : []
+    if (relationships.length > 0) {
+      for (const fields of relationships) out.push({ fields, raw: line.trim() })
       return
     }
     if (section === 'entities' && !/^\s/.test(line)) {
       const plain = body.replace(EMPHASIS, '')
       const labelled = LABELLED.exec(plain)
-      // `1. 实体名称：李白` is a labelled line (labelledRecords), not a name.
-      if (labelled !== null && roleOf(labelled[1]!) !== undefined) return
-      const item = entityItem(body)
+      // `1. 实体名称：李白` is a labelled line (labelledRecords), not a name; `地点：无` ("place: none")
+      // and `Content Keywords: …` name nothing.
+      if (labelled !== null && (roleOf(labelled[1]!) !== undefined || isNothingLabel(labelled))) return
+      const item = entityItem(body, types)
       // A sentence under the heading ("- The text names three ports.") is prose, not a name.
       if (item === undefined || NOTHING.test(item.name) || item.name.length > 60 || /[.。!?！？]$/.test(item.name))
         return
       out.push({ fields: { ...item, ...(type === undefined ? {} : { type }) }, raw: line.trim() })
+      return
     }
+    // Outside any heading, only an item typed with a configured entity type: `* "paris" (geo)`.
+    const typed = section === undefined && !/^\s/.test(line) ? entityItem(body, types) : undefined
+    if (typed?.type !== undefined && typed.name.length <= 60) out.push({ fields: typed, raw: line.trim() })
   })
   return out
 }
@@ -306,14 +318,23 @@ function bulletRecords(text: string): MarkdownRecord[] {
  * A plain list item under an entities heading: `**NAME**：description`, `NAME (description)`,
  * `*NAME* (description)` or just `NAME`.
  */
-function entityItem(body: string): { name: string; description: string } | undefined {
+function entityItem(body: string, types: readonly string[]): (Fields & { name: string }) | undefined {
   const bold = /^\*\*([^*]+)\*\*\s*(?:[:：—–-]\s*(.*))?$/.exec(body)
   if (bold !== null) return { name: bold[1]!.trim(), description: bold[2] ?? '' }
   const item = /^\*?([^(（:：*]+?)\*?\s*(?:[(（]([^)）]*)[)）])?\s*(?:[:：]\s*(.*))?$/.exec(
     body.replace(/\*\*|__|`/g, ''),
   )
   if (item === null || item[1]!.trim() === '') return undefined
-  return { name: item[1]!.trim(), description: item[3] ?? item[2] ?? '' }
+  const name = item[1]!.trim()
+  // `"paris" (geo)`: the parentheses hold a configured entity type, not a description.
+  const typed = types.find((t) => t.toLowerCase() === item[2]?.trim().toLowerCase())
+  if (typed !== undefined) return { name, type: typed, description: item[3] ?? '' }
+  return { name, description: item[3] ?? item[2] ?? '' }
+}
+
+/** A `Label: value` item that names nothing: a keyword list, or a value saying "none" (`地点：无`). */
+function isNothingLabel(labelled: RegExpExecArray): boolean {
+  return /keyword|关键词/i.test(labelled[1]!) || NOTHING.test(labelled[2]!.trim())
 }
 
 /** The indented lines under a list item, joined: its description. */
@@ -344,11 +365,25 @@ function arrowRecord(body: string): Fields | undefined {
   }
 }
 
-/** Under a relationships heading: `**A 与 B**` / `**A and B**`, or a sentence with two bold names. */
-function sentenceRecord(body: string): Fields | undefined {
+// Between two bold objects of one sentence: `**B** and **C**`, `**B**, **C**`, `**B**、**C**`.
+const OBJECT_LIST_JOIN = /^\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|、|和|与|及)\s*$/
+
+/**
+ * Under a relationships heading: `**A 与 B**` / `**A and B**`, or a sentence with two bold names;
+ * `**A** is used for **B** and **C**` names one pair per object.
+ */
+function sentenceRecords(body: string): Fields[] {
   const pair = /^\*\*([^*]+?)\s+(?:与|和|and)\s+([^*]+)\*\*\s*[:：]?\s*(.*)$/.exec(body)
-  if (pair !== null) return { source: pair[1]!, target: pair[2]!, description: pair[3]! }
+  if (pair !== null) return [{ source: pair[1]!, target: pair[2]!, description: pair[3]! }]
   const bold = [...body.matchAll(/\*\*([^*]+)\*\*/g)]
-  if (bold.length < 2) return undefined
-  return { source: bold[0]![1]!, target: bold[1]![1]!, description: body.replace(EMPHASIS, '') }
+  if (bold.length < 2) return []
+  const description = body.replace(EMPHASIS, '')
+  const objects = [bold[1]!]
+  for (let i = 2; i < bold.length; i++) {
+    const previous = bold[i - 1]!
+    const between = body.slice(previous.index + previous[0].length, bold[i]!.index)
+    if (!OBJECT_LIST_JOIN.test(between)) break
+    objects.push(bold[i]!)
+  }
+  return objects.map((object) => ({ source: bold[0]![1]!, target: object[1]!, description }))
 }
