@@ -1,6 +1,7 @@
 /**
  * The demo story indexed offline (fast method, hashing embedder, searches without a chat model) for
- * the eval tests, optionally with a judge on a fake server: `eval.judge_model_id: judge`.
+ * the eval tests, optionally with a judge on a fake server: `eval.judge_model_id: judge` (lazy search
+ * answers with it too).
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -24,6 +25,9 @@ function judgeSettingsYaml(baseUrl: string, maxRetries = 1): string {
       ', base_delay: 0.01, jitter: false, max_delay: 0.05}',
     'eval:',
     '  judge_model_id: judge',
+    // Lazy search answers only with a chat model: the judge's serves it, so eval runs every method.
+    'lazy_search:',
+    '  completion_model_id: judge',
     '',
   ].join('\n')
 }
