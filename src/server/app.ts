@@ -23,6 +23,7 @@ import type { QueryService } from './query-service.js'
 import { validEmpty, validIndex, validPreview, validQuery } from './requests.js'
 import { registerUiData } from './ui-data.js'
 import { registerUiRoutes } from './ui-routes.js'
+import { requestLog, type LogLine } from './request-log.js'
 import {
   contentTypeGuard,
   corsFor,
@@ -42,12 +43,16 @@ export interface ServerParts {
   maxBodyBytes: number
   maxUploadBytes: number
   web: WebGuardSettings
+  /** Where each request's line goes; undefined = no request log (`serve --quiet`, tests). */
+  requestLog?: LogLine
 }
 
 export function createApp(parts: ServerParts): Hono {
   const app = new Hono()
   app.onError((error, c) => errorReply(c, error))
   app.notFound((c) => c.json({ error: { message: `no route ${c.req.method} ${c.req.path}`, type: 'not_found' } }, 404))
+  // First, so requests the guards refuse are logged too.
+  if (parts.requestLog !== undefined) app.use('*', requestLog(parts.requestLog))
   app.use('*', hostGuard(parts.web))
   const cors = corsFor(parts.web)
   if (cors !== undefined) app.use('*', cors)
