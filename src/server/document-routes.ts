@@ -13,7 +13,9 @@ export function registerDocumentRoutes(
   app: Hono,
   parts: { documents: DocumentCatalog; jobs: IndexJobs; config: () => LoadedConfig; maxUploadBytes: number },
 ): void {
-  app.get('/documents', async (c) => c.json({ documents: await parts.documents.list() }))
+  app.get('/documents', async (c) =>
+    c.json({ documents: await parts.documents.list(), index: await parts.documents.hasIndex() }),
+  )
   app.post('/documents', limitBody(parts.maxUploadBytes, 'server.max_upload_bytes'), async (c) => {
     const update = wantsUpdate(c, parts.config)
     const form = await c.req.parseBody({ all: true })

@@ -210,9 +210,16 @@ export const OPENAPI = {
       get: {
         summary: 'The documents of input_storage with their status against the published index',
         responses: {
-          '200': ok('{documents}', {
+          '200': ok('{documents, index}', {
             type: 'object',
-            properties: { documents: { type: 'array', items: { $ref: '#/components/schemas/Document' } } },
+            properties: {
+              documents: { type: 'array', items: { $ref: '#/components/schemas/Document' } },
+              index: {
+                type: 'boolean',
+                description:
+                  'Whether a published index exists; when false, POST /index {"mode": "index"} builds the first',
+              },
+            },
           }),
           '401': STANDARD_ERRORS['401'],
         },

@@ -4,8 +4,9 @@
  * the job stream. Queries keep using the previous index until the update publishes the new one.
  */
 import { useEffect, useState } from 'preact/hooks'
-import { api, apiJson, errorOf, postJson } from './api.js'
-import { followJob, type JobProgress } from './job.js'
+import { api, apiJson, errorOf } from './api.js'
+import type { JobProgress } from './job.js'
+import { JobBar, runIndexJob } from './job-bar.js'
 
 export interface DocumentInfo {
   id: string
@@ -26,6 +27,8 @@ type Listing =
   | {
       state: 'ready'
       documents: DocumentInfo[]
+      /** Whether a published index exists (else the next job is the first index). */
+      index: boolean
     }
 
 export function DocumentsPage() {
@@ -41,24 +44,21 @@ export function DocumentsPage() {
       // A server without the documents API (an older graphrag): the page says so instead of failing.
       if (response.status === 404 || response.status === 405) return setListing({ state: 'unavailable' })
       if (!response.ok) throw await errorOf(response)
-      const body = (await response.json()) as { documents: DocumentInfo[] }
-      setListing({ state: 'ready', documents: body.documents })
+      const body = (await response.json()) as { documents: DocumentInfo[]; index?: boolean }
+      // An older server does not say: it had an index when it listed documents.
+      setListing({ state: 'ready', documents: body.documents, index: body.index ?? true })
     } catch (error) {
       setListing({ state: 'error', message: (error as Error).message })
     }
   }
   useEffect(() => void load(), [])
 
-  /** Follows the job the change started, or starts `update` when the server did not. */
+  const firstIndex = listing.state === 'ready' && !listing.index
+
+  /** Follows the job the change started, or starts one (the first index when there is none yet). */
   async function runUpdate(started: { id: string } | undefined): Promise<void> {
-    let id = started?.id
-    if (id === undefined) {
-      const response = await api('/index', postJson({ mode: 'update' }))
-      // 409: a job is already running; following the running one shows when the index is current again.
-      if (response.status !== 409 && !response.ok) throw await errorOf(response)
-      id = response.status === 409 ? undefined : ((await response.json()) as { job: string }).job
-    }
-    await followJob(id, setJob)
+    // 409: a job is already running; following the running one shows when the index is current again.
+    await runIndexJob(firstIndex ? 'index' : 'update', started, setJob)
     await load()
   }
 
@@ -73,7 +73,9 @@ export function DocumentsPage() {
         method: 'POST',
         body: form,
       })
-      setNotice(`Added ${reply.documents.map((d) => d.title).join(', ')}; updating the index…`)
+      setNotice(
+        `Added ${reply.documents.map((d) => d.title).join(', ')}; ${firstIndex ? 'building' : 'updating'} the index…`,
+      )
       await load()
       await runUpdate(reply.job)
       setNotice('')
@@ -146,6 +148,24 @@ export function DocumentsPage() {
         </p>
       )}
       {job !== undefined && <JobBar job={job} />}
+      {firstIndex && job === undefined && (
+        <section class="card" id="no-index">
+          <p>
+            No index yet.{' '}
+            {listing.documents.length > 0
+              ? `Build one from the ${listing.documents.length} document${listing.documents.length === 1 ? '' : 's'} below, or add more first.`
+              : 'Add documents above, then build it.'}
+          </p>
+          <button
+            type="button"
+            id="build-index"
+            disabled={listing.documents.length === 0}
+            onClick={() => void runUpdate(undefined).catch((e: Error) => setNotice(`Build failed: ${e.message}`))}
+          >
+            Build index
+          </button>
+        </section>
+      )}
       {listing.state === 'loading' && <p class="meta">Loading…</p>}
       {listing.state === 'error' && <p class="error">{listing.message}</p>}
       {listing.state === 'ready' && (
@@ -205,27 +225,6 @@ export function DocumentsPage() {
           </tbody>
         </table>
       )}
-    </div>
-  )
-}
-
-function JobBar({ job }: { job: JobProgress }) {
-  const share = job.total > 0 ? Math.min(1, job.current / job.total) : job.finished ? 1 : 0
-  return (
-    <div class="job" id="job" data-state={job.finished ? (job.error === undefined ? 'done' : 'error') : 'running'}>
-      <div class="job-line">
-        <strong>{job.mode ?? 'update'}</strong>{' '}
-        {job.finished ? (job.error === undefined ? 'finished' : 'failed') : 'running'}
-        {' · '}
-        {job.stage}
-        {job.detail !== '' && `: ${job.detail}`}
-      </div>
-      <progress max={1} value={share} />
-      {!job.finished && (
-        <p class="meta">Questions are answered from the previous index until this update is published.</p>
-      )}
-      {job.error !== undefined && <p class="error">{job.error}</p>}
-      {job.summary !== undefined && <p class="meta">{job.summary}</p>}
     </div>
   )
 }
