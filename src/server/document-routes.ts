@@ -7,15 +7,17 @@ import type { LoadedConfig } from '../config/index.js'
 import { RequestError } from '../errors.js'
 import { limitBody } from './body-limit.js'
 import type { DocumentCatalog } from './documents.js'
+import { listDocuments, listingQuery } from './document-listing.js'
 import type { IndexJobs } from './index-jobs.js'
 
 export function registerDocumentRoutes(
   app: Hono,
   parts: { documents: DocumentCatalog; jobs: IndexJobs; config: () => LoadedConfig; maxUploadBytes: number },
 ): void {
-  app.get('/documents', async (c) =>
-    c.json({ documents: await parts.documents.list(), index: await parts.documents.hasIndex() }),
-  )
+  app.get('/documents', async (c) => {
+    const listing = await listDocuments(parts.documents, listingQuery(c.req.query()))
+    return c.json({ ...listing, index: await parts.documents.hasIndex() })
+  })
   app.post('/documents', limitBody(parts.maxUploadBytes, 'server.max_upload_bytes'), async (c) => {
     const update = wantsUpdate(c, parts.config)
     const form = await c.req.parseBody({ all: true })

@@ -27,6 +27,7 @@ import { QueryService, type Project } from './query-service.js'
 import { communityLevel, queryMethod, responseType } from './requests.js'
 import { QUERY_OUTPUT, registerGetSource, structuredAnswer, type ToolReply } from './mcp-sources.js'
 import { SourceLookup } from './sources.js'
+import { LISTING_ARGS, listDocuments, listingQuery } from './document-listing.js'
 
 export interface McpParts {
   queries: QueryService
@@ -182,11 +183,21 @@ function createMcpServer(parts: McpParts): McpServer {
     {
       title: 'The source documents',
       description:
-        'The documents of the collection: title, size, when added, text units and status (indexed, or new/edited/deleted waiting for an update).',
-      inputSchema: {},
+        'The input files of the collection: title, size, when added, text units and status (indexed; new/edited/deleted waiting for an update; ' +
+        'skipped or failed with the reason). Filter by status, sort, page with limit/offset; `total` and `counts` cover every document.',
+      inputSchema: LISTING_ARGS,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async () => guarded(async () => json({ documents: await parts.documents.list() })),
+    async (args) =>
+      guarded(async () => {
+        const query = listingQuery({
+          status: args.status?.join(','),
+          sort: args.sort,
+          limit: String(args.limit),
+          offset: String(args.offset),
+        })
+        return json(await listDocuments(parts.documents, query))
+      }),
   )
   registerGetSource(
     server,

@@ -1,4 +1,5 @@
 /** /openapi.json: the HTTP API described as OpenAPI 3.1, written as data (a test checks every route is here). */
+import { DOCUMENT_SORTS, DOCUMENT_STATUSES, MAX_PAGE } from './document-listing.js'
 import { API_VERSION } from './diagnostics.js'
 import { SEARCH_METHODS } from '../query/methods.js'
 
@@ -28,6 +29,36 @@ const updateParameter = {
   schema: { type: 'boolean' },
   description: 'Start an update job afterwards (default: server.auto_update)',
 }
+const LISTING_PARAMETERS = [
+  {
+    name: 'status',
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description: `Only these statuses, comma-separated (${DOCUMENT_STATUSES.join(', ')}); default all`,
+  },
+  {
+    name: 'sort',
+    in: 'query',
+    required: false,
+    schema: { enum: [...DOCUMENT_SORTS, ...DOCUMENT_SORTS.map((s) => `-${s}`)] },
+    description: 'Sort key, "-" prefix for descending; default title (ties by title, then id)',
+  },
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE },
+    description: 'At most this many documents (default all)',
+  },
+  {
+    name: 'offset',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 0, default: 0 },
+    description: 'Skip this many (paging)',
+  },
+]
 const JOB_REF = {
   job: {
     type: 'object',
@@ -106,10 +137,12 @@ export const OPENAPI = {
           added: { type: 'string', description: 'ISO time the file was stored' },
           text_units: { type: 'integer', description: 'Text units in the index (0 until indexed)' },
           status: {
-            enum: ['indexed', 'new', 'edited', 'deleted'],
-            description: 'new/edited: waiting for an update; deleted: file gone, still in the index until the update',
+            enum: [...DOCUMENT_STATUSES],
+            description:
+              'new/edited: waiting for an update; deleted: file gone, still in the index until the update; skipped: the file gives no document (reason says why, as the indexer warns); failed: the file could not be read (reason is the error). A skipped or failed file has its path as id and title',
           },
           file: { type: ['string', 'null'], description: 'Its file in input_storage (null once deleted)' },
+          reason: { type: 'string', description: 'Only for skipped and failed: why' },
         },
       },
       QueryResult: {
@@ -209,11 +242,20 @@ export const OPENAPI = {
     '/documents': {
       get: {
         summary: 'The documents of input_storage with their status against the published index',
+        parameters: LISTING_PARAMETERS,
         responses: {
-          '200': ok('{documents, index}', {
+          '200': ok('{documents, total, offset, limit, counts, index}', {
             type: 'object',
             properties: {
               documents: { type: 'array', items: { $ref: '#/components/schemas/Document' } },
+              total: { type: 'integer', description: 'Documents that pass the status filter (before paging)' },
+              offset: { type: 'integer' },
+              limit: { type: ['integer', 'null'] },
+              counts: {
+                type: 'object',
+                description: 'Documents by status, of the whole listing (not filtered)',
+                additionalProperties: { type: 'integer' },
+              },
               index: {
                 type: 'boolean',
                 description:
@@ -309,7 +351,7 @@ export const OPENAPI = {
     '/mcp': {
       post: {
         summary:
-          'Model Context Protocol over streamable HTTP (stateless, JSON replies): tools query, search_entities, get_entity, get_community_report, list_documents; resources graphrag://reports/{community}',
+          'Model Context Protocol over streamable HTTP (stateless, JSON replies): tools query, get_source, search_entities, get_entity, get_community_report, list_documents; resources graphrag://reports/{community}',
         requestBody: body({ type: 'object', description: 'A JSON-RPC message of MCP' }),
         responses: { '200': ok('JSON-RPC response'), '401': STANDARD_ERRORS['401'], '415': STANDARD_ERRORS['415'] },
       },

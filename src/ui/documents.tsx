@@ -15,6 +15,25 @@ export interface DocumentInfo {
   added: string | null
   text_units: number | null
   status: string
+  /** Skipped or failed: why. */
+  reason?: string
+}
+
+const STATUSES = ['indexed', 'new', 'edited', 'deleted', 'skipped', 'failed']
+const SORTS: Array<[string, string]> = [
+  ['title', 'Title'],
+  ['-added', 'Newest'],
+  ['added', 'Oldest'],
+  ['-size', 'Largest'],
+  ['status', 'Status'],
+]
+const PAGE_SIZE = 50
+
+/** What the listing shows: a status filter ('' = all), a sort key and a page. */
+interface View {
+  status: string
+  sort: string
+  page: number
 }
 
 /** What the indexer reads (input.type auto and the per-type readers); the server checks each file's content. */
@@ -29,6 +48,8 @@ type Listing =
       documents: DocumentInfo[]
       /** Whether a published index exists (else the next job is the first index). */
       index: boolean
+      total: number
+      counts: Record<string, number>
     }
 
 export function DocumentsPage() {
@@ -37,21 +58,39 @@ export function DocumentsPage() {
   const [notice, setNotice] = useState<string>('')
   const [dragging, setDragging] = useState(false)
   const [confirming, setConfirming] = useState<string | undefined>()
+  const [view, setView] = useState<View>({ status: '', sort: 'title', page: 0 })
 
   async function load(): Promise<void> {
     try {
-      const response = await api('/documents')
+      const query = new URLSearchParams({
+        sort: view.sort,
+        limit: String(PAGE_SIZE),
+        offset: String(view.page * PAGE_SIZE),
+      })
+      if (view.status !== '') query.set('status', view.status)
+      const response = await api(`/documents?${query}`)
       // A server without the documents API (an older graphrag): the page says so instead of failing.
       if (response.status === 404 || response.status === 405) return setListing({ state: 'unavailable' })
       if (!response.ok) throw await errorOf(response)
-      const body = (await response.json()) as { documents: DocumentInfo[]; index?: boolean }
-      // An older server does not say: it had an index when it listed documents.
-      setListing({ state: 'ready', documents: body.documents, index: body.index ?? true })
+      const body = (await response.json()) as {
+        documents: DocumentInfo[]
+        index?: boolean
+        total?: number
+        counts?: Record<string, number>
+      }
+      // An older server does not say: it had an index when it listed documents, all of them.
+      setListing({
+        state: 'ready',
+        documents: body.documents,
+        index: body.index ?? true,
+        total: body.total ?? body.documents.length,
+        counts: body.counts ?? {},
+      })
     } catch (error) {
       setListing({ state: 'error', message: (error as Error).message })
     }
   }
-  useEffect(() => void load(), [])
+  useEffect(() => void load(), [view])
 
   const firstIndex = listing.state === 'ready' && !listing.index
 
@@ -152,14 +191,14 @@ export function DocumentsPage() {
         <section class="card" id="no-index">
           <p>
             No index yet.{' '}
-            {listing.documents.length > 0
-              ? `Build one from the ${listing.documents.length} document${listing.documents.length === 1 ? '' : 's'} below, or add more first.`
+            {listing.total > 0
+              ? `Build one from the ${listing.total} document${listing.total === 1 ? '' : 's'} below, or add more first.`
               : 'Add documents above, then build it.'}
           </p>
           <button
             type="button"
             id="build-index"
-            disabled={listing.documents.length === 0}
+            disabled={listing.total === 0}
             onClick={() => void runUpdate(undefined).catch((e: Error) => setNotice(`Build failed: ${e.message}`))}
           >
             Build index
@@ -168,6 +207,7 @@ export function DocumentsPage() {
       )}
       {listing.state === 'loading' && <p class="meta">Loading…</p>}
       {listing.state === 'error' && <p class="error">{listing.message}</p>}
+      {listing.state === 'ready' && <ListingControls listing={listing} view={view} setView={setView} />}
       {listing.state === 'ready' && (
         <table id="documents-table">
           <thead>
@@ -196,6 +236,7 @@ export function DocumentsPage() {
                 <td class="num">{doc.text_units ?? '–'}</td>
                 <td>
                   <span class={`status status-${doc.status}`}>{doc.status}</span>
+                  {doc.reason !== undefined && <div class="meta reason">{doc.reason}</div>}
                 </td>
                 <td>
                   {doc.status === 'deleted' ? (
@@ -225,6 +266,69 @@ export function DocumentsPage() {
           </tbody>
         </table>
       )}
+    </div>
+  )
+}
+
+function ListingControls({
+  listing,
+  view,
+  setView,
+}: {
+  listing: { total: number; counts: Record<string, number>; documents: DocumentInfo[] }
+  view: View
+  setView: (view: View) => void
+}) {
+  const all = Object.values(listing.counts).reduce((a, b) => a + b, 0)
+  const first = view.page * PAGE_SIZE
+  return (
+    <div class="listing-controls">
+      <select
+        id="status-filter"
+        aria-label="Status"
+        value={view.status}
+        onChange={(e) => setView({ ...view, status: e.currentTarget.value, page: 0 })}
+      >
+        <option value="">All ({all})</option>
+        {STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s} ({listing.counts[s] ?? 0})
+          </option>
+        ))}
+      </select>
+      <select
+        id="sort"
+        aria-label="Sort"
+        value={view.sort}
+        onChange={(e) => setView({ ...view, sort: e.currentTarget.value, page: 0 })}
+      >
+        {SORTS.map(([key, label]) => (
+          <option key={key} value={key}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <span class="meta" id="listing-range">
+        {listing.total === 0 ? 'none' : `${first + 1}–${first + listing.documents.length} of ${listing.total}`}
+      </span>
+      <button
+        type="button"
+        class="secondary"
+        id="page-prev"
+        disabled={view.page === 0}
+        onClick={() => setView({ ...view, page: view.page - 1 })}
+      >
+        Previous
+      </button>
+      <button
+        type="button"
+        class="secondary"
+        id="page-next"
+        disabled={first + listing.documents.length >= listing.total}
+        onClick={() => setView({ ...view, page: view.page + 1 })}
+      >
+        Next
+      </button>
     </div>
   )
 }

@@ -49,7 +49,8 @@ describeBrowser('a project without an index, in the web UI', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm()
-    const root = await testdir({ 'settings.yaml': await settings(fake.baseUrl) })
+    // An empty file: the indexer skips it, the listing shows it as skipped with the reason.
+    const root = await testdir({ 'settings.yaml': await settings(fake.baseUrl), 'input/empty.txt': '' })
     for (const file of CHAPTERS)
       await cp(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', file), join(root, 'input', file))
     server = await startServer({ root, port: 0, token: TOKEN, env: {} })
@@ -82,8 +83,8 @@ describeBrowser('a project without an index, in the web UI', () => {
     await page.click('#tab-documents')
     await page.locator('#no-index').waitFor()
     const rows = page.locator('#documents-table tbody tr')
-    await expect.poll(() => rows.count()).toBe(CHAPTERS.length)
-    for (const row of await rows.all()) expect(await row.locator('.status').textContent()).toBe('new')
+    await expect.poll(() => rows.count()).toBe(CHAPTERS.length + 1)
+    expect(await rows.locator('.status').allTextContents()).toEqual(['new', 'new', 'skipped'])
     await page.click('#no-index #build-index')
     const job = page.locator('#job')
     await job.waitFor()
@@ -92,7 +93,15 @@ describeBrowser('a project without an index, in the web UI', () => {
     expect(await job.getAttribute('data-state'), (await job.textContent()) ?? '').toBe('done')
     expect(await job.textContent()).toContain('The new index is published')
     expect(await page.locator('#no-index').count()).toBe(0)
-    await expect.poll(async () => (await rows.locator('.status').allTextContents()).join(',')).toBe('indexed,indexed')
+    await expect
+      .poll(async () => (await rows.locator('.status').allTextContents()).join(','))
+      .toBe('indexed,indexed,skipped')
+    // The status filter keeps only the skipped file, with its reason.
+    await page.selectOption('#status-filter', 'skipped')
+    await expect.poll(() => rows.count()).toBe(1)
+    expect(await rows.first().getAttribute('data-title')).toBe('empty.txt')
+    expect(await rows.first().locator('.reason').textContent()).not.toBe('')
+    expect(await page.locator('#listing-range').textContent()).toBe('1–1 of 1')
 
     await page.click('#tab-ask')
     await page.selectOption('#method', 'basic')
