@@ -23,6 +23,7 @@ import type { QueryService } from './query-service.js'
 import { validEmpty, validIndex, validPreview, validQuery } from './requests.js'
 import { registerUiData } from './ui-data.js'
 import { registerUiRoutes } from './ui-routes.js'
+import { registerApiDocs } from './api-docs.js'
 import { requestLog, type LogLine } from './request-log.js'
 import {
   contentTypeGuard,
@@ -58,6 +59,7 @@ export function createApp(parts: ServerParts): Hono {
   if (cors !== undefined) app.use('*', cors)
   app.get('/health', (c) => c.json({ status: 'ok', api_version: API_VERSION }))
   registerUiRoutes(app) // the web UI's page and bundle: it must load to ask for the token
+  registerApiDocs(app) // the API reference: a description of the API, no project data
   if (parts.token !== undefined) app.use('*', tokenAuth(parts.token))
   app.use('*', originGuard(parts.web))
   app.use('*', contentTypeGuard())

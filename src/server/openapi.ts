@@ -385,6 +385,77 @@ export const OPENAPI = {
     '/openapi.json': {
       get: { summary: 'This document', responses: { '200': ok('OpenAPI 3.1'), '401': STANDARD_ERRORS['401'] } },
     },
+    '/docs': {
+      get: {
+        summary: 'This reference as an HTML page (rendered from this document; public like the web UI page)',
+        security: [],
+        responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+    '/ui/graph': {
+      get: {
+        summary: "The web UI graph viewer's data for the live index (what `export --format html` embeds)",
+        parameters: [
+          {
+            name: 'level',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer', minimum: 0 },
+            description: 'Community level to colour by (default: the deepest)',
+          },
+        ],
+        responses: {
+          '200': ok('{nodes, edges, communities, …}'),
+          '400': error('level is not a whole number'),
+          '401': STANDARD_ERRORS['401'],
+        },
+      },
+    },
+    '/ui/passages': {
+      get: {
+        summary:
+          'The passages an entity was extracted from, or one cited passage, each with its document title (at most 10; total says how many)',
+        parameters: [
+          { name: 'entity', in: 'query', required: false, schema: { type: 'string' }, description: 'An entity title' },
+          {
+            name: 'text_unit',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'A text unit id (instead of entity)',
+          },
+        ],
+        responses: {
+          '200': ok('{total, passages: [{id, human_readable_id, document, text}]}', {
+            type: 'object',
+            properties: {
+              total: { type: 'integer' },
+              passages: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    id: { type: 'string' },
+                    human_readable_id: { type: 'integer' },
+                    document: { type: 'string' },
+                    text: { type: 'string' },
+                  },
+                },
+              },
+            },
+          }),
+          '400': error('Neither entity nor text_unit given'),
+          '401': STANDARD_ERRORS['401'],
+          '404': error('No such entity, or the index has no such table yet'),
+        },
+      },
+    },
+    '/ui/stats': {
+      get: {
+        summary: "The last index run's stats.json (run time, workflows, model calls and cost); null before any run",
+        responses: { '200': ok('{stats}'), '401': STANDARD_ERRORS['401'] },
+      },
+    },
     '/v1/chat/completions': {
       post: {
         summary:

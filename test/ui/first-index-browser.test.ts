@@ -57,6 +57,11 @@ describeBrowser('a project without an index, in the web UI', () => {
     browser = await launchBrowser()
     page = await browser.context.newPage()
     page.on('pageerror', (error) => errors.push(error.message))
+    // A CSP refusal shows as a console error.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+        errors.push(message.text())
+    })
     page.on('response', (response) => {
       // 401 before the token is given is the protocol; a 409 from /ui/stats or a query is "no index yet".
       if (response.status() >= 400 && response.status() !== 401 && response.status() !== 409)
@@ -113,4 +118,18 @@ describeBrowser('a project without an index, in the web UI', () => {
     await page.locator('#source-panel .passage').waitFor()
     expect(errors.join('\n')).toBe('')
   }, 150_000)
+
+  it('/docs shows the API reference, styled under the CSP, from the link in the page', async () => {
+    await page.goto(`${server.url}/docs`)
+    await page.locator('h1').waitFor()
+    await page.click('a[href="#get-documents"]')
+    const section = page.locator('#get-documents')
+    await section.waitFor()
+    expect(await section.locator('code', { hasText: 'sort' }).count()).toBeGreaterThan(0)
+    // The stylesheet applied (no inline style is allowed by the CSP): GET is drawn green.
+    expect(await page.evaluate("getComputedStyle(document.querySelector('#get-documents .method.get')).color")).toBe(
+      'rgb(26, 127, 55)',
+    )
+    expect(errors.join('\n')).toBe('')
+  })
 })
