@@ -8,6 +8,7 @@ interface ServeFlags {
   config?: string
   host?: string
   port?: number
+  quiet?: boolean
 }
 
 function parsePort(value: string): number {
@@ -48,6 +49,7 @@ export function registerServeCommand(program: Command): void {
     .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
     .option('--host <address>', 'address to bind (default server.host, 127.0.0.1); others need GRAPHRAG_SERVER_TOKEN')
     .option('--port <n>', 'port (default server.port, 8010; 0 = any free port)', parsePort)
+    .option('-q, --quiet', 'no line per request (index jobs are still logged)')
     .action(async (flags: ServeFlags) => {
       const { startServer } = await import('../server/start.js')
       const server = await startServer({
@@ -55,11 +57,13 @@ export function registerServeCommand(program: Command): void {
         configFile: flags.config,
         host: flags.host,
         port: flags.port,
+        log: (line) => process.stderr.write(`graphrag: ${new Date().toISOString()} ${line}\n`),
+        requestLog: flags.quiet !== true,
       }).catch((error: unknown) => {
         throw listenError(error) ?? error
       })
       process.stderr.write(
-        `graphrag: serving ${flags.root} at ${server.url} (API description: ${server.url}/openapi.json)\n`,
+        `graphrag: serving ${flags.root} at ${server.url}\ngraphrag: web UI: ${server.url}/ (API description: ${server.url}/openapi.json)\n`,
       )
       if (server.remoteIndex !== undefined) process.stderr.write(`graphrag: index ${server.remoteIndex}\n`)
       for (const problem of server.warnings)

@@ -24,6 +24,8 @@ import type { QueryService } from './query-service.js'
 import { validEmpty, validIndex, validPreview, validQuery } from './requests.js'
 import { registerUiData } from './ui-data.js'
 import { registerUiRoutes } from './ui-routes.js'
+import { registerApiDocs } from './api-docs.js'
+import { requestLog, type LogLine } from './request-log.js'
 import {
   contentTypeGuard,
   corsFor,
@@ -43,17 +45,22 @@ export interface ServerParts {
   maxBodyBytes: number
   maxUploadBytes: number
   web: WebGuardSettings
+  /** Where each request's line goes; undefined = no request log (`serve --quiet`, tests). */
+  requestLog?: LogLine
 }
 
 export function createApp(parts: ServerParts): Hono {
   const app = new Hono()
   app.onError((error, c) => errorReply(c, error))
   app.notFound((c) => c.json({ error: { message: `no route ${c.req.method} ${c.req.path}`, type: 'not_found' } }, 404))
+  // First, so requests the guards refuse are logged too.
+  if (parts.requestLog !== undefined) app.use('*', requestLog(parts.requestLog))
   app.use('*', hostGuard(parts.web))
   const cors = corsFor(parts.web)
   if (cors !== undefined) app.use('*', cors)
   app.get('/health', (c) => c.json({ status: 'ok', api_version: API_VERSION }))
   registerUiRoutes(app) // the web UI's page and bundle: it must load to ask for the token
+  registerApiDocs(app) // the API reference: a description of the API, no project data
   if (parts.token !== undefined) app.use('*', tokenAuth(parts.token))
   app.use('*', originGuard(parts.web))
   app.use('*', contentTypeGuard())

@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../config/index.js'
 import { RequestError } from '../errors.js'
 import { limitBody } from './body-limit.js'
 import type { DocumentCatalog } from './documents.js'
+import { listDocuments, listingQuery } from './document-listing.js'
 import type { IndexJobs } from './index-jobs.js'
 import { uploadedFiles } from './multipart.js'
 
@@ -14,7 +15,10 @@ export function registerDocumentRoutes(
   app: Hono,
   parts: { documents: DocumentCatalog; jobs: IndexJobs; config: () => LoadedConfig; maxUploadBytes: number },
 ): void {
-  app.get('/documents', async (c) => c.json({ documents: await parts.documents.list() }))
+  app.get('/documents', async (c) => {
+    const listing = await listDocuments(parts.documents, listingQuery(c.req.query()))
+    return c.json({ ...listing, index: await parts.documents.hasIndex() })
+  })
   app.post('/documents', limitBody(parts.maxUploadBytes, 'server.max_upload_bytes'), async (c) => {
     const update = wantsUpdate(c, parts.config)
     const files = await uploadedFiles(c.req.raw, 'file')

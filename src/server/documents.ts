@@ -20,7 +20,7 @@ import { ParquetTableStore } from '../storage/table-store.js'
 import { sniffUpload } from './file-sniff.js'
 import { InputStore, type InputFile } from './input-store.js'
 
-type DocumentStatus = 'indexed' | 'new' | 'edited' | 'deleted'
+export type DocumentStatus = 'indexed' | 'new' | 'edited' | 'deleted' | 'skipped' | 'failed'
 
 export interface DocumentEntry {
   /** The document id (SHA-512 of its text unless input.id_column says otherwise): DELETE /documents/{id}. */
@@ -35,6 +35,8 @@ export interface DocumentEntry {
   status: DocumentStatus
   /** Its file in input_storage (null once deleted). */
   file: string | null
+  /** Why a file gives no document: skipped (no readable text, the indexer's warning) or failed (could not be read). */
+  reason?: string
 }
 
 /** The columns of documents.parquet the listing needs (not the text of every document). */
@@ -52,6 +54,8 @@ interface FileDocs {
   size: number
   mtimeMs: number
   docs: Array<{ id: string; title: string; bytes: number }>
+  /** Set when the file gives no document: what the indexer will do with it and why. */
+  problem?: { status: 'skipped' | 'failed'; reason: string }
 }
 
 export interface UploadLimits {
@@ -79,7 +83,8 @@ export class DocumentCatalog {
     const indexedTitles = new Set(indexed.map((d) => d.title))
     const entries: DocumentEntry[] = []
     for (const file of files) {
-      const { docs } = await this.documentsOf(options, file)
+      const { docs, problem } = await this.documentsOf(options, file)
+      if (problem !== undefined) entries.push(problemEntry(file, problem))
       for (const doc of docs) {
         const inIndex = byId.get(doc.id)
         entries.push({
@@ -174,15 +179,20 @@ export class DocumentCatalog {
     const known = this.read.get(file.path)
     if (known !== undefined && known.size === file.size && known.mtimeMs === file.modified.getTime()) return known
     let docs: FileDocs['docs'] = []
+    let problem: FileDocs['problem']
     try {
       const result = await readInputFile(options.baseDir, file.path, options.type, readOptionsFor(options))
       docs = result.documents.map((d) => ({ id: d.id, title: d.title, bytes: Buffer.byteLength(d.text) }))
+      if (docs.length === 0) problem = { status: 'skipped', reason: result.warnings[0] ?? 'no document in it' }
     } catch (error) {
-      // The indexer skips such a file with a warning (unreadable text, or a file-system error such as a
-      // file removed since it was listed); the listing leaves it out likewise. Anything else is a fault.
-      if (!(error instanceof UnreadableTextError || isFsError(error))) throw error
+      // The indexer skips a file without readable text with a warning, and a file-system error (a file
+      // removed since it was listed, no permission) fails its read: both are listed with the reason.
+      // Anything else is a fault.
+      if (error instanceof UnreadableTextError) problem = { status: 'skipped', reason: error.message }
+      else if (isFsError(error)) problem = { status: 'failed', reason: `${error.code}: ${error.message}` }
+      else throw error
     }
-    const entry = { size: file.size, mtimeMs: file.modified.getTime(), docs }
+    const entry = { size: file.size, mtimeMs: file.modified.getTime(), docs, ...(problem ? { problem } : {}) }
     this.read.set(file.path, entry)
     return entry
   }
@@ -248,6 +258,20 @@ export function safeFileName(raw: string): string {
       `file name ${JSON.stringify(raw.slice(0, MAX_NAME))}: expected a plain file name (no folders, not hidden, at most ${MAX_NAME} characters)`,
     )
   return name
+}
+
+/** The entry of a file that gives no document; its id is its path (no document id exists). */
+function problemEntry(file: InputFile, problem: NonNullable<FileDocs['problem']>): DocumentEntry {
+  return {
+    id: file.path,
+    title: file.path,
+    size: file.size,
+    added: file.modified.toISOString(),
+    text_units: 0,
+    status: problem.status,
+    file: file.path,
+    reason: problem.reason,
+  }
 }
 
 function isoDate(value: string): string {

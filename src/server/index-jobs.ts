@@ -26,6 +26,7 @@ const STOP_GRACE_MS = 5000
 
 export class IndexJob {
   readonly id = randomUUID()
+  readonly startedAt = Date.now()
   status: 'running' | 'done' | 'error' | 'interrupted' = 'running'
   /** Stops the run the way Ctrl-C stops `graphrag index`: no new model call, nothing published. */
   readonly interruption = new Interruption()
@@ -140,6 +141,8 @@ export class IndexJobs {
   constructor(
     private readonly project: Project,
     private readonly onFinished: (job: IndexJob) => void,
+    /** The server log: a line when a job starts and when it ends. */
+    private readonly log: (line: string) => void = () => {},
   ) {}
 
   running(): IndexJob | undefined {
@@ -162,6 +165,7 @@ export class IndexJobs {
     const job = new IndexJob(mode, method)
     this.jobs.set(job.id, job)
     this.current = job
+    this.log(`job ${job.id} started: ${mode}${method === undefined ? '' : ` (method ${method})`}`)
     const options = {
       root: this.project.root,
       configFile: this.project.configFile,
@@ -207,8 +211,17 @@ export class IndexJobs {
       this.current = undefined
       job.end(error)
     }
+    this.log(jobEndLine(job, error))
     this.onFinished(job)
   }
+}
+
+function jobEndLine(job: IndexJob, error: unknown): string {
+  const seconds = `${((Date.now() - job.startedAt) / 1000).toFixed(1)} s`
+  if (job.status === 'interrupted') return `job ${job.id} interrupted after ${seconds}`
+  return error === undefined
+    ? `job ${job.id} done in ${seconds}`
+    : `job ${job.id} failed after ${seconds}: ${publicMessage(error)}`
 }
 
 /** Reporter events as `{stage, detail, current, total}` (the same events the progress display shows). */

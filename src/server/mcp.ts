@@ -26,6 +26,9 @@ import { DocumentCatalog } from './documents.js'
 import { publicMessage } from './index-jobs.js'
 import { QueryService, type Project } from './query-service.js'
 import { communityLevel, queryMethod, responseType } from './requests.js'
+import { QUERY_OUTPUT, registerGetSource, structuredAnswer, type ToolReply } from './mcp-sources.js'
+import { SourceLookup } from './sources.js'
+import { LISTING_ARGS, listDocuments, listingQuery } from './document-listing.js'
 
 export interface McpParts {
   queries: QueryService
@@ -53,6 +56,7 @@ function createMcpServer(parts: McpParts): McpServer {
     {
       instructions:
         'A GraphRAG knowledge graph over a document collection. Use `query` to get answers (see its method guide), ' +
+        '`get_source` to read what a citation of an answer points at, ' +
         '`search_entities` then `get_entity` to explore who/what is in the documents, `get_community_report` ' +
         '(or the graphrag://reports resources) for summaries of topic clusters, `list_documents` to see the sources.',
     },
@@ -72,6 +76,7 @@ function createMcpServer(parts: McpParts): McpServer {
           .default(SEARCH_DEFAULTS.responseType)
           .describe('Form of the answer, e.g. "Multiple Paragraphs", "Single Sentence", "List of 3-7 Points"'),
       },
+      outputSchema: QUERY_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args, extra) =>
@@ -87,7 +92,8 @@ function createMcpServer(parts: McpParts): McpServer {
         }
         const { key, answer: cached } = parts.queries.cached(request)
         const answer = cached ?? (await parts.queries.run(request, key, extra.signal))
-        return text(answer.response)
+        const structured = await structuredAnswer(answer, await sourceLookup(parts))
+        return { ...text(answer.response), structuredContent: structured }
       }),
   )
   server.registerTool(
@@ -113,13 +119,14 @@ function createMcpServer(parts: McpParts): McpServer {
           if (title.includes(needle)) return 2
           return e.description.toLowerCase().includes(needle) ? 1 : 0
         }
-        const found = entities
+        const matches = entities
           .map((e) => ({ e, s: score(e) }))
           .filter((x) => x.s > 0)
           .sort((a, b) => b.s - a.s || b.e.degree - a.e.degree || (a.e.title < b.e.title ? -1 : 1))
+        const found = matches
           .slice(0, limit)
           .map(({ e }) => ({ name: e.title, type: e.type, degree: e.degree, description: clip(e.description, 300) }))
-        return json({ entities: found, total_matches: found.length })
+        return json({ entities: found, total_matches: matches.length })
       }),
   )
   server.registerTool(
@@ -178,11 +185,27 @@ function createMcpServer(parts: McpParts): McpServer {
     {
       title: 'The source documents',
       description:
-        'The documents of the collection: title, size, when added, text units and status (indexed, or new/edited/deleted waiting for an update).',
-      inputSchema: {},
+        'The input files of the collection: title, size, when added, text units and status (indexed; new/edited/deleted waiting for an update; ' +
+        'skipped or failed with the reason). Filter by status, sort, page with limit/offset; `total` and `counts` cover every document.',
+      inputSchema: LISTING_ARGS,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async () => guarded(async () => json({ documents: await parts.documents.list() })),
+    async (args) =>
+      guarded(async () => {
+        const query = listingQuery({
+          status: args.status?.join(','),
+          sort: args.sort,
+          limit: String(args.limit),
+          offset: String(args.offset),
+        })
+        return json(await listDocuments(parts.documents, query))
+      }),
+  )
+  registerGetSource(
+    server,
+    () => sourceLookup(parts),
+    guarded,
+    (message) => new McpToolError(message),
   )
   server.registerResource(
     'community-report',
@@ -264,11 +287,7 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
   }
 }
 
-interface ToolResult {
-  [key: string]: unknown
-  content: Array<{ type: 'text'; text: string }>
-  isError?: boolean
-}
+type ToolResult = ToolReply
 
 const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] })
 const json = (value: unknown): ToolResult => text(JSON.stringify(value, null, 2))
@@ -277,9 +296,17 @@ function clip(value: string, max: number): string {
   return value.length <= max ? value : `${value.slice(0, max - 1)}…`
 }
 
-async function readTable<S extends TableSchema>(parts: McpParts, schema: S): Promise<RowOf<S>[]> {
+async function indexStore(parts: McpParts): Promise<ParquetTableStore> {
   const { settings } = parts.queries.config()
-  const store = new ParquetTableStore(await readableIndexDir(settings.output_storage.base_dir))
+  return new ParquetTableStore(await readableIndexDir(settings.output_storage.base_dir))
+}
+
+async function sourceLookup(parts: McpParts): Promise<SourceLookup> {
+  return new SourceLookup(await indexStore(parts))
+}
+
+async function readTable<S extends TableSchema>(parts: McpParts, schema: S): Promise<RowOf<S>[]> {
+  const store = await indexStore(parts)
   if (!(await store.has(schema.name)))
     throw new McpToolError(`the index has no ${schema.name} table; run graphrag index first`)
   return store.read(schema)

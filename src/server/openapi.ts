@@ -1,4 +1,5 @@
 /** /openapi.json: the HTTP API described as OpenAPI 3.1, written as data (a test checks every route is here). */
+import { DOCUMENT_SORTS, DOCUMENT_STATUSES, MAX_PAGE } from './document-listing.js'
 import { API_VERSION } from './diagnostics.js'
 import { SEARCH_METHODS } from '../query/methods.js'
 
@@ -28,6 +29,36 @@ const updateParameter = {
   schema: { type: 'boolean' },
   description: 'Start an update job afterwards (default: server.auto_update)',
 }
+const LISTING_PARAMETERS = [
+  {
+    name: 'status',
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description: `Only these statuses, comma-separated (${DOCUMENT_STATUSES.join(', ')}); default all`,
+  },
+  {
+    name: 'sort',
+    in: 'query',
+    required: false,
+    schema: { enum: [...DOCUMENT_SORTS, ...DOCUMENT_SORTS.map((s) => `-${s}`)] },
+    description: 'Sort key, "-" prefix for descending; default title (ties by title, then id)',
+  },
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE },
+    description: 'At most this many documents (default all)',
+  },
+  {
+    name: 'offset',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 0, default: 0 },
+    description: 'Skip this many (paging)',
+  },
+]
 const JOB_REF = {
   job: {
     type: 'object',
@@ -127,10 +158,12 @@ export const OPENAPI = {
           added: { type: 'string', description: 'ISO time the file was stored' },
           text_units: { type: 'integer', description: 'Text units in the index (0 until indexed)' },
           status: {
-            enum: ['indexed', 'new', 'edited', 'deleted'],
-            description: 'new/edited: waiting for an update; deleted: file gone, still in the index until the update',
+            enum: [...DOCUMENT_STATUSES],
+            description:
+              'new/edited: waiting for an update; deleted: file gone, still in the index until the update; skipped: the file gives no document (reason says why, as the indexer warns); failed: the file could not be read (reason is the error). A skipped or failed file has its path as id and title',
           },
           file: { type: ['string', 'null'], description: 'Its file in input_storage (null once deleted)' },
+          reason: { type: 'string', description: 'Only for skipped and failed: why' },
         },
       },
       QueryResult: {
@@ -230,10 +263,26 @@ export const OPENAPI = {
     '/documents': {
       get: {
         summary: 'The documents of input_storage with their status against the published index',
+        parameters: LISTING_PARAMETERS,
         responses: {
-          '200': ok('{documents}', {
+          '200': ok('{documents, total, offset, limit, counts, index}', {
             type: 'object',
-            properties: { documents: { type: 'array', items: { $ref: '#/components/schemas/Document' } } },
+            properties: {
+              documents: { type: 'array', items: { $ref: '#/components/schemas/Document' } },
+              total: { type: 'integer', description: 'Documents that pass the status filter (before paging)' },
+              offset: { type: 'integer' },
+              limit: { type: ['integer', 'null'] },
+              counts: {
+                type: 'object',
+                description: 'Documents by status, of the whole listing (not filtered)',
+                additionalProperties: { type: 'integer' },
+              },
+              index: {
+                type: 'boolean',
+                description:
+                  'Whether a published index exists; when false, POST /index {"mode": "index"} builds the first',
+              },
+            },
           }),
           '401': STANDARD_ERRORS['401'],
         },
@@ -323,7 +372,7 @@ export const OPENAPI = {
     '/mcp': {
       post: {
         summary:
-          'Model Context Protocol over streamable HTTP (stateless, JSON replies): tools query, search_entities, get_entity, get_community_report, list_documents; resources graphrag://reports/{community}',
+          'Model Context Protocol over streamable HTTP (stateless, JSON replies): tools query, get_source, search_entities, get_entity, get_community_report, list_documents; resources graphrag://reports/{community}',
         requestBody: body({ type: 'object', description: 'A JSON-RPC message of MCP' }),
         responses: { '200': ok('JSON-RPC response'), '401': STANDARD_ERRORS['401'], '415': STANDARD_ERRORS['415'] },
       },
@@ -356,6 +405,77 @@ export const OPENAPI = {
     },
     '/openapi.json': {
       get: { summary: 'This document', responses: { '200': ok('OpenAPI 3.1'), '401': STANDARD_ERRORS['401'] } },
+    },
+    '/docs': {
+      get: {
+        summary: 'This reference as an HTML page (rendered from this document; public like the web UI page)',
+        security: [],
+        responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+    '/ui/graph': {
+      get: {
+        summary: "The web UI graph viewer's data for the live index (what `export --format html` embeds)",
+        parameters: [
+          {
+            name: 'level',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer', minimum: 0 },
+            description: 'Community level to colour by (default: the deepest)',
+          },
+        ],
+        responses: {
+          '200': ok('{nodes, edges, communities, …}'),
+          '400': error('level is not a whole number'),
+          '401': STANDARD_ERRORS['401'],
+        },
+      },
+    },
+    '/ui/passages': {
+      get: {
+        summary:
+          'The passages an entity was extracted from, or one cited passage, each with its document title (at most 10; total says how many)',
+        parameters: [
+          { name: 'entity', in: 'query', required: false, schema: { type: 'string' }, description: 'An entity title' },
+          {
+            name: 'text_unit',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'A text unit id (instead of entity)',
+          },
+        ],
+        responses: {
+          '200': ok('{total, passages: [{id, human_readable_id, document, text}]}', {
+            type: 'object',
+            properties: {
+              total: { type: 'integer' },
+              passages: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    id: { type: 'string' },
+                    human_readable_id: { type: 'integer' },
+                    document: { type: 'string' },
+                    text: { type: 'string' },
+                  },
+                },
+              },
+            },
+          }),
+          '400': error('Neither entity nor text_unit given'),
+          '401': STANDARD_ERRORS['401'],
+          '404': error('No such entity, or the index has no such table yet'),
+        },
+      },
+    },
+    '/ui/stats': {
+      get: {
+        summary: "The last index run's stats.json (run time, workflows, model calls and cost); null before any run",
+        responses: { '200': ok('{stats}'), '401': STANDARD_ERRORS['401'] },
+      },
     },
     '/v1/chat/completions': {
       post: {

@@ -11,6 +11,7 @@ import { DocumentCatalog } from './documents.js'
 import { IndexJobs } from './index-jobs.js'
 import { ModelProbe } from './model-probe.js'
 import { QueryService, type Project } from './query-service.js'
+import type { LogLine } from './request-log.js'
 
 export interface ServeOptions extends Project {
   /** Default: server.host from the settings (127.0.0.1). */
@@ -19,6 +20,10 @@ export interface ServeOptions extends Project {
   port?: number
   /** Default: GRAPHRAG_SERVER_TOKEN from env. */
   token?: string
+  /** Where the server's log lines go (index jobs, and requests unless `requestLog` is false); default none. */
+  log?: LogLine
+  /** Default true: a line per request (`serve --quiet` turns it off). */
+  requestLog?: boolean
 }
 
 export interface RunningServer {
@@ -66,7 +71,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     answers: settings.server.answer_cache_size,
   })
   // A finished job changes the index: answers cached from the previous one would be stale.
-  const jobs = new IndexJobs(options, () => sized.answers.clear())
+  const jobs = new IndexJobs(options, () => sized.answers.clear(), options.log)
   // An index in object storage may be republished by another machine: poll its pointer.
   const stopWatching = watchPublished(settings.output_storage.base_dir, () => sized.answers.clear())
   const app = createApp({
@@ -77,6 +82,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     documents: new DocumentCatalog(() => sized.config()),
     maxBodyBytes: settings.server.max_body_bytes,
     maxUploadBytes: settings.server.max_upload_bytes,
+    ...(options.log !== undefined && options.requestLog !== false ? { requestLog: options.log } : {}),
     web: {
       boundHost: host,
       allowedHosts: settings.server.allowed_hosts ?? [],

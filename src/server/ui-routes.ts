@@ -80,7 +80,8 @@ export function registerUiRoutes(app: Hono): void {
   })
 }
 
-function secure(c: Context): void {
+/** The headers of every page and asset of the web UI (and of /docs). */
+export function secure(c: Context): void {
   c.header('Content-Security-Policy', CSP)
   c.header('X-Content-Type-Options', 'nosniff')
   c.header('Referrer-Policy', 'no-referrer')

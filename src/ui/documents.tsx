@@ -4,8 +4,9 @@
  * the job stream. Queries keep using the previous index until the update publishes the new one.
  */
 import { useEffect, useState } from 'preact/hooks'
-import { api, apiJson, errorOf, postJson } from './api.js'
-import { followJob, type JobProgress } from './job.js'
+import { api, apiJson, errorOf } from './api.js'
+import type { JobProgress } from './job.js'
+import { JobBar, runIndexJob } from './job-bar.js'
 
 export interface DocumentInfo {
   id: string
@@ -14,6 +15,25 @@ export interface DocumentInfo {
   added: string | null
   text_units: number | null
   status: string
+  /** Skipped or failed: why. */
+  reason?: string
+}
+
+const STATUSES = ['indexed', 'new', 'edited', 'deleted', 'skipped', 'failed']
+const SORTS: Array<[string, string]> = [
+  ['title', 'Title'],
+  ['-added', 'Newest'],
+  ['added', 'Oldest'],
+  ['-size', 'Largest'],
+  ['status', 'Status'],
+]
+const PAGE_SIZE = 50
+
+/** What the listing shows: a status filter ('' = all), a sort key and a page. */
+interface View {
+  status: string
+  sort: string
+  page: number
 }
 
 /** What the indexer reads (input.type auto and the per-type readers); the server checks each file's content. */
@@ -26,6 +46,10 @@ type Listing =
   | {
       state: 'ready'
       documents: DocumentInfo[]
+      /** Whether a published index exists (else the next job is the first index). */
+      index: boolean
+      total: number
+      counts: Record<string, number>
     }
 
 export function DocumentsPage() {
@@ -34,31 +58,46 @@ export function DocumentsPage() {
   const [notice, setNotice] = useState<string>('')
   const [dragging, setDragging] = useState(false)
   const [confirming, setConfirming] = useState<string | undefined>()
+  const [view, setView] = useState<View>({ status: '', sort: 'title', page: 0 })
 
   async function load(): Promise<void> {
     try {
-      const response = await api('/documents')
+      const query = new URLSearchParams({
+        sort: view.sort,
+        limit: String(PAGE_SIZE),
+        offset: String(view.page * PAGE_SIZE),
+      })
+      if (view.status !== '') query.set('status', view.status)
+      const response = await api(`/documents?${query}`)
       // A server without the documents API (an older graphrag): the page says so instead of failing.
       if (response.status === 404 || response.status === 405) return setListing({ state: 'unavailable' })
       if (!response.ok) throw await errorOf(response)
-      const body = (await response.json()) as { documents: DocumentInfo[] }
-      setListing({ state: 'ready', documents: body.documents })
+      const body = (await response.json()) as {
+        documents: DocumentInfo[]
+        index?: boolean
+        total?: number
+        counts?: Record<string, number>
+      }
+      // An older server does not say: it had an index when it listed documents, all of them.
+      setListing({
+        state: 'ready',
+        documents: body.documents,
+        index: body.index ?? true,
+        total: body.total ?? body.documents.length,
+        counts: body.counts ?? {},
+      })
     } catch (error) {
       setListing({ state: 'error', message: (error as Error).message })
     }
   }
-  useEffect(() => void load(), [])
+  useEffect(() => void load(), [view])
 
-  /** Follows the job the change started, or starts `update` when the server did not. */
+  const firstIndex = listing.state === 'ready' && !listing.index
+
+  /** Follows the job the change started, or starts one (the first index when there is none yet). */
   async function runUpdate(started: { id: string } | undefined): Promise<void> {
-    let id = started?.id
-    if (id === undefined) {
-      const response = await api('/index', postJson({ mode: 'update' }))
-      // 409: a job is already running; following the running one shows when the index is current again.
-      if (response.status !== 409 && !response.ok) throw await errorOf(response)
-      id = response.status === 409 ? undefined : ((await response.json()) as { job: string }).job
-    }
-    await followJob(id, setJob)
+    // 409: a job is already running; following the running one shows when the index is current again.
+    await runIndexJob(firstIndex ? 'index' : 'update', started, setJob)
     await load()
   }
 
@@ -73,7 +112,9 @@ export function DocumentsPage() {
         method: 'POST',
         body: form,
       })
-      setNotice(`Added ${reply.documents.map((d) => d.title).join(', ')}; updating the index…`)
+      setNotice(
+        `Added ${reply.documents.map((d) => d.title).join(', ')}; ${firstIndex ? 'building' : 'updating'} the index…`,
+      )
       await load()
       await runUpdate(reply.job)
       setNotice('')
@@ -146,8 +187,27 @@ export function DocumentsPage() {
         </p>
       )}
       {job !== undefined && <JobBar job={job} />}
+      {firstIndex && job === undefined && (
+        <section class="card" id="no-index">
+          <p>
+            No index yet.{' '}
+            {listing.total > 0
+              ? `Build one from the ${listing.total} document${listing.total === 1 ? '' : 's'} below, or add more first.`
+              : 'Add documents above, then build it.'}
+          </p>
+          <button
+            type="button"
+            id="build-index"
+            disabled={listing.total === 0}
+            onClick={() => void runUpdate(undefined).catch((e: Error) => setNotice(`Build failed: ${e.message}`))}
+          >
+            Build index
+          </button>
+        </section>
+      )}
       {listing.state === 'loading' && <p class="meta">Loading…</p>}
       {listing.state === 'error' && <p class="error">{listing.message}</p>}
+      {listing.state === 'ready' && <ListingControls listing={listing} view={view} setView={setView} />}
       {listing.state === 'ready' && (
         <table id="documents-table">
           <thead>
@@ -176,6 +236,7 @@ export function DocumentsPage() {
                 <td class="num">{doc.text_units ?? '–'}</td>
                 <td>
                   <span class={`status status-${doc.status}`}>{doc.status}</span>
+                  {doc.reason !== undefined && <div class="meta reason">{doc.reason}</div>}
                 </td>
                 <td>
                   {doc.status === 'deleted' ? (
@@ -209,23 +270,65 @@ export function DocumentsPage() {
   )
 }
 
-function JobBar({ job }: { job: JobProgress }) {
-  const share = job.total > 0 ? Math.min(1, job.current / job.total) : job.finished ? 1 : 0
+function ListingControls({
+  listing,
+  view,
+  setView,
+}: {
+  listing: { total: number; counts: Record<string, number>; documents: DocumentInfo[] }
+  view: View
+  setView: (view: View) => void
+}) {
+  const all = Object.values(listing.counts).reduce((a, b) => a + b, 0)
+  const first = view.page * PAGE_SIZE
   return (
-    <div class="job" id="job" data-state={job.finished ? (job.error === undefined ? 'done' : 'error') : 'running'}>
-      <div class="job-line">
-        <strong>{job.mode ?? 'update'}</strong>{' '}
-        {job.finished ? (job.error === undefined ? 'finished' : 'failed') : 'running'}
-        {' · '}
-        {job.stage}
-        {job.detail !== '' && `: ${job.detail}`}
-      </div>
-      <progress max={1} value={share} />
-      {!job.finished && (
-        <p class="meta">Questions are answered from the previous index until this update is published.</p>
-      )}
-      {job.error !== undefined && <p class="error">{job.error}</p>}
-      {job.summary !== undefined && <p class="meta">{job.summary}</p>}
+    <div class="listing-controls">
+      <select
+        id="status-filter"
+        aria-label="Status"
+        value={view.status}
+        onChange={(e) => setView({ ...view, status: e.currentTarget.value, page: 0 })}
+      >
+        <option value="">All ({all})</option>
+        {STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s} ({listing.counts[s] ?? 0})
+          </option>
+        ))}
+      </select>
+      <select
+        id="sort"
+        aria-label="Sort"
+        value={view.sort}
+        onChange={(e) => setView({ ...view, sort: e.currentTarget.value, page: 0 })}
+      >
+        {SORTS.map(([key, label]) => (
+          <option key={key} value={key}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <span class="meta" id="listing-range">
+        {listing.total === 0 ? 'none' : `${first + 1}–${first + listing.documents.length} of ${listing.total}`}
+      </span>
+      <button
+        type="button"
+        class="secondary"
+        id="page-prev"
+        disabled={view.page === 0}
+        onClick={() => setView({ ...view, page: view.page - 1 })}
+      >
+        Previous
+      </button>
+      <button
+        type="button"
+        class="secondary"
+        id="page-next"
+        disabled={first + listing.documents.length >= listing.total}
+        onClick={() => setView({ ...view, page: view.page + 1 })}
+      >
+        Next
+      </button>
     </div>
   )
 }

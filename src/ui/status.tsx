@@ -1,6 +1,7 @@
 /** Status: /diagnostics (index, tables, vector tables, models reachable) and the last run's stats and cost. */
 import { useEffect, useState } from 'preact/hooks'
 import { apiJson } from './api.js'
+import { BuildIndex } from './job-bar.js'
 
 interface Diagnostics {
   graphrag_version: string
@@ -52,8 +53,9 @@ export function StatusPage() {
         <p id="index-state" class={report.index.present ? 'ok' : 'error'}>
           {report.index.present
             ? `Indexed; the generation in use was published ${report.index.completed_at === null ? '(unknown)' : new Date(report.index.completed_at).toLocaleString()}`
-            : 'No index yet: add documents and run an update.'}
+            : 'No index yet: put documents in the input folder (or add them on the Documents page), then build the index.'}
         </p>
+        {!report.index.present && <BuildIndex onDone={refresh} />}
         {report.index.generation !== undefined && <p class="meta">generation {String(report.index.generation)}</p>}
         <p class="meta">
           {report.index.dir} · graphrag {report.graphrag_version} · API {report.api_version}

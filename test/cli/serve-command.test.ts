@@ -71,4 +71,82 @@ describe('graphrag diagnostics and serve (built CLI)', () => {
       expect(await exited).toBe(0)
     }
   })
+
+  it('serve prints the web UI URL, logs each request and each job without tokens or query strings; --quiet keeps only the job lines', async () => {
+    const root = await testdir({ 'settings.yaml': OFFLINE, 'input/a.txt': 'Marley was dead, to begin with.' })
+    const token = 'log-token-do-not-print'
+    const loud = await startedServe(root, token, [])
+    try {
+      expect(loud.stderr()).toContain(`web UI: ${loud.url}/`)
+      const auth = { authorization: `Bearer ${token}` }
+      expect((await fetch(`${loud.url}/openapi.json?api_key=query-secret`, { headers: auth })).status).toBe(200)
+      expect((await fetch(`${loud.url}/cache/stats`)).status).toBe(401)
+      const job = await fetch(`${loud.url}/index`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '{"mode":"index"}',
+      })
+      const { job: id } = (await job.json()) as { job: string }
+      await loud.waitFor(new RegExp(`job ${id} (done|failed)`))
+      const log = loud.stderr()
+      expect(log).toMatch(/GET \/openapi\.json 200 \d+ ms/)
+      expect(log).toMatch(/GET \/cache\/stats 401 \d+ ms/)
+      expect(log).toMatch(/POST \/index 202 \d+ ms/)
+      expect(log).toContain(`job ${id} started: index`)
+      expect(log).not.toContain(token)
+      expect(log).not.toContain('query-secret')
+    } finally {
+      await loud.stop()
+    }
+    const quiet = await startedServe(root, token, ['--quiet'])
+    try {
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+      expect((await fetch(`${quiet.url}/openapi.json`, { headers: auth })).status).toBe(200)
+      const job = await fetch(`${quiet.url}/index`, { method: 'POST', headers: auth, body: '{"mode":"index"}' })
+      const { job: id } = (await job.json()) as { job: string }
+      await quiet.waitFor(new RegExp(`job ${id} (done|failed)`))
+      expect(quiet.stderr()).toContain(`job ${id} started`)
+      expect(quiet.stderr()).not.toMatch(/ (GET|POST) \//)
+    } finally {
+      await quiet.stop()
+    }
+  }, 60_000)
 })
+
+/** `graphrag serve` (built CLI) on a free port, its stderr collected; `stop` expects a clean exit. */
+async function startedServe(root: string, token: string, flags: string[]) {
+  const child = spawn(
+    process.execPath,
+    [join(PROJECT_ROOT, 'bin', 'graphrag.js'), 'serve', '--root', root, '--port', '0', ...flags],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GRAPHRAG_SERVER_TOKEN: token } },
+  )
+  let stderr = ''
+  const waiters: Array<() => void> = []
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString()
+    for (const wake of waiters.splice(0)) wake()
+  })
+  child.on('exit', () => {
+    for (const wake of waiters.splice(0)) wake()
+  })
+  const waitFor = async (pattern: RegExp): Promise<RegExpExecArray> => {
+    for (;;) {
+      const match = pattern.exec(stderr)
+      if (match !== null) return match
+      if (child.exitCode !== null) throw new Error(`serve exited: ${stderr}`)
+      await new Promise<void>((resolve) => waiters.push(resolve))
+    }
+  }
+  const url = (await waitFor(/at (http:\/\/127\.0\.0\.1:\d+)/))[1]!
+  await waitFor(/web UI: /)
+  return {
+    url,
+    waitFor,
+    stderr: () => stderr,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.on('exit', resolve))
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    },
+  }
+}

@@ -11,12 +11,23 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
+import { DOCUMENTS, TEXT_UNITS } from '../../src/model/index.js'
+import { readableIndexDir } from '../../src/storage/generations.js'
+import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
-const TOOLS = ['curate_entity', 'get_community_report', 'get_entity', 'list_documents', 'query', 'search_entities']
+const TOOLS = [
+  'curate_entity',
+  'get_community_report',
+  'get_entity',
+  'get_source',
+  'list_documents',
+  'query',
+  'search_entities',
+]
 
 type Content = Array<{ type: string; text: string }>
 
@@ -71,6 +82,48 @@ async function exercise(client: Client): Promise<void> {
   expect((read.contents[0] as { text: string }).text).toBe(report.text)
   const docs = JSON.parse((await call('list_documents', {})).text) as { documents: Array<{ status: string }> }
   expect(docs.documents.map((d) => d.status)).toEqual(['indexed', 'indexed'])
+}
+
+interface Structured {
+  method: string
+  answer: string
+  citations: Array<{ cited: string; kind: string; id: string }>
+  sources: Array<{ kind: string; id: string; title: string; cited_as: string[] }>
+}
+
+/** Asks with three methods (tables cited by number, hybrid's [S#] labels) and reads every citation back. */
+async function resolvesEveryCitation(client: Client, root: string): Promise<void> {
+  const store = new ParquetTableStore(await readableIndexDir(join(root, 'output')))
+  const units = await store.read(TEXT_UNITS)
+  const docs = new Map((await store.read(DOCUMENTS)).map((d) => [d.id, d.title]))
+  for (const method of ['basic', 'local', 'hybrid']) {
+    const result = await client.callTool({ name: 'query', arguments: { question: 'Who salvaged the ship?', method } })
+    const structured = result.structuredContent as unknown as Structured
+    expect(structured.answer).toBe((result.content as Content)[0]!.text)
+    expect(structured.citations.length, `${method}: ${structured.answer}`).toBeGreaterThan(0)
+    expect(structured.citations.map((c) => c.cited).every((c) => structured.answer.includes(c.split(' (')[0]!))).toBe(
+      true,
+    )
+    for (const citation of structured.citations) {
+      const got = await client.callTool({ name: 'get_source', arguments: { id: citation.id, kind: citation.kind } })
+      expect(got.isError, `${method} ${citation.cited}`).not.toBe(true)
+      const source = JSON.parse((got.content as Content)[0]!.text) as { kind: string; title: string; text: string }
+      expect(source.kind).toBe(citation.kind)
+      expect(source.title.length).toBeGreaterThan(0)
+      expect(source.text.length, `${method} ${citation.cited}`).toBeGreaterThan(0)
+      const listed = structured.sources.find((s) => s.cited_as.includes(citation.cited))
+      expect(listed?.title).toBe(source.title)
+    }
+    if (method === 'hybrid') expect(structured.citations.map((c) => c.cited)).toContain('S1')
+  }
+  // A bare cited number (as in [Data: Sources (n)]) is a text unit: its text, titled by its document.
+  const unit = units[1]!
+  const bare = await client.callTool({ name: 'get_source', arguments: { id: `Sources (${unit.human_readable_id})` } })
+  const read = JSON.parse((bare.content as Content)[0]!.text) as { id: string; title: string; text: string }
+  expect(read).toMatchObject({ id: unit.id, text: unit.text, title: docs.get(unit.document_id) })
+  const label = await client.callTool({ name: 'get_source', arguments: { id: 'S1' } })
+  expect(label.isError).toBe(true)
+  expect((label.content as Content)[0]!.text).toMatch(/citations/)
 }
 
 async function connected(transport: Transport): Promise<Client> {
@@ -163,6 +216,20 @@ describe('graphrag MCP server', () => {
         body: '{}',
       })
       expect(form.status).toBe(415)
+    }, 60_000)
+
+    it('every citation of a query answer resolves through get_source, with its title and text', async () => {
+      const client = await connected(new StreamableHTTPClientTransport(new URL(`${open.url}/mcp`)))
+      try {
+        await resolvesEveryCitation(client, root)
+        // total_matches counts every match, not only those within the limit.
+        const found = await client.callTool({ name: 'search_entities', arguments: { text: 'a', limit: 1 } })
+        const page = JSON.parse((found.content as Content)[0]!.text) as { entities: unknown[]; total_matches: number }
+        expect(page.entities).toHaveLength(1)
+        expect(page.total_matches).toBeGreaterThan(1)
+      } finally {
+        await client.close()
+      }
     }, 60_000)
 
     it('with the server token, and not without it', async () => {

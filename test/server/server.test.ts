@@ -236,7 +236,9 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     expect(doc.openapi).toBe('3.1.0')
     const source = await readFile(join(PROJECT_ROOT, 'src', 'server', 'app.ts'), 'utf8')
     const others = await Promise.all(
-      ['chat-completions.ts', 'index-stream.ts'].map((f) => readFile(join(PROJECT_ROOT, 'src', 'server', f), 'utf8')),
+      ['chat-completions.ts', 'index-stream.ts', 'ui-data.ts', 'api-docs.ts'].map((f) =>
+        readFile(join(PROJECT_ROOT, 'src', 'server', f), 'utf8'),
+      ),
     )
     const routes = [...[source, ...others].join('\n').matchAll(/app\.(get|post)\('([^']+)'/g)].map(
       (m) => `${m[1]} ${m[2]}`,
