@@ -62,7 +62,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   query: ['query', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
   // eval sits above query: it runs searches, judges their answers, reads the index tables (and CSV with the input reader); only cli imports it.
-  eval: ['eval', 'query', 'config', 'index', 'llm', 'storage', 'model', 'errors'],
+  eval: ['eval', 'query', 'config', 'index', 'llm', 'storage', 'model', 'text', 'errors'],
   // export is a leaf beside query: it reads the tables through storage and never runs the pipeline.
   export: ['export', 'config', 'storage', 'model', 'errors'],
   llm: ['vendor', 'llm', 'storage', 'model', 'text', 'errors', 'logger'],

@@ -6,6 +6,7 @@ import type { EvalResult } from './run.js'
 import type { MetricKey } from './summary.js'
 import { type Bar, barChart, type Point, scatterPlot } from './svg.js'
 import { allTables, renderMarkdown, type Table } from './tables.js'
+import { escapeMarkup } from '../text/markup.js'
 
 function winRateChart(result: EvalResult): string | undefined {
   const bars: Bar[] = result.systems.flatMap((s) =>
@@ -83,10 +84,9 @@ export function markdownReport(result: EvalResult): string {
 }
 
 function htmlTable(t: Table): string {
-  const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
   const row = (cells: readonly string[], tag: string) =>
-    `<tr>${cells.map((c) => `<${tag}>${escapeHtml(c)}</${tag}>`).join('')}</tr>`
-  return `<h2>${escapeHtml(t.title)}</h2><table>${row(t.header, 'th')}${t.rows.map((r) => row(r, 'td')).join('')}</table>`
+    `<tr>${cells.map((c) => `<${tag}>${escapeMarkup(c)}</${tag}>`).join('')}</tr>`
+  return `<h2>${escapeMarkup(t.title)}</h2><table>${row(t.header, 'th')}${t.rows.map((r) => row(r, 'td')).join('')}</table>`
 }
 
 export function htmlReport(result: EvalResult): string {

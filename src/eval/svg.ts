@@ -1,4 +1,5 @@
 /** Inline SVG charts for the eval report: horizontal bars (with an optional interval) and a labelled scatter plot. */
+import { escapeMarkup } from '../text/markup.js'
 
 export interface Bar {
   label: string
@@ -8,10 +9,6 @@ export interface Bar {
 }
 
 const FONT = 'font-family="sans-serif" font-size="12"'
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-}
 
 /** Bars from 0 to `max`, one row each; `marker` draws a dashed reference line (0.5 for win rates). */
 export function barChart(title: string, bars: readonly Bar[], options: { max?: number; marker?: number } = {}): string {
@@ -28,7 +25,7 @@ export function barChart(title: string, bars: readonly Bar[], options: { max?: n
         ? ''
         : `<line x1="${x(b.low).toFixed(1)}" x2="${x(b.high).toFixed(1)}" y1="${y + 8}" y2="${y + 8}" stroke="#222" stroke-width="1.5"/>`
     return (
-      `<text x="${labelWidth - 6}" y="${y + 12}" text-anchor="end" ${FONT}>${escapeXml(b.label)}</text>` +
+      `<text x="${labelWidth - 6}" y="${y + 12}" text-anchor="end" ${FONT}>${escapeMarkup(b.label)}</text>` +
       `<rect x="${labelWidth}" y="${y}" width="${(x(b.value) - labelWidth).toFixed(1)}" height="16" fill="#4a78b5"/>` +
       interval +
       `<text x="${(x(b.value) + 4).toFixed(1)}" y="${y + 12}" ${FONT}>${b.value.toFixed(2)}</text>`
@@ -41,7 +38,7 @@ export function barChart(title: string, bars: readonly Bar[], options: { max?: n
   return svg(
     labelWidth + plot + 60,
     height,
-    `<text x="8" y="16" ${FONT} font-weight="bold">${escapeXml(title)}</text>${rows.join('')}${marker}`,
+    `<text x="8" y="16" ${FONT} font-weight="bold">${escapeMarkup(title)}</text>${rows.join('')}${marker}`,
   )
 }
 
@@ -64,17 +61,17 @@ export function scatterPlot(title: string, points: readonly Point[], axes: { x: 
   const dots = points.map(
     (p) =>
       `<circle cx="${px(p.x).toFixed(1)}" cy="${py(p.y).toFixed(1)}" r="4" fill="#4a78b5"/>` +
-      `<text x="${(px(p.x) + 6).toFixed(1)}" y="${(py(p.y) + 4).toFixed(1)}" ${FONT}>${escapeXml(p.label)}</text>`,
+      `<text x="${(px(p.x) + 6).toFixed(1)}" y="${(py(p.y) + 4).toFixed(1)}" ${FONT}>${escapeMarkup(p.label)}</text>`,
   )
   const frame =
     `<line x1="${left}" y1="${bottom}" x2="${width - 20}" y2="${bottom}" stroke="#222"/>` +
     `<line x1="${left}" y1="40" x2="${left}" y2="${bottom}" stroke="#222"/>` +
-    `<text x="${left}" y="${height - 12}" ${FONT}>${escapeXml(axes.x)} (0 – ${maxX.toPrecision(3)})</text>` +
-    `<text x="8" y="34" ${FONT}>${escapeXml(axes.y)} (max ${maxY.toPrecision(3)})</text>`
+    `<text x="${left}" y="${height - 12}" ${FONT}>${escapeMarkup(axes.x)} (0 – ${maxX.toPrecision(3)})</text>` +
+    `<text x="8" y="34" ${FONT}>${escapeMarkup(axes.y)} (max ${maxY.toPrecision(3)})</text>`
   return svg(
     width,
     height,
-    `<text x="8" y="16" ${FONT} font-weight="bold">${escapeXml(title)}</text>${frame}${dots.join('')}`,
+    `<text x="8" y="16" ${FONT} font-weight="bold">${escapeMarkup(title)}</text>${frame}${dots.join('')}`,
   )
 }
 

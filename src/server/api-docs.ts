@@ -7,6 +7,7 @@
 import type { Hono } from 'hono'
 import { OPENAPI } from './openapi.js'
 import { secure } from './ui-routes.js'
+import { escapeMarkup } from '../text/markup.js'
 
 interface Parameter {
   name: string
@@ -24,14 +25,14 @@ interface Operation {
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>
 }
 
-const METHODS = ['get', 'post', 'put', 'delete'] as const
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 const STYLE_PATH = '/docs/style.css'
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1b1f24;background:#fff}
 @media (prefers-color-scheme:dark){body{color:#e6e6e6;background:#15181c}a{color:#8ab4f8}pre,code{background:#22262b}}
 h1{margin-bottom:0}nav ul{columns:2;padding-left:1rem}section.op{border-top:1px solid #8884;padding:.5rem 0}
 .method{display:inline-block;min-width:4rem;font:600 .8rem monospace;text-transform:uppercase}
-.get{color:#1a7f37}.post{color:#0969da}.delete{color:#cf222e}.put{color:#9a6700}
+.get{color:#1a7f37}.post{color:#0969da}.delete{color:#cf222e}.put,.patch{color:#9a6700}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #8883;text-align:left;padding:.2rem .4rem;vertical-align:top}
 pre{overflow-x:auto;padding:.5rem;background:#f3f4f6;font-size:.8rem}code{background:#f3f4f6;padding:0 .2rem}`
 
@@ -46,9 +47,6 @@ export function registerApiDocs(app: Hono): void {
   })
 }
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
-
 /** The anchor of one operation: `get-documents-id` for GET /documents/{id}. */
 export function operationAnchor(method: string, path: string): string {
   return `${method}${path.replace(/[^a-zA-Z0-9]+/g, '-')}`.replace(/-+$/, '')
@@ -62,24 +60,24 @@ function renderApiDocs(): string {
   const toc = operations
     .map(
       ({ path, method, op }) =>
-        `<li><a href="#${operationAnchor(method, path)}"><span class="method ${method}">${method}</span> ${escape(path)}</a> ${escape(op.summary ?? '')}</li>`,
+        `<li><a href="#${operationAnchor(method, path)}"><span class="method ${method}">${method}</span> ${escapeMarkup(path)}</a> ${escapeMarkup(op.summary ?? '')}</li>`,
     )
     .join('\n')
   const schemas = Object.entries(OPENAPI.components.schemas as Record<string, unknown>)
-    .map(([name, schema]) => `<h3 id="schema-${escape(name)}">${escape(name)}</h3>\n${schemaBlock(schema)}`)
+    .map(([name, schema]) => `<h3 id="schema-${escapeMarkup(name)}">${escapeMarkup(name)}</h3>\n${schemaBlock(schema)}`)
     .join('\n')
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>graphrag API ${escape(OPENAPI.info.version)}</title>
+<title>graphrag API ${escapeMarkup(OPENAPI.info.version)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${STYLE_PATH}">
 </head>
 <body>
-<h1>${escape(OPENAPI.info.title)}</h1>
-<p>API ${escape(OPENAPI.info.version)} · ${escape(OPENAPI.info.description)} · <a href="/openapi.json">openapi.json</a> · <a href="/">web UI</a></p>
+<h1>${escapeMarkup(OPENAPI.info.title)}</h1>
+<p>API ${escapeMarkup(OPENAPI.info.version)} · ${escapeMarkup(OPENAPI.info.description)} · <a href="/openapi.json">openapi.json</a> · <a href="/">web UI</a></p>
 <nav><ul>
 ${toc}
 </ul></nav>
@@ -94,25 +92,25 @@ ${schemas}
 function renderOperation(path: string, method: string, op: Operation): string {
   const parts = [
     `<section class="op" id="${operationAnchor(method, path)}">`,
-    `<h2><span class="method ${method}">${method}</span> <code>${escape(path)}</code></h2>`,
-    `<p>${escape(op.summary ?? '')}</p>`,
+    `<h2><span class="method ${method}">${method}</span> <code>${escapeMarkup(path)}</code></h2>`,
+    `<p>${escapeMarkup(op.summary ?? '')}</p>`,
   ]
-  if (op.description !== undefined) parts.push(`<p>${escape(op.description)}</p>`)
+  if (op.description !== undefined) parts.push(`<p>${escapeMarkup(op.description)}</p>`)
   if (op.parameters !== undefined && op.parameters.length > 0) {
     const rows = op.parameters.map(
       (p) =>
-        `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}${p.required === true ? ', required' : ''}</td><td>${schemaSummary(p.schema)}</td><td>${escape(p.description ?? '')}</td></tr>`,
+        `<tr><td><code>${escapeMarkup(p.name)}</code></td><td>${escapeMarkup(p.in)}${p.required === true ? ', required' : ''}</td><td>${schemaSummary(p.schema)}</td><td>${escapeMarkup(p.description ?? '')}</td></tr>`,
     )
     parts.push(`<h3>Parameters</h3><table><tbody>${rows.join('')}</tbody></table>`)
   }
   for (const [type, media] of Object.entries(op.requestBody?.content ?? {}))
-    parts.push(`<h3>Body <code>${escape(type)}</code></h3>`, schemaBlock(media.schema))
+    parts.push(`<h3>Body <code>${escapeMarkup(type)}</code></h3>`, schemaBlock(media.schema))
   const responses = Object.entries(op.responses ?? {}).map(
     ([status, r]) =>
-      `<tr><td>${escape(status)}</td><td>${escape(r.description ?? '')}${responseSchemas(r.content)}</td><td>${Object.keys(
+      `<tr><td>${escapeMarkup(status)}</td><td>${escapeMarkup(r.description ?? '')}${responseSchemas(r.content)}</td><td>${Object.keys(
         r.content ?? {},
       )
-        .map((t) => `<code>${escape(t)}</code>`)
+        .map((t) => `<code>${escapeMarkup(t)}</code>`)
         .join(' ')}</td></tr>`,
   )
   parts.push(`<h3>Responses</h3><table><tbody>${responses.join('')}</tbody></table>`, '</section>')
@@ -123,18 +121,21 @@ function renderOperation(path: string, method: string, op: Operation): string {
 function responseSchemas(content: Record<string, { schema?: unknown }> | undefined): string {
   return Object.entries(content ?? {})
     .filter(([, media]) => Object.keys((media.schema ?? {}) as object).some((key) => key !== 'type'))
-    .map(([type, media]) => `<details><summary>${escape(type)} schema</summary>${schemaBlock(media.schema)}</details>`)
+    .map(
+      ([type, media]) =>
+        `<details><summary>${escapeMarkup(type)} schema</summary>${schemaBlock(media.schema)}</details>`,
+    )
     .join('')
 }
 
 /** A schema as indented JSON, its `$ref`s linked to the schema section. */
 function schemaBlock(schema: unknown): string {
-  const text = escape(JSON.stringify(schema ?? {}, null, 2))
+  const text = escapeMarkup(JSON.stringify(schema ?? {}, null, 2))
   return `<pre>${text.replace(/&quot;#\/components\/schemas\/(\w+)&quot;/g, '<a href="#schema-$1">$1</a>')}</pre>`
 }
 
 function schemaSummary(schema: unknown): string {
   const s = (schema ?? {}) as { type?: unknown; enum?: unknown[] }
-  if (Array.isArray(s.enum)) return s.enum.map((v) => `<code>${escape(String(v))}</code>`).join(' ')
-  return escape(Array.isArray(s.type) ? s.type.join(' | ') : String(s.type ?? ''))
+  if (Array.isArray(s.enum)) return s.enum.map((v) => `<code>${escapeMarkup(String(v))}</code>`).join(' ')
+  return escapeMarkup(Array.isArray(s.type) ? s.type.join(' | ') : String(s.type ?? ''))
 }
