@@ -98,7 +98,8 @@ function contextIds(text: string, limit: number): string[] {
 
 /** The rows of one `-----Name-----` section of a context; undefined when the context has none. */
 function sectionOf(text: string, name: string): string | undefined {
-  const start = text.indexOf(`-----${name}-----`)
+  // The title alone on its line: prompts also name a table in their instructions ("such as -----Entities-----").
+  const start = text.search(new RegExp(`^-----${name}-----$`, 'm'))
   if (start < 0) return undefined
   const next = text.indexOf('\n-----', start + name.length + 10)
   return text.slice(start, next < 0 ? undefined : next)
@@ -128,7 +129,9 @@ function report(messages: readonly ChatMessageLike[], kind: PromptKind): string 
 }
 
 function answer(messages: readonly ChatMessageLike[], table: string): string {
-  const ids = contextIds(prompt(messages), 3).join(', ')
+  // Cites rows of the table it names: local search's context starts with reports, whose ids are not entities'.
+  const text = prompt(messages)
+  const ids = contextIds(sectionOf(text, table) ?? text, 3).join(', ')
   return `## Answer\n\nThe data answers the question "${lastUser(messages).slice(0, 80)}" [Data: ${table} (${ids})].`
 }
 
