@@ -42,7 +42,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'logger',
     'version',
   ],
-  config: ['vendor', 'config', 'model', 'errors', 'llm', 'storage', 'prompts', 'logger'],
+  config: ['vendor', 'config', 'model', 'errors', 'llm', 'storage', 'prompts', 'text', 'logger'],
   index: ['index', 'config', 'graph', 'llm', 'storage', 'model', 'prompts', 'text', 'errors', 'logger', 'version'],
   // server sits beside cli: the HTTP API over the same library functions (and export's graph data for the web UI).
   server: [

@@ -1,5 +1,5 @@
 /** Settings of entity resolution (ours): name merging, noise control and the curation file (docs/entity-resolution.md). */
-import { bool, int, section, str, strList } from '../fields.js'
+import { bool, int, optionalNum, section, str, strList } from '../fields.js'
 
 /** Names made only of these words are dropped as noise (after normalisation, lower case). */
 export const DEFAULT_STOP_WORDS = [
@@ -50,6 +50,35 @@ export const entityResolution = section({
   generic_min_frequency: int(
     20,
     'Fast method: a generic noun phrase is dropped unless it occurs in at least this many text units.',
+    { min: 1, max: 1_000_000 },
+  ),
+  fuzzy_threshold: optionalNum(
+    'Also merge names whose keys are this similar by edit distance (1 − edits ÷ the longer key; 0.9 joins "ferry cooperative" and "ferry cooperativ"). Null: off.',
+    { min: 0.5, max: 1, example: 0.9 },
+  ),
+  fuzzy_min_length: int(
+    6,
+    'Keys shorter than this are never fuzzy-matched: short names differ by one letter ("bob", "rob").',
+    { min: 1, max: 1000 },
+  ),
+  embedding_threshold: optionalNum(
+    "Also merge names whose embeddings (of the name and the entity's type) have at least this cosine similarity. Null: off. Calls embedding_model_id once per name.",
+    { min: 0.5, max: 1, example: 0.93 },
+  ),
+  embedding_model_id: str('default_embedding_model', 'Embedding model of embedding_threshold.'),
+  embedding_max_names: int(
+    3000,
+    'Names of one type compared pairwise by embedding; a type with more names is skipped with a warning (the comparison grows with the square).',
+    { min: 2, max: 1_000_000 },
+  ),
+  confirm_with_model: bool(
+    false,
+    'Ask completion_model_id whether each fuzzy or embedding candidate pair names one thing; only pairs it confirms are merged. Off: every candidate above its threshold is merged.',
+  ),
+  completion_model_id: str('default_completion_model', 'Chat model of confirm_with_model.'),
+  max_candidates: int(
+    2000,
+    'At most this many candidate pairs per run, most similar first; the rest are counted and reported, not merged.',
     { min: 1, max: 1_000_000 },
   ),
   curation_file: str(

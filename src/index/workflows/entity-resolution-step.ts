@@ -12,6 +12,7 @@ import { curationPath, parseCurationRules, readCurationRules } from '../../confi
 import { NOISE_REASONS } from '../operations/entity-resolution/noise.js'
 import { type Resolution, resolutionOptions, resolveGraph } from '../operations/entity-resolution/resolve.js'
 import { curationRows } from '../operations/entity-resolution/curation-state.js'
+import { candidateMerges } from './entity-resolution-candidates.js'
 import type { WorkflowContext } from '../workflow.js'
 
 const curationFile = (s: Settings) => curationPath(s.root, s.entity_resolution.curation_file)
@@ -36,7 +37,8 @@ export async function resolveEntities(
   const file = curationFile(ctx.settings)
   const rules = await readCurationRules(file)
   const options = resolutionOptions(ctx.settings, method, rules)
-  const out = resolveGraph(graph.entities, graph.relationships, options)
+  const keyMerges = await candidateMerges(ctx, graph.entities, options)
+  const out = resolveGraph(graph.entities, graph.relationships, { ...options, keyMerges })
   if (out.aliases.length > 0 || options.normalize) await ctx.tables.write(ENTITY_ALIASES, out.aliases)
   else if (await ctx.tables.has(ENTITY_ALIASES.name)) {
     // Left from a run that merged names: its aliases name entities this run does not merge.

@@ -13,6 +13,7 @@ import { extractGraphUsage, guessExtractedGraph } from '../operations/estimate-u
 import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
+import { resolutionFingerprint, resolutionModels } from './entity-resolution-candidates.js'
 import { curationFingerprint, resolveEntities } from './entity-resolution-step.js'
 import { extractFromUnits, prefetchUnits, readGleaningPrompts, type UnitExtractionStep } from './unit-extraction.js'
 
@@ -44,13 +45,17 @@ export const extractGraph: Workflow = {
       raw: s.snapshots.raw_graph,
       ...(normalize ? { normalize_titles: true } : {}),
       ...(strict ? { fail_on_empty_replies: true } : {}),
-      entity_resolution: s.entity_resolution,
+      entity_resolution: resolutionFingerprint(s),
     }
   },
   external: curationFingerprint,
   models: (s) => ({
-    chat: unique([s.extract_graph.completion_model_id, s.summarize_descriptions.completion_model_id]),
-    embedding: [],
+    chat: unique([
+      s.extract_graph.completion_model_id,
+      s.summarize_descriptions.completion_model_id,
+      ...resolutionModels(s).chat,
+    ]),
+    embedding: resolutionModels(s).embedding,
   }),
   prompts: (s) => Object.values(promptFiles(s)),
   guessGraph: (s, figures) => guessExtractedGraph(figures, s.extract_graph.max_gleanings),

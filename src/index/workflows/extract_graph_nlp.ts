@@ -9,6 +9,7 @@ import { buildNounGraph } from '../operations/build-noun-graph.js'
 import { createNounPhraseExtractor, extractNounPhrases } from '../operations/noun-phrases/index.js'
 import { guessNounGraph } from '../operations/estimate-usage.js'
 import { defineWorkflow } from '../workflow.js'
+import { resolutionFingerprint, resolutionModels } from './entity-resolution-candidates.js'
 import { curationFingerprint, fromRawGraph, resolveEntities, toRawGraph } from './entity-resolution-step.js'
 
 const NAME = 'extract_graph_nlp'
@@ -20,10 +21,11 @@ export const extractGraphNlp = defineWorkflow({
   fingerprint: (settings) => ({
     normalize_edge_weights: settings.extract_graph_nlp.normalize_edge_weights,
     text_analyzer: settings.extract_graph_nlp.text_analyzer,
-    entity_resolution: settings.entity_resolution,
+    entity_resolution: resolutionFingerprint(settings),
     ...(settings.extract_graph.normalize_titles ? { normalize_titles: true } : {}),
   }),
   external: curationFingerprint,
+  models: resolutionModels,
   guessGraph: (settings, figures) => guessNounGraph(figures, settings.extract_graph.max_gleanings),
   async run(ctx) {
     const settings = ctx.settings.extract_graph_nlp

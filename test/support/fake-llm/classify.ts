@@ -25,6 +25,7 @@ export type PromptKind =
   | 'hybrid_entities'
   | 'hybrid_search'
   | 'preflight'
+  | 'resolution_confirm'
   | EvalKind
   | LazyKind
   | TuneKind
@@ -93,6 +94,8 @@ function classifyText(text: string): PromptKind {
   if (/connectivity test/i.test(text)) return 'preflight'
   const lazy = classifyLazy(text)
   if (lazy !== undefined) return lazy
+  // Entity resolution's confirmation: numbered name pairs, a JSON list of decisions.
+  if (/"decisions"/.test(text) && /same real-world entity/.test(text)) return 'resolution_confirm'
   // Our chunk-graph prompt: numbered units and a JSON list of typed edges between them.
   if (/^-+ unit \S+ -+$/m.test(text) && /"edges"/.test(text)) return 'chunk_graph'
   // DRIFT's HyDE call embeds a report as an example; it has no kind of its own.

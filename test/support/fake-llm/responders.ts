@@ -7,6 +7,7 @@ import type { ChatMessageLike, PromptKind } from './classify.js'
 import { lazyReply } from './lazy.js'
 import { tuneReply } from './tune.js'
 import { evalReply } from './eval-judge.js'
+import { resolutionReply } from './resolution.js'
 
 export interface ResponderRequest {
   kind: PromptKind
@@ -222,6 +223,8 @@ export const BUILTIN_RESPONDER: Responder = ({ kind, messages }) => {
     case 'eval_assertion':
     case 'eval_generate':
       return evalReply(kind, messages)
+    case 'resolution_confirm':
+      return resolutionReply(messages)
     case 'lazy_subqueries':
     case 'lazy_relevance':
     case 'lazy_claims':

@@ -17,6 +17,8 @@ export interface ResolutionOptions {
   /** Undefined: noise control off. */
   readonly noise: NoiseRules | undefined
   readonly rules: readonly CurationRule[]
+  /** Keys merged beyond equality (fuzzy or embedding candidates): key → the key of its group. */
+  readonly keyMerges?: ReadonlyMap<string, string>
 }
 
 export interface Resolution extends CurationOutcome {
@@ -49,11 +51,11 @@ export function resolutionOptions(
   }
 }
 
-export function resolveGraph(
+/** The entities noise control keeps, and how many it dropped for each reason. */
+export function withoutNoise(
   entities: readonly RawEntityRow[],
-  relationships: readonly RawRelationshipRow[],
-  options: ResolutionOptions,
-): Resolution {
+  options: Pick<ResolutionOptions, 'noise'>,
+): { kept: RawEntityRow[]; noise: Set<string>; dropped: Record<NoiseReason, number> } {
   const dropped = Object.fromEntries(NOISE_REASONS.map((r) => [r, 0])) as Record<NoiseReason, number>
   const noise = new Set<string>()
   for (const e of entities) {
@@ -62,12 +64,31 @@ export function resolveGraph(
     dropped[reason]++
     noise.add(e.title)
   }
-  const kept = entities.filter((e) => !noise.has(e.title))
+  return { kept: entities.filter((e) => !noise.has(e.title)), noise, dropped }
+}
+
+/** The key names are merged by: the normalised name (or the title itself), then any candidate merge. */
+export function mergeKey(options: Pick<ResolutionOptions, 'normalize' | 'plurals'>): (name: string) => string {
+  return options.normalize ? (name) => entityKey(name, options.plurals) : (name) => name
+}
+
+export function resolveGraph(
+  entities: readonly RawEntityRow[],
+  relationships: readonly RawRelationshipRow[],
+  options: ResolutionOptions,
+): Resolution {
+  const { kept, noise, dropped } = withoutNoise(entities, options)
   const keptRelationships = relationships.filter((r) => !noise.has(r.source) && !noise.has(r.target))
-  const key = (name: string) => entityKey(name, options.plurals)
-  const merged = options.normalize
-    ? normalizeTitles(kept, keptRelationships, key)
-    : { entities: kept, relationships: keptRelationships, aliases: [], droppedSelfLoops: 0 }
+  const base = mergeKey(options)
+  const merges = options.keyMerges ?? new Map<string, string>()
+  const key = (name: string) => {
+    const k = base(name)
+    return merges.get(k) ?? k
+  }
+  const merged =
+    options.normalize || merges.size > 0
+      ? normalizeTitles(kept, keptRelationships, key)
+      : { entities: kept, relationships: keptRelationships, aliases: [], droppedSelfLoops: 0 }
   const curated = applyCuration(merged, options.rules, key)
   return {
     ...curated,

@@ -19,7 +19,7 @@ export interface NormalizedGraph {
 }
 
 /** The spelling a group keeps: most frequent, then shortest, then first in code-point order (input order never decides). */
-function preferred(a: RawEntityRow, b: RawEntityRow): RawEntityRow {
+export function preferred(a: RawEntityRow, b: RawEntityRow): RawEntityRow {
   if (a.frequency !== b.frequency) return a.frequency > b.frequency ? a : b
   if (a.title.length !== b.title.length) return a.title.length < b.title.length ? a : b
   return a.title <= b.title ? a : b
