@@ -1,5 +1,5 @@
 /** `graphrag curate`: corrections to the graph, written as curation.yaml rules (docs/entity-resolution.md). */
-import type { Command } from 'commander'
+import { type Command, InvalidArgumentError } from 'commander'
 import type { CurationRule } from '../index/run/curation-edit.js'
 
 export interface CurateFlags {
@@ -38,6 +38,29 @@ export function registerCurateCommand(program: Command): void {
   common(curate.command('delete <name>').description('delete an entity and its relationships')).action(
     (name: string, flags: CurateFlags) => run(flags, { action: 'delete', entity: name }),
   )
+  common(
+    curate
+      .command('relate <source> <target>')
+      .description('add a relationship between two entities (joins an existing pair if there is one)'),
+  )
+    .requiredOption('--description <text>', 'what the relationship is')
+    .option('--weight <n>', 'its weight (default 1)', parseWeight)
+    .action((source: string, target: string, flags: CurateFlags & { description: string; weight?: number }) =>
+      run(flags, {
+        action: 'add_relationship',
+        source,
+        target,
+        description: flags.description,
+        ...(flags.weight === undefined ? {} : { weight: flags.weight }),
+      }),
+    )
+  common(
+    curate
+      .command('unrelate <source> <target>')
+      .description('delete the relationship between two entities (in either direction)'),
+  ).action((source: string, target: string, flags: CurateFlags) =>
+    run(flags, { action: 'delete_relationship', source, target }),
+  )
   curate
     .command('list')
     .description('list the rules of curation.yaml, in the order they are applied')
@@ -47,6 +70,13 @@ export function registerCurateCommand(program: Command): void {
       const { listRules } = await import('./curate-run.js')
       await listRules(flags)
     })
+}
+
+function parseWeight(raw: string): number {
+  const weight = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(weight) || weight <= 0)
+    throw new InvalidArgumentError(`expected a number above 0, got "${raw}"`)
+  return weight
 }
 
 async function run(flags: CurateFlags, rule: CurationRule): Promise<void> {

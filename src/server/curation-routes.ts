@@ -1,5 +1,6 @@
 /**
- * POST /graph/entities/merge, PATCH /graph/entities/{title}, DELETE /graph/entities/{title}: edits of
+ * POST /graph/entities/merge, PATCH /graph/entities/{title}, DELETE /graph/entities/{title},
+ * POST /graph/relationships, DELETE /graph/relationships/{source}/{target}: edits of
  * the graph written as curation.yaml rules (docs/entity-resolution.md), as `graphrag curate` writes
  * them. `?update=true` starts an update job that applies them (else `graphrag update` or POST /index).
  */
@@ -21,6 +22,13 @@ const PATCH = z
   .strictObject({ title: nonEmptyString().optional(), type: nonEmptyString().optional() })
   .refine((b) => b.title !== undefined || b.type !== undefined, { error: 'expected title (rename) or type' })
 
+const RELATE = z.strictObject({
+  source: nonEmptyString(),
+  target: nonEmptyString(),
+  description: nonEmptyString(),
+  weight: z.number().positive().finite().optional(),
+})
+
 export function registerCurationRoutes(app: Hono, parts: CurationParts): void {
   app.post('/graph/entities/merge', jsonWith(MERGE), async (c) => {
     const { from, into } = c.req.valid('json')
@@ -38,6 +46,12 @@ export function registerCurationRoutes(app: Hono, parts: CurationParts): void {
   })
   app.delete('/graph/entities/:title', async (c) =>
     reply(c, parts, [{ action: 'delete', entity: c.req.param('title') }]),
+  )
+  app.post('/graph/relationships', jsonWith(RELATE), async (c) =>
+    reply(c, parts, [{ action: 'add_relationship', ...c.req.valid('json') }]),
+  )
+  app.delete('/graph/relationships/:source/:target', async (c) =>
+    reply(c, parts, [{ action: 'delete_relationship', source: c.req.param('source'), target: c.req.param('target') }]),
   )
 }
 

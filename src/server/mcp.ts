@@ -230,6 +230,7 @@ function createMcpServer(parts: McpParts): McpServer {
     },
   )
   registerCurationTool(server, parts)
+  registerRelationshipCurationTool(server, parts)
   return server
 }
 
@@ -267,6 +268,43 @@ function registerCurationTool(server: McpServer, parts: McpParts): void {
               : action === 'set_type'
                 ? { action, entity: name, type: v }
                 : { action, entity: name }
+        const added = await addCurationRule(parts.queries.config().settings, rule, 'mcp', new Date())
+        return json({ rule: added.rule, applied_by: 'the next update' })
+      }),
+  )
+}
+
+/** Ours: `curate_relationship` adds or deletes a relationship as a curation.yaml rule. */
+function registerRelationshipCurationTool(server: McpServer, parts: McpParts): void {
+  const name = (what: string) => z.string().min(1).describe(`${what} (matched after normalisation)`)
+  server.registerTool(
+    'curate_relationship',
+    {
+      title: 'Add or delete a relationship of the graph',
+      description:
+        'Add a relationship between two entities (with a description, and a weight, default 1) or delete the relationship between them (either direction). Written as a rule to curation.yaml (audit log: who "mcp") and applied by the next update.',
+      inputSchema: {
+        action: z.enum(['add', 'delete']),
+        source: name('One entity'),
+        target: name('The other entity'),
+        description: z.string().min(1).optional().describe('add: what the relationship is'),
+        weight: z.number().positive().optional().describe('add: its weight (default 1)'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    },
+    async ({ action, source, target, description, weight }) =>
+      guarded(async () => {
+        if (action === 'add' && description === undefined) throw new McpToolError('add needs a description')
+        const rule: CurationRule =
+          action === 'delete'
+            ? { action: 'delete_relationship', source, target }
+            : {
+                action: 'add_relationship',
+                source,
+                target,
+                description: description ?? '',
+                ...(weight === undefined ? {} : { weight }),
+              }
         const added = await addCurationRule(parts.queries.config().settings, rule, 'mcp', new Date())
         return json({ rule: added.rule, applied_by: 'the next update' })
       }),

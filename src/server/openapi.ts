@@ -533,5 +533,33 @@ export const OPENAPI = {
         responses: CURATION_RESPONSES,
       },
     },
+    '/graph/relationships': {
+      post: {
+        summary: 'Add a relationship between two entities (a curation.yaml rule; joins an existing pair)',
+        parameters: [CURATION_UPDATE],
+        requestBody: body({
+          type: 'object',
+          required: ['source', 'target', 'description'],
+          properties: {
+            source: { type: 'string' },
+            target: { type: 'string' },
+            description: { type: 'string' },
+            weight: { type: 'number', exclusiveMinimum: 0 },
+          },
+        }),
+        responses: CURATION_RESPONSES,
+      },
+    },
+    '/graph/relationships/{source}/{target}': {
+      delete: {
+        summary: 'Delete the relationship between two entities, either direction (a curation.yaml rule)',
+        parameters: [
+          { name: 'source', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'target', in: 'path', required: true, schema: { type: 'string' } },
+          CURATION_UPDATE,
+        ],
+        responses: CURATION_RESPONSES,
+      },
+    },
   },
 } as const

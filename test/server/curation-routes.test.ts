@@ -2,7 +2,7 @@
  * The curation routes of `graphrag serve` on an offline index of the demo: each edit is a
  * curation.yaml rule (audit log: who "http"), behind the bearer token; ?update=true applies it.
  */
-import { cp, readFile } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
@@ -11,6 +11,10 @@ import { startServer, type RunningServer } from '../../src/server/start.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { RELATIONSHIPS } from '../../src/model/index.js'
+import { exactTables } from '../support/communities.js'
 import { readSse } from './sse.js'
 
 const TOKEN = 'curation-test-token'
@@ -78,5 +82,78 @@ describe('graph curation routes (real server, offline demo index)', () => {
     const titles = entities.map((e) => e.title)
     for (const gone of ['TOBIAS HARROW', 'KITTIWAKE', 'SKELLING']) expect(titles).not.toContain(gone)
     expect(entities.find((e) => e.title === 'KITTIWAKE FERRY')?.type).toBe('VESSEL')
+  }, 120_000)
+  it('relationships: added over HTTP, deleted over MCP; an update with a new document equals a full index with the same curation.yaml', async () => {
+    const bad = await send('POST', '/graph/relationships', { source: 'Nell Harrow', target: 'Greyling', weight: -1 })
+    expect(bad.status).toBe(400)
+    const added = await send('POST', '/graph/relationships', {
+      source: 'nell harrow',
+      target: 'the greyling',
+      description: 'Nell Harrow sails for the Greyling',
+      weight: 2,
+    })
+    expect(added.status, await added.clone().text()).toBe(201)
+    expect(((await added.json()) as { rules: unknown[] }).rules).toEqual([
+      {
+        action: 'add_relationship',
+        source: 'NELL HARROW',
+        target: 'GREYLING',
+        description: 'Nell Harrow sails for the Greyling',
+        weight: 2,
+      },
+    ])
+    const output = new ParquetTableStore(join(root, 'output'))
+    const existing = (await output.read(RELATIONSHIPS)).find(
+      (r) => r.source !== 'NELL HARROW' && r.target !== 'NELL HARROW',
+    )!
+    const client = new Client({ name: 'curation-test', version: '1.0.0' })
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    )
+    try {
+      const noDescription = await client.callTool({
+        name: 'curate_relationship',
+        arguments: { action: 'add', source: 'Nell Harrow', target: 'Greyling' },
+      })
+      expect(noDescription.isError).toBe(true)
+      const deleted = await client.callTool({
+        name: 'curate_relationship',
+        arguments: { action: 'delete', source: existing.target, target: existing.source },
+      })
+      expect(deleted.isError, JSON.stringify(deleted.content)).toBeFalsy()
+    } finally {
+      await client.close()
+    }
+    const unknown = await send('DELETE', '/graph/relationships/Nobody%20At%20All/Greyling')
+    expect(unknown.status).toBe(404)
+
+    await writeFile(
+      join(root, 'input', '06-the-new-pier.txt'),
+      'Nell Harrow opened the New Pier beside the Greyling.\n',
+    )
+    const job = await send('POST', '/index', { mode: 'update' })
+    expect(job.status, await job.clone().text()).toBe(202)
+    const { stream } = (await job.json()) as { stream: string }
+    const events = []
+    for await (const m of readSse(await send('GET', stream))) events.push(m)
+    expect(JSON.parse(events.at(-1)!.data)).toEqual({ stage: 'done' })
+
+    const relationships = await output.read(RELATIONSHIPS)
+    const between = (a: string, b: string) =>
+      relationships.find((r) => (r.source === a && r.target === b) || (r.source === b && r.target === a))
+    expect(between('NELL HARROW', 'GREYLING')?.description).toContain('Nell Harrow sails for the Greyling')
+    expect(between(existing.source, existing.target)).toBeUndefined()
+    const audit = (await readFile(join(root, 'curation.audit.jsonl'), 'utf8')).trim().split('\n')
+    expect(audit.slice(-2).map((line) => JSON.parse(line).who)).toEqual(['http', 'mcp'])
+
+    const full = await testdir({})
+    await cp(join(root, 'settings.yaml'), join(full, 'settings.yaml'))
+    await cp(join(root, 'input'), join(full, 'input'), { recursive: true })
+    await cp(join(root, 'curation.yaml'), join(full, 'curation.yaml'))
+    await rm(join(full, 'output'), { recursive: true, force: true })
+    await runIndex({ root: full, env: {}, skipValidation: true })
+    expect(await exactTables(join(root, 'output'))).toEqual(await exactTables(join(full, 'output')))
   }, 120_000)
 })

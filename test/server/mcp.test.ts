@@ -21,6 +21,7 @@ import { testdir } from '../support/testdir.js'
 
 const TOOLS = [
   'curate_entity',
+  'curate_relationship',
   'get_community_report',
   'get_entity',
   'get_source',
