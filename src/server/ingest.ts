@@ -31,7 +31,7 @@ const MAX_INGEST_FILES = 10_000
 
 export function registerIngestRoutes(
   app: Hono,
-  parts: { documents: DocumentCatalog; jobs: IndexJobs; config: () => LoadedConfig },
+  parts: { documents: DocumentCatalog; jobs: IndexJobs; config: () => LoadedConfig; base?: string },
 ): void {
   app.post('/ingest', jsonWith(INGEST), async (c) => {
     const body = c.req.valid('json')
@@ -56,7 +56,7 @@ export function registerIngestRoutes(
       {
         job: job.id,
         mode,
-        stream: `/ingest/stream?job=${job.id}`,
+        stream: `${parts.base ?? ''}/ingest/stream?job=${job.id}`,
         files: files.map((f) => f.name),
         documents: stored,
         skipped,
