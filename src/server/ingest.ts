@@ -20,7 +20,7 @@ import type { IndexJobs } from './index-jobs.js'
 import { streamJob } from './index-stream.js'
 import { jsonWith, nonEmptyString } from './requests.js'
 
-const INGEST = z.object({
+export const INGEST = z.object({
   path: nonEmptyString(),
   incremental: z.boolean({ error: 'expected true or false' }).default(true),
   method: z.enum(['standard', 'fast'], { error: 'expected one of standard, fast' }).optional(),
