@@ -35,8 +35,29 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The workspace this page works on: `/w/{name}` when it was opened at /w/{name}/, else '' (the
+ * server's default workspace). Every project call goes below it.
+ */
+export function apiBase(pathname: string = location.pathname): string {
+  const match = /^\/w\/([a-z0-9-]+)\//.exec(pathname)
+  return match === null ? '' : `/w/${match[1]}`
+}
+
+/** fetch of a project route (below the page's workspace) with the token; a 401 asks for the token and tries again. */
+export function api(path: string, init: RequestInit = {}): Promise<Response> {
+  return authorized(`${apiBase()}${path}`, init)
+}
+
+/** A route of the server itself (GET /workspaces), not of a workspace: same token, no base. */
+export async function serverJson<T>(path: string): Promise<T> {
+  const response = await authorized(path)
+  if (!response.ok) throw await errorOf(response)
+  return (await response.json()) as T
+}
+
 /** fetch with the token; a 401 asks for the token (once for all concurrent calls) and tries again. */
-export async function api(path: string, init: RequestInit = {}): Promise<Response> {
+async function authorized(path: string, init: RequestInit = {}): Promise<Response> {
   for (;;) {
     const token = sessionStorage.getItem(TOKEN_KEY)
     const headers = new Headers(init.headers)
