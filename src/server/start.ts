@@ -64,7 +64,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const opened = [await openProject(options, options.log)]
   const named = new Map<string, { parts: ProjectParts; token: string | undefined }>()
   for (const spec of specs) {
-    const project = await openProject({ root: spec.root, env: options.env }, prefixed(options.log, spec.name))
+    const project = await openProject({ root: spec.root, env: options.env }, prefixed(options.log, spec.name)).catch(
+      (error: unknown) => {
+        // Which of several projects has the problem: say the workspace first.
+        throw error instanceof ConfigError
+          ? new ConfigError(`workspace ${spec.name}: ${error.message}`, { cause: error })
+          : error
+      },
+    )
     opened.push(project)
     named.set(spec.name, { parts: project.parts, token: tokens.get(spec.name) })
   }
