@@ -17,15 +17,15 @@ export interface AuthTable {
 }
 
 /** What a request's path addresses: a named workspace, the default one, or the server itself. */
-export type Target = { kind: 'workspace'; name: string } | { kind: 'default' } | { kind: 'server' }
+type Target = { kind: 'workspace'; name: string } | { kind: 'default' } | { kind: 'server' }
 
-export type Caller = { kind: 'admin' } | { kind: 'workspace'; name: string } | { kind: 'anonymous' }
+type Caller = { kind: 'admin' } | { kind: 'workspace'; name: string } | { kind: 'anonymous' }
 
 /** Routes of the server itself (not of a project): reachable with any valid token. */
 const SERVER_PATHS = new Set(['/openapi.json', '/workspaces'])
 const WORKSPACE_PATH = /^\/w\/([^/]+)(?:\/|$)/
 
-export function targetOf(path: string): Target {
+function targetOf(path: string): Target {
   const match = WORKSPACE_PATH.exec(path)
   if (match !== null) return { kind: 'workspace', name: match[1]! }
   return SERVER_PATHS.has(path) ? { kind: 'server' } : { kind: 'default' }
@@ -40,7 +40,7 @@ export function projectPath(path: string): string {
 const digest = (token: string) => createHash('sha256').update(token).digest()
 
 /** The caller a bearer token identifies; every known token is compared (in constant time), whichever matches. */
-export function identify(table: AuthTable, token: string | undefined): Caller | undefined {
+function identify(table: AuthTable, token: string | undefined): Caller | undefined {
   if (token === undefined) return { kind: 'anonymous' }
   const given = digest(token)
   let caller: Caller | undefined
@@ -50,10 +50,10 @@ export function identify(table: AuthTable, token: string | undefined): Caller | 
   return caller
 }
 
-export type Verdict = 'allowed' | 'unauthorized' | 'hidden' | 'elsewhere'
+type Verdict = 'allowed' | 'unauthorized' | 'hidden' | 'elsewhere'
 
 /** Whether `caller` (undefined: a token that matches none) may reach `target`. */
-export function decide(table: AuthTable, caller: Caller | undefined, target: Target): Verdict {
+function decide(table: AuthTable, caller: Caller | undefined, target: Target): Verdict {
   const anyToken = needsToken(table)
   if (caller?.kind === 'admin')
     return target.kind === 'workspace' && !table.workspaces.has(target.name) ? 'hidden' : 'allowed'

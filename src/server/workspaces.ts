@@ -18,7 +18,7 @@ export interface WorkspaceSpec {
 /** Lowercase letters, digits and inner dashes, at most 40 characters: safe in a URL, a path and an env var name. */
 const NAME = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/
 
-export function checkWorkspaceName(name: string, where: string): string {
+function checkWorkspaceName(name: string, where: string): string {
   if (!NAME.test(name))
     throw new ConfigError(
       `${where}: workspace name ${JSON.stringify(name)} is not allowed; use lowercase letters, digits and inner dashes (at most 40 characters)`,

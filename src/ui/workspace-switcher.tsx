@@ -12,7 +12,7 @@ interface Reachable {
 }
 
 /** The pages this token can open, as [label, path] (the default workspace first). */
-export function workspacePages(reachable: Reachable): [string, string][] {
+function workspacePages(reachable: Reachable): [string, string][] {
   return [
     ...(reachable.default ? [['default', '/'] as [string, string]] : []),
     ...reachable.workspaces.map((w): [string, string] => [w.name, w.path]),
