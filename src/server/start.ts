@@ -61,20 +61,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const specs = workspaceSpecs(settings.root, settings.server.workspaces, options.workspaces ?? [])
   const tokens = workspaceTokens(specs, env)
   checkTokens(host, token, tokens)
-  const opened = [await openProject(options, options.log)]
-  const named = new Map<string, { parts: ProjectParts; token: string | undefined }>()
-  for (const spec of specs) {
-    const project = await openProject({ root: spec.root, env: options.env }, prefixed(options.log, spec.name)).catch(
-      (error: unknown) => {
-        // Which of several projects has the problem: say the workspace first.
-        throw error instanceof ConfigError
-          ? new ConfigError(`workspace ${spec.name}: ${error.message}`, { cause: error })
-          : error
-      },
-    )
-    opened.push(project)
-    named.set(spec.name, { parts: project.parts, token: tokens.get(spec.name) })
-  }
+  const { opened, named } = await openWorkspaces(options, specs, tokens)
   const app = createApp({
     project: opened[0]!.parts,
     workspaces: named,
@@ -116,14 +103,49 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
 }
 
+type OpenedProject = { parts: ProjectParts; output: string; stop: () => Promise<void> }
+
+/** The default workspace and the named ones; if one cannot be opened, those already opened are stopped. */
+async function openWorkspaces(
+  options: ServeOptions,
+  specs: readonly WorkspaceSpec[],
+  tokens: ReadonlyMap<string, string | undefined>,
+): Promise<{ opened: OpenedProject[]; named: Map<string, { parts: ProjectParts; token: string | undefined }> }> {
+  const opened = [await openProject(options, options.log)]
+  const named = new Map<string, { parts: ProjectParts; token: string | undefined }>()
+  const outputs = new Map([[opened[0]!.output, 'the serve root (default workspace)']])
+  try {
+    for (const spec of specs) {
+      const project = await openProject({ root: spec.root, env: options.env }, prefixed(options.log, spec.name)).catch(
+        (error: unknown) => {
+          // Which of several projects has the problem: say the workspace first.
+          throw error instanceof ConfigError
+            ? new ConfigError(`workspace ${spec.name}: ${error.message}`, { cause: error })
+            : error
+        },
+      )
+      opened.push(project)
+      // Two projects publishing into one output folder would overwrite each other's index.
+      const other = outputs.get(project.output)
+      if (other !== undefined)
+        throw new ConfigError(
+          `workspace ${spec.name}: its output_storage.base_dir ${project.output} is also that of ${other}`,
+        )
+      outputs.set(project.output, `workspace ${spec.name}`)
+      named.set(spec.name, { parts: project.parts, token: tokens.get(spec.name) })
+    }
+  } catch (error) {
+    await Promise.all(opened.map((project) => project.stop()))
+    throw error
+  }
+  return { opened, named }
+}
+
 /**
  * One workspace's own query service (and caches), job runner (one job at a time, per project),
  * document catalog and published-index watch: nothing is shared between workspaces.
  */
-async function openProject(
-  project: Project,
-  log: LogLine | undefined,
-): Promise<{ parts: ProjectParts; stop: () => Promise<void> }> {
+async function openProject(project: Project, log: LogLine | undefined): Promise<OpenedProject> {
   const { settings } = loadConfig(project)
   const queries = new QueryService(project, {
     embeddings: settings.server.embedding_cache_size,
@@ -142,6 +164,7 @@ async function openProject(
   }
   return {
     parts,
+    output: settings.output_storage.base_dir,
     stop: async () => {
       stopWatching()
       await jobs.stop()

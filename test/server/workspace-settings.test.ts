@@ -82,6 +82,19 @@ describe('workspace tokens at start', () => {
     )
   })
 
+  it('refuses two workspaces that publish into one output folder', async () => {
+    const shared = await testdir()
+    const output = `output_storage:\n  base_dir: ${JSON.stringify(join(shared, 'out'))}\n`
+    const root = await testdir({
+      'settings.yaml': 'server:\n  workspaces:\n    one: one\n    two: two\n',
+      'one/settings.yaml': output,
+      'two/settings.yaml': output,
+    })
+    await expect(startServer({ root, port: 0, env: {} })).rejects.toThrow(
+      /^workspace two: its output_storage.base_dir .*out is also that of workspace one/,
+    )
+  })
+
   it('a workspace without its own token is open on loopback when there is no admin token', async () => {
     const root = await project()
     await writeFile(join(root, 'docs', 'settings.yaml'), 'input:\n  type: text\n')
