@@ -432,6 +432,14 @@ const DOCUMENT = {
         responses: { '200': page('HTML page') },
       },
     },
+    '/w/{workspace}': {
+      get: {
+        summary: 'Redirects to /w/{workspace}/ (the web UI reads its workspace from the address)',
+        security: [],
+        parameters: [WORKSPACE_PARAMETER],
+        responses: { '308': { description: 'Location: /w/{workspace}/' } },
+      },
+    },
     '/ui/viewer.css': {
       get: { summary: "The graph viewer's style sheet", security: [], responses: { '200': asset('text/css') } },
     },
@@ -579,6 +587,7 @@ const SERVER_PATHS = new Set([
   '/health',
   '/',
   '/w/{workspace}/',
+  '/w/{workspace}',
   '/ui/viewer.css',
   '/ui/{asset}',
   '/docs',

@@ -134,6 +134,12 @@ describe('workspaces on one server', () => {
       expect(((await wrong.json()) as { error: { type: string } }).error.type).toBe('unauthorized')
     }
     expect((await fetch(url('/health'))).status).toBe(200)
+    // The web UI's page is public on any workspace address (the same page, naming none).
+    const page = await fetch(url('/w/alpha/'))
+    expect(page.status).toBe(200)
+    expect(await page.text()).toBe(await (await fetch(url('/w/charlie/'))).text())
+    const bare = await fetch(url('/w/alpha'), { redirect: 'manual' })
+    expect([bare.status, bare.headers.get('location')]).toEqual([308, '/w/alpha/'])
     expect((await fetch(url('/w/alpha/documents'), { headers: { authorization: 'Basic x' } })).status).toBe(400)
   })
 
