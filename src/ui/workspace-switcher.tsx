@@ -1,10 +1,11 @@
 /**
  * The workspace switcher of the header: the workspaces this token reaches (GET /workspaces), each a
  * page of its own at /w/{name}/ (the default workspace at /). Hidden when there is only one. A page
- * on a workspace the token does not reach moves to the first one it does.
+ * on a workspace the token does not reach moves to the first one it does. It never asks for the token
+ * itself: it asks the server again when the page's calls have been given one.
  */
 import { useEffect, useState } from 'preact/hooks'
-import { apiBase, serverJson } from './api.js'
+import { apiBase, onTokenSaved, serverJson } from './api.js'
 
 interface Reachable {
   default: boolean
@@ -23,16 +24,21 @@ export function WorkspaceSwitcher() {
   const [pages, setPages] = useState<[string, string][]>([])
   const here = `${apiBase()}/`
   useEffect(() => {
-    serverJson<Reachable>('/workspaces').then(
-      (reachable) => {
-        const found = workspacePages(reachable)
-        setPages(found)
-        if (found.length > 0 && !found.some(([, path]) => path === here))
-          location.replace(`${found[0]![1]}${location.hash}`)
-      },
-      // An older server without workspaces: no switcher.
-      () => setPages([]),
-    )
+    const load = () =>
+      serverJson<Reachable>('/workspaces').then(
+        (reachable) => {
+          // Refused (no token yet): asked again once the page's own calls have a token.
+          if (reachable === undefined) return
+          const found = workspacePages(reachable)
+          setPages(found)
+          if (found.length > 0 && !found.some(([, path]) => path === here))
+            location.replace(`${found[0]![1]}${location.hash}`)
+        },
+        // A network failure: no switcher; the page's own calls say what is wrong.
+        () => setPages([]),
+      )
+    void load()
+    return onTokenSaved(load)
   }, [])
   if (pages.length < 2) return null
   return (
