@@ -131,6 +131,7 @@ describe('workspaces on one server', () => {
       expect((await fetch(url(path))).status, path).toBe(401)
       const wrong = await fetch(url(path), as('not-a-token'))
       expect(wrong.status, path).toBe(401)
+      expect(wrong.headers.get('www-authenticate'), path).toMatch(/^Bearer /)
       expect(((await wrong.json()) as { error: { type: string } }).error.type).toBe('unauthorized')
     }
     expect((await fetch(url('/health'))).status).toBe(200)
