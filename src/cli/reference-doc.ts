@@ -58,11 +58,18 @@ function typeOf(p: { type?: unknown; enum?: readonly unknown[] }): string {
 /** docs/http-api.md's endpoint reference, from the same /openapi.json the server serves. */
 export function renderHttpReference(spec: { paths: Record<string, Record<string, Operation>> }): string {
   const out = ['| method | path | what it does |', '|---|---|---|']
+  // Project routes again under /w/{workspace} (x-workspace-of) are one note, not a second reference.
   const ops = Object.entries(spec.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+    Object.entries(methods)
+      .filter(([, op]) => !('x-workspace-of' in op))
+      .map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
   )
   for (const { path, method, op } of ops) out.push(`| ${method} | \`${path}\` | ${cell(op.summary ?? '')} |`)
-  out.push('')
+  out.push(
+    '',
+    'Every project route is also served under `/w/{workspace}` for each workspace of the server ([workspaces.md](workspaces.md)).',
+    '',
+  )
   for (const { path, method, op } of ops) {
     out.push(`### ${method} ${path}`, '', cell(op.summary ?? ''), '')
     if (op.description) out.push(cell(op.description), '')

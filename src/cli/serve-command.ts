@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from '../vendor/commander.js'
 import { ConfigError } from '../errors.js'
+import { parseWorkspaceFlag } from '../server/workspaces.js'
 
 interface ServeFlags {
   root: string
@@ -9,6 +10,16 @@ interface ServeFlags {
   host?: string
   port?: number
   quiet?: boolean
+  workspace: { name: string; root: string }[]
+}
+
+/** --workspace name=root, repeatable: each another project served under /w/{name}/. */
+function collectWorkspace(value: string, previous: { name: string; root: string }[]): { name: string; root: string }[] {
+  try {
+    return [...previous, parseWorkspaceFlag(value)]
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error))
+  }
 }
 
 function parsePort(value: string): number {
@@ -50,6 +61,12 @@ export function registerServeCommand(program: Command): void {
     .option('--host <address>', 'address to bind (default server.host, 127.0.0.1); others need GRAPHRAG_SERVER_TOKEN')
     .option('--port <n>', 'port (default server.port, 8010; 0 = any free port)', parsePort)
     .option('-q, --quiet', 'no line per request (index jobs are still logged)')
+    .option(
+      '-w, --workspace <name=root>',
+      'also serve the project at <root> under /w/<name>/ (repeatable; adds to server.workspaces)',
+      collectWorkspace,
+      [],
+    )
     .action(async (flags: ServeFlags) => {
       const { startServer } = await import('../server/start.js')
       const server = await startServer({
@@ -59,12 +76,15 @@ export function registerServeCommand(program: Command): void {
         port: flags.port,
         log: (line) => process.stderr.write(`graphrag: ${new Date().toISOString()} ${line}\n`),
         requestLog: flags.quiet !== true,
+        workspaces: flags.workspace,
       }).catch((error: unknown) => {
         throw listenError(error) ?? error
       })
       process.stderr.write(
         `graphrag: serving ${flags.root} at ${server.url}\ngraphrag: web UI: ${server.url}/ (API description: ${server.url}/openapi.json)\n`,
       )
+      for (const workspace of server.workspaces)
+        process.stderr.write(`graphrag: workspace ${workspace.name}: ${workspace.root} at ${workspace.url}\n`)
       if (server.remoteIndex !== undefined) process.stderr.write(`graphrag: index ${server.remoteIndex}\n`)
       for (const problem of server.warnings)
         process.stderr.write(

@@ -23,6 +23,8 @@ interface Operation {
   parameters?: readonly Parameter[]
   requestBody?: { content?: Record<string, { schema?: unknown }> }
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>
+  /** Set on a project route's copy under /w/{workspace}: the route it repeats. */
+  'x-workspace-of'?: string
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
@@ -57,7 +59,8 @@ function renderApiDocs(): string {
   const operations = Object.entries(paths).flatMap(([path, item]) =>
     METHODS.filter((m) => item[m] !== undefined).map((method) => ({ path, method, op: item[method]! })),
   )
-  const toc = operations
+  const [copies, own] = partition(operations, ({ op }) => op['x-workspace-of'] !== undefined)
+  const toc = own
     .map(
       ({ path, method, op }) =>
         `<li><a href="#${operationAnchor(method, path)}"><span class="method ${method}">${method}</span> ${escapeMarkup(path)}</a> ${escapeMarkup(op.summary ?? '')}</li>`,
@@ -81,12 +84,30 @@ function renderApiDocs(): string {
 <nav><ul>
 ${toc}
 </ul></nav>
-${operations.map(({ path, method, op }) => renderOperation(path, method, op)).join('\n')}
+${own.map(({ path, method, op }) => renderOperation(path, method, op)).join('\n')}
+${renderWorkspaceCopies(copies)}
 <h2>Schemas</h2>
 ${schemas}
 </body>
 </html>
 `
+}
+
+type Listed = { path: string; method: string; op: Operation }
+
+function partition(operations: Listed[], test: (o: Listed) => boolean): [Listed[], Listed[]] {
+  return [operations.filter(test), operations.filter((o) => !test(o))]
+}
+
+/** Every project route again under /w/{workspace}: one line each, linking to the route it repeats. */
+function renderWorkspaceCopies(copies: readonly Listed[]): string {
+  const rows = copies.map(({ path, method, op }) => {
+    const of = op['x-workspace-of'] ?? path
+    return `<tr id="${operationAnchor(method, path)}"><td><span class="method ${method}">${method}</span></td><td><code>${escapeMarkup(path)}</code></td><td><a href="#${operationAnchor(method, of)}">${escapeMarkup(of)}</a></td></tr>`
+  })
+  return `<section class="op" id="workspaces"><h2>Workspace routes</h2>
+<p>Every project route is also served under <code>/w/{workspace}</code> for each workspace of the server (its own index, jobs and caches); the same parameters, bodies and responses, plus a 404 for a workspace the token does not reach.</p>
+<table><tbody>${rows.join('')}</tbody></table></section>`
 }
 
 function renderOperation(path: string, method: string, op: Operation): string {

@@ -2,8 +2,7 @@
  * The HTTP API of `graphrag serve` on hono: web-page guards, bearer auth, body limits, validated
  * bodies, routes, and error replies that carry a message and never a stack trace or a secret.
  */
-import { Hono, type Context, type MiddlewareHandler } from 'hono'
-import { bearerAuth } from 'hono/bearer-auth'
+import { Hono, type Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { ConfigError, MissingIndexError, RequestError } from '../errors.js'
 import { maskUrlSecrets } from '../text/url-secrets.js'
@@ -26,6 +25,7 @@ import { registerUiData } from './ui-data.js'
 import { registerUiRoutes } from './ui-routes.js'
 import { registerApiDocs } from './api-docs.js'
 import { requestLog, type LogLine } from './request-log.js'
+import { needsToken, reachableWorkspaces, workspaceAuth } from './workspace-auth.js'
 import {
   contentTypeGuard,
   corsFor,
@@ -35,15 +35,23 @@ import {
   type WebGuardSettings,
 } from './web-guard.js'
 
-export interface ServerParts {
+/** One project's parts: the default workspace (the serve root) or a named one. */
+export interface ProjectParts {
   queries: QueryService
   jobs: IndexJobs
   probe: ModelProbe
-  /** Bearer token every path but /health needs; undefined = no auth (loopback only). */
-  token: string | undefined
   documents: DocumentCatalog
-  maxBodyBytes: number
   maxUploadBytes: number
+}
+
+export interface ServerParts {
+  /** The project at the serve root: the routes without a prefix. */
+  project: ProjectParts
+  /** Named workspaces, each under /w/{name}/ with its own token (undefined: the admin token, if any). */
+  workspaces?: ReadonlyMap<string, { parts: ProjectParts; token: string | undefined }>
+  /** The admin bearer token (GRAPHRAG_SERVER_TOKEN), reaching every workspace; undefined = none. */
+  token: string | undefined
+  maxBodyBytes: number
   web: WebGuardSettings
   /** Where each request's line goes; undefined = no request log (`serve --quiet`, tests). */
   requestLog?: LogLine
@@ -61,11 +69,23 @@ export function createApp(parts: ServerParts): Hono {
   app.get('/health', (c) => c.json({ status: 'ok', api_version: API_VERSION }))
   registerUiRoutes(app) // the web UI's page and bundle: it must load to ask for the token
   registerApiDocs(app) // the API reference: a description of the API, no project data
-  if (parts.token !== undefined) app.use('*', tokenAuth(parts.token))
+  const workspaces = parts.workspaces ?? new Map()
+  const auth = { admin: parts.token, workspaces: new Map([...workspaces].map(([name, w]) => [name, w.token])) }
+  if (needsToken(auth)) app.use('*', workspaceAuth(auth))
   app.use('*', originGuard(parts.web))
   app.use('*', contentTypeGuard())
   app.use('*', limitNonUploads(parts.maxBodyBytes, MULTIPART_PATHS))
   app.get('/openapi.json', (c) => c.json(OPENAPI))
+  app.get('/workspaces', (c) => c.json(reachableWorkspaces(auth, c.req.header('authorization'))))
+  // Named workspaces first: /w/… must not fall to the default project's routes.
+  for (const [name, workspace] of workspaces) app.route(`/w/${name}`, projectApp(workspace.parts, `/w/${name}`))
+  app.route('/', projectApp(parts.project, ''))
+  return app
+}
+
+/** The routes of one project, each path below `base` ('' for the default workspace, else /w/{name}). */
+function projectApp(parts: ProjectParts, base: string): Hono {
+  const app = new Hono()
   app.post('/query', validQuery(), async (c) => answerQuery(c, parts.queries, c.req.valid('json')))
   app.post('/ranking/preview', validPreview(), async (c) =>
     c.json(await parts.queries.rankingPreview(c.req.valid('json').question, c.req.raw.signal)),
@@ -73,7 +93,7 @@ export function createApp(parts: ServerParts): Hono {
   app.post('/index', validIndex(), async (c) => {
     const { mode, method } = c.req.valid('json')
     const job = parts.jobs.start(mode, method)
-    return c.json({ job: job.id, mode, method: method ?? null, stream: `/index/stream?job=${job.id}` }, 202)
+    return c.json({ job: job.id, mode, method: method ?? null, stream: `${base}/index/stream?job=${job.id}` }, 202)
   })
   registerIndexStream(app, parts.jobs)
   app.get('/diagnostics', async (c) => c.json(await diagnose(parts.queries.config(), parts.probe)))
@@ -91,7 +111,12 @@ export function createApp(parts: ServerParts): Hono {
     config: () => parts.queries.config(),
     maxUploadBytes: parts.maxUploadBytes,
   })
-  registerIngestRoutes(app, { documents: parts.documents, jobs: parts.jobs, config: () => parts.queries.config() })
+  registerIngestRoutes(app, {
+    documents: parts.documents,
+    jobs: parts.jobs,
+    config: () => parts.queries.config(),
+    base,
+  })
   registerCurationRoutes(app, { jobs: parts.jobs, config: () => parts.queries.config() })
   registerChatRoutes(app, parts.queries)
   registerUiData(app, parts.queries)
@@ -105,33 +130,15 @@ export function createApp(parts: ServerParts): Hono {
   return app
 }
 
-/** hono's bearer auth (constant-time comparison), answering in our error shape. */
-function tokenAuth(token: string): MiddlewareHandler {
-  const unauthorized = {
-    message: {
-      error: {
-        message: 'missing or wrong bearer token (Authorization: Bearer <GRAPHRAG_SERVER_TOKEN>)',
-        type: 'unauthorized',
-      },
-    },
-  }
-  return bearerAuth({
-    token,
-    noAuthenticationHeader: unauthorized,
-    invalidToken: unauthorized,
-    invalidAuthenticationHeader: {
-      message: { error: { message: 'Authorization: expected "Bearer <token>"', type: 'invalid_request' } },
-    },
-  })
-}
-
 /**
  * Request problems keep their status; a project without an index is a 409; our errors are 500 with their message (secret-free by design,
  * URL credentials masked as a second line of defence); others say only "internal".
  */
 function errorReply(c: Context, error: unknown): Response {
-  if (error instanceof RequestError)
-    return c.json({ error: { message: maskUrlSecrets(error.message), type: 'invalid_request' } }, error.status)
+  if (error instanceof RequestError) {
+    const type = error.status === 401 ? 'unauthorized' : 'invalid_request'
+    return c.json({ error: { message: maskUrlSecrets(error.message), type } }, error.status)
+  }
   // The project has no index yet: the client's fix (start an index job), not a server failure.
   if (error instanceof MissingIndexError)
     return c.json({ error: { message: `${maskUrlSecrets(error.message)} (or POST /index)`, type: 'no_index' } }, 409)

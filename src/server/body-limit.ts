@@ -2,6 +2,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { RequestError } from '../errors.js'
+import { projectPath } from './workspace-auth.js'
 
 export function limitBody(maxBytes: number, setting: string): MiddlewareHandler {
   return bodyLimit({
@@ -14,5 +15,5 @@ export function limitBody(maxBytes: number, setting: string): MiddlewareHandler 
 /** Every request but uploads (which have their own, larger limit on their route). */
 export function limitNonUploads(maxBytes: number, uploadPaths: ReadonlySet<string>): MiddlewareHandler {
   const limit = limitBody(maxBytes, 'server.max_body_bytes')
-  return (c, next) => (c.req.method === 'POST' && uploadPaths.has(c.req.path) ? next() : limit(c, next))
+  return (c, next) => (c.req.method === 'POST' && uploadPaths.has(projectPath(c.req.path)) ? next() : limit(c, next))
 }

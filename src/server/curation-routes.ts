@@ -17,8 +17,8 @@ interface CurationParts {
   config: () => LoadedConfig
 }
 
-const MERGE = z.strictObject({ from: nonEmptyString(), into: nonEmptyString() })
-const PATCH = z
+export const MERGE = z.strictObject({ from: nonEmptyString(), into: nonEmptyString() })
+export const PATCH = z
   .strictObject({ title: nonEmptyString().optional(), type: nonEmptyString().optional() })
   .refine((b) => b.title !== undefined || b.type !== undefined, { error: 'expected title (rename) or type' })
 

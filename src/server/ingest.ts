@@ -20,7 +20,7 @@ import type { IndexJobs } from './index-jobs.js'
 import { streamJob } from './index-stream.js'
 import { jsonWith, nonEmptyString } from './requests.js'
 
-const INGEST = z.object({
+export const INGEST = z.object({
   path: nonEmptyString(),
   incremental: z.boolean({ error: 'expected true or false' }).default(true),
   method: z.enum(['standard', 'fast'], { error: 'expected one of standard, fast' }).optional(),
@@ -31,7 +31,7 @@ const MAX_INGEST_FILES = 10_000
 
 export function registerIngestRoutes(
   app: Hono,
-  parts: { documents: DocumentCatalog; jobs: IndexJobs; config: () => LoadedConfig },
+  parts: { documents: DocumentCatalog; jobs: IndexJobs; config: () => LoadedConfig; base?: string },
 ): void {
   app.post('/ingest', jsonWith(INGEST), async (c) => {
     const body = c.req.valid('json')
@@ -56,7 +56,7 @@ export function registerIngestRoutes(
       {
         job: job.id,
         mode,
-        stream: `/ingest/stream?job=${job.id}`,
+        stream: `${parts.base ?? ''}/ingest/stream?job=${job.id}`,
         files: files.map((f) => f.name),
         documents: stored,
         skipped,

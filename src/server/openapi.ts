@@ -1,12 +1,71 @@
-/** /openapi.json: the HTTP API described as OpenAPI 3.1, written as data (a test checks every route is here). */
+/**
+ * /openapi.json: the HTTP API as OpenAPI 3.1. Request bodies are generated from the zod schemas the
+ * routes validate with (z.toJSONSchema), so a field added to a route is in the document too; the
+ * summaries and responses are written here, and a test checks that the document's paths are exactly
+ * the routes the app registers. Every project route is listed twice: as is (the default workspace)
+ * and under /w/{workspace} (docs/workspaces.md).
+ */
+import { z } from 'zod'
+import { MERGE, PATCH } from './curation-routes.js'
 import { DOCUMENT_SORTS, DOCUMENT_STATUSES, MAX_PAGE } from './document-listing.js'
 import { API_VERSION } from './diagnostics.js'
+import { INGEST } from './ingest.js'
 import { SEARCH_METHODS } from '../query/methods.js'
+import { CHAT, EMPTY, INDEX, PREVIEW, QUERY } from './requests.js'
 
 const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } })
 const sse = { 'text/event-stream': { schema: { type: 'string' } } }
 const error = (description: string) => ({ description, content: json({ $ref: '#/components/schemas/Error' }) })
 const body = (schema: Record<string, unknown>) => ({ required: true, content: json(schema) })
+
+/**
+ * Descriptions of body fields the zod schemas cannot say themselves (free-form fields checked by
+ * hand after parsing, and what a field means), kept apart so the request schemas stay plain.
+ */
+const FIELD_NOTES = z.registry<Record<string, unknown>>()
+FIELD_NOTES.add(QUERY.shape.history, {
+  description: 'Earlier turns of the conversation, oldest first',
+  type: 'array',
+  items: { type: 'object', properties: { role: { enum: ['user', 'assistant'] }, content: { type: 'string' } } },
+})
+FIELD_NOTES.add(QUERY.shape.context, {
+  description: 'hybrid only: passages from outside the index (strings or {id, text}), citable in the answer',
+  type: 'array',
+  items: {
+    oneOf: [
+      { type: 'string' },
+      { type: 'object', required: ['text'], properties: { id: { type: 'string' }, text: { type: 'string' } } },
+    ],
+  },
+})
+FIELD_NOTES.add(QUERY.shape.budget, {
+  description: 'lazy only: at most this many text units tested for relevance (default lazy_search.relevance_budget)',
+})
+FIELD_NOTES.add(QUERY.shape.stream, { description: 'true: SSE chunks of the answer, then event: result' })
+FIELD_NOTES.add(INDEX.shape.mode, { description: 'update: only new, edited and deleted documents (graphrag update)' })
+FIELD_NOTES.add(INGEST.shape.path, { description: 'Absolute, or relative to the project root' })
+FIELD_NOTES.add(INGEST.shape.incremental, {
+  description: 'true: update (index when there is none yet); false: full index',
+})
+FIELD_NOTES.add(CHAT.shape.model, {
+  description: `graphrag-<method>: ${SEARCH_METHODS.map((m) => `graphrag-${m}`).join(', ')}`,
+})
+
+/** The JSON Schema of what a route accepts (its input: fields with a default are optional). */
+function schemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', metadata: FIELD_NOTES })
+  return rest
+}
+const zodBody = (schema: z.ZodType) => body(schemaOf(schema))
+const page = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } })
+const asset = (type: string) => ({ description: type, content: { [type]: { schema: { type: 'string' } } } })
+const WORKSPACE_PARAMETER = {
+  name: 'workspace',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$' },
+  description: 'A name from server.workspaces or --workspace (docs/workspaces.md)',
+}
 const ok = (description: string, schema: Record<string, unknown> = { type: 'object' }) => ({
   description,
   content: json(schema),
@@ -15,7 +74,7 @@ const STANDARD_ERRORS = {
   '400': error('Bad JSON, a body that is not an object, or a missing/invalid field (the message names it)'),
   '401': error('Missing or wrong bearer token'),
   '403': error(
-    'Host not a name of this server (server.allowed_hosts), or a cross-origin request (server.cors_origins)',
+    "Host not a name of this server (server.allowed_hosts), a cross-origin request (server.cors_origins), or a workspace's token on the default workspace's routes",
   ),
   '413': error('Body too large'),
   '415': error('POST without Content-Type: application/json (multipart/form-data for uploads)'),
@@ -83,7 +142,7 @@ const CURATION_RESPONSES = {
   '404': error('No such entity in the index'),
 }
 
-export const OPENAPI = {
+const DOCUMENT = {
   openapi: '3.1.0',
   info: {
     title: 'graphrag serve',
@@ -95,7 +154,8 @@ export const OPENAPI = {
       bearer: {
         type: 'http',
         scheme: 'bearer',
-        description: 'Required when GRAPHRAG_SERVER_TOKEN is set (all paths but /health).',
+        description:
+          'Required when GRAPHRAG_SERVER_TOKEN (the admin token, every workspace) or a GRAPHRAG_SERVER_TOKEN_<NAME> (that workspace only) is set; all paths but /health and the pages.',
       },
     },
     schemas: {
@@ -106,45 +166,7 @@ export const OPENAPI = {
           error: { type: 'object', properties: { message: { type: 'string' }, type: { type: 'string' } } },
         },
       },
-      Query: {
-        type: 'object',
-        required: ['question'],
-        properties: {
-          question: { type: 'string' },
-          method: { enum: [...SEARCH_METHODS], default: 'global' },
-          community_level: { type: 'integer', minimum: 0, default: 2 },
-          response_type: { type: 'string', default: 'Multiple Paragraphs' },
-          dynamic_community_selection: { type: 'boolean', default: false },
-          history: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: { role: { enum: ['user', 'assistant'] }, content: { type: 'string' } },
-            },
-          },
-          budget: {
-            type: 'integer',
-            minimum: 1,
-            description:
-              'lazy only: at most this many text units tested for relevance (default lazy_search.relevance_budget)',
-          },
-          context: {
-            type: 'array',
-            description: 'hybrid only: passages from outside the index (strings or {id, text}), citable in the answer',
-            items: {
-              oneOf: [
-                { type: 'string' },
-                {
-                  type: 'object',
-                  required: ['text'],
-                  properties: { id: { type: 'string' }, text: { type: 'string' } },
-                },
-              ],
-            },
-          },
-          stream: { type: 'boolean', default: false },
-        },
-      },
+      Query: schemaOf(QUERY),
       Document: {
         type: 'object',
         required: ['id', 'title', 'size', 'added', 'text_units', 'status'],
@@ -211,7 +233,7 @@ export const OPENAPI = {
       post: {
         summary:
           "Hybrid search's ranking table (signals, fused score, bonuses, why included) without asking for an answer",
-        requestBody: body({ type: 'object', required: ['question'], properties: { question: { type: 'string' } } }),
+        requestBody: zodBody(PREVIEW),
         responses: {
           '200': ok(
             '{question, ranking, explain_text, entities, warnings, degraded, usage}; each ranking row has our fields (vector, bm25, graph, fused, fused_norm, bonuses, composite, reason, why) and the seed API names: score_raw, base_norm (= fused_norm), bonus (sum of bonuses), composite_score (= composite), final_score (= composite), rel_type, rel_conf; degraded: a signal (vector, BM25, graph) was unavailable',
@@ -223,17 +245,7 @@ export const OPENAPI = {
     '/index': {
       post: {
         summary: 'Start an index job (one at a time)',
-        requestBody: body({
-          type: 'object',
-          properties: {
-            mode: {
-              enum: ['index', 'update'],
-              default: 'index',
-              description: 'update: only new, edited and deleted documents (graphrag update)',
-            },
-            method: { enum: ['standard', 'fast'] },
-          },
-        }),
+        requestBody: zodBody(INDEX),
         responses: {
           '202': ok('{job, mode, method, stream}'),
           '409': error('A job is already running'),
@@ -336,19 +348,7 @@ export const OPENAPI = {
       post: {
         summary:
           'Ingest a file or folder by path (seed API): only inside server.ingest_roots (real paths, symlinks resolved), copied into input_storage, then a job runs',
-        requestBody: body({
-          type: 'object',
-          required: ['path'],
-          properties: {
-            path: { type: 'string', description: 'Absolute, or relative to the project root' },
-            incremental: {
-              type: 'boolean',
-              default: true,
-              description: 'true: update (index when there is none yet); false: full index',
-            },
-            method: { enum: ['standard', 'fast'] },
-          },
-        }),
+        requestBody: zodBody(INGEST),
         responses: {
           '202': ok('{job, mode, stream, files, documents, skipped}'),
           ...STANDARD_ERRORS,
@@ -400,6 +400,7 @@ export const OPENAPI = {
     '/cache/clear': {
       post: {
         summary: 'Empty the query caches',
+        requestBody: zodBody(EMPTY),
         responses: { '200': ok('{cleared: true}'), '401': STANDARD_ERRORS['401'] },
       },
     },
@@ -410,7 +411,66 @@ export const OPENAPI = {
       get: {
         summary: 'This reference as an HTML page (rendered from this document; public like the web UI page)',
         security: [],
-        responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+        responses: { '200': page('HTML page') },
+      },
+    },
+    '/docs/style.css': {
+      get: { summary: "The reference page's style sheet", security: [], responses: { '200': asset('text/css') } },
+    },
+    '/': {
+      get: {
+        summary: 'The web UI (public: it holds no data, and asks for the token when the server has one)',
+        security: [],
+        responses: { '200': page('HTML page') },
+      },
+    },
+    '/w/{workspace}/': {
+      get: {
+        summary: "The web UI on a workspace: the same page, calling that workspace's routes",
+        security: [],
+        parameters: [WORKSPACE_PARAMETER],
+        responses: { '200': page('HTML page') },
+      },
+    },
+    '/w/{workspace}': {
+      get: {
+        summary: 'Redirects to /w/{workspace}/ (the web UI reads its workspace from the address)',
+        security: [],
+        parameters: [WORKSPACE_PARAMETER],
+        responses: { '308': { description: 'Location: /w/{workspace}/' } },
+      },
+    },
+    '/ui/viewer.css': {
+      get: { summary: "The graph viewer's style sheet", security: [], responses: { '200': asset('text/css') } },
+    },
+    '/ui/{asset}': {
+      get: {
+        summary: "The web UI's bundle (app.js, app.css; built by npm run build)",
+        security: [],
+        parameters: [{ name: 'asset', in: 'path', required: true, schema: { enum: ['app.js', 'app.css'] } }],
+        responses: {
+          '200': asset('text/javascript or text/css'),
+          '404': error("Not one of the bundle's files, or the web UI is not built"),
+        },
+      },
+    },
+    '/workspaces': {
+      get: {
+        summary:
+          'The workspaces this token reaches (and no others): default is whether the plain routes are reachable; each named workspace is served under its path',
+        responses: {
+          '200': ok('{default, workspaces: [{name, path}]}', {
+            type: 'object',
+            properties: {
+              default: { type: 'boolean' },
+              workspaces: {
+                type: 'array',
+                items: { type: 'object', properties: { name: { type: 'string' }, path: { type: 'string' } } },
+              },
+            },
+          }),
+          '401': STANDARD_ERRORS['401'],
+        },
       },
     },
     '/ui/graph': {
@@ -481,17 +541,7 @@ export const OPENAPI = {
       post: {
         summary:
           'OpenAI-compatible chat: the last user message is answered by a query; model graphrag-<method> picks the method',
-        requestBody: body({
-          type: 'object',
-          required: ['model', 'messages'],
-          properties: {
-            model: {
-              enum: SEARCH_METHODS.map((m) => `graphrag-${m}`),
-            },
-            messages: { type: 'array' },
-            stream: { type: 'boolean' },
-          },
-        }),
+        requestBody: zodBody(CHAT),
         responses: {
           '200': {
             description: 'chat.completion, or chat.completion.chunk events',
@@ -512,11 +562,7 @@ export const OPENAPI = {
       post: {
         summary: 'Merge entity `from` into `into` (a curation.yaml rule; names matched after normalisation)',
         parameters: [CURATION_UPDATE],
-        requestBody: body({
-          type: 'object',
-          required: ['from', 'into'],
-          properties: { from: { type: 'string' }, into: { type: 'string' } },
-        }),
+        requestBody: zodBody(MERGE),
         responses: CURATION_RESPONSES,
       },
     },
@@ -524,7 +570,7 @@ export const OPENAPI = {
       patch: {
         summary: 'Rename an entity (`title`) and/or set its type (`type`), as curation.yaml rules',
         parameters: [{ name: 'title', in: 'path', required: true, schema: { type: 'string' } }, CURATION_UPDATE],
-        requestBody: body({ type: 'object', properties: { title: { type: 'string' }, type: { type: 'string' } } }),
+        requestBody: zodBody(PATCH),
         responses: CURATION_RESPONSES,
       },
       delete: {
@@ -563,3 +609,49 @@ export const OPENAPI = {
     },
   },
 } as const
+
+/** Routes of the server itself; every other path is a project's, served for each workspace too. */
+const SERVER_PATHS = new Set([
+  '/health',
+  '/',
+  '/w/{workspace}/',
+  '/w/{workspace}',
+  '/ui/viewer.css',
+  '/ui/{asset}',
+  '/docs',
+  '/docs/style.css',
+  '/openapi.json',
+  '/workspaces',
+])
+
+type PathItem = Record<string, { parameters?: readonly unknown[]; responses: Record<string, unknown> }>
+
+/** A project route as served under /w/{workspace}: the workspace parameter, and the 404 of a name the token does not reach. */
+function workspaceCopies(paths: Record<string, PathItem>): Record<string, PathItem> {
+  const copies = Object.entries(paths)
+    .filter(([path]) => !SERVER_PATHS.has(path))
+    .map(([path, item]) => {
+      const operations = Object.entries(item).map(([method, op]) => [
+        method,
+        {
+          ...op,
+          parameters: [WORKSPACE_PARAMETER, ...(op.parameters ?? [])],
+          responses: { ...op.responses, '404': error(notFound(op.responses['404'])) },
+          'x-workspace-of': path,
+        },
+      ])
+      return [`/w/{workspace}${path}`, Object.fromEntries(operations) as PathItem]
+    })
+  return Object.fromEntries(copies)
+}
+
+function notFound(own: unknown): string {
+  const workspace = 'no such workspace for this token (one it does not reach gets the same reply)'
+  const description = (own as { description?: string } | undefined)?.description
+  return description === undefined ? `N${workspace.slice(1)}` : `${description}, or ${workspace}`
+}
+
+export const OPENAPI = {
+  ...DOCUMENT,
+  paths: { ...DOCUMENT.paths, ...workspaceCopies(DOCUMENT.paths as unknown as Record<string, PathItem>) },
+}

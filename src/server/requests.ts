@@ -56,7 +56,7 @@ const question = () =>
     error: EMPTY_QUESTION,
   })
 
-const QUERY = z.object({
+export const QUERY = z.object({
   question: question(),
   method: queryMethod().default('global'),
   community_level: communityLevel().default(SEARCH_DEFAULTS.communityLevel),
@@ -73,16 +73,16 @@ const QUERY = z.object({
   stream: flag().default(false),
 })
 
-const PREVIEW = z.object({ question: question() })
+export const PREVIEW = z.object({ question: question() })
 
-const INDEX = z.object({
+export const INDEX = z.object({
   mode: oneOf(['index', 'update']).default('index'),
   method: oneOf(['standard', 'fast']).optional(),
 })
 
-const EMPTY = z.object({})
+export const EMPTY = z.object({})
 
-const CHAT = z.object({
+export const CHAT = z.object({
   model: z.string({ error: required('expected a string') }),
   messages: z.array(z.unknown(), { error: required('expected a non-empty array') }).min(1, {
     error: 'expected a non-empty array',

@@ -6,12 +6,13 @@ import { searchModelProblems } from '../query/models.js'
 import { ConfigError } from '../errors.js'
 import { remoteName } from '../storage/object/remote.js'
 import { publishedIndex, watchPublished } from '../storage/object/remote-index.js'
-import { createApp } from './app.js'
+import { createApp, type ProjectParts } from './app.js'
 import { DocumentCatalog } from './documents.js'
 import { IndexJobs } from './index-jobs.js'
 import { ModelProbe } from './model-probe.js'
 import { QueryService, type Project } from './query-service.js'
 import type { LogLine } from './request-log.js'
+import { workspaceSpecs, workspaceTokenVariable, type WorkspaceSpec } from './workspaces.js'
 
 export interface ServeOptions extends Project {
   /** Default: server.host from the settings (127.0.0.1). */
@@ -24,6 +25,8 @@ export interface ServeOptions extends Project {
   log?: LogLine
   /** Default true: a line per request (`serve --quiet` turns it off). */
   requestLog?: boolean
+  /** Named workspaces from `--workspace name=root` (added to, or replacing, server.workspaces). */
+  workspaces?: readonly { name: string; root: string }[]
 }
 
 export interface RunningServer {
@@ -34,6 +37,8 @@ export interface RunningServer {
   remoteIndex?: string
   /** Settings problems that make some search methods fail (a model id naming no model): start-up output says them. */
   warnings: string[]
+  /** The named workspaces served under /w/{name}/ (start-up output lists them, never their tokens). */
+  workspaces: { name: string; root: string; url: string }[]
   /** Stops a running index job (its model calls get a grace period), then closes the server. */
   close(): Promise<void>
 }
@@ -53,35 +58,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? settings.server.host
   const port = options.port ?? settings.server.port
   const token = options.token ?? (env.GRAPHRAG_SERVER_TOKEN?.trim() || undefined)
-  if (!LOOPBACK.has(host) && token === undefined) {
-    throw new ConfigError(
-      `binding ${host} exposes the index beyond this machine: set GRAPHRAG_SERVER_TOKEN (clients then send Authorization: Bearer <token>)`,
-    )
-  }
-  if (token !== undefined && !TOKEN_SYNTAX.test(token))
-    throw new ConfigError(
-      'GRAPHRAG_SERVER_TOKEN: use only letters, digits and . _ ~ + / - (it is sent as a bearer token)',
-    )
-  if (token !== undefined && !LOOPBACK.has(host) && token.length < MIN_REMOTE_TOKEN_LENGTH)
-    throw new ConfigError(
-      `GRAPHRAG_SERVER_TOKEN has ${token.length} characters: binding ${host} exposes the index beyond this machine, so the token needs at least ${MIN_REMOTE_TOKEN_LENGTH} (e.g. openssl rand -hex 24)`,
-    )
-  const sized = new QueryService(options, {
-    embeddings: settings.server.embedding_cache_size,
-    answers: settings.server.answer_cache_size,
-  })
-  // A finished job changes the index: answers cached from the previous one would be stale.
-  const jobs = new IndexJobs(options, () => sized.answers.clear(), options.log)
-  // An index in object storage may be republished by another machine: poll its pointer.
-  const stopWatching = watchPublished(settings.output_storage.base_dir, () => sized.answers.clear())
+  const specs = workspaceSpecs(settings.root, settings.server.workspaces, options.workspaces ?? [])
+  const tokens = workspaceTokens(specs, env)
+  checkTokens(host, token, tokens)
+  const { opened, named } = await openWorkspaces(options, specs, tokens)
   const app = createApp({
-    queries: sized,
-    jobs,
-    probe: new ModelProbe(),
+    project: opened[0]!.parts,
+    workspaces: named,
     token,
-    documents: new DocumentCatalog(() => sized.config()),
     maxBodyBytes: settings.server.max_body_bytes,
-    maxUploadBytes: settings.server.max_upload_bytes,
     ...(options.log !== undefined && options.requestLog !== false ? { requestLog: options.log } : {}),
     web: {
       boundHost: host,
@@ -96,16 +81,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const actual = (server.address() as AddressInfo).port
   const remoteIndex = await describeRemoteIndex(settings.output_storage.base_dir)
   const shown = host.includes(':') ? `[${host}]` : host
+  const url = `http://${shown}:${actual}`
   return {
-    url: `http://${shown}:${actual}`,
+    url,
     host,
     port: actual,
     ...(remoteIndex === undefined ? {} : { remoteIndex }),
     warnings: searchModelProblems(settings),
-    // A running job is stopped as Ctrl-C stops `index` (nothing published half-done), then the server closes.
+    workspaces: specs.map((spec) => ({ ...spec, url: `${url}/w/${spec.name}/` })),
+    // Running jobs are stopped as Ctrl-C stops `index` (nothing published half-done), then the server closes.
     close: async () => {
-      stopWatching()
-      await jobs.stop()
+      await Promise.all(opened.map((project) => project.stop()))
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
         // Streams following the job end with its last event; others (a long query) are cut after a moment.
@@ -115,6 +101,119 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       })
     },
   }
+}
+
+type OpenedProject = { parts: ProjectParts; output: string; stop: () => Promise<void> }
+
+/** The default workspace and the named ones; if one cannot be opened, those already opened are stopped. */
+async function openWorkspaces(
+  options: ServeOptions,
+  specs: readonly WorkspaceSpec[],
+  tokens: ReadonlyMap<string, string | undefined>,
+): Promise<{ opened: OpenedProject[]; named: Map<string, { parts: ProjectParts; token: string | undefined }> }> {
+  const opened = [await openProject(options, options.log)]
+  const named = new Map<string, { parts: ProjectParts; token: string | undefined }>()
+  const outputs = new Map([[opened[0]!.output, 'the serve root (default workspace)']])
+  try {
+    for (const spec of specs) {
+      const project = await openProject({ root: spec.root, env: options.env }, prefixed(options.log, spec.name)).catch(
+        (error: unknown) => {
+          // Which of several projects has the problem: say the workspace first.
+          throw error instanceof ConfigError
+            ? new ConfigError(`workspace ${spec.name}: ${error.message}`, { cause: error })
+            : error
+        },
+      )
+      opened.push(project)
+      // Two projects publishing into one output folder would overwrite each other's index.
+      const other = outputs.get(project.output)
+      if (other !== undefined)
+        throw new ConfigError(
+          `workspace ${spec.name}: its output_storage.base_dir ${project.output} is also that of ${other}`,
+        )
+      outputs.set(project.output, `workspace ${spec.name}`)
+      named.set(spec.name, { parts: project.parts, token: tokens.get(spec.name) })
+    }
+  } catch (error) {
+    await Promise.all(opened.map((project) => project.stop()))
+    throw error
+  }
+  return { opened, named }
+}
+
+/**
+ * One workspace's own query service (and caches), job runner (one job at a time, per project),
+ * document catalog and published-index watch: nothing is shared between workspaces.
+ */
+async function openProject(project: Project, log: LogLine | undefined): Promise<OpenedProject> {
+  const { settings } = loadConfig(project)
+  const queries = new QueryService(project, {
+    embeddings: settings.server.embedding_cache_size,
+    answers: settings.server.answer_cache_size,
+  })
+  // A finished job changes the index: answers cached from the previous one would be stale.
+  const jobs = new IndexJobs(project, () => queries.answers.clear(), log)
+  // An index in object storage may be republished by another machine: poll its pointer.
+  const stopWatching = watchPublished(settings.output_storage.base_dir, () => queries.answers.clear())
+  const parts: ProjectParts = {
+    queries,
+    jobs,
+    probe: new ModelProbe(),
+    documents: new DocumentCatalog(() => queries.config()),
+    maxUploadBytes: settings.server.max_upload_bytes,
+  }
+  return {
+    parts,
+    output: settings.output_storage.base_dir,
+    stop: async () => {
+      stopWatching()
+      await jobs.stop()
+    },
+  }
+}
+
+/** A workspace's job lines name it. */
+function prefixed(log: LogLine | undefined, name: string): LogLine | undefined {
+  return log === undefined ? undefined : (line) => log(`workspace ${name}: ${line}`)
+}
+
+/** Each workspace's own token, from GRAPHRAG_SERVER_TOKEN_<NAME> (only the variable's name is ever shown). */
+function workspaceTokens(
+  specs: readonly WorkspaceSpec[],
+  env: Readonly<Record<string, string | undefined>>,
+): Map<string, string | undefined> {
+  return new Map(specs.map((spec) => [spec.name, env[workspaceTokenVariable(spec.name)]?.trim() || undefined]))
+}
+
+/** The address/token rule, for the admin token and each workspace's; a shared token would make its holder ambiguous. */
+function checkTokens(host: string, admin: string | undefined, own: ReadonlyMap<string, string | undefined>): void {
+  if (!LOOPBACK.has(host) && admin === undefined) {
+    throw new ConfigError(
+      `binding ${host} exposes the index beyond this machine: set GRAPHRAG_SERVER_TOKEN (clients then send Authorization: Bearer <token>)`,
+    )
+  }
+  const all: [string, string | undefined][] = [
+    ['GRAPHRAG_SERVER_TOKEN', admin],
+    ...[...own].map(([name, token]): [string, string | undefined] => [workspaceTokenVariable(name), token]),
+  ]
+  const seen = new Map<string, string>()
+  for (const [variable, token] of all) {
+    if (token === undefined) continue
+    checkToken(host, variable, token)
+    const other = seen.get(token)
+    if (other !== undefined)
+      throw new ConfigError(`${variable} and ${other} hold the same token: give each workspace its own`)
+    seen.set(token, variable)
+  }
+}
+
+function checkToken(host: string, variable: string, token: string): void {
+  if (!TOKEN_SYNTAX.test(token))
+    throw new ConfigError(`${variable}: use only letters, digits and . _ ~ + / - (it is sent as a bearer token)`)
+  if (!LOOPBACK.has(host) && token.length < MIN_REMOTE_TOKEN_LENGTH)
+    throw new ConfigError(
+      `${variable} has ${token.length} characters: binding ${host} exposes the index beyond this machine, so the token needs at least ${MIN_REMOTE_TOKEN_LENGTH} (e.g. openssl rand -hex 24)`,
+    )
 }
 
 /** The index in object storage the server reads (undefined for a local folder); the store being unreachable is said, not fatal. */

@@ -53,6 +53,14 @@ export function registerUiRoutes(app: Hono): void {
     secure(c)
     return c.html(PAGE)
   })
+  // The same page on a workspace (it takes its API base from the address); for any name, so the page
+  // says nothing about which workspaces exist.
+  app.get('/w/:workspace{[a-z0-9-]+}/', (c) => {
+    secure(c)
+    return c.html(PAGE)
+  })
+  // The page's address needs its slash: its API base is read from it.
+  app.get('/w/:workspace{[a-z0-9-]+}', (c) => c.redirect(`/w/${c.req.param('workspace')}/`, 308))
   app.get('/ui/viewer.css', (c) => {
     secure(c)
     return c.body(VIEWER_STYLE, 200, { 'content-type': 'text/css; charset=utf-8' })

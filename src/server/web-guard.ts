@@ -12,6 +12,7 @@ import { isIP } from 'node:net'
 import type { MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { RequestError } from '../errors.js'
+import { projectPath } from './workspace-auth.js'
 
 export interface WebGuardSettings {
   /** The address the server is bound to (--host or server.host). */
@@ -81,7 +82,7 @@ export function contentTypeGuard(): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === 'POST') {
       const media = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
-      const multipart = MULTIPART_PATHS.has(c.req.path)
+      const multipart = MULTIPART_PATHS.has(projectPath(c.req.path))
       const ok = multipart ? media === 'multipart/form-data' : /^application\/([\w.-]+\+)?json$/.test(media)
       if (!ok)
         throw new RequestError(

@@ -14,8 +14,17 @@ export function setTokenPrompt(prompt: TokenPrompt): void {
   promptForToken = prompt
 }
 
+const tokenListeners = new Set<() => void>()
+
 export function saveToken(token: string): void {
   sessionStorage.setItem(TOKEN_KEY, token)
+  for (const listener of tokenListeners) listener()
+}
+
+/** Calls `listener` whenever a token is given; returns the unsubscribe. */
+export function onTokenSaved(listener: () => void): () => void {
+  tokenListeners.add(listener)
+  return () => tokenListeners.delete(listener)
 }
 
 export function forgetToken(): void {
@@ -35,8 +44,32 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The workspace this page works on: `/w/{name}` when it was opened at /w/{name}/, else '' (the
+ * server's default workspace). Every project call goes below it.
+ */
+export function apiBase(pathname: string = location.pathname): string {
+  const match = /^\/w\/([a-z0-9-]+)\//.exec(pathname)
+  return match === null ? '' : `/w/${match[1]}`
+}
+
+/** fetch of a project route (below the page's workspace) with the token; a 401 asks for the token and tries again. */
+export function api(path: string, init: RequestInit = {}): Promise<Response> {
+  return authorized(`${apiBase()}${path}`, init)
+}
+
+/**
+ * A route of the server itself (GET /workspaces), not of a workspace: the token kept, no base, and
+ * no token prompt (the page's own calls ask for it); undefined when refused.
+ */
+export async function serverJson<T>(path: string): Promise<T | undefined> {
+  const token = sessionStorage.getItem(TOKEN_KEY)
+  const response = await fetch(path, token === null ? {} : { headers: { authorization: `Bearer ${token}` } })
+  return response.ok ? ((await response.json()) as T) : undefined
+}
+
 /** fetch with the token; a 401 asks for the token (once for all concurrent calls) and tries again. */
-export async function api(path: string, init: RequestInit = {}): Promise<Response> {
+async function authorized(path: string, init: RequestInit = {}): Promise<Response> {
   for (;;) {
     const token = sessionStorage.getItem(TOKEN_KEY)
     const headers = new Headers(init.headers)

@@ -5,6 +5,7 @@ import { AskPage } from './ask.js'
 import { DocumentsPage } from './documents.js'
 import { GraphPage } from './graph.js'
 import { StatusPage } from './status.js'
+import { WorkspaceSwitcher } from './workspace-switcher.js'
 
 const PAGES = { ask: 'Ask', graph: 'Graph', documents: 'Documents', status: 'Status' } as const
 type Page = keyof typeof PAGES
@@ -45,6 +46,7 @@ export function App() {
             </a>
           ))}
         </nav>
+        <WorkspaceSwitcher />
         {hasToken() && (
           <button
             type="button"

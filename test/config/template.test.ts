@@ -104,6 +104,7 @@ describe('settings template', () => {
       ingest_roots: [],
       embedding_cache_size: 1000,
       answer_cache_size: 200,
+      workspaces: {},
     })
   })
 

@@ -1,5 +1,5 @@
 /** Settings of `graphrag serve` (ours, not in Microsoft GraphRAG): address, limits, web-page safety and the query-side caches. */
-import { bool, int, section, str, strList } from '../fields.js'
+import { bool, int, section, str, strList, strMap } from '../fields.js'
 
 export const server = section(
   {
@@ -49,6 +49,11 @@ export const server = section(
       min: 0,
       max: 1_000_000,
     }),
+    // Workspaces (docs/workspaces.md): other projects served beside this one, each under /w/{name}/.
+    workspaces: strMap(
+      {},
+      'Other projects this serve hosts, name: root (relative to this project); each is served under /w/{name}/ with its own token GRAPHRAG_SERVER_TOKEN_<NAME>. Read from the serve root only.',
+    ),
   },
   'HTTP API (graphrag only): `graphrag serve`.',
 )
