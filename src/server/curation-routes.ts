@@ -22,7 +22,7 @@ export const PATCH = z
   .strictObject({ title: nonEmptyString().optional(), type: nonEmptyString().optional() })
   .refine((b) => b.title !== undefined || b.type !== undefined, { error: 'expected title (rename) or type' })
 
-const RELATE = z.strictObject({
+export const RELATE = z.strictObject({
   source: nonEmptyString(),
   target: nonEmptyString(),
   description: nonEmptyString(),

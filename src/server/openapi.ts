@@ -6,7 +6,7 @@
  * and under /w/{workspace} (docs/workspaces.md).
  */
 import { z } from 'zod'
-import { MERGE, PATCH } from './curation-routes.js'
+import { MERGE, PATCH, RELATE } from './curation-routes.js'
 import { DOCUMENT_SORTS, DOCUMENT_STATUSES, MAX_PAGE } from './document-listing.js'
 import { API_VERSION } from './diagnostics.js'
 import { INGEST } from './ingest.js'
@@ -583,16 +583,7 @@ const DOCUMENT = {
       post: {
         summary: 'Add a relationship between two entities (a curation.yaml rule; joins an existing pair)',
         parameters: [CURATION_UPDATE],
-        requestBody: body({
-          type: 'object',
-          required: ['source', 'target', 'description'],
-          properties: {
-            source: { type: 'string' },
-            target: { type: 'string' },
-            description: { type: 'string' },
-            weight: { type: 'number', exclusiveMinimum: 0 },
-          },
-        }),
+        requestBody: zodBody(RELATE),
         responses: CURATION_RESPONSES,
       },
     },
