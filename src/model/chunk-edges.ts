@@ -22,6 +22,12 @@ export const CHUNK_EDGE_RELATIONS = [
 ] as const
 export type ChunkEdgeRelation = (typeof CHUNK_EDGE_RELATIONS)[number]
 
+/**
+ * Relation names of the Evolution RAG design, accepted from a model (a custom prompt may ask for
+ * them) though our prompt does not; `step_next` is also the parse-fallback relation.
+ */
+export const DESIGN_EDGE_RELATIONS = ['follows', 'supports', 'step_next'] as const
+
 export const CHUNK_EDGES = defineTable('chunk_edges', [
   column('id', 'string'),
   column('source_id', 'string'),

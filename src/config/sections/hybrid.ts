@@ -15,6 +15,10 @@ const hybridEdgeWeights = section(
     similar_to: weight(0.1, 'A similarity edge.'),
     sequence: weight(0.05, 'The next or previous chunk of the same document.'),
     related_to: weight(0.15, 'A shared-entity edge.'),
+    // The Evolution RAG design's relation names and weights (REL_WEIGHT_*).
+    follows: weight(0.16, 'The source follows the target (design relation).'),
+    supports: weight(0.2, 'The source supports the target (design relation).'),
+    step_next: weight(0.12, 'The next step, or the parse-fallback edge (design relation).'),
     default: weight(0.15, 'Any other relation.'),
   },
   'Bonus weight per chunk-edge relation.',
