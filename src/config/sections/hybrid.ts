@@ -1,5 +1,6 @@
 /** Settings of hybrid search (ours): signals, fusion, bonuses, context and citations. */
 import { bool, int, num, oneOf, optionalStr, section, str } from '../fields.js'
+import { hybridScoring } from './hybrid-scoring.js'
 
 const weight = (def: number, description: string) => num(def, description, { min: 0, max: 1000 })
 
@@ -64,7 +65,10 @@ export const hybridSearch = section({
     "Bonus × the share of pairs of the question's entities a passage mentions together.",
   ),
   use_degree: bool(false, 'Add a degree-centrality bonus (passages about well-connected entities).'),
-  degree_weight: weight(0.05, "Bonus × the mean normalised degree of a passage's entities (when use_degree)."),
+  degree_weight: weight(
+    0.1,
+    "Bonus × the mean normalised degree of a passage's entities (when use_degree; the Evolution RAG design's 0.1).",
+  ),
   edge_seed_k: int(5, 'Top fused passages whose chunk_edges neighbours get an edge bonus (or join as candidates).', {
     min: 0,
     max: 1_000_000,
@@ -81,4 +85,5 @@ export const hybridSearch = section({
     true,
     'Build the full-text table on first use when it is missing or stale (false: BM25 is skipped with a warning).',
   ),
+  ...hybridScoring,
 })

@@ -88,6 +88,7 @@ export async function* runHybridSearch(
       edgeWeights: s.edge_weights,
     },
     knownUnits: new Set(units.keys()),
+    scoring: s.scoring === 'weighted' ? { mode: 'weighted', bm25Weight: s.bm25_weight } : { mode: 'rrf' },
   })
   const context = buildHybridContext({
     ranked,
