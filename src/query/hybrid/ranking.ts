@@ -29,6 +29,10 @@ export interface RankedCandidate {
   bonuses: Bonuses
   edge: EdgeLink | undefined
   composite: number
+  /** The rerank stage's score (raw, and ÷ the best of the reranked), when it ran on this candidate. */
+  rerank?: { score: number; norm: number }
+  /** The score of the final rank when the rerank stage ran (else the composite). */
+  final?: number
   /** 0-based final rank. */
   rank: number
   reason: Reason
@@ -111,5 +115,6 @@ export function whyIncluded(c: RankedCandidate, labelOf: (id: string) => string)
     )
   if (c.edge) parts.push(`edge ${c.edge.relation} from ${labelOf(c.edge.from)} (conf ${c.edge.confidence.toFixed(2)})`)
   if (c.bonuses.shared_entities > 0) parts.push('names question entities')
+  if (c.rerank) parts.push(`rerank ${c.rerank.score.toFixed(3)}`)
   return parts.join(', ')
 }
