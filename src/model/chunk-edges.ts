@@ -5,7 +5,7 @@
 import { column, defineTable, type RowOf } from './schema.js'
 
 /** Where an edge came from. */
-export const CHUNK_EDGE_ORIGINS = ['sequence', 'shared_entities', 'llm', 'cross_document'] as const
+export const CHUNK_EDGE_ORIGINS = ['sequence', 'shared_entities', 'llm', 'cross_document', 'cooccurrence'] as const
 export type ChunkEdgeOrigin = (typeof CHUNK_EDGE_ORIGINS)[number]
 
 /** The relations a model may assign; `related_to` is the shared-entity relation. */

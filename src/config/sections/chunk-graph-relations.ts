@@ -3,9 +3,22 @@
  * RELATION_LLM_TEMPERATURE, RELATION_CHUNK_TRUNC and REL_FALLBACK_CONFIDENCE. Our defaults keep
  * earlier runs' replies valid (same requests, same cache keys); docs/seeds.md gives the design's values.
  */
-import { int, num, optionalNum } from '../fields.js'
+import { bool, int, num, optionalNum } from '../fields.js'
 
 export const chunkGraphRelations = {
+  cooccurrence_edges: bool(
+    false,
+    "Link text units of one document within cooccurrence_window consecutive units that mention the same entities (relation co_occurs_with, both directions; the design's CO_OCCURS_WITH).",
+  ),
+  cooccurrence_window: int(2, 'Consecutive text units of the co-occurrence window (2 = neighbours only).', {
+    min: 2,
+    max: 1000,
+  }),
+  cooccurrence_min_count: int(
+    2,
+    "Entities two units in one window must both mention to keep their co_occurs_with edge (the design's COOCCUR_MIN_COUNT).",
+    { min: 1, max: 1_000_000 },
+  ),
   relation_temperature: optionalNum(
     "Temperature of the typed-edge calls (null = the model's call_args; the Evolution RAG design uses 0).",
     { min: 0, max: 2, example: 0 },

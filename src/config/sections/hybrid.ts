@@ -20,6 +20,7 @@ const hybridEdgeWeights = section(
     follows: weight(0.16, 'The source follows the target (design relation).'),
     supports: weight(0.2, 'The source supports the target (design relation).'),
     step_next: weight(0.12, 'The next step, or the parse-fallback edge (design relation).'),
+    co_occurs_with: weight(0.1, "A co-occurrence edge (cooccurrence_edges; the design's REL_WEIGHT_COOCCUR)."),
     default: weight(0.15, 'Any other relation.'),
   },
   'Bonus weight per chunk-edge relation.',

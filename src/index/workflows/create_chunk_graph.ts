@@ -112,6 +112,7 @@ export const createChunkGraph = defineWorkflow({
       sequence: s.sequence_edges,
       sharedEntities: s.shared_entity_edges,
       minSharedEntities: s.min_shared_entities,
+      cooccurrence: s.cooccurrence_edges ? { window: s.cooccurrence_window, minCount: s.cooccurrence_min_count } : null,
       llm: s.llm_edges ? { batchSize: s.batch_size, batchOverlap: s.batch_overlap } : null,
       crossDocument:
         vectors === undefined ? null : { vectors, threshold: s.cross_document_threshold, topK: s.cross_document_top_k },

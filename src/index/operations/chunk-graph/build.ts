@@ -7,6 +7,7 @@ import type { ChatModel } from '../../../llm/types.js'
 import type { ChunkEdgeOrigin, ChunkEdgeRow } from '../../../model/chunk-edges.js'
 import { dedupeEdges, pruneEdges, toRows } from './assemble.js'
 import { crossDocumentBatches, slidingWindows } from './batches.js'
+import { cooccurrenceEdges } from './cooccurrence.js'
 import { llmEdges, type FailedBatch, type LlmEdgeOptions } from './llm-edges.js'
 import { sequenceEdges } from './sequence.js'
 import { sharedEntityEdges } from './shared-entities.js'
@@ -17,6 +18,8 @@ export interface ChunkGraphOptions {
   sequence: boolean
   sharedEntities: boolean
   minSharedEntities: number
+  /** co_occurs_with edges within a sliding window of units (null = off). */
+  cooccurrence?: { window: number; minCount: number } | null
   /** Typed edges within sliding batches (null = off). */
   llm: { batchSize: number; batchOverlap: number } | null
   /** Typed edges between similar units of other documents (null = off); vectors by text unit id. */
@@ -83,6 +86,10 @@ export async function buildChunkGraph(
   const shared = options.sharedEntities
     ? sharedEntityEdges(units, titles, options.minSharedEntities, options.maxEdgesPerChunk)
     : []
+  const cooccurring =
+    options.cooccurrence == null
+      ? []
+      : cooccurrenceEdges(units, options.cooccurrence.window, options.cooccurrence.minCount)
   const { llm, crossDocument } = options
   const windows = llm === null ? [] : llmWindows(units, llm)
   const cross =
@@ -106,7 +113,7 @@ export async function buildChunkGraph(
   }
   const typed = await call(windows, 'llm')
   const crossTyped = await call(cross, 'cross_document')
-  const all = [...sequence, ...shared, ...typed.edges, ...crossTyped.edges]
+  const all = [...sequence, ...shared, ...cooccurring, ...typed.edges, ...crossTyped.edges]
   const unique = dedupeEdges(all)
   const kept = pruneEdges(unique, { minEdgeWeight: options.minEdgeWeight, maxEdgesPerChunk: options.maxEdgesPerChunk })
   return {
@@ -114,6 +121,7 @@ export async function buildChunkGraph(
     proposed: {
       sequence: sequence.length,
       shared_entities: shared.length,
+      cooccurrence: cooccurring.length,
       llm: typed.edges.length,
       cross_document: crossTyped.edges.length,
     },
