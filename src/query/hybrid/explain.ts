@@ -21,7 +21,7 @@ export interface ExplainRow {
   // The same scores under the seed system's names (its ranking preview API):
   /** Raw score of the signal named by `reason` (cosine, BM25, 1 / (1 + hops), or the edge bonus). */
   score_raw: number
-  /** = fused_norm: the fused (RRF) score scaled so the top candidate is 1. */
+  /** = fused_norm: the base score (weighted: normalised vector + bm25_weight × normalised BM25; rrf: the fused score ÷ the best). */
   base_norm: number
   /** Sum of the four bonuses. */
   bonus: number

@@ -104,13 +104,13 @@ describe('scoring: weighted', () => {
     expect(rrf.find((c) => c.id === 'e')!.bonuses.edge).toBeCloseTo(0.16, 12)
   })
 
-  it('is a setting of hybrid_search (default rrf, bm25_weight 0.4, degree_weight 0.1)', () => {
+  it('is a setting of hybrid_search (default weighted, bm25_weight 0.4, degree_weight 0.1)', () => {
     const parse = (hybrid_search: Record<string, unknown>) => {
       const result = validateSettings({ hybrid_search }, { root: '/project' })
       if (!result.ok) throw new Error(result.errors.join('\n'))
       return result.settings.hybrid_search
     }
-    expect(parse({})).toMatchObject({ scoring: 'rrf', bm25_weight: 0.4, degree_weight: 0.1 })
+    expect(parse({})).toMatchObject({ scoring: 'weighted', bm25_weight: 0.4, degree_weight: 0.1 })
     expect(parse({ scoring: 'weighted', bm25_weight: 0.7 })).toMatchObject({ scoring: 'weighted', bm25_weight: 0.7 })
     const bad = validateSettings({ hybrid_search: { scoring: 'sum' } }, { root: '/project' })
     expect(bad.ok ? '' : bad.errors.join('\n')).toContain('hybrid_search.scoring')
