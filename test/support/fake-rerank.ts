@@ -8,7 +8,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export interface FakeRerankRequest {
+interface FakeRerankRequest {
   path: string
   headers: IncomingHttpHeaders
   body: Record<string, unknown>
