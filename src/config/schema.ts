@@ -13,6 +13,7 @@ import {
   vectorStore,
 } from './sections/io.js'
 import { hybridSearch } from './sections/hybrid.js'
+import { rerank } from './sections/rerank.js'
 import { lazySearch } from './sections/lazy.js'
 import { basicSearch, driftSearch, globalSearch, localSearch } from './sections/search.js'
 import { chunkGraph, graphSearch } from './sections/chunk-graph.js'
@@ -74,6 +75,8 @@ export const SETTINGS = section({
   chunk_graph: chunkGraph,
   graph_search: graphSearch,
   hybrid_search: hybridSearch,
+  // Ours: the rerank stage of hybrid search.
+  rerank,
   // Ours: LazyGraphRAG-class search over the cheap index, one budget knob.
   lazy_search: lazySearch,
   // Ours: the HTTP API of `graphrag serve`.

@@ -16,7 +16,7 @@ import {
 import { callSignal } from './call-signal.js'
 import { redactUrls } from './safe-url.js'
 import { retryAfterMs, unreachableCode } from './client.js'
-import { AttemptFailure, BlankReplyFailure, isRetryableStatus } from './failure.js'
+import { AttemptFailure, BlankReplyFailure, isCapacityFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
 import type { ChatMessage } from './types.js'
@@ -206,7 +206,7 @@ function toFailure(
     return new AttemptFailure(auth ? `HTTP ${status}` : `HTTP ${status}: ${redact(error.message, options.secrets)}`, {
       kind: 'http',
       status,
-      retryable: isRetryableStatus(status),
+      retryable: isRetryableStatus(status) && !isCapacityFailure(status, error.message),
       retryAfterMs: retryAfterMs(error.responseHeaders === undefined ? undefined : new Headers(error.responseHeaders)),
     })
   }

@@ -7,7 +7,7 @@
  */
 import type OpenAI from 'openai'
 import { callSignal } from './call-signal.js'
-import { AttemptFailure, BlankReplyFailure, isRetryableStatus } from './failure.js'
+import { AttemptFailure, BlankReplyFailure, isCapacityFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
 import { redactUrls, safeUrl } from './safe-url.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
@@ -269,10 +269,11 @@ function toFailure(
     const status = error.status
     // Auth replies echo (part of) the key, so neither their text nor the SDK error holding it is passed on.
     const auth = status === 401 || status === 403
-    return new AttemptFailure(auth ? `HTTP ${status}` : `HTTP ${status}: ${serverMessage(error)}`, {
+    const message = auth ? '' : serverMessage(error)
+    return new AttemptFailure(auth ? `HTTP ${status}` : `HTTP ${status}: ${message}`, {
       kind: 'http',
       status,
-      retryable: isRetryableStatus(status),
+      retryable: isRetryableStatus(status) && !isCapacityFailure(status, message),
       retryAfterMs: retryAfterMs(error.headers),
       cause: auth ? undefined : error,
     })

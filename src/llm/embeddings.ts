@@ -3,9 +3,11 @@
  * overlapping token windows; windows already in the cache are served from it; the rest (each distinct
  * text once) are packed into batches by count and tokens, run concurrently (the rate limiter bounds
  * them), and cached one by one. Multi-window texts are mean-pooled and L2-normalised. A batch that
- * still fails after retries is split in halves down to single texts.
+ * still fails after retries is split in halves down to single texts; one the server refuses as too
+ * large (a capacity error) is split on that first refusal.
  */
 import { LlmError } from '../errors.js'
+import { AttemptFailure, isCapacityFailure } from './failure.js'
 import type { EmbeddingCache } from './cache.js'
 import type { Tokenizer } from './tokenizer.js'
 import type { EmbedCall, EmbedTransport } from './transport.js'
@@ -155,8 +157,16 @@ async function settleAll(work: readonly Promise<void>[]): Promise<void> {
   if (failed !== undefined) throw failed.reason
 }
 
+/** Split on the first capacity error (no retries of the same size, see isCapacityFailure) or after retries of a transient one. */
 function splittable(error: unknown): boolean {
-  return error instanceof LlmError && (error.retryable || error.status === 413)
+  if (!(error instanceof LlmError)) return false
+  const failure = error.cause
+  return (
+    error.retryable ||
+    (failure instanceof AttemptFailure &&
+      failure.status !== undefined &&
+      isCapacityFailure(failure.status, failure.message))
+  )
 }
 
 function meanNormalised(vectors: readonly number[][]): number[] {

@@ -26,6 +26,18 @@ export class AttemptFailure extends Error {
   }
 }
 
+/**
+ * A request larger than the server takes (HTTP 413, or a 400/422/500 whose message says the input
+ * exceeds the context or batch size, as vLLM, TEI and llama.cpp answer): the same request would
+ * fail again, so it is not retried; a batch is split instead.
+ */
+const CAPACITY_MESSAGE =
+  /context length|context window|too large|too long|too many tokens|maximum (?:input|context|allowed)|exceeds? (?:the )?(?:max|limit)|physical batch size/i
+
+export function isCapacityFailure(status: number, message: string): boolean {
+  return status === 413 || ([400, 422, 500].includes(status) && CAPACITY_MESSAGE.test(message))
+}
+
 /** 408/409/429 and 5xx are transient; other 4xx (bad request, auth, not found, too large) are not. */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500

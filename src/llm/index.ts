@@ -116,6 +116,11 @@ export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): Ch
  * An embedding model. `model_provider: local` is the offline hashing embedder (no HTTP, so no
  * cache, retries or limits); every other provider goes through the same layers as chat.
  */
+/** Each non-empty text with the EOS suffix appended (an empty text stays empty: nothing to embed). */
+function withEos(texts: readonly string[], suffix: string | undefined): readonly string[] {
+  return suffix === undefined ? texts : texts.map((t) => (t === '' ? t : `${t}${suffix}`))
+}
+
 export function createEmbeddingModel(
   options: ModelOptions,
   deps: ModelDeps = {},
@@ -146,7 +151,7 @@ export function createEmbeddingModel(
     model: options.model,
     embed: (texts, opts) =>
       embedInBatches(
-        texts,
+        withEos(texts, options.eosSuffix),
         chain,
         tokenizer,
         resolved,

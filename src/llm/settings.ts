@@ -53,6 +53,8 @@ export interface ModelSettingsShape {
   readonly encoding_model: string | null
   readonly dimensions: number | null
   readonly pricing: { readonly input_per_1m: number; readonly output_per_1m: number } | null
+  readonly append_eos?: boolean
+  readonly eos_token?: string
 }
 
 export interface ModelOptions {
@@ -84,6 +86,8 @@ export interface ModelOptions {
   pricing: Pricing | undefined
   /** Where the API key comes from, for auth errors (never the key itself). */
   keyOrigin: string | undefined
+  /** Appended to every text an embedding model embeds (append_eos); undefined = nothing. */
+  eosSuffix?: string
 }
 
 /** Used when a model has no `retry` section: retrying is the safe default for a batch indexer. */
@@ -153,7 +157,13 @@ export function modelOptionsFromSettings(
     dimensions: orUndefined(s.dimensions),
     pricing:
       s.pricing === null ? undefined : { inputPer1m: s.pricing.input_per_1m, outputPer1m: s.pricing.output_per_1m },
+    ...(s.append_eos === true ? { eosSuffix: eosSuffix(s.eos_token) } : {}),
     // Callers that know only the settings (the server's queries and probes) still sent a configured key.
     keyOrigin: context.keyOrigin ?? (s.api_key ? `${group}.${id}.api_key in the settings` : undefined),
   }
+}
+
+/** The design's EOS token, a newline when blank (its documented fallback). */
+export function eosSuffix(token: string | undefined): string {
+  return token === undefined || token === '' ? '\n' : token
 }

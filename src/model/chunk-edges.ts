@@ -5,7 +5,7 @@
 import { column, defineTable, type RowOf } from './schema.js'
 
 /** Where an edge came from. */
-export const CHUNK_EDGE_ORIGINS = ['sequence', 'shared_entities', 'llm', 'cross_document'] as const
+export const CHUNK_EDGE_ORIGINS = ['sequence', 'shared_entities', 'llm', 'cross_document', 'cooccurrence'] as const
 export type ChunkEdgeOrigin = (typeof CHUNK_EDGE_ORIGINS)[number]
 
 /** The relations a model may assign; `related_to` is the shared-entity relation. */
@@ -21,6 +21,12 @@ export const CHUNK_EDGE_RELATIONS = [
   'related_to',
 ] as const
 export type ChunkEdgeRelation = (typeof CHUNK_EDGE_RELATIONS)[number]
+
+/**
+ * Relation names of the Evolution RAG design, accepted from a model (a custom prompt may ask for
+ * them) though our prompt does not; `step_next` is also the parse-fallback relation.
+ */
+export const DESIGN_EDGE_RELATIONS = ['follows', 'supports', 'step_next'] as const
 
 export const CHUNK_EDGES = defineTable('chunk_edges', [
   column('id', 'string'),

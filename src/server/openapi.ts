@@ -236,7 +236,7 @@ const DOCUMENT = {
         requestBody: zodBody(PREVIEW),
         responses: {
           '200': ok(
-            '{question, ranking, explain_text, entities, warnings, degraded, usage}; each ranking row has our fields (vector, bm25, graph, fused, fused_norm, bonuses, composite, reason, why) and the seed API names: score_raw, base_norm (= fused_norm), bonus (sum of bonuses), composite_score (= composite), final_score (= composite), rel_type, rel_conf; degraded: a signal (vector, BM25, graph) was unavailable',
+            '{question, ranking, explain_text, entities, warnings, degraded, usage}; each ranking row has our fields (vector, bm25, graph, fused, fused_norm, bonuses, composite, reason, why) and the seed API names: score_raw, base_norm (= fused_norm), bonus (sum of bonuses), composite_score (= composite), final_score (= composite, or its blend with rerank_score when the rerank stage is on), rerank_score, rerank_norm, rel_type, rel_conf; degraded: a signal (vector, BM25, graph) was unavailable',
           ),
           ...STANDARD_ERRORS,
         },

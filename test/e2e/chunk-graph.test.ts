@@ -29,12 +29,12 @@ const DOCS = { 'input/setup.txt': SENTENCES.join(' '), 'input/usage.txt': [...SE
 /**
  * Each batch [l0, l1, ...]: l_i elaborates l_{i-1} (weight 0.9 for the first pair of the batch, 0.5
  * after), plus four invalid edges (self-edge, unknown id, unknown relation, weight above 1). The
- * batch starting at unit 2 gets prose instead of JSON, so it fails after the retries.
+ * batch starting at unit 0 gets prose instead of JSON, so it fails after the retries.
  */
 const SCRIPTED: Responder = ({ kind, messages }) => {
   if (kind !== 'chunk_graph') return undefined
   const l = chunkGraphUnits(messages)
-  if (l[0] === '2') return 'I would rather not answer in JSON today.'
+  if (l[0] === '0') return 'I would rather not answer in JSON today.'
   const valid = l.slice(1).map((unit, i) => ({
     source: unit,
     target: l[i],
@@ -73,7 +73,7 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
       'extract_graph:\n  max_gleanings: 0',
       'vector_store:\n  vector_size: 64',
       // Only typed edges, so every edge of the table comes from the scripted replies.
-      'chunk_graph:\n  llm_edges: true\n  sequence_edges: false\n  shared_entity_edges: false\n  batch_size: 3\n  batch_overlap: 2',
+      'chunk_graph:\n  llm_edges: true\n  sequence_edges: false\n  shared_entity_edges: false\n  batch_size: 2\n  batch_overlap: 1',
       'graph_search:\n  seed_top_k: 1',
       '',
     ].join('\n')
@@ -91,30 +91,28 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     const [{ units }] = await duckQuery(
       `SELECT count(*)::INTEGER AS units FROM read_parquet('${out('text_units.parquet')}')`,
     )
-    // The script below assumes 6 units: batches [0-2], [1-3], [2-4] (fails), [3-5].
+    // The script below assumes 6 units, 3 per document: batches [0-1] (fails), [1-2], [3-4], [4-5] (never across documents).
     expect(units).toBe(6)
     expect(await duckDescribe(out('chunk_edges.parquet'))).toEqual(
       CHUNK_EDGES.columns.map((c) => `${c.name}:${DUCKDB_TYPE[c.kind]}`),
     )
   })
 
-  it('keeps the valid edges, the highest weight of duplicates from overlapping batches, and nothing from the failed batch', async () => {
+  it('keeps the valid edges, nothing from the failed batch and nothing across documents', async () => {
     const rows = await duckQuery(
       `SELECT s.human_readable_id::INTEGER AS source, t.human_readable_id::INTEGER AS target, e.relation, e.weight, e.description, e.origin
        FROM read_parquet('${out('chunk_edges.parquet')}') e
        JOIN read_parquet('${out('text_units.parquet')}') s ON s.id = e.source_id JOIN read_parquet('${out('text_units.parquet')}') t ON t.id = e.target_id
        ORDER BY source`,
     )
-    // 2→1 comes at 0.5 from [0-2] and at 0.9 from [1-3]; 3→2 only at 0.5 from [1-3] ([2-4] failed); 5→4 only at 0.5 from [3-5].
+    // 1→0 would come from [0-1], which failed; 3→2 would join the two documents.
     expect(rows.map((r) => [r.source, r.target, r.weight])).toEqual([
-      [1, 0, 0.9],
       [2, 1, 0.9],
-      [3, 2, 0.5],
       [4, 3, 0.9],
-      [5, 4, 0.5],
+      [5, 4, 0.9],
     ])
     expect(rows.every((r) => r.relation === 'elaborates' && r.origin === 'llm')).toBe(true)
-    expect(rows[3]!.description).toBe('unit 4 builds on unit 3')
+    expect(rows[1]!.description).toBe('unit 4 builds on unit 3')
   })
 
   it('counts the dropped edges by reason and reports the failed batch in stats.json, without failing the index', async () => {
@@ -130,7 +128,7 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
       invalid_edges_unknown_relation: 3,
       invalid_edges_bad_weight: 3,
     })
-    expect(entry.failures).toEqual([{ item: 'units 2,3,4', reason: expect.stringContaining('JSON') }])
+    expect(entry.failures).toEqual([{ item: 'units 0,1', reason: expect.stringContaining('JSON') }])
     expect(first.stderr).toContain('1 of 4 typed-edge batches failed')
     expect(first.stderr).toMatch(/chunk graph batches 4\/4/)
   })
@@ -145,9 +143,9 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
   })
 
   it('query --method graph --json returns a unit reachable only through an edge, with its graph context', async () => {
-    // The fake embedder gives identical texts identical vectors: asking with unit 4's text seeds unit 4 alone.
+    // The fake embedder gives identical texts identical vectors: asking with unit 5's text seeds unit 5 alone.
     const [{ text }] = await duckQuery(
-      `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 4`,
+      `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 5`,
     )
     const run = await runCli(['query', String(text), '--root', root, '--method', 'graph', '--json'])
     expect(run.code, run.stderr).toBe(0)
@@ -159,38 +157,38 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     expect(result.method).toBe('graph')
     const sources = result.context.sources
     expect(sources.map((s) => [s.id, s.hop])).toEqual([
-      [4, 0],
-      [3, 1],
-      [2, 2],
+      [5, 0],
+      [4, 1],
+      [3, 2],
     ])
     expect(sources[0]!.score as number).toBeCloseTo(1, 5)
-    // 0.3 × 0.9 × 0.7 and 0.3 × 0.5 × 0.5.
+    // 0.3 × 0.9 × 0.7 and 0.3 × 0.9 × 0.5.
     expect(sources[1]).toMatchObject({
-      reached_from: 4,
+      reached_from: 5,
       relation: 'elaborates',
-      link: 'unit 4 builds on unit 3',
+      link: 'unit 5 builds on unit 4',
       direction: 'outgoing',
     })
     expect(sources[1]!.score as number).toBeCloseTo(0.189, 9)
-    expect(sources[2]).toMatchObject({ reached_from: 3, relation: 'elaborates', link: 'unit 3 builds on unit 2' })
-    expect(sources[2]!.score as number).toBeCloseTo(0.075, 9)
-    expect(result.response).toContain('↳ related: "unit 4 builds on unit 3" (elaborates), from Source 4')
+    expect(sources[2]).toMatchObject({ reached_from: 4, relation: 'elaborates', link: 'unit 4 builds on unit 3' })
+    expect(sources[2]!.score as number).toBeCloseTo(0.135, 9)
+    expect(result.response).toContain('↳ related: "unit 5 builds on unit 4" (elaborates), from Source 5')
   })
 
   it('query --method graph prints the answer followed by how the linked sources were reached, also streaming', async () => {
     const [{ text }] = await duckQuery(
-      `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 4`,
+      `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 5`,
     )
     for (const flags of [[], ['--streaming']]) {
       const run = await runCli(['query', String(text), '--root', root, '--method', 'graph', ...flags])
       expect(run.code, run.stderr).toBe(0)
       expect(run.stdout).toContain('[Data: Sources (')
       expect(run.stdout).toContain(
-        'Sources reached through the chunk graph:\n- Source 3 ↳ related: "unit 4 builds on unit 3" (elaborates), from Source 4',
+        'Sources reached through the chunk graph:\n- Source 4 ↳ related: "unit 5 builds on unit 4" (elaborates), from Source 5',
       )
     }
     const graphAnswers = fake.requests.filter((r) => r.kind === 'basic_search')
-    expect(JSON.stringify(graphAnswers.at(-1)?.body)).toContain('unit 4 builds on unit 3')
+    expect(JSON.stringify(graphAnswers.at(-1)?.body)).toContain('unit 5 builds on unit 4')
   })
 
   it('query --method graph --history shows the conversation to the model and searches with the earlier question too', async () => {
@@ -214,7 +212,7 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
 
   it('degrades to the vector seeds with a warning when chunk_edges is missing or unreadable', async () => {
     const [{ text }] = await duckQuery(
-      `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 4`,
+      `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 5`,
     )
     const copy = join(await testdir({}), 'output')
     await cp(join(root, 'output'), copy, { recursive: true })
@@ -224,7 +222,7 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     expect(missing.code, missing.stderr).toBe(0)
     expect(missing.stderr).toContain('graphrag: warning: the index has no chunk_edges table')
     const parsed = JSON.parse(missing.stdout) as { warnings: string[]; context: { sources: Array<{ id: number }> } }
-    expect(parsed.context.sources.map((s) => s.id)).toEqual([4])
+    expect(parsed.context.sources.map((s) => s.id)).toEqual([5])
     expect(parsed.warnings).toHaveLength(1)
     await writeFile(join(copy, 'chunk_edges.parquet'), 'not a parquet file')
     const unreadable = await ask()
@@ -234,7 +232,7 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
       (JSON.parse(unreadable.stdout) as { context: { sources: Array<{ id: number }> } }).context.sources.map(
         (s) => s.id,
       ),
-    ).toEqual([4])
+    ).toEqual([5])
   })
 
   it('re-runs only the failed workflow on the next index run, answering the successful batches from the cache', async () => {
@@ -249,6 +247,31 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     expect(stats.workflows.create_chunk_graph!.counters.invalid_edges).toBe(12)
     // Same replies (cached or scripted), same bytes.
     expect((await readFile(out('chunk_edges.parquet'))).equals(table)).toBe(true)
+  })
+
+  it('with parse_fallback_confidence, links the unparsable batch by step_next edges and counts relation_parse_fallback', async () => {
+    const settingsFile = join(root, 'settings.yaml')
+    const settings = await readFile(settingsFile, 'utf8')
+    await writeFile(
+      settingsFile,
+      settings.replace('batch_overlap: 1', 'batch_overlap: 1\n  parse_fallback_confidence: 0.3'),
+    )
+    const run = await runCli(['index', '--root', root])
+    await writeFile(settingsFile, settings)
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).toContain('relation_parse_fallback: 1 of 4 typed-edge replies could not be parsed')
+    const stats = JSON.parse(await readFile(out('stats.json'), 'utf8')) as { workflows: Record<string, StatsEntry> }
+    expect(stats.workflows.create_chunk_graph!.counters).toMatchObject({
+      relation_parse_fallback: 1,
+      batches_failed: 0,
+    })
+    const rows = await duckQuery(
+      `SELECT s.human_readable_id::INTEGER AS source, t.human_readable_id::INTEGER AS target, e.relation, e.weight
+       FROM read_parquet('${out('chunk_edges.parquet')}') e
+       JOIN read_parquet('${out('text_units.parquet')}') s ON s.id = e.source_id JOIN read_parquet('${out('text_units.parquet')}') t ON t.id = e.target_id
+       WHERE e.relation = 'step_next'`,
+    )
+    expect(rows).toEqual([{ source: 0, target: 1, relation: 'step_next', weight: 0.3 }])
   })
 })
 

@@ -1,5 +1,6 @@
 /** Settings of our own chunk graph (not in Microsoft GraphRAG): the create_chunk_graph workflow and graph search. */
 import { bool, int, num, numList, optionalStr, section, str, strList } from '../fields.js'
+import { chunkGraphRelations } from './chunk-graph-relations.js'
 
 export const chunkGraph = section(
   {
@@ -45,6 +46,7 @@ export const chunkGraph = section(
       'Outgoing edges kept per text unit, highest weight first (0 = all: shared-entity edges can then grow with the square of the corpus).',
       { min: 0, max: 1_000_000 },
     ),
+    ...chunkGraphRelations,
   },
   'Chunk graph (graphrag only): typed edges between text units, written to chunk_edges.parquet by create_chunk_graph.',
 )

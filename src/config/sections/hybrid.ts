@@ -1,5 +1,6 @@
 /** Settings of hybrid search (ours): signals, fusion, bonuses, context and citations. */
 import { bool, int, num, oneOf, optionalStr, section, str } from '../fields.js'
+import { hybridScoring } from './hybrid-scoring.js'
 
 const weight = (def: number, description: string) => num(def, description, { min: 0, max: 1000 })
 
@@ -15,6 +16,11 @@ const hybridEdgeWeights = section(
     similar_to: weight(0.1, 'A similarity edge.'),
     sequence: weight(0.05, 'The next or previous chunk of the same document.'),
     related_to: weight(0.15, 'A shared-entity edge.'),
+    // The Evolution RAG design's relation names and weights (REL_WEIGHT_*).
+    follows: weight(0.16, 'The source follows the target (design relation).'),
+    supports: weight(0.2, 'The source supports the target (design relation).'),
+    step_next: weight(0.12, 'The next step, or the parse-fallback edge (design relation).'),
+    co_occurs_with: weight(0.1, "A co-occurrence edge (cooccurrence_edges; the design's REL_WEIGHT_COOCCUR)."),
     default: weight(0.15, 'Any other relation.'),
   },
   'Bonus weight per chunk-edge relation.',
@@ -60,7 +66,10 @@ export const hybridSearch = section({
     "Bonus × the share of pairs of the question's entities a passage mentions together.",
   ),
   use_degree: bool(false, 'Add a degree-centrality bonus (passages about well-connected entities).'),
-  degree_weight: weight(0.05, "Bonus × the mean normalised degree of a passage's entities (when use_degree)."),
+  degree_weight: weight(
+    0.1,
+    "Bonus × the mean normalised degree of a passage's entities (when use_degree; the Evolution RAG design's 0.1).",
+  ),
   edge_seed_k: int(5, 'Top fused passages whose chunk_edges neighbours get an edge bonus (or join as candidates).', {
     min: 0,
     max: 1_000_000,
@@ -77,4 +86,5 @@ export const hybridSearch = section({
     true,
     'Build the full-text table on first use when it is missing or stale (false: BM25 is skipped with a warning).',
   ),
+  ...hybridScoring,
 })

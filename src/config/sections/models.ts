@@ -19,6 +19,7 @@ import {
 } from '../fields.js'
 import { TIKTOKEN_ENCODINGS } from '../../llm/encodings.js'
 import { PROVIDER_NAMES } from '../../llm/providers.js'
+import { embeddingEos } from './embedding-eos.js'
 
 /** One server of a model pool (`api_base` given as a list). */
 export interface EndpointSettings {
@@ -203,6 +204,7 @@ const modelShape = {
     anyList('Canned responses of mock models. Not used: mock models are not supported.'),
     'mock models are not supported',
   ),
+  ...embeddingEos,
 }
 
 const CHAT_MODEL_EXAMPLE = {

@@ -71,6 +71,15 @@ export const ESTIMATE_HEURISTICS = Object.freeze({
 export interface ChunkFigures {
   readonly chunks: number
   readonly chunkTokens: number
+  /** Chunks of each document (typed-edge batches are cut per document); absent = one document. */
+  readonly chunksPerDocument?: readonly number[]
+}
+
+/** Chunks per document, in order of each document's first chunk. */
+export function chunksPerDocument(rows: ReadonlyArray<{ document_id: string }>): number[] {
+  const counts = new Map<string, number>()
+  for (const row of rows) counts.set(row.document_id, (counts.get(row.document_id) ?? 0) + 1)
+  return [...counts.values()]
 }
 
 /** The graph size the estimates rest on, guessed from the chunk tokens by the workflows that build it. */
@@ -299,8 +308,9 @@ export function chunkGraphUsage(x: ChunkFigures, template: number, s: ChunkGraph
   const batch = (units: number): EstimatedUsage => call([template + units * perChunk], (units - 1) * H.chunkEdgeTokens)
   let usage = ZERO
   if (s.llm_edges) {
-    for (const [start, end] of slidingWindows(x.chunks, s.batch_size, s.batch_overlap))
-      usage = add(usage, batch(end - start))
+    for (const chunks of x.chunksPerDocument ?? [x.chunks])
+      for (const [start, end] of slidingWindows(chunks, s.batch_size, s.batch_overlap))
+        usage = add(usage, batch(end - start))
   }
   if (s.cross_document) {
     const units = 1 + Math.min(s.cross_document_top_k, H.crossDocumentNeighbours)

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { ModelSettings } from '../../config/schema.js'
 import { cacheKey } from '../../llm/cache.js'
+import { eosSuffix } from '../../llm/settings.js'
 import type { EmbeddingKeyRow } from '../../model/embedding-keys.js'
 import type { EmbeddedRow, TextToEmbed } from './embed-text.js'
 
@@ -25,6 +26,8 @@ export function embeddingIdentity(model: ModelSettings, batchMaxTokens: number, 
     encoding: model.encoding_model,
     batchMaxTokens,
     vectorSize,
+    // Absent (so identities of runs without it are unchanged) unless append_eos is on.
+    eos: model.append_eos ? eosSuffix(model.eos_token) : undefined,
   })
 }
 

@@ -69,6 +69,7 @@ function estimateContext(input: EstimateInput, graph: GuessedGraph): EstimateCon
     settings: input.settings,
     chunks: input.chunks,
     chunkTokens: input.chunkTokens,
+    ...(input.chunksPerDocument === undefined ? {} : { chunksPerDocument: input.chunksPerDocument }),
     graph,
     reports: input.reports,
     promptTokens: (file, values) => input.countTokens(formatPrompt(readPrompt(file), values)),

@@ -9,7 +9,7 @@ import { encodingForModel, getTokenizer } from '../../llm/tokenizer.js'
 import type { ModelUsage } from '../../llm/types.js'
 import { loadDocuments } from '../input/load-documents.js'
 import { chunkDocuments } from '../operations/chunk-text.js'
-import type { ChunkFigures, ReportFigures } from '../operations/estimate-usage.js'
+import { chunksPerDocument, type ChunkFigures, type ReportFigures } from '../operations/estimate-usage.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 import { estimateIndexCost, type CostEstimate } from './estimate-cost.js'
 
@@ -23,7 +23,11 @@ export async function chunkFiguresFromInputs(
     { onWarning, onNotice: onWarning },
   )
   const rows = chunkDocuments(documents, settings.chunking, getTokenizer(settings.chunking.encoding_model))
-  return { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) }
+  return {
+    chunks: rows.length,
+    chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0),
+    chunksPerDocument: chunksPerDocument(rows),
+  }
 }
 
 /**
@@ -47,6 +51,7 @@ export function estimateWorkflows(
     planned,
     chunks: figures.chunks,
     chunkTokens: figures.chunkTokens,
+    ...(figures.chunksPerDocument === undefined ? {} : { chunksPerDocument: figures.chunksPerDocument }),
     settings,
     reports,
     countTokens: (text) => tokenizer.count(text),

@@ -19,7 +19,7 @@ import { ParquetTableStore } from '../../storage/table-store.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { VERSION } from '../../version.js'
 import { compareWithActual, estimateWorkflows } from '../plan/estimate-run.js'
-import type { ChunkFigures, ReportFigures } from '../operations/estimate-usage.js'
+import { chunksPerDocument, type ChunkFigures, type ReportFigures } from '../operations/estimate-usage.js'
 import {
   batchModeFor,
   batchSettings,
@@ -389,7 +389,11 @@ async function estimateNextToActual(
   if (basis instanceof ParquetTableStore) {
     if (!(await basis.has(BASE_TEXT_UNITS.name))) return undefined
     const units = await basis.read(BASE_TEXT_UNITS)
-    figures = { chunks: units.length, chunkTokens: units.reduce((sum, u) => sum + u.n_tokens, 0) }
+    figures = {
+      chunks: units.length,
+      chunkTokens: units.reduce((sum, u) => sum + u.n_tokens, 0),
+      chunksPerDocument: chunksPerDocument(units),
+    }
   } else ({ figures, reports } = basis)
   const estimate = estimateWorkflows(settings, workflows.ran, figures, workflows.planned, reports)
   const comparison = compareWithActual(estimate, usage)

@@ -19,7 +19,7 @@ import { ParquetTableStore } from '../../storage/table-store.js'
 import { loadDocuments } from '../input/load-documents.js'
 import { chunkDocuments } from '../operations/chunk-text.js'
 import { type DocumentChanges, documentChanges, hasChanges } from '../operations/document-changes.js'
-import type { ChunkFigures } from '../operations/estimate-usage.js'
+import { chunksPerDocument, type ChunkFigures } from '../operations/estimate-usage.js'
 import type { CostEstimate } from '../plan/estimate-cost.js'
 import { estimateWorkflows } from '../plan/estimate-run.js'
 import { measureUpdateReports, type UpdateReports } from '../plan/estimate-update.js'
@@ -90,7 +90,11 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
     settings,
     method,
     changes,
-    figures: { chunks: rows.length, chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0) },
+    figures: {
+      chunks: rows.length,
+      chunkTokens: rows.reduce((sum, r) => sum + r.n_tokens, 0),
+      chunksPerDocument: chunksPerDocument(rows),
+    },
     indexDir,
     curationChanged: await curationChanged(store, settings),
     previousDocuments: [...previous.values()],

@@ -9,7 +9,12 @@ import { CHUNK_EDGES } from '../../model/chunk-edges.js'
 import { ENTITIES } from '../../model/entities.js'
 import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore } from '../../storage/vector-store.js'
-import { buildChunkGraph, llmWindows, type ChunkGraphResult } from '../operations/chunk-graph/build.js'
+import {
+  buildChunkGraph,
+  llmWindows,
+  type ChunkGraphResult,
+  type RelationCallOptions,
+} from '../operations/chunk-graph/build.js'
 import { llmEdges } from '../operations/chunk-graph/llm-edges.js'
 import { createFinalTextUnits } from '../operations/create-final-text-units.js'
 import { chunkGraphUsage, ZERO } from '../operations/estimate-usage.js'
@@ -47,8 +52,25 @@ async function unitVectors(ctx: WorkflowContext): Promise<Map<string, Float32Arr
   return undefined
 }
 
-function record(ctx: WorkflowContext, result: Pick<ChunkGraphResult, 'failures' | 'calls' | 'dropped'>): void {
+/** chunk_graph's relation-call keys as the typed-edge calls take them. */
+function relationCalls(s: Settings['chunk_graph']): RelationCallOptions {
+  return {
+    ...(s.relation_temperature === null ? {} : { temperature: s.relation_temperature }),
+    unitMaxTokens: s.relation_unit_max_tokens,
+    fallbackConfidence: s.parse_fallback_confidence,
+  }
+}
+
+function record(
+  ctx: WorkflowContext,
+  result: Pick<ChunkGraphResult, 'failures' | 'calls' | 'dropped' | 'fallbacks'>,
+): void {
   for (const f of result.failures) ctx.stats.failure(f.batch, f.reason)
+  ctx.stats.count('relation_parse_fallback', result.fallbacks.length)
+  if (result.fallbacks.length > 0)
+    ctx.stats.warning(
+      `${NAME}: relation_parse_fallback: ${result.fallbacks.length} of ${result.calls} typed-edge replies could not be parsed; their units are linked by step_next edges (first: ${result.fallbacks[0]!.batch}, ${result.fallbacks[0]!.reason})`,
+    )
   ctx.stats.count('llm_batches', result.calls)
   ctx.stats.count('batches_failed', result.failures.length)
   ctx.stats.count('invalid_edges', result.dropped.length)
@@ -90,11 +112,13 @@ export const createChunkGraph = defineWorkflow({
       sequence: s.sequence_edges,
       sharedEntities: s.shared_entity_edges,
       minSharedEntities: s.min_shared_entities,
+      cooccurrence: s.cooccurrence_edges ? { window: s.cooccurrence_window, minCount: s.cooccurrence_min_count } : null,
       llm: s.llm_edges ? { batchSize: s.batch_size, batchOverlap: s.batch_overlap } : null,
       crossDocument:
         vectors === undefined ? null : { vectors, threshold: s.cross_document_threshold, topK: s.cross_document_top_k },
       prompt: chat === undefined ? '' : readPrompt(promptFile(ctx.settings)),
       concurrency: ctx.settings.concurrent_requests,
+      relationCalls: relationCalls(s),
       minEdgeWeight: s.min_edge_weight,
       maxEdgesPerChunk: s.max_edges_per_chunk,
     }
@@ -113,6 +137,7 @@ export const createChunkGraph = defineWorkflow({
       ...result.proposed,
       invalid_edges: result.dropped.length,
       failed_batches: result.failures.length,
+      relation_parse_fallback: result.fallbacks.length,
       duplicates: result.duplicates,
       pruned: result.pruned,
     }
@@ -137,6 +162,7 @@ export const createChunkGraph = defineWorkflow({
       prompt: readPrompt(promptFile(ctx.settings)),
       origin: 'llm' as const,
       concurrency: ctx.settings.concurrent_requests,
+      ...relationCalls(s),
     }
     const result = await llmEdges(windows, options, { chat, signal: ctx.signal, onBatchDone: () => progress.tick() })
     progress.done()

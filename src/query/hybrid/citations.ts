@@ -12,6 +12,7 @@ type WarningType =
   | 'bm25_unavailable'
   | 'no_entities_matched'
   | 'entity_extraction_failed'
+  | 'rerank_failed'
 
 export interface HybridWarning {
   type: WarningType

@@ -21,14 +21,17 @@ export interface ExplainRow {
   // The same scores under the seed system's names (its ranking preview API):
   /** Raw score of the signal named by `reason` (cosine, BM25, 1 / (1 + hops), or the edge bonus). */
   score_raw: number
-  /** = fused_norm: the fused (RRF) score scaled so the top candidate is 1. */
+  /** = fused_norm: the base score (weighted: normalised vector + bm25_weight × normalised BM25; rrf: the fused score ÷ the best). */
   base_norm: number
   /** Sum of the four bonuses. */
   bonus: number
   /** = composite: base_norm + bonus. */
   composite_score: number
-  /** The score the final rank is by: the composite score (nothing rescores after it). */
+  /** The score the final rank is by: the composite, or with the rerank stage (1 − weight) × composite + weight × rerank_norm. */
   final_score: number
+  /** The rerank stage's raw score and its share of the best; null when it did not rerank this candidate. */
+  rerank_score: number | null
+  rerank_norm: number | null
   /** The chunk edge that brought the candidate in or earned its edge bonus, and its confidence; null without one. */
   rel_type: string | null
   rel_conf: number | null
@@ -57,7 +60,9 @@ export function explainRows(
     reason: c.reason,
     why: whyIncluded(c, labelOf),
     ...seedScores(c),
-    final_score: c.composite,
+    final_score: c.final ?? c.composite,
+    rerank_score: c.rerank?.score ?? null,
+    rerank_norm: c.rerank?.norm ?? null,
   }))
 }
 

@@ -10,10 +10,12 @@ import {
   leadingSignal,
   normaliseFused,
   reciprocalRankFusion,
+  type FusedCandidate,
   type RankedList,
   type Signal,
   type SignalHit,
 } from './fusion.js'
+import { bestScores, summedEdgeBonuses, weightedBase } from './weighted.js'
 
 export type Reason = Signal | 'edge'
 
@@ -27,6 +29,10 @@ export interface RankedCandidate {
   bonuses: Bonuses
   edge: EdgeLink | undefined
   composite: number
+  /** The rerank stage's score (raw, and ÷ the best of the reranked), when it ran on this candidate. */
+  rerank?: { score: number; norm: number }
+  /** The score of the final rank when the rerank stage ran (else the composite). */
+  final?: number
   /** 0-based final rank. */
   rank: number
   reason: Reason
@@ -46,13 +52,28 @@ export interface RankingInput {
   weights: BonusWeights
   /** Only ids of the index's text units can become candidates (edges may name others). */
   knownUnits: ReadonlySet<string>
+  /** hybrid_search.scoring: RRF (default) or the design's weighted sum (see weighted.ts). */
+  scoring?: { mode: 'rrf' } | { mode: 'weighted'; bm25Weight: number }
+}
+
+/** Each candidate's base score (`fusedNorm`: RRF ÷ best, or the weighted base) and the edge links from the top `edgeSeedK` by it. */
+function baseScores(input: RankingInput, fused: readonly FusedCandidate[]) {
+  const scoring = input.scoring
+  if (scoring?.mode !== 'weighted') {
+    const norms = normaliseFused(fused)
+    const seeds = fused.slice(0, input.edgeSeedK).map((c) => c.id)
+    return { norms, links: edgeBonuses(seeds, input.edges, input.weights) }
+  }
+  const best = bestScores(input.lists)
+  const norms = fused.map((c) => weightedBase(c.signals, best, scoring.bm25Weight))
+  const order = fused.map((c, i) => ({ id: c.id, score: norms[i]! })).sort(byScoreThenId((c) => c.score))
+  const seeds = order.slice(0, input.edgeSeedK).map((c) => c.id)
+  return { norms, links: summedEdgeBonuses(seeds, input.edges, input.weights) }
 }
 
 export function rankCandidates(input: RankingInput): RankedCandidate[] {
   const fused = reciprocalRankFusion(input.lists, input.rrfK)
-  const norms = normaliseFused(fused)
-  const seeds = fused.slice(0, input.edgeSeedK).map((c) => c.id)
-  const links = edgeBonuses(seeds, input.edges, input.weights)
+  const { norms, links } = baseScores(input, fused)
   const rows = fused.map((c, i) => ({ id: c.id, signals: c.signals, fused: c.fused, fusedNorm: norms[i]! }))
   const held = new Set(rows.map((r) => r.id))
   for (const id of [...links.keys()].sort()) {
@@ -94,5 +115,6 @@ export function whyIncluded(c: RankedCandidate, labelOf: (id: string) => string)
     )
   if (c.edge) parts.push(`edge ${c.edge.relation} from ${labelOf(c.edge.from)} (conf ${c.edge.confidence.toFixed(2)})`)
   if (c.bonuses.shared_entities > 0) parts.push('names question entities')
+  if (c.rerank) parts.push(`rerank ${c.rerank.score.toFixed(3)}`)
   return parts.join(', ')
 }

@@ -15,6 +15,7 @@ import { degreeShares } from '../hybrid/bonuses.js'
 import { HYBRID_ANSWER_PROMPT } from '../hybrid/prompts.js'
 import { bestPassages, passageList } from './offline.js'
 import { rankCandidates } from '../hybrid/ranking.js'
+import { rerankCandidates, rerankStage } from '../hybrid/rerank.js'
 import { bm25List, graphSignal, questionVector, vectorList } from '../hybrid/signals.js'
 import type { HybridTables } from '../hybrid/tables.js'
 import type { SearchServices } from '../services.js'
@@ -72,7 +73,7 @@ export async function* runHybridSearch(
   const graph = s.use_graph ? await graphSignal(searchText, tables, settings, services, warnings, vector) : undefined
   if (graph !== undefined) lists.push(graph.list)
   const units = new Map(tables.text_units.map((u) => [u.id, u]))
-  const ranked = rankCandidates({
+  const composite = rankCandidates({
     lists,
     graphDetail: graph?.detail ?? new Map(),
     rrfK: s.rrf_k,
@@ -88,7 +89,12 @@ export async function* runHybridSearch(
       edgeWeights: s.edge_weights,
     },
     knownUnits: new Set(units.keys()),
+    scoring: s.scoring === 'weighted' ? { mode: 'weighted', bm25Weight: s.bm25_weight } : { mode: 'rrf' },
   })
+  const stage = rerankStage(settings.rerank)
+  const unitText = (id: string) => units.get(id)?.text ?? ''
+  const ranked =
+    stage === undefined ? composite : await rerankCandidates(composite, unitText, searchText, stage, warnings)
   const context = buildHybridContext({
     ranked,
     units,

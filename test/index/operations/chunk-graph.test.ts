@@ -357,7 +357,7 @@ describe('buildChunkGraph without a model', () => {
       'b1>a2:related_to',
       'b1>b2:sequence',
     ])
-    expect(result.proposed).toEqual({ sequence: 3, shared_entities: 6, llm: 0, cross_document: 0 })
+    expect(result.proposed).toEqual({ sequence: 3, shared_entities: 6, llm: 0, cross_document: 0, cooccurrence: 0 })
     expect(result.calls).toBe(0)
   })
 

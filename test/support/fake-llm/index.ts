@@ -35,6 +35,8 @@ export interface FakeLlmOptions {
   fixedEmbeddings?: Record<string, number[]>
   /** Embedding requests with more inputs than this get 413 (as servers with a batch limit do). */
   maxEmbeddingInputs?: number
+  /** The reply to a request over maxEmbeddingInputs (default 413): e.g. llama.cpp's 500 "input is too large". */
+  overCapacityReply?: { status: number; message: string }
   /** Port to listen on (default 0: a free one). */
   port?: number
   /** A reasoning model's thinking, sent as the message's `reasoning_content` beside its content. */
@@ -293,10 +295,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
           ? input.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)))
           : []
     if (h.options.maxEmbeddingInputs !== undefined && texts.length > h.options.maxEmbeddingInputs) {
-      finish(413)
-      return sendJson(h.res, 413, {
-        error: { message: `at most ${h.options.maxEmbeddingInputs} inputs per request`, type: 'invalid_request_error' },
-      })
+      const over = h.options.overCapacityReply ?? {
+        status: 413,
+        message: `at most ${h.options.maxEmbeddingInputs} inputs per request`,
+      }
+      finish(over.status)
+      return sendJson(h.res, over.status, { error: { message: over.message, type: 'invalid_request_error' } })
     }
     const dimension = typeof h.body.dimensions === 'number' ? h.body.dimensions : (h.options.embeddingDimension ?? 1536)
     const base64 = h.body.encoding_format === 'base64'

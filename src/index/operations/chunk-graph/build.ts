@@ -7,7 +7,8 @@ import type { ChatModel } from '../../../llm/types.js'
 import type { ChunkEdgeOrigin, ChunkEdgeRow } from '../../../model/chunk-edges.js'
 import { dedupeEdges, pruneEdges, toRows } from './assemble.js'
 import { crossDocumentBatches, slidingWindows } from './batches.js'
-import { llmEdges, type FailedBatch } from './llm-edges.js'
+import { cooccurrenceEdges } from './cooccurrence.js'
+import { llmEdges, type FailedBatch, type LlmEdgeOptions } from './llm-edges.js'
 import { sequenceEdges } from './sequence.js'
 import { sharedEntityEdges } from './shared-entities.js'
 import type { ChunkUnit, DraftEdge } from './types.js'
@@ -17,15 +18,21 @@ export interface ChunkGraphOptions {
   sequence: boolean
   sharedEntities: boolean
   minSharedEntities: number
+  /** co_occurs_with edges within a sliding window of units (null = off). */
+  cooccurrence?: { window: number; minCount: number } | null
   /** Typed edges within sliding batches (null = off). */
   llm: { batchSize: number; batchOverlap: number } | null
   /** Typed edges between similar units of other documents (null = off); vectors by text unit id. */
   crossDocument: { vectors: ReadonlyMap<string, ArrayLike<number>>; threshold: number; topK: number } | null
   prompt: string
   concurrency: number
+  /** Temperature, unit token cap and parse-fallback weight of the typed-edge calls. */
+  relationCalls?: RelationCallOptions
   minEdgeWeight: number
   maxEdgesPerChunk: number
 }
+
+export type RelationCallOptions = Pick<LlmEdgeOptions, 'temperature' | 'unitMaxTokens' | 'fallbackConfidence'>
 
 export interface ChunkGraphServices {
   /** Needed only when llm or crossDocument is on. */
@@ -42,18 +49,31 @@ export interface ChunkGraphResult {
   proposed: Record<ChunkEdgeOrigin, number>
   dropped: DropReason[]
   failures: FailedBatch[]
+  /** Batches answered by the step_next parse fallback. */
+  fallbacks: FailedBatch[]
   calls: number
   /** Edges removed as duplicates and by pruning. */
   duplicates: number
   pruned: number
 }
 
-/** The overlapping batches of consecutive text units the typed-edge prompt is asked about. */
+/**
+ * The overlapping batches of consecutive text units the typed-edge prompt is asked about, cut per
+ * document (documents in order of their first unit): a batch never spans two documents.
+ */
 export function llmWindows(
   units: readonly ChunkUnit[],
   llm: { batchSize: number; batchOverlap: number },
 ): ChunkUnit[][] {
-  return slidingWindows(units.length, llm.batchSize, llm.batchOverlap).map(([s, e]) => units.slice(s, e))
+  const byDocument = new Map<string, ChunkUnit[]>()
+  for (const unit of units) {
+    const own = byDocument.get(unit.document_id)
+    if (own === undefined) byDocument.set(unit.document_id, [unit])
+    else own.push(unit)
+  }
+  return [...byDocument.values()].flatMap((own) =>
+    slidingWindows(own.length, llm.batchSize, llm.batchOverlap).map(([s, e]) => own.slice(s, e)),
+  )
 }
 
 export async function buildChunkGraph(
@@ -66,6 +86,10 @@ export async function buildChunkGraph(
   const shared = options.sharedEntities
     ? sharedEntityEdges(units, titles, options.minSharedEntities, options.maxEdgesPerChunk)
     : []
+  const cooccurring =
+    options.cooccurrence == null
+      ? []
+      : cooccurrenceEdges(units, options.cooccurrence.window, options.cooccurrence.minCount)
   const { llm, crossDocument } = options
   const windows = llm === null ? [] : llmWindows(units, llm)
   const cross =
@@ -73,16 +97,23 @@ export async function buildChunkGraph(
       ? []
       : crossDocumentBatches(units, crossDocument.vectors, crossDocument.threshold, crossDocument.topK)
   services.onBatches?.(windows.length + cross.length)
-  const empty = { edges: [] as DraftEdge[], dropped: [] as DropReason[], failures: [] as FailedBatch[], calls: 0 }
+  const empty = {
+    edges: [] as DraftEdge[],
+    dropped: [] as DropReason[],
+    failures: [] as FailedBatch[],
+    fallbacks: [] as FailedBatch[],
+    calls: 0,
+  }
   const call = async (batches: ChunkUnit[][], origin: 'llm' | 'cross_document') => {
     if (batches.length === 0) return empty
     if (services.chat === undefined) throw new InternalError('buildChunkGraph: typed edges need a chat model')
     const chatServices = { chat: services.chat, signal: services.signal, onBatchDone: services.onBatchDone }
-    return llmEdges(batches, { prompt: options.prompt, origin, concurrency: options.concurrency }, chatServices)
+    const callOptions = { prompt: options.prompt, origin, concurrency: options.concurrency, ...options.relationCalls }
+    return llmEdges(batches, callOptions, chatServices)
   }
   const typed = await call(windows, 'llm')
   const crossTyped = await call(cross, 'cross_document')
-  const all = [...sequence, ...shared, ...typed.edges, ...crossTyped.edges]
+  const all = [...sequence, ...shared, ...cooccurring, ...typed.edges, ...crossTyped.edges]
   const unique = dedupeEdges(all)
   const kept = pruneEdges(unique, { minEdgeWeight: options.minEdgeWeight, maxEdgesPerChunk: options.maxEdgesPerChunk })
   return {
@@ -90,11 +121,13 @@ export async function buildChunkGraph(
     proposed: {
       sequence: sequence.length,
       shared_entities: shared.length,
+      cooccurrence: cooccurring.length,
       llm: typed.edges.length,
       cross_document: crossTyped.edges.length,
     },
     dropped: [...typed.dropped, ...crossTyped.dropped],
     failures: [...typed.failures, ...crossTyped.failures],
+    fallbacks: [...typed.fallbacks, ...crossTyped.fallbacks],
     calls: typed.calls + crossTyped.calls,
     duplicates: all.length - unique.length,
     pruned: unique.length - kept.length,

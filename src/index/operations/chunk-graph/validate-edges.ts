@@ -2,11 +2,18 @@
  * Validation of the edges a model proposes for one batch: each edge is checked on its own and an
  * invalid one is dropped with its reason, so one bad edge never costs the batch's good ones.
  */
-import { CHUNK_EDGE_RELATIONS, type ChunkEdgeOrigin, type ChunkEdgeRelation } from '../../../model/chunk-edges.js'
+import {
+  CHUNK_EDGE_RELATIONS,
+  DESIGN_EDGE_RELATIONS,
+  type ChunkEdgeOrigin,
+  type ChunkEdgeRelation,
+} from '../../../model/chunk-edges.js'
 import type { ChunkUnit, DraftEdge } from './types.js'
 
 /** The relations a model may assign (related_to is reserved for shared-entity edges). */
 export const LLM_RELATIONS: readonly ChunkEdgeRelation[] = CHUNK_EDGE_RELATIONS.filter((r) => r !== 'related_to')
+/** What a model's edge may name: the prompted relations and the design's. */
+const ACCEPTED_RELATIONS: ReadonlySet<string> = new Set([...LLM_RELATIONS, ...DESIGN_EDGE_RELATIONS])
 
 export type DropReason =
   | 'not_an_object'
@@ -63,7 +70,7 @@ function checkEdge(
           .toLowerCase()
           .replace(/[\s-]+/g, '_')
       : ''
-  if (!(LLM_RELATIONS as readonly string[]).includes(relation)) return 'unknown_relation'
+  if (!ACCEPTED_RELATIONS.has(relation)) return 'unknown_relation'
   const weight =
     typeof e.weight === 'number'
       ? e.weight
