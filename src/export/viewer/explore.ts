@@ -1,0 +1,70 @@
+/**
+ * What the viewer shows around a selection: the selected entity's neighbourhood, grown by the
+ * neighbourhoods of entities the user expanded, and narrowed by an entity-type and a community
+ * filter. Pure over the graph, so the reducers, the counts and the tests agree.
+ */
+import type Graph from 'graphology'
+
+export interface Filter {
+  /** Entity type to keep ('' = all). */
+  type: string
+  /** Community to keep (undefined = all). */
+  community: number | undefined
+}
+
+export const NO_FILTER: Filter = { type: '', community: undefined }
+
+export interface Exploration {
+  selected: string | undefined
+  /** Entities whose neighbours stay in view while others are selected. */
+  expanded: ReadonlySet<string>
+  filter: Filter
+}
+
+/** Entities the filter keeps; the selected one is always kept, so its details never point at nothing. */
+export function passesFilter(
+  node: string,
+  attributes: { type?: string; community?: number },
+  state: Exploration,
+): boolean {
+  if (node === state.selected) return true
+  if (state.filter.type !== '' && attributes.type !== state.filter.type) return false
+  return state.filter.community === undefined || attributes.community === state.filter.community
+}
+
+/** The entities in focus: the selected and expanded ones with their neighbours (empty: nothing is in focus). */
+export function focusSet(graph: Graph, state: Exploration): Set<string> {
+  const centres = [...state.expanded, ...(state.selected === undefined ? [] : [state.selected])]
+  const shown = new Set<string>()
+  for (const centre of centres) {
+    if (!graph.hasNode(centre)) continue
+    shown.add(centre)
+    for (const neighbour of graph.neighbors(centre)) shown.add(neighbour)
+  }
+  return shown
+}
+
+/** A relationship in focus: it touches a centre (the selected or an expanded entity) and both ends are in focus. */
+export function edgeInFocus(graph: Graph, edge: string, state: Exploration, shown: ReadonlySet<string>): boolean {
+  const [a, b] = graph.extremities(edge)
+  const centre = (n: string) => n === state.selected || state.expanded.has(n)
+  return (centre(a) || centre(b)) && shown.has(a) && shown.has(b)
+}
+
+/** Share of the layout's width added on its right, where the rightmost entities' labels are drawn. */
+const LABEL_ROOM = 0.25
+
+/**
+ * The layout's bounding box with room on the right: sigma fits the box to the canvas, and labels
+ * are drawn to the right of their node, so without it the rightmost labels are cut at the edge.
+ */
+export function labelRoomBBox(nodes: ReadonlyArray<{ x: number; y: number }>): {
+  x: [number, number]
+  y: [number, number]
+} {
+  const xs = nodes.map((n) => n.x)
+  const ys = nodes.map((n) => n.y)
+  const [minX, maxX] = [Math.min(...xs), Math.max(...xs)]
+  const [minY, maxY] = [Math.min(...ys), Math.max(...ys)]
+  return { x: [minX, maxX + (maxX - minX) * LABEL_ROOM], y: [minY, maxY] }
+}
