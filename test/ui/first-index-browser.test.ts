@@ -22,26 +22,28 @@ const CHAPTERS = ['01-the-harbour.txt', '03-the-salvage.txt']
 /** The demo's offline settings, with the fake chat model answering basic search. */
 async function settings(baseUrl: string): Promise<string> {
   const demo = await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'settings.yaml'), 'utf8')
-  return demo
-    .replace(
-      'completion_models: {}',
-      [
-        'completion_models:',
-        '  default_completion_model:',
-        '    model_provider: openai',
-        '    model: gpt-4.1-mini',
-        '    api_key: sk-ui-test',
-        `    api_base: ${baseUrl}`,
-        '    retry:',
-        '      max_retries: 0',
-      ].join('\n'),
-    )
-    .replace(
-      /basic_search:\n {2}completion_model_id: null/g,
-      'basic_search:\n  completion_model_id: default_completion_model',
-    )
-    // Every format the indexer reads, so that the PDF is listed (as skipped).
-    .replace('input:\n  type: text', 'input:\n  type: auto')
+  return (
+    demo
+      .replace(
+        'completion_models: {}',
+        [
+          'completion_models:',
+          '  default_completion_model:',
+          '    model_provider: openai',
+          '    model: gpt-4.1-mini',
+          '    api_key: sk-ui-test',
+          `    api_base: ${baseUrl}`,
+          '    retry:',
+          '      max_retries: 0',
+        ].join('\n'),
+      )
+      .replace(
+        /basic_search:\n {2}completion_model_id: null/g,
+        'basic_search:\n  completion_model_id: default_completion_model',
+      )
+      // Every format the indexer reads, so that the PDF is listed (as skipped).
+      .replace('input:\n  type: text', 'input:\n  type: auto')
+  )
 }
 
 describeBrowser('a project without an index, in the web UI', () => {

@@ -24,11 +24,11 @@ export interface Exploration {
 /** Entities the filter keeps; the selected one is always kept, so its details never point at nothing. */
 export function passesFilter(
   node: string,
-  attributes: { type?: string; community?: number },
+  attributes: { entityType?: string; community?: number },
   state: Exploration,
 ): boolean {
   if (node === state.selected) return true
-  if (state.filter.type !== '' && attributes.type !== state.filter.type) return false
+  if (state.filter.type !== '' && attributes.entityType !== state.filter.type) return false
   return state.filter.community === undefined || attributes.community === state.filter.community
 }
 

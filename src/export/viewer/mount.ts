@@ -46,7 +46,8 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
       y: n.y,
       size: n.size,
       color: n.color,
-      type: n.type,
+      // Not `type`: sigma reads that attribute as the name of the program that draws the node.
+      entityType: n.type,
       community: n.community,
     }),
   )
