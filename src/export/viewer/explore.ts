@@ -50,21 +50,3 @@ export function edgeInFocus(graph: Graph, edge: string, state: Exploration, show
   const centre = (n: string) => n === state.selected || state.expanded.has(n)
   return (centre(a) || centre(b)) && shown.has(a) && shown.has(b)
 }
-
-/** Share of the layout's width added on its right, where the rightmost entities' labels are drawn. */
-const LABEL_ROOM = 0.25
-
-/**
- * The layout's bounding box with room on the right: sigma fits the box to the canvas, and labels
- * are drawn to the right of their node, so without it the rightmost labels are cut at the edge.
- */
-export function labelRoomBBox(nodes: ReadonlyArray<{ x: number; y: number }>): {
-  x: [number, number]
-  y: [number, number]
-} {
-  const xs = nodes.map((n) => n.x)
-  const ys = nodes.map((n) => n.y)
-  const [minX, maxX] = [Math.min(...xs), Math.max(...xs)]
-  const [minY, maxY] = [Math.min(...ys), Math.max(...ys)]
-  return { x: [minX, maxX + (maxX - minX) * LABEL_ROOM], y: [minY, maxY] }
-}

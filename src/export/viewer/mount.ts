@@ -9,7 +9,8 @@ import Sigma from 'sigma'
 import type { ViewerCommunity, ViewerData, ViewerNode } from '../viewer-data.js'
 import { showDetails } from './details.js'
 import { element } from './dom.js'
-import { edgeInFocus, focusSet, labelRoomBBox, NO_FILTER, passesFilter, type Filter } from './explore.js'
+import { edgeInFocus, focusSet, NO_FILTER, passesFilter, type Filter } from './explore.js'
+import { insideLabels, noLabels, type DrawnLabels } from './labels.js'
 import { renderLegend } from './legend.js'
 import { attachSearch } from './search.js'
 
@@ -29,6 +30,8 @@ export interface MountedViewer {
   setNeighbourhoodOnly(on: boolean): void
   /** Keeps only entities of a type and/or a community (the selected entity stays). */
   setFilter(filter: Filter): void
+  /** The horizontal extents of the labels drawn in the last frame (all inside the canvas). */
+  labels(): DrawnLabels
   /** Keeps (or stops keeping) an entity's neighbours in view while others are selected. */
   setExpanded(node: string, on: boolean): void
   kill(): void
@@ -80,6 +83,7 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
     neighbourhoodOnly: graph.size > HAIRBALL_EDGES,
   }
   const big = graph.order > 2_000
+  let drawn = noLabels()
   let renderer: Sigma
   try {
     renderer = new Sigma(graph, container, {
@@ -88,6 +92,7 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
       hideEdgesOnMove: graph.size > 20_000,
       defaultEdgeColor: '#d8d8d8',
       zIndex: true,
+      defaultDrawNodeLabel: insideLabels(() => drawn),
       nodeReducer: (node, attrs) => {
         if (!passesFilter(node, attrs, state)) return { ...attrs, hidden: true }
         if (state.neighbours.size === 0) return attrs
@@ -115,8 +120,6 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
     host.dataset.error = String(error)
     throw error
   }
-
-  if (data.nodes.length > 0) renderer.setCustomBBox(labelRoomBBox(data.nodes))
 
   const toggle = element('input', { type: 'checkbox', id: 'neighbourhood-toggle', checked: state.neighbourhoodOnly })
   side.append(
@@ -183,6 +186,9 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
     renderer.refresh({ skipIndexation: true })
   }
 
+  renderer.on('beforeRender', () => {
+    drawn = noLabels()
+  })
   renderer.on('clickNode', ({ node }) => select(node))
   renderer.on('clickStage', () => select(undefined))
   attachSearch(
@@ -197,6 +203,7 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
     setNeighbourhoodOnly,
     setFilter,
     setExpanded,
+    labels: () => ({ ...drawn }),
     position(node) {
       const { x, y } = renderer.graphToViewport(graph.getNodeAttributes(node) as { x: number; y: number })
       const box = container.getBoundingClientRect()
