@@ -4,7 +4,7 @@
  * turns of the conversation are sent as history. A collapsible panel; the method stays in view.
  */
 
-export const METHODS = [
+const METHODS = [
   ['local', 'Local: entities, relationships and their passages'],
   ['global', 'Global: community reports, for questions about the whole corpus'],
   ['drift', 'DRIFT: local search widened with community follow-ups'],
