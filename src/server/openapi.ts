@@ -128,6 +128,18 @@ export const OPENAPI = {
             description:
               'lazy only: at most this many text units tested for relevance (default lazy_search.relevance_budget)',
           },
+          top_k: {
+            type: 'integer',
+            minimum: 1,
+            description:
+              'local, basic, drift: for this query, local_search.top_k_entities, basic_search.k or drift_search.local_search_top_k_mapped_entities',
+          },
+          max_context_tokens: {
+            type: 'integer',
+            minimum: 1,
+            description:
+              'local, basic, global, drift: for this query, the method’s max_context_tokens (drift: local_search_max_data_tokens)',
+          },
           context: {
             type: 'array',
             description: 'hybrid only: passages from outside the index (strings or {id, text}), citable in the answer',

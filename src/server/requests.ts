@@ -51,11 +51,7 @@ const flag = () => z.boolean({ error: 'expected true or false' })
 
 const wholeNumber = (min: number, max: number) => {
   const message = `expected a whole number from ${min} to ${max}`
-  return z
-    .number({ error: message })
-    .int({ error: message })
-    .min(min, { error: message })
-    .max(max, { error: message })
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message })
 }
 
 export const queryMethod = () => oneOf(SEARCH_METHODS)

@@ -186,6 +186,8 @@ describeBrowser('the web UI in headless Chromium', () => {
     await page.fill('#param-response-type', 'Single Sentence')
     // No history: the model must not see the earlier questions.
     await page.fill('#param-history', '0')
+    await page.fill('#param-top-k', '3')
+    await page.fill('#param-context-tokens', '4000')
     expect(await page.locator('#param-budget').count()).toBe(0)
     const before = fake.requests.length
     await page.fill('#question', 'Who kept watch over the harbour?')
@@ -196,7 +198,11 @@ describeBrowser('the web UI in headless Chromium', () => {
       community_level: 1,
       response_type: 'Single Sentence',
       history: [],
+      top_k: 3,
+      max_context_tokens: 4000,
     })
+    const last = page.locator('.turn[data-done="true"]').nth(3)
+    expect(await last.locator('.error').count()).toBe(0)
     const seen = JSON.stringify(fake.requests.slice(before).map((r) => r.body))
     expect(seen).toContain('Single Sentence')
     expect(seen).not.toContain('What happened in the storm?')
@@ -207,6 +213,7 @@ describeBrowser('the web UI in headless Chromium', () => {
 
     // Graph search has no chat model here: its offline answer is its best passages, not the whole context.
     await page.selectOption('#method', 'graph')
+    expect(await page.locator('#param-top-k').count()).toBe(0)
     expect(await page.locator('#method option:checked').textContent()).toMatch(/chunk graph/)
     await page.fill('#question', 'Where did the storm hit the harbour?')
     await page.click('#ask')

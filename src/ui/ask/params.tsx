@@ -24,7 +24,14 @@ export interface AskParams {
   budget: number | undefined
   /** Earlier question-and-answer pairs sent as history (0 = none). */
   historyTurns: number
+  /** The method's top-k (entities or text units) and context token budget; undefined = settings.yaml's. */
+  topK: number | undefined
+  maxContextTokens: number | undefined
 }
+
+/** The methods whose settings POST /query's top_k and max_context_tokens set. */
+const TOP_K: ReadonlySet<string> = new Set(['local', 'basic', 'drift'])
+const CONTEXT_TOKENS: ReadonlySet<string> = new Set(['local', 'basic', 'global', 'drift'])
 
 export const DEFAULT_PARAMS: AskParams = {
   method: 'local',
@@ -33,6 +40,8 @@ export const DEFAULT_PARAMS: AskParams = {
   dynamicCommunitySelection: false,
   budget: undefined,
   historyTurns: 10,
+  topK: undefined,
+  maxContextTokens: undefined,
 }
 
 /** The body of POST /query for these parameters (lazy's budget and global's selection only where they apply). */
@@ -44,6 +53,10 @@ export function queryBody(question: string, params: AskParams, history: unknown[
     response_type: params.responseType.trim() === '' ? DEFAULT_PARAMS.responseType : params.responseType,
     ...(params.method === 'global' ? { dynamic_community_selection: params.dynamicCommunitySelection } : {}),
     ...(params.method === 'lazy' && params.budget !== undefined ? { budget: params.budget } : {}),
+    ...(TOP_K.has(params.method) && params.topK !== undefined ? { top_k: params.topK } : {}),
+    ...(CONTEXT_TOKENS.has(params.method) && params.maxContextTokens !== undefined
+      ? { max_context_tokens: params.maxContextTokens }
+      : {}),
     history,
     stream: true,
   }
@@ -93,30 +106,61 @@ export function ParamsPanel({ params, set }: { params: AskParams; set: Set }) {
           max={100}
           onChange={(n) => set({ historyTurns: n ?? 0 })}
         />
-        {params.method === 'lazy' && (
-          <NumberField
-            id="param-budget"
-            label="Lazy budget (text units)"
-            value={params.budget}
-            min={1}
-            max={1_000_000}
-            placeholder="relevance_budget"
-            onChange={(n) => set({ budget: n })}
-          />
-        )}
-        {params.method === 'global' && (
-          <label class="check">
-            <input
-              type="checkbox"
-              id="param-dynamic"
-              checked={params.dynamicCommunitySelection}
-              onChange={(e) => set({ dynamicCommunitySelection: e.currentTarget.checked })}
-            />
-            Dynamic community selection
-          </label>
-        )}
+        <MethodFields params={params} set={set} />
       </div>
     </details>
+  )
+}
+
+/** The fields only some methods take: top-k and context budget, lazy's budget, global's dynamic selection. */
+function MethodFields({ params, set }: { params: AskParams; set: Set }) {
+  return (
+    <>
+      {TOP_K.has(params.method) && (
+        <NumberField
+          id="param-top-k"
+          label={params.method === 'basic' ? 'Top-k text units' : 'Top-k entities'}
+          value={params.topK}
+          min={1}
+          max={1_000_000}
+          placeholder="from settings"
+          onChange={(n) => set({ topK: n })}
+        />
+      )}
+      {CONTEXT_TOKENS.has(params.method) && (
+        <NumberField
+          id="param-context-tokens"
+          label="Context tokens"
+          value={params.maxContextTokens}
+          min={1}
+          max={10_000_000}
+          placeholder="from settings"
+          onChange={(n) => set({ maxContextTokens: n })}
+        />
+      )}
+      {params.method === 'lazy' && (
+        <NumberField
+          id="param-budget"
+          label="Lazy budget (text units)"
+          value={params.budget}
+          min={1}
+          max={1_000_000}
+          placeholder="relevance_budget"
+          onChange={(n) => set({ budget: n })}
+        />
+      )}
+      {params.method === 'global' && (
+        <label class="check">
+          <input
+            type="checkbox"
+            id="param-dynamic"
+            checked={params.dynamicCommunitySelection}
+            onChange={(e) => set({ dynamicCommunitySelection: e.currentTarget.checked })}
+          />
+          Dynamic community selection
+        </label>
+      )}
+    </>
   )
 }
 
