@@ -139,8 +139,14 @@ export function queryRequest(body: QueryBody): QueryRequest & { stream: boolean 
     stream: body.stream,
     externalContext: externalContext(body.context, body.method),
     ...lazyBudget(body.budget, body.method),
-    overrides: searchOverrides(body.method, { top_k: body.top_k, max_context_tokens: body.max_context_tokens }),
+    ...settingOverrides(body),
   }
+}
+
+/** `top_k`, `max_context_tokens`: the method's settings for this query (absent when neither is given). */
+function settingOverrides(body: QueryBody): { overrides?: Record<string, number> } {
+  const overrides = searchOverrides(body.method, { top_k: body.top_k, max_context_tokens: body.max_context_tokens })
+  return Object.keys(overrides).length === 0 ? {} : { overrides }
 }
 
 /** `budget`: lazy search's relevance-test budget (default lazy_search.relevance_budget). */
