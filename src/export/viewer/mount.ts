@@ -9,7 +9,7 @@ import Sigma from 'sigma'
 import type { ViewerCommunity, ViewerData, ViewerNode } from '../viewer-data.js'
 import { showDetails } from './details.js'
 import { element } from './dom.js'
-import { edgeInFocus, focusSet, NO_FILTER, passesFilter, type Filter } from './explore.js'
+import { focusReducers, focusSet, NO_FILTER, type Filter } from './explore.js'
 import { insideLabels, noLabels, type DrawnLabels } from './labels.js'
 import { renderLegend } from './legend.js'
 import { attachSearch } from './search.js'
@@ -93,25 +93,7 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
       defaultEdgeColor: '#d8d8d8',
       zIndex: true,
       defaultDrawNodeLabel: insideLabels(() => drawn),
-      nodeReducer: (node, attrs) => {
-        if (!passesFilter(node, attrs, state)) return { ...attrs, hidden: true }
-        if (state.neighbours.size === 0) return attrs
-        if (node === state.selected) return { ...attrs, highlighted: true, zIndex: 2 }
-        // Forced labels on a hub's hundred neighbours would only overlap; then the usual label rules apply.
-        const labelled = state.neighbours.size <= (state.neighbourhoodOnly ? 80 : 40)
-        if (state.neighbours.has(node)) return { ...attrs, forceLabel: labelled, zIndex: 1 }
-        if (state.neighbourhoodOnly) return { ...attrs, hidden: true }
-        return { ...attrs, color: '#e4e4e4', label: '', zIndex: 0 }
-      },
-      edgeReducer: (edge, attrs) => {
-        const [a, b] = graph.extremities(edge)
-        const filtered = ![a, b].every((n) => passesFilter(n, graph.getNodeAttributes(n), state))
-        if (filtered) return { ...attrs, hidden: true }
-        if (state.neighbours.size === 0) return state.neighbourhoodOnly ? { ...attrs, hidden: true } : attrs
-        return edgeInFocus(graph, edge, state, state.neighbours)
-          ? { ...attrs, color: 'rgba(60,60,60,0.5)', size: 1.5 }
-          : { ...attrs, hidden: true }
-      },
+      ...focusReducers(graph, state),
     })
   } catch (error) {
     host.append(
