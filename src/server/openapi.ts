@@ -505,6 +505,13 @@ const DOCUMENT = {
             schema: { type: 'string' },
             description: 'A text unit id (instead of entity)',
           },
+          {
+            name: 'source',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'A cited source id (the human-readable id of `Sources 12`), instead of entity',
+          },
         ],
         responses: {
           '200': ok('{total, passages: [{id, human_readable_id, document, text}]}', {
@@ -525,9 +532,9 @@ const DOCUMENT = {
               },
             },
           }),
-          '400': error('Neither entity nor text_unit given'),
+          '400': error('None of entity, text_unit or source given'),
           '401': STANDARD_ERRORS['401'],
-          '404': error('No such entity, or the index has no such table yet'),
+          '404': error('No such entity or source, or the index has no such table yet'),
         },
       },
     },

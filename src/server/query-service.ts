@@ -36,6 +36,8 @@ export interface QueryRequest {
   externalContext: ExternalPassage[]
   /** Lazy search only: the relevance-test budget (default lazy_search.relevance_budget). */
   budget?: number
+  /** Settings of `<method>_search` for this query only (`top_k`, `max_context_tokens` of POST /query). */
+  overrides?: Record<string, number>
 }
 
 /** What a query is served as: the JSON of `query --json`, plus the answer text and usage for the chat protocol. */
@@ -91,7 +93,7 @@ export class QueryService {
     signal: AbortSignal,
     onChunk?: (chunk: string) => Promise<void> | void,
   ): Promise<ServedAnswer> {
-    const { settings } = this.config()
+    const settings = withOverrides(this.config().settings, request)
     const stream = STREAMS[request.method]({
       query: request.question,
       settings,
@@ -145,6 +147,14 @@ export class QueryService {
     ]
     return JSON.stringify(parts)
   }
+}
+
+/** The settings with this request's values for its method's section (the answer key holds them too). */
+function withOverrides(settings: LoadedConfig['settings'], request: QueryRequest): LoadedConfig['settings'] {
+  const overrides = request.overrides ?? {}
+  if (Object.keys(overrides).length === 0) return settings
+  const key = `${request.method}_search` as const
+  return { ...settings, [key]: { ...settings[key], ...overrides } }
 }
 
 function served(result: SearchResult): ServedAnswer {

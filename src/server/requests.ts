@@ -11,6 +11,7 @@ import { parseHistory, SEARCH_DEFAULTS, type SearchMethod } from '../query/index
 import { SEARCH_METHODS } from '../query/methods.js'
 import { EMPTY_QUESTION, isBlankQuestion } from '../query/question.js'
 import { externalPassages } from '../query/hybrid/output.js'
+import { searchOverrides } from './query-overrides.js'
 import type { QueryRequest } from './query-service.js'
 
 export const QUERY_METHODS: readonly SearchMethod[] = SEARCH_METHODS
@@ -48,6 +49,11 @@ export const responseType = () =>
 
 const flag = () => z.boolean({ error: 'expected true or false' })
 
+const wholeNumber = (min: number, max: number) => {
+  const message = `expected a whole number from ${min} to ${max}`
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message })
+}
+
 export const queryMethod = () => oneOf(SEARCH_METHODS)
 
 /** The question: an empty or blank one is refused with the CLI's words (no field prefix, see parseWith). */
@@ -71,6 +77,8 @@ export const QUERY = z.object({
     .max(1_000_000, { error: BUDGET_MESSAGE })
     .optional(),
   stream: flag().default(false),
+  top_k: wholeNumber(1, 1_000_000).optional(),
+  max_context_tokens: wholeNumber(1, 10_000_000).optional(),
 })
 
 export const PREVIEW = z.object({ question: question() })
@@ -131,7 +139,14 @@ export function queryRequest(body: QueryBody): QueryRequest & { stream: boolean 
     stream: body.stream,
     externalContext: externalContext(body.context, body.method),
     ...lazyBudget(body.budget, body.method),
+    ...settingOverrides(body),
   }
+}
+
+/** `top_k`, `max_context_tokens`: the method's settings for this query (absent when neither is given). */
+function settingOverrides(body: QueryBody): { overrides?: Record<string, number> } {
+  const overrides = searchOverrides(body.method, { top_k: body.top_k, max_context_tokens: body.max_context_tokens })
+  return Object.keys(overrides).length === 0 ? {} : { overrides }
 }
 
 /** `budget`: lazy search's relevance-test budget (default lazy_search.relevance_budget). */

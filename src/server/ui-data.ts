@@ -31,14 +31,19 @@ export function registerUiData(app: Hono, queries: QueryService): void {
 
   app.get('/ui/passages', async (c) => {
     const store = new ParquetTableStore(await outputDir())
-    const { entity: title, text_unit: unitId } = c.req.query()
+    const { entity: title, text_unit: unitId, source } = c.req.query()
     let wanted: Set<string>
     if (unitId !== undefined && unitId !== '') wanted = new Set([unitId])
+    else if (source !== undefined && source !== '') wanted = await sourceUnit(store, source)
     else if (title !== undefined && title !== '') {
       const entity = (await readTable(store, ENTITIES)).find((e) => e.title === title)
       if (entity === undefined) throw new RequestError(404, `entity: no entity titled ${JSON.stringify(title)}`)
       wanted = new Set(entity.text_unit_ids)
-    } else throw new RequestError(400, 'entity or text_unit: required (an entity title or a text unit id)')
+    } else
+      throw new RequestError(
+        400,
+        'entity, text_unit or source: required (an entity title, a text unit id or a cited source id)',
+      )
     const units = (await readTable(store, TEXT_UNITS)).filter((u) => wanted.has(u.id))
     const titles = new Map((await readTable(store, DOCUMENTS)).map((d) => [d.id, d.title]))
     return c.json({
@@ -115,4 +120,12 @@ async function build(dir: string, title: string, level: number | undefined): Pro
 /** stats.json's modification time; 'absent' before the first run. Any other failure names the file. */
 async function modified(file: string): Promise<string> {
   return unlessAbsent(file, 'read', async () => String((await stat(file)).mtimeMs), 'absent')
+}
+
+/** The text unit an answer cites as `Sources 12` (its human-readable id); 404 when the index has none. */
+async function sourceUnit(store: ParquetTableStore, source: string): Promise<Set<string>> {
+  const unit = (await readTable(store, TEXT_UNITS)).find((u) => String(u.human_readable_id) === source)
+  if (unit === undefined)
+    throw new RequestError(404, `source: no text unit with human-readable id ${JSON.stringify(source)}`)
+  return new Set([unit.id])
 }

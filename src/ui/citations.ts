@@ -1,6 +1,6 @@
 /**
- * Finds the citations in an answer: GraphRAG's `[Data: Sources (1, 2); Entities (3, +more)]` and
- * hybrid search's `[S1]` labels, and splits the text around them so each can be drawn as a link.
+ * Finds the citations in an answer: GraphRAG's `[Data: Sources (1, 2); Entities (3, +more)]`,
+ * hybrid search's `[S1]` labels and the offline answers' `(Source 12)`, and splits the text around them so each can be drawn as a link.
  */
 
 export interface Citation {
@@ -15,6 +15,7 @@ export type AnswerPart = string | Citation
 
 const DATA_REF = /\[Data:\s*([^\]]+)\]/g
 const HYBRID_REF = /\[(S\d+)\]/g
+const SOURCE_REF = /\(Source (\d+)\)/g
 
 /** The answer as text pieces and citations in reading order. */
 export function splitCitations(answer: string): AnswerPart[] {
@@ -36,6 +37,11 @@ function matches(answer: string): { index: number; length: number; citations: Ci
       index: m.index,
       length: m[0].length,
       citations: [{ table: 'hybrid', id: m[1]!, label: m[1]! }],
+    })),
+    ...[...answer.matchAll(SOURCE_REF)].map((m) => ({
+      index: m.index,
+      length: m[0].length,
+      citations: [{ table: 'sources', id: m[1]!, label: `Source ${m[1]!}` }],
     })),
   ]
   return found.sort((a, b) => a.index - b.index)

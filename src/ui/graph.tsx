@@ -1,10 +1,11 @@
 /**
  * Graph: the explorer of `graphrag export --format html` over the live index. The server builds the
- * viewer's data (GET /ui/graph); the same viewer code draws it, with a level picker and each entity's
- * source passages added to its details panel.
+ * viewer's data (GET /ui/graph); the same viewer code draws it, with a level picker, type and
+ * community filters, fullscreen, and each entity's source passages added to its details panel.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { element } from '../export/viewer/dom.js'
+import { filterControls, fullscreenButton, levelPicker } from './graph-controls.js'
 import { mountViewer, type MountedViewer } from '../export/viewer/mount.js'
 import type { ViewerData, ViewerNode } from '../export/viewer-data.js'
 import { apiJson } from './api.js'
@@ -22,7 +23,12 @@ export function GraphPage() {
       (data) => {
         if (cancelled || host.current === null) return
         try {
-          viewer = mountViewer(host.current, data, { controls: [levelPicker(data, setLevel)], onDetails: addPassages })
+          const controls = [
+            levelPicker(data, setLevel),
+            filterControls(data, () => viewer),
+            fullscreenButton(host.current),
+          ]
+          viewer = mountViewer(host.current, data, { controls, onDetails: addPassages })
         } catch (error) {
           setStatus(`The graph cannot be drawn: ${(error as Error).message}`)
           return
@@ -47,14 +53,6 @@ export function GraphPage() {
       {status !== '' && <p class="graph-status">{status}</p>}
     </div>
   )
-}
-
-function levelPicker(data: ViewerData, choose: (level: number) => void): HTMLElement {
-  const select = element('select', { id: 'level' })
-  for (const l of data.levels.length > 0 ? data.levels : [data.level])
-    select.append(element('option', { value: String(l), textContent: `level ${l}`, selected: l === data.level }))
-  select.addEventListener('change', () => choose(Number(select.value)))
-  return element('label', { className: 'level-picker' }, ['Colour by community ', select])
 }
 
 /** Appends the passages the entity was extracted from to its details panel (fetched when it opens). */

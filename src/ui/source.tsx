@@ -12,6 +12,8 @@ export interface OpenedSource {
   textUnit?: string
   /** An entity title whose source passages are fetched from the index. */
   entity?: string
+  /** A cited source's human-readable id (`Sources 12`): its document's title is fetched from the index. */
+  source?: string
   /** Why nothing can be shown. */
   missing?: string
 }
@@ -30,12 +32,7 @@ export function SourcePanel({ source, onClose }: { source: OpenedSource; onClose
   const [fetched, setFetched] = useState<Passage[] | string | undefined>()
   useEffect(() => {
     setFetched(undefined)
-    const query =
-      source.textUnit !== undefined
-        ? `text_unit=${encodeURIComponent(source.textUnit)}`
-        : source.entity !== undefined
-          ? `entity=${encodeURIComponent(source.entity)}`
-          : undefined
+    const query = passagesQuery(source)
     if (query === undefined) return
     apiJson<{ passages: Passage[] }>(`/ui/passages?${query}`).then(
       (reply) => setFetched(reply.passages.length > 0 ? reply.passages : 'the passage is no longer in the index'),
@@ -65,6 +62,7 @@ export function SourcePanel({ source, onClose }: { source: OpenedSource; onClose
           ))}
         </dl>
       )}
+      {source.source !== undefined && <DocumentLine fetched={fetched} />}
       {bodyField !== undefined && <div class="passage">{String(record[bodyField])}</div>}
       {(source.textUnit !== undefined || source.entity !== undefined) &&
         (fetched === undefined ? (
@@ -85,5 +83,24 @@ export function SourcePanel({ source, onClose }: { source: OpenedSource; onClose
           </>
         ))}
     </aside>
+  )
+}
+
+function passagesQuery(source: OpenedSource): string | undefined {
+  if (source.textUnit !== undefined) return `text_unit=${encodeURIComponent(source.textUnit)}`
+  if (source.entity !== undefined) return `entity=${encodeURIComponent(source.entity)}`
+  if (source.source !== undefined) return `source=${encodeURIComponent(source.source)}`
+  return undefined
+}
+
+/** The cited source's document title (its text is the record's, shown below). */
+function DocumentLine({ fetched }: { fetched: Passage[] | string | undefined }) {
+  if (fetched === undefined) return <p class="meta">Loading the document title…</p>
+  if (typeof fetched === 'string') return <p class="error">{fetched}</p>
+  const passage = fetched[0]!
+  return (
+    <p class="meta document-title">
+      {passage.document} · text unit {passage.human_readable_id}
+    </p>
   )
 }

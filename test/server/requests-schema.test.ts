@@ -142,6 +142,23 @@ describe('queryRequest', () => {
     ])
   })
 
+  it('maps top_k and max_context_tokens to the method’s own settings', () => {
+    expect(queryRequest(body({ top_k: 4, max_context_tokens: 900 })).overrides).toEqual({
+      top_k_entities: 4,
+      max_context_tokens: 900,
+    })
+    expect(queryRequest(body({ method: 'basic', top_k: 4 })).overrides).toEqual({ k: 4 })
+    expect(queryRequest(body({ method: 'drift', max_context_tokens: 900 })).overrides).toEqual({
+      local_search_max_data_tokens: 900,
+    })
+    expect(() => queryRequest(body({ method: 'hybrid', max_context_tokens: 900 }))).toThrow(
+      expect.objectContaining({
+        status: 400,
+        message: 'max_context_tokens: only available with method local, basic, global, drift',
+      }),
+    )
+  })
+
   it('refuses a malformed history with a 400 naming it', () => {
     expect(() => queryRequest(body({ history: 'x' }))).toThrow(
       expect.objectContaining({ status: 400, message: expect.stringMatching(/^history: expected a JSON array/) }),

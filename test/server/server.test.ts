@@ -164,6 +164,30 @@ describe('graphrag serve (real server on 127.0.0.1, fake chat model)', () => {
     )
   })
 
+  it('POST /query with top_k and max_context_tokens: the method’s own settings for that query; a method without them is a 400', async () => {
+    const question = 'What did the harbour master do in the storm? (top k)'
+    const sources = async (extra: Record<string, unknown>) => {
+      const res = await post(`${server.url}/query`, { question, method: 'basic', ...extra })
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { context: { sources: unknown[] } }).context.sources.length
+    }
+    const all = await sources({})
+    expect(all).toBeGreaterThan(2)
+    // basic_search.k = 2 for this query only; then the settings' value again.
+    expect(await sources({ top_k: 2 })).toBe(2)
+    expect(await sources({ max_context_tokens: 1 })).toBe(0)
+    expect(await sources({})).toBe(all)
+    const bad = await post(`${server.url}/query`, { question, method: 'global', top_k: 2 })
+    expect(bad.status).toBe(400)
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe(
+      'top_k: only available with method local, basic, drift',
+    )
+    const fraction = await post(`${server.url}/query`, { question, method: 'basic', top_k: 1.5 })
+    expect(((await fraction.json()) as { error: { message: string } }).error.message).toBe(
+      'top_k: expected a whole number from 1 to 1000000',
+    )
+  })
+
   it('POST /query with stream: true sends answer chunks, then the result with usage', async () => {
     const res = await post(`${server.url}/query`, {
       question: 'Tell me about the lantern festival',

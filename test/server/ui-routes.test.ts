@@ -130,6 +130,16 @@ describe('web UI routes of graphrag serve', () => {
       passages: { text: string }[]
     }
     expect(byUnit.passages.map((p) => p.text)).toEqual(['Unrelated.'])
+    // A source cited as `Sources 1` (its human-readable id): the passage with its document's title.
+    const bySource = (await (await fetch(`${server.url}/ui/passages?source=1`, { headers: auth })).json()) as {
+      passages: { id: string; document: string }[]
+    }
+    expect(bySource.passages.map((p) => [p.id, p.document])).toEqual([['t1', 'engine.txt']])
+    const noSource = await fetch(`${server.url}/ui/passages?source=99`, { headers: auth })
+    expect(noSource.status).toBe(404)
+    expect(((await noSource.json()) as { error: { message: string } }).error.message).toContain(
+      'human-readable id "99"',
+    )
     expect((await fetch(`${server.url}/ui/passages?entity=NOBODY`, { headers: auth })).status).toBe(404)
     expect((await fetch(`${server.url}/ui/passages`, { headers: auth })).status).toBe(400)
   })

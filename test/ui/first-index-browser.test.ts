@@ -1,15 +1,17 @@
 /**
  * A new project in the web UI (issue 43 item 1), headless Chromium against a real `graphrag serve`:
  * files in input/ and no index; the Status page says so without advising an update and offers
- * "Build index"; the Documents page lists the files as new and builds the index with live progress;
- * then a question gets an answer with a citation.
+ * "Build index"; the Documents page lists the files as new (and an encrypted PDF as skipped, with the
+ * reason) and builds the index with live progress; then a question gets an answer with a citation;
+ * a file edited on disk shows as edited and "Update now" applies it.
  */
-import { cp, readFile } from 'node:fs/promises'
+import { appendFile, cp, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { describeBrowser, launchBrowser, type Browser } from '../support/browser.js'
+import { makePdf } from '../support/documents.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -20,28 +22,33 @@ const CHAPTERS = ['01-the-harbour.txt', '03-the-salvage.txt']
 /** The demo's offline settings, with the fake chat model answering basic search. */
 async function settings(baseUrl: string): Promise<string> {
   const demo = await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'settings.yaml'), 'utf8')
-  return demo
-    .replace(
-      'completion_models: {}',
-      [
-        'completion_models:',
-        '  default_completion_model:',
-        '    model_provider: openai',
-        '    model: gpt-4.1-mini',
-        '    api_key: sk-ui-test',
-        `    api_base: ${baseUrl}`,
-        '    retry:',
-        '      max_retries: 0',
-      ].join('\n'),
-    )
-    .replace(
-      /basic_search:\n {2}completion_model_id: null/g,
-      'basic_search:\n  completion_model_id: default_completion_model',
-    )
+  return (
+    demo
+      .replace(
+        'completion_models: {}',
+        [
+          'completion_models:',
+          '  default_completion_model:',
+          '    model_provider: openai',
+          '    model: gpt-4.1-mini',
+          '    api_key: sk-ui-test',
+          `    api_base: ${baseUrl}`,
+          '    retry:',
+          '      max_retries: 0',
+        ].join('\n'),
+      )
+      .replace(
+        /basic_search:\n {2}completion_model_id: null/g,
+        'basic_search:\n  completion_model_id: default_completion_model',
+      )
+      // Every format the indexer reads, so that the PDF is listed (as skipped).
+      .replace('input:\n  type: text', 'input:\n  type: auto')
+  )
 }
 
 describeBrowser('a project without an index, in the web UI', () => {
   let fake: FakeLlm
+  let root: string
   let server: RunningServer
   let browser: Browser
   let page: Page
@@ -49,8 +56,11 @@ describeBrowser('a project without an index, in the web UI', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm()
-    // An empty file: the indexer skips it, the listing shows it as skipped with the reason.
-    const root = await testdir({ 'settings.yaml': await settings(fake.baseUrl), 'input/empty.txt': '' })
+    // An encrypted PDF: the indexer skips it, the listing shows it as skipped with the reason.
+    root = await testdir({
+      'settings.yaml': await settings(fake.baseUrl),
+      'input/locked.pdf': await makePdf({ pages: [['Secret']], userPassword: 'pw' }),
+    })
     for (const file of CHAPTERS)
       await cp(join(PROJECT_ROOT, 'fixtures', 'demo', 'input', file), join(root, 'input', file))
     server = await startServer({ root, port: 0, token: TOKEN, env: {} })
@@ -104,8 +114,8 @@ describeBrowser('a project without an index, in the web UI', () => {
     // The status filter keeps only the skipped file, with its reason.
     await page.selectOption('#status-filter', 'skipped')
     await expect.poll(() => rows.count()).toBe(1)
-    expect(await rows.first().getAttribute('data-title')).toBe('empty.txt')
-    expect(await rows.first().locator('.reason').textContent()).not.toBe('')
+    expect(await rows.first().getAttribute('data-title')).toBe('locked.pdf')
+    expect(await rows.first().locator('.reason').textContent()).toMatch(/encrypted PDF/)
     expect(await page.locator('#listing-range').textContent()).toBe('1–1 of 1')
 
     await page.click('#tab-ask')
@@ -118,6 +128,30 @@ describeBrowser('a project without an index, in the web UI', () => {
     await page.locator('#source-panel .passage').waitFor()
     expect(errors.join('\n')).toBe('')
   }, 150_000)
+
+  it('a file edited on disk shows as edited; "Update now" runs update and the listing is current again', async () => {
+    await page.click('#tab-documents')
+    await page.selectOption('#status-filter', '')
+    const pending = page.locator('#pending-changes')
+    await expect.poll(() => pending.textContent()).toContain('up to date')
+    expect(await page.isDisabled('#update-now')).toBe(true)
+    await appendFile(join(root, 'input', CHAPTERS[1]!), '\n\nThe harbour master signed the salvage papers at dawn.\n')
+    // The page scans the input storage again on request: the edit is found without a reload.
+    await page.click('#scan-input')
+    await expect.poll(() => pending.textContent()).toContain('1 edited')
+    const row = page.locator(`#documents-table tr[data-title="${CHAPTERS[1]}"]`)
+    expect(await row.locator('.status').textContent()).toBe('edited')
+    await page.click('#update-now')
+    const job = page.locator('#job')
+    await expect
+      .poll(async () => `${await job.locator('strong').textContent()} ${await job.getAttribute('data-state')}`, {
+        timeout: 90_000,
+      })
+      .toBe('update done')
+    await expect.poll(() => row.locator('.status').textContent()).toBe('indexed')
+    expect(await pending.textContent()).toContain('up to date')
+    expect(errors.join('\n')).toBe('')
+  }, 120_000)
 
   it('/docs shows the API reference, styled under the CSP, from the link in the page', async () => {
     await page.goto(`${server.url}/docs`)

@@ -1,8 +1,10 @@
 /**
  * The web UI in headless Chromium against a real `graphrag serve` on 127.0.0.1 with a token (one
- * server, one browser for the file): ask and open a citation, the hybrid ranking table, the graph
- * with search and the neighbourhood view, the documents round trip, the status page. Each page's
- * screenshot is checked for the elements a person needs (visible, inside the window), not pixels.
+ * server, one browser for the file): ask and open a citation, the Ask parameters, an offline answer's
+ * passages, the hybrid ranking table, the graph with search, the neighbourhood view, expansion,
+ * filters and fullscreen, the documents round trip, the page at 360 px and in the dark theme, the
+ * status page. Each page's screenshot is checked for the elements a person needs (visible, inside
+ * the window), not pixels.
  */
 import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -52,6 +54,8 @@ describeBrowser('the web UI in headless Chromium', () => {
   let browser: Browser
   let page: Page
   const errors: string[] = []
+  /** The bodies of the page's POST /query requests, in order. */
+  const queries: Record<string, unknown>[] = []
 
   beforeAll(async () => {
     fake = await startFakeLlm()
@@ -63,6 +67,9 @@ describeBrowser('the web UI in headless Chromium', () => {
     browser = await launchBrowser()
     page = await browser.context.newPage()
     page.on('pageerror', (error) => errors.push(error.message))
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/query') queries.push(request.postDataJSON() as Record<string, unknown>)
+    })
     page.on('console', (message) => {
       // Failed requests are judged below, by their URL; any other console error (CSP included) is a fault.
       if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
@@ -88,6 +95,14 @@ describeBrowser('the web UI in headless Chromium', () => {
     await server?.close()
     await fake?.close()
   })
+
+  /** Every label drawn in the graph's last frame lies inside its canvas (none cut at an edge). */
+  async function labelsInside(): Promise<void> {
+    const drawn = (await page.evaluate('graphragViewer.labels()')) as Record<string, number>
+    expect(drawn.count).toBeGreaterThan(0)
+    expect(drawn.left).toBeGreaterThanOrEqual(0)
+    expect(drawn.right).toBeLessThanOrEqual(drawn.width!)
+  }
 
   /** The element is drawn with a size, inside the window once scrolled to (what a person sees on the screenshot). */
   async function onScreen(locator: Locator): Promise<void> {
@@ -127,6 +142,8 @@ describeBrowser('the web UI in headless Chromium', () => {
     expect(inputs.some((text) => text.replace(/\s+/g, ' ').includes(passage.slice(0, 60).replace(/\s+/g, ' ')))).toBe(
       true,
     )
+    // The cited source carries its document's title, from the index.
+    await expect.poll(() => panel.locator('.document-title').textContent()).toContain(CHAPTERS[0])
     await page.screenshot({ path: join(root, 'ask.png') })
     if (process.env.GRAPHRAG_UPDATE_DOCS === '1') await writeFile(DOCS_PICTURE, await page.screenshot())
 
@@ -162,6 +179,59 @@ describeBrowser('the web UI in headless Chromium', () => {
     expect(((await panel.locator('.passage').textContent()) ?? '').length).toBeGreaterThan(100)
   })
 
+  it('the Ask parameters go with the question; an offline answer shows its passages, their sources clickable', async () => {
+    await page.click('#ask-params summary')
+    await page.selectOption('#method', 'local')
+    await page.fill('#param-level', '1')
+    await page.fill('#param-response-type', 'Single Sentence')
+    // No history: the model must not see the earlier questions.
+    await page.fill('#param-history', '0')
+    await page.fill('#param-top-k', '3')
+    await page.fill('#param-context-tokens', '4000')
+    expect(await page.locator('#param-budget').count()).toBe(0)
+    const before = fake.requests.length
+    await page.fill('#question', 'Who kept watch over the harbour?')
+    await page.click('#ask')
+    await page.locator('.turn[data-done="true"]').nth(3).waitFor()
+    expect(queries.at(-1)).toMatchObject({
+      method: 'local',
+      community_level: 1,
+      response_type: 'Single Sentence',
+      history: [],
+      top_k: 3,
+      max_context_tokens: 4000,
+    })
+    const last = page.locator('.turn[data-done="true"]').nth(3)
+    expect(await last.locator('.error').count()).toBe(0)
+    const seen = JSON.stringify(fake.requests.slice(before).map((r) => r.body))
+    expect(seen).toContain('Single Sentence')
+    expect(seen).not.toContain('What happened in the storm?')
+    // Lazy's budget is offered for lazy search only, and sent with it.
+    await page.selectOption('#method', 'lazy')
+    await page.fill('#param-budget', '7')
+    expect(await page.inputValue('#param-budget')).toBe('7')
+
+    // Graph search has no chat model here: its offline answer is its best passages, not the whole context.
+    await page.selectOption('#method', 'graph')
+    expect(await page.locator('#param-top-k').count()).toBe(0)
+    expect(await page.locator('#method option:checked').textContent()).toMatch(/chunk graph/)
+    await page.fill('#question', 'Where did the storm hit the harbour?')
+    await page.click('#ask')
+    const turn = page.locator('.turn[data-done="true"]').nth(4)
+    await turn.waitFor()
+    expect(await turn.locator('h4', { hasText: 'Best passages' }).count()).toBe(1)
+    expect(await turn.locator('h4', { hasText: 'Context' }).count()).toBe(0)
+    expect(await turn.locator('#context-sources .citation').count()).toBeGreaterThan(0)
+    const cited = turn.locator('.answer ol .citation').first()
+    expect(await cited.textContent()).toMatch(/^Source \d+$/)
+    await cited.click()
+    const panel = page.locator('#source-panel')
+    await expect.poll(() => panel.locator('.document-title').textContent()).toContain(CHAPTERS[0])
+    expect(((await panel.locator('.passage').textContent()) ?? '').length).toBeGreaterThan(100)
+    await page.selectOption('#method', 'local')
+    await page.fill('#param-history', '10')
+  })
+
   it('the graph page draws the live index; search opens an entity with its source passages; neighbourhood only', async () => {
     await page.click('#tab-graph')
     await page.waitForSelector('#graph-host[data-ready="true"]', { timeout: 20_000 })
@@ -183,6 +253,7 @@ describeBrowser('the web UI in headless Chromium', () => {
     const [entity, near] = [...neighbours.entries()]
       .filter(([, set]) => set.size > 0)
       .sort((x, y) => x[1].size - y[1].size || (x[0] < y[0] ? -1 : 1))[0]!
+    await labelsInside()
     await page.fill('#search', entity.toLowerCase())
     await page.press('#search', 'Enter')
     const details = page.locator('#details')
@@ -204,6 +275,43 @@ describeBrowser('the web UI in headless Chromium', () => {
     })
     expect(near.size + 1).toBeLessThan(graph.nodes.length)
     await page.screenshot({ path: join(root, 'graph.png') })
+
+    // Expand: the entity's neighbourhood stays drawn while a neighbour is selected; collapse takes it away.
+    await page.click('#expand-toggle')
+    const next = [...near].sort()[0]!
+    await page.evaluate(`graphragViewer.select(${JSON.stringify(next)})`)
+    const grown = new Set([entity, ...near, next, ...neighbours.get(next)!])
+    expect(((await page.evaluate('graphragViewer.visible()')) as { nodes: number }).nodes).toBe(grown.size)
+    await page.evaluate(`graphragViewer.select(${JSON.stringify(entity)})`)
+    expect(await page.locator('#expand-toggle').textContent()).toMatch(/^Collapse/)
+    await page.click('#expand-toggle')
+    await page.evaluate(`graphragViewer.select(${JSON.stringify(next)})`)
+    expect(((await page.evaluate('graphragViewer.visible()')) as { nodes: number }).nodes).toBe(
+      neighbours.get(next)!.size + 1,
+    )
+
+    // Filters: only the entities of one type, then of one community, with the relationships between them.
+    await page.evaluate('graphragViewer.select(undefined)')
+    await page.uncheck('#neighbourhood-toggle')
+    const kept = (keep: (n: ViewerData['nodes'][number]) => boolean) => ({
+      nodes: graph.nodes.filter(keep).length,
+      edges: graph.edges.filter(([a, b]) => keep(graph.nodes[a]!) && keep(graph.nodes[b]!)).length,
+    })
+    const type = graph.nodes[0]!.type
+    await page.selectOption('#type-filter', type)
+    expect(await page.evaluate('graphragViewer.visible()')).toEqual(kept((n) => n.type === type))
+    await page.selectOption('#type-filter', '')
+    const community = graph.nodes[0]!.community
+    await page.selectOption('#community-filter', String(community))
+    expect(await page.evaluate('graphragViewer.visible()')).toEqual(kept((n) => n.community === community))
+    expect(kept((n) => n.community === community).nodes).toBeLessThan(graph.nodes.length)
+    await page.selectOption('#community-filter', '')
+
+    // Fullscreen, and back.
+    await page.click('#fullscreen')
+    await expect.poll(() => page.evaluate('document.fullscreenElement?.id')).toBe('graph-host')
+    await page.click('#fullscreen')
+    await expect.poll(() => page.evaluate('document.fullscreenElement?.id ?? null')).toBe(null)
     // Another community level: the server builds that level's data and the viewer is drawn again.
     expect(graph.levels.length).toBeGreaterThan(1)
     const deepest = graph.levels.at(-1)!
@@ -238,6 +346,40 @@ describeBrowser('the web UI in headless Chromium', () => {
     await page.waitForSelector('#job[data-state="done"]', { timeout: 60_000 })
   })
 
+  it('at 360 px every page fits the width, the source panel sits below the answer; the dark theme follows the system', async () => {
+    const light = await page.evaluate('getComputedStyle(document.body).backgroundColor')
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).not.toBe(light)
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(21, 25, 30)')
+    /** Neither the document nor the page's scrolling box scrolls sideways. */
+    const fits = async (name: string) =>
+      expect(
+        await page.evaluate(`[document.scrollingElement, document.querySelector('main.page')]
+          .map((e) => e.scrollWidth - e.clientWidth)`),
+        name,
+      ).toEqual([0, 0])
+    await page.click('#tab-ask')
+    await page.locator('.turn .citation').first().click()
+    const conversation = (await page.locator('.conversation').boundingBox())!
+    const panel = (await page.locator('#source-panel').boundingBox())!
+    expect(panel.y).toBeGreaterThanOrEqual(conversation.y + conversation.height - 1)
+    await fits('ask')
+    await page.screenshot({ path: join(root, 'ask-360.png') })
+    await page.click('#tab-graph')
+    await page.waitForSelector('#graph-host[data-ready="true"]', { timeout: 20_000 })
+    await fits('graph')
+    await labelsInside()
+    await page.click('#tab-documents')
+    await page.locator('#documents-table').waitFor()
+    await fits('documents')
+    await page.click('#tab-status')
+    await page.locator('#index-state').waitFor()
+    await fits('status')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.setViewportSize({ width: 1100, height: 720 })
+  })
+
   it('the status page shows the index, its tables, the models and the last run', async () => {
     await page.click('#tab-status')
     await onScreen(page.locator('#index-state.ok'))
@@ -248,7 +390,7 @@ describeBrowser('the web UI in headless Chromium', () => {
     // Back on Ask, the conversation is still there after the visits to the other pages.
     await page.click('#tab-ask')
     await onScreen(page.locator('#question'))
-    expect(await page.locator('.turn[data-done="true"]').count()).toBe(3)
+    expect(await page.locator('.turn[data-done="true"]').count()).toBe(5)
     expect(errors.join('\n')).toBe('')
   })
 })

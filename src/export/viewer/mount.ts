@@ -9,6 +9,8 @@ import Sigma from 'sigma'
 import type { ViewerCommunity, ViewerData, ViewerNode } from '../viewer-data.js'
 import { showDetails } from './details.js'
 import { element } from './dom.js'
+import { focusReducers, focusSet, NO_FILTER, type Filter } from './explore.js'
+import { insideLabels, noLabels, type DrawnLabels } from './labels.js'
 import { renderLegend } from './legend.js'
 import { attachSearch } from './search.js'
 
@@ -26,6 +28,12 @@ export interface MountedViewer {
   /** Nodes and edges drawn now (the neighbourhood view hides the rest). */
   visible(): { nodes: number; edges: number }
   setNeighbourhoodOnly(on: boolean): void
+  /** Keeps only entities of a type and/or a community (the selected entity stays). */
+  setFilter(filter: Filter): void
+  /** The horizontal extents of the labels drawn in the last frame (all inside the canvas). */
+  labels(): DrawnLabels
+  /** Keeps (or stops keeping) an entity's neighbours in view while others are selected. */
+  setExpanded(node: string, on: boolean): void
   kill(): void
 }
 
@@ -34,7 +42,18 @@ const HAIRBALL_EDGES = 2_000
 
 export function mountViewer(host: HTMLElement, data: ViewerData, options: ViewerOptions = {}): MountedViewer {
   const graph = new Graph({ type: 'undirected', multi: true, allowSelfLoops: true })
-  data.nodes.forEach((n) => graph.addNode(n.key, { label: n.key, x: n.x, y: n.y, size: n.size, color: n.color }))
+  data.nodes.forEach((n) =>
+    graph.addNode(n.key, {
+      label: n.key,
+      x: n.x,
+      y: n.y,
+      size: n.size,
+      color: n.color,
+      // Not `type`: sigma reads that attribute as the name of the program that draws the node.
+      entityType: n.type,
+      community: n.community,
+    }),
+  )
   data.edges.forEach(([s, t, weight], i) =>
     graph.addEdgeWithKey(String(i), data.nodes[s]!.key, data.nodes[t]!.key, { weight }),
   )
@@ -56,11 +75,15 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
 
   const state = {
     selected: undefined as string | undefined,
+    /** The selected and expanded entities with their neighbours. */
     neighbours: new Set<string>(),
+    expanded: new Set<string>(),
+    filter: NO_FILTER,
     // On a hairball, the view starts with relationships hidden until an entity is chosen.
     neighbourhoodOnly: graph.size > HAIRBALL_EDGES,
   }
   const big = graph.order > 2_000
+  let drawn = noLabels()
   let renderer: Sigma
   try {
     renderer = new Sigma(graph, container, {
@@ -69,21 +92,8 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
       hideEdgesOnMove: graph.size > 20_000,
       defaultEdgeColor: '#d8d8d8',
       zIndex: true,
-      nodeReducer: (node, attrs) => {
-        if (state.selected === undefined) return attrs
-        if (node === state.selected) return { ...attrs, highlighted: true, zIndex: 2 }
-        // Forced labels on a hub's hundred neighbours would only overlap; then the usual label rules apply.
-        const labelled = state.neighbours.size <= (state.neighbourhoodOnly ? 80 : 40)
-        if (state.neighbours.has(node)) return { ...attrs, forceLabel: labelled, zIndex: 1 }
-        if (state.neighbourhoodOnly) return { ...attrs, hidden: true }
-        return { ...attrs, color: '#e4e4e4', label: '', zIndex: 0 }
-      },
-      edgeReducer: (edge, attrs) => {
-        if (state.selected === undefined) return state.neighbourhoodOnly ? { ...attrs, hidden: true } : attrs
-        return graph.hasExtremity(edge, state.selected)
-          ? { ...attrs, color: 'rgba(60,60,60,0.5)', size: 1.5 }
-          : { ...attrs, hidden: true }
-      },
+      defaultDrawNodeLabel: insideLabels(() => drawn),
+      ...focusReducers(graph, state),
     })
   } catch (error) {
     host.append(
@@ -112,10 +122,11 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
 
   function select(node: string | undefined): void {
     state.selected = node
-    state.neighbours = new Set(node === undefined ? [] : graph.neighbors(node))
+    state.neighbours = focusSet(graph, state)
     if (node === undefined) details.hidden = true
     else {
       showDetails(details, { node: byKey.get(node)!, graph, byKey, communities, data }, select)
+      details.querySelector('h2')?.after(expandButton(node))
       options.onDetails?.(byKey.get(node)!, details)
     }
     // The graph makes room for the panel, so the selected node is never drawn underneath it.
@@ -133,6 +144,33 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
     if (position !== undefined) void camera.animate({ x: position.x, y: position.y, ratio }, { duration: 400 })
   }
 
+  /** "Keep neighbours" / "Collapse": the entity's neighbourhood stays in view while others are selected. */
+  function expandButton(node: string): HTMLElement {
+    const on = state.expanded.has(node)
+    const button = element('button', {
+      id: 'expand-toggle',
+      className: 'expand',
+      textContent: on ? 'Collapse its neighbours' : 'Expand: keep its neighbours in view',
+      title: 'Keep this entity and its neighbours drawn while you select others',
+    })
+    button.addEventListener('click', () => setExpanded(node, !on))
+    return button
+  }
+
+  function setExpanded(node: string, on: boolean): void {
+    if (on) state.expanded.add(node)
+    else state.expanded.delete(node)
+    select(state.selected)
+  }
+
+  function setFilter(filter: Filter): void {
+    state.filter = filter
+    renderer.refresh({ skipIndexation: true })
+  }
+
+  renderer.on('beforeRender', () => {
+    drawn = noLabels()
+  })
   renderer.on('clickNode', ({ node }) => select(node))
   renderer.on('clickStage', () => select(undefined))
   attachSearch(
@@ -145,15 +183,21 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
   return {
     select,
     setNeighbourhoodOnly,
+    setFilter,
+    setExpanded,
+    labels: () => ({ ...drawn }),
     position(node) {
       const { x, y } = renderer.graphToViewport(graph.getNodeAttributes(node) as { x: number; y: number })
       const box = container.getBoundingClientRect()
       return { x: box.left + x, y: box.top + y }
     },
     visible() {
-      if (state.selected === undefined) return { nodes: graph.order, edges: state.neighbourhoodOnly ? 0 : graph.size }
-      const edges = graph.edges(state.selected).length
-      return { nodes: state.neighbourhoodOnly ? state.neighbours.size + 1 : graph.order, edges }
+      // What the reducers draw, counted with them: no second rule to drift from the picture.
+      const shown = (attrs: { hidden?: boolean }) => attrs.hidden !== true
+      const settings = renderer.getSettings()
+      const nodes = graph.filterNodes((n, attrs) => shown(settings.nodeReducer!(n, attrs as never))).length
+      const edges = graph.filterEdges((e, attrs) => shown(settings.edgeReducer!(e, attrs as never))).length
+      return { nodes, edges }
     },
     kill() {
       renderer.kill()
