@@ -20,6 +20,13 @@ export const wholeNumber =
 /** A number from 0 to 1. */
 export const fraction = (value: string): number => numberIn(value, false, { min: 0, max: 1 })
 
+/** A finite number above 0 (a weight). */
+export function positiveNumber(value: string): number {
+  const n = value.trim() === '' ? Number.NaN : Number(value)
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a number above 0, got "${value}"`)
+  return n
+}
+
 function numberIn(value: string, integer: boolean, range: Range): number {
   const n = value.trim() === '' ? Number.NaN : Number(value)
   if (!inRange(n, integer, range)) throw new InvalidArgumentError(`expected ${describeRange(integer, range)}`)

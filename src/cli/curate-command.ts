@@ -1,5 +1,6 @@
 /** `graphrag curate`: corrections to the graph, written as curation.yaml rules (docs/entity-resolution.md). */
-import { type Command, InvalidArgumentError } from 'commander'
+import type { Command } from 'commander'
+import { positiveNumber } from './arguments.js'
 import type { CurationRule } from '../index/run/curation-edit.js'
 
 export interface CurateFlags {
@@ -44,7 +45,7 @@ export function registerCurateCommand(program: Command): void {
       .description('add a relationship between two entities (joins an existing pair if there is one)'),
   )
     .requiredOption('--description <text>', 'what the relationship is')
-    .option('--weight <n>', 'its weight (default 1)', parseWeight)
+    .option('--weight <n>', 'its weight (default 1)', positiveNumber)
     .action((source: string, target: string, flags: CurateFlags & { description: string; weight?: number }) =>
       run(flags, {
         action: 'add_relationship',
@@ -70,13 +71,6 @@ export function registerCurateCommand(program: Command): void {
       const { listRules } = await import('./curate-run.js')
       await listRules(flags)
     })
-}
-
-function parseWeight(raw: string): number {
-  const weight = Number(raw)
-  if (raw.trim() === '' || !Number.isFinite(weight) || weight <= 0)
-    throw new InvalidArgumentError(`expected a number above 0, got "${raw}"`)
-  return weight
 }
 
 async function run(flags: CurateFlags, rule: CurationRule): Promise<void> {
