@@ -160,6 +160,17 @@ export const clusterGraph = section({
     'Upper bound of Leiden iterations per run in quality mode; it stops earlier once an iteration moves no node or raises modularity by less than 0.2% (karate: 2-4 iterations, a 100k-node graph: 3).',
     { min: 1, max: 1000 },
   ),
+  // Seed design 001 (auto-tuned hybrid GraphRAG) names these two; see docs/seeds.md.
+  resolution: num(
+    1,
+    'Leiden resolution γ: higher gives more, smaller communities; lower fewer, larger ones (1 = plain modularity, as Microsoft GraphRAG).',
+    { min: 0.001, max: 1000 },
+  ),
+  min_community_size: int(
+    1,
+    'Communities with fewer members are merged into the neighbouring community of the same level they are most strongly linked to, or dropped when they have none (1 = keep all, as Microsoft GraphRAG; the seed design uses 3).',
+    { min: 1, max: 1_000_000 },
+  ),
 })
 
 export const extractClaims = section({

@@ -60,7 +60,7 @@ export const createCommunities = defineWorkflow({
     // The reference stamps the UTC run date; it comes from the injected clock so tests can pin it.
     const period = ctx.clock.now().toISOString().slice(0, 10)
     const previous = await previousClustering(ctx, relationships)
-    const { rows, nonPositiveEdges, continuity } = computeCommunities(
+    const { rows, nonPositiveEdges, continuity, sizeFloor } = computeCommunities(
       entities,
       relationships,
       ctx.settings.cluster_graph,
@@ -76,6 +76,10 @@ export const createCommunities = defineWorkflow({
     const levels = new Set(rows.map((r) => r.level)).size
     const summary: Record<string, number | string | boolean> = { levels, mode: ctx.settings.cluster_graph.mode }
     if (continuity !== undefined) Object.assign(summary, continuitySummary(ctx, continuity))
+    if (sizeFloor !== undefined) {
+      summary.small_communities_merged = sizeFloor.merged
+      summary.small_communities_dropped = sizeFloor.dropped
+    }
     return { rows: { [COMMUNITIES.name]: rows.length }, summary }
   },
 })
