@@ -37,9 +37,16 @@ export const extractGraph: Workflow = {
   writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name, ENTITY_ALIASES.name, CURATION_RULES.name],
   fingerprint: (s) => {
     // Settings added later join the fingerprint only when on, so indexes from before them still resume.
-    const { normalize_titles: normalize, fail_on_empty_replies: strict, ...extract } = s.extract_graph
+    const {
+      normalize_titles: normalize,
+      fail_on_empty_replies: strict,
+      max_entities_per_chunk: maxEntities,
+      max_relationships_per_chunk: maxRelationships,
+      ...extract
+    } = s.extract_graph
     return {
       extract,
+      ...capsFingerprint(maxEntities, maxRelationships),
       summarize: s.summarize_descriptions,
       raw: s.snapshots.raw_graph,
       ...(normalize ? { normalize_titles: true } : {}),
@@ -79,6 +86,8 @@ export const extractGraph: Workflow = {
     const graph = { ...extracted, entities: resolved.entities, relationships: resolved.relationships }
     ctx.stats.count('weight_defaults', graph.defaultedWeights)
     ctx.stats.count('orphan_relationships', graph.orphanRelationships)
+    ctx.stats.count('capped_entities', graph.capped.entities)
+    ctx.stats.count('capped_relationships', graph.capped.relationships)
     if (graph.orphanRelationships > 0)
       ctx.stats.warning(
         `${graph.orphanRelationships} relationships dropped: an endpoint was not extracted as an entity`,
@@ -126,6 +135,8 @@ export const extractGraph: Workflow = {
         failed_chunks: graph.failures.length,
         parse_drops: graph.dropped.length,
         empty_replies: graph.emptyReplies.length,
+        capped_entities: graph.capped.entities,
+        capped_relationships: graph.capped.relationships,
       },
     }
   },
@@ -141,6 +152,7 @@ function extractionStep(s: Settings): UnitExtractionStep<ExtractGraphResult> {
     maxGleanings: settings.max_gleanings,
     concurrency: s.concurrent_requests,
     blankAsEmpty: !settings.fail_on_empty_replies,
+    caps: { maxEntities: settings.max_entities_per_chunk, maxRelationships: settings.max_relationships_per_chunk },
   }
   return {
     workflow: NAME,
@@ -153,4 +165,14 @@ function extractionStep(s: Settings): UnitExtractionStep<ExtractGraphResult> {
     },
     extract: (units, services) => extract(units, options, services),
   }
+}
+
+/**
+ * The caps join the fingerprint only when they differ from their defaults (50 and 50), so an index
+ * from before them still resumes; a unit with more records than that was rare enough then.
+ */
+function capsFingerprint(maxEntities: number, maxRelationships: number): Record<string, number> {
+  return maxEntities === 50 && maxRelationships === 50
+    ? {}
+    : { max_entities_per_chunk: maxEntities, max_relationships_per_chunk: maxRelationships }
 }
