@@ -1,5 +1,5 @@
 /** Settings of the indexing workflows, one section each, keyed as in Microsoft GraphRAG v3. */
-import { extractionCaps } from './extraction-caps.js'
+import { extractionSeedKeys } from './extraction-seed.js'
 import { bool, ignored, int, num, oneOf, optionalNum, optionalStr, section, str, strList, strMap } from '../fields.js'
 
 export const DEFAULT_ENTITY_TYPES = ['organization', 'person', 'geo', 'event'] as const
@@ -52,7 +52,7 @@ export const extractGraph = section({
     false,
     'Older switch for entity_resolution.normalize_names: true merges names even when that is off (false leaves it to entity_resolution).',
   ),
-  ...extractionCaps,
+  ...extractionSeedKeys,
 })
 
 export const summarizeDescriptions = section({

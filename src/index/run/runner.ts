@@ -32,6 +32,7 @@ import { createFileLogger } from './file-logger.js'
 import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
 import { METHODS, PIPELINES, UPDATE_PIPELINES, type IndexMethod } from '../plan/pipelines.js'
+import { applyEntitySwitch, requireEntitiesForUpdate } from '../plan/entity-switch.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from '../plan/plan-fingerprints.js'
 import { ReplyReuse } from './reply-reuse.js'
 import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
@@ -130,6 +131,7 @@ export async function planIndex(options: RunIndexOptions = {}, config?: LoadedCo
   }
   const { settings } = loaded
   const method = indexMethod(settings, options.method)
+  if (options.update !== undefined) requireEntitiesForUpdate(settings)
   const names =
     options.update !== undefined && settings.workflows === null
       ? [...UPDATE_PIPELINES[method]]
@@ -405,7 +407,7 @@ export function indexMethod(settings: Settings, flag: IndexMethod | undefined): 
 }
 
 export function resolveWorkflowNames(settings: Settings, method: IndexMethod): WorkflowName[] {
-  if (settings.workflows === null) return [...PIPELINES[method]]
+  if (settings.workflows === null) return applyEntitySwitch(settings, PIPELINES[method])
   return settings.workflows.map((name, i) => {
     if (!isWorkflowName(name)) {
       throw new ConfigError(

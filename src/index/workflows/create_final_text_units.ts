@@ -4,6 +4,7 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
 import { createFinalTextUnits as computeTextUnits } from '../operations/create-final-text-units.js'
+import { entityTablesOptional } from '../plan/entity-switch.js'
 import { defineWorkflow } from '../workflow.js'
 
 export const createFinalTextUnits = defineWorkflow({
@@ -14,8 +15,10 @@ export const createFinalTextUnits = defineWorkflow({
   fingerprint: (settings) => ({ claims: settings.extract_claims.enabled }),
   async run(ctx) {
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
-    const entities = await ctx.tables.read(ENTITIES)
-    const relationships = await ctx.tables.read(RELATIONSHIPS)
+    // Without entity extraction (extract_graph.enabled: false) the units cite no entity or relationship.
+    const graphless = entityTablesOptional(ctx.settings) && !(await ctx.tables.has(ENTITIES.name))
+    const entities = graphless ? [] : await ctx.tables.read(ENTITIES)
+    const relationships = graphless ? [] : await ctx.tables.read(RELATIONSHIPS)
     // As the reference: covariates only count when claims are enabled and the table exists.
     const withClaims = ctx.settings.extract_claims.enabled && (await ctx.tables.has(COVARIATES.name))
     const covariates = withClaims ? await ctx.tables.read(COVARIATES) : undefined

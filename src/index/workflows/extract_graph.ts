@@ -42,6 +42,8 @@ export const extractGraph: Workflow = {
       fail_on_empty_replies: strict,
       max_entities_per_chunk: maxEntities,
       max_relationships_per_chunk: maxRelationships,
+      // The switch only decides whether the workflow is planned at all (plan/entity-switch.ts).
+      enabled: _enabled,
       ...extract
     } = s.extract_graph
     return {

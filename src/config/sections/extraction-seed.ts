@@ -1,0 +1,21 @@
+/**
+ * Keys of the extract_graph section from the seed designs: the entity-extraction switch (000's
+ * DISABLE_ENTITY_EXTRACT) and the per-chunk caps (001's GRAPHRAG_MAX_ENTITIES / _RELATIONSHIPS).
+ */
+import { bool, int } from '../fields.js'
+
+export const extractionSeedKeys = {
+  enabled: bool(
+    true,
+    'Extract entities at all (both methods). false indexes text units, embeddings and the chunk graph only: no entities, relationships, claims, communities or reports; basic, graph and hybrid search still answer.',
+  ),
+  max_entities_per_chunk: int(
+    50,
+    'Distinct entities kept per text unit, those its records name most often first (0 = no cap).',
+    { min: 0, max: 1_000_000 },
+  ),
+  max_relationships_per_chunk: int(50, 'Relationships kept per text unit, highest weight first (0 = no cap).', {
+    min: 0,
+    max: 1_000_000,
+  }),
+}
