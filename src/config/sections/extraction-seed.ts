@@ -18,4 +18,8 @@ export const extractionSeedKeys = {
     min: 0,
     max: 1_000_000,
   }),
+  extraction_results: bool(
+    false,
+    'Also write extraction_results.json in the output folder: per text unit, the entities and relationships kept after the caps, before titles are merged (the seed design writes it always; off by default, as it repeats every record of the index).',
+  ),
 }

@@ -14,6 +14,7 @@ import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
 import { curationFingerprint, resolveEntities } from './entity-resolution-step.js'
+import { writeExtractionResults } from './extraction-results.js'
 import { extractFromUnits, prefetchUnits, readGleaningPrompts, type UnitExtractionStep } from './unit-extraction.js'
 
 const NAME = 'extract_graph'
@@ -44,11 +45,13 @@ export const extractGraph: Workflow = {
       max_relationships_per_chunk: maxRelationships,
       // The switch only decides whether the workflow is planned at all (plan/entity-switch.ts).
       enabled: _enabled,
+      extraction_results: results,
       ...extract
     } = s.extract_graph
     return {
       extract,
       ...capsFingerprint(maxEntities, maxRelationships),
+      ...(results ? { extraction_results: true } : {}),
       summarize: s.summarize_descriptions,
       raw: s.snapshots.raw_graph,
       ...(normalize ? { normalize_titles: true } : {}),
@@ -101,6 +104,7 @@ export const extractGraph: Workflow = {
       'extract_graph.max_failed_fraction',
     )
     if (emptyGraph !== undefined) ctx.stats.warning(emptyGraph)
+    if (settings.extraction_results) await writeExtractionResults(ctx.settings, graph.units)
     if (ctx.settings.snapshots.raw_graph) {
       await ctx.tables.write(RAW_ENTITIES, graph.entities)
       await ctx.tables.write(RAW_RELATIONSHIPS, graph.relationships)

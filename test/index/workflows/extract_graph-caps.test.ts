@@ -1,5 +1,7 @@
 // extract_graph.max_entities_per_chunk / max_relationships_per_chunk (seed design 001): a chunk whose
 // reply lists 60 entities and 60 relationships keeps 50 of each, chosen by mention count and weight.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createModelRegistry } from '../../../src/index/run/models.js'
 import { extractGraph } from '../../../src/index/workflows/extract_graph.js'
@@ -103,6 +105,19 @@ describe('per-chunk caps of graph extraction', () => {
     expect(
       tight.relationships.filter((r) => r.text_unit_ids.includes('crowd')).map((r) => [r.source, r.target]),
     ).toEqual([['E59', 'E58']])
+  })
+
+  it("writes extraction_results.json in the output folder when asked: each unit's records after the caps", async () => {
+    const { t } = await run('  extraction_results: true\n')
+    const file = JSON.parse(await readFile(join(t.root, 'output', 'extraction_results.json'), 'utf8')) as {
+      text_units: Array<{ id: string; entities: Array<{ title: string }>; relationships: unknown[] }>
+    }
+    expect(file.text_units.map((u) => [u.id, u.entities.length, u.relationships.length])).toEqual([
+      ['crowd', 50, 50],
+      ['quiet', 2, 1],
+    ])
+    const off = await run('')
+    await expect(readFile(join(off.t.root, 'output', 'extraction_results.json'), 'utf8')).rejects.toThrow(/ENOENT/)
   })
 
   it('refuses a negative cap naming the key', async () => {

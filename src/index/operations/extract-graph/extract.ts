@@ -59,6 +59,8 @@ export interface ExtractGraphResult extends MergedGraph {
   sampleReply: string | undefined
   /** The text unit of each reply still blank after its retries (read as no records). */
   emptyReplies: string[]
+  /** Each successful unit's records after the caps, in unit order (for extraction_results.json). */
+  units: UnitExtraction[]
   /** Distinct entities and relationships left out by the per-unit caps, summed over units. */
   capped: { entities: number; relationships: number }
 }
@@ -107,6 +109,7 @@ export async function extractGraph(
     ),
     sampleReply: done.find((o) => o.firstReply !== undefined)?.firstReply,
     emptyReplies: emptyRepliesOf(units, outcomes),
+    units: done.map((o) => o.extraction),
     capped: {
       entities: done.reduce((n, o) => n + o.capped.entities, 0),
       relationships: done.reduce((n, o) => n + o.capped.relationships, 0),
