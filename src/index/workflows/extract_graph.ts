@@ -14,6 +14,7 @@ import { summarizeDescriptions } from '../operations/summarize-descriptions.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
 import { curationFingerprint, resolveEntities } from './entity-resolution-step.js'
+import { writeDiscoveredTypes } from './discovered-types.js'
 import { writeExtractionResults } from './extraction-results.js'
 import { extractFromUnits, prefetchUnits, readGleaningPrompts, type UnitExtractionStep } from './unit-extraction.js'
 
@@ -46,12 +47,16 @@ export const extractGraph: Workflow = {
       // The switch only decides whether the workflow is planned at all (plan/entity-switch.ts).
       enabled: _enabled,
       extraction_results: results,
+      discovered_types: types,
+      discovered_types_max: typesMax,
+      discovered_types_min_share: typesShare,
       ...extract
     } = s.extract_graph
     return {
       extract,
       ...capsFingerprint(maxEntities, maxRelationships),
       ...(results ? { extraction_results: true } : {}),
+      ...(types ? { discovered_types: [typesMax, typesShare] } : {}),
       summarize: s.summarize_descriptions,
       raw: s.snapshots.raw_graph,
       ...(normalize ? { normalize_titles: true } : {}),
@@ -105,6 +110,10 @@ export const extractGraph: Workflow = {
     )
     if (emptyGraph !== undefined) ctx.stats.warning(emptyGraph)
     if (settings.extraction_results) await writeExtractionResults(ctx.settings, graph.units)
+    if (settings.discovered_types) {
+      const types = await writeDiscoveredTypes(ctx.settings, graph.units, await ctx.tables.read(BASE_TEXT_UNITS))
+      ctx.log.info(`${NAME}: discovered types ${types.join(', ')}`)
+    }
     if (ctx.settings.snapshots.raw_graph) {
       await ctx.tables.write(RAW_ENTITIES, graph.entities)
       await ctx.tables.write(RAW_RELATIONSHIPS, graph.relationships)
