@@ -3,7 +3,7 @@
  * workers' own concurrency (chunk_graph.workers, 3) instead of concurrent_requests (25), the document
  * scope of cross-document edges, and graph search's keyword seeding and document filters.
  */
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, type CliResult } from '../support/cli.js'
@@ -128,6 +128,31 @@ describe('chunk graph: workers, document scope, keyword seeds and filters (CLI, 
     )
     expect(filtered.length).toBeGreaterThan(0)
     for (const s of filtered) expect(alpha).toContain(s.id)
+  })
+
+  it('re-runs only create_chunk_graph when a chunk_graph setting changes (relations-only refresh)', async () => {
+    await writeFile(
+      join(root, 'settings.yaml'),
+      `${BASE_SETTINGS(fake.baseUrl).replace('[alpha.txt, beta.txt]', '[alpha.txt, gamma.txt]')}\n`,
+    )
+    const before = fake.requests.length
+    const run = await runCli(['index', '--root', root])
+    expect(run.code, run.stderr).toBe(0)
+    const made = fake.requests.slice(before)
+    // No extraction, summary or report call: only the endpoint check, the edges and the question vectors.
+    const others = made.filter((r) => !['chunk_graph', 'embedding', 'preflight'].includes(r.kind))
+    expect(others.map((r) => r.kind)).toEqual([])
+    const calls = made.filter((r) => r.kind === 'chunk_graph')
+    expect(calls.length).toBeGreaterThan(0)
+    for (const call of calls) expect(JSON.stringify(call.body)).not.toContain('potters')
+    expect(calls.some((call) => JSON.stringify(call.body).includes('masons'))).toBe(true)
+    const stats = JSON.parse(await readFile(out('stats.json'), 'utf8')) as {
+      workflows: Record<string, { skipped?: boolean }>
+    }
+    const ran = Object.entries(stats.workflows)
+      .filter(([, w]) => w.skipped !== true)
+      .map(([name]) => name)
+    expect(ran).toEqual(['create_chunk_graph'])
   })
 
   it('refuses a cross_document_documents entry naming no document', async () => {
