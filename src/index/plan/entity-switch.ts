@@ -33,8 +33,3 @@ export function requireEntitiesForUpdate(settings: Settings): void {
     )
   }
 }
-
-/** Whether a run may lack the entity tables (switch off, or an explicit workflows list). */
-export function entityTablesOptional(settings: Settings): boolean {
-  return !settings.extract_graph.enabled || settings.workflows !== null
-}

@@ -4,7 +4,6 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
 import { createFinalTextUnits as computeTextUnits } from '../operations/create-final-text-units.js'
-import { entityTablesOptional } from '../plan/entity-switch.js'
 import { defineWorkflow } from '../workflow.js'
 
 export const createFinalTextUnits = defineWorkflow({
@@ -15,8 +14,10 @@ export const createFinalTextUnits = defineWorkflow({
   fingerprint: (settings) => ({ claims: settings.extract_claims.enabled }),
   async run(ctx) {
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
-    // Without entity extraction (extract_graph.enabled: false) the units cite no entity or relationship.
-    const graphless = entityTablesOptional(ctx.settings) && !(await ctx.tables.has(ENTITIES.name))
+    // Without entity extraction (extract_graph.enabled: false, plan/entity-switch.ts, or an explicit
+    // workflows list without it) the units cite no entity or relationship.
+    const optional = !ctx.settings.extract_graph.enabled || ctx.settings.workflows !== null
+    const graphless = optional && !(await ctx.tables.has(ENTITIES.name))
     const entities = graphless ? [] : await ctx.tables.read(ENTITIES)
     const relationships = graphless ? [] : await ctx.tables.read(RELATIONSHIPS)
     // As the reference: covariates only count when claims are enabled and the table exists.
