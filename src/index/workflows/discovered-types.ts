@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../../storage/atomic-write.js'
 import { consolidateTypes, countTypes, type TypedMention } from '../../text/entity-types.js'
 import type { UnitExtraction } from '../operations/extract-graph/merge.js'
 
-export const DISCOVERED_TYPES_FILE = 'discovered_types.json'
+const DISCOVERED_TYPES_FILE = 'discovered_types.json'
 
 export async function writeDiscoveredTypes(
   settings: Settings,

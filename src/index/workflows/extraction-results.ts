@@ -9,7 +9,7 @@ import type { Settings } from '../../config/schema.js'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
 import type { UnitExtraction } from '../operations/extract-graph/merge.js'
 
-export const EXTRACTION_RESULTS_FILE = 'extraction_results.json'
+const EXTRACTION_RESULTS_FILE = 'extraction_results.json'
 
 export async function writeExtractionResults(settings: Settings, units: readonly UnitExtraction[]): Promise<void> {
   const text_units = units.map((u) => ({
