@@ -3,6 +3,7 @@
  * an update run it starts from the previous index's communities and keeps the numbers of those whose
  * members did not change (see operations/community-continuity.ts).
  */
+import type { Settings } from '../../config/schema.js'
 import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS, type RelationshipRow } from '../../model/relationships.js'
@@ -53,7 +54,7 @@ export const createCommunities = defineWorkflow({
   name: 'create_communities',
   reads: [ENTITIES.name, RELATIONSHIPS.name],
   writes: [COMMUNITIES.name],
-  fingerprint: (settings) => settings.cluster_graph,
+  fingerprint: (settings) => clusterFingerprint(settings.cluster_graph),
   async run(ctx) {
     const entities = await ctx.tables.read(ENTITIES)
     const relationships = await ctx.tables.read(RELATIONSHIPS)
@@ -83,3 +84,16 @@ export const createCommunities = defineWorkflow({
     return { rows: { [COMMUNITIES.name]: rows.length }, summary }
   },
 })
+
+/**
+ * Keys added later (resolution, min_community_size: seed design 001) join the fingerprint only when
+ * they differ from their defaults, so an index clustered before them still resumes.
+ */
+function clusterFingerprint(s: Settings['cluster_graph']): Record<string, unknown> {
+  const { resolution, min_community_size: minSize, ...rest } = s
+  return {
+    ...rest,
+    ...(resolution === 1 ? {} : { resolution }),
+    ...(minSize === 1 ? {} : { min_community_size: minSize }),
+  }
+}

@@ -85,6 +85,17 @@ describe('cluster_graph resolution and min_community_size', () => {
     expect(summary.small_communities_merged).toBeUndefined()
   })
 
+  it('leaves the new keys out of the resume fingerprint at their defaults, so older indexes resume', async () => {
+    const plain = await createTestContext({ settingsYaml: '' })
+    const tuned = await createTestContext({
+      settingsYaml: 'cluster_graph:\n  resolution: 2\n  min_community_size: 3\n',
+    })
+    const print = (t: typeof plain) => createCommunities.fingerprint(t.ctx.settings) as Record<string, unknown>
+    expect(Object.keys(print(plain))).not.toContain('resolution')
+    expect(Object.keys(print(plain))).not.toContain('min_community_size')
+    expect(print(tuned)).toMatchObject({ resolution: 2, min_community_size: 3 })
+  })
+
   it('refuses a resolution of 0 with the key named', async () => {
     await expect(communitiesWith('  resolution: 0\n')).rejects.toThrow(/cluster_graph\.resolution/)
   })
