@@ -155,6 +155,27 @@ describe('chunk graph: workers, document scope, keyword seeds and filters (CLI, 
     expect(ran).toEqual(['create_chunk_graph'])
   })
 
+  it('graphrag refresh-relations --no-cache asks the model for the edges again, and only for them', async () => {
+    const before = fake.requests.length
+    const run = await runCli(['refresh-relations', '--root', root, '--no-cache', '--skip-validation'])
+    expect(run.code, run.stderr).toBe(0)
+    const made = fake.requests.slice(before)
+    expect(made.filter((r) => r.kind !== 'chunk_graph').map((r) => r.kind)).toEqual([])
+    expect(made.length).toBe((await unitsOf('alpha.txt')).length)
+    const stats = JSON.parse(await readFile(out('stats.json'), 'utf8')) as {
+      workflows: Record<string, { skipped?: boolean }>
+    }
+    const ran = Object.entries(stats.workflows)
+      .filter(([, w]) => w.skipped !== true)
+      .map(([name]) => name)
+    expect(ran).toEqual(['create_chunk_graph'])
+    // Without an index there is nothing to refresh: it says so instead of indexing everything.
+    const empty = await testdir({ 'settings.yaml': `${BASE_SETTINGS(fake.baseUrl)}\n`, ...DOCS })
+    const none = await runCli(['refresh-relations', '--root', empty, '--skip-validation'])
+    expect(none.code).not.toBe(0)
+    expect(none.stderr).toContain('run `graphrag index` before refreshing create_chunk_graph')
+  })
+
   it('refuses a cross_document_documents entry naming no document', async () => {
     await writeFile(
       join(root, 'settings.yaml'),

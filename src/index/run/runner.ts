@@ -33,6 +33,7 @@ import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
 import { METHODS, PIPELINES, UPDATE_PIPELINES, type IndexMethod } from '../plan/pipelines.js'
 import { applyEntitySwitch, requireEntitiesForUpdate } from '../plan/entity-switch.js'
+import { forcedRerun } from '../plan/forced-rerun.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from '../plan/plan-fingerprints.js'
 import { ReplyReuse } from './reply-reuse.js'
 import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
@@ -86,6 +87,11 @@ export interface RunIndexOptions {
   command?: string
   /** `--batch`: model calls go to the providers' Batch APIs (docs/batch.md); models with `batch: true` are batched without it. */
   batch?: BatchRunOptions
+  /**
+   * Re-run this workflow and the ones after it although they could resume, while every earlier one
+   * must resume (`graphrag refresh-relations`: create_chunk_graph alone; plan/forced-rerun.ts).
+   */
+  rerunFrom?: WorkflowName
   /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
   update?: {
     /** The configuration the update planned with: loaded once for the plan and the run. */
@@ -146,6 +152,10 @@ export async function planIndex(options: RunIndexOptions = {}, config?: LoadedCo
       : resumablePrefix(planned, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
   const reason = options.resume === false ? undefined : rerunReason(planned, resumeState, resumeFrom)
   const rerun = reason === undefined ? undefined : { workflow: workflows[resumeFrom]!.name, reason }
+  if (options.rerunFrom !== undefined) {
+    const forced = forcedRerun(workflows, resumeFrom, options.rerunFrom)
+    return { loaded, method, workflows, resumeFrom: forced.resumeFrom, rerun: forced.rerun, resumeState }
+  }
   return { loaded, method, workflows, resumeFrom, rerun, resumeState }
 }
 
