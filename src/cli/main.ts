@@ -17,6 +17,7 @@ import { registerMcpCommand } from './mcp-command.js'
 import { registerEvalCommand } from './eval-command.js'
 import { registerCurateCommand } from './curate-command.js'
 import { registerRefreshRelationsCommand } from './refresh-relations-command.js'
+import { registerNormalizeEntitiesCommand } from './normalize-entities-command.js'
 
 export function buildProgram(): Command {
   const program = new Command('graphrag')
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerEvalCommand(program)
   registerCurateCommand(program)
   registerRefreshRelationsCommand(program)
+  registerNormalizeEntitiesCommand(program)
   return program
 }
 
