@@ -38,7 +38,8 @@ function graph() {
 }
 
 async function communitiesWith(clusterGraph: string) {
-  const settingsYaml = `cluster_graph:\n  use_lcc: false\n  max_cluster_size: 100\n${clusterGraph}`
+  const size = clusterGraph.includes('max_cluster_size') ? '' : '  max_cluster_size: 100\n'
+  const settingsYaml = `cluster_graph:\n  use_lcc: false\n${size}${clusterGraph}`
   const { ctx, tables } = await createTestContext({ settingsYaml })
   const { entities, relationships } = graph()
   await tables.write(ENTITIES, entities)
@@ -77,6 +78,21 @@ describe('cluster_graph resolution and min_community_size', () => {
     expect(level0.length).toBe(24 - Number(summary.small_communities_merged))
     const again = await communitiesWith('  resolution: 4\n  min_community_size: 4\n')
     expect(again.rows).toEqual(rows)
+  })
+
+  it('keeps the hierarchy whole when the floor folds communities of lower levels', async () => {
+    const { rows, summary } = await communitiesWith('  max_cluster_size: 4\n  min_community_size: 3\n')
+    const byNumber = new Map(rows.map((r) => [r.community, r]))
+    expect(rows.some((r) => r.level > 0)).toBe(true)
+    expect(Number(summary.small_communities_merged) + Number(summary.small_communities_dropped)).toBeGreaterThan(0)
+    for (const r of rows) {
+      expect(r.entity_ids.length).toBeGreaterThanOrEqual(3)
+      if (r.level === 0) continue
+      const parent = byNumber.get(r.parent)
+      expect(parent?.level).toBe(r.level - 1)
+      for (const id of r.entity_ids) expect(parent?.entity_ids).toContain(id)
+      expect(parent?.children).toContain(r.community)
+    }
   })
 
   it('the default keeps every community, as Microsoft GraphRAG does', async () => {
