@@ -16,6 +16,8 @@ import { registerDiagnosticsCommand } from './diagnostics-command.js'
 import { registerMcpCommand } from './mcp-command.js'
 import { registerEvalCommand } from './eval-command.js'
 import { registerCurateCommand } from './curate-command.js'
+import { registerRefreshRelationsCommand } from './refresh-relations-command.js'
+import { registerNormalizeEntitiesCommand } from './normalize-entities-command.js'
 
 export function buildProgram(): Command {
   const program = new Command('graphrag')
@@ -34,6 +36,8 @@ export function buildProgram(): Command {
   registerMcpCommand(program)
   registerEvalCommand(program)
   registerCurateCommand(program)
+  registerRefreshRelationsCommand(program)
+  registerNormalizeEntitiesCommand(program)
   return program
 }
 

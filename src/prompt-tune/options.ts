@@ -1,7 +1,7 @@
 /** The options of `graphrag prompt-tune`, their defaults (the reference's where it has one) and their checks. */
 import { ConfigError } from '../errors.js'
 import type { Reporter } from '../index/run/reporter.js'
-import type { TypeStrategy } from './entity-types.js'
+import type { TypeStrategy } from '../text/entity-types.js'
 import type { SelectionMethod } from './select.js'
 
 export interface PromptTuneOptions {

@@ -17,7 +17,7 @@ import { usageByModel, type ModelUsageLine } from '../index/run/usage-by-model.j
 import type { ChatModel } from '../llm/types.js'
 import { SILENT_LOGGER, type Logger } from '../logger.js'
 import type { Unusable } from './ask.js'
-import { consolidateTypes, normalizeType } from './entity-types.js'
+import { consolidateTypes, normalizeType } from '../text/entity-types.js'
 import { estimatePromptTune, passagesOf, type StepEstimate } from './estimate.js'
 import { resolvePromptTuneOptions, type PromptTuneOptions } from './options.js'
 import { candidates, loadCorpus, selectSample, type Corpus, type SampleChunk } from './sample.js'

@@ -10,7 +10,7 @@ import {
   type Question,
   type Unusable,
 } from './ask.js'
-import { normalizeType, type TypedMention } from './entity-types.js'
+import { normalizeType, type TypedMention } from '../text/entity-types.js'
 import type { JsonSchemaFormat } from '../llm/types.js'
 import * as Q from './questions.js'
 import type { SampleChunk } from './sample.js'

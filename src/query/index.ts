@@ -233,7 +233,14 @@ async function startRun(
         import('./chunk-edges.js'),
         loadTables(dataDir, TABLES_BY_METHOD.basic),
       ])
-      return runGraphSearch(input, tables.text_units, await loadChunkEdges(dataDir), settings.graph_search, services)
+      const filtered = Object.keys(settings.graph_search.filters).length > 0
+      const sources = {
+        dbUri: vectorDbUri(settings, dataDir, options),
+        fullText: settings.hybrid_search,
+        documents: filtered ? await (await import('./search/graph-seeds.js')).loadDocuments(dataDir) : undefined,
+      }
+      const edges = await loadChunkEdges(dataDir)
+      return runGraphSearch(input, tables.text_units, edges, settings.graph_search, services, sources)
     }
     case 'hybrid': {
       const options_ = {

@@ -1,5 +1,5 @@
 /** Settings of our own chunk graph (not in Microsoft GraphRAG): the create_chunk_graph workflow and graph search. */
-import { bool, int, num, numList, optionalStr, section, str, strList } from '../fields.js'
+import { bool, int, num, numList, optionalStr, section, str, strList, strMap } from '../fields.js'
 import { chunkGraphRelations } from './chunk-graph-relations.js'
 
 export const chunkGraph = section(
@@ -47,6 +47,16 @@ export const chunkGraph = section(
       { min: 0, max: 1_000_000 },
     ),
     ...chunkGraphRelations,
+    // Seed design 002 (see docs/chunk-graph.md): its own worker pool and a document scope.
+    workers: int(
+      3,
+      "Typed-edge calls in flight at once, apart from concurrent_requests (the design's extraction workers; the model's request limit still applies).",
+      { min: 1, max: 10_000 },
+    ),
+    cross_document_documents: strList(
+      null,
+      'Documents (ids or titles) cross-document edges are sought between; both units of a pair must belong to one of them (null = all documents).',
+    ),
   },
   'Chunk graph (graphrag only): typed edges between text units, written to chunk_edges.parquet by create_chunk_graph.',
 )
@@ -75,6 +85,16 @@ export const graphSearch = section(
       max: 1,
     }),
     max_context_tokens: int(12000, 'Token budget of the context.', { min: 1, max: 10_000_000 }),
+    // Seed design 002: keyword seeding and metadata filters (see docs/chunk-graph.md).
+    seed_keyword_weight: num(
+      0,
+      'Share of BM25 (keyword) ranks in choosing the seeds, fused with the vector ranks by weighted reciprocal rank fusion (0 = vector seeds only).',
+      { min: 0, max: 1 },
+    ),
+    filters: strMap(
+      {},
+      'Document fields (id, title, creation_date or a metadata field) and the value each must have; a value ending in * matches as a prefix. Only text units of matching documents are seeded or reached ({} = all).',
+    ),
   },
   'Graph search (graphrag only): vector seeds, then a walk over chunk_edges.',
 )

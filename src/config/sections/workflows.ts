@@ -1,4 +1,5 @@
 /** Settings of the indexing workflows, one section each, keyed as in Microsoft GraphRAG v3. */
+import { extractionSeedKeys } from './extraction-seed.js'
 import { bool, ignored, int, num, oneOf, optionalNum, optionalStr, section, str, strList, strMap } from '../fields.js'
 
 export const DEFAULT_ENTITY_TYPES = ['organization', 'person', 'geo', 'event'] as const
@@ -51,6 +52,7 @@ export const extractGraph = section({
     false,
     'Older switch for entity_resolution.normalize_names: true merges names even when that is off (false leaves it to entity_resolution).',
   ),
+  ...extractionSeedKeys,
 })
 
 export const summarizeDescriptions = section({
@@ -159,6 +161,17 @@ export const clusterGraph = section({
     10,
     'Upper bound of Leiden iterations per run in quality mode; it stops earlier once an iteration moves no node or raises modularity by less than 0.2% (karate: 2-4 iterations, a 100k-node graph: 3).',
     { min: 1, max: 1000 },
+  ),
+  // Seed design 001 (auto-tuned hybrid GraphRAG) names these two; see docs/seeds.md.
+  resolution: num(
+    1,
+    'Leiden resolution γ: higher gives more, smaller communities; lower fewer, larger ones (1 = plain modularity, as Microsoft GraphRAG).',
+    { min: 0.001, max: 1000 },
+  ),
+  min_community_size: int(
+    1,
+    'Communities with fewer members are merged into the neighbouring community of the same level they are most strongly linked to, or dropped when they have none (1 = keep all, as Microsoft GraphRAG; the seed design uses 3).',
+    { min: 1, max: 1_000_000 },
   ),
 })
 

@@ -4,6 +4,7 @@
  */
 import { stableLargestConnectedComponent } from '../../graph/components/index.js'
 import { compareCodePoints } from '../../text/names.js'
+import { applyMinCommunitySize } from './min-community-size.js'
 import {
   hierarchicalLeiden,
   modularity,
@@ -18,6 +19,10 @@ export interface ClusterGraphOptions {
   readonly seed: number
   readonly mode: LeidenMode
   readonly max_iterations: number
+  /** Leiden resolution γ (default 1). */
+  readonly resolution?: number
+  /** Smaller communities are merged into a neighbour or dropped (min-community-size.ts); default 1 = off. */
+  readonly min_community_size?: number
 }
 
 /** The edge fields clustering reads; `weight` undefined means 1.0 (no weight column). */
@@ -65,6 +70,8 @@ interface ClusterGraphResult {
   readonly nonPositiveEdges: number
   /** Present when a starting partition was given and the graph has edges. */
   readonly seeding?: ClusterSeeding
+  /** Communities below cluster_graph.min_community_size merged into a neighbour or dropped. */
+  readonly sizeFloor?: { readonly merged: number; readonly dropped: number }
 }
 
 /**
@@ -84,11 +91,24 @@ export function clusterGraph(
   options: ClusterGraphOptions,
   previous: ClusterStart | undefined,
 ): ClusterGraphResult {
+  const result = clusterPrepared(relationships, options, previous)
+  const minSize = options.min_community_size ?? 1
+  if (minSize <= 1 || result.clusters.length === 0) return result
+  const { edges } = prepareEdges(relationships, options.use_lcc)
+  const { clusters, merged, dropped } = applyMinCommunitySize(result.clusters, edges, minSize)
+  return { ...result, clusters, sizeFloor: { merged, dropped } }
+}
+
+function clusterPrepared(
+  relationships: ReadonlyArray<ClusterEdge>,
+  options: ClusterGraphOptions,
+  previous: ClusterStart | undefined,
+): ClusterGraphResult {
   const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
   if (edges.length === 0) return { clusters: [], nonPositiveEdges }
   const scratch = clusterEdges(edges, options, undefined)
   if (previous === undefined) return { clusters: scratch, nonPositiveEdges }
-  const scratchModularity = levelZeroModularity(edges, scratch)
+  const scratchModularity = levelZeroModularity(edges, scratch, options.resolution)
   const floor = scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
   // The projection aims a hair above the floor: modularity sums in another order can differ in the last bits.
   const target = floor + 1e-9 * Math.max(1, Math.abs(floor))
@@ -100,7 +120,7 @@ export function clusterGraph(
   const modularity: Partial<Record<Exclude<ClusteringChoice, 'from_scratch'>, number>> = {}
   for (const [clustering, run] of candidates) {
     const clusters = run()
-    modularity[clustering] = levelZeroModularity(edges, clusters)
+    modularity[clustering] = levelZeroModularity(edges, clusters, options.resolution)
     if (modularity[clustering] >= floor) {
       return { clusters, nonPositiveEdges, seeding: { clustering, modularity, scratchModularity } }
     }
@@ -109,10 +129,14 @@ export function clusterGraph(
 }
 
 /** Modularity of the level-0 clusters over the clustered edges. */
-function levelZeroModularity(edges: ReadonlyArray<WeightedEdge>, clusters: ReadonlyArray<Cluster>): number {
+function levelZeroModularity(
+  edges: ReadonlyArray<WeightedEdge>,
+  clusters: ReadonlyArray<Cluster>,
+  resolution = 1,
+): number {
   const communityOf = new Map<string, number>()
   for (const c of clusters) if (c.level === 0) for (const node of c.nodes) communityOf.set(node, c.cluster)
-  return modularity(edges, communityOf)
+  return modularity(edges, communityOf, resolution)
 }
 
 function clusterEdges(
@@ -124,6 +148,7 @@ function clusterEdges(
   const entries = hierarchicalLeiden(edges, {
     maxClusterSize: options.max_cluster_size,
     seed: options.seed,
+    resolution: options.resolution,
     mode: options.mode,
     maxIterations: options.mode === 'quality' ? options.max_iterations : undefined,
     startingCommunities: previous?.startingCommunities,

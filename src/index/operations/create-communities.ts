@@ -21,6 +21,8 @@ interface CreatedCommunities {
   nonPositiveEdges: number
   /** Update runs: how the clustering started from the previous one, and how many communities kept their number. */
   continuity?: ClusterSeeding & { kept: number }
+  /** Communities below cluster_graph.min_community_size merged or dropped (absent when the floor is off). */
+  sizeFloor?: { merged: number; dropped: number }
 }
 
 /**
@@ -35,10 +37,11 @@ export function createCommunities(
   period: string,
   previous: PreviousCommunities | undefined,
 ): CreatedCommunities {
-  const { clusters, nonPositiveEdges, seeding } = clusterGraph(relationships, options, previous)
+  const { clusters, nonPositiveEdges, seeding, sizeFloor } = clusterGraph(relationships, options, previous)
   const built = buildRows(clusters, entities, relationships, period, previous)
-  if (seeding === undefined) return { rows: built.rows, nonPositiveEdges }
-  return { rows: built.rows, nonPositiveEdges, continuity: { ...seeding, kept: built.kept } }
+  const floor = sizeFloor === undefined ? {} : { sizeFloor }
+  if (seeding === undefined) return { rows: built.rows, nonPositiveEdges, ...floor }
+  return { rows: built.rows, nonPositiveEdges, continuity: { ...seeding, kept: built.kept }, ...floor }
 }
 
 /** Steps 6–9 on given clusters (exported for tests that pin the clustering). */

@@ -32,6 +32,8 @@ import { createFileLogger } from './file-logger.js'
 import { interruptible, type Interruption } from './interrupt.js'
 import { createModelRegistry } from './models.js'
 import { METHODS, PIPELINES, UPDATE_PIPELINES, type IndexMethod } from '../plan/pipelines.js'
+import { applyEntitySwitch, requireEntitiesForUpdate } from '../plan/entity-switch.js'
+import { forcedRerun } from '../plan/forced-rerun.js'
 import { fingerprintWorkflows, type PlannedWorkflow } from '../plan/plan-fingerprints.js'
 import { ReplyReuse } from './reply-reuse.js'
 import { beginGeneration, rebaseSettings, resumeSourceDir, type IndexGeneration } from './index-generation.js'
@@ -85,6 +87,11 @@ export interface RunIndexOptions {
   command?: string
   /** `--batch`: model calls go to the providers' Batch APIs (docs/batch.md); models with `batch: true` are batched without it. */
   batch?: BatchRunOptions
+  /**
+   * Re-run this workflow and the ones after it although they could resume, while every earlier one
+   * must resume (`graphrag refresh-relations`: create_chunk_graph alone; plan/forced-rerun.ts).
+   */
+  rerunFrom?: WorkflowName
   /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
   update?: {
     /** The configuration the update planned with: loaded once for the plan and the run. */
@@ -130,6 +137,7 @@ export async function planIndex(options: RunIndexOptions = {}, config?: LoadedCo
   }
   const { settings } = loaded
   const method = indexMethod(settings, options.method)
+  if (options.update !== undefined) requireEntitiesForUpdate(settings)
   const names =
     options.update !== undefined && settings.workflows === null
       ? [...UPDATE_PIPELINES[method]]
@@ -144,6 +152,10 @@ export async function planIndex(options: RunIndexOptions = {}, config?: LoadedCo
       : resumablePrefix(planned, resumeState, await tableHashes(new ParquetTableStore(outputDir)))
   const reason = options.resume === false ? undefined : rerunReason(planned, resumeState, resumeFrom)
   const rerun = reason === undefined ? undefined : { workflow: workflows[resumeFrom]!.name, reason }
+  if (options.rerunFrom !== undefined) {
+    const forced = forcedRerun(workflows, resumeFrom, options.rerunFrom)
+    return { loaded, method, workflows, resumeFrom: forced.resumeFrom, rerun: forced.rerun, resumeState }
+  }
   return { loaded, method, workflows, resumeFrom, rerun, resumeState }
 }
 
@@ -409,7 +421,7 @@ export function indexMethod(settings: Settings, flag: IndexMethod | undefined): 
 }
 
 export function resolveWorkflowNames(settings: Settings, method: IndexMethod): WorkflowName[] {
-  if (settings.workflows === null) return [...PIPELINES[method]]
+  if (settings.workflows === null) return applyEntitySwitch(settings, PIPELINES[method])
   return settings.workflows.map((name, i) => {
     if (!isWorkflowName(name)) {
       throw new ConfigError(

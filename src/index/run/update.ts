@@ -24,6 +24,7 @@ import type { CostEstimate } from '../plan/estimate-cost.js'
 import { estimateWorkflows } from '../plan/estimate-run.js'
 import { measureUpdateReports, type UpdateReports } from '../plan/estimate-update.js'
 import { type IndexMethod, METHODS, PIPELINES } from '../plan/pipelines.js'
+import { requireEntitiesForUpdate } from '../plan/entity-switch.js'
 import { SYSTEM_CLOCK } from '../workflow.js'
 import type { ReplyReuse } from './reply-reuse.js'
 import { runIndex, type IndexRunResult, type RunIndexOptions } from './runner.js'
@@ -67,6 +68,7 @@ function updateMethod(method: string | undefined, settings: Settings): IndexMeth
 export async function planUpdate(options: RunIndexOptions, onWarning: (message: string) => void): Promise<UpdatePlan> {
   const config = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
   const { settings } = config
+  requireEntitiesForUpdate(settings)
   const method = updateMethod(options.method, settings)
   const indexDir = await readableIndexDir(settings.output_storage.base_dir)
   const store = new ParquetTableStore(indexDir)

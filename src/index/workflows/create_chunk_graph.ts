@@ -9,6 +9,7 @@ import { CHUNK_EDGES } from '../../model/chunk-edges.js'
 import { ENTITIES } from '../../model/entities.js'
 import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore } from '../../storage/vector-store.js'
+import { chunkGraphFingerprint, documentScope } from './chunk-graph-scope.js'
 import {
   buildChunkGraph,
   llmWindows,
@@ -87,7 +88,7 @@ export const createChunkGraph = defineWorkflow({
   writes: [CHUNK_EDGES.name],
   readsVectorStore: true,
   fingerprint: (s) => ({
-    chunk_graph: s.chunk_graph,
+    chunk_graph: chunkGraphFingerprint(s.chunk_graph),
     // Cross-document candidates come from the text unit vectors.
     vectors: s.chunk_graph.cross_document ? { embed_text: s.embed_text, vector_store: s.vector_store } : null,
   }),
@@ -101,6 +102,7 @@ export const createChunkGraph = defineWorkflow({
     const s = ctx.settings.chunk_graph
     const units = await ctx.tables.read(TEXT_UNITS)
     const vectors = s.cross_document ? await unitVectors(ctx) : undefined
+    const scope = s.cross_document ? await documentScope(ctx, s.cross_document_documents) : undefined
     const chat = usesModel(ctx.settings)
       ? ctx.models.chat(s.completion_model_id, {
           keyPath: 'chunk_graph.completion_model_id',
@@ -115,9 +117,11 @@ export const createChunkGraph = defineWorkflow({
       cooccurrence: s.cooccurrence_edges ? { window: s.cooccurrence_window, minCount: s.cooccurrence_min_count } : null,
       llm: s.llm_edges ? { batchSize: s.batch_size, batchOverlap: s.batch_overlap } : null,
       crossDocument:
-        vectors === undefined ? null : { vectors, threshold: s.cross_document_threshold, topK: s.cross_document_top_k },
+        vectors === undefined
+          ? null
+          : { vectors, threshold: s.cross_document_threshold, topK: s.cross_document_top_k, documents: scope },
       prompt: chat === undefined ? '' : readPrompt(promptFile(ctx.settings)),
-      concurrency: ctx.settings.concurrent_requests,
+      concurrency: s.workers,
       relationCalls: relationCalls(s),
       minEdgeWeight: s.min_edge_weight,
       maxEdgesPerChunk: s.max_edges_per_chunk,
@@ -161,7 +165,7 @@ export const createChunkGraph = defineWorkflow({
     const options = {
       prompt: readPrompt(promptFile(ctx.settings)),
       origin: 'llm' as const,
-      concurrency: ctx.settings.concurrent_requests,
+      concurrency: s.workers,
       ...relationCalls(s),
     }
     const result = await llmEdges(windows, options, { chat, signal: ctx.signal, onBatchDone: () => progress.tick() })

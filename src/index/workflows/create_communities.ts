@@ -3,6 +3,7 @@
  * an update run it starts from the previous index's communities and keeps the numbers of those whose
  * members did not change (see operations/community-continuity.ts).
  */
+import type { Settings } from '../../config/schema.js'
 import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS, type RelationshipRow } from '../../model/relationships.js'
@@ -53,14 +54,14 @@ export const createCommunities = defineWorkflow({
   name: 'create_communities',
   reads: [ENTITIES.name, RELATIONSHIPS.name],
   writes: [COMMUNITIES.name],
-  fingerprint: (settings) => settings.cluster_graph,
+  fingerprint: (settings) => clusterFingerprint(settings.cluster_graph),
   async run(ctx) {
     const entities = await ctx.tables.read(ENTITIES)
     const relationships = await ctx.tables.read(RELATIONSHIPS)
     // The reference stamps the UTC run date; it comes from the injected clock so tests can pin it.
     const period = ctx.clock.now().toISOString().slice(0, 10)
     const previous = await previousClustering(ctx, relationships)
-    const { rows, nonPositiveEdges, continuity } = computeCommunities(
+    const { rows, nonPositiveEdges, continuity, sizeFloor } = computeCommunities(
       entities,
       relationships,
       ctx.settings.cluster_graph,
@@ -76,6 +77,23 @@ export const createCommunities = defineWorkflow({
     const levels = new Set(rows.map((r) => r.level)).size
     const summary: Record<string, number | string | boolean> = { levels, mode: ctx.settings.cluster_graph.mode }
     if (continuity !== undefined) Object.assign(summary, continuitySummary(ctx, continuity))
+    if (sizeFloor !== undefined) {
+      summary.small_communities_merged = sizeFloor.merged
+      summary.small_communities_dropped = sizeFloor.dropped
+    }
     return { rows: { [COMMUNITIES.name]: rows.length }, summary }
   },
 })
+
+/**
+ * Keys added later (resolution, min_community_size: seed design 001) join the fingerprint only when
+ * they differ from their defaults, so an index clustered before them still resumes.
+ */
+function clusterFingerprint(s: Settings['cluster_graph']): Record<string, unknown> {
+  const { resolution, min_community_size: minSize, ...rest } = s
+  return {
+    ...rest,
+    ...(resolution === 1 ? {} : { resolution }),
+    ...(minSize === 1 ? {} : { min_community_size: minSize }),
+  }
+}

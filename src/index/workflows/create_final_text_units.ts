@@ -14,8 +14,12 @@ export const createFinalTextUnits = defineWorkflow({
   fingerprint: (settings) => ({ claims: settings.extract_claims.enabled }),
   async run(ctx) {
     const textUnits = await ctx.tables.read(BASE_TEXT_UNITS)
-    const entities = await ctx.tables.read(ENTITIES)
-    const relationships = await ctx.tables.read(RELATIONSHIPS)
+    // Without entity extraction (extract_graph.enabled: false, plan/entity-switch.ts, or an explicit
+    // workflows list without it) the units cite no entity or relationship.
+    const optional = !ctx.settings.extract_graph.enabled || ctx.settings.workflows !== null
+    const graphless = optional && !(await ctx.tables.has(ENTITIES.name))
+    const entities = graphless ? [] : await ctx.tables.read(ENTITIES)
+    const relationships = graphless ? [] : await ctx.tables.read(RELATIONSHIPS)
     // As the reference: covariates only count when claims are enabled and the table exists.
     const withClaims = ctx.settings.extract_claims.enabled && (await ctx.tables.has(COVARIATES.name))
     const covariates = withClaims ? await ctx.tables.read(COVARIATES) : undefined

@@ -15,6 +15,8 @@ import { readPrompt } from '../../prompts/prompt-files.js'
 import type { Workflow } from '../workflow.js'
 import { resolutionFingerprint, resolutionModels } from './entity-resolution-candidates.js'
 import { curationFingerprint, resolveEntities } from './entity-resolution-step.js'
+import { writeDiscoveredTypes } from './discovered-types.js'
+import { writeExtractionResults } from './extraction-results.js'
 import { extractFromUnits, prefetchUnits, readGleaningPrompts, type UnitExtractionStep } from './unit-extraction.js'
 
 const NAME = 'extract_graph'
@@ -38,9 +40,24 @@ export const extractGraph: Workflow = {
   writes: [EXTRACTED_ENTITIES.name, EXTRACTED_RELATIONSHIPS.name, ENTITY_ALIASES.name, CURATION_RULES.name],
   fingerprint: (s) => {
     // Settings added later join the fingerprint only when on, so indexes from before them still resume.
-    const { normalize_titles: normalize, fail_on_empty_replies: strict, ...extract } = s.extract_graph
+    const {
+      normalize_titles: normalize,
+      fail_on_empty_replies: strict,
+      max_entities_per_chunk: maxEntities,
+      max_relationships_per_chunk: maxRelationships,
+      // The switch only decides whether the workflow is planned at all (plan/entity-switch.ts).
+      enabled: _enabled,
+      extraction_results: results,
+      discovered_types: types,
+      discovered_types_max: typesMax,
+      discovered_types_min_share: typesShare,
+      ...extract
+    } = s.extract_graph
     return {
       extract,
+      ...capsFingerprint(maxEntities, maxRelationships),
+      ...(results ? { extraction_results: true } : {}),
+      ...(types ? { discovered_types: [typesMax, typesShare] } : {}),
       summarize: s.summarize_descriptions,
       raw: s.snapshots.raw_graph,
       ...(normalize ? { normalize_titles: true } : {}),
@@ -84,6 +101,8 @@ export const extractGraph: Workflow = {
     const graph = { ...extracted, entities: resolved.entities, relationships: resolved.relationships }
     ctx.stats.count('weight_defaults', graph.defaultedWeights)
     ctx.stats.count('orphan_relationships', graph.orphanRelationships)
+    ctx.stats.count('capped_entities', graph.capped.entities)
+    ctx.stats.count('capped_relationships', graph.capped.relationships)
     if (graph.orphanRelationships > 0)
       ctx.stats.warning(
         `${graph.orphanRelationships} relationships dropped: an endpoint was not extracted as an entity`,
@@ -95,6 +114,11 @@ export const extractGraph: Workflow = {
       'extract_graph.max_failed_fraction',
     )
     if (emptyGraph !== undefined) ctx.stats.warning(emptyGraph)
+    if (settings.extraction_results) await writeExtractionResults(ctx.settings, graph.units)
+    if (settings.discovered_types) {
+      const types = await writeDiscoveredTypes(ctx.settings, graph.units, await ctx.tables.read(BASE_TEXT_UNITS))
+      ctx.log.info(`${NAME}: discovered types ${types.join(', ')}`)
+    }
     if (ctx.settings.snapshots.raw_graph) {
       await ctx.tables.write(RAW_ENTITIES, graph.entities)
       await ctx.tables.write(RAW_RELATIONSHIPS, graph.relationships)
@@ -131,6 +155,8 @@ export const extractGraph: Workflow = {
         failed_chunks: graph.failures.length,
         parse_drops: graph.dropped.length,
         empty_replies: graph.emptyReplies.length,
+        capped_entities: graph.capped.entities,
+        capped_relationships: graph.capped.relationships,
       },
     }
   },
@@ -146,6 +172,7 @@ function extractionStep(s: Settings): UnitExtractionStep<ExtractGraphResult> {
     maxGleanings: settings.max_gleanings,
     concurrency: s.concurrent_requests,
     blankAsEmpty: !settings.fail_on_empty_replies,
+    caps: { maxEntities: settings.max_entities_per_chunk, maxRelationships: settings.max_relationships_per_chunk },
   }
   return {
     workflow: NAME,
@@ -158,4 +185,14 @@ function extractionStep(s: Settings): UnitExtractionStep<ExtractGraphResult> {
     },
     extract: (units, services) => extract(units, options, services),
   }
+}
+
+/**
+ * The caps join the fingerprint only when they differ from their defaults (50 and 50), so an index
+ * from before them still resumes; a unit with more records than that was rare enough then.
+ */
+function capsFingerprint(maxEntities: number, maxRelationships: number): Record<string, number> {
+  return maxEntities === 50 && maxRelationships === 50
+    ? {}
+    : { max_entities_per_chunk: maxEntities, max_relationships_per_chunk: maxRelationships }
 }

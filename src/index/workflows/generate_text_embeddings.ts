@@ -121,7 +121,9 @@ async function embedOne(
   const { embed_text: settings, vector_store: vs } = ctx.settings
   const source = await readSource(ctx, name)
   if (source === undefined) {
-    ctx.stats.warning(`embedding ${name} skipped: table ${EMBEDDING_SOURCES[name].name} does not exist`)
+    // With entity extraction off the entity and report tables are absent by design: no warning.
+    if (ctx.settings.extract_graph.enabled)
+      ctx.stats.warning(`embedding ${name} skipped: table ${EMBEDDING_SOURCES[name].name} does not exist`)
     return undefined
   }
   const schema = vs.index_schema[name]

@@ -18,8 +18,8 @@ import {
   type ContextRecords,
 } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
-import { embedOne } from '../usage.js'
-import { walkChunkGraph, type WalkOptions, type WalkResult, type WalkSeed } from './graph-walk.js'
+import { allowedUnits, graphSeeds, type SeedSources } from './graph-seeds.js'
+import { walkChunkGraph, type WalkOptions, type WalkResult } from './graph-walk.js'
 import { formatRelated } from './graph-format.js'
 import { answerFromContext } from './offline.js'
 import type { QuestionInput, SearchRun } from './types.js'
@@ -38,6 +38,7 @@ export async function* runGraphSearch(
   edges: ChunkEdgesLoad,
   settings: Settings['graph_search'],
   services: SearchServices,
+  sources: SeedSources,
 ): SearchRun {
   const warnings = edges.kind === 'loaded' ? [] : [edges.warning]
   const count = services.countTokens
@@ -46,8 +47,13 @@ export async function* runGraphSearch(
     searchText,
     room,
   } = passageHistory(input.query, input.history, input.historyMaxTurns, settings.max_context_tokens, count)
-  const seeds = await seedUnits(searchText, settings.seed_top_k, services)
-  const walked = walkChunkGraph(seeds, edges.kind === 'loaded' ? edges.edges.map(walkEdge) : [], walkOptions(settings))
+  const seeds = await graphSeeds(searchText, textUnits, settings, services, sources, warnings)
+  const allowed = allowedUnits(textUnits, settings.filters, sources.documents)
+  const edgeRows = edges.kind === 'loaded' ? edges.edges.map(walkEdge) : []
+  // Filters hold the walk too: an edge into (or out of) a unit of another document is not followed.
+  const walkable =
+    allowed === undefined ? edgeRows : edgeRows.filter((e) => allowed.has(e.source) && allowed.has(e.target))
+  const walked = walkChunkGraph(seeds, walkable, walkOptions(settings))
   const ranked = withUnits(walked, textUnits).slice(0, settings.top_k)
   const head = renderTable('Sources', HEADER, [])
   const fill = fillRows(ranked, (r) => renderRow(cells(r)), room - count(head), count)
@@ -93,13 +99,6 @@ function withUnits(walked: readonly WalkResult[], textUnits: readonly TextUnitRo
       ? []
       : [{ unit, result, from: result.via === undefined ? undefined : byId.get(result.via.from) }]
   })
-}
-
-/** The seeds: the nearest text units by cosine similarity (LanceDB's score, 1 - |distance|). */
-async function seedUnits(text: string, k: number, services: SearchServices): Promise<WalkSeed[]> {
-  if (text === '') return []
-  const vector = await embedOne(services.embedder, services.meter, text)
-  return (await services.vectors.search('text_unit_text', vector, k)).map((h) => ({ id: h.id, similarity: h.score }))
 }
 
 function walkEdge(row: {

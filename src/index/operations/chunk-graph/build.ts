@@ -23,7 +23,13 @@ export interface ChunkGraphOptions {
   /** Typed edges within sliding batches (null = off). */
   llm: { batchSize: number; batchOverlap: number } | null
   /** Typed edges between similar units of other documents (null = off); vectors by text unit id. */
-  crossDocument: { vectors: ReadonlyMap<string, ArrayLike<number>>; threshold: number; topK: number } | null
+  crossDocument: {
+    vectors: ReadonlyMap<string, ArrayLike<number>>
+    threshold: number
+    topK: number
+    /** Document ids both units of a pair must belong to (undefined = all). */
+    documents?: ReadonlySet<string> | undefined
+  } | null
   prompt: string
   concurrency: number
   /** Temperature, unit token cap and parse-fallback weight of the typed-edge calls. */
@@ -95,7 +101,14 @@ export async function buildChunkGraph(
   const cross =
     crossDocument === null
       ? []
-      : crossDocumentBatches(units, crossDocument.vectors, crossDocument.threshold, crossDocument.topK)
+      : crossDocumentBatches(
+          crossDocument.documents === undefined
+            ? units
+            : units.filter((u) => crossDocument.documents?.has(u.document_id)),
+          crossDocument.vectors,
+          crossDocument.threshold,
+          crossDocument.topK,
+        )
   services.onBatches?.(windows.length + cross.length)
   const empty = {
     edges: [] as DraftEdge[],

@@ -9,6 +9,7 @@ import { formatPrompt } from '../../../prompts/prompt-template.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { BaseTextUnitRow } from '../../../model/text-units.js'
 import { mapBounded } from '../../../llm/bounded-map.js'
+import { capUnitRecords, type ChunkCaps } from './caps.js'
 import { converseForUnit, type UnitFailure } from './gleaning.js'
 import { mergeExtractions, type MergedGraph, type UnitExtraction } from './merge.js'
 import type { DroppedRecord } from './parse.js'
@@ -30,6 +31,8 @@ export interface ExtractGraphOptions {
   concurrency: number
   /** A reply still blank after its retries reads as no records (false: the unit fails). */
   blankAsEmpty: boolean
+  /** Per-unit caps (caps.ts); absent = none. */
+  caps?: ChunkCaps
 }
 
 export interface ExtractionServices {
@@ -56,6 +59,10 @@ export interface ExtractGraphResult extends MergedGraph {
   sampleReply: string | undefined
   /** The text unit of each reply still blank after its retries (read as no records). */
   emptyReplies: string[]
+  /** Each successful unit's records after the caps, in unit order (for extraction_results.json). */
+  units: UnitExtraction[]
+  /** Distinct entities and relationships left out by the per-unit caps, summed over units. */
+  capped: { entities: number; relationships: number }
 }
 
 type UnitText = Pick<BaseTextUnitRow, 'id' | 'text'>
@@ -73,6 +80,7 @@ type UnitOutcome =
       weightless: string[]
       retried: string[]
       blank: number
+      capped: { entities: number; relationships: number }
     }
   | { ok: false; failure: UnitFailure; retried: string[] }
 
@@ -101,6 +109,11 @@ export async function extractGraph(
     ),
     sampleReply: done.find((o) => o.firstReply !== undefined)?.firstReply,
     emptyReplies: emptyRepliesOf(units, outcomes),
+    units: done.map((o) => o.extraction),
+    capped: {
+      entities: done.reduce((n, o) => n + o.capped.entities, 0),
+      relationships: done.reduce((n, o) => n + o.capped.relationships, 0),
+    },
   }
 }
 
@@ -133,13 +146,15 @@ async function extractUnit(
   if (!outcome.ok) return outcome
   const { conversation, retried } = outcome
   const parsed = conversation.replies.map(read)
+  const capped = capUnitRecords(
+    parsed.flatMap((p) => p.entities),
+    parsed.flatMap((p) => p.relationships),
+    options.caps ?? { maxEntities: 0, maxRelationships: 0 },
+  )
   return {
     ok: true,
-    extraction: {
-      textUnitId: unit.id,
-      entities: parsed.flatMap((p) => p.entities),
-      relationships: parsed.flatMap((p) => p.relationships),
-    },
+    extraction: { textUnitId: unit.id, entities: capped.entities, relationships: capped.relationships },
+    capped: { entities: capped.cappedEntities, relationships: capped.cappedRelationships },
     firstReply: conversation.replies[0],
     calls: conversation.calls,
     dropped: parsed.flatMap((p) => p.dropped),

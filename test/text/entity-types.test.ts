@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { consolidateTypes, countTypes, normalizeType, type TypedMention } from '../../src/prompt-tune/entity-types.js'
+import { consolidateTypes, countTypes, normalizeType, type TypedMention } from '../../src/text/entity-types.js'
 
 const mentions = (documentId: string, type: string, names: string[]): TypedMention[] =>
   names.map((name) => ({ documentId, name, type }))
