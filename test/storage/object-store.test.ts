@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
+import { acquireObjectLock } from '../../src/storage/object/object-lock.js'
 import type { ObjectStore } from '../../src/storage/object/object-store.js'
+import { HEARTBEAT_MS } from '../../src/storage/run-lock.js'
 import { remoteLocation } from '../../src/storage/object/remote.js'
 import { S3Store } from '../../src/storage/object/s3.js'
 import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
@@ -89,3 +91,42 @@ conditionalWritesContract(
       container_name: store.location.slice('az://'.length),
     }),
 )
+
+describe('the store lock heartbeat (Azurite)', () => {
+  it('says, naming the lock, when a refresh fails for another reason than a lost lock, and keeps the lock', async () => {
+    const real = new AzureBlobStore({
+      connectionString: servers.azurite.connectionString,
+      containerName: await servers.azurite.container(`h${Date.now()}`),
+    })
+    let refusing = false
+    const store: ObjectStore = {
+      location: real.location,
+      get: (key) => real.get(key),
+      put: (key, body, condition) =>
+        refusing ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1')) : real.put(key, body, condition),
+      delete: (key, ifMatch) => real.delete(key, ifMatch),
+      list: (prefix) => real.list(prefix),
+      check: (setting) => real.check(setting),
+    }
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => warnings.push(warning.message)
+    process.on('warning', onWarning)
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      const lock = await acquireObjectLock(store, 'idx/.generations/lock', 'graphrag index')
+      refusing = true
+      vi.advanceTimersByTime(HEARTBEAT_MS)
+      await vi.waitFor(() => expect(warnings.length).toBeGreaterThan(0), { timeout: 5000 })
+      expect(warnings[0]).toBe(
+        `could not refresh the lock ${real.location}/idx/.generations/lock: connect ECONNREFUSED 127.0.0.1:1; trying again`,
+      )
+      refusing = false
+      // Not lost: release removes it.
+      await lock.release()
+      expect(await real.get('idx/.generations/lock')).toBeUndefined()
+    } finally {
+      vi.useRealTimers()
+      process.off('warning', onWarning)
+    }
+  })
+})
