@@ -17,7 +17,8 @@ import { readdir, rm, stat } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { isAlive } from './run-lock.js'
-import { copyIndexTree, exists, generationPaths, readableDir, readableIndex, vectorsFollowing } from './generations.js'
+import { exists } from './fs-errors.js'
+import { copyIndexTree, generationPaths, readableDir, readableIndex, vectorsFollowing } from './generations.js'
 import { remoteAt } from './object/remote.js'
 
 export interface PinnedIndex {

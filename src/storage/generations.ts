@@ -20,6 +20,7 @@
 import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative } from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
+import { exists, readdirOrEmpty, unlessAbsent } from './fs-errors.js'
 import { remoteAt } from './object/remote.js'
 
 export interface GenerationPaths {
@@ -40,16 +41,6 @@ export function generationPaths(outputDir: string): GenerationPaths {
     work: join(runDir, 'work'),
     previous: join(runDir, 'previous'),
     journal: join(runDir, 'publishing'),
-  }
-}
-
-export async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path)
-    return true
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
-    throw error
   }
 }
 
@@ -243,19 +234,5 @@ async function identity(path: string): Promise<string> {
 }
 
 async function readTextOrEmpty(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ''
-    throw error
-  }
-}
-
-async function readdirOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
+  return unlessAbsent(path, 'read', () => readFile(path, 'utf8'), '')
 }

@@ -7,7 +7,6 @@ import type { Settings } from '../../config/schema.js'
 import { ConfigError } from '../../errors.js'
 import {
   discardWorkGeneration,
-  exists,
   generationPaths,
   openWorkGeneration,
   publishGeneration,
@@ -16,6 +15,7 @@ import {
   workBeganFromPublished,
   type GenerationPaths,
 } from '../../storage/generations.js'
+import { exists } from '../../storage/fs-errors.js'
 import { removeDeadReaders } from '../../storage/generation-pins.js'
 import { beginRemoteRun, type RemoteRun } from '../../storage/object/remote-index.js'
 import { remoteName } from '../../storage/object/remote.js'
