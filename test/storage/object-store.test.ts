@@ -3,7 +3,13 @@ import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
 import { acquireObjectLock } from '../../src/storage/object/object-lock.js'
 import type { ObjectStore } from '../../src/storage/object/object-store.js'
 import { HEARTBEAT_MS } from '../../src/storage/run-lock.js'
-import { remoteLocation } from '../../src/storage/object/remote.js'
+import { openVectorStore } from '../../src/storage/vector-store.js'
+import {
+  lanceStorageOptions,
+  registerLanceOptions,
+  remoteLocation,
+  type StorageSettings,
+} from '../../src/storage/object/remote.js'
 import { S3Store } from '../../src/storage/object/s3.js'
 import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
 import { conditionalWritesContract } from './conditional-writes.case.js'
@@ -127,6 +133,49 @@ describe('the store lock heartbeat (Azurite)', () => {
     } finally {
       vi.useRealTimers()
       process.off('warning', onWarning)
+    }
+  })
+})
+
+// The reduced form of vector-store-object.test.ts (slow: its own servers and the query thread), so a
+// regression of LanceDB on az:// or s3:// fails every run.
+describe.each(['az', 's3'])('LanceDB at %s:// (reduced)', (scheme) => {
+  it('writes a table, searches it and reads it back after reopening', async () => {
+    const name = `lance${Date.now()}`
+    const spec: StorageSettings =
+      scheme === 'az'
+        ? {
+            ...NO_REMOTE_KEYS,
+            type: 'blob',
+            base_dir: '',
+            connection_string: servers.azurite.connectionString,
+            container_name: await servers.azurite.container(name),
+          }
+        : {
+            ...NO_REMOTE_KEYS,
+            type: 's3',
+            base_dir: '',
+            bucket: await servers.s3.bucket(name),
+            endpoint_url: servers.s3.endpoint,
+          }
+    const uri = `${scheme}://${name}/lancedb`
+    registerLanceOptions(uri, lanceStorageOptions(spec))
+    const store = await openVectorStore(uri)
+    try {
+      const rows = [
+        { id: 'a', vector: [1, 0, 0] },
+        { id: 'b', vector: [0, 1, 0] },
+      ]
+      await store.replaceTable('entity_description', rows, new Date('2026-01-01T00:00:00Z'))
+      expect((await store.search('entity_description', [0.1, 0.9, 0], 1)).map((h) => h.id)).toEqual(['b'])
+    } finally {
+      store.close()
+    }
+    const again = await openVectorStore(uri)
+    try {
+      expect(await again.describe('entity_description')).toEqual({ rows: 2, dimension: 3 })
+    } finally {
+      again.close()
     }
   })
 })
