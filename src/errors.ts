@@ -139,3 +139,12 @@ export class RequestError extends GraphragError {
     this.status = status
   }
 }
+
+/** An error and the causes it wraps, outermost first, at most `depth` of them (fetch and the SDKs wrap socket errors). */
+export function* causeChain(error: unknown, depth = 4): Generator<{ code?: unknown; message?: unknown }> {
+  let at = error
+  for (let i = 0; i < depth && typeof at === 'object' && at !== null; i++) {
+    yield at as { code?: unknown; message?: unknown }
+    at = (at as { cause?: unknown }).cause
+  }
+}

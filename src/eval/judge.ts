@@ -4,10 +4,11 @@
  * here (uncached). A judgement that stays unusable is counted, reported and left out of the scores.
  */
 import type { Settings } from '../config/index.js'
-import { ConfigError, LlmError } from '../errors.js'
+import { LlmError } from '../errors.js'
 import { createChatModel, modelOptionsFromSettings } from '../llm/index.js'
 import { priceOfModel } from '../llm/pricing.js'
 import type { ChatMessage, ChatModel, JsonSchemaFormat } from '../llm/types.js'
+import { modelSettings } from '../query/models.js'
 import { MeteredChat, UsageMeter, type UsageSummary } from '../query/usage.js'
 import {
   ASSERTION_FORMAT,
@@ -120,14 +121,7 @@ export class Judge {
 export function createJudge(settings: Settings, keyOrigins: Readonly<Record<string, string>> = {}): Judge | undefined {
   const id = settings.eval.judge_model_id
   if (id === null) return undefined
-  const model = settings.completion_models[id]
-  if (model === undefined) {
-    const known = Object.keys(settings.completion_models)
-    throw new ConfigError(
-      `eval.judge_model_id: no completion_models entry "${id}" (configured: ${known.length > 0 ? known.join(', ') : 'none'})`,
-      { keyPath: 'eval.judge_model_id' },
-    )
-  }
+  const model = modelSettings(settings, 'completion_models', id, 'eval.judge_model_id')
   const context = { concurrentRequests: settings.concurrent_requests, keyOrigin: keyOrigins[`completion_models.${id}`] }
   const chat = createChatModel(modelOptionsFromSettings('completion_models', id, model, context))
   const override =

@@ -6,6 +6,7 @@
  * a model that only answers from the cache) does not pay for loading it.
  */
 import type OpenAI from 'openai'
+import { causeChain } from '../errors.js'
 import { callSignal } from './call-signal.js'
 import { AttemptFailure, BlankReplyFailure, isCapacityFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
@@ -295,13 +296,10 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONA
 
 /** The error code somewhere down the cause chain (fetch wraps the socket error) when it means "no server there". */
 export function unreachableCode(error: Error): string | undefined {
-  let cause: unknown = error.cause
-  for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
-    const { code, message } = cause as { code?: unknown; message?: unknown }
+  for (const { code, message } of causeChain(error.cause)) {
     if (typeof code === 'string' && UNREACHABLE.has(code)) return code
     // undici refuses some ports outright ("bad port") without trying to connect.
     if (message === 'bad port') return 'bad port'
-    cause = (cause as { cause?: unknown }).cause
   }
   return undefined
 }

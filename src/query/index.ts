@@ -11,7 +11,7 @@ import { SILENT_LOGGER, type Logger } from '../logger.js'
 import type { ConversationTurn } from './context/history.js'
 import type { ContextRecords } from './context/table-format.js'
 import { loadTables, requireGraph, TABLES_BY_METHOD } from './load-index.js'
-import { readableIndex } from '../storage/generations.js'
+import { pinReadableIndex } from '../storage/generation-pins.js'
 import { chatWithSignal, embedderWithSignal } from './abortable.js'
 import { createExtraChat, createQueryModels, type QueryModels, SEARCH_SECTION } from './models.js'
 import { checkQuestion } from './question.js'
@@ -136,7 +136,8 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
       : undefined
   const settings = options.settings ?? loaded!.settings
   // After a crash in the middle of publishing a new index, the complete one waits beside output/.
-  const readable = await readableIndex(
+  // One generation from the first table to the last vector, even if an update publishes meanwhile.
+  const readable = await pinReadableIndex(
     resolve(options.dataDir ?? settings.output_storage.base_dir),
     settings.vector_store.db_uri,
   )
@@ -145,9 +146,12 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
     ...settings,
     vector_store: { ...settings.vector_store, db_uri: readable.dbUri ?? settings.vector_store.db_uri },
   }
-  const { services, close } = openServices(readableSettings, method, dataDir, options, loaded?.apiKeyOrigins ?? {})
+  let close = (): void => {}
   try {
-    const run = await startRun(method, settings, dataDir, options, services)
+    const opened = openServices(readableSettings, method, dataDir, options, loaded?.apiKeyOrigins ?? {})
+    close = opened.close
+    const services = opened.services
+    const run = await startRun(method, readableSettings, dataDir, options, services)
     let response = ''
     let next = await run.next()
     while (!next.done) {
@@ -170,6 +174,7 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
     }
   } finally {
     close()
+    await readable.release()
   }
 }
 

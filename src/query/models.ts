@@ -96,7 +96,8 @@ export function searchModelProblems(settings: Settings): string[] {
   return problems
 }
 
-function modelSettings(
+/** The settings of model `id` in `group`; a ConfigError naming `keyPath` and the configured ids when there is none. */
+export function modelSettings(
   settings: Settings,
   group: 'completion_models' | 'embedding_models',
   id: string,

@@ -2,10 +2,11 @@
  * The report of /diagnostics and `graphrag diagnostics`: the index and its tables, vector tables,
  * model reachability, the settings in force (secrets masked) and what this build offers.
  */
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LoadedConfig, Settings } from '../config/index.js'
 import { CHUNK_EDGES } from '../model/index.js'
+import { readdirOrEmpty } from '../storage/fs-errors.js'
 import { readableIndex } from '../storage/generations.js'
 import { remoteName } from '../storage/object/remote.js'
 import { type PublishedGeneration, publishedIndex } from '../storage/object/remote-index.js'
@@ -88,22 +89,13 @@ async function report(loaded: LoadedConfig, probe: ModelProbe): Promise<Diagnost
 
 /** Every Parquet table of the index with its row count (read from the file's metadata). */
 async function tableRows(dir: string): Promise<Array<{ name: string; rows: number }>> {
-  const names = (await listOrEmpty(dir)).filter((f) => f.endsWith('.parquet')).sort()
+  const names = (await readdirOrEmpty(dir)).filter((f) => f.endsWith('.parquet')).sort()
   return Promise.all(
     names.map(async (file) => ({
       name: file.replace(/\.parquet$/, ''),
       rows: decodeArrow(await readFile(join(dir, file))).numRows,
     })),
   )
-}
-
-async function listOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
 }
 
 /** When the last run finished: stats.json is written at the end of every run. */
@@ -118,7 +110,7 @@ async function completedAt(dir: string): Promise<string | null> {
 
 async function vectorTables(dbUri: string): Promise<DiagnosticsReport['vector_tables']> {
   // A local folder with nothing in it has no tables (LanceDB would create it); az:// and s3:// are asked.
-  if (!dbUri.includes('://') && (await listOrEmpty(dbUri)).length === 0) return []
+  if (!dbUri.includes('://') && (await readdirOrEmpty(dbUri)).length === 0) return []
   try {
     const store = await openVectorStore(dbUri)
     try {

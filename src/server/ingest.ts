@@ -127,8 +127,12 @@ async function collect(target: string, roots: readonly string[], maxBytes: numbe
       const full = join(dir, entry.name)
       const name = `${prefix}/${entry.name}`
       // A link may point anywhere: what it reaches must be inside the roots too.
-      const real = await realpath(full).catch(() => undefined)
-      if (real === undefined || !roots.some((root) => contains(root, real))) {
+      const real = await resolvedEntry(full)
+      if (real === undefined) {
+        out.skipped.push({ path: name, reason: 'broken link (its target does not exist)' })
+        continue
+      }
+      if (!roots.some((root) => contains(root, real))) {
         out.skipped.push({ path: name, reason: 'outside server.ingest_roots' })
         continue
       }
@@ -154,4 +158,14 @@ async function add(out: Collected, path: string, name: string, maxBytes: number)
     return
   }
   out.files.push({ name, bytes: new Uint8Array(await readFile(path)) })
+}
+
+/** The real path of a folder entry; undefined for a link whose target is missing. Any other failure names the entry. */
+async function resolvedEntry(path: string): Promise<string | undefined> {
+  try {
+    return await realpath(path)
+  } catch (error) {
+    if (isAbsent(error)) return undefined
+    throw storageFailure(error, 'resolve', path)
+  }
 }

@@ -3,6 +3,7 @@
  * failure (EACCES, ENOTDIR, EISDIR, EIO, ...) becomes a StorageError naming the path, so an
  * unreadable cache is not a silent cache miss and an unreadable input folder is not an empty one.
  */
+import { readdir, stat } from 'node:fs/promises'
 import { StorageError } from '../errors.js'
 import { remoteName } from './object/remote.js'
 
@@ -30,6 +31,16 @@ export async function unlessAbsent<T, A>(
     if (isAbsent(error)) return whenAbsent
     throw storageFailure(error, action, path)
   }
+}
+
+/** Whether `path` exists; any failure but "not found" is a StorageError naming it. */
+export async function exists(path: string): Promise<boolean> {
+  return unlessAbsent(path, 'read', () => stat(path).then(() => true), false)
+}
+
+/** The names in a folder; none when it does not exist (any other failure names it). */
+export async function readdirOrEmpty(dir: string): Promise<string[]> {
+  return unlessAbsent(dir, 'list', () => readdir(dir), [])
 }
 
 /** Parsed JSON, or undefined when the text is not JSON (a file of ours that was cut short or edited by hand). */

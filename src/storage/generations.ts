@@ -20,6 +20,7 @@
 import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative } from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
+import { exists, readdirOrEmpty, unlessAbsent } from './fs-errors.js'
 import { remoteAt } from './object/remote.js'
 
 export interface GenerationPaths {
@@ -40,16 +41,6 @@ export function generationPaths(outputDir: string): GenerationPaths {
     work: join(runDir, 'work'),
     previous: join(runDir, 'previous'),
     journal: join(runDir, 'publishing'),
-  }
-}
-
-export async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path)
-    return true
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
-    throw error
   }
 }
 
@@ -108,10 +99,16 @@ export async function recordWorkOrigin(paths: GenerationPaths): Promise<void> {
   await writeFileAtomic(workOriginFile(paths), await identity(paths.output))
 }
 
-/** Makes the work generation the published one: journal, two renames, journal removed, old generation deleted. */
-export async function publishGeneration(paths: GenerationPaths): Promise<void> {
+/**
+ * Makes the work generation the published one: journal, two renames, journal removed, old generation
+ * deleted. `betweenRenames` runs while output/ is absent (drills widen that moment to test readers).
+ */
+export async function publishGeneration(
+  paths: GenerationPaths,
+  betweenRenames: () => Promise<void> = async () => {},
+): Promise<void> {
   await writeFileAtomic(paths.journal, `${JSON.stringify({ work: paths.work, output: paths.output })}\n`)
-  await finishPublish(paths)
+  await finishPublish(paths, betweenRenames)
 }
 
 /** Drops the work generation (a run that decided there is nothing to publish). */
@@ -120,11 +117,12 @@ export async function discardWorkGeneration(paths: GenerationPaths): Promise<voi
 }
 
 /** Idempotent: each step checks what is already done, so it can be repeated after a crash at any point. */
-async function finishPublish(paths: GenerationPaths): Promise<void> {
+async function finishPublish(paths: GenerationPaths, betweenRenames?: () => Promise<void>): Promise<void> {
   if (await exists(paths.work)) {
     if (await exists(paths.output)) {
       await rm(paths.previous, { recursive: true, force: true })
       await rename(paths.output, paths.previous)
+      await betweenRenames?.()
     }
     await rename(paths.work, paths.output)
   }
@@ -153,14 +151,26 @@ export async function readableIndex(
       ? undefined
       : await (await import('./object/remote-index.js')).readableRemoteIndex(outputDir)
   const dataDir = remote ?? (await readableDir(outputDir))
-  // An az:// or s3:// vector store: the folder of vectors the published generation names (object/vector-generations.ts).
+  return { dataDir, dbUri: await vectorsFollowing(outputDir, dataDir, dbUri) }
+}
+
+/**
+ * The vector store a reader of `dataDir` (the generation it reads in place of `outputDir`) opens:
+ * one inside the output folder follows the generation; an az:// or s3:// one is the folder of
+ * vectors the generation names (object/vector-generations.ts); any other stays as configured.
+ */
+export async function vectorsFollowing(
+  outputDir: string,
+  dataDir: string,
+  dbUri: string | undefined,
+): Promise<string | undefined> {
   if (dbUri !== undefined && /^(az|s3):\/\//.test(dbUri)) {
     const { vectorsOf } = await import('./object/vector-generations.js')
-    return { dataDir, dbUri: (await vectorsOf(dataDir)) ?? dbUri }
+    return (await vectorsOf(dataDir)) ?? dbUri
   }
   const rel = dbUri === undefined ? undefined : relative(outputDir, dbUri)
   const inside = rel !== undefined && !rel.startsWith('..') && !isAbsolute(rel)
-  return { dataDir, dbUri: inside && dataDir !== outputDir ? join(dataDir, rel) : dbUri }
+  return inside && dataDir !== outputDir ? join(dataDir, rel) : dbUri
 }
 
 /** The identity of a folder now, to notice a publish that replaced it while it was being read. */
@@ -168,7 +178,8 @@ export async function folderIdentity(dir: string): Promise<string> {
   return identity(dir)
 }
 
-async function readableDir(outputDir: string): Promise<string> {
+/** The local folder holding the readable generation of `outputDir` (itself, or one a crashed publish left beside it). */
+export async function readableDir(outputDir: string): Promise<string> {
   if (await exists(outputDir)) return outputDir
   const paths = generationPaths(outputDir)
   if (!(await exists(paths.journal))) return outputDir
@@ -223,19 +234,5 @@ async function identity(path: string): Promise<string> {
 }
 
 async function readTextOrEmpty(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ''
-    throw error
-  }
-}
-
-async function readdirOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
+  return unlessAbsent(path, 'read', () => readFile(path, 'utf8'), '')
 }

@@ -62,6 +62,19 @@ describe('errors other than "not found" surface with their path', () => {
     await rm(join(root, 'looped-root'))
   })
 
+  it('POST /ingest of a folder: a link to nothing is skipped (not a fault), an unresolvable entry is a 500 naming it', async () => {
+    await mkdir(join(root, 'shared', 'walk'), { recursive: true })
+    await symlink(join(root, 'shared', 'walk', 'gone.txt'), join(root, 'shared', 'walk', 'dangling.txt'))
+    const skipped = await ingest('shared/walk')
+    expect(skipped.status).toBe(400)
+    expect(await message(skipped)).toContain('no file there that graphrag reads (1 skipped)')
+    await loop(join(root, 'shared', 'walk', 'loop.txt'))
+    const looped = await ingest('shared/walk')
+    expect(looped.status).toBe(500)
+    expect(await message(looped)).toMatch(/cannot resolve .*shared\/walk\/loop\.txt: ELOOP/)
+    await rm(join(root, 'shared', 'walk'), { recursive: true })
+  })
+
   it('GET /ui/graph: an unreadable stats.json is named, not taken for "no index yet"', async () => {
     await mkdir(join(root, 'output'), { recursive: true })
     await loop(join(root, 'output', 'stats.json'))

@@ -1,6 +1,7 @@
 // What the object stores' conditional writes must guarantee, run against every store that implements
 // them (object-store.test.ts on Azurite, s3-conditional.test.ts on moto): create-only and
 // replace-if-unchanged writes, the run lock built on them, and the generation pointer.
+import { hostname } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { publishPointer, readPointer } from '../../src/storage/object/generations.js'
 import { acquireObjectLock } from '../../src/storage/object/object-lock.js'
@@ -50,6 +51,25 @@ export function conditionalWritesContract(
       expect(taken.tookOverBecause).toBe('has not refreshed it for 600 s')
       await taken.release()
       expect(await store.get('idx/.generations/lock')).toBeUndefined()
+    })
+
+    it('takes over a lock refreshed just now by a process of this host that is no longer running', async () => {
+      const store = await open()
+      const now = new Date().toISOString()
+      // A pid above the kernel's maximum (2^22) names no process.
+      const dead = {
+        pid: 4_999_999,
+        host: hostname(),
+        command: 'graphrag index',
+        started: now,
+        heartbeat: now,
+        token: 't',
+      }
+      await store.put('idx/.generations/lock', JSON.stringify(dead))
+      const taken = await acquireObjectLock(store, 'idx/.generations/lock', 'graphrag update')
+      expect(taken.tookOverFrom).toMatchObject({ pid: 4_999_999, host: hostname() })
+      expect(taken.tookOverBecause).toBe('is no longer running')
+      await taken.release()
     })
 
     it('honours GRAPHRAG_LOCK_STALE_SECONDS, and refuses one at or below a heartbeat before touching the lock', async () => {

@@ -10,6 +10,7 @@ import { readResumeState } from '../../src/index/run/resume.js'
 import { clearStaging } from '../../src/index/run/staged-table-store.js'
 import { COVARIATES } from '../../src/model/index.js'
 import { isModelFailure } from '../../src/query/search/model-failure.js'
+import { exists, readdirOrEmpty } from '../../src/storage/fs-errors.js'
 import { FileKeyValueStore } from '../../src/storage/key-value-store.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { testdir } from '../support/testdir.js'
@@ -70,6 +71,15 @@ describe('file system errors other than "absent"', () => {
 })
 
 describe('search steps skip only model failures', () => {
+  it('exists and readdirOrEmpty: absent is false / empty, unreadable is a StorageError naming the path', async () => {
+    const file = await fileAt()
+    expect(await exists(join(file, '..', 'none'))).toBe(false)
+    expect(await exists(file)).toBe(true)
+    await expect(exists(join(file, 'inside'))).rejects.toThrow(/cannot read .*not-a-folder\/inside: ENOTDIR/)
+    expect(await readdirOrEmpty(join(file, '..', 'none'))).toEqual([])
+    await expect(readdirOrEmpty(file)).rejects.toThrow(/cannot list .*not-a-folder: ENOTDIR/)
+  })
+
   it('counts LlmError and QueryError as failed calls, and nothing else', () => {
     expect(
       isModelFailure(new LlmError('m: 500 (1 attempt)', { model: 'm', attempts: 1, status: 500, retryable: true })),

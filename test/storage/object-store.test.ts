@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
+import { acquireObjectLock } from '../../src/storage/object/object-lock.js'
 import type { ObjectStore } from '../../src/storage/object/object-store.js'
-import { remoteLocation } from '../../src/storage/object/remote.js'
+import { HEARTBEAT_MS } from '../../src/storage/run-lock.js'
+import { openVectorStore } from '../../src/storage/vector-store.js'
+import {
+  lanceStorageOptions,
+  registerLanceOptions,
+  remoteLocation,
+  type StorageSettings,
+} from '../../src/storage/object/remote.js'
 import { S3Store } from '../../src/storage/object/s3.js'
 import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
 import { conditionalWritesContract } from './conditional-writes.case.js'
@@ -89,3 +97,85 @@ conditionalWritesContract(
       container_name: store.location.slice('az://'.length),
     }),
 )
+
+describe('the store lock heartbeat (Azurite)', () => {
+  it('says, naming the lock, when a refresh fails for another reason than a lost lock, and keeps the lock', async () => {
+    const real = new AzureBlobStore({
+      connectionString: servers.azurite.connectionString,
+      containerName: await servers.azurite.container(`h${Date.now()}`),
+    })
+    let refusing = false
+    const store: ObjectStore = {
+      location: real.location,
+      get: (key) => real.get(key),
+      put: (key, body, condition) =>
+        refusing ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1')) : real.put(key, body, condition),
+      delete: (key, ifMatch) => real.delete(key, ifMatch),
+      list: (prefix) => real.list(prefix),
+      check: (setting) => real.check(setting),
+    }
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => warnings.push(warning.message)
+    process.on('warning', onWarning)
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      const lock = await acquireObjectLock(store, 'idx/.generations/lock', 'graphrag index')
+      refusing = true
+      vi.advanceTimersByTime(HEARTBEAT_MS)
+      await vi.waitFor(() => expect(warnings.length).toBeGreaterThan(0), { timeout: 5000 })
+      expect(warnings[0]).toBe(
+        `could not refresh the lock ${real.location}/idx/.generations/lock: connect ECONNREFUSED 127.0.0.1:1; trying again`,
+      )
+      refusing = false
+      // Not lost: release removes it.
+      await lock.release()
+      expect(await real.get('idx/.generations/lock')).toBeUndefined()
+    } finally {
+      vi.useRealTimers()
+      process.off('warning', onWarning)
+    }
+  })
+})
+
+// The reduced form of vector-store-object.test.ts (slow: its own servers and the query thread), so a
+// regression of LanceDB on az:// or s3:// fails every run.
+describe.each(['az', 's3'])('LanceDB at %s:// (reduced)', (scheme) => {
+  it('writes a table, searches it and reads it back after reopening', async () => {
+    const name = `lance${Date.now()}`
+    const spec: StorageSettings =
+      scheme === 'az'
+        ? {
+            ...NO_REMOTE_KEYS,
+            type: 'blob',
+            base_dir: '',
+            connection_string: servers.azurite.connectionString,
+            container_name: await servers.azurite.container(name),
+          }
+        : {
+            ...NO_REMOTE_KEYS,
+            type: 's3',
+            base_dir: '',
+            bucket: await servers.s3.bucket(name),
+            endpoint_url: servers.s3.endpoint,
+          }
+    const uri = `${scheme}://${name}/lancedb`
+    registerLanceOptions(uri, lanceStorageOptions(spec))
+    const store = await openVectorStore(uri)
+    try {
+      const rows = [
+        { id: 'a', vector: [1, 0, 0] },
+        { id: 'b', vector: [0, 1, 0] },
+      ]
+      await store.replaceTable('entity_description', rows, new Date('2026-01-01T00:00:00Z'))
+      expect((await store.search('entity_description', [0.1, 0.9, 0], 1)).map((h) => h.id)).toEqual(['b'])
+    } finally {
+      store.close()
+    }
+    const again = await openVectorStore(uri)
+    try {
+      expect(await again.describe('entity_description')).toEqual({ rows: 2, dimension: 3 })
+    } finally {
+      again.close()
+    }
+  })
+})

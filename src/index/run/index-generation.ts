@@ -7,7 +7,6 @@ import type { Settings } from '../../config/schema.js'
 import { ConfigError } from '../../errors.js'
 import {
   discardWorkGeneration,
-  exists,
   generationPaths,
   openWorkGeneration,
   publishGeneration,
@@ -16,6 +15,8 @@ import {
   workBeganFromPublished,
   type GenerationPaths,
 } from '../../storage/generations.js'
+import { exists } from '../../storage/fs-errors.js'
+import { removeDeadReaders } from '../../storage/generation-pins.js'
 import { beginRemoteRun, type RemoteRun } from '../../storage/object/remote-index.js'
 import { remoteName } from '../../storage/object/remote.js'
 import {
@@ -80,6 +81,7 @@ export async function beginGeneration(
     const notices = takeoverNotices(remote, lock)
     if ((await recoverGenerations(paths)).rolledForward)
       notices.push(`finished publishing the index an interrupted run had completed (${remoteName(paths.output)})`)
+    await removeDeadReaders(paths.output)
     // Object storage: an unfinished run's work saved in the store (by a run on any machine) becomes the local
     // work folder, unless the run starts afresh (--no-resume).
     const restore = options.resume !== false

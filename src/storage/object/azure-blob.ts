@@ -34,6 +34,7 @@ import {
   TRANSIENT_STATUS,
   UPLOAD_BLOCK_BYTES,
 } from './transient.js'
+import { type AzureConnection, parseAzureConnectionString } from './azure-connection.js'
 
 export interface AzureBlobOptions {
   connectionString?: string | null
@@ -182,30 +183,13 @@ function serviceClient(options: AzureBlobOptions, location: string): BlobService
 }
 
 /** The account endpoint and key of a connection string (AccountKey or SharedAccessSignature, with or without BlobEndpoint). */
-function parseConnectionString(text: string): { url: string; accountName: string; accountKey: string; sas?: string } {
-  const parts = new Map<string, string>()
-  for (const piece of text.split(';')) {
-    const at = piece.indexOf('=')
-    if (at > 0) parts.set(piece.slice(0, at).trim().toLowerCase(), piece.slice(at + 1).trim())
-  }
-  if (parts.get('usedevelopmentstorage') === 'true') {
-    return {
-      url: 'http://127.0.0.1:10000/devstoreaccount1',
-      accountName: 'devstoreaccount1',
-      accountKey: 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
-    }
-  }
-  const accountName = parts.get('accountname') ?? ''
-  const accountKey = parts.get('accountkey') ?? ''
-  const sas = parts.get('sharedaccesssignature')
-  const url =
-    parts.get('blobendpoint') ??
-    `${parts.get('defaultendpointsprotocol') ?? 'https'}://${accountName}.blob.${parts.get('endpointsuffix') ?? 'core.windows.net'}`
-  if (sas === undefined && (accountName === '' || accountKey === ''))
+function parseConnectionString(text: string): AzureConnection {
+  const parsed = parseAzureConnectionString(text)
+  if (parsed.sas === undefined && (parsed.accountName === '' || parsed.accountKey === ''))
     throw new StorageError(
       'connection_string: expected AccountName and AccountKey (or BlobEndpoint and SharedAccessSignature)',
     )
-  return { url: url.replace(/\/+$/, ''), accountName, accountKey, ...(sas === undefined ? {} : { sas }) }
+  return parsed
 }
 
 /**

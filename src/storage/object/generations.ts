@@ -17,7 +17,7 @@ import { readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { StorageError } from '../../errors.js'
 import { writeFileAtomic } from '../atomic-write.js'
-import { parseJson, unlessAbsent } from '../fs-errors.js'
+import { exists, parseJson, unlessAbsent } from '../fs-errors.js'
 import { downloadFiles, inParallel, localFiles, uploadFiles } from './folder-sync.js'
 import { ConditionFailedError, joinKey } from './object-store.js'
 import type { RemoteLocation } from './remote.js'
@@ -177,11 +177,4 @@ export async function prunePulled(mirror: string, keep: readonly (string | null)
 export async function readMarker(file: string): Promise<string | undefined> {
   const text = await unlessAbsent(file, 'read', () => readFile(file, 'utf8'), undefined)
   return text?.trim() || undefined
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  )
 }

@@ -92,9 +92,12 @@ function held(
       (tag) => {
         current = tag
       },
-      // Lost (taken over after a long pause) or unreachable for now: the next beat tries again; release checks.
-      (error) => {
+      // Lost (taken over after a long pause): release checks. Anything else (the store unreachable for now) is
+      // said, naming the lock, and the next beat tries again.
+      (error: unknown) => {
         if (error instanceof ConditionFailedError) lost = true
+        else
+          process.emitWarning(`could not refresh the lock ${store.location}/${key}: ${errorText(error)}; trying again`)
       },
     )
   }, HEARTBEAT_MS)
@@ -113,4 +116,8 @@ function held(
       }
     },
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import { basename, dirname, join, sep } from 'node:path'
+import { parseAzureConnectionString } from './azure-connection.js'
 import { LazyObjectStore } from './lazy-store.js'
 import { joinKey, type ObjectStore } from './object-store.js'
 
@@ -141,22 +142,17 @@ export function lanceStorageOptions(spec: StorageSettings): Record<string, strin
     return options
   }
   if (spec.connection_string) {
-    const parts = new Map<string, string>()
-    for (const piece of spec.connection_string.split(';')) {
-      const at = piece.indexOf('=')
-      if (at > 0) parts.set(piece.slice(0, at).trim().toLowerCase(), piece.slice(at + 1).trim())
-    }
+    const parsed = parseAzureConnectionString(spec.connection_string)
     const options: Record<string, string> = {}
     const set = (key: string, value: string | undefined): void => {
       if (value) options[key] = value
     }
-    set('azure_storage_account_name', parts.get('accountname'))
-    set('azure_storage_account_key', parts.get('accountkey'))
-    set('azure_storage_sas_key', parts.get('sharedaccesssignature'))
-    const endpoint = parts.get('blobendpoint')
-    if (endpoint) {
-      options.azure_storage_endpoint = endpoint.replace(/\/+$/, '')
-      if (endpoint.startsWith('http://')) options.allow_http = 'true'
+    set('azure_storage_account_name', parsed.accountName)
+    set('azure_storage_account_key', parsed.accountKey)
+    set('azure_storage_sas_key', parsed.sas)
+    if (parsed.endpoint !== undefined) {
+      options.azure_storage_endpoint = parsed.endpoint
+      if (parsed.endpoint.startsWith('http://')) options.allow_http = 'true'
     }
     return options
   }

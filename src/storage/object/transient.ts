@@ -1,5 +1,5 @@
 /** Transient store failures: the statuses resent, the per-try timeout, and the bookkeeping of resends. */
-import { ConfigError } from '../../errors.js'
+import { causeChain, ConfigError } from '../../errors.js'
 
 export const TRANSIENT_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 504])
 
@@ -52,13 +52,6 @@ export class FailedTries {
 
 /** A short reason for a failed try: `HTTP 503`, `ECONNRESET`, `no answer within 60 s`. */
 export function failureReason(error: unknown): string {
-  for (
-    let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, depth = 0;
-    e && depth < 4;
-    depth++
-  ) {
-    if (typeof e.code === 'string' && e.code !== '') return e.code
-    e = e.cause as typeof e
-  }
+  for (const { code } of causeChain(error)) if (typeof code === 'string' && code !== '') return code
   return error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 120) : String(error)
 }
