@@ -28,7 +28,7 @@ export interface ConfirmOutcome {
 const BATCH = 20
 const DESCRIPTION_CHARS = 200
 
-export const CONFIRM_PROMPT = `You check an entity list built from documents for duplicates.
+const CONFIRM_PROMPT = `You check an entity list built from documents for duplicates.
 Each numbered line below holds two entity names, with their types and what the documents say of them.
 For each line decide whether both names refer to the same real-world entity (a spelling variant, a typo,
 an abbreviation, a longer or shorter form of one name) or to different entities that merely look alike
