@@ -1,0 +1,186 @@
+// The seed design's HTTP API (docs/seeds.md) served beside ours, through the real server on
+// 127.0.0.1 over an indexed demo project: `answer`, the ranking preview's `items`, sources' rank and
+// score, `detail` on every error (with `trace` only under server.debug_errors), bodiless /cache/clear
+// and the caches' key lists.
+import { cp, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runIndex } from '../../src/index/run/runner.js'
+import { startServer, type RunningServer } from '../../src/server/start.js'
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { expectQueryResponse } from '../support/query-response-schema.js'
+import { PROJECT_ROOT } from '../support/shared.js'
+import { testdir } from '../support/testdir.js'
+
+const SECRET = 'sk-seed-api-secret'
+
+function settingsYaml(baseUrl: string): string {
+  return [
+    'method: fast',
+    'completion_models:',
+    '  default_completion_model:',
+    '    model_provider: openai',
+    '    model: gpt-4.1-mini',
+    `    api_key: ${SECRET}`,
+    `    api_base: ${baseUrl}`,
+    '    retry:',
+    '      max_retries: 0',
+    'embedding_models:',
+    '  default_embedding_model:',
+    '    model_provider: local',
+    '    model: hashing-384',
+    '    dimensions: 384',
+    'community_reports:',
+    '  completion_model_id: null',
+    'vector_store:',
+    '  vector_size: 384',
+    'server:',
+    '  ingest_roots: [incoming]',
+    '',
+  ].join('\n')
+}
+
+const post = (url: string, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  fetch(url, { method: 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+
+interface Source {
+  label: string
+  reason: string
+  seed_reason: string
+  rank: number
+  score: number | null
+  score_raw: number | null
+  composite_score: number | null
+}
+
+describe('the seed API beside ours (real server, fake chat model)', () => {
+  let fake: FakeLlm
+  let root: string
+  let server: RunningServer
+
+  beforeAll(async () => {
+    fake = await startFakeLlm()
+    root = await testdir({ 'settings.yaml': settingsYaml(fake.baseUrl) })
+    await cp(join(PROJECT_ROOT, 'fixtures', 'demo', 'input'), join(root, 'input'), { recursive: true })
+    await runIndex({ root, env: {}, skipValidation: true })
+    server = await startServer({ root, port: 0, env: { GRAPHRAG_SERVER_TOKEN: undefined } })
+  }, 120_000)
+  afterAll(async () => {
+    await server?.close()
+    await fake?.close()
+  })
+
+  it('POST /query carries answer beside response; hybrid sources have rank, score and the design reason; references score', async () => {
+    const res = await post(`${server.url}/query`, {
+      question: 'Who salvaged the ship?',
+      method: 'hybrid',
+      context: [{ id: 'memo', text: 'The harbour master kept a log of the salvage.' }],
+    })
+    expect(res.status).toBe(200)
+    const json = (await res.json()) as {
+      answer: string
+      response: string
+      sources: Source[]
+      references: Array<{ label: string; rank: number; score: number | null; composite_score: number | null }>
+    }
+    expectQueryResponse(json)
+    expect(json.answer).toBe(json.response)
+    expect(json.answer.length).toBeGreaterThan(0)
+    json.sources.forEach((s, i) => {
+      expect(s.rank).toBe(i + 1)
+      expect(s.score).toBe(s.score_raw)
+    })
+    const external = json.sources.find((s) => s.reason === 'external')!
+    expect(external.seed_reason).toBe('external')
+    expect(json.sources.filter((s) => s.reason === 'graph').every((s) => s.seed_reason === 'relates')).toBe(true)
+    expect(json.references.length).toBeGreaterThan(0)
+    for (const r of json.references) {
+      const source = json.sources.find((s) => s.label === r.label)!
+      expect([r.rank, r.score, r.composite_score]).toEqual([source.rank, source.score_raw, source.composite_score])
+    }
+    const basic = (await (
+      await post(`${server.url}/query`, { question: 'What happened?', method: 'basic' })
+    ).json()) as {
+      answer: string
+      response: string
+    }
+    expect(basic.answer).toBe(basic.response)
+  })
+
+  it('POST /ranking/preview serves items (the design reasons and scores) beside ranking', async () => {
+    const res = await post(`${server.url}/ranking/preview`, { question: 'Who salvaged the ship?' })
+    const body = (await res.json()) as {
+      ranking: Array<{ id: string; reason: string; final_score: number; rel_type: string | null }>
+      items: Array<{ id: string; reason: string; final_score: number; composite_score: number }>
+      degraded: boolean
+    }
+    expect(body.items.length).toBe(body.ranking.length)
+    expect(body.items.length).toBeGreaterThan(0)
+    body.items.forEach((item, i) => {
+      expect(item.id).toBe(body.ranking[i]!.id)
+      expect(item.final_score).toBe(body.ranking[i]!.final_score)
+      expect(['vector', 'bm25', 'relates', 'cooccur', 'llm_rel']).toContain(item.reason)
+    })
+    const graphRows = body.ranking.flatMap((r, i) => (r.reason === 'graph' ? [i] : []))
+    for (const i of graphRows) expect(body.items[i]!.reason).toBe('relates')
+    expect(typeof body.degraded).toBe('boolean')
+  })
+
+  it('every error reply carries detail (= error.message); trace only under server.debug_errors, never the message or a secret', async () => {
+    const missing = await fetch(`${server.url}/no/such/route`)
+    expect(missing.status).toBe(404)
+    const notFound = (await missing.json()) as { error: { message: string }; detail: string; trace?: string }
+    expect(notFound.detail).toBe(notFound.error.message)
+    const bad = await post(`${server.url}/query`, { question: 'q', method: 'nope' })
+    expect(bad.status).toBe(400)
+    const badJson = (await bad.json()) as { error: { message: string; type: string }; detail: string }
+    expect(badJson).toEqual({ error: { message: badJson.detail, type: 'invalid_request' }, detail: badJson.detail })
+    expect(badJson.detail).toMatch(/^method: expected one of/)
+    const unsupported = await post(`${server.url}/query`, 'x', { 'content-type': 'text/plain' })
+    expect(unsupported.status).toBe(415)
+    expect(((await unsupported.json()) as { detail: string }).detail).toMatch(/needs Content-Type: application\/json/)
+
+    const settings = join(root, 'settings.yaml')
+    const original = await readFile(settings, 'utf8')
+    await writeFile(settings, original.replace('server:\n', 'server:\n  debug_errors: true\n'))
+    try {
+      const debug = (await (await post(`${server.url}/query`, { question: 'q', method: 'nope' })).json()) as {
+        detail: string
+        trace: string
+      }
+      expect(debug.detail).toMatch(/^method: expected one of/)
+      expect(debug.trace.split('\n').every((line) => line.startsWith('at '))).toBe(true)
+      expect(debug.trace).not.toContain('expected one of')
+      expect(JSON.stringify(debug)).not.toContain(SECRET)
+    } finally {
+      await writeFile(settings, original)
+    }
+    expect('trace' in ((await (await fetch(`${server.url}/no/such`)).json()) as object)).toBe(false)
+  })
+
+  it('POST /cache/clear works with no body (with and without a JSON content type); /cache/stats lists the cached questions', async () => {
+    await post(`${server.url}/query`, { question: 'What did the lighthouse keeper see?', method: 'basic' })
+    const stats = (await (await fetch(`${server.url}/cache/stats`)).json()) as {
+      embedding_cache_size: number
+      answer_cache_size: number
+      embedding_cache_keys: string[]
+      answer_cache_keys: string[]
+      answers: { size: number }
+    }
+    expect(stats.answer_cache_size).toBe(stats.answers.size)
+    expect(stats.answer_cache_keys[0]).toBe('basic: What did the lighthouse keeper see?')
+    expect(stats.embedding_cache_keys).toContain('What did the lighthouse keeper see?')
+    expect(stats.embedding_cache_keys.length).toBe(Math.min(stats.embedding_cache_size, 20))
+    expect(JSON.stringify(stats)).not.toContain(SECRET)
+    expect(JSON.stringify(stats)).not.toContain('api_base')
+
+    const bare = await fetch(`${server.url}/cache/clear`, { method: 'POST' })
+    expect([bare.status, await bare.json()]).toEqual([200, { cleared: true }])
+    const emptyJson = await post(`${server.url}/cache/clear`)
+    expect([emptyJson.status, await emptyJson.json()]).toEqual([200, { cleared: true }])
+    expect((await post(`${server.url}/cache/clear`, {})).status).toBe(200)
+    expect((await post(`${server.url}/cache/clear`, [1])).status).toBe(400)
+    const after = (await (await fetch(`${server.url}/cache/stats`)).json()) as { answer_cache_keys: string[] }
+    expect(after.answer_cache_keys).toEqual([])
+  })
+})
