@@ -2,7 +2,7 @@
 // 127.0.0.1 over an indexed demo project: `answer`, the ranking preview's `items`, sources' rank and
 // score, `detail` on every error (with `trace` only under server.debug_errors), bodiless /cache/clear
 // and the caches' key lists.
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
@@ -11,6 +11,7 @@ import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { expectQueryResponse } from '../support/query-response-schema.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
+import { readSse, type SseMessage } from './sse.js'
 
 const SECRET = 'sk-seed-api-secret'
 
@@ -63,6 +64,10 @@ describe('the seed API beside ours (real server, fake chat model)', () => {
     root = await testdir({ 'settings.yaml': settingsYaml(fake.baseUrl) })
     await cp(join(PROJECT_ROOT, 'fixtures', 'demo', 'input'), join(root, 'input'), { recursive: true })
     await runIndex({ root, env: {}, skipValidation: true })
+    await mkdir(join(root, 'incoming'))
+    // Long enough for several chunks, so the new names recur across text units and survive pruning.
+    const regatta = 'Mara Voss won the Kestrel Regatta aboard the Silver Heron. Elias Brand timed the Kestrel Regatta. '
+    await writeFile(join(root, 'incoming', 'the-regatta.txt'), `The Kestrel Regatta\n\n${regatta.repeat(120)}\n`)
     server = await startServer({ root, port: 0, env: { GRAPHRAG_SERVER_TOKEN: undefined } })
   }, 120_000)
   afterAll(async () => {
@@ -183,4 +188,83 @@ describe('the seed API beside ours (real server, fake chat model)', () => {
     const after = (await (await fetch(`${server.url}/cache/stats`)).json()) as { answer_cache_keys: string[] }
     expect(after.answer_cache_keys).toEqual([])
   })
+
+  it('POST /ingest?progress=true waits and answers the design fields (chunks_new, chunks_skipped, entities_created) and its progress under the design stage names', async () => {
+    const res = await post(`${server.url}/ingest?progress=true`, { path: 'incoming/the-regatta.txt' })
+    const body = (await res.json()) as Record<string, unknown> & {
+      progress: Array<{ stage: string; workflow?: string }>
+    }
+    expect(res.status).toBe(200)
+    expect(body).toMatchObject({ mode: 'update', files_processed: 1, incremental: true, refresh: false })
+    expect(body.chunks_new).toBeGreaterThan(0)
+    expect(body.chunks_skipped).toBeGreaterThan(0)
+    expect(body.chunks_total).toBe((body.chunks_new as number) + (body.chunks_skipped as number))
+    expect(body.entities_created).toBeGreaterThan(0)
+    expect(typeof body.elapsed_sec).toBe('number')
+    const stages = new Set(body.progress.map((e) => e.stage))
+    expect(stages).toContain('scan_input')
+    expect(stages).toContain('entity_extraction')
+    expect(body.progress.find((e) => e.stage === 'entity_extraction')!.workflow).toMatch(
+      /extract_graph|update_entities/,
+    )
+    // ?path= streams this path's job: its result under {stage: "result", result}, then done.
+    const messages: SseMessage[] = []
+    for await (const m of readSse(await fetch(`${server.url}/ingest/stream?path=incoming/the-regatta.txt`)))
+      messages.push(m)
+    const result = JSON.parse(messages.find((m) => m.event === 'result')!.data) as {
+      stage: string
+      result: { chunks_new: number }
+      chunks_new: number
+    }
+    expect(result.stage).toBe('result')
+    expect(result.result.chunks_new).toBe(body.chunks_new)
+    expect(result.chunks_new).toBe(body.chunks_new)
+    expect(JSON.parse(messages.at(-1)!.data)).toEqual({ stage: 'done' })
+  }, 120_000)
+
+  it('GET /ingest/stream needs a path or a job (400) and names a path no job read (404); bad ingest parameters are 400s naming them', async () => {
+    const none = await fetch(`${server.url}/ingest/stream`)
+    expect([none.status, ((await none.json()) as { detail: string }).detail]).toEqual([
+      400,
+      'path: required (the path given to POST /ingest), or job=<id>',
+    ])
+    const other = await fetch(`${server.url}/ingest/stream?path=incoming/never.txt`)
+    expect(other.status).toBe(404)
+    expect(((await other.json()) as { detail: string }).detail).toMatch(/^path: no ingest job has read .*never\.txt/)
+    const refusals: Array<[string, RegExp]> = [
+      ['incremental=maybe', /^incremental: expected true or false, got "maybe"/],
+      ['refresh=true&refresh_relations=false', /^refresh_relations: false is not supported/],
+      ['checkpoint=false', /^checkpoint: false is not supported/],
+    ]
+    for (const [query, message] of refusals) {
+      const res = await post(`${server.url}/ingest?${query}`, { path: 'incoming/the-regatta.txt' })
+      expect(res.status, query).toBe(400)
+      expect(((await res.json()) as { detail: string }).detail).toMatch(message)
+    }
+  })
+
+  it('incremental defaults to server.ingest_incremental; false, or refresh=true, runs a full index where unchanged chunks count as skipped', async () => {
+    const settings = join(root, 'settings.yaml')
+    const original = await readFile(settings, 'utf8')
+    await writeFile(settings, original.replace('server:\n', 'server:\n  ingest_incremental: false\n'))
+    try {
+      const res = await post(`${server.url}/ingest?wait=true`, { path: 'incoming/the-regatta.txt' })
+      const body = (await res.json()) as Record<string, unknown>
+      expect(res.status).toBe(200)
+      expect(body).toMatchObject({ mode: 'index', incremental: false, chunks_new: 0, entities_created: 0 })
+      expect(body.chunks_skipped).toBe(body.chunks_total)
+      expect('progress' in body).toBe(false)
+    } finally {
+      await writeFile(settings, original)
+    }
+    const refresh = await post(`${server.url}/ingest?refresh=true&incremental=true`, {
+      path: 'incoming/the-regatta.txt',
+    })
+    expect(refresh.status).toBe(202)
+    const accepted = (await refresh.json()) as { mode: string; job: string }
+    expect(accepted.mode).toBe('index')
+    for await (const _ of readSse(await fetch(`${server.url}/ingest/stream?job=${accepted.job}`))) {
+      // drained: the job has ended when the stream closes
+    }
+  }, 180_000)
 })
