@@ -267,4 +267,45 @@ describe('the seed API beside ours (real server, fake chat model)', () => {
       // drained: the job has ended when the stream closes
     }
   }, 180_000)
+
+  it('GET /diagnostics has the design blocks: feature_flags and noise_control following the settings, relation_weights, entity_aliases with examples', async () => {
+    const settings = join(root, 'settings.yaml')
+    const original = await readFile(settings, 'utf8')
+    const read = async () =>
+      (await (await fetch(`${server.url}/diagnostics`)).json()) as {
+        feature_flags: Record<string, boolean>
+        noise_control: Record<string, unknown>
+        relation_weights: Record<string, number>
+        entity_aliases: {
+          total_entities: number
+          with_aliases: number
+          ratio: number
+          sample_top5: Array<{ name: string; aliases: string[]; alias_count: number }>
+        }
+        tables: Array<{ name: string; rows: number }>
+      }
+    const before = await read()
+    expect(before.feature_flags).toMatchObject({ bm25_enabled: true, graph_rank_enabled: false, rerank_enabled: false })
+    expect(before.noise_control).toMatchObject({ entity_min_length: 2 })
+    expect(before.relation_weights.caused_by).toBe(0.22)
+    const aliases = before.entity_aliases
+    expect(aliases.total_entities).toBe(before.tables.find((t) => t.name === 'entities')!.rows)
+    expect(aliases.with_aliases).toBeGreaterThan(0)
+    expect(aliases.ratio).toBeCloseTo(aliases.with_aliases / aliases.total_entities, 3)
+    expect(aliases.sample_top5.length).toBe(Math.min(5, aliases.with_aliases))
+    const counts = aliases.sample_top5.map((s) => s.alias_count)
+    expect(counts).toEqual([...counts].sort((a, b) => b - a))
+    for (const s of aliases.sample_top5) expect(s.aliases.length).toBe(Math.min(5, s.alias_count))
+    await writeFile(
+      settings,
+      `${original}hybrid_search:\n  use_bm25: false\n  use_degree: true\nentity_resolution:\n  min_name_length: 3\n`,
+    )
+    try {
+      const after = await read()
+      expect(after.feature_flags).toMatchObject({ bm25_enabled: false, graph_rank_enabled: true })
+      expect(after.noise_control.entity_min_length).toBe(3)
+    } finally {
+      await writeFile(settings, original)
+    }
+  })
 })
