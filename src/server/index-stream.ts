@@ -9,7 +9,7 @@ export function registerIndexStream(app: Hono, jobs: IndexJobs): void {
 }
 
 /** The events of `?job=` (default: the running job, else the last one) until it ends. */
-export function streamJob(c: Context, jobs: IndexJobs): Response {
+function streamJob(c: Context, jobs: IndexJobs): Response {
   const id = c.req.query('job')
   const job = id === undefined ? (jobs.running() ?? jobs.last()) : jobs.get(id)
   if (job === undefined)

@@ -18,7 +18,7 @@ const COOCCURRENCE = /^(sequence|co_?occurs?(_with)?)$/i
 /** The shared-entity relation, the design's RELATES_TO. */
 const SHARED_ENTITIES = /^(related_to|relates_to)$/i
 
-export function seedReason(reason: string, relType: string | null): SeedReason {
+function seedReason(reason: string, relType: string | null): SeedReason {
   if (reason === 'vector' || reason === 'external' || reason === 'bm25') return reason
   if (reason === 'graph') return 'relates'
   if (relType === null || SHARED_ENTITIES.test(relType)) return 'relates'
