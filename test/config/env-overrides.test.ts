@@ -37,7 +37,7 @@ describe('environment overrides of settings', () => {
       GRAPHRAG_HYBRID_SEARCH__USE_BM25: 'false',
       GRAPHRAG_SERVER__HOST: '0.0.0.0',
       GRAPHRAG_SERVER__CORS_ORIGINS: '[http://a.example, http://b.example]',
-      GRAPHRAG_COMPLETION_MODELS__DEFAULT_CHAT__MODEL: '12345',
+      GRAPHRAG_COMPLETION_MODELS__DEFAULT_CHAT__MODEL: '007',
       GRAPHRAG_API_KEY: 'not an override',
     })
     expect(settings.hybrid_search.vector_top_k).toBe(12)
@@ -45,7 +45,7 @@ describe('environment overrides of settings', () => {
     expect(settings.server.host).toBe('0.0.0.0')
     expect(settings.server.cors_origins).toEqual(['http://a.example', 'http://b.example'])
     // A string key keeps the text as it is, digits included; the entry keeps the file's spelling of its id.
-    expect(settings.completion_models.Default_Chat!.model).toBe('12345')
+    expect(settings.completion_models.Default_Chat!.model).toBe('007')
     expect((await load({})).settings.hybrid_search.vector_top_k).toBe(5)
   })
 

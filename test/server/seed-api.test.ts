@@ -35,6 +35,10 @@ function settingsYaml(baseUrl: string): string {
     '  completion_model_id: null',
     'vector_store:',
     '  vector_size: 384',
+    // Short vector and BM25 lists, so that the graph walk and chunk edges bring in passages of their own.
+    'hybrid_search:',
+    '  vector_top_k: 2',
+    '  bm25_top_k: 2',
     'server:',
     '  ingest_roots: [incoming]',
     '',
@@ -128,6 +132,12 @@ describe('the seed API beside ours (real server, fake chat model)', () => {
     })
     const graphRows = body.ranking.flatMap((r, i) => (r.reason === 'graph' ? [i] : []))
     for (const i of graphRows) expect(body.items[i]!.reason).toBe('relates')
+    const edgeRows = body.ranking.flatMap((r, i) => (r.reason === 'edge' ? [i] : []))
+    // Short lists: passages the walk or an edge brought in are there, and named in the design's words.
+    expect(graphRows.length + edgeRows.length, JSON.stringify(body.ranking.map((r) => r.reason))).toBeGreaterThan(0)
+    const designReason = (relType: string | null) =>
+      relType === null || relType === 'related_to' ? 'relates' : relType === 'sequence' ? 'cooccur' : 'llm_rel'
+    for (const i of edgeRows) expect(body.items[i]!.reason).toBe(designReason(body.ranking[i]!.rel_type))
     expect(typeof body.degraded).toBe('boolean')
   })
 
@@ -298,7 +308,7 @@ describe('the seed API beside ours (real server, fake chat model)', () => {
     for (const s of aliases.sample_top5) expect(s.aliases.length).toBe(Math.min(5, s.alias_count))
     await writeFile(
       settings,
-      `${original}hybrid_search:\n  use_bm25: false\n  use_degree: true\nentity_resolution:\n  min_name_length: 3\n`,
+      `${original.replace('hybrid_search:\n', 'hybrid_search:\n  use_bm25: false\n  use_degree: true\n')}entity_resolution:\n  min_name_length: 3\n`,
     )
     try {
       const after = await read()
