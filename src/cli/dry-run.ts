@@ -3,6 +3,7 @@ import { type BatchPricing, batchPricing } from '../index/plan/estimate-batch.js
 import { chunkFiguresFromInputs, estimateWorkflows } from '../index/plan/estimate-run.js'
 import type { CostEstimate } from '../index/plan/estimate-cost.js'
 import { modelsUsedBy } from '../index/plan/workflow-models.js'
+import { rejectMissingModels } from '../index/plan/missing-models.js'
 import { rejectPlaceholderKeys } from '../index/run/placeholder-keys.js'
 import { planIndex, type RunIndexOptions } from '../index/run/runner.js'
 import { formatCount, formatUsd } from './format.js'
@@ -17,6 +18,7 @@ export async function printDryRun(options: RunIndexOptions, out: { write(text: s
     plan.workflows.slice(plan.resumeFrom).map((w) => w.name),
     settings,
   )
+  rejectMissingModels(settings, used)
   rejectPlaceholderKeys(settings, used, apiKeyOrigins)
   for (const warning of warnings) out.write(`warning: ${warning}\n`)
   const noted =

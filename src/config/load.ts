@@ -4,6 +4,7 @@ import { dirname, extname, join, resolve } from 'node:path'
 import { parseDocument } from '../vendor/yaml.js'
 import { ConfigError } from '../errors.js'
 import { parseDotEnv, referencedVariable, substituteEnv } from './env.js'
+import { applyEnvOverrides, namingVariable } from './env-overrides.js'
 import { isPlainObject } from './fields.js'
 import { fillProviderKeys } from './provider-keys.js'
 import type { Settings } from './schema.js'
@@ -48,8 +49,13 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = withDotEnv(options.env ?? process.env, dirname(configFile))
   const text = readFileSync(configFile, 'utf8')
   const raw = parseSettingsText(substituteEnv(text, env, configFile), configFile)
+  const overrides = isPlainObject(raw) ? applyEnvOverrides(raw, env) : []
   const providerKeyOrigins = isPlainObject(raw) ? fillProviderKeys(raw, env) : {}
-  const result = validateSettings(raw, { root, configFile })
+  const validated = validateSettings(raw, { root, configFile })
+  // An error about a key set by GRAPHRAG_<SECTION>__<KEY> names that variable.
+  const result = validated.ok
+    ? validated
+    : { ...validated, errors: validated.errors.map((e) => namingVariable(e, overrides)) }
   if (!result.ok) {
     const head =
       result.errors.length === 1

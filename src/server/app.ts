@@ -10,6 +10,7 @@ import { limitNonUploads } from './body-limit.js'
 import { registerChatRoutes } from './chat-completions.js'
 import { registerCurationRoutes } from './curation-routes.js'
 import { registerDocumentRoutes } from './document-routes.js'
+import { errorDetail, rememberTrace } from './error-detail.js'
 import type { DocumentCatalog } from './documents.js'
 import { API_VERSION, diagnose } from './diagnostics.js'
 import { publicMessage, type IndexJobs } from './index-jobs.js'
@@ -20,7 +21,7 @@ import type { ModelProbe } from './model-probe.js'
 import { OPENAPI } from './openapi.js'
 import { answerQuery } from './query-route.js'
 import type { QueryService } from './query-service.js'
-import { validEmpty, validIndex, validPreview, validQuery } from './requests.js'
+import { validEmptyOrNone, validIndex, validPreview, validQuery } from './requests.js'
 import { registerUiData } from './ui-data.js'
 import { registerUiRoutes } from './ui-routes.js'
 import { registerApiDocs } from './api-docs.js'
@@ -59,8 +60,16 @@ export interface ServerParts {
 
 export function createApp(parts: ServerParts): Hono {
   const app = new Hono()
-  app.onError((error, c) => errorReply(c, error))
+  app.onError((error, c) => {
+    rememberTrace(c.req.raw, error)
+    return errorReply(c, error)
+  })
   app.notFound((c) => c.json({ error: { message: `no route ${c.req.method} ${c.req.path}`, type: 'not_found' } }, 404))
+  // Outermost: every JSON error reply, whoever made it, gains the seed design's `detail`.
+  app.use(
+    '*',
+    errorDetail(() => debugErrors(parts.project.queries)),
+  )
   // First, so requests the guards refuse are logged too.
   if (parts.requestLog !== undefined) app.use('*', requestLog(parts.requestLog))
   app.use('*', hostGuard(parts.web))
@@ -97,10 +106,8 @@ function projectApp(parts: ProjectParts, base: string): Hono {
   })
   registerIndexStream(app, parts.jobs)
   app.get('/diagnostics', async (c) => c.json(await diagnose(parts.queries.config(), parts.probe)))
-  app.get('/cache/stats', (c) =>
-    c.json({ embeddings: parts.queries.embeddings.stats(), answers: parts.queries.answers.stats() }),
-  )
-  app.post('/cache/clear', validEmpty(), (c) => {
+  app.get('/cache/stats', (c) => c.json(parts.queries.cacheStats()))
+  app.post('/cache/clear', validEmptyOrNone(), (c) => {
     parts.queries.embeddings.clear()
     parts.queries.answers.clear()
     return c.json({ cleared: true })
@@ -128,6 +135,16 @@ function projectApp(parts: ProjectParts, base: string): Hono {
     }),
   )
   return app
+}
+
+/** `server.debug_errors` as the settings say now; settings that do not load say no. */
+function debugErrors(queries: QueryService): boolean {
+  try {
+    return queries.config().settings.server.debug_errors
+  } catch (error) {
+    if (error instanceof ConfigError) return false
+    throw error
+  }
 }
 
 /**

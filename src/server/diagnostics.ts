@@ -18,12 +18,13 @@ import { VERSION } from '../version.js'
 import { publicMessage } from './index-jobs.js'
 import type { ModelProbe, ModelReach } from './model-probe.js'
 import { entityResolutionCounts } from './resolution-counts.js'
+import { type SeedDiagnostics, seedDiagnostics } from './seed-diagnostics.js'
 import { QUERY_METHODS } from './requests.js'
 
 /** Semantic version of the HTTP API (independent of the package version). */
 export const API_VERSION = '1.0.0'
 
-export interface DiagnosticsReport {
+export interface DiagnosticsReport extends SeedDiagnostics {
   api_version: string
   graphrag_version: string
   root: string
@@ -84,6 +85,8 @@ async function report(loaded: LoadedConfig, probe: ModelProbe): Promise<Diagnost
     },
     settings: masked(settings),
     features: features(settings),
+    // The seed design's blocks (feature_flags, noise_control, relation_weights, entity_aliases).
+    ...(await seedDiagnostics(settings, dir, rows('entities'))),
   }
 }
 

@@ -21,6 +21,13 @@ export interface JobEvent {
 
 export type JobMode = 'index' | 'update'
 
+/** A job started by POST /ingest: the path it read (as asked, and real), and its figures for the result. */
+export interface IngestOrigin {
+  paths: readonly string[]
+  /** Fields added to the job's result when it has run (the seed design's chunks_new, …). */
+  figures: () => Promise<Record<string, unknown>>
+}
+
 /** How long model calls already sent may take to finish (and be cached) once a job is stopped (as Ctrl-C on `index`). */
 const STOP_GRACE_MS = 5000
 
@@ -36,12 +43,15 @@ export class IndexJob {
   private readonly startEvent: JobEvent
   private state: JobEvent | undefined
   private resultEvent: JobEvent | undefined
+  /** The run's result, published with the ingest figures once the job has ended (publishResult). */
+  private pendingResult: Record<string, unknown> | undefined
   private endEvent: JobEvent | undefined
   private readonly listeners = new Set<(event: JobEvent) => void>()
 
   constructor(
     readonly mode: JobMode,
     readonly method: IndexMethod | undefined,
+    readonly ingest?: IngestOrigin,
   ) {
     this.ended = new Promise((resolve) => (this.markEnded = resolve))
     this.startEvent = {
@@ -96,11 +106,22 @@ export class IndexJob {
       usage_by_model: info.usageByModel,
       vector_store: info.vectorStore ?? null,
     }
-    this.emit((this.resultEvent = { event: 'result', data }))
+    this.pendingResult = data
   }
 
   upToDate(changes: DocumentChanges): void {
-    this.emit((this.resultEvent = { event: 'result', data: { up_to_date: true, changes } }))
+    this.pendingResult = { up_to_date: true, changes }
+  }
+
+  /**
+   * Sends the result event: ours at the top level and, for the seed design's clients, the same
+   * under `result` with `stage: "result"`. An ingest job adds its figures first.
+   */
+  async publishResult(): Promise<void> {
+    if (this.pendingResult === undefined) return
+    const figures = this.ingest === undefined ? {} : await this.ingest.figures()
+    const result = { ...this.pendingResult, ...figures }
+    this.emit((this.resultEvent = { event: 'result', data: { ...result, stage: 'result', result } }))
   }
 
   end(error: unknown): void {
@@ -158,11 +179,16 @@ export class IndexJobs {
     return this.jobs.get(id)
   }
 
+  /** The latest ingest job that read `path` (as asked, or its real path). */
+  ingestOf(path: string): IndexJob | undefined {
+    return [...this.jobs.values()].reverse().find((job) => job.ingest?.paths.includes(path) === true)
+  }
+
   /** Starts a run in the background; throws a 409 while another runs. */
-  start(mode: JobMode, method: IndexMethod | undefined): IndexJob {
+  start(mode: JobMode, method: IndexMethod | undefined, ingest?: IngestOrigin): IndexJob {
     if (this.current !== undefined)
       throw new RequestError(409, `an index job is already running (job ${this.current.id})`)
-    const job = new IndexJob(mode, method)
+    const job = new IndexJob(mode, method, ingest)
     this.jobs.set(job.id, job)
     this.current = job
     this.log(`job ${job.id} started: ${mode}${method === undefined ? '' : ` (method ${method})`}`)
@@ -208,6 +234,7 @@ export class IndexJobs {
       this.current = undefined
       job.interrupted()
     } else {
+      if (error === undefined) error = await job.publishResult().catch((failure: unknown) => failure)
       this.current = undefined
       job.end(error)
     }

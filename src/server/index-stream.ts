@@ -2,25 +2,34 @@
 import type { Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { RequestError } from '../errors.js'
-import type { IndexJobs } from './index-jobs.js'
+import type { IndexJob, IndexJobs } from './index-jobs.js'
 
 export function registerIndexStream(app: Hono, jobs: IndexJobs): void {
   app.get('/index/stream', (c) => streamJob(c, jobs))
 }
 
 /** The events of `?job=` (default: the running job, else the last one) until it ends. */
-export function streamJob(c: Context, jobs: IndexJobs): Response {
+function streamJob(c: Context, jobs: IndexJobs): Response {
   const id = c.req.query('job')
   const job = id === undefined ? (jobs.running() ?? jobs.last()) : jobs.get(id)
   if (job === undefined)
     throw new RequestError(404, id === undefined ? 'job: no index job has been started' : `job: no index job ${id}`)
+  return streamEvents(c, job)
+}
+
+/** `job`'s events as SSE until it ends, each event's data through `shape` (the ingest stream's stage names). */
+export function streamEvents(
+  c: Context,
+  job: IndexJob,
+  shape: (data: Record<string, unknown>) => Record<string, unknown> = (data) => data,
+): Response {
   return streamSSE(c, async (stream) => {
     const controller = new AbortController()
     stream.onAbort(() => controller.abort())
     for await (const event of job.follow(controller.signal)) {
       await stream.writeSSE({
         ...(event.event === undefined ? {} : { event: event.event }),
-        data: JSON.stringify(event.data),
+        data: JSON.stringify(shape(event.data)),
       })
     }
   })

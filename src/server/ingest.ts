@@ -3,7 +3,9 @@
  * jobs. `path` (a file or a folder) is read only when its real path — symlinks resolved — lies
  * inside a folder of `server.ingest_roots`; no roots configured means ingest by path is off (403).
  * Its supported files are checked like uploads and stored in input_storage, then a job runs:
- * `incremental` (default true) is an update, false a full index.
+ * `incremental` (default server.ingest_incremental, true) is an update, false a full index.
+ * The seed design's query parameters are honoured (ingest-params.ts): `refresh`, `progress`,
+ * `wait`, and its result fields (chunks_new, …) and stage names are served beside ours.
  */
 import type { Dirent } from 'node:fs'
 import { readdir, readFile, realpath, stat } from 'node:fs/promises'
@@ -17,12 +19,16 @@ import type { DocumentCatalog } from './documents.js'
 import { safeFileName } from './documents.js'
 import { kindOfName } from './file-sniff.js'
 import type { IndexJobs } from './index-jobs.js'
-import { streamJob } from './index-stream.js'
+import { streamEvents } from './index-stream.js'
+import { ingestQuery, streamQuery } from './ingest-params.js'
+import { indexContents, ingestFigures } from './ingest-summary.js'
+import { awaitIngest } from './ingest-wait.js'
+import { seedStageEvent } from './seed-stages.js'
 import { jsonWith, nonEmptyString } from './requests.js'
 
 export const INGEST = z.object({
   path: nonEmptyString(),
-  incremental: z.boolean({ error: 'expected true or false' }).default(true),
+  incremental: z.boolean({ error: 'expected true or false' }).optional(),
   method: z.enum(['standard', 'fast'], { error: 'expected one of standard, fast' }).optional(),
 })
 
@@ -35,12 +41,14 @@ export function registerIngestRoutes(
 ): void {
   app.post('/ingest', jsonWith(INGEST), async (c) => {
     const body = c.req.valid('json')
+    const query = ingestQuery(c)
     const { settings } = parts.config()
     const running = parts.jobs.running()
     if (running !== undefined) throw new RequestError(409, `an index job is already running (job ${running.id})`)
     const configured = (settings.server.ingest_roots ?? []).map((root) => resolve(settings.root, root))
     const roots = await realRoots(configured)
-    const target = await insideRoots(resolve(settings.root, body.path), configured, roots)
+    const requested = resolve(settings.root, body.path)
+    const target = await insideRoots(requested, configured, roots)
     const { files, skipped } = await collect(target, roots, settings.server.max_upload_bytes)
     if (files.length === 0)
       throw new RequestError(
@@ -48,23 +56,43 @@ export function registerIngestRoutes(
         `path: no file there that graphrag reads${skipped.length > 0 ? ` (${skipped.length} skipped)` : ''}`,
       )
     const limits = { maxExpandedBytes: settings.server.max_upload_expanded_bytes }
+    const before = await indexContents(settings)
     const stored = await parts.documents.store(files, limits)
+    // The request's word, else the setting; `refresh` rebuilds everything (the design's full re-ingest).
+    const incremental = !query.refresh && (query.incremental ?? body.incremental ?? settings.server.ingest_incremental)
     // incremental maps to update; with no index yet there is nothing to update, so the first ingest indexes.
-    const mode = body.incremental && (await parts.documents.hasIndex()) ? 'update' : 'index'
-    const job = parts.jobs.start(mode, body.method)
-    return c.json(
-      {
-        job: job.id,
-        mode,
-        stream: `${parts.base ?? ''}/ingest/stream?job=${job.id}`,
-        files: files.map((f) => f.name),
-        documents: stored,
-        skipped,
-      },
-      202,
-    )
+    const mode = incremental && (await parts.documents.hasIndex()) ? 'update' : 'index'
+    const startedAt = Date.now()
+    const figures = async () => ({
+      files_processed: files.length,
+      ...ingestFigures(before, await indexContents(parts.config().settings)),
+      elapsed_sec: Math.round((Date.now() - startedAt) / 10) / 100,
+      incremental,
+      refresh: query.refresh,
+    })
+    const job = parts.jobs.start(mode, body.method, { paths: [requested, target], figures })
+    const accepted = {
+      job: job.id,
+      mode,
+      stream: `${parts.base ?? ''}/ingest/stream?job=${job.id}`,
+      files: files.map((f) => f.name),
+      documents: stored,
+      skipped,
+    }
+    if (!query.wait) return c.json(accepted, 202)
+    const outcome = await awaitIngest(job, query.progress, c.req.raw.signal)
+    return c.json({ ...accepted, ...outcome.body }, outcome.status)
   })
-  app.get('/ingest/stream', (c) => streamJob(c, parts.jobs))
+  app.get('/ingest/stream', (c) => {
+    const { job: id, path } = streamQuery(c)
+    const job = id !== undefined ? parts.jobs.get(id) : parts.jobs.ingestOf(resolve(parts.config().settings.root, path))
+    if (job === undefined)
+      throw new RequestError(
+        404,
+        id !== undefined ? `job: no index job ${id}` : `path: no ingest job has read ${path} (POST /ingest starts one)`,
+      )
+    return streamEvents(c, job, seedStageEvent)
+  })
 }
 
 async function realRoots(configured: readonly string[]): Promise<string[]> {

@@ -37,6 +37,16 @@ export class LruCache<V extends NonNullable<unknown>> {
     this.misses = 0
   }
 
+  /** Up to `limit` keys, most recently used first. */
+  keys(limit: number): string[] {
+    const out: string[] = []
+    for (const key of this.entries?.keys() ?? []) {
+      if (out.length >= limit) break
+      out.push(key)
+    }
+    return out
+  }
+
   stats(): CacheStats {
     const lookups = this.hits + this.misses
     return {

@@ -79,6 +79,14 @@ const STANDARD_ERRORS = {
   '413': error('Body too large'),
   '415': error('POST without Content-Type: application/json (multipart/form-data for uploads)'),
 }
+/** A true/false query parameter of the seed design's ingest API. */
+const seedFlag = (name: string, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema: { enum: ['true', 'false', '1', '0'] },
+})
 const JOB_STREAM_EVENTS =
   'event: start, data: {stage, detail, current, total}…, event: result, data: {"stage":"done"} (or {"stage":"error","error"}, or {"stage":"interrupted"} when the server stopped)'
 const updateParameter = {
@@ -164,6 +172,8 @@ const DOCUMENT = {
         required: ['error'],
         properties: {
           error: { type: 'object', properties: { message: { type: 'string' }, type: { type: 'string' } } },
+          detail: { type: 'string', description: 'error.message again, under the seed API name' },
+          trace: { type: 'string', description: 'Stack frames of the failure, only with server.debug_errors' },
         },
       },
       Query: schemaOf(QUERY),
@@ -348,9 +358,27 @@ const DOCUMENT = {
       post: {
         summary:
           'Ingest a file or folder by path (seed API): only inside server.ingest_roots (real paths, symlinks resolved), copied into input_storage, then a job runs',
+        parameters: [
+          seedFlag('incremental', 'Overrides the body field: true update, false full index'),
+          seedFlag('refresh', 'Rebuild everything (a full index run); default false'),
+          seedFlag(
+            'refresh_relations',
+            'With refresh: default true; false is refused (relations are extracted with entities)',
+          ),
+          seedFlag(
+            'progress',
+            'Wait for the job; the answer carries its result and progress events (design stage names)',
+          ),
+          seedFlag('wait', 'Wait for the job; the answer carries its result'),
+          seedFlag('checkpoint', 'Accepted as true (the default); false is refused'),
+        ],
         requestBody: zodBody(INGEST),
         responses: {
           '202': ok('{job, mode, stream, files, documents, skipped}'),
+          '200': ok(
+            'With progress or wait: the same, plus the result (files_processed, chunks_new, chunks_skipped, chunks_total, entities_created, relations_created, elapsed_sec, incremental, refresh, and the run figures) and with progress its events',
+          ),
+          '500': error('With progress or wait: the job failed'),
           ...STANDARD_ERRORS,
           '403': error('server.ingest_roots is empty, the path is outside it, or a Host/Origin guard refused'),
           '404': error('No such path inside the roots'),
@@ -360,11 +388,23 @@ const DOCUMENT = {
     },
     '/ingest/stream': {
       get: {
-        summary: `Progress of an ingest job (the same events as /index/stream): ${JOB_STREAM_EVENTS}`,
-        parameters: [{ name: 'job', in: 'query', required: false, schema: { type: 'string' } }],
+        summary: `Progress of an ingest job, as /index/stream but with the seed design's stage names (stage: scan_input, hash_computed, entity_extraction, relates_to, relation_extraction, embedding_progress…; workflow: ours) and the result also as {"stage":"result","result":…}: ${JOB_STREAM_EVENTS}`,
+        parameters: [
+          { name: 'job', in: 'query', required: false, schema: { type: 'string' } },
+          {
+            name: 'path',
+            in: 'query',
+            required: false,
+            description:
+              'The path given to POST /ingest: streams the latest job that read it (job or path is required)',
+            schema: { type: 'string' },
+          },
+          seedFlag('checkpoint', 'Accepted as true (the default); false is refused'),
+        ],
         responses: {
           '200': { description: 'Event stream', content: sse },
-          '404': error('No such job'),
+          '400': error('Neither job nor path given, or a bad parameter'),
+          '404': error('No such job, or no ingest job read that path'),
           '401': STANDARD_ERRORS['401'],
         },
       },
@@ -393,14 +433,15 @@ const DOCUMENT = {
     },
     '/cache/stats': {
       get: {
-        summary: 'Sizes and hit rates of the query caches',
+        summary:
+          'Sizes and hit rates of the query caches; the seed API fields embedding_cache_size, answer_cache_size and the most recent keys (as questions, at most 20 each, clipped)',
         responses: { '200': ok('{embeddings, answers}'), '401': STANDARD_ERRORS['401'] },
       },
     },
     '/cache/clear': {
       post: {
-        summary: 'Empty the query caches',
-        requestBody: zodBody(EMPTY),
+        summary: 'Empty the query caches (a body, when sent, is {}; none is needed)',
+        requestBody: { ...zodBody(EMPTY), required: false },
         responses: { '200': ok('{cleared: true}'), '401': STANDARD_ERRORS['401'] },
       },
     },

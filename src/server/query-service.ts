@@ -6,6 +6,7 @@ import { loadConfig, type LoadedConfig } from '../config/index.js'
 import type { EmbeddingModel } from '../llm/types.js'
 import { queryResponseJson } from '../query/response-json.js'
 import { isDegraded } from '../query/hybrid/citations.js'
+import { seedItems } from '../query/hybrid/seed-fields.js'
 import {
   basicSearchStream,
   driftSearchStream,
@@ -112,6 +113,24 @@ export class QueryService {
     return answer
   }
 
+  /**
+   * Both caches' figures, ours and the seed design's (`*_cache_size`, `*_cache_keys`). The keys are
+   * shown as the questions they hold, at most CACHE_KEYS_SHOWN each, clipped: the answer cache's
+   * real keys embed the query settings, which are not for a client to see.
+   */
+  cacheStats(): Record<string, unknown> {
+    const embeddings = this.embeddings.stats()
+    const answers = this.answers.stats()
+    return {
+      embeddings,
+      answers,
+      embedding_cache_size: embeddings.size,
+      answer_cache_size: answers.size,
+      embedding_cache_keys: this.embeddings.keys(CACHE_KEYS_SHOWN).map((key) => clipKey(embeddedText(key))),
+      answer_cache_keys: this.answers.keys(CACHE_KEYS_SHOWN).map((key) => clipKey(answeredQuestion(key))),
+    }
+  }
+
   /** Hybrid search's ranking with its signals and bonuses, asking no model for an answer (`query --explain`). */
   async rankingPreview(question: string, signal: AbortSignal): Promise<Record<string, unknown>> {
     const loaded = this.config().settings
@@ -125,6 +144,8 @@ export class QueryService {
       question,
       query_entities: 'noun_phrases',
       ranking: h.ranking,
+      // The seed design's clients read the rows as `items`, with its reason names.
+      items: seedItems(h.ranking),
       explain_text: h.explainText,
       entities: h.entities,
       warnings: h.warnings,
@@ -155,6 +176,20 @@ function withOverrides(settings: LoadedConfig['settings'], request: QueryRequest
   if (Object.keys(overrides).length === 0) return settings
   const key = `${request.method}_search` as const
   return { ...settings, [key]: { ...settings[key], ...overrides } }
+}
+
+const CACHE_KEYS_SHOWN = 20
+const CACHE_KEY_CHARS = 80
+
+const clipKey = (text: string) => (text.length <= CACHE_KEY_CHARS ? text : `${text.slice(0, CACHE_KEY_CHARS - 1)}…`)
+
+/** The text of an embedding cache key (`model id NUL model NUL text`). */
+const embeddedText = (key: string) => key.split('\u0000').slice(2).join('\u0000')
+
+/** The question of an answer cache key (the JSON of [request, settings…]). */
+function answeredQuestion(key: string): string {
+  const [request] = JSON.parse(key) as [QueryRequest]
+  return `${request.method}: ${request.question}`
 }
 
 function served(result: SearchResult): ServedAnswer {

@@ -3,7 +3,7 @@
  * or a missing/wrong field is a 400 whose message names the field and says what is expected.
  * Every number has a type and a range (a level is a whole number 0–100, never 1e308 or 1.5).
  */
-import type { ValidationTargets } from 'hono'
+import type { MiddlewareHandler, ValidationTargets } from 'hono'
 import { validator } from 'hono/validator'
 import { z } from 'zod'
 import { RequestError } from '../errors.js'
@@ -121,7 +121,23 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> 
 export const validQuery = () => jsonWith(QUERY)
 export const validPreview = () => jsonWith(PREVIEW)
 export const validIndex = () => jsonWith(INDEX)
-export const validEmpty = () => jsonWith(EMPTY)
+/** `{}` or no body at all (the seed API's clients POST /cache/clear with none, with or without a JSON content type). */
+export function validEmptyOrNone(): MiddlewareHandler {
+  return async (c, next) => {
+    const text = await c.req.text()
+    let value: unknown = {}
+    if (text.trim() !== '') {
+      try {
+        value = JSON.parse(text)
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error
+        throw new RequestError(400, 'the request body is not valid JSON')
+      }
+    }
+    c.req.addValidatedData('json', parseWith(EMPTY, value))
+    await next()
+  }
+}
 export const validChat = () => jsonWith(CHAT)
 
 export type QueryBody = z.output<typeof QUERY>

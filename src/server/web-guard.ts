@@ -78,9 +78,18 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
   }
 }
 
+/** POSTs that need no body (the seed API's `POST /cache/clear`): sent without one, they need no content type either. */
+const BODYLESS_PATHS = ['/cache/clear']
+
+function bodylessAllowed(path: string, headers: Record<string, string>): boolean {
+  if (!BODYLESS_PATHS.some((p) => path.endsWith(p))) return false
+  const length = headers['content-length']
+  return length === '0' || (length === undefined && headers['transfer-encoding'] === undefined)
+}
+
 export function contentTypeGuard(): MiddlewareHandler {
   return async (c, next) => {
-    if (c.req.method === 'POST') {
+    if (c.req.method === 'POST' && !bodylessAllowed(c.req.path, c.req.header())) {
       const media = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
       const multipart = MULTIPART_PATHS.has(projectPath(c.req.path))
       const ok = multipart ? media === 'multipart/form-data' : /^application\/([\w.-]+\+)?json$/.test(media)

@@ -47,7 +47,8 @@ describeShared('query --json and POST /query: one documented shape for every met
     const out = JSON.parse(await ask(root, QUESTION, method)) as Record<string, unknown>
     expectQueryResponse(out)
     expect(out.method).toBe(method)
-    expect(Object.keys(out).slice(0, 5)).toEqual(['method', 'response', 'context', 'usage', 'warnings'])
+    expect(Object.keys(out).slice(0, 6)).toEqual(['method', 'response', 'answer', 'context', 'usage', 'warnings'])
+    expect(out.answer).toBe(out.response)
   })
 
   it('hybrid --explain adds the ranking, still within the schema', async () => {

@@ -104,6 +104,8 @@ describe('settings template', () => {
       ingest_roots: [],
       embedding_cache_size: 1000,
       answer_cache_size: 200,
+      ingest_incremental: true,
+      debug_errors: false,
       workspaces: {},
     })
   })

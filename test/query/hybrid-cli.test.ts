@@ -110,7 +110,10 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
     const out = await json(QUESTIONS.graph)
     expect(out.response).toBe(SCRIPTED_ANSWER)
     const s2 = out.sources.find((s) => s.label === 'S2')!
-    expect(out.references).toEqual([{ label: 'S2', id: s2.id }])
+    // The seed design's fields beside ours: the cited source's rank, raw score and composite score.
+    expect(out.references).toEqual([
+      { label: 'S2', id: s2.id, rank: 2, score: s2.score_raw, composite_score: s2.composite_score },
+    ])
     expect(out.warnings).toEqual([
       {
         type: 'unknown_citation',
@@ -148,6 +151,7 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
     expect(Object.keys(out)).toEqual([
       'method',
       'response',
+      'answer',
       'context',
       'usage',
       'warnings',
@@ -169,6 +173,9 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
         'composite_score',
         'rel_type',
         'rel_conf',
+        'rank',
+        'score',
+        'seed_reason',
       ])
       expect(['vector', 'bm25', 'graph', 'edge', 'external']).toContain(s.reason)
       expect(s.label).toMatch(/^S\d+$/)

@@ -9,7 +9,7 @@ import { RequestError } from '../../src/errors.js'
 import {
   queryRequest,
   validChat,
-  validEmpty,
+  validEmptyOrNone,
   validIndex,
   validPreview,
   validQuery,
@@ -96,9 +96,9 @@ describe('the other bodies', () => {
 
   it('POST /ranking/preview and empty bodies', async () => {
     expect(await check(validPreview(), { question: 'q' })).toEqual({ ok: { question: 'q' } })
-    expect(await check(validEmpty(), {})).toEqual({ ok: {} })
-    expect(await check(validEmpty(), [])).toEqual(refusal('the request body must be a JSON object'))
-    expect(await check(validEmpty(), null)).toEqual(refusal('the request body must be a JSON object'))
+    expect(await check(validEmptyOrNone(), {})).toEqual({ ok: {} })
+    expect(await check(validEmptyOrNone(), [])).toEqual(refusal('the request body must be a JSON object'))
+    expect(await check(validEmptyOrNone(), null)).toEqual(refusal('the request body must be a JSON object'))
   })
 
   it('POST /v1/chat/completions: model is a string, messages a non-empty array, each named when missing', async () => {

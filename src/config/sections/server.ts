@@ -49,6 +49,15 @@ export const server = section(
       min: 0,
       max: 1_000_000,
     }),
+    // The seed API's behaviours (docs/seeds.md): its ingest default and its error `trace`.
+    ingest_incremental: bool(
+      true,
+      "What POST /ingest does when the request does not say `incremental`: true = an update of the existing index, false = a full index run (the seed design's default).",
+    ),
+    debug_errors: bool(
+      false,
+      'Error replies also carry `trace`: the stack frames of the failure (never its message or settings), for debugging a server you run yourself.',
+    ),
     // Workspaces (docs/workspaces.md): other projects served beside this one, each under /w/{name}/.
     workspaces: strMap(
       {},
