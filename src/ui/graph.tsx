@@ -1,7 +1,8 @@
 /**
  * Graph: the explorer of `graphrag export --format html` over the live index. The server builds the
  * viewer's data (GET /ui/graph); the same viewer code draws it, with a level picker, type and
- * community filters, fullscreen, and each entity's source passages added to its details panel.
+ * community filters, fullscreen, and each entity's source passages and corrections (rename, type,
+ * merge, delete as curation rules) added to its details panel.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { element } from '../export/viewer/dom.js'
@@ -9,6 +10,7 @@ import { filterControls, fullscreenButton, levelPicker } from './graph-controls.
 import { mountViewer, type MountedViewer } from '../export/viewer/mount.js'
 import type { ViewerData, ViewerNode } from '../export/viewer-data.js'
 import { apiJson } from './api.js'
+import { addCuration } from './graph-curation.js'
 import type { Passage } from './source.js'
 
 export function GraphPage() {
@@ -28,7 +30,13 @@ export function GraphPage() {
             filterControls(data, () => viewer),
             fullscreenButton(host.current),
           ]
-          viewer = mountViewer(host.current, data, { controls, onDetails: addPassages })
+          viewer = mountViewer(host.current, data, {
+            controls,
+            onDetails: (node, panel) => {
+              addPassages(node, panel)
+              addCuration(node, panel)
+            },
+          })
         } catch (error) {
           setStatus(`The graph cannot be drawn: ${(error as Error).message}`)
           return
