@@ -147,15 +147,33 @@ function scalarFor(type: DataType, value: JsonValue | undefined): unknown {
   return value
 }
 
+/**
+ * Strings up to this many UTF-8 bytes are interned by a read: a table's short values (titles, ids,
+ * and above all the text-unit ids listed on every relationship) recur across rows, and one string per
+ * distinct value instead of one per row keeps a dense graph's relationships table several times smaller.
+ */
+const INTERN_MAX_BYTES = 256
+
+/** One string per distinct short value, shared by the columns and batches of one table read. */
+export type StringInterner = Map<string, string>
+
 /** Reads every value of a column as plain JS (numbers, strings, arrays, objects, null). */
-export function readColumn(vector: Vector): unknown[] {
+export function readColumn(vector: Vector, interner?: StringInterner): unknown[] {
   const out: unknown[] = []
-  for (const data of vector.data) readData(data, out)
+  for (const data of vector.data) readData(data, out, interner)
   return out
 }
 
-function readData(data: Data, out: unknown[]): void {
-  for (let i = 0; i < data.length; i++) out.push(readValue(data, i))
+function readData(data: Data, out: unknown[], interner: StringInterner | undefined): void {
+  for (let i = 0; i < data.length; i++) out.push(readValue(data, i, interner))
+}
+
+function intern(value: string, interner: StringInterner | undefined): string {
+  if (interner === undefined) return value
+  const known = interner.get(value)
+  if (known !== undefined) return known
+  interner.set(value, value)
+  return value
 }
 
 function isValid(data: Data, i: number): boolean {
@@ -165,7 +183,7 @@ function isValid(data: Data, i: number): boolean {
   return (data.nullBitmap[bit >> 3]! & (1 << (bit & 7))) !== 0
 }
 
-function readValue(data: Data, i: number): unknown {
+function readValue(data: Data, i: number, interner?: StringInterner): unknown {
   if (!isValid(data, i)) return null
   const index = data.offset + i
   switch (data.typeId) {
@@ -174,7 +192,8 @@ function readValue(data: Data, i: number): unknown {
       const offsets = data.valueOffsets as Int32Array | BigInt64Array
       const start = Number(offsets[index])
       const end = Number(offsets[index + 1])
-      return utf8.decode(data.values.subarray(start, end))
+      const text = utf8.decode(data.values.subarray(start, end))
+      return end - start <= INTERN_MAX_BYTES ? intern(text, interner) : text
     }
     case Type.Int: {
       const v = (data.values as ArrayLike<number | bigint>)[index]
@@ -190,7 +209,7 @@ function readValue(data: Data, i: number): unknown {
       const end = Number(offsets[index + 1])
       const child = data.children[0]!
       const items: unknown[] = []
-      for (let j = start; j < end; j++) items.push(readValue(child, j - child.offset))
+      for (let j = start; j < end; j++) items.push(readValue(child, j - child.offset, interner))
       return items
     }
     case Type.FixedSizeList: {

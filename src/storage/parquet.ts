@@ -7,7 +7,7 @@ import { Table, tableFromIPC, tableToIPC } from './arrow.js'
 import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
-import { buildVector, readColumn } from './arrow-columns.js'
+import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
 import { decodeOnWorker, encodeOnWorker } from './parquet-worker.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
 
@@ -101,8 +101,9 @@ export async function decodeParquetInBatches<S extends TableSchema>(
     throw unreadable(file, cause)
   }
   const rows: RowOf<S>[] = []
+  const interner: StringInterner = new Map()
   const add = (ipc: Uint8Array) => {
-    for (const row of rowsOf(schema, tableFromIPC(ipc), file)) rows.push(row)
+    for (const row of rowsOf(schema, tableFromIPC(ipc), file, interner)) rows.push(row)
   }
   let readerOpen = true
   const close = () => {
@@ -160,7 +161,7 @@ function sizeOf(
   return { rowCount, byteSize, present }
 }
 
-function rowsOf<S extends TableSchema>(schema: S, table: Table, file: string): RowOf<S>[] {
+function rowsOf<S extends TableSchema>(schema: S, table: Table, file: string, interner?: StringInterner): RowOf<S>[] {
   const rows: Record<string, unknown>[] = Array.from({ length: table.numRows }, () => ({}))
   for (const col of schema.columns) {
     const vector = table.getChild(col.name)
@@ -169,7 +170,7 @@ function rowsOf<S extends TableSchema>(schema: S, table: Table, file: string): R
       for (const row of rows) row[col.name] = null
       continue
     }
-    const values = readColumn(vector)
+    const values = readColumn(vector, interner)
     for (let i = 0; i < rows.length; i++) rows[i]![col.name] = normalise(col.kind, values[i])
   }
   return rows as RowOf<S>[]

@@ -73,8 +73,10 @@ export function fromRawGraph(graph: Resolution): NounGraph {
   const ordered = graph.relationships.map((r) =>
     r.source <= r.target ? r : { ...r, source: r.target, target: r.source },
   )
-  const merged = rewireRelationships(ordered, (t) => t).relationships
-  merged.sort((a, b) => (a.source === b.source ? compare(a.target, b.target) : compare(a.source, b.source)))
+  // Already unique and in order (nothing merged or re-ordered: the usual case) means rewiring would copy
+  // every row for nothing; on a dense corpus that copy and its pair keys were the step's largest memory.
+  const merged = strictlyAscending(ordered) ? ordered : rewireRelationships(ordered, (t) => t).relationships
+  merged.sort(byPair)
   return {
     entities: graph.entities.map((e) => ({
       title: e.title,
@@ -94,3 +96,11 @@ export function fromRawGraph(graph: Resolution): NounGraph {
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+const byPair = (a: RawRelationshipRow, b: RawRelationshipRow) =>
+  a.source === b.source ? compare(a.target, b.target) : compare(a.source, b.source)
+
+/** Whether every pair sorts strictly after the one before it: no pair repeats and the order is final. */
+function strictlyAscending(rows: readonly RawRelationshipRow[]): boolean {
+  for (let i = 1; i < rows.length; i++) if (byPair(rows[i - 1]!, rows[i]!) >= 0) return false
+  return true
+}

@@ -12,6 +12,8 @@ export function rewireRelationships(
   relationships: readonly RawRelationshipRow[],
   canonical: (title: string) => string,
 ): RewiredRelationships {
+  if (unchangedAndUnique(relationships, canonical))
+    return { relationships: relationships.map(copy), droppedSelfLoops: 0 }
   const pairs = new Map<string, RawRelationshipRow>()
   let droppedSelfLoops = 0
   for (const r of relationships) {
@@ -23,8 +25,7 @@ export function rewireRelationships(
     }
     const key = `${source}\u0000${target}`
     const current = pairs.get(key)
-    if (current === undefined)
-      pairs.set(key, { ...r, source, target, description: [...r.description], text_unit_ids: [...r.text_unit_ids] })
+    if (current === undefined) pairs.set(key, { ...copy(r), source, target })
     else {
       current.description.push(...r.description)
       current.text_unit_ids = [...new Set([...current.text_unit_ids, ...r.text_unit_ids])]
@@ -32,4 +33,26 @@ export function rewireRelationships(
     }
   }
   return { relationships: [...pairs.values()], droppedSelfLoops }
+}
+
+const copy = (r: RawRelationshipRow): RawRelationshipRow => ({
+  ...r,
+  description: [...r.description],
+  text_unit_ids: [...r.text_unit_ids],
+})
+
+/**
+ * Whether no endpoint is renamed and the pairs are strictly ascending (so none repeats): then nothing
+ * merges or drops and the result is a copy in input order, without a key string per pair (on a dense
+ * noun graph of millions of pairs, that map was the largest allocation of extract_graph_nlp).
+ */
+function unchangedAndUnique(rows: readonly RawRelationshipRow[], canonical: (title: string) => string): boolean {
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!
+    if (canonical(r.source) !== r.source || canonical(r.target) !== r.target) return false
+    const before = rows[i - 1]
+    if (before === undefined) continue
+    if (before.source > r.source || (before.source === r.source && before.target >= r.target)) return false
+  }
+  return true
 }
