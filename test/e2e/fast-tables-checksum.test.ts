@@ -75,7 +75,9 @@ const EXPECTED: Record<string, string> = {
   'text_units.parquet': 'ef2432678247c59f00edb398e2e8fcadcb6d125b68f798a64319c9b6665fadef',
 }
 
-describe('fast method tables on a dense corpus', () => {
+// Slow (a minute on two busy cores): the slow drills run it (GRAPHRAG_SLOW_TESTS=1); the default suite keeps
+// the unit tests of the changed steps (entity-resolution-step, merge-relationships, string-interning).
+describe.skipIf(!process.env.GRAPHRAG_SLOW_TESTS)('fast method tables on a dense corpus', () => {
   let root: string
   let index: CliResult
 
