@@ -79,8 +79,7 @@ describeBrowser('the web UI in headless Chromium', () => {
       const path = new URL(response.url()).pathname
       // A 401 before the token is given is the protocol working, and so is the 404 of the graph case's
       // merge into an entity that does not exist; any other error status is a fault.
-      const expected =
-        response.status() === 401 || (response.status() === 404 && path === '/graph/entities/merge')
+      const expected = response.status() === 401 || (response.status() === 404 && path === '/graph/entities/merge')
       if (response.status() >= 400 && !expected) errors.push(`${response.status()} ${path}`)
     })
     // Nothing but this server: the UI uses no CDN or other site at run time.
@@ -298,14 +297,14 @@ describeBrowser('the web UI in headless Chromium', () => {
     await page.click('#details .curate summary')
     await page.fill('#curate-rename', `${entity} RENAMED`)
     await page.click('#curate-rename-go')
-    await page.waitForFunction(() => /^Rule added/.test(document.querySelector('#curate-status')?.textContent ?? ''))
+    await page.locator('#curate-status', { hasText: /^Rule added/ }).waitFor()
     await page.fill('#curate-type', 'VESSEL')
     await page.click('#curate-type-go')
-    await page.waitForFunction(() => /set_type/.test(document.querySelector('#curate-status')?.textContent ?? ''))
+    await page.locator('#curate-status', { hasText: /set_type/ }).waitFor()
     expect(await page.isVisible('#curate-apply')).toBe(true)
     await page.fill('#curate-merge', 'Nobody At All')
     await page.click('#curate-merge-go')
-    await page.waitForFunction(() => /Nobody At All/.test(document.querySelector('#curate-status')?.textContent ?? ''))
+    await page.locator('#curate-status', { hasText: /Nobody At All/ }).waitFor()
     const rules = await readFile(join(root, 'curation.yaml'), 'utf8')
     expect(rules).toContain(`to: ${entity} RENAMED`)
     expect(rules).toMatch(/action: set_type[\s\S]*type: VESSEL/)
