@@ -36,8 +36,10 @@ const QUESTIONS = {
 }
 
 // The standard index replays the real model answers behind ../shared's reference index of the book
-// (its entities and reports), so global search reads reports of real size, not the fake's one-liners.
-const fake = await startFakeLlm({ embeddingDimension: 8, replay: 'christmas-carol' })
+// (its entities and reports), so global search reads reports of real size, not the fake's one-liners;
+// what replay does not know (the generated corpus) gets replies of the sizes the reference measured
+// (test/support/fake-llm/realistic.ts: entities and relationships per chunk, report lengths).
+const fake = await startFakeLlm({ embeddingDimension: 8, replay: 'christmas-carol', realistic: true })
 const chat = fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })
 const STANDARD = `${chat}vector_store:\n  vector_size: 8\n`
 // The offline index's settings (as `graphrag init --offline` writes them) with a chat model added for queries.
