@@ -48,7 +48,8 @@ export const createCommunityReportsText = defineWorkflow({
     const s = x.settings.community_reports
     if (!usesLlm(x.settings)) return ZERO
     const template = x.promptTokens(promptFile(x.settings), { input_text: '', max_report_length: String(s.max_length) })
-    return textReportsUsage(x, template, s.max_input_length)
+    const budget = s.text_context_tokens === 0 ? s.max_input_length : Math.min(s.text_context_tokens, s.max_input_length)
+    return textReportsUsage(x, template, budget, s.text_units_per_report)
   },
   async run(ctx) {
     const settings = ctx.settings.community_reports
