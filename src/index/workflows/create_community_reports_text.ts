@@ -48,8 +48,7 @@ export const createCommunityReportsText = defineWorkflow({
     const s = x.settings.community_reports
     if (!usesLlm(x.settings)) return ZERO
     const template = x.promptTokens(promptFile(x.settings), { input_text: '', max_report_length: String(s.max_length) })
-    const budget = s.text_context_tokens === 0 ? s.max_input_length : Math.min(s.text_context_tokens, s.max_input_length)
-    return textReportsUsage(x, template, budget, s.text_units_per_report)
+    return textReportsUsage(x, template, contextBudget(s), s.text_units_per_report)
   },
   async run(ctx) {
     const settings = ctx.settings.community_reports
@@ -111,11 +110,15 @@ async function extractiveDrafts(ctx: WorkflowContext, input: Omit<ExtractiveRepo
 }
 type ContextInput = Parameters<typeof buildTextUnitContexts>[0]
 
+/** Tokens of a model report's context: text_context_tokens within max_input_length (0: max_input_length). */
+function contextBudget(s: ReportSettings): number {
+  return s.text_context_tokens === 0 ? s.max_input_length : Math.min(s.text_context_tokens, s.max_input_length)
+}
+
 /** The text-unit contexts of model-written reports: excerpts within text_context_tokens, or whole units (0). */
 function modelContexts(settings: ReportSettings, input: ContextInput, countTokens: (text: string) => number) {
-  const budget = settings.text_context_tokens
-  if (budget === 0) return buildTextUnitContexts(input, settings.max_input_length, countTokens)
-  const maxTokens = Math.min(budget, settings.max_input_length)
+  if (settings.text_context_tokens === 0) return buildTextUnitContexts(input, settings.max_input_length, countTokens)
+  const maxTokens = contextBudget(settings)
   // A fifth of the budget per unit: a report reads at least five of its community's units.
   return buildTextUnitContexts(input, maxTokens, countTokens, Math.max(20, Math.floor(maxTokens / 5)))
 }
