@@ -49,6 +49,20 @@ describeShared('fake model, realistic reply sizes', () => {
     expect((await ask(plain, content)).split('\n##\n').length).toBeLessThan(12)
   })
 
+  it('names with a trailing number (as in the cost bench copies) are entities too', async () => {
+    const text = 'Scrooge3 met Marley3 at the Counting3 house. Scrooge3 and Marley3 were partners for years. '.repeat(
+      20,
+    )
+    const content = formatPrompt(loadPrompt(null, 'extract_graph.txt', 'test'), {
+      entity_types: 'PERSON',
+      input_text: text,
+    })
+    const titles = (await ask(fake, content))
+      .split('\n##\n')
+      .flatMap((r) => /^\("entity"<\|>([^<]+)</.exec(r)?.[1] ?? [])
+    expect(titles).toEqual(['SCROOGE3', 'MARLEY3', 'COUNTING3'])
+  })
+
   it('a text report has 5 findings plus one per doubling of its sources, ≈ 110 tokens each', async () => {
     const paragraphs = book()
       .split(/\n\s*\n/)

@@ -13,7 +13,7 @@
  *   reference (mean 973).
  */
 import type { ChatMessageLike, PromptKind } from './classify.js'
-import { contextIds, entityType, firstUser, hashUnit, inputSection, names, sectionOf } from './responders.js'
+import { contextIds, entityType, firstUser, hashUnit, inputSection, sectionOf } from './responders.js'
 import type { Responder } from './responders.js'
 import { countTokens } from './tokens.js'
 
@@ -40,6 +40,19 @@ function passage(pool: readonly string[], seed: string, words: number): string {
     count += sentence.split(' ').length
   }
   return out.join(' ')
+}
+
+/**
+ * Capitalised words of the input (with a trailing number, as the cost bench's generated copies name
+ * their characters), in order of first appearance, as entity names.
+ */
+function names(text: string, limit: number): string[] {
+  const seen = new Set<string>()
+  for (const match of inputSection(text).matchAll(/\b[A-Z][a-z]{3,}\d*\b/g)) {
+    seen.add(match[0].toUpperCase())
+    if (seen.size >= limit) break
+  }
+  return [...seen]
 }
 
 /** The first sentence naming `name` (case-insensitively), else the first sentence. */

@@ -43,7 +43,7 @@ export function inputSection(text: string): string {
 }
 
 /** Capitalised words of the input, in order of first appearance, as fake entity names. */
-export function names(text: string, limit: number): string[] {
+function names(text: string, limit: number): string[] {
   const seen = new Set<string>()
   for (const match of inputSection(text).matchAll(/\b[A-Z][a-z]{3,}\b/g)) {
     seen.add(match[0].toUpperCase())
