@@ -187,7 +187,7 @@ export const communityReports = section({
   }),
   // Ours (the fast method's model-written reports, docs/lazy-search.md §index cost): 0 restores Microsoft's behaviour.
   text_units_per_report: int(
-    4,
+    8,
     "The fast method writes one model report per this many text units, for the communities spanning the most text units; the others get the extractive report (0: a model report for every community, as Microsoft's fast method).",
     { min: 0, max: 1_000_000 },
   ),

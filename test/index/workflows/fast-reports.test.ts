@@ -211,7 +211,7 @@ describe('create_community_reports_text, cheap by default (text_units_per_report
     await seed(t)
     const from = llm.requests.length
     const result = await createCommunityReportsText.run(t.ctx)
-    // 3 text units, one report per 4: one model report, for community 0 (two units; the others have one).
+    // 3 text units, one report per 8: one model report, for community 0 (two units; the others have one).
     const requests = llm.requests.slice(from).filter((r) => r.kind === 'community_report_text')
     expect(requests).toHaveLength(1)
     expect(result.summary).toMatchObject({ writer: 'llm', failed: 0, model_reports: 1, extractive_reports: 2 })
