@@ -35,27 +35,43 @@ const QUESTIONS = {
   global: ['What are the main themes of the story?', 'How does Scrooge change over the course of the story?'],
 }
 
-// The standard index replays the real model answers behind ../shared's reference index of the book
+// The standard index of the book replays the real model answers behind ../shared's reference index
 // (its entities and reports), so global search reads reports of real size, not the fake's one-liners.
-const fake = await startFakeLlm({ embeddingDimension: 8, replay: 'christmas-carol' })
-const chat = fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })
-const STANDARD = `${chat}vector_store:\n  vector_size: 8\n`
-// The offline index's settings (as `graphrag init --offline` writes them) with a chat model added for queries.
-// Lazy search's relevance tests go to a cheaper model (gpt-4.1-nano) than the answer (gpt-4.1-mini, as global search).
-const relevanceModel = fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0, chatModel: 'gpt-4.1-nano' })
-  .split('embedding_models:')[0]
-  .replace('completion_models:\n  default_completion_model:', '  relevance_model:')
-  .trimEnd()
-const OFFLINE = [
-  'method: fast',
-  chat.split('embedding_models:')[0].trimEnd(),
-  relevanceModel,
-  'lazy_search:\n  relevance_model_id: relevance_model',
-  'embedding_models:\n  default_embedding_model:\n    model_provider: local\n    model: hashing-384\n    dimensions: 384',
-  'community_reports:\n  completion_model_id: null',
-  'vector_store:\n  vector_size: 384',
-  '',
-].join('\n')
+// The generated corpus gets no replay (it would answer every copy with the book's own entities and
+// merge the copies into one graph) but replies of the sizes the reference measured
+// (test/support/fake-llm/realistic.ts: entities and relationships per chunk, report lengths).
+const fakes = []
+async function startFake(replay) {
+  const fake = await startFakeLlm({
+    embeddingDimension: 8,
+    replay: replay ? 'christmas-carol' : false,
+    realistic: true,
+  })
+  fakes.push(fake)
+  return fake
+}
+
+/** Settings of the standard index and of the offline index (with a chat model for queries) on `fake`. */
+function settingsFor(fake) {
+  const chat = fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0 })
+  // Lazy search's relevance tests go to a cheaper model (gpt-4.1-nano) than the answer (gpt-4.1-mini, as global search).
+  const relevanceModel = fakeModelSettingsYaml(fake.baseUrl, { maxRetries: 0, chatModel: 'gpt-4.1-nano' })
+    .split('embedding_models:')[0]
+    .replace('completion_models:\n  default_completion_model:', '  relevance_model:')
+    .trimEnd()
+  // The offline index's settings (as `graphrag init --offline` writes them) with a chat model added for queries.
+  const offline = [
+    'method: fast',
+    chat.split('embedding_models:')[0].trimEnd(),
+    relevanceModel,
+    'lazy_search:\n  relevance_model_id: relevance_model',
+    'embedding_models:\n  default_embedding_model:\n    model_provider: local\n    model: hashing-384\n    dimensions: 384',
+    'community_reports:\n  completion_model_id: null',
+    'vector_store:\n  vector_size: 384',
+    '',
+  ].join('\n')
+  return { standard: `${chat}vector_store:\n  vector_size: 8\n`, offline }
+}
 
 /** The text cut at paragraph breaks into `parts` documents of about equal length, written to `dir`. */
 async function writeParts(text, parts, dir, prefix = 'part') {
@@ -95,7 +111,7 @@ async function project(settings, corpusDir) {
 }
 
 /** Model calls and tokens of an index run (stats.json), and its wall time. */
-async function indexCost(dir) {
+async function indexCost(dir, fake) {
   const from = fake.requests.length
   const started = performance.now()
   const result = await runIndex({ root: dir, skipValidation: true })
@@ -127,16 +143,20 @@ async function queryCost(dir, method, type, budget) {
 
 const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 })
 
-async function bench(label, corpusDir) {
+async function bench(label, corpusDir, fake) {
   console.log(`\n## ${label}\n`)
-  const standard = await project(STANDARD, corpusDir)
-  const offline = await project(OFFLINE, corpusDir)
+  const settings = settingsFor(fake)
+  const standard = await project(settings.standard, corpusDir)
+  const offline = await project(settings.offline, corpusDir)
   // The fast method with model-written community reports (the settings without the null report model).
-  const fastReports = await project(OFFLINE.replace('community_reports:\n  completion_model_id: null\n', ''), corpusDir)
+  const fastReports = await project(
+    settings.offline.replace('community_reports:\n  completion_model_id: null\n', ''),
+    corpusDir,
+  )
   const idx = [
-    ['standard index', await indexCost(standard)],
-    ['offline index (fast, no model)', await indexCost(offline)],
-    ['fast index, model-written reports', await indexCost(fastReports)],
+    ['standard index', await indexCost(standard, fake)],
+    ['offline index (fast, no model)', await indexCost(offline, fake)],
+    ['fast index, model-written reports', await indexCost(fastReports, fake)],
   ]
   console.log(
     "| index | model calls | model tokens | % of the standard index's tokens | wall s |\n|---|---:|---:|---:|---:|",
@@ -178,7 +198,7 @@ if (!existsSync(carol)) {
     const dir = await mkdtemp(join(tmpdir(), 'graphrag-bench-cost-carol-'))
     // One document, chunked as the reference index was, so every replayed answer matches its text unit.
     await writeParts(book, 1, dir)
-    await bench('A Christmas Carol', dir)
+    await bench('A Christmas Carol', dir, await startFake(true))
   }
   if (flag('--big')) {
     const dir = await mkdtemp(join(tmpdir(), 'graphrag-bench-cost-big-'))
@@ -186,7 +206,8 @@ if (!existsSync(carol)) {
     await bench(
       `Generated corpus: ${copies} varied copies of the book (about ${fmt((copies * book.length) / 4)} tokens)`,
       dir,
+      await startFake(false),
     )
   }
 }
-await fake.close()
+for (const fake of fakes) await fake.close()

@@ -42,7 +42,9 @@ function citedTexts(t: Awaited<ReturnType<typeof tables>>): string[] {
 
 describe('graphrag update, fast method with LLM text-unit reports', () => {
   let llm: FakeLlm
-  const settings = () => `${fakeModelSettingsYaml(llm.baseUrl)}vector_store:\n  vector_size: 8\n`
+  // A model report for every community (Microsoft's fast method): reuse is what is tested, not the selection.
+  const settings = () =>
+    `${fakeModelSettingsYaml(llm.baseUrl)}vector_store:\n  vector_size: 8\ncommunity_reports:\n  text_units_per_report: 0\n`
   const reportCallsSince = (from: number) =>
     llm.requests.slice(from).filter((r) => r.kind === 'community_report_text').length
 

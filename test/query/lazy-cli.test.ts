@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
 import { getTokenizer } from '../../src/llm/tokenizer.js'
-import { relevanceExcerpt } from '../../src/query/lazy/excerpt.js'
+import { topicalExcerpt } from '../../src/text/excerpt.js'
 import { TEXT_UNITS } from '../../src/model/index.js'
 import type { QueryCommandFlags } from '../../src/query/command.js'
 import type { LazyReport } from '../../src/query/index.js'
@@ -23,9 +23,9 @@ const DEMO = join(PROJECT_ROOT, 'fixtures', 'demo')
 const LOCAL = 'Who repaired the Kittiwake after the storm on Tern Rocks?'
 const GLOBAL = 'What are the main conflicts in the town during the winter?'
 
-/** What the relevance model is shown of a unit (200 tokens: lazy_search.relevance_excerpt_tokens). */
+/** What the relevance model is shown of a unit (120 tokens: lazy_search.relevance_excerpt_tokens). */
 const excerpt = (text: string, question: string) =>
-  relevanceExcerpt(text, question, 200, getTokenizer('o200k_base').count)
+  topicalExcerpt(text, question, 120, getTokenizer('o200k_base').count)
 
 interface LazyJson {
   method: string

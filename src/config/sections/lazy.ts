@@ -25,12 +25,12 @@ export const lazySearch = section({
     max: 20,
   }),
   relevance_batch_size: int(
-    5,
+    8,
     "Text units judged per relevance call: a visited community's best untested units, tested together.",
     { min: 1, max: 100 },
   ),
   relevance_excerpt_tokens: int(
-    200,
+    120,
     'What a relevance test reads of a text unit: its sentences sharing most words with the sub-question, up to this many tokens.',
     { min: 20, max: 100_000 },
   ),
@@ -53,6 +53,6 @@ export const lazySearch = section({
     'What the claim step reads of a relevant text unit: its sentences sharing most words with the sub-question, up to this many tokens.',
     { min: 20, max: 100_000 },
   ),
-  claim_batch_size: int(4, 'Relevant text units per claim-extraction call.', { min: 1, max: 100 }),
+  claim_batch_size: int(8, 'Relevant text units per claim-extraction call.', { min: 1, max: 100 }),
   max_context_tokens: int(8000, 'Token budget of the claims given to the answer.', { min: 1, max: 10_000_000 }),
 })

@@ -198,6 +198,17 @@ export const communityReports = section({
     min: 0,
     max: 1,
   }),
+  // Ours (the fast method's model-written reports, docs/lazy-search.md §index cost): 0 restores Microsoft's behaviour.
+  text_units_per_report: int(
+    8,
+    "The fast method writes one model report per this many text units, for the communities spanning the most text units; the others get the extractive report (0: a model report for every community, as Microsoft's fast method).",
+    { min: 0, max: 1_000_000 },
+  ),
+  text_context_tokens: int(
+    2000,
+    "Token budget of a fast-method report's context, at most max_input_length: excerpts of the community's most central text units, each its sentences naming most of the community's members, up to a fifth of the budget (0: whole text units up to max_input_length, as Microsoft's fast method).",
+    { min: 0, max: 10_000_000 },
+  ),
   update_max_context_change: num(
     0.15,
     "graphrag update keeps a changed community's report when nothing it was written from was removed (a row gone from the index, or rewritten after losing a text unit) and its context rows changed by at most this share since (Jaccard distance); 0 regenerates every report whose context changed.",

@@ -269,9 +269,20 @@ export function graphReportsUsage(x: UsageInput, template: number, maxInputLengt
   return reports(x, template, maxInputLength, H.contextTrimFactor * Math.min(maxInputLength, members * perMember))
 }
 
-export function textReportsUsage(x: UsageInput, template: number, maxInputLength: number): EstimatedUsage {
+/**
+ * `unitsPerReport` > 0: a fresh fast index writes at most one model report per that many chunks
+ * (text-report-selection.ts); an update's measured reports stay an upper bound.
+ */
+export function textReportsUsage(
+  x: UsageInput,
+  template: number,
+  maxInputLength: number,
+  unitsPerReport = 0,
+): EstimatedUsage {
   const perChunk = x.reports?.unitTokens ?? x.chunkTokens / Math.max(1, x.chunks)
-  return reports(x, template, maxInputLength, H.textReportContextChunks * perChunk)
+  const all = reports(x, template, maxInputLength, H.textReportContextChunks * perChunk)
+  if (unitsPerReport === 0 || x.reports !== undefined || reportCount(x) === 0) return all
+  return scale(all, Math.min(1, Math.ceil(x.chunks / unitsPerReport) / reportCount(x)))
 }
 
 /** One call per batch of batch_size texts or batch_max_tokens tokens, for each configured embedding. */

@@ -6,11 +6,12 @@
 import type { CommunityRow } from '../../model/communities.js'
 import type { EntityRow } from '../../model/entities.js'
 import type { TextUnitRow } from '../../model/text-units.js'
+import { topicalExcerpt } from '../../text/excerpt.js'
 import { type ContextSection, renderContextSection } from './community-reports/context-rows.js'
 
 export interface TextUnitContextInput {
   readonly communities: readonly CommunityRow[]
-  readonly entities: readonly Pick<EntityRow, 'id' | 'degree' | 'text_unit_ids'>[]
+  readonly entities: readonly (Pick<EntityRow, 'id' | 'degree' | 'text_unit_ids'> & { readonly title?: string })[]
   readonly textUnits: readonly Pick<TextUnitRow, 'id' | 'human_readable_id' | 'text'>[]
 }
 
@@ -102,16 +103,43 @@ function fitRecords(
   return fitted === 0 ? records : records.slice(0, fitted)
 }
 
-/** One context per community, in the communities' order. */
+/** Members whose names make up the topic of a community's excerpts (the most connected ones). */
+const TOPIC_MEMBERS = 30
+
+/**
+ * Each record's text cut to its sentences naming most of the community's best-connected members,
+ * up to `unitTokens`: a report then reads many of its community's units instead of the first few whole.
+ */
+function excerptRecords(
+  records: readonly TextUnitRecord[],
+  members: readonly { readonly degree: number; readonly title?: string }[],
+  unitTokens: number,
+  countTokens: (text: string) => number,
+): TextUnitRecord[] {
+  const topic = [...members]
+    .sort((a, b) => b.degree - a.degree)
+    .slice(0, TOPIC_MEMBERS)
+    .map((m) => m.title ?? '')
+    .join(' ')
+  return records.map((r) => ({ ...r, text: topicalExcerpt(r.text, topic, unitTokens, countTokens) }))
+}
+
+/**
+ * One context per community, in the communities' order. With `excerptTokens`, each unit shows only
+ * its sentences most about the community, up to that many tokens (the fast method's cheap reports).
+ */
 export function buildTextUnitContexts(
   input: TextUnitContextInput,
   maxTokens: number,
   countTokens: (text: string) => number,
+  excerptTokens?: number,
 ): TextUnitContext[] {
   const entityById = new Map(input.entities.map((e) => [e.id, e]))
   const unitById = new Map(input.textUnits.map((u) => [u.id, u]))
   return input.communities.map((c) => {
-    const records = textUnitRecords(c, entityById, unitById)
+    const whole = textUnitRecords(c, entityById, unitById)
+    const members = c.entity_ids.flatMap((id) => entityById.get(id) ?? [])
+    const records = excerptTokens === undefined ? whole : excerptRecords(whole, members, excerptTokens, countTokens)
     const sections = records.length === 0 ? [] : [sourcesSection(fitRecords(records, maxTokens, countTokens))]
     const text = sections.length === 0 ? '' : renderContextSection(sections[0]!)
     return { community: c.community, level: c.level, text, sections, records: records.length }

@@ -12,11 +12,12 @@ import { finalizeReports } from '../operations/community-reports/render.js'
 import { textUnitIdentityMaps } from '../operations/community-reports/stable-reuse.js'
 import { unitsGone } from '../operations/community-reports/stale-reuse.js'
 import { textReportsUsage, ZERO } from '../operations/estimate-usage.js'
-import { writeExtractiveReports } from '../operations/extractive-report/index.js'
+import { type ExtractiveReportInput, writeExtractiveReports } from '../operations/extractive-report/index.js'
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
 import { generateTextReports } from '../operations/text-unit-reports.js'
+import { reportedCommunities } from '../operations/text-report-selection.js'
 import { readPrompt } from '../../prompts/prompt-files.js'
-import { defineWorkflow, NO_MODELS, type PromptFile } from '../workflow.js'
+import { defineWorkflow, NO_MODELS, type PromptFile, type WorkflowContext } from '../workflow.js'
 import { writeReports } from './report-output.js'
 import { reuseSummary, stableReports } from './stable-reports.js'
 import { previousRows } from './update-previous.js'
@@ -47,7 +48,7 @@ export const createCommunityReportsText = defineWorkflow({
     const s = x.settings.community_reports
     if (!usesLlm(x.settings)) return ZERO
     const template = x.promptTokens(promptFile(x.settings), { input_text: '', max_report_length: String(s.max_length) })
-    return textReportsUsage(x, template, s.max_input_length)
+    return textReportsUsage(x, template, contextBudget(s), s.text_units_per_report)
   },
   async run(ctx) {
     const settings = ctx.settings.community_reports
@@ -55,9 +56,7 @@ export const createCommunityReportsText = defineWorkflow({
     const communities = await ctx.tables.read(COMMUNITIES)
     const textUnits = await ctx.tables.read(TEXT_UNITS)
     if (!ctx.models.hasChat(settings.completion_model_id)) {
-      const relationships = await ctx.tables.read(RELATIONSHIPS)
-      const wordDelimiter = ctx.settings.extract_graph_nlp.text_analyzer.word_delimiter
-      const drafts = writeExtractiveReports({ communities, entities, relationships, textUnits }, { wordDelimiter })
+      const drafts = await extractiveDrafts(ctx, { communities, entities, textUnits })
       const rows = finalizeReports(drafts, communities)
       await ctx.tables.write(COMMUNITY_REPORTS, rows)
       return { rows: { [COMMUNITY_REPORTS.name]: rows.length }, summary: { writer: 'extractive', failed: 0 } }
@@ -66,8 +65,9 @@ export const createCommunityReportsText = defineWorkflow({
       keyPath: 'community_reports.completion_model_id',
       cachePartition: settings.model_instance_name,
     })
-    const contexts = buildTextUnitContexts({ communities, entities, textUnits }, settings.max_input_length, (t) =>
-      chat.countTokens(t),
+    const chosen = reportedCommunities(communities, textUnits.length, settings.text_units_per_report)
+    const contexts = modelContexts(settings, { communities, entities, textUnits }, (t) => chat.countTokens(t)).filter(
+      (c) => chosen.has(c.community),
     )
     const progress = ctx.progress('community reports', contexts.filter((c) => c.text !== '').length)
     const prompt = readPrompt(promptFile(ctx.settings))
@@ -81,10 +81,44 @@ export const createCommunityReportsText = defineWorkflow({
       { chat, signal: ctx.signal, onCommunityDone: () => progress.tick(), stable },
     )
     progress.done()
+    const modelCount = result.drafts.length
+    if (chosen.size < communities.length) {
+      const rest = await extractiveDrafts(ctx, { communities, entities, textUnits })
+      result.drafts.push(...rest.filter((d) => !chosen.has(d.community)))
+    }
     const written = await writeReports(ctx, NAME, result, communities)
     return {
       rows: { [COMMUNITY_REPORTS.name]: written },
-      summary: { writer: 'llm', failed: result.failures.length, ...reuseSummary(result, stable) },
+      summary: {
+        writer: 'llm',
+        failed: result.failures.length,
+        model_reports: modelCount,
+        extractive_reports: written - modelCount,
+        ...reuseSummary(result, stable),
+      },
     }
   },
 })
+
+type ReportSettings = Settings['community_reports']
+
+/** The offline writer's reports of every community (its ratings are scaled over all of them). */
+async function extractiveDrafts(ctx: WorkflowContext, input: Omit<ExtractiveReportInput, 'relationships'>) {
+  const relationships = await ctx.tables.read(RELATIONSHIPS)
+  const wordDelimiter = ctx.settings.extract_graph_nlp.text_analyzer.word_delimiter
+  return writeExtractiveReports({ ...input, relationships }, { wordDelimiter })
+}
+type ContextInput = Parameters<typeof buildTextUnitContexts>[0]
+
+/** Tokens of a model report's context: text_context_tokens within max_input_length (0: max_input_length). */
+function contextBudget(s: ReportSettings): number {
+  return s.text_context_tokens === 0 ? s.max_input_length : Math.min(s.text_context_tokens, s.max_input_length)
+}
+
+/** The text-unit contexts of model-written reports: excerpts within text_context_tokens, or whole units (0). */
+function modelContexts(settings: ReportSettings, input: ContextInput, countTokens: (text: string) => number) {
+  if (settings.text_context_tokens === 0) return buildTextUnitContexts(input, settings.max_input_length, countTokens)
+  const maxTokens = contextBudget(settings)
+  // A fifth of the budget per unit: a report reads at least five of its community's units.
+  return buildTextUnitContexts(input, maxTokens, countTokens, Math.max(20, Math.floor(maxTokens / 5)))
+}

@@ -16,7 +16,7 @@ import { RelevanceBudget, splitBudget } from '../lazy/budget.js'
 import { checkLazyCitations } from '../lazy/citations.js'
 import { CLAIM_TOKENS_PER_UNIT, claimUnits, rankClaims, trimClaims, type Claim } from '../lazy/claims.js'
 import { deepen } from '../lazy/deepening.js'
-import { relevanceExcerpt } from '../lazy/excerpt.js'
+import { topicalExcerpt } from '../../text/excerpt.js'
 import { extractClaims, judgeRelevance, refineQuestion, type Passage, type StepContext } from '../lazy/model-steps.js'
 import { ANSWER_PROMPT } from '../lazy/prompts.js'
 import {
@@ -199,7 +199,7 @@ async function explore(
 /** A unit as a relevance test or the claim step sees it: its sentences nearest the sub-question, up to `tokens`. */
 function excerpt(run: Run, question: string, id: string, tokens: number): Passage {
   const p = run.passage(id)
-  return { ...p, text: relevanceExcerpt(p.text, question, tokens, run.services.countTokens) }
+  return { ...p, text: topicalExcerpt(p.text, question, tokens, run.services.countTokens) }
 }
 
 function baseReport(run: Run, subqueries: LazySubquery[], relevant: readonly string[], bm25: boolean): LazyReport {

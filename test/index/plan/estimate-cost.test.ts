@@ -105,6 +105,14 @@ describe('dry-run cost estimate', () => {
     const fast = estimateIndexCost(input(await settingsWith(chatModel), { workflows: fastWorkflows }))
     expect(fast.workflows.map((w) => w.workflow)).toEqual(['create_community_reports_text', 'generate_text_embeddings'])
     expect(fast.assumed.claims).toBe(0)
+    // One model report per 8 of the 42 chunks by default (text_units_per_report), each over at most 2,000 tokens.
+    expect(fast.workflows[0]!.calls).toBeCloseTo(Math.ceil(42 / 8))
+    const microsoft = `${chatModel}community_reports:\n  text_units_per_report: 0\n  text_context_tokens: 0\n`
+    const everyCommunity = estimateIndexCost(input(await settingsWith(microsoft), { workflows: fastWorkflows }))
+    expect(everyCommunity.workflows[0]!.calls).toBeCloseTo(fast.assumed.communities)
+    // Per report: the template and 2,000 context tokens instead of three whole chunks (≈ 3,600).
+    const perCall = (e: typeof fast) => e.workflows[0]!.promptTokens / e.workflows[0]!.calls
+    expect(perCall(everyCommunity) - perCall(fast)).toBeGreaterThan(1_000)
     // Without a configured chat model the fast reports are extractive: no calls to estimate.
     const offline = estimateIndexCost(input(await settingsWith(''), { workflows: fastWorkflows }))
     expect(offline.workflows.map((w) => w.workflow)).toEqual(['generate_text_embeddings'])

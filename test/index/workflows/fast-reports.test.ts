@@ -132,6 +132,8 @@ describe('create_community_reports_text without a chat model (offline)', () => {
   })
 })
 
+const MICROSOFT = '  text_units_per_report: 0\n  text_context_tokens: 0\n'
+
 describe('create_community_reports_text with a chat model', () => {
   let llm: FakeLlm
   let failing: FakeLlm
@@ -148,9 +150,10 @@ describe('create_community_reports_text with a chat model', () => {
     await failing.close()
   })
 
-  async function context(server: FakeLlm, extra = ''): Promise<TestContext> {
+  // Microsoft's fast method by default here (a report per community over whole units); `reports` adds keys.
+  async function context(server: FakeLlm, reports = MICROSOFT): Promise<TestContext> {
     const t = await createTestContext({
-      settingsYaml: `${fakeModelSettingsYaml(server.baseUrl, { maxRetries: 0 })}${extra}`,
+      settingsYaml: `${fakeModelSettingsYaml(server.baseUrl, { maxRetries: 0 })}community_reports:\n${reports}`,
       models: (settings, cache) =>
         createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow(createCommunityReportsText.name),
     })
@@ -161,7 +164,14 @@ describe('create_community_reports_text with a chat model', () => {
   it('asks for one structured report per community over its text-unit sources', async () => {
     const t = await context(llm)
     const result = await createCommunityReportsText.run(t.ctx)
-    expect(result.summary).toEqual({ writer: 'llm', failed: 0, reports_requested: 3, reused_renumbered: 0 })
+    expect(result.summary).toEqual({
+      writer: 'llm',
+      failed: 0,
+      model_reports: 3,
+      extractive_reports: 0,
+      reports_requested: 3,
+      reused_renumbered: 0,
+    })
     const rows = await t.tables.read(COMMUNITY_REPORTS)
     expect(rows.map((r) => r.community)).toEqual([2, 0, 1])
     const requests = llm.requests.filter((r) => r.kind === 'community_report_text')
@@ -178,8 +188,51 @@ describe('create_community_reports_text with a chat model', () => {
     await expect(createCommunityReportsText.run(strict.ctx)).rejects.toBeInstanceOf(WorkflowError)
     expect(strict.stats.failures.map((f) => f.item)).toEqual(['community 1'])
 
-    const lenient = await context(failing, 'community_reports:\n  max_failed_fraction: 0.5\n')
+    const lenient = await context(failing, `${MICROSOFT}  max_failed_fraction: 0.5\n`)
     await createCommunityReportsText.run(lenient.ctx)
     expect((await lenient.tables.read(COMMUNITY_REPORTS)).map((r) => r.community)).toEqual([2, 0])
+  })
+})
+
+describe('create_community_reports_text, cheap by default (text_units_per_report, text_context_tokens)', () => {
+  let llm: FakeLlm
+  beforeAll(async () => {
+    llm = await startFakeLlm()
+  })
+  afterAll(() => llm.close())
+
+  it('asks the model only for the communities spanning most units, over excerpts; the rest are extractive', async () => {
+    const settings = `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}community_reports:\n  text_context_tokens: 60\n`
+    const t = await createTestContext({
+      settingsYaml: settings,
+      models: (s, cache) =>
+        createModelRegistry(s, { cache, log: SILENT_LOGGER }).forWorkflow(createCommunityReportsText.name),
+    })
+    await seed(t)
+    const from = llm.requests.length
+    const result = await createCommunityReportsText.run(t.ctx)
+    // 3 text units, one report per 8: one model report, for community 0 (two units; the others have one).
+    const requests = llm.requests.slice(from).filter((r) => r.kind === 'community_report_text')
+    expect(requests).toHaveLength(1)
+    expect(result.summary).toMatchObject({ writer: 'llm', failed: 0, model_reports: 1, extractive_reports: 2 })
+    // A fifth of 60 tokens per unit: of unit 1 only its sentence naming most members (Tiny Tim, Bob Cratchit).
+    const body = JSON.stringify(requests[0]!.body)
+    expect(body).toContain('Tiny Tim rode upon the shoulder of Bob Cratchit.')
+    expect(body).not.toContain('Camden Town')
+    const rows = await t.tables.read(COMMUNITY_REPORTS)
+    expect(rows.map((r) => r.community)).toEqual([2, 0, 1])
+
+    // The other communities' reports are exactly the offline writer's.
+    const offline = await createTestContext({
+      settingsYaml: 'completion_models: {}\ncommunity_reports:\n  completion_model_id: null\n',
+    })
+    await seed(offline)
+    await createCommunityReportsText.run(offline.ctx)
+    const extractive = await offline.tables.read(COMMUNITY_REPORTS)
+    const content = (r: (typeof rows)[number][]) => r.filter((x) => x.community !== 0).map((x) => x.full_content)
+    expect(content(rows)).toEqual(content(extractive))
+    expect(rows.find((r) => r.community === 0)!.full_content).not.toBe(
+      extractive.find((r) => r.community === 0)!.full_content,
+    )
   })
 })

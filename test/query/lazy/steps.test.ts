@@ -7,7 +7,7 @@ import { claimUnits, parseClaims, rankClaims, trimClaims, type Claim } from '../
 import { deepen, type RelevanceTest } from '../../../src/query/lazy/deepening.js'
 import { bestUntested, rankCommunities, rankUnits, type LazyCommunity } from '../../../src/query/lazy/ranking.js'
 import { conceptGraph } from '../../../src/query/lazy/subgraph.js'
-import { relevanceExcerpt } from '../../../src/query/lazy/excerpt.js'
+import { topicalExcerpt } from '../../../src/text/excerpt.js'
 import { lazyCommunities } from '../../../src/query/lazy/tables.js'
 import { rankedUnitGroups } from '../../../src/query/lazy/unit-ranking.js'
 
@@ -320,13 +320,13 @@ describe('relevance excerpt', () => {
     'The fog lay on the bay. Marta Quill rowed the lifeboat out. Nobody slept. The lifeboat crew came back at dawn.'
 
   it('keeps the sentences sharing most words with the question, in text order, within the budget', () => {
-    expect(relevanceExcerpt(text, 'Who rowed the lifeboat?', 20, count)).toBe(
+    expect(topicalExcerpt(text, 'Who rowed the lifeboat?', 20, count)).toBe(
       'Marta Quill rowed the lifeboat out. … The lifeboat crew came back at dawn.',
     )
-    expect(relevanceExcerpt(text, 'Who rowed the lifeboat?', 6, count)).toBe('Marta Quill rowed the lifeboat out.')
+    expect(topicalExcerpt(text, 'Who rowed the lifeboat?', 6, count)).toBe('Marta Quill rowed the lifeboat out.')
   })
 
   it('shows the start of a unit that shares no word with the question', () => {
-    expect(relevanceExcerpt(text, 'zebra?', 8, count)).toBe('The fog lay on the bay. … Nobody slept.')
+    expect(topicalExcerpt(text, 'zebra?', 8, count)).toBe('The fog lay on the bay. … Nobody slept.')
   })
 })

@@ -10,6 +10,7 @@ import { classifyMessages, type PromptKind } from './classify.js'
 import { embeddingFor, encodeBase64 } from './embeddings.js'
 import { FaultPicker, type FaultKind, type FaultOptions } from './faults.js'
 import { REPLAY_RESPONDER } from './replay.js'
+import { REALISTIC_RESPONDER } from './realistic.js'
 import { createFakeBatchApi, type FakeBatchApi, type FakeBatchOptions } from './batch.js'
 import { BUILTIN_RESPONDER, fallbackReply, type Responder, type ResponderRequest } from './responders.js'
 import { countTokens } from './tokens.js'
@@ -43,6 +44,8 @@ export interface FakeLlmOptions {
   reasoning?: (req: ResponderRequest) => string | undefined
   /** The Batch API (files, batches): how many polls before a batch ends, and how it ends. */
   batch?: FakeBatchOptions
+  /** Extraction and report replies of the sizes a real model writes (realistic.ts), for cost benchmarks. */
+  realistic?: boolean
 }
 
 interface RecordedRequest {
@@ -91,6 +94,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const responders = [
     ...(options.responders ?? []),
     ...(options.replay === 'christmas-carol' ? [REPLAY_RESPONDER] : []),
+    ...(options.realistic === true ? [REALISTIC_RESPONDER] : []),
     BUILTIN_RESPONDER,
   ]
   const batchApi = createFakeBatchApi(() => `http://127.0.0.1:${port}`, options.batch)

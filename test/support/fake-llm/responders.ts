@@ -27,7 +27,7 @@ function lastUser(messages: readonly ChatMessageLike[]): string {
   return [...messages].reverse().find((m) => m.role === 'user')?.content ?? ''
 }
 
-function firstUser(messages: readonly ChatMessageLike[]): string {
+export function firstUser(messages: readonly ChatMessageLike[]): string {
   return messages.find((m) => m.role === 'user')?.content ?? ''
 }
 
@@ -36,7 +36,7 @@ function prompt(messages: readonly ChatMessageLike[]): string {
 }
 
 /** The part of an extraction prompt after its last `Text:` marker (the real input, not the examples). */
-function inputSection(text: string): string {
+export function inputSection(text: string): string {
   const at = text.lastIndexOf('Text:')
   const body = at >= 0 ? text.slice(at + 5) : text
   const end = body.search(/\n#+ ?Reminder|\n-+Real Data-+|\nOutput:\s*$/)
@@ -53,7 +53,7 @@ function names(text: string, limit: number): string[] {
   return [...seen]
 }
 
-function entityType(text: string): string {
+export function entityType(text: string): string {
   const match = /Entity[_ ]types:\s*\[?([A-Za-z_]+)/gi
   let type = 'ORGANIZATION'
   for (const m of text.matchAll(match)) type = m[1]!.toUpperCase()
@@ -88,7 +88,7 @@ function summarize(messages: readonly ChatMessageLike[]): string {
 }
 
 /** Ids from the first column of `|`- or `,`-separated context tables. */
-function contextIds(text: string, limit: number): string[] {
+export function contextIds(text: string, limit: number): string[] {
   const ids: string[] = []
   for (const match of text.matchAll(/^(\d+)[|,]/gm)) {
     if (!ids.includes(match[1]!)) ids.push(match[1]!)
@@ -98,7 +98,7 @@ function contextIds(text: string, limit: number): string[] {
 }
 
 /** The rows of one `-----Name-----` section of a context; undefined when the context has none. */
-function sectionOf(text: string, name: string): string | undefined {
+export function sectionOf(text: string, name: string): string | undefined {
   // The title alone on its line: prompts also name a table in their instructions ("such as -----Entities-----").
   const start = text.search(new RegExp(`^-----${name}-----$`, 'm'))
   if (start < 0) return undefined

@@ -1,18 +1,20 @@
 /**
- * What a relevance test reads of a text unit: its sentences that share most words with the
- * sub-question, in text order, up to a token budget. Judging a few sentences instead of a whole
- * unit (about 1,200 tokens) is what keeps a test cheap; a unit without such a sentence shows its start.
+ * A text's sentences that share most words with a topic, in text order, up to a token budget; a
+ * text without such a sentence shows its start. Lazy search's relevance tests and claim step read
+ * a text unit this way against the sub-question (judging a few sentences instead of a whole unit
+ * of about 1,200 tokens is what keeps a test cheap), the fast method's model-written reports
+ * against the community's member names.
  */
 
 const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []) as string[])
 
-export function relevanceExcerpt(
+export function topicalExcerpt(
   text: string,
-  question: string,
+  topic: string,
   maxTokens: number,
   countTokens: (text: string) => number,
 ): string {
-  const asked = words(question)
+  const asked = words(topic)
   const sentences = text.split(/(?<=[.!?])\s+/).filter((s) => s.trim() !== '')
   const scored = sentences.map((s, at) => ({ at, s, score: [...words(s)].filter((w) => asked.has(w)).length }))
   const order = scored.some((x) => x.score > 0)
