@@ -61,6 +61,16 @@ export function registerQueryCommand(program: Command): void {
       wholeNumber(1, 1_000_000),
     )
     .option('--no-subqueries', 'lazy search: search with the question as asked, not refined into sub-questions')
+    .option(
+      '--context-only',
+      'local, basic and graph search: print the context the model would read, and ask no model',
+      false,
+    )
+    .option(
+      '--prompt-only',
+      'local, basic and graph search: print the messages the model would be sent (system prompt with the context, then the question), and ask no model',
+      false,
+    )
     .option('-v, --verbose', 'print warnings and debug messages on stderr', false)
     .action(async (question: string, flags: QueryCommandFlags) => {
       // Started before the query's own modules load, so LanceDB loads on another core meanwhile.

@@ -29,6 +29,9 @@ export interface QueryCommandFlags {
   budget?: number
   /** Lazy search: false (`--no-subqueries`) skips refining the question into sub-questions. */
   subqueries?: boolean
+  /** Print the context (or the whole prompt) instead of asking the model. */
+  contextOnly?: boolean
+  promptOnly?: boolean
   verbose: boolean
 }
 
@@ -51,6 +54,9 @@ export async function runQueryCommand(
     throw new QueryError(
       `${flags.budget !== undefined ? '--budget' : '--no-subqueries'} is only available with --method lazy`,
     )
+  if (flags.contextOnly === true && flags.promptOnly === true)
+    throw new QueryError('--context-only and --prompt-only: choose one')
+  const only = flags.contextOnly === true ? 'context' : flags.promptOnly === true ? 'prompt' : undefined
   const history = flags.history === undefined ? [] : await readHistory(flags.history)
   const externalContext = flags.context === undefined ? undefined : await readExternalContext(flags.context)
   const logger = stderrLogger(io.stderr, flags.verbose)
@@ -69,6 +75,7 @@ export async function runQueryCommand(
     externalContext,
     budget: flags.budget,
     subqueries: flags.subqueries,
+    ...(only === undefined ? {} : { only }),
     logger,
     onChunk: streaming ? (chunk) => io.stdout.write(chunk) : undefined,
     openVectorStore,

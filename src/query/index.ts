@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig, type Settings } from '../config/index.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
+import { QueryError } from '../errors.js'
 import { SILENT_LOGGER, type Logger } from '../logger.js'
 import type { ConversationTurn } from './context/history.js'
 import type { ContextRecords } from './context/table-format.js'
@@ -19,13 +20,13 @@ import { seededRng } from './rng.js'
 import type { ExternalPassage } from './hybrid/context.js'
 import type { HybridReport } from './search/hybrid.js'
 import type { LazyReport } from './lazy/report.js'
-import type { SearchRun } from './search/types.js'
+import type { AnswerOnly, SearchRun } from './search/types.js'
 import type { SearchServices } from './services.js'
 import { sharedRun, type SharedRun } from './shared-run.js'
 import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
 import { type OpenVectorStore, openQueryVectors } from './vectors.js'
 
-import type { SearchMethod } from './methods.js'
+import { ANSWER_ONLY_METHODS, type SearchMethod } from './methods.js'
 
 export type { SearchMethod } from './methods.js'
 export { SEARCH_METHODS } from './methods.js'
@@ -61,6 +62,8 @@ export interface SearchOptions {
   budget?: number
   /** Lazy search: refine the question into sub-questions first (default true). */
   subqueries?: boolean
+  /** Local, basic and graph search: answer with the context, or the whole prompt, instead of asking the model. */
+  only?: AnswerOnly
   /** Where vector searches run (default: LanceDB in this thread; `graphrag query` uses a thread of its own). */
   openVectorStore?: OpenVectorStore
 }
@@ -130,6 +133,7 @@ function searchStream(method: SearchMethod, options: SearchOptions): SearchStrea
 
 async function* execute(method: SearchMethod, options: SearchOptions): AsyncGenerator<string, SearchResult, undefined> {
   checkQuestion(options.query)
+  checkAnswerOnly(method, options.only)
   const loaded =
     options.settings === undefined
       ? loadConfig({ root: options.root ?? '.', configFile: options.configFile })
@@ -178,6 +182,13 @@ async function* execute(method: SearchMethod, options: SearchOptions): AsyncGene
   }
 }
 
+function checkAnswerOnly(method: SearchMethod, only: AnswerOnly | undefined): void {
+  if (only !== undefined && !ANSWER_ONLY_METHODS.includes(method))
+    throw new QueryError(
+      `${only} only: available with ${ANSWER_ONLY_METHODS.join(', ')} search (${method} search asks the model more than once)`,
+    )
+}
+
 async function startRun(
   method: SearchMethod,
   settings: Settings,
@@ -190,6 +201,7 @@ async function startRun(
     responseType: options.responseType ?? SEARCH_DEFAULTS.responseType,
     history: options.history ?? [],
     historyMaxTurns: settings.local_search.conversation_history_max_turns,
+    ...(options.only === undefined ? {} : { only: options.only }),
   }
   const level = options.communityLevel ?? SEARCH_DEFAULTS.communityLevel
   // Each method's modules are imported when it runs, so a query loads only its own search.
@@ -341,5 +353,6 @@ export type { ContextRecords } from './context/table-format.js'
 export type { UsageSummary } from './usage.js'
 export type { HybridReport } from './search/hybrid.js'
 export type { LazyReport } from './lazy/report.js'
+export type { AnswerOnly } from './search/types.js'
 export type { ExternalPassage, HybridSource } from './hybrid/context.js'
 export type { HybridWarning } from './hybrid/citations.js'

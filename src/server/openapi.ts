@@ -41,6 +41,12 @@ FIELD_NOTES.add(QUERY.shape.context, {
 FIELD_NOTES.add(QUERY.shape.budget, {
   description: 'lazy only: at most this many text units tested for relevance (default lazy_search.relevance_budget)',
 })
+FIELD_NOTES.add(QUERY.shape.context_only, {
+  description: 'local, basic, graph: the response is the context the model would read; no model is asked',
+})
+FIELD_NOTES.add(QUERY.shape.prompt_only, {
+  description: 'local, basic, graph: the response is the messages the model would be sent; no model is asked',
+})
 FIELD_NOTES.add(QUERY.shape.stream, { description: 'true: SSE chunks of the answer, then event: result' })
 FIELD_NOTES.add(INDEX.shape.mode, { description: 'update: only new, edited and deleted documents (graphrag update)' })
 FIELD_NOTES.add(INGEST.shape.path, { description: 'Absolute, or relative to the project root' })

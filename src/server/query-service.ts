@@ -17,6 +17,7 @@ import {
   localSearchStream,
   SEARCH_DEFAULTS,
   type ConversationTurn,
+  type AnswerOnly,
   type ExternalPassage,
   type SearchMethod,
   type SearchOptions,
@@ -39,6 +40,8 @@ export interface QueryRequest {
   budget?: number
   /** Settings of `<method>_search` for this query only (`top_k`, `max_context_tokens` of POST /query). */
   overrides?: Record<string, number>
+  /** The context or the prompt instead of the answer (`context_only`, `prompt_only`). */
+  only?: AnswerOnly
 }
 
 /** What a query is served as: the JSON of `query --json`, plus the answer text and usage for the chat protocol. */
@@ -104,6 +107,7 @@ export class QueryService {
       history: request.history,
       externalContext: request.externalContext,
       budget: request.budget,
+      ...(request.only === undefined ? {} : { only: request.only }),
       signal,
       decorateEmbedder: (embedder) => cachingEmbedder(embedder, this.embeddings),
     })

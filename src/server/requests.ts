@@ -7,8 +7,8 @@ import type { MiddlewareHandler, ValidationTargets } from 'hono'
 import { validator } from 'hono/validator'
 import { z } from 'zod'
 import { RequestError } from '../errors.js'
-import { parseHistory, SEARCH_DEFAULTS, type SearchMethod } from '../query/index.js'
-import { SEARCH_METHODS } from '../query/methods.js'
+import { type AnswerOnly, parseHistory, SEARCH_DEFAULTS, type SearchMethod } from '../query/index.js'
+import { ANSWER_ONLY_METHODS, SEARCH_METHODS } from '../query/methods.js'
 import { EMPTY_QUESTION, isBlankQuestion } from '../query/question.js'
 import { externalPassages } from '../query/hybrid/output.js'
 import { searchOverrides } from './query-overrides.js'
@@ -79,6 +79,8 @@ export const QUERY = z.object({
   stream: flag().default(false),
   top_k: wholeNumber(1, 1_000_000).optional(),
   max_context_tokens: wholeNumber(1, 10_000_000).optional(),
+  context_only: flag().optional(),
+  prompt_only: flag().optional(),
 })
 
 export const PREVIEW = z.object({ question: question() })
@@ -156,7 +158,19 @@ export function queryRequest(body: QueryBody): QueryRequest & { stream: boolean 
     externalContext: externalContext(body.context, body.method),
     ...lazyBudget(body.budget, body.method),
     ...settingOverrides(body),
+    ...answerOnly(body),
   }
+}
+
+/** `context_only` / `prompt_only`: the context (or the whole prompt) instead of the model's answer. */
+function answerOnly(body: QueryBody): { only?: AnswerOnly } {
+  if (body.context_only === true && body.prompt_only === true)
+    throw new RequestError(400, 'context_only, prompt_only: choose one')
+  const only = body.context_only === true ? 'context' : body.prompt_only === true ? 'prompt' : undefined
+  if (only === undefined) return {}
+  if (!ANSWER_ONLY_METHODS.includes(body.method))
+    throw new RequestError(400, `${only}_only: only available with method ${ANSWER_ONLY_METHODS.join(', ')}`)
+  return { only }
 }
 
 /** `top_k`, `max_context_tokens`: the method's settings for this query (absent when neither is given). */

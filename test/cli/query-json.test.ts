@@ -99,6 +99,41 @@ describeShared('query --json and POST /query: one documented shape for every met
     )
   })
 
+  it('--context-only and --prompt-only (context_only, prompt_only): the context or the prompt, no chat call; other methods refused', async () => {
+    const full = JSON.parse(await ask(root, QUESTION, 'local')) as Record<string, unknown>
+    fake.requests.length = 0
+    const context = JSON.parse(await ask(root, QUESTION, 'local', { contextOnly: true })) as Record<string, unknown>
+    expectQueryResponse(context)
+    expect(fake.requests.filter((r) => r.kind !== 'embedding')).toEqual([])
+    // The response is the context text the model reads: the CSV tables of the answer's context.
+    expect(context.response).toMatch(/^-----Entities-----\n/m)
+    expect(context.context).toEqual(full.context)
+    const prompt = (await runQueryInProcess(root, QUESTION, 'basic', { promptOnly: true, json: false })).stdout
+    expect(prompt).toMatch(/^---system---\n/)
+    expect(prompt).toContain(`\n---user---\n${QUESTION}\n`)
+    expect(prompt).toContain('-----Sources-----')
+    expect(fake.requests.filter((r) => r.kind !== 'embedding')).toEqual([])
+    await expect(ask(root, QUESTION, 'global', { contextOnly: true })).rejects.toThrow(
+      /^context only: available with local, basic, graph search \(global search asks the model more than once\)$/,
+    )
+    await expect(ask(root, QUESTION, 'local', { contextOnly: true, promptOnly: true })).rejects.toThrow(/choose one/)
+    const post = (body: Record<string, unknown>) =>
+      fetch(`${server.url}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ question: QUESTION, ...body }),
+      })
+    const served = await post({ method: 'local', context_only: true })
+    expect(served.status).toBe(200)
+    expect(((await served.json()) as { response: string }).response).toBe(context.response)
+    const refused = await post({ method: 'drift', prompt_only: true })
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      'prompt_only: only available with method local, basic, graph',
+    )
+    expect(fake.requests.filter((r) => r.kind !== 'embedding')).toEqual([])
+  })
+
   it('an empty or whitespace-only question is refused by the CLI and the server with the same message, no model called', async () => {
     fake.requests.length = 0
     for (const question of ['', '   \n\t'])

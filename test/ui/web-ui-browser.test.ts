@@ -229,7 +229,18 @@ describeBrowser('the web UI in headless Chromium', () => {
     const panel = page.locator('#source-panel')
     await expect.poll(() => panel.locator('.document-title').textContent()).toContain(CHAPTERS[0])
     expect(((await panel.locator('.passage').textContent()) ?? '').length).toBeGreaterThan(100)
+    // "Prompt only": the card shows the messages the model would be sent, and no model is asked.
     await page.selectOption('#method', 'local')
+    await page.selectOption('#param-show', 'prompt')
+    const asked = fake.requests.length
+    await page.fill('#question', 'Who kept the harbour light?')
+    await page.click('#ask')
+    const promptTurn = page.locator('.turn[data-done="true"]').nth(5)
+    await promptTurn.waitFor()
+    expect(queries.at(-1)).toMatchObject({ method: 'local', prompt_only: true })
+    expect(await promptTurn.textContent()).toContain('---system---')
+    expect(fake.requests.slice(asked).filter((r) => r.kind !== 'embedding')).toEqual([])
+    await page.selectOption('#param-show', 'answer')
     await page.fill('#param-history', '10')
   })
 
@@ -411,7 +422,7 @@ describeBrowser('the web UI in headless Chromium', () => {
     // Back on Ask, the conversation is still there after the visits to the other pages.
     await page.click('#tab-ask')
     await onScreen(page.locator('#question'))
-    expect(await page.locator('.turn[data-done="true"]').count()).toBe(5)
+    expect(await page.locator('.turn[data-done="true"]').count()).toBe(6)
     expect(errors.join('\n')).toBe('')
   })
 })

@@ -129,19 +129,35 @@ export async function* answerFromContext(
   input: QuestionInput,
   chat: SearchServices['chat'],
 ): SearchRun {
+  if (input.only === 'context') {
+    yield context.text
+    return context
+  }
+  if (input.only === 'prompt') {
+    yield promptText(systemPrompt(prompt, context, input), input.query)
+    return context
+  }
   if (chat === undefined) {
     yield offlineAnswer(context.records, prompt.modelKey, input.query)
     return context
   }
-  const system = formatPrompt(loadPrompt(prompt.path, prompt.builtin, prompt.key), {
-    context_data: context.text,
-    response_type: input.responseType,
-  })
   yield* chat.stream('response', {
     messages: [
-      { role: 'system', content: system },
+      { role: 'system', content: systemPrompt(prompt, context, input) },
       { role: 'user', content: input.query },
     ],
   })
   return context
+}
+
+function systemPrompt(prompt: AnswerPrompt, context: SearchContext, input: QuestionInput): string {
+  return formatPrompt(loadPrompt(prompt.path, prompt.builtin, prompt.key), {
+    context_data: context.text,
+    response_type: input.responseType,
+  })
+}
+
+/** The messages a model would be sent, each under its role. */
+function promptText(system: string, question: string): string {
+  return `---system---\n${system}\n\n---user---\n${question}\n`
 }

@@ -28,4 +28,9 @@ export interface QuestionInput {
   history: readonly ConversationTurn[]
   /** Turns of `history` kept (local_search.conversation_history_max_turns, the only such setting). */
   historyMaxTurns: number
+  /** Answer with the context or the whole prompt instead of asking the model (local, basic and graph search). */
+  only?: AnswerOnly
 }
+
+/** `context`: the context text the model would read; `prompt`: the messages it would be sent. */
+export type AnswerOnly = 'context' | 'prompt'

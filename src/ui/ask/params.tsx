@@ -27,11 +27,15 @@ export interface AskParams {
   /** The method's top-k (entities or text units) and context token budget; undefined = settings.yaml's. */
   topK: number | undefined
   maxContextTokens: number | undefined
+  /** Local, basic, graph: the model's answer, or the context (or whole prompt) it would be given. */
+  show: 'answer' | 'context' | 'prompt'
 }
 
 /** The methods whose settings POST /query's top_k and max_context_tokens set. */
 const TOP_K: ReadonlySet<string> = new Set(['local', 'basic', 'drift'])
 const CONTEXT_TOKENS: ReadonlySet<string> = new Set(['local', 'basic', 'global', 'drift'])
+/** The methods that can show their context or prompt instead of an answer (one model call over one context). */
+const ANSWER_ONLY: ReadonlySet<string> = new Set(['local', 'basic', 'graph'])
 
 export const DEFAULT_PARAMS: AskParams = {
   method: 'local',
@@ -42,6 +46,7 @@ export const DEFAULT_PARAMS: AskParams = {
   historyTurns: 10,
   topK: undefined,
   maxContextTokens: undefined,
+  show: 'answer',
 }
 
 /** The body of POST /query for these parameters (lazy's budget and global's selection only where they apply). */
@@ -57,6 +62,7 @@ export function queryBody(question: string, params: AskParams, history: unknown[
     ...(CONTEXT_TOKENS.has(params.method) && params.maxContextTokens !== undefined
       ? { max_context_tokens: params.maxContextTokens }
       : {}),
+    ...(ANSWER_ONLY.has(params.method) && params.show !== 'answer' ? { [`${params.show}_only`]: true } : {}),
     history,
     stream: true,
   }
@@ -107,6 +113,7 @@ export function ParamsPanel({ params, set }: { params: AskParams; set: Set }) {
           onChange={(n) => set({ historyTurns: n ?? 0 })}
         />
         <MethodFields params={params} set={set} />
+        {ANSWER_ONLY.has(params.method) && <ShowField params={params} set={set} />}
       </div>
     </details>
   )
@@ -161,6 +168,24 @@ function MethodFields({ params, set }: { params: AskParams; set: Set }) {
         </label>
       )}
     </>
+  )
+}
+
+/** What the Ask card shows: the answer, or (no model asked) the context or the whole prompt. */
+function ShowField({ params, set }: { params: AskParams; set: Set }) {
+  return (
+    <label>
+      Show
+      <select
+        id="param-show"
+        value={params.show}
+        onChange={(e) => set({ show: e.currentTarget.value as AskParams['show'] })}
+      >
+        <option value="answer">the answer</option>
+        <option value="context">context only (no model call)</option>
+        <option value="prompt">prompt only (no model call)</option>
+      </select>
+    </label>
   )
 }
 
