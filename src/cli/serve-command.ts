@@ -2,7 +2,6 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from '../vendor/commander.js'
 import { ConfigError } from '../errors.js'
-import { parseWorkspaceFlag } from '../server/workspaces.js'
 
 interface ServeFlags {
   root: string
@@ -10,17 +9,12 @@ interface ServeFlags {
   host?: string
   port?: number
   quiet?: boolean
-  workspace: { name: string; root: string }[]
+  /** The --workspace values as given; checked when the command runs (the checks load with the server). */
+  workspace: string[]
 }
 
 /** --workspace name=root, repeatable: each another project served under /w/{name}/. */
-function collectWorkspace(value: string, previous: { name: string; root: string }[]): { name: string; root: string }[] {
-  try {
-    return [...previous, parseWorkspaceFlag(value)]
-  } catch (error) {
-    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error))
-  }
-}
+const collectWorkspace = (value: string, previous: string[]): string[] => [...previous, value]
 
 function parsePort(value: string): number {
   const n = Number(value)
@@ -69,6 +63,7 @@ export function registerServeCommand(program: Command): void {
     )
     .action(async (flags: ServeFlags) => {
       const { startServer } = await import('../server/start.js')
+      const { parseWorkspaceFlag } = await import('../server/workspaces.js')
       const server = await startServer({
         root: flags.root,
         configFile: flags.config,
@@ -76,7 +71,7 @@ export function registerServeCommand(program: Command): void {
         port: flags.port,
         log: (line) => process.stderr.write(`graphrag: ${new Date().toISOString()} ${line}\n`),
         requestLog: flags.quiet !== true,
-        workspaces: flags.workspace,
+        workspaces: flags.workspace.map(parseWorkspaceFlag),
       }).catch((error: unknown) => {
         throw listenError(error) ?? error
       })

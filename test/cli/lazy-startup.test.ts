@@ -27,13 +27,13 @@ describe('CLI start-up loads only the command declarations', () => {
     expect(loaded).toContain('/dist/cli/main.js')
     expect(loaded.filter((url) => HEAVY.test(url))).toEqual([])
     // Of our own code: the CLI's command declarations, the small leaves they need (the list of search
-    // methods, and the did-you-mean of `query`'s renamed options) and commander
+    // methods, and the did-you-mean of `query`'s renamed options with its edit distance) and commander
     // (bundled into one file by the build, src/vendor/README.md).
     const ours = loaded.filter((url) => url.startsWith('/dist/'))
     expect(
       ours.filter(
         (url) =>
-          !/^\/dist\/(cli\/[a-z-]+\.js|errors\.js|version\.js|config\/(range|did-you-mean)\.js|query\/methods\.js|vendor\/commander\.js)$/.test(
+          !/^\/dist\/(cli\/[a-z-]+\.js|errors\.js|version\.js|config\/(range|did-you-mean)\.js|text\/edit-distance\.js|query\/methods\.js|vendor\/commander\.js)$/.test(
             url,
           ),
       ),
