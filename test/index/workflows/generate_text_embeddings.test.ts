@@ -24,7 +24,7 @@ import { testdir } from '../../support/testdir.js'
 describeShared('generate_text_embeddings into LanceDB', () => {
   let llm: FakeLlm
   beforeAll(async () => {
-    llm = await startFakeLlm({ embeddingDimension: 1536 })
+    llm = await startFakeLlm({ embeddingDimension: 64 })
   })
   afterAll(async () => llm.close())
 
@@ -36,7 +36,7 @@ describeShared('generate_text_embeddings into LanceDB', () => {
     )
     const settingsYaml =
       fakeModelSettingsYaml(llm.baseUrl) +
-      (options.yaml ?? 'vector_store:\n  vector_size: 1536\nsnapshots:\n  embeddings: true\n')
+      (options.yaml ?? 'vector_store:\n  vector_size: 64\nsnapshots:\n  embeddings: true\n')
     const root = options.root ?? (await testdir({ 'settings.yaml': settingsYaml, ...files }))
     return createTestContext({
       root,
@@ -64,10 +64,14 @@ describeShared('generate_text_embeddings into LanceDB', () => {
       expect((await store.vectorsById('entity_description')).size).toBe(entities.length)
       expect((await store.vectorsById('community_full_content')).size).toBe(reports.length)
       const scrooge = entities.find((e) => e.title === 'SCROOGE')!
-      const hits = await store.search('entity_description', fakeEmbedding(`${scrooge.title}:${scrooge.description}`), 3)
+      const hits = await store.search(
+        'entity_description',
+        fakeEmbedding(`${scrooge.title}:${scrooge.description}`, 64),
+        3,
+      )
       expect(hits[0]!.id).toBe(scrooge.id)
       expect(hits[0]!.score).toBeCloseTo(1, 5)
-      const unitHits = await store.search('text_unit_text', fakeEmbedding(units[7]!.text), 1)
+      const unitHits = await store.search('text_unit_text', fakeEmbedding(units[7]!.text, 64), 1)
       expect(unitHits[0]!.id).toBe(units[7]!.id)
       store.close()
     }
@@ -75,7 +79,7 @@ describeShared('generate_text_embeddings into LanceDB', () => {
 
     const snapshot = await t.tables.read(embeddingSnapshotTable('community_full_content'))
     expect(snapshot.map((r) => r.id)).toEqual(reports.map((r) => r.id))
-    const expected = fakeEmbedding(reports[0]!.full_content)
+    const expected = fakeEmbedding(reports[0]!.full_content, 64)
     snapshot[0]!.embedding.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 6))
     expect(await duckDescribe(t.tables.path('embeddings.community_full_content'))).toEqual(
       await duckDescribe(sharedPath('reference', 'msgr-v3-dulce', 'embeddings.community_full_content.parquet')),
@@ -97,7 +101,7 @@ describeShared('generate_text_embeddings into LanceDB', () => {
       ['outside', 'vectors'],
     ] as const) {
       const t = await context({
-        yaml: `vector_store:\n  vector_size: 1536\n  db_uri: ${dbUri}\nembed_text:\n  batch_size: 4\n  names: [entity_description]\n`,
+        yaml: `vector_store:\n  vector_size: 64\n  db_uri: ${dbUri}\nembed_text:\n  batch_size: 4\n  names: [entity_description]\n`,
         tables: ['entities'],
       })
       const result = await generateTextEmbeddings.run(t.ctx)
@@ -124,13 +128,13 @@ describeShared('generate_text_embeddings into LanceDB', () => {
     const t = await context({ yaml: 'vector_store:\n  vector_size: 3072\n', tables: ['text_units'] })
     const run = generateTextEmbeddings.run(t.ctx)
     await expect(run).rejects.toBeInstanceOf(ConfigError)
-    await expect(run).rejects.toThrow(/1536.*3072/)
+    await expect(run).rejects.toThrow(/64.*3072/)
   }, 60_000)
 
   it('embeds all eight fields of the reference family into tables of their own when embed_text.names lists them', async () => {
     const names = `embed_text:\n  names: [${EMBEDDING_NAMES.join(', ')}]\n`
     const t = await context({
-      yaml: `vector_store:\n  vector_size: 1536\n${names}`,
+      yaml: `vector_store:\n  vector_size: 64\n${names}`,
       tables: ['text_units', 'entities', 'relationships', 'documents', 'community_reports'],
     })
     const result = await generateTextEmbeddings.run(t.ctx)
@@ -142,7 +146,7 @@ describeShared('generate_text_embeddings into LanceDB', () => {
     ]
     expect(Object.keys(result.rows!).sort()).toEqual(EMBEDDING_NAMES.map((n) => `lancedb/${n}`).sort())
     const store = await openVectorStore(t.settings.vector_store.db_uri)
-    const nearest = async (name: string, text: string) => (await store.search(name, fakeEmbedding(text), 1))[0]!.id
+    const nearest = async (name: string, text: string) => (await store.search(name, fakeEmbedding(text, 64), 1))[0]!.id
     const rel = relationships.find((r) => r.description !== '')!
     expect(await nearest('entity_title', entities[3]!.title)).toBe(entities[3]!.id)
     expect(await nearest('relationship_description', rel.description)).toBe(rel.id)
