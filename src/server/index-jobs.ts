@@ -26,6 +26,8 @@ export interface IngestOrigin {
   paths: readonly string[]
   /** Fields added to the job's result when it has run (the seed design's chunks_new, …). */
   figures: () => Promise<Record<string, unknown>>
+  /** Settings for this run only, as GRAPHRAG_<SECTION>__<KEY> variables (refresh_relations=false). */
+  overrides?: Readonly<Record<string, string>>
 }
 
 /** How long model calls already sent may take to finish (and be cached) once a job is stopped (as Ctrl-C on `index`). */
@@ -195,7 +197,10 @@ export class IndexJobs {
     const options = {
       root: this.project.root,
       configFile: this.project.configFile,
-      env: this.project.env,
+      env:
+        ingest?.overrides === undefined
+          ? this.project.env
+          : { ...(this.project.env ?? process.env), ...ingest.overrides },
       method,
       reporter: jobReporter(job),
       interrupt: job.interruption,

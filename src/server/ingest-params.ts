@@ -5,8 +5,9 @@
  *   incremental        update the index (true) or index everything again (false); default: the body's
  *                      `incremental`, else server.ingest_incremental
  *   refresh            rebuild entities and relationships of every chunk: a full index run (default false)
- *   refresh_relations  with refresh, re-derive relations too (default true; false is refused: one model
- *                      call extracts entities and relationships together here, so they are rebuilt together)
+ *   refresh_relations  with refresh, ask the model for the chunk graph's typed relations too (default true;
+ *                      false runs the refresh with chunk_graph.llm_edges off: the design's "rebuild the
+ *                      entity and basic graph only"; entities and their relationships are one extraction)
  *   progress           wait for the job and answer with its result and its progress events (default false)
  *   wait               wait for the job and answer with its result (ours; progress implies it)
  *   checkpoint         resume from what earlier runs finished (default true: the model-reply cache and the
@@ -18,6 +19,8 @@ import { RequestError } from '../errors.js'
 export interface IngestQuery {
   incremental: boolean | undefined
   refresh: boolean
+  /** false: the refresh runs without the chunk graph's model-made relations (refresh_relations=false). */
+  relations: boolean
   progress: boolean
   wait: boolean
 }
@@ -40,15 +43,17 @@ function checkpoint(c: Context): void {
 
 export function ingestQuery(c: Context): IngestQuery {
   const refresh = flag(c, 'refresh') ?? false
-  if (refresh && flag(c, 'refresh_relations') === false)
-    throw new RequestError(
-      400,
-      'refresh_relations: false is not supported: entities and relationships are extracted by the same model call, so refresh rebuilds both',
-    )
-  else flag(c, 'refresh_relations')
+  const relations = flag(c, 'refresh_relations') ?? true
+  if (!refresh && !relations) throw new RequestError(400, 'refresh_relations: false applies only with refresh=true')
   checkpoint(c)
   const progress = flag(c, 'progress') ?? false
-  return { incremental: flag(c, 'incremental'), refresh, progress, wait: progress || (flag(c, 'wait') ?? false) }
+  return {
+    incremental: flag(c, 'incremental'),
+    refresh,
+    relations,
+    progress,
+    wait: progress || (flag(c, 'wait') ?? false),
+  }
 }
 
 /** GET /ingest/stream: `job=<id>`, or `path=` as given to POST /ingest (never "the last job"). */

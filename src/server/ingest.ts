@@ -70,7 +70,13 @@ export function registerIngestRoutes(
       incremental,
       refresh: query.refresh,
     })
-    const job = parts.jobs.start(mode, body.method, { paths: [requested, target], figures })
+    // The design's "refresh without :REL": the chunk graph's model-made relations are off for this run.
+    const overrides = query.relations ? undefined : { GRAPHRAG_CHUNK_GRAPH__LLM_EDGES: 'false' }
+    const job = parts.jobs.start(mode, body.method, {
+      paths: [requested, target],
+      figures,
+      ...(overrides === undefined ? {} : { overrides }),
+    })
     const accepted = {
       job: job.id,
       mode,

@@ -369,7 +369,7 @@ const DOCUMENT = {
           seedFlag('refresh', 'Rebuild everything (a full index run); default false'),
           seedFlag(
             'refresh_relations',
-            'With refresh: default true; false is refused (relations are extracted with entities)',
+            'With refresh: default true; false runs the refresh without the chunk graph model-made relations (chunk_graph.llm_edges off for that run)',
           ),
           seedFlag(
             'progress',

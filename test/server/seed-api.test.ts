@@ -243,7 +243,7 @@ describe('the seed API beside ours (real server, fake chat model)', () => {
     expect(((await other.json()) as { detail: string }).detail).toMatch(/^path: no ingest job has read .*never\.txt/)
     const refusals: Array<[string, RegExp]> = [
       ['incremental=maybe', /^incremental: expected true or false, got "maybe"/],
-      ['refresh=true&refresh_relations=false', /^refresh_relations: false is not supported/],
+      ['refresh_relations=false', /^refresh_relations: false applies only with refresh=true/],
       ['checkpoint=false', /^checkpoint: false is not supported/],
     ]
     for (const [query, message] of refusals) {
@@ -267,14 +267,24 @@ describe('the seed API beside ours (real server, fake chat model)', () => {
     } finally {
       await writeFile(settings, original)
     }
-    const refresh = await post(`${server.url}/ingest?refresh=true&incremental=true`, {
-      path: 'incoming/the-regatta.txt',
-    })
-    expect(refresh.status).toBe(202)
-    const accepted = (await refresh.json()) as { mode: string; job: string }
-    expect(accepted.mode).toBe('index')
-    for await (const _ of readSse(await fetch(`${server.url}/ingest/stream?job=${accepted.job}`))) {
-      // drained: the job has ended when the stream closes
+    // refresh_relations=false: the full run asks the model for no chunk-graph relation, although the
+    // settings turn them on.
+    await writeFile(settings, `${original}chunk_graph:\n  llm_edges: true\n`)
+    const asked = fake.requests.length
+    try {
+      const refresh = await post(`${server.url}/ingest?refresh=true&incremental=true&refresh_relations=false`, {
+        path: 'incoming/the-regatta.txt',
+      })
+      expect(refresh.status).toBe(202)
+      const accepted = (await refresh.json()) as { mode: string; job: string }
+      expect(accepted.mode).toBe('index')
+      const events = []
+      for await (const event of readSse(await fetch(`${server.url}/ingest/stream?job=${accepted.job}`)))
+        events.push(event)
+      expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ stage: 'done' })
+      expect(fake.requests.slice(asked).filter((r) => r.kind === 'chunk_graph')).toEqual([])
+    } finally {
+      await writeFile(settings, original)
     }
   }, 180_000)
 
