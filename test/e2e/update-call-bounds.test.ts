@@ -1,8 +1,9 @@
 /**
  * The update issue's cost bounds, through the CLI on the 20 documents of fixtures/update-corpus: with
- * the LLM cache deleted before each update (and --no-cache), adding the 20th document, editing one and
- * deleting one each costs at most 10 % of a cold full index's chat calls and regenerates at most 30 %
- * of the community reports. The edit puts a sentence at the start of the document, where the test
+ * the LLM cache deleted before each update (and --no-cache), adding the 20th document, editing one,
+ * deleting one and replacing one's whole text by another's each costs at most 10 % of a cold full
+ * index's chat calls and regenerates at most 30 % of the community reports; the replacement costs no
+ * more than a delete and an add. The edit puts a sentence at the start of the document, where the test
  * model (which extracts a chunk's first names) sees it, as bench:update does.
  */
 import { readdirSync, readFileSync } from 'node:fs'
@@ -54,8 +55,12 @@ describe('graphrag update: calls and reports of a one-document change on 20 docu
         () => writeFile(join(root, 'input', ALL[4]!), `The Harbour choir sang at the Lantern Festival.\n${edited}`),
       ],
       ['delete', () => rm(join(root, 'input', ALL[6]!))],
+      // Issue 46 item 9: one document's whole text replaced by another's costs no more than deleting
+      // one document and adding one.
+      ['replace', () => writeFile(join(root, 'input', ALL[2]!), readFileSync(join(CORPUS, ALL[9]!), 'utf8'))],
     ]
     const seen: string[] = []
+    const callsOf: Record<string, number> = {}
     for (const [label, change] of changes) {
       await rm(join(root, 'cache'), { recursive: true, force: true })
       await change()
@@ -71,10 +76,12 @@ describe('graphrag update: calls and reports of a one-document change on 20 docu
       expect(run.stderr).toContain(`of ${reports.reports} asked of the model (${reportCalls} model call(s) made, `)
       expect(run.stderr).toContain(`; ${reports.reports_regenerated} read differently from the previous index's`)
       seen.push(`${label}: ${calls}/${fullCalls} calls, ${reports.reports_regenerated}/${reports.reports} reports`)
+      callsOf[label] = calls
       expect(calls, seen.join('; ')).toBeGreaterThan(0)
       expect(calls / fullCalls, seen.join('; ')).toBeLessThanOrEqual(0.1)
       expect(reports.reports_regenerated / reports.reports, seen.join('; ')).toBeLessThanOrEqual(0.3)
     }
+    expect(callsOf.replace, seen.join('; ')).toBeLessThanOrEqual(callsOf.delete! + callsOf.add!)
     console.log(`one-document updates on 20 documents: ${seen.join('; ')}`)
   }, 120_000)
 
