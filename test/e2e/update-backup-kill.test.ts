@@ -12,23 +12,12 @@ import { remoteLocation } from '../../src/storage/object/remote.js'
 import { runCli } from '../support/cli.js'
 import { spawnCli } from '../support/index-files.js'
 import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
+import { offlineFastSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 
 const servers = useObjectStoreServers()
 
-const SETTINGS = [
-  'method: fast',
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'community_reports:',
-  '  completion_model_id: null',
-  'vector_store:',
-  '  vector_size: 384',
-  '',
-].join('\n')
+const SETTINGS = offlineFastSettingsYaml()
 
 describe('update killed right after it publishes', () => {
   it('has uploaded the whole backup of the replaced index before moving the pointer', async () => {

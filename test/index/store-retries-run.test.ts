@@ -14,25 +14,14 @@ import { ModelProbe } from '../../src/server/model-probe.js'
 import { onStorageRetry, type StorageRetry } from '../../src/storage/object/object-store.js'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js'
 import { useObjectStoreServers } from '../support/object-stores.js'
+import { offlineFastSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 
 const servers = useObjectStoreServers()
 let proxy: FaultProxy | undefined
 afterAll(() => proxy?.close())
 
-const SETTINGS = [
-  'method: fast',
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'community_reports:',
-  '  completion_model_id: null',
-  'vector_store:',
-  '  vector_size: 384',
-  '',
-].join('\n')
+const SETTINGS = offlineFastSettingsYaml()
 
 describe('a run on a store that fails now and then', () => {
   it('logs every store resend with its reason, counts them in the published stats.json; diagnostics dates the run by its publish', async () => {

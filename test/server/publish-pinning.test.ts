@@ -13,31 +13,10 @@ import { startServer, type RunningServer } from '../../src/server/start.js'
 import { generationPaths, openWorkGeneration, publishGeneration } from '../../src/storage/generations.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
+import { fastChatSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 
-function settingsYaml(baseUrl: string): string {
-  return [
-    'method: fast',
-    'completion_models:',
-    '  default_completion_model:',
-    '    model_provider: openai',
-    '    model: gpt-4.1-mini',
-    '    api_key: sk-test',
-    `    api_base: ${baseUrl}`,
-    '    retry:',
-    '      max_retries: 0',
-    'embedding_models:',
-    '  default_embedding_model:',
-    '    model_provider: local',
-    '    model: hashing-384',
-    '    dimensions: 384',
-    'community_reports:',
-    '  completion_model_id: null',
-    'vector_store:',
-    '  vector_size: 384',
-    '',
-  ].join('\n')
-}
+const settingsYaml = (baseUrl: string) => fastChatSettingsYaml(baseUrl, { apiKey: 'sk-test' })
 
 describe('serve while a local-folder index publishes', () => {
   let fake: FakeLlm

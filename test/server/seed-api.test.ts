@@ -10,40 +10,24 @@ import { startServer, type RunningServer } from '../../src/server/start.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { expectQueryResponse } from '../support/query-response-schema.js'
 import { PROJECT_ROOT } from '../support/shared.js'
+import { fastChatSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 import { readSse, type SseMessage } from './sse.js'
 
 const SECRET = 'sk-seed-api-secret'
 
-function settingsYaml(baseUrl: string): string {
-  return [
-    'method: fast',
-    'completion_models:',
-    '  default_completion_model:',
-    '    model_provider: openai',
-    '    model: gpt-4.1-mini',
-    `    api_key: ${SECRET}`,
-    `    api_base: ${baseUrl}`,
-    '    retry:',
-    '      max_retries: 0',
-    'embedding_models:',
-    '  default_embedding_model:',
-    '    model_provider: local',
-    '    model: hashing-384',
-    '    dimensions: 384',
-    'community_reports:',
-    '  completion_model_id: null',
-    'vector_store:',
-    '  vector_size: 384',
-    // Short vector and BM25 lists, so that the graph walk and chunk edges bring in passages of their own.
-    'hybrid_search:',
-    '  vector_top_k: 2',
-    '  bm25_top_k: 2',
-    'server:',
-    '  ingest_roots: [incoming]',
-    '',
-  ].join('\n')
-}
+const settingsYaml = (baseUrl: string) =>
+  fastChatSettingsYaml(baseUrl, {
+    apiKey: SECRET,
+    extra: [
+      // Short vector and BM25 lists, so that the graph walk and chunk edges bring in passages of their own.
+      'hybrid_search:',
+      '  vector_top_k: 2',
+      '  bm25_top_k: 2',
+      'server:',
+      '  ingest_roots: [incoming]',
+    ],
+  })
 
 const post = (url: string, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   fetch(url, { method: 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })

@@ -10,40 +10,24 @@ import type { DiagnosticsReport } from '../../src/server/diagnostics.js'
 import type { OPENAPI } from '../../src/server/openapi.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
+import { fastChatSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 import { expectQueryResponse } from '../support/query-response-schema.js'
 import { readSse, type SseMessage } from './sse.js'
 
 /** The offline demo corpus; the chat model is the fake server, embeddings stay local (hashing-384). */
-function settingsYaml(baseUrl: string): string {
-  return [
-    'method: fast',
-    'completion_models:',
-    '  default_completion_model:',
-    '    model_provider: openai',
-    '    model: gpt-4.1-mini',
-    '    api_key: sk-secret-test-key',
-    `    api_base: ${baseUrl}`,
-    '    retry:',
-    '      max_retries: 0',
-    'embedding_models:',
-    '  default_embedding_model:',
-    '    model_provider: local',
-    '    model: hashing-384',
-    '    dimensions: 384',
-    'community_reports:',
-    '  completion_model_id: null',
-    'vector_store:',
-    '  vector_size: 384',
-    'drift_search:',
-    '  n_depth: 1',
-    '  drift_k_followups: 2',
-    '  primer_folds: 1',
-    'server:',
-    '  max_body_bytes: 4096',
-    '',
-  ].join('\n')
-}
+/** The offline demo corpus; the chat model is the fake server, embeddings stay local (hashing-384). */
+const settingsYaml = (baseUrl: string) =>
+  fastChatSettingsYaml(baseUrl, {
+    extra: [
+      'drift_search:',
+      '  n_depth: 1',
+      '  drift_k_followups: 2',
+      '  primer_folds: 1',
+      'server:',
+      '  max_body_bytes: 4096',
+    ],
+  })
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, {

@@ -1,0 +1,44 @@
+/**
+ * settings.yaml of small fast-method test projects: the local hashing embedder (384 dimensions) and
+ * extractive community reports, so indexing needs no model; with `fastChatSettingsYaml` the fake
+ * model server answers the chat calls (queries, chunk-graph relations).
+ */
+
+const LOCAL_EMBEDDER_AND_REPORTS = [
+  'embedding_models:',
+  '  default_embedding_model:',
+  '    model_provider: local',
+  '    model: hashing-384',
+  '    dimensions: 384',
+  'community_reports:',
+  '  completion_model_id: null',
+  'vector_store:',
+  '  vector_size: 384',
+]
+
+const yaml = (lines: readonly string[]) => [...lines, ''].join('\n')
+
+/** No model at all; `extra` lines are appended (further sections). */
+export function offlineFastSettingsYaml(extra: readonly string[] = []): string {
+  return yaml(['method: fast', ...LOCAL_EMBEDDER_AND_REPORTS, ...extra])
+}
+
+/** The fake server at `baseUrl` as the chat model (no retries), with `apiKey`; `extra` lines appended. */
+export function fastChatSettingsYaml(
+  baseUrl: string,
+  options: { apiKey?: string; extra?: readonly string[] } = {},
+): string {
+  return yaml([
+    'method: fast',
+    'completion_models:',
+    '  default_completion_model:',
+    '    model_provider: openai',
+    '    model: gpt-4.1-mini',
+    `    api_key: ${options.apiKey ?? 'sk-secret-test-key'}`,
+    `    api_base: ${baseUrl}`,
+    '    retry:',
+    '      max_retries: 0',
+    ...LOCAL_EMBEDDER_AND_REPORTS,
+    ...(options.extra ?? []),
+  ])
+}
