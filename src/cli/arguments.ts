@@ -22,13 +22,16 @@ export const fraction = (value: string): number => numberIn(value, false, { min:
 
 /** A finite number above 0 (a weight). */
 export function positiveNumber(value: string): number {
-  const n = value.trim() === '' ? Number.NaN : Number(value)
+  const n = asNumber(value)
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a number above 0, got "${value}"`)
   return n
 }
 
+/** The option's number; NaN for an empty value (Number('') would be 0). */
+const asNumber = (value: string): number => (value.trim() === '' ? Number.NaN : Number(value))
+
 function numberIn(value: string, integer: boolean, range: Range): number {
-  const n = value.trim() === '' ? Number.NaN : Number(value)
+  const n = asNumber(value)
   if (!inRange(n, integer, range)) throw new InvalidArgumentError(`expected ${describeRange(integer, range)}`)
   return n
 }

@@ -83,7 +83,8 @@ async function embedNames(ctx: WorkflowContext, groups: readonly NameGroup[]): P
   const vectors = await mapBounded(batches, ctx.settings.concurrent_requests, (batch) =>
     model.embed(batch.map(embeddingText), { signal: ctx.signal }),
   )
-  return new Map(batches.flat().map((g, i) => [g.key, vectors.flat()[i]!]))
+  const flat = vectors.flat()
+  return new Map(groups.map((g, i) => [g.key, flat[i]!]))
 }
 
 /** Each pair once (the more similar finding kept), most similar first. */
