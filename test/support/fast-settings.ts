@@ -3,6 +3,9 @@
  * extractive community reports, so indexing needs no model; with `fastChatSettingsYaml` the fake
  * model server answers the chat calls (queries, chunk-graph relations).
  */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { PROJECT_ROOT } from './shared.js'
 
 const LOCAL_EMBEDDER_AND_REPORTS = [
   'embedding_models:',
@@ -41,4 +44,26 @@ export function fastChatSettingsYaml(
     ...LOCAL_EMBEDDER_AND_REPORTS,
     ...(options.extra ?? []),
   ])
+}
+
+/**
+ * fixtures/demo's offline settings with the fake server at `baseUrl` as the chat model, answering the
+ * search methods named (`local`, `basic`, …); the others keep their offline answers.
+ */
+export async function demoSettingsWithChat(baseUrl: string, methods: readonly string[]): Promise<string> {
+  const demo = await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'settings.yaml'), 'utf8')
+  const chat = [
+    'completion_models:',
+    '  default_completion_model:',
+    '    model_provider: openai',
+    '    model: gpt-4.1-mini',
+    '    api_key: sk-ui-test',
+    `    api_base: ${baseUrl}`,
+    '    retry:',
+    '      max_retries: 0',
+  ].join('\n')
+  const answering = new RegExp(`(${methods.map((m) => `${m}_search`).join('|')}):\\n {2}completion_model_id: null`, 'g')
+  return demo
+    .replace('completion_models: {}', chat)
+    .replace(answering, '$1:\n  completion_model_id: default_completion_model')
 }

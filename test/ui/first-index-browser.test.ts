@@ -5,7 +5,7 @@
  * reason) and builds the index with live progress; then a question gets an answer with a citation;
  * a file edited on disk shows as edited and "Update now" applies it.
  */
-import { appendFile, cp, readFile } from 'node:fs/promises'
+import { appendFile, cp } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -14,6 +14,7 @@ import { describeBrowser, launchBrowser, type Browser } from '../support/browser
 import { makePdf } from '../support/documents.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
+import { demoSettingsWithChat } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 
 const TOKEN = 'first-index-token'
@@ -21,29 +22,8 @@ const CHAPTERS = ['01-the-harbour.txt', '03-the-salvage.txt']
 
 /** The demo's offline settings, with the fake chat model answering basic search. */
 async function settings(baseUrl: string): Promise<string> {
-  const demo = await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'settings.yaml'), 'utf8')
-  return (
-    demo
-      .replace(
-        'completion_models: {}',
-        [
-          'completion_models:',
-          '  default_completion_model:',
-          '    model_provider: openai',
-          '    model: gpt-4.1-mini',
-          '    api_key: sk-ui-test',
-          `    api_base: ${baseUrl}`,
-          '    retry:',
-          '      max_retries: 0',
-        ].join('\n'),
-      )
-      .replace(
-        /basic_search:\n {2}completion_model_id: null/g,
-        'basic_search:\n  completion_model_id: default_completion_model',
-      )
-      // Every format the indexer reads, so that the PDF is listed (as skipped).
-      .replace('input:\n  type: text', 'input:\n  type: auto')
-  )
+  // Every format the indexer reads, so that the PDF is listed (as skipped).
+  return (await demoSettingsWithChat(baseUrl, ['basic'])).replace('input:\n  type: text', 'input:\n  type: auto')
 }
 
 describeBrowser('a project without an index, in the web UI', () => {

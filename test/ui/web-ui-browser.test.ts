@@ -16,6 +16,7 @@ import { startServer, type RunningServer } from '../../src/server/start.js'
 import { describeBrowser, launchBrowser, type Browser } from '../support/browser.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
+import { demoSettingsWithChat } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 
 const TOKEN = 'ui-test-token'
@@ -25,27 +26,7 @@ const CHAPTERS = ['01-the-harbour.txt']
 const DOCS_PICTURE = join(PROJECT_ROOT, 'docs', 'web-ui.png')
 
 /** The demo's offline settings, with the fake chat model answering local and basic search. */
-async function settings(baseUrl: string): Promise<string> {
-  const demo = await readFile(join(PROJECT_ROOT, 'fixtures', 'demo', 'settings.yaml'), 'utf8')
-  return demo
-    .replace(
-      'completion_models: {}',
-      [
-        'completion_models:',
-        '  default_completion_model:',
-        '    model_provider: openai',
-        '    model: gpt-4.1-mini',
-        '    api_key: sk-ui-test',
-        `    api_base: ${baseUrl}`,
-        '    retry:',
-        '      max_retries: 0',
-      ].join('\n'),
-    )
-    .replace(
-      /(local_search|basic_search):\n {2}completion_model_id: null/g,
-      '$1:\n  completion_model_id: default_completion_model',
-    )
-}
+const settings = (baseUrl: string) => demoSettingsWithChat(baseUrl, ['local', 'basic'])
 
 describeBrowser('the web UI in headless Chromium', () => {
   let fake: FakeLlm
