@@ -8,25 +8,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { prunePulled, readMarker } from '../../src/storage/object/generations.js'
+import { noModelSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 
-const SETTINGS = [
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'completion_models: {}',
-  'community_reports:',
-  '  completion_model_id: null',
-  'hybrid_search:',
-  '  completion_model_id: null',
-  'vector_store:',
-  '  vector_size: 384',
-  'server:',
-  '  ingest_roots: [shared, looped-root]',
-  '',
-].join('\n')
+const SETTINGS = noModelSettingsYaml(['server:', '  ingest_roots: [shared, looped-root]'])
 
 /** A symlink to itself: every stat, realpath and read of it fails with ELOOP. */
 const loop = (path: string) => symlink(path, path)

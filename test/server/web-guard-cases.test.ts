@@ -7,25 +7,10 @@ import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sniffUpload } from '../../src/server/file-sniff.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
+import { noModelSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 
-const SETTINGS = [
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'completion_models: {}',
-  'community_reports:',
-  '  completion_model_id: null',
-  'hybrid_search:',
-  '  completion_model_id: null',
-  'vector_store:',
-  '  vector_size: 384',
-  'server:',
-  '  allowed_hosts: [Graphrag.Internal, "docs.example:8443"]',
-  '',
-].join('\n')
+const SETTINGS = noModelSettingsYaml(['server:', '  allowed_hosts: [Graphrag.Internal, "docs.example:8443"]'])
 
 /** A request with a Host header of our choosing (fetch does not let one set it). */
 function statusWith(url: string, headers: Record<string, string>, method = 'GET'): Promise<number> {

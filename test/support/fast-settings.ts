@@ -67,3 +67,22 @@ export async function demoSettingsWithChat(baseUrl: string, methods: readonly st
     .replace('completion_models: {}', chat)
     .replace(answering, '$1:\n  completion_model_id: default_completion_model')
 }
+
+/** Settings of a project served with no model at all (no chat model even for hybrid search); `extra` appended. */
+export function noModelSettingsYaml(extra: readonly string[] = []): string {
+  return yaml([
+    'embedding_models:',
+    '  default_embedding_model:',
+    '    model_provider: local',
+    '    model: hashing-384',
+    '    dimensions: 384',
+    'completion_models: {}',
+    'community_reports:',
+    '  completion_model_id: null',
+    'hybrid_search:',
+    '  completion_model_id: null',
+    'vector_store:',
+    '  vector_size: 384',
+    ...extra,
+  ])
+}
