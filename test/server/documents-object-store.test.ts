@@ -12,27 +12,17 @@ import { startServer, type RunningServer } from '../../src/server/start.js'
 import type { ObjectStore } from '../../src/storage/object/object-store.js'
 import { remoteLocation } from '../../src/storage/object/remote.js'
 import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
+import { offlineFastSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 
 const servers = useObjectStoreServers()
 
-const SETTINGS = [
-  'method: fast',
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'community_reports:',
-  '  completion_model_id: null',
+const SETTINGS = offlineFastSettingsYaml([
   'hybrid_search:',
   '  completion_model_id: null',
-  'vector_store:',
-  '  vector_size: 384',
   'server:',
   '  ingest_roots: [shared]',
-  '',
-].join('\n')
+])
 
 type Backend = { yaml: string; store: ObjectStore }
 

@@ -10,29 +10,19 @@ import { runIndex } from '../../src/index/run/runner.js'
 import type { DocumentEntry } from '../../src/server/documents.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { makeDocx } from '../support/documents.js'
+import { offlineFastSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 import { readSse } from './sse.js'
 
-const SETTINGS = [
-  'method: fast',
+const SETTINGS = offlineFastSettingsYaml([
   'input:',
   '  type: auto',
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'community_reports:',
-  '  completion_model_id: null',
   'hybrid_search:',
   '  completion_model_id: null',
-  'vector_store:',
-  '  vector_size: 384',
   'server:',
   '  max_upload_bytes: 65536',
   '  max_upload_expanded_bytes: 1048576',
-  '',
-].join('\n')
+])
 
 const STORY_A = 'Captain Elsa Marr sailed the Windward from Harrowmere to the northern isles in the spring.\n'
 const STORY_B = 'The harbour master of Harrowmere, Tobias Venn, kept a log of every ship that came in.\n'

@@ -9,24 +9,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DocumentEntry } from '../../src/server/documents.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
+import { offlineFastSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 import { readSse } from './sse.js'
 
-const SETTINGS = [
-  'method: fast',
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'community_reports:',
-  '  completion_model_id: null',
-  'basic_search:',
-  '  completion_model_id: null',
-  'vector_store:',
-  '  vector_size: 384',
-  '',
-].join('\n')
+const SETTINGS = offlineFastSettingsYaml(['basic_search:', '  completion_model_id: null'])
 
 type Listing = { documents: DocumentEntry[]; index: boolean }
 

@@ -4,21 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../src/server/start.js'
+import { offlineFastSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 
-const SETTINGS = [
-  'method: fast',
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'community_reports:',
-  '  completion_model_id: null',
-  'vector_store:',
-  '  vector_size: 384',
-  '',
-].join('\n')
+const SETTINGS = offlineFastSettingsYaml()
 
 const BOUNDARY = 'graphrag-test-boundary'
 

@@ -12,25 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { startGatedProxy, type GatedProxy } from '../support/gated-proxy.js'
+import { offlineFastSettingsYaml } from '../support/fast-settings.js'
 import { testdir } from '../support/testdir.js'
 import { readSse } from './sse.js'
 
 /** Offline indexing and answers: local hashing embeddings, no chat model. */
-const OFFLINE = [
-  'method: fast',
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'community_reports:',
-  '  completion_model_id: null',
-  'basic_search:',
-  '  completion_model_id: null',
-  'vector_store:',
-  '  vector_size: 384',
-  '',
-].join('\n')
+const OFFLINE = offlineFastSettingsYaml(['basic_search:', '  completion_model_id: null'])
 
 const TOKENS = { admin: 'admin-token-1', a: 'alpha-token-1', b: 'bravo-token-1' }
 const as = (token: string, init: RequestInit = {}): RequestInit => ({
