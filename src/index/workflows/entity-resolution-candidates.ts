@@ -17,7 +17,7 @@ import {
 import { confirmPairs, type PairSide } from '../operations/entity-resolution/confirm.js'
 import { keyMerges } from '../operations/entity-resolution/key-merges.js'
 import { mergeKey, type ResolutionOptions, withoutNoise } from '../operations/entity-resolution/resolve.js'
-import { preferred } from '../operations/extract-graph/normalize-titles.js'
+import { groupByKey, preferred } from '../operations/extract-graph/normalize-titles.js'
 import type { ModelsUsed, WorkflowContext } from '../workflow.js'
 
 const EMBED_BATCH = 256
@@ -57,13 +57,7 @@ function nameGroups(
   entities: readonly RawEntityRow[],
   key: (name: string) => string,
 ): Map<string, NameGroup & PairSide> {
-  const members = new Map<string, RawEntityRow[]>()
-  for (const e of entities) {
-    const k = key(e.title)
-    const list = members.get(k)
-    if (list === undefined) members.set(k, [e])
-    else list.push(e)
-  }
+  const members = groupByKey(entities, key)
   const groups = new Map<string, NameGroup & PairSide>()
   for (const [k, list] of members) {
     const main = list.reduce(preferred)

@@ -25,11 +25,11 @@ export function preferred(a: RawEntityRow, b: RawEntityRow): RawEntityRow {
   return a.title <= b.title ? a : b
 }
 
-export function normalizeTitles(
+/** The entities of each key, in input order (keys in first-seen order). */
+export function groupByKey(
   entities: readonly RawEntityRow[],
-  relationships: readonly RawRelationshipRow[],
-  key: (title: string) => string = normalizeName,
-): NormalizedGraph {
+  key: (title: string) => string,
+): Map<string, RawEntityRow[]> {
   const groups = new Map<string, RawEntityRow[]>()
   for (const e of entities) {
     const k = key(e.title)
@@ -37,6 +37,15 @@ export function normalizeTitles(
     if (group === undefined) groups.set(k, [e])
     else group.push(e)
   }
+  return groups
+}
+
+export function normalizeTitles(
+  entities: readonly RawEntityRow[],
+  relationships: readonly RawRelationshipRow[],
+  key: (title: string) => string = normalizeName,
+): NormalizedGraph {
+  const groups = groupByKey(entities, key)
   const canonical = new Map<string, string>()
   const merged: RawEntityRow[] = []
   const aliases: EntityAliasRow[] = []
