@@ -6,7 +6,7 @@
  * bearer token gets 401 with a body that echoes it (as some providers do), to check it never leaks.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listenOnLoopback } from './loopback-server.js'
 
 interface FakeRerankRequest {
   path: string
@@ -60,12 +60,11 @@ export async function startFakeReranker(options: { key?: string } = {}): Promise
       send(200, { id: 'r1', results: scored.map((s) => ({ index: s.index, relevance_score: s.score })) })
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const listening = await listenOnLoopback(server)
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: listening.root,
     requests,
     failNext: (count, status) => (failures = { count, status }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: listening.close,
   }
 }

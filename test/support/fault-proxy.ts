@@ -4,8 +4,8 @@
  * the server (`every: 1` faults every request). Headers are passed through untouched, so request
  * signatures stay valid.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type Server } from 'node:http'
+import { forwardRequest, listenOnLoopback } from './loopback-server.js'
 
 /** A reply status, a connection reset, or `stall`: the request is read and never answered. */
 export type Fault = 503 | 500 | 429 | 'reset' | 'stall'
@@ -38,26 +38,13 @@ export async function startFaultProxy(
       res.end('<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>injected</Message></Error>')
       return
     }
-    const upstream = httpRequest(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
-      (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers)
-        reply.pipe(res)
-      },
-    )
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
+    forwardRequest(to, req, res)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
+  const listening = await listenOnLoopback(server)
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: listening.root,
+    port: listening.port,
     injected: () => injected,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: listening.close,
   }
 }

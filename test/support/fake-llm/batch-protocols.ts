@@ -5,7 +5,7 @@
  * request to the batch routes is recorded (URL, headers, body).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listenOnLoopback } from '../loopback-server.js'
 import { readBody, sendJson } from './http.js'
 import type { FakeLlmOptions } from './index.js'
 import { type FakeProvider, startFakeProvider } from './protocols.js'
@@ -73,7 +73,7 @@ export async function startFakeBatchProvider(
   }
 
   async function anthropic(req: IncomingMessage, path: string, body: Record<string, unknown>, res: ServerResponse) {
-    const root = `http://127.0.0.1:${port}/v1/messages/batches`
+    const root = `${listening.root}/v1/messages/batches`
     if (req.method === 'POST' && path === '/v1/messages/batches') {
       const lines = (body.requests as Array<{ custom_id: string; params: unknown }>).map((r) => ({
         key: r.custom_id,
@@ -137,17 +137,13 @@ export async function startFakeBatchProvider(
     })
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
+  const listening = await listenOnLoopback(server)
   return {
-    baseUrl: `http://127.0.0.1:${port}${protocol === 'anthropic' ? '/v1' : '/v1beta'}`,
+    baseUrl: `${listening.root}${protocol === 'anthropic' ? '/v1' : '/v1beta'}`,
     requests,
     sync,
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+      await listening.close()
       await sync.close()
     },
   }

@@ -5,7 +5,7 @@
  * so every prompt kind gets the same format-correct reply as over the OpenAI path.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listenOnLoopback } from '../loopback-server.js'
 import { readBody, sendJson } from './http.js'
 import { type FakeLlm, type FakeLlmOptions, startFakeLlm } from './index.js'
 
@@ -227,18 +227,14 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakeLlm
     })
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
-  const root = `http://127.0.0.1:${port}`
+  const listening = await listenOnLoopback(server)
+  const root = listening.root
   return {
     baseUrl: protocol === 'anthropic' ? `${root}/v1` : protocol === 'gemini' ? `${root}/v1beta` : root,
     requests,
     inner,
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+      await listening.close()
       await inner.close()
     },
   }
