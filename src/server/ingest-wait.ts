@@ -51,7 +51,7 @@ export async function awaitIngest(
   signal: AbortSignal,
   limit = PROGRESS_LIMIT,
 ): Promise<{ status: Status; body: Record<string, unknown> }> {
-  const progress = new BoundedEvents<Record<string, unknown>>(limit, Math.min(PROGRESS_HEAD, limit))
+  const progress = new BoundedEvents<Record<string, unknown>>(limit, Math.min(PROGRESS_HEAD, Math.floor(limit / 2)))
   const shape = seedStages(job.ingest?.patch)
   let result: Record<string, unknown> = {}
   let end: Record<string, unknown> = {}
