@@ -101,6 +101,18 @@ const RELATIONS_ONLY_PARAMS = [
   'rel_temperature',
 ]
 
+/** Every query parameter POST /ingest reads (the OpenAPI document must list each). */
+export const INGEST_QUERY_PARAMETERS = [
+  'incremental',
+  'refresh',
+  'refresh_relations',
+  'progress',
+  'wait',
+  'checkpoint',
+  'inc_rel_only',
+  ...RELATIONS_ONLY_PARAMS,
+]
+
 function numberParam(c: Context, name: string, integer: boolean, min: number, max: number): number | undefined {
   const text = c.req.query(name)
   if (text === undefined) return undefined
