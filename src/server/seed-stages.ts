@@ -27,7 +27,8 @@ const STAGES: Readonly<Record<string, readonly [string, string, string]>> = {
   update_text_embeddings: ['embedding', 'embedding_progress', 'schema_index'],
 }
 
-const RELATIONS_ONLY = ['relation_incremental_start', 'relation_incremental_progress', 'relation_incremental_progress']
+/** A relations-only job's create_chunk_graph; relation_incremental_done (with the counts) comes with the result (index-jobs.ts). */
+const RELATIONS_ONLY = ['relation_incremental_start', 'relation_incremental_progress', 'relation_extraction_done']
 
 /** A relations-only job's figures, sent with its start event: old and new units, window, unit pairs. */
 export type RelationPatchFigures = Readonly<Record<'old' | 'new' | 'window' | 'pairs', number>>
@@ -45,7 +46,8 @@ export function seedStages(
     const phase = detail === 'started' ? 0 : /^(finished|skipped)/.test(detail) ? 2 : 1
     if (patch !== undefined && workflow === 'create_chunk_graph') {
       const event = { ...data, stage: RELATIONS_ONLY[phase], workflow }
-      return [phase === 0 ? { ...event, ...patch } : { ...event, processed: data.current, total: data.total }]
+      if (phase === 0) return [{ ...event, ...patch }]
+      return [phase === 1 ? { ...event, processed: data.current, total: data.total } : event]
     }
     const event = { ...data, stage: stages[phase], workflow }
     if (phase !== 1 || stages[1] !== 'embedding_progress') return [event]
