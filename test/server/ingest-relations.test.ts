@@ -106,6 +106,11 @@ describe('POST /ingest?inc_rel_only=true (real server, fake chat model)', () => 
 
   it('skips the edges that exist and removes none; new_after takes the last old unit by id or human_readable_id', async () => {
     const before = await typedEdges()
+    // The same request again: the run is not resumed away; every edge it finds exists already.
+    const again = await ingest(
+      'inc_rel_only=true&detect_after=true&new_count=3&rel_window=2&rel_truncate=12&rel_temperature=0&wait=true',
+    )
+    expect(await again.json()).toMatchObject({ mode: 'relations_incremental', created: 0, skipped: 3, new: 3 })
     const byId = await ingest(`inc_rel_only=true&new_after=${units.at(-2)!.id}&rel_window=2&wait=true`)
     expect(await byId.json()).toMatchObject({ created: 0, skipped: 1, new: 1, pairs: 1 })
     const byNumber = await ingest(`inc_rel_only=true&new_after=${units.at(-4)!.hrid}&rel_window=3&wait=true`)

@@ -71,6 +71,7 @@ describe('kept and added typed edges', () => {
     row('a1', 'a0', 'llm'),
     row('b1', 'b0', 'llm'),
     row('a1', 'b1', 'cross_document'),
+    row('a5', 'a4', 'llm'),
     row('a2', 'a1', 'sequence', 'sequence'),
     row('gone', 'a0', 'llm'),
   ]
@@ -84,6 +85,7 @@ describe('kept and added typed edges', () => {
       'a1>a0',
       'b1>b0',
       'a1>b1',
+      'a5>a4',
     ])
   })
 
