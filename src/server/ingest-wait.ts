@@ -17,7 +17,7 @@ export const PROGRESS_LIMIT = 200
 const PROGRESS_HEAD = 20
 
 /** The first `head` items and the latest `limit - head`, counting what falls between. */
-export class BoundedEvents<T> {
+class BoundedEvents<T> {
   private readonly first: T[] = []
   private readonly latest: T[] = []
   private total = 0

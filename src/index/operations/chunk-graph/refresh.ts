@@ -77,7 +77,7 @@ function pairsIn(windows: readonly ChunkUnit[][], scope: ReadonlySet<string>): n
   return pairs.size
 }
 
-export const touchesScope = (plan: RefreshPlan, edge: Pick<DraftEdge, 'source' | 'target'>): boolean =>
+const touchesScope = (plan: RefreshPlan, edge: Pick<DraftEdge, 'source' | 'target'>): boolean =>
   plan.scope.has(edge.source) || plan.scope.has(edge.target)
 
 /**
@@ -102,7 +102,7 @@ export function keptTypedEdges(
     .filter((edge) => plan.patch || !touchesScope(plan, edge))
 }
 
-export const edgeKey = (e: Pick<DraftEdge, 'source' | 'target' | 'relation'>): string =>
+const edgeKey = (e: Pick<DraftEdge, 'source' | 'target' | 'relation'>): string =>
   `${e.source}\u0000${e.target}\u0000${e.relation}`
 
 /**
