@@ -26,11 +26,14 @@ type Unit = { id: string; human_readable_id: number; document_id: string }
 
 /** The ids of the indexed documents read from `target` (a file); 404 / 409 when it is not, or no longer, what the index holds. */
 async function indexedDocuments(documents: DocumentCatalog, requested: string, target: string): Promise<string[]> {
-  if ((await stat(target)).isDirectory())
+  const file = await stat(target)
+  if (file.isDirectory())
     throw new RequestError(400, 'path: inc_rel_only=true takes one file (the file whose new units get relations)')
   const name = safeFileName(basename(target))
   const entries = (await documents.list()).filter((e) => e.file === name)
-  if (entries.some((e) => e.status === 'edited' || e.status === 'new'))
+  // The source grown since its copy was ingested (the design's appended chunks) is not in the index yet.
+  const grown = entries.length === 1 && entries[0]!.size !== file.size
+  if (grown || entries.some((e) => e.status === 'edited' || e.status === 'new'))
     throw new RequestError(
       409,
       `path: ${requested} changed since it was indexed; POST /ingest it first, then add its relations with inc_rel_only=true`,

@@ -140,6 +140,13 @@ describe('POST /ingest?inc_rel_only=true (real server, fake chat model)', () => 
       expect(res.status, query).toBe(status)
       expect(((await res.json()) as { detail: string }).detail, query).toContain(message)
     }
+    // Text appended since the file was ingested: it must be ingested first.
+    await writeFile(join(root, 'incoming', 'log.txt'), `${LOG} The watch ended at dawn.`)
+    const grown = await ingest('inc_rel_only=true&new_after=1')
+    expect(grown.status).toBe(409)
+    expect(((await grown.json()) as { detail: string }).detail).toMatch(
+      /log\.txt changed since it was indexed; POST \/ingest it first/,
+    )
     await writeFile(join(root, 'incoming', 'other.txt'), 'A file never ingested.')
     const absent = await post(`${server.url}/ingest?inc_rel_only=true&new_after=1`, { path: 'incoming/other.txt' })
     expect(absent.status).toBe(404)
