@@ -98,5 +98,11 @@ describe('graphrag refresh-relations --source, --window, --truncate (CLI, fake m
     const small = await runCli(['refresh-relations', '--root', root, '--window', '1'])
     expect(small.code).not.toBe(0)
     expect(small.stderr).toContain("option '--window <units>' argument '1' is invalid")
+    // New units without the documents they belong to mean nothing: refused, naming both keys.
+    const stray = await runCli(['refresh-relations', '--root', root], {
+      env: { GRAPHRAG_CHUNK_GRAPH__REFRESH_NEW_UNITS: '2' },
+    })
+    expect(stray.code).not.toBe(0)
+    expect(stray.stderr).toContain('chunk_graph.refresh_new_units: needs chunk_graph.refresh_documents')
   }, 60_000)
 })

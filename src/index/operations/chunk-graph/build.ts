@@ -116,10 +116,8 @@ export async function buildChunkGraph(
   }
   const typed = await call(windows, 'llm')
   const crossTyped = await call(cross, 'cross_document')
-  const proposedTyped = [...typed.edges, ...crossTyped.edges]
-  const refreshed = refresh === undefined ? undefined : refreshedEdges(proposedTyped, refresh.plan, refresh.kept)
-  const typedKept = refresh === undefined ? proposedTyped : [...refresh.kept, ...refreshed!.edges]
-  const all = [...sequence, ...shared, ...cooccurring, ...typedKept]
+  const narrowed = narrowedTypedEdges([...typed.edges, ...crossTyped.edges], refresh)
+  const all = [...sequence, ...shared, ...cooccurring, ...narrowed.edges]
   const unique = dedupeEdges(all)
   const kept = pruneEdges(unique, { minEdgeWeight: options.minEdgeWeight, maxEdgesPerChunk: options.maxEdgesPerChunk })
   return {
@@ -137,16 +135,20 @@ export async function buildChunkGraph(
     calls: typed.calls + crossTyped.calls,
     duplicates: all.length - unique.length,
     pruned: unique.length - kept.length,
-    ...(refresh === undefined
-      ? {}
-      : {
-          refresh: {
-            created: refreshed!.created,
-            skipped: refreshed!.skipped,
-            pairs: refresh.plan.pairs,
-            old: refresh.plan.old,
-            new: refresh.plan.new,
-          },
-        }),
+    ...(narrowed.figures === undefined ? {} : { refresh: narrowed.figures }),
+  }
+}
+
+/** The typed edges a run keeps: all proposed ones, or in a narrowed run the kept ones and those it adds, with its figures. */
+function narrowedTypedEdges(
+  proposed: DraftEdge[],
+  refresh: ChunkGraphOptions['refresh'],
+): { edges: DraftEdge[]; figures?: ChunkGraphResult['refresh'] } {
+  if (refresh === undefined) return { edges: proposed }
+  const { plan, kept } = refresh
+  const added = refreshedEdges(proposed, plan, kept)
+  return {
+    edges: [...kept, ...added.edges],
+    figures: { created: added.created, skipped: added.skipped, pairs: plan.pairs, old: plan.old, new: plan.new },
   }
 }
