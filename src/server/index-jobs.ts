@@ -13,13 +13,15 @@ import { generationPaths } from '../storage/generations.js'
 import { runUpdate, type DocumentChanges } from '../index/run/update.js'
 import { maskUrlSecrets } from '../text/url-secrets.js'
 import type { Project } from './query-service.js'
+import type { RelationPatchFigures } from './seed-stages.js'
 
 export interface JobEvent {
   event?: 'start' | 'result'
   data: Record<string, unknown>
 }
 
-export type JobMode = 'index' | 'update'
+/** `relations`: create_chunk_graph alone over the current index (the relations-only ingest, inc_rel_only). */
+export type JobMode = 'index' | 'update' | 'relations'
 
 /** A job started by POST /ingest: the path it read (as asked, and real), and its figures for the result. */
 export interface IngestOrigin {
@@ -28,6 +30,8 @@ export interface IngestOrigin {
   figures: () => Promise<Record<string, unknown>>
   /** Settings for this run only, as GRAPHRAG_<SECTION>__<KEY> variables (refresh_relations=false). */
   overrides?: Readonly<Record<string, string>>
+  /** A relations-only job's figures (its stream's relation_incremental_* events carry them). */
+  patch?: RelationPatchFigures
 }
 
 /** How long model calls already sent may take to finish (and be cached) once a job is stopped (as Ctrl-C on `index`). */
@@ -123,6 +127,8 @@ export class IndexJob {
     if (this.pendingResult === undefined) return
     const figures = this.ingest === undefined ? {} : await this.ingest.figures()
     const result = { ...this.pendingResult, ...figures }
+    // The design's relations-only stream closes its stages with the counts before the result.
+    if (this.ingest?.patch !== undefined) this.progress({ ...figures, stage: 'relation_incremental_done' })
     this.emit((this.resultEvent = { event: 'result', data: { ...result, stage: 'result', result } }))
   }
 
@@ -181,9 +187,11 @@ export class IndexJobs {
     return this.jobs.get(id)
   }
 
-  /** The latest ingest job that read `path` (as asked, or its real path). */
-  ingestOf(path: string): IndexJob | undefined {
-    return [...this.jobs.values()].reverse().find((job) => job.ingest?.paths.includes(path) === true)
+  /** The latest ingest job that read `path` (as asked, or its real path), of `mode` when given. */
+  ingestOf(path: string, mode?: JobMode): IndexJob | undefined {
+    return [...this.jobs.values()]
+      .reverse()
+      .find((job) => job.ingest?.paths.includes(path) === true && (mode === undefined || job.mode === mode))
   }
 
   /** Starts a run in the background; throws a 409 while another runs. */
@@ -209,7 +217,9 @@ export class IndexJobs {
     }
     // update with no changed documents runs no pipeline: its result says so instead of the run's stats.
     const run =
-      mode === 'index' ? runIndex(options) : runUpdate(options).then((r) => r.upToDate && job.upToDate(r.changes))
+      mode === 'update'
+        ? runUpdate(options).then((r) => r.upToDate && job.upToDate(r.changes))
+        : runIndex(mode === 'relations' ? { ...options, rerunFrom: 'create_chunk_graph' as const } : options)
     run.then(
       () => this.finish(job, undefined),
       (error: unknown) => this.finish(job, error ?? new Error('index run failed')),

@@ -17,20 +17,23 @@ function streamJob(c: Context, jobs: IndexJobs): Response {
   return streamEvents(c, job)
 }
 
-/** `job`'s events as SSE until it ends, each event's data through `shape` (the ingest stream's stage names). */
+/** `job`'s events as SSE until it ends, each event's data through `shape` (the ingest stream's stage names: one or more events each). */
 export function streamEvents(
   c: Context,
   job: IndexJob,
-  shape: (data: Record<string, unknown>) => Record<string, unknown> = (data) => data,
+  shape: (data: Record<string, unknown>) => Array<Record<string, unknown>> = (data) => [data],
 ): Response {
   return streamSSE(c, async (stream) => {
     const controller = new AbortController()
     stream.onAbort(() => controller.abort())
     for await (const event of job.follow(controller.signal)) {
-      await stream.writeSSE({
-        ...(event.event === undefined ? {} : { event: event.event }),
-        data: JSON.stringify(shape(event.data)),
-      })
+      // The start and result events are ours whole; progress events may become several of the design's.
+      const shaped = event.event === undefined ? shape(event.data) : [event.data]
+      for (const data of shaped)
+        await stream.writeSSE({
+          ...(event.event === undefined ? {} : { event: event.event }),
+          data: JSON.stringify(data),
+        })
     }
   })
 }

@@ -20,10 +20,11 @@ import { safeFileName } from './documents.js'
 import { kindOfName } from './file-sniff.js'
 import type { IndexJobs } from './index-jobs.js'
 import { streamEvents } from './index-stream.js'
-import { ingestQuery, streamQuery } from './ingest-params.js'
+import { ingestQuery, relationsOnlyQuery, streamQuery } from './ingest-params.js'
+import { relationsOnlyOrigin } from './ingest-relations.js'
 import { indexContents, ingestFigures } from './ingest-summary.js'
 import { awaitIngest } from './ingest-wait.js'
-import { seedStageEvent } from './seed-stages.js'
+import { seedStages } from './seed-stages.js'
 import { jsonWith, nonEmptyString } from './requests.js'
 
 export const INGEST = z.object({
@@ -42,6 +43,7 @@ export function registerIngestRoutes(
   app.post('/ingest', jsonWith(INGEST), async (c) => {
     const body = c.req.valid('json')
     const query = ingestQuery(c)
+    const relationsOnly = relationsOnlyQuery(c)
     const { settings } = parts.config()
     const running = parts.jobs.running()
     if (running !== undefined) throw new RequestError(409, `an index job is already running (job ${running.id})`)
@@ -49,6 +51,14 @@ export function registerIngestRoutes(
     const roots = await realRoots(configured)
     const requested = resolve(settings.root, body.path)
     const target = await insideRoots(requested, configured, roots)
+    if (relationsOnly !== undefined) {
+      const origin = await relationsOnlyOrigin(settings, parts.documents, relationsOnly, { requested, target })
+      const job = parts.jobs.start('relations', undefined, origin)
+      const accepted = { job: job.id, mode: job.mode, stream: `${parts.base ?? ''}/ingest/stream?job=${job.id}` }
+      if (!query.wait) return c.json(accepted, 202)
+      const outcome = await awaitIngest(job, query.progress, c.req.raw.signal)
+      return c.json({ ...accepted, ...outcome.body }, outcome.status)
+    }
     const { files, skipped } = await collect(target, roots, settings.server.max_upload_bytes)
     if (files.length === 0)
       throw new RequestError(
@@ -90,14 +100,19 @@ export function registerIngestRoutes(
     return c.json({ ...accepted, ...outcome.body }, outcome.status)
   })
   app.get('/ingest/stream', (c) => {
-    const { job: id, path } = streamQuery(c)
-    const job = id !== undefined ? parts.jobs.get(id) : parts.jobs.ingestOf(resolve(parts.config().settings.root, path))
+    const { job: id, path, relationsOnly } = streamQuery(c)
+    const job =
+      id !== undefined
+        ? parts.jobs.get(id)
+        : parts.jobs.ingestOf(resolve(parts.config().settings.root, path), relationsOnly ? 'relations' : undefined)
     if (job === undefined)
       throw new RequestError(
         404,
-        id !== undefined ? `job: no index job ${id}` : `path: no ingest job has read ${path} (POST /ingest starts one)`,
+        id !== undefined
+          ? `job: no index job ${id}`
+          : `path: no ${relationsOnly ? 'relations-only ' : ''}ingest job has read ${path} (POST /ingest${relationsOnly ? '?inc_rel_only=true' : ''} starts one)`,
       )
-    return streamEvents(c, job, seedStageEvent)
+    return streamEvents(c, job, seedStages(job.ingest?.patch))
   })
 }
 

@@ -93,6 +93,50 @@ const seedFlag = (name: string, description: string) => ({
   description,
   schema: { enum: ['true', 'false', '1', '0'] },
 })
+/** A query parameter of the seed design's relations-only ingest (inc_rel_only=true). */
+const relationsParam = (name: string, schema: Record<string, unknown>, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  description: `With inc_rel_only=true: ${description}`,
+  schema,
+})
+const RELATIONS_ONLY_PARAMETERS = [
+  seedFlag(
+    'inc_rel_only',
+    "Relations-only incremental mode: the path's file is in the index; typed chunk-graph edges are sought for its new text units only (with the rel_window - 1 units before them), added to the kept edges, none removed; a job re-runs create_chunk_graph alone. Result: {mode: relations_incremental, created, skipped, pairs, old, new, window}; stages relation_incremental_start / _progress / _done",
+  ),
+  relationsParam(
+    'new_after',
+    { type: 'string' },
+    'the last old text unit (its id or human_readable_id); the units after it are new',
+  ),
+  relationsParam(
+    'detect_after',
+    { enum: ['true', 'false', '1', '0'] },
+    'true: the last new_count units are new (instead of new_after)',
+  ),
+  relationsParam(
+    'new_count',
+    { type: 'integer', minimum: 1 },
+    'with detect_after=true: how many of the last units are new',
+  ),
+  relationsParam(
+    'rel_window',
+    { type: 'integer', minimum: 2 },
+    'units per typed-edge call, sliding by one (default chunk_graph.batch_size)',
+  ),
+  relationsParam(
+    'rel_truncate',
+    { type: 'integer', minimum: 0 },
+    'characters of each unit shown to the model, as tokens at 4 characters a token (chunk_graph.relation_unit_max_tokens for the run)',
+  ),
+  relationsParam(
+    'rel_temperature',
+    { type: 'number', minimum: 0, maximum: 2 },
+    "the typed-edge calls' temperature (chunk_graph.relation_temperature for the run)",
+  ),
+]
 const JOB_STREAM_EVENTS =
   'event: start, data: {stage, detail, current, total}…, event: result, data: {"stage":"done"} (or {"stage":"error","error"}, or {"stage":"interrupted"} when the server stopped)'
 const updateParameter = {
@@ -377,24 +421,25 @@ const DOCUMENT = {
           ),
           seedFlag('wait', 'Wait for the job; the answer carries its result'),
           seedFlag('checkpoint', 'Accepted as true (the default); false is refused'),
+          ...RELATIONS_ONLY_PARAMETERS,
         ],
         requestBody: zodBody(INGEST),
         responses: {
           '202': ok('{job, mode, stream, files, documents, skipped}'),
           '200': ok(
-            'With progress or wait: the same, plus the result (files_processed, chunks_new, chunks_skipped, chunks_total, entities_created, relations_created, elapsed_sec, incremental, refresh, and the run figures) and with progress its events',
+            'With progress or wait: the same, plus the result (files_processed, chunks_new, chunks_skipped, chunks_total, entities_created, relations_created, elapsed_sec, incremental, refresh, and the run figures) and with progress its events: the first 20 and the latest, 200 at most (more: progress_truncated, progress_omitted, progress_events)',
           ),
           '500': error('With progress or wait: the job failed'),
           ...STANDARD_ERRORS,
           '403': error('server.ingest_roots is empty, the path is outside it, or a Host/Origin guard refused'),
-          '404': error('No such path inside the roots'),
-          '409': error('A job is already running'),
+          '404': error('No such path inside the roots; with inc_rel_only, a file not in the index'),
+          '409': error('A job is already running; with inc_rel_only, the file changed since it was indexed'),
         },
       },
     },
     '/ingest/stream': {
       get: {
-        summary: `Progress of an ingest job, as /index/stream but with the seed design's stage names (stage: scan_input, hash_computed, entity_extraction, relates_to, relation_extraction, embedding_progress…; workflow: ours) and the result also as {"stage":"result","result":…}: ${JOB_STREAM_EVENTS}`,
+        summary: `Progress of an ingest job, as /index/stream but with the seed design's stage names (stage: scan_input, hash_computed, entity_extraction, relates_to, relation_extraction, embedding_batch, embedding_progress, schema_index…, relation_incremental_* for a relations-only job; workflow: ours) and the result also as {"stage":"result","result":…}: ${JOB_STREAM_EVENTS}`,
         parameters: [
           { name: 'job', in: 'query', required: false, schema: { type: 'string' } },
           {
@@ -406,6 +451,10 @@ const DOCUMENT = {
             schema: { type: 'string' },
           },
           seedFlag('checkpoint', 'Accepted as true (the default); false is refused'),
+          seedFlag(
+            'inc_rel_only',
+            'With path: the latest relations-only job of that path (POST /ingest?inc_rel_only=true starts one; a GET starts nothing)',
+          ),
         ],
         responses: {
           '200': { description: 'Event stream', content: sse },

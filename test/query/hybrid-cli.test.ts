@@ -34,6 +34,8 @@ interface JsonSource {
   composite_score: number | null
   rel_type: string | null
   rel_conf: number | null
+  final_score: number | null
+  rerank_score: number | null
 }
 interface HybridJson {
   method: string
@@ -173,6 +175,8 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
         'composite_score',
         'rel_type',
         'rel_conf',
+        'final_score',
+        'rerank_score',
         'rank',
         'score',
         'seed_reason',
@@ -182,6 +186,8 @@ describe('graphrag query --method hybrid (CLI, fake OpenAI server)', () => {
       for (const key of ['score_raw', 'base_norm', 'bonus', 'composite_score'] as const)
         expect(typeof s[key]).toBe('number')
       expect(s.composite_score).toBeCloseTo(s.base_norm! + s.bonus!, 12)
+      // No rerank stage: the final score is the composite.
+      expect([s.final_score, s.rerank_score]).toEqual([s.composite_score, null])
     }
     expect(out.sources.map((s) => s.label)).toEqual(out.sources.map((_, i) => `S${i + 1}`))
     for (const w of out.warnings) expect(Object.keys(w)).toEqual(['type', 'detail'])

@@ -27,9 +27,20 @@ interface Row {
   why: string
 }
 interface Out {
-  sources: Array<{ id: string; kind: string }>
+  sources: Array<{ id: string; kind: string; final_score: number | null; rerank_score: number | null }>
   ranking: Row[]
   warnings: Array<{ type: string; detail: string }>
+}
+
+/** Each passage source carries the rerank and final scores of its ranking row. */
+function expectSourceScores(out: Out): void {
+  const byId = new Map(out.ranking.map((r) => [r.id, r]))
+  const passages = out.sources.filter((s) => s.kind === 'text_unit')
+  expect(passages.length).toBeGreaterThan(0)
+  for (const source of passages) {
+    expect(source.rerank_score).toBe(byId.get(source.id)!.rerank_score)
+    expect(source.final_score).toBe(byId.get(source.id)!.final_score)
+  }
 }
 
 let fake: FakeLlm
@@ -59,8 +70,10 @@ const cohere = (extra = '') =>
 
 describe('hybrid search rerank stage', () => {
   let composite: Row[]
+  let plain: Out
   beforeAll(async () => {
-    composite = (await ask('')).out.ranking
+    plain = (await ask('')).out
+    composite = plain.ranking
   })
 
   it('is off by default: final_score is the composite, no rerank score', () => {
@@ -69,6 +82,7 @@ describe('hybrid search rerank stage', () => {
       expect(row.final_score).toBe(row.composite)
       expect(row.rerank_score).toBeNull()
     }
+    expectSourceScores(plain)
   })
 
   it('sends the top_n candidates in composite order (Cohere shape, bearer key from .env) and blends the scores', async () => {
@@ -103,6 +117,9 @@ describe('hybrid search rerank stage', () => {
     expect(composite[0]!.id).not.toBe('u3')
     expect(out.ranking[0]!.final_score).toBeGreaterThan(out.ranking[1]!.final_score)
     expect(out.sources.find((s) => s.kind === 'text_unit')!.id).toBe('u3')
+    // The sources carry the rerank score (without --explain too: they are always in the JSON).
+    expectSourceScores(out)
+    expect(out.sources.find((s) => s.id === 'u3')!.rerank_score).toBeCloseTo(scores.get('u3')!, 12)
   })
 
   it('speaks the TEI shape and retries a 503', async () => {

@@ -8,6 +8,7 @@ import { createApp, type ProjectParts } from '../../src/server/app.js'
 import { DocumentCatalog } from '../../src/server/documents.js'
 import { IndexJobs } from '../../src/server/index-jobs.js'
 import { ModelProbe } from '../../src/server/model-probe.js'
+import { INGEST_QUERY_PARAMETERS } from '../../src/server/ingest-params.js'
 import { OPENAPI } from '../../src/server/openapi.js'
 import { QueryService } from '../../src/server/query-service.js'
 import { INDEX, QUERY } from '../../src/server/requests.js'
@@ -90,5 +91,16 @@ describe('/openapi.json against the app', () => {
     expect(query.properties.community_level).toMatchObject({ type: 'integer', minimum: 0, maximum: 100 })
     // The same body under a workspace, which adds its path parameter.
     expect(paths['/w/{workspace}/index']!.post!.requestBody).toEqual(paths['/index']!.post!.requestBody)
+  })
+})
+
+describe('/openapi.json: the ingest parameters', () => {
+  it('lists every query parameter POST /ingest reads, the relations-only ones included', () => {
+    const ingest = (OPENAPI.paths as unknown as Record<string, { post: { parameters: Array<{ name: string }> } }>)[
+      '/ingest'
+    ]!
+    const names = ingest.post.parameters.map((p) => p.name)
+    for (const name of INGEST_QUERY_PARAMETERS) expect(names, name).toContain(name)
+    expect(INGEST_QUERY_PARAMETERS).toContain('rel_window')
   })
 })

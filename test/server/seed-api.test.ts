@@ -198,6 +198,12 @@ describe('the seed API beside ours (real server, fake chat model)', () => {
     const stages = new Set(body.progress.map((e) => e.stage))
     expect(stages).toContain('scan_input')
     expect(stages).toContain('entity_extraction')
+    // Each group of embedded texts, and the vector tables written when the embeddings end.
+    expect(stages).toContain('embedding_batch')
+    expect(stages).toContain('schema_index')
+    const batch = body.progress.find((e) => e.stage === 'embedding_batch') as Record<string, unknown>
+    expect(batch).toMatchObject({ detail: 'batch_ok' })
+    expect(batch.current).toBeGreaterThan(0)
     expect(body.progress.find((e) => e.stage === 'entity_extraction')!.workflow).toMatch(
       /extract_graph|update_entities/,
     )

@@ -1,5 +1,6 @@
 /** Settings of our own chunk graph (not in Microsoft GraphRAG): the create_chunk_graph workflow and graph search. */
 import { bool, int, num, numList, optionalStr, section, str, strList, strMap } from '../fields.js'
+import { chunkGraphRefresh } from './chunk-graph-refresh.js'
 import { chunkGraphRelations } from './chunk-graph-relations.js'
 
 export const chunkGraph = section(
@@ -57,6 +58,7 @@ export const chunkGraph = section(
       null,
       'Documents (ids or titles) cross-document edges are sought between; both units of a pair must belong to one of them (null = all documents).',
     ),
+    ...chunkGraphRefresh,
   },
   'Chunk graph (graphrag only): typed edges between text units, written to chunk_edges.parquet by create_chunk_graph.',
 )

@@ -12,6 +12,7 @@ import type { WorkflowContext } from '../workflow.js'
 export async function documentScope(
   ctx: WorkflowContext,
   names: readonly string[] | null,
+  key = 'chunk_graph.cross_document_documents',
 ): Promise<Set<string> | undefined> {
   if (names === null) return undefined
   const documents = (await ctx.tables.has(DOCUMENTS.name)) ? await ctx.tables.read(DOCUMENTS) : []
@@ -23,14 +24,23 @@ export async function documentScope(
     for (const d of matches) ids.add(d.id)
   }
   if (unknown.length > 0) {
-    throw new ConfigError(
-      `chunk_graph.cross_document_documents: no document has the id or title ${unknown.map((n) => JSON.stringify(n)).join(', ')}`,
-    )
+    throw new ConfigError(`${key}: no document has the id or title ${unknown.map((n) => JSON.stringify(n)).join(', ')}`)
   }
   return ids
 }
 
 export function chunkGraphFingerprint(s: Settings['chunk_graph']): Record<string, unknown> {
-  const { workers: _workers, cross_document_documents: documents, ...rest } = s
-  return documents === null ? rest : { ...rest, cross_document_documents: documents }
+  const {
+    workers: _workers,
+    cross_document_documents: documents,
+    refresh_documents: refresh,
+    refresh_new_units: newUnits,
+    ...rest
+  } = s
+  // Keys at their defaults stay out, so an index built before they existed resumes.
+  return {
+    ...rest,
+    ...(documents === null ? {} : { cross_document_documents: documents }),
+    ...(refresh === null ? {} : { refresh_documents: refresh, refresh_new_units: newUnits }),
+  }
 }

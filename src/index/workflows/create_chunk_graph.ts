@@ -9,13 +9,10 @@ import { CHUNK_EDGES } from '../../model/chunk-edges.js'
 import { ENTITIES } from '../../model/entities.js'
 import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore } from '../../storage/vector-store.js'
+import { refreshOption } from './chunk-graph-refresh.js'
 import { chunkGraphFingerprint, documentScope } from './chunk-graph-scope.js'
-import {
-  buildChunkGraph,
-  llmWindows,
-  type ChunkGraphResult,
-  type RelationCallOptions,
-} from '../operations/chunk-graph/build.js'
+import { llmWindows } from '../operations/chunk-graph/batches.js'
+import { buildChunkGraph, type ChunkGraphResult, type RelationCallOptions } from '../operations/chunk-graph/build.js'
 import { llmEdges } from '../operations/chunk-graph/llm-edges.js'
 import { createFinalTextUnits } from '../operations/create-final-text-units.js'
 import { chunkGraphUsage, ZERO } from '../operations/estimate-usage.js'
@@ -82,6 +79,19 @@ function record(
     )
 }
 
+/** A narrowed run's figures in the workflow summary (stats.json), where the ingest result reads them. */
+function refreshSummary(refresh: ChunkGraphResult['refresh']): Record<string, number> {
+  if (refresh === undefined) return {}
+  const { created, skipped, pairs, old, new: added } = refresh
+  return {
+    refresh_created: created,
+    refresh_skipped: skipped,
+    refresh_pairs: pairs,
+    refresh_old: old,
+    refresh_new: added,
+  }
+}
+
 export const createChunkGraph = defineWorkflow({
   name: NAME,
   reads: [TEXT_UNITS.name, ENTITIES.name],
@@ -125,6 +135,7 @@ export const createChunkGraph = defineWorkflow({
       relationCalls: relationCalls(s),
       minEdgeWeight: s.min_edge_weight,
       maxEdgesPerChunk: s.max_edges_per_chunk,
+      refresh: await refreshOption(ctx, units),
     }
     const result = await buildChunkGraph(units, await titlesById(ctx), options, {
       ...(chat === undefined ? {} : { chat }),
@@ -144,6 +155,7 @@ export const createChunkGraph = defineWorkflow({
       relation_parse_fallback: result.fallbacks.length,
       duplicates: result.duplicates,
       pruned: result.pruned,
+      ...refreshSummary(result.refresh),
     }
     return { rows: { [CHUNK_EDGES.name]: result.rows.length }, summary }
   },

@@ -29,6 +29,10 @@ export interface HybridSource {
   composite_score: number | null
   rel_type: string | null
   rel_conf: number | null
+  /** The score the rank is by: the composite, or its blend with the rerank stage's score. */
+  final_score: number | null
+  /** The rerank stage's raw score of this source; null when the stage did not score it (off, or past rerank.top_n). */
+  rerank_score: number | null
 }
 
 export interface ContextInput {
@@ -66,6 +70,8 @@ export function seedScores(c: RankedCandidate) {
     composite_score: c.composite,
     rel_type: c.edge?.relation ?? null,
     rel_conf: c.edge?.confidence ?? null,
+    final_score: c.final ?? c.composite,
+    rerank_score: c.rerank?.score ?? null,
   }
 }
 
@@ -94,6 +100,8 @@ export function buildHybridContext(input: ContextInput): HybridContext {
     composite_score: null,
     rel_type: null,
     rel_conf: null,
+    final_score: null,
+    rerank_score: null,
   }
   for (const c of input.ranked.slice(0, input.topN)) {
     const unit = input.units.get(c.id)

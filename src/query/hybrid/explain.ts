@@ -60,8 +60,6 @@ export function explainRows(
     reason: c.reason,
     why: whyIncluded(c, labelOf),
     ...seedScores(c),
-    final_score: c.final ?? c.composite,
-    rerank_score: c.rerank?.score ?? null,
     rerank_norm: c.rerank?.norm ?? null,
   }))
 }

@@ -4,7 +4,7 @@
  * the per-unit token cap, through a real fake model server on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { llmWindows } from '../../../src/index/operations/chunk-graph/build.js'
+import { llmWindows } from '../../../src/index/operations/chunk-graph/batches.js'
 import { llmEdges, type LlmEdgeOptions } from '../../../src/index/operations/chunk-graph/llm-edges.js'
 import { truncateToTokens } from '../../../src/index/operations/chunk-graph/truncate.js'
 import type { ChunkUnit } from '../../../src/index/operations/chunk-graph/types.js'

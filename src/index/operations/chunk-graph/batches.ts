@@ -50,3 +50,22 @@ export function crossDocumentBatches(
 function pairKey(a: string, b: string): string {
   return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`
 }
+
+/**
+ * The overlapping batches of consecutive text units the typed-edge prompt is asked about, cut per
+ * document (documents in order of their first unit): a batch never spans two documents.
+ */
+export function llmWindows(
+  units: readonly ChunkUnit[],
+  llm: { batchSize: number; batchOverlap: number },
+): ChunkUnit[][] {
+  const byDocument = new Map<string, ChunkUnit[]>()
+  for (const unit of units) {
+    const own = byDocument.get(unit.document_id)
+    if (own === undefined) byDocument.set(unit.document_id, [unit])
+    else own.push(unit)
+  }
+  return [...byDocument.values()].flatMap((own) =>
+    slidingWindows(own.length, llm.batchSize, llm.batchOverlap).map(([s, e]) => own.slice(s, e)),
+  )
+}

@@ -6,9 +6,10 @@ import { InternalError } from '../../../errors.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { ChunkEdgeOrigin, ChunkEdgeRow } from '../../../model/chunk-edges.js'
 import { dedupeEdges, pruneEdges, toRows } from './assemble.js'
-import { crossDocumentBatches, slidingWindows } from './batches.js'
+import { crossDocumentBatches, llmWindows } from './batches.js'
 import { cooccurrenceEdges } from './cooccurrence.js'
 import { llmEdges, type FailedBatch, type LlmEdgeOptions } from './llm-edges.js'
+import { refreshedEdges, type RefreshPlan } from './refresh.js'
 import { sequenceEdges } from './sequence.js'
 import { sharedEntityEdges } from './shared-entities.js'
 import type { ChunkUnit, DraftEdge } from './types.js'
@@ -36,6 +37,8 @@ export interface ChunkGraphOptions {
   relationCalls?: RelationCallOptions
   minEdgeWeight: number
   maxEdgesPerChunk: number
+  /** A run narrowed to some documents' typed edges (refresh.ts): its batches and the typed edges kept. */
+  refresh?: { plan: RefreshPlan; kept: readonly DraftEdge[] } | undefined
 }
 
 export type RelationCallOptions = Pick<LlmEdgeOptions, 'temperature' | 'unitMaxTokens' | 'fallbackConfidence'>
@@ -61,25 +64,22 @@ export interface ChunkGraphResult {
   /** Edges removed as duplicates and by pruning. */
   duplicates: number
   pruned: number
+  /** A narrowed run: typed edges added, proposed ones that existed already, and the scope's figures. */
+  refresh?: { created: number; skipped: number; pairs: number; old: number; new: number }
 }
 
-/**
- * The overlapping batches of consecutive text units the typed-edge prompt is asked about, cut per
- * document (documents in order of their first unit): a batch never spans two documents.
- */
-export function llmWindows(
-  units: readonly ChunkUnit[],
-  llm: { batchSize: number; batchOverlap: number },
-): ChunkUnit[][] {
-  const byDocument = new Map<string, ChunkUnit[]>()
-  for (const unit of units) {
-    const own = byDocument.get(unit.document_id)
-    if (own === undefined) byDocument.set(unit.document_id, [unit])
-    else own.push(unit)
-  }
-  return [...byDocument.values()].flatMap((own) =>
-    slidingWindows(own.length, llm.batchSize, llm.batchOverlap).map(([s, e]) => own.slice(s, e)),
+/** Cross-document batches; in a narrowed run only those with a unit of its scope. */
+function crossBatches(units: readonly ChunkUnit[], options: ChunkGraphOptions): ChunkUnit[][] {
+  const { crossDocument, refresh } = options
+  if (crossDocument === null) return []
+  const { documents } = crossDocument
+  const batches = crossDocumentBatches(
+    documents === undefined ? units : units.filter((u) => documents.has(u.document_id)),
+    crossDocument.vectors,
+    crossDocument.threshold,
+    crossDocument.topK,
   )
+  return refresh === undefined ? batches : batches.filter((b) => b.some((u) => refresh.plan.scope.has(u.id)))
 }
 
 export async function buildChunkGraph(
@@ -96,19 +96,9 @@ export async function buildChunkGraph(
     options.cooccurrence == null
       ? []
       : cooccurrenceEdges(units, options.cooccurrence.window, options.cooccurrence.minCount)
-  const { llm, crossDocument } = options
-  const windows = llm === null ? [] : llmWindows(units, llm)
-  const cross =
-    crossDocument === null
-      ? []
-      : crossDocumentBatches(
-          crossDocument.documents === undefined
-            ? units
-            : units.filter((u) => crossDocument.documents?.has(u.document_id)),
-          crossDocument.vectors,
-          crossDocument.threshold,
-          crossDocument.topK,
-        )
+  const { llm, refresh } = options
+  const windows = llm === null ? [] : (refresh?.plan.windows ?? llmWindows(units, llm))
+  const cross = crossBatches(units, options)
   services.onBatches?.(windows.length + cross.length)
   const empty = {
     edges: [] as DraftEdge[],
@@ -126,7 +116,8 @@ export async function buildChunkGraph(
   }
   const typed = await call(windows, 'llm')
   const crossTyped = await call(cross, 'cross_document')
-  const all = [...sequence, ...shared, ...cooccurring, ...typed.edges, ...crossTyped.edges]
+  const narrowed = narrowedTypedEdges([...typed.edges, ...crossTyped.edges], refresh)
+  const all = [...sequence, ...shared, ...cooccurring, ...narrowed.edges]
   const unique = dedupeEdges(all)
   const kept = pruneEdges(unique, { minEdgeWeight: options.minEdgeWeight, maxEdgesPerChunk: options.maxEdgesPerChunk })
   return {
@@ -144,5 +135,20 @@ export async function buildChunkGraph(
     calls: typed.calls + crossTyped.calls,
     duplicates: all.length - unique.length,
     pruned: unique.length - kept.length,
+    ...(narrowed.figures === undefined ? {} : { refresh: narrowed.figures }),
+  }
+}
+
+/** The typed edges a run keeps: all proposed ones, or in a narrowed run the kept ones and those it adds, with its figures. */
+function narrowedTypedEdges(
+  proposed: DraftEdge[],
+  refresh: ChunkGraphOptions['refresh'],
+): { edges: DraftEdge[]; figures?: ChunkGraphResult['refresh'] } {
+  if (refresh === undefined) return { edges: proposed }
+  const { plan, kept } = refresh
+  const added = refreshedEdges(proposed, plan, kept)
+  return {
+    edges: [...kept, ...added.edges],
+    figures: { created: added.created, skipped: added.skipped, pairs: plan.pairs, old: plan.old, new: plan.new },
   }
 }
