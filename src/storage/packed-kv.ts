@@ -9,8 +9,10 @@
  * `FLUSH_MS`, and on `flush()` (the runner calls it when a workflow ends, also when it fails). A
  * process killed in between loses at most those entries; a pack torn mid-write keeps its earlier ones.
  *
- * Precedence, the same in every reader: pack entries over old-layout ones; among packs, ordered by
- * name (which starts with the writer's start time), the later record wins, as it does within a pack.
+ * Precedence, the same in every reader: an old-layout entry over the packs (this version never writes
+ * one: it is there because an older version or another tool put it there, and setting the key again
+ * removes it); among packs, ordered by name (which starts with the writer's start time), the later
+ * record wins, as it does within a pack.
  */
 import { randomBytes } from 'node:crypto'
 import type { KeyValueStore } from './key-value-store.js'
@@ -72,13 +74,16 @@ export class PackedKeyValueStore implements KeyValueStore {
   }
 
   async get(key: string): Promise<string | undefined> {
-    const ref = (await this.loaded()).get(key)
-    if (ref !== undefined) return typeof ref === 'string' ? ref : this.medium.read(ref)
-    return this.legacy.has(key) ? this.medium.readLegacy(key) : undefined
+    const index = await this.loaded()
+    if (this.legacy.has(key)) return this.medium.readLegacy(key)
+    const ref = index.get(key)
+    return typeof ref === 'object' ? this.medium.read(ref) : ref
   }
 
   async set(key: string, value: string): Promise<void> {
     ;(await this.loaded()).set(key, value)
+    // The file would otherwise keep answering in place of the new value.
+    if (this.legacy.delete(key)) await this.medium.deleteLegacy(key)
     await this.enqueue({ key, value })
   }
 
@@ -161,7 +166,7 @@ export class PackedKeyValueStore implements KeyValueStore {
         if (value === undefined) index.delete(key)
         else index.set(key, value)
       })
-    this.legacy = new Set(legacy.filter((k) => !index.has(k)))
+    this.legacy = new Set(legacy)
     return index
   }
 }

@@ -51,7 +51,7 @@ export function packedCacheCases(fresh: () => Promise<PackedCase>): void {
     expect(await reader.get('later-one')).toBe('3')
   })
 
-  it('reads entries of the one-per-key layout; pack entries override them; delete removes both', async () => {
+  it('reads entries of the one-per-key layout; setting such a key replaces it; delete removes both', async () => {
     const { open, legacy } = await fresh()
     await legacy('extract_graph', 'old1', '{"version":1,"reply":"old"}')
     await legacy('extract_graph', 'old2', 'stale')
@@ -68,5 +68,14 @@ export function packedCacheCases(fresh: () => Promise<PackedCase>): void {
     await reader.flush()
     expect(await open().child('extract_graph').keys()).toEqual(['old2'])
     expect(await open().child('extract_graph').get('new')).toBeUndefined()
+  })
+
+  it('an entry put in the one-per-key layout after a pack holds the key answers in its place', async () => {
+    const { open, legacy } = await fresh()
+    const store = open().child('extract_noun_phrases')
+    await store.set('k', '["OURS"]')
+    await store.flush()
+    await legacy('extract_noun_phrases', 'k', '["ANOTHER TAGGER"]')
+    expect(await open().child('extract_noun_phrases').get('k')).toBe('["ANOTHER TAGGER"]')
   })
 }
