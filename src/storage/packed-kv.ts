@@ -43,6 +43,10 @@ export interface PackMedium {
 /** The pack name prefix; a leading dot keeps packs out of the older versions' key listings. */
 export const PACK_PREFIX = '.pack-'
 
+function sizeOf(record: PackRecord): number {
+  return record.key.length + (record.value?.length ?? 0)
+}
+
 /** Names sort by the writer's start time, then by process and a random tail. */
 function writerId(): string {
   return `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`
@@ -63,7 +67,6 @@ export class PackedKeyValueStore implements KeyValueStore {
   private sequence = 0
   /** Bumped after a failed write, whose torn end would hide the batches after it: they go to a new pack. */
   private rotation = 0
-  private failure: unknown
 
   constructor(
     private readonly medium: PackMedium,
@@ -115,36 +118,40 @@ export class PackedKeyValueStore implements KeyValueStore {
     const batch = this.pending
     this.pending = []
     this.pendingBytes = 0
-    if (batch.length > 0) this.writes = this.writes.then(() => this.writeBatch(batch))
-    // One writer per pack: batches go out one after another, in the order they were taken.
-    await this.writes
-    const failure = this.failure
-    this.failure = undefined
-    if (failure !== undefined) throw failure
+    // One writer per pack: batches go out one after another, in the order they were taken. An earlier
+    // batch's failure was reported to its own flush; this one is written all the same.
+    const write = this.writes.catch(() => undefined).then(() => (batch.length > 0 ? this.writeBatch(batch) : undefined))
+    this.writes = write
+    await write
   }
 
   private async writeBatch(batch: PackRecord[]): Promise<void> {
+    const index = await this.loaded()
     try {
       const pack = `${PACK_PREFIX}${this.shared.writer}${this.rotation === 0 ? '' : `~${this.rotation}`}`
       const refs = await this.medium.write(pack, this.sequence++, batch)
-      const index = await this.loaded()
       // A value written again since this batch was taken stays as it is.
       batch.forEach((record, i) => {
         const ref = refs[i]
         if (ref !== undefined && index.get(record.key) === record.value) index.set(record.key, ref)
       })
     } catch (error) {
+      // The entries wait for the next flush, except those set again since (the newer value waits too),
+      // and go to a new pack: a torn end of this one would hide whatever came after it.
       this.rotation++
-      // Kept for the next flush (a timer's flush has no caller to tell).
-      this.failure ??= error
+      const kept = batch.filter((r) => index.get(r.key) === r.value)
+      this.pending = [...kept, ...this.pending]
+      for (const r of kept) this.pendingBytes += sizeOf(r)
+      throw error
     }
   }
 
   private async enqueue(record: PackRecord): Promise<void> {
     this.pending.push(record)
-    this.pendingBytes += record.key.length + (record.value?.length ?? 0)
+    this.pendingBytes += sizeOf(record)
     if (this.pending.length >= FLUSH_ENTRIES || this.pendingBytes >= FLUSH_BYTES) await this.flushOwn()
-    else this.timer ??= setTimeout(() => void this.flushOwn().catch((e) => (this.failure ??= e)), FLUSH_MS)
+    // A timed write that fails keeps its entries waiting: the next flush retries them and reports the error.
+    else this.timer ??= setTimeout(() => void this.flushOwn().catch(() => undefined), FLUSH_MS)
   }
 
   private loaded(): Promise<Map<string, ValueRef>> {

@@ -2,7 +2,7 @@
  * The model cache in a local folder: entries batched into one append-only pack per writing process and
  * partition (src/storage/packed-kv.ts), torn tails ignored, old one-file-per-key entries still read.
  */
-import { readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FileKeyValueStore } from '../../src/storage/key-value-store.js'
@@ -73,6 +73,23 @@ describe('packed cache in a folder', () => {
     await afterCut.set('third', '3')
     await afterCut.flush()
     expect(await keyValueStoreAt(dir).child('p').keys()).toEqual(['first', 'third'])
+  })
+
+  it('a failed write reports its error on flush and keeps its entries, which the next flush writes to a new pack', async () => {
+    const dir = join(await testdir({}), 'cache')
+    const store = keyValueStoreAt(dir).child('p')
+    await store.set('kept', 'reply paid for')
+    await mkdir(dir)
+    await writeFile(join(dir, 'p'), 'a file where the partition folder goes')
+    await expect(store.flush()).rejects.toThrow(/cache[/\\]p/)
+    expect(await store.get('kept')).toBe('reply paid for')
+    await rm(join(dir, 'p'))
+    await store.set('next', 'another')
+    await store.flush()
+    const reader = keyValueStoreAt(dir).child('p')
+    expect(await reader.get('kept')).toBe('reply paid for')
+    expect(await reader.keys()).toEqual(['kept', 'next'])
+    expect((await readdir(join(dir, 'p')))[0]).toMatch(/^\.pack-.*~1$/)
   })
 
   it('keeps old-layout keys and packs apart from temporary files', async () => {
