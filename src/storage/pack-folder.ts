@@ -33,16 +33,18 @@ export class PackFolder implements PackMedium {
     const file = join(this.dir, pack)
     const handle = await open(file, 'r')
     try {
+      const size = (await handle.stat()).size
       let at = 0
-      let want = SLICE
+      let want = Math.min(SLICE, size)
       for (;;) {
         const buffer = Buffer.alloc(want)
         const { bytesRead } = await handle.read(buffer, 0, want, at)
         const scanned = scanRecords(buffer.subarray(0, bytesRead), at)
         for (const r of scanned.records)
           found(r.key, r.deleted ? undefined : { pack: file, offset: r.valueOffset, length: r.valueLength })
-        // The end of the file, or a torn record: what follows is not read.
-        if (scanned.state === 'torn' || bytesRead < want) return
+        // A torn record, or one longer than what is left of the file (its end was cut, or its lengths
+        // are garbage): what follows is not read.
+        if (scanned.state === 'torn' || scanned.next + scanned.needed > size || bytesRead < want) return
         want = Math.max(SLICE, scanned.needed)
         at = scanned.next
       }

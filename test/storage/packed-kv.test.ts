@@ -2,7 +2,7 @@
  * The model cache in a local folder: entries batched into one append-only pack per writing process and
  * partition (src/storage/packed-kv.ts), torn tails ignored, old one-file-per-key entries still read.
  */
-import { mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FileKeyValueStore } from '../../src/storage/key-value-store.js'
@@ -73,6 +73,18 @@ describe('packed cache in a folder', () => {
     await afterCut.set('third', '3')
     await afterCut.flush()
     expect(await keyValueStoreAt(dir).child('p').keys()).toEqual(['first', 'third'])
+  })
+
+  it('a last record whose lengths are garbage (beyond the end of the file) is torn, not a huge read', async () => {
+    const dir = join(await testdir({}), 'cache')
+    const store = keyValueStoreAt(dir).child('p')
+    await store.set('first', 'one')
+    await store.flush()
+    const [pack] = await readdir(join(dir, 'p'))
+    const header = Buffer.alloc(13)
+    header.writeUInt32LE(0xfffffff0, 9)
+    await appendFile(join(dir, 'p', pack!), Buffer.concat([header, Buffer.from('key')]))
+    expect(await keyValueStoreAt(dir).child('p').keys()).toEqual(['first'])
   })
 
   it('a failed write reports its error on flush and keeps its entries, which the next flush writes to a new pack', async () => {
