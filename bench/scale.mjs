@@ -1,10 +1,13 @@
 // `npm run bench:scale`: indexes generated corpora (distinct text from a seeded generator) with the standard
-// method and an instant fake model; prints wall time, peak RSS of the index process and time per workflow,
-// then, for two sizes or more, each workflow's time per token relative to the smallest size (1.0 = linear).
+// method and an instant fake model, two kinds at each size: `recurring` (a main cast of 20 names recurs
+// across every document, as real corpora's main entities do) and `distinct` (no recurring names); prints
+// wall time, CPU time and peak RSS of the index process, the files in its model cache and the time per
+// workflow, then, for two sizes or more, each workflow's time per token relative to the smallest size.
 // Usage: node bench/scale.mjs [sizes in tokens, comma-separated; default 1000000,10000000] [--save FILE]
-//        [--keep] (leave each corpus folder and index in place and print where) [--profile] (node --cpu-prof
-//        into <folder>/profile, implies --keep) [--update] (then add one ~1,500-token document and time
-//        `graphrag update` the same way: wall, peak RSS, model calls)
+//        [--corpus recurring|distinct] (one kind only) [--keep] (leave each corpus folder and index in
+//        place and print where) [--profile] (node --cpu-prof into <folder>/profile, implies --keep)
+//        [--update] (then add one ~1,500-token document and time `graphrag update` the same way: wall,
+//        peak RSS, model calls)
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,8 +18,13 @@ import { timedRun } from './timed-run.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
-const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--save')
+const positional = args.filter((a, i) => !a.startsWith('--') && !['--save', '--corpus'].includes(args[i - 1]))
 const saveAt = args.indexOf('--save')
+const corpusAt = args.indexOf('--corpus')
+/** Names recurring across every document, per corpus kind. */
+const CORPORA = { recurring: 20, distinct: 0 }
+const KINDS = corpusAt >= 0 ? [args[corpusAt + 1]] : Object.keys(CORPORA)
+for (const kind of KINDS) if (!(kind in CORPORA)) throw new Error(`--corpus: ${kind} is not one of recurring, distinct`)
 const PROFILE = args.includes('--profile')
 const KEEP = PROFILE || args.includes('--keep')
 const UPDATE = args.includes('--update')
@@ -45,7 +53,14 @@ function indexProcess(dir, command = 'index') {
   return timedRun(argv, { cwd: root })
 }
 
-async function scaleOnce(tokens) {
+/** Files under the cache folder: one per model call before cache packs, a few per workflow since. */
+function countFiles(dir) {
+  let files = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) files++
+  return files
+}
+
+async function scaleOnce(tokens, kind) {
   const fake = await startFakeLlm({ embeddingDimension: VECTOR_SIZE })
   // The server records every request; the bench only needs their number, not their bodies in its memory.
   const counted = { calls: 0 }
@@ -56,8 +71,12 @@ async function scaleOnce(tokens) {
   }
   const drain = setInterval(count, 1000)
   const dir = mkdtempSync(join(tmpdir(), 'graphrag-bench-scale-'))
-  // A main cast of 20 names recurs across every document, as real corpora's main entities do.
-  writeCorpus(join(dir, 'input'), { tokens, seed: 11, countTokens: (t) => tokenizer.count(t), recurring: 20 })
+  writeCorpus(join(dir, 'input'), {
+    tokens,
+    seed: 11,
+    countTokens: (t) => tokenizer.count(t),
+    recurring: CORPORA[kind],
+  })
   writeFileSync(
     join(dir, 'settings.yaml'),
     [
@@ -72,6 +91,7 @@ async function scaleOnce(tokens) {
   const calls = count()
   if (run.code !== 0) throw new Error(`index of ${tokens} tokens failed (${run.code}):\n${run.stderr.slice(-4000)}`)
   const stats = JSON.parse(readFileSync(join(dir, 'output', 'stats.json'), 'utf8'))
+  const cacheFiles = countFiles(join(dir, 'cache'))
   counted.calls = 0
   const update = UPDATE ? await updateOnce(dir, count) : undefined
   clearInterval(drain)
@@ -87,7 +107,20 @@ async function scaleOnce(tokens) {
   const rowsOf = (table) => Object.values(stats.workflows).find((w) => w.rows?.[table] !== undefined)?.rows[table]
   const chunks = rowsOf('text_units')
   const edgesPerChunk = Number((rowsOf('chunk_edges') / chunks).toFixed(2))
-  return { tokens, wall, peakMb: Math.round(run.peakMb), calls, chunks, edgesPerChunk, perWorkflow, update }
+  const cpu = Number(run.cpuSeconds.toFixed(1))
+  return {
+    tokens,
+    kind,
+    wall,
+    cpu,
+    peakMb: Math.round(run.peakMb),
+    calls,
+    cacheFiles,
+    chunks,
+    edgesPerChunk,
+    perWorkflow,
+    update,
+  }
 }
 
 /** Adds one generated document of ~1,500 tokens (another seed) and times `graphrag update`. */
@@ -105,6 +138,7 @@ async function updateOnce(dir, count) {
 
 /** Each workflow's seconds at every size, and its time per token relative to the first size. */
 function printRatios(results) {
+  console.log(`\n${results[0].kind} corpus:`)
   const [first] = results
   const sizes = results.map((r) => `${(r.tokens / 1e6).toFixed(1)} M`.padStart(9))
   const ratios = results.slice(1).map((r) => `per-token ×${(r.tokens / first.tokens).toFixed(0)}`.padStart(15))
@@ -131,18 +165,22 @@ function printRatios(results) {
 }
 
 const results = []
-for (const tokens of SIZES) {
-  const r = await scaleOnce(tokens)
-  results.push(r)
-  console.log(
-    `\n${(tokens / 1e6).toFixed(1)} M tokens: wall ${r.wall.toFixed(1)} s, peak RSS ${r.peakMb} MB (target < 1536 MB), ${r.calls} model calls, ${r.chunks} chunks, ${r.edgesPerChunk} chunk edges per chunk`,
-  )
-  for (const [name, w] of Object.entries(r.perWorkflow))
-    console.log(`  ${name.padEnd(28)} ${String(w.seconds).padStart(8)} s  peak ${w.peakMb} MB`)
-  if (r.update !== undefined)
+for (const kind of KINDS) {
+  const ofKind = []
+  for (const tokens of SIZES) {
+    const r = await scaleOnce(tokens, kind)
+    ofKind.push(r)
     console.log(
-      `  then graphrag update adding one ~1,500-token document: wall ${r.update.wall.toFixed(1)} s, peak RSS ${r.update.peakMb} MB, ${r.update.calls} model calls`,
+      `\n${(tokens / 1e6).toFixed(1)} M tokens, ${kind} corpus: wall ${r.wall.toFixed(1)} s, CPU ${r.cpu} s, peak RSS ${r.peakMb} MB (target < 1024 MB), ${r.calls} model calls, ${r.cacheFiles} cache files, ${r.chunks} chunks, ${r.edgesPerChunk} chunk edges per chunk`,
     )
+    for (const [name, w] of Object.entries(r.perWorkflow))
+      console.log(`  ${name.padEnd(28)} ${String(w.seconds).padStart(8)} s  peak ${w.peakMb} MB`)
+    if (r.update !== undefined)
+      console.log(
+        `  then graphrag update adding one ~1,500-token document: wall ${r.update.wall.toFixed(1)} s, peak RSS ${r.update.peakMb} MB, ${r.update.calls} model calls`,
+      )
+  }
+  if (ofKind.length > 1) printRatios(ofKind)
+  results.push(...ofKind)
 }
-if (results.length > 1) printRatios(results)
 if (saveAt >= 0) writeFileSync(args[saveAt + 1], JSON.stringify(results, null, 2))

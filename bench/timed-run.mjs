@@ -1,7 +1,10 @@
 // One CLI process under GNU time (`/usr/bin/time -v`), for the peak RSS of that process itself.
 import { spawn } from 'node:child_process'
 
-/** Runs `argv` (a command and its arguments) under GNU time; resolves with its exit code, stderr and peak RSS in MB. */
+/**
+ * Runs `argv` (a command and its arguments) under GNU time; resolves with its exit code, stderr, peak RSS
+ * in MB and CPU seconds (user + system: on a loaded machine a steadier figure than the wall time).
+ */
 export function timedRun(argv, { cwd, env = {} }) {
   return new Promise((done) => {
     const child = spawn('/usr/bin/time', ['-v', ...argv], {
@@ -16,6 +19,9 @@ export function timedRun(argv, { cwd, env = {} }) {
         code,
         stderr,
         peakMb: Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024,
+        cpuSeconds:
+          Number(/User time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] ?? NaN) +
+          Number(/System time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] ?? NaN),
       }),
     )
   })

@@ -94,7 +94,8 @@ export async function runPromptTune(partial: Partial<PromptTuneOptions>): Promis
   )
   const embedder = o.selectionMethod === 'auto' ? embedderOf(settings, session.registry) : undefined
   const sample = await step('select chunks', () => selectSample(corpus, selectionOf(o), embedder))
-  const learnt = await learn(session, o, sample)
+  // The cache writes in batches: the replies learnt cost are kept even when a later step fails.
+  const learnt = await learn(session, o, sample).finally(() => session.cache.flush())
   const { examples, exampleTypes, typesDiscovered } = learnt
   const values = { ...learnt, entityTypes: typesDiscovered ? exampleTypes : undefined }
   const prompts = buildPrompts(values, {
@@ -131,6 +132,7 @@ interface Session {
   reporter: Reporter
   log: Logger
   registry: ModelRegistry
+  cache: ReturnType<typeof createCache>
   chat: ChatModel
   step: Step
 }
@@ -148,8 +150,9 @@ function openSession(o: PromptTuneOptions): Session {
   const chatId = settings.extract_graph.completion_model_id
   const embeddingIds = o.selectionMethod === 'auto' ? [settings.embed_text.embedding_model_id] : []
   rejectPlaceholderKeys(settings, { chat: [chatId], embedding: embeddingIds }, apiKeyOrigins)
+  const cache = createCache(settings, o.cache)
   const registry = createModelRegistry(settings, {
-    cache: createCache(settings, o.cache),
+    cache,
     log,
     apiKeyOrigins,
     noCache: !o.cache,
@@ -160,7 +163,7 @@ function openSession(o: PromptTuneOptions): Session {
   log.info(
     `prompt-tune: ${settings.root}, selection ${o.selectionMethod}, types ${o.discoverEntityTypes ? o.typeStrategy : 'from settings'}`,
   )
-  return { settings, reporter, log, registry, chat, step: stepRunner(reporter) }
+  return { settings, reporter, log, registry, cache, chat, step: stepRunner(reporter) }
 }
 
 interface Learnt {

@@ -1,6 +1,8 @@
 /**
- * String key-value storage with partitions (`child`), used by the LLM and noun-phrase caches.
- * File layout: `<base>/<child>/<key>`, one file per entry, written atomically.
+ * String key-value storage with partitions (`child`), used by the LLM and noun-phrase caches (whose
+ * store on disk and in object storage is packed-kv.ts) and the batch state.
+ * FileKeyValueStore's layout: `<base>/<child>/<key>`, one file per entry, written atomically (the
+ * cache's layout before packs, still read by them).
  */
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -13,6 +15,8 @@ export interface KeyValueStore {
   delete(key: string): Promise<void>
   keys(): Promise<string[]>
   child(name: string): KeyValueStore
+  /** Makes every write so far durable (stores that batch writes hold them until then). */
+  flush(): Promise<void>
 }
 
 export class FileKeyValueStore implements KeyValueStore {
@@ -48,6 +52,9 @@ export class FileKeyValueStore implements KeyValueStore {
   child(name: string): KeyValueStore {
     return new FileKeyValueStore(join(this.baseDir, name))
   }
+
+  /** Each write is durable when it returns. */
+  async flush(): Promise<void> {}
 }
 
 export class MemoryKeyValueStore implements KeyValueStore {
@@ -78,6 +85,8 @@ export class MemoryKeyValueStore implements KeyValueStore {
     }
     return child
   }
+
+  async flush(): Promise<void> {}
 }
 
 /** A store that keeps nothing: `cache.type: none` and `--no-cache`. */
@@ -93,4 +102,5 @@ export class NullKeyValueStore implements KeyValueStore {
   child(): KeyValueStore {
     return this
   }
+  async flush(): Promise<void> {}
 }

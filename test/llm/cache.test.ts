@@ -142,6 +142,32 @@ describe('embedding cache (per text)', () => {
     expect(vectors).toEqual(await embedder({}).embed(changed))
   })
 
+  it('stores a vector as the base64 of its float64 bytes, exactly, and still reads the JSON arrays of earlier versions', async () => {
+    const cache = new MemoryKeyValueStore()
+    const [cold] = await embedder({ cache }).embed(['stored exactly'])
+    const [key] = await cache.keys()
+    const entry = JSON.parse((await cache.get(key!))!)
+    expect(Object.keys(entry).sort()).toEqual(['float64', 'version'])
+    expect(Buffer.from(entry.float64, 'base64')).toHaveLength(8 * cold!.length)
+    let before = fake.requests.length
+    expect(await embedder({ cache }).embed(['stored exactly'])).toEqual([cold])
+    // Doubles that float32 (or a rounded decimal) would change, under the same key, in the earlier format.
+    const earlier = [1 / 3, -2.5e-300, 0.1, 123456789.12345679]
+    await cache.set(key!, JSON.stringify({ version: 1, vector: earlier }))
+    expect(await embedder({ cache }).embed(['stored exactly'])).toEqual([earlier])
+    await cache.set(
+      key!,
+      JSON.stringify({ version: 1, float64: Buffer.from(Float64Array.from(earlier).buffer).toString('base64') }),
+    )
+    expect(await embedder({ cache }).embed(['stored exactly'])).toEqual([earlier])
+    expect(fake.requests.length).toBe(before)
+    // A value cut short is a miss, asked again.
+    await cache.set(key!, JSON.stringify({ version: 1, float64: 'AAAA' }))
+    before = fake.requests.length
+    expect(await embedder({ cache }).embed(['stored exactly'])).toEqual([cold])
+    expect(fake.requests.length).toBe(before + 1)
+  })
+
   it('packs the misses alone into full batches, and sends a repeated text once', async () => {
     const cache = new MemoryKeyValueStore()
     await embedder({ cache }).embed(passages.filter((_, i) => i % 2 === 0))

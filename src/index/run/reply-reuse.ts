@@ -127,6 +127,10 @@ class ReusingStore implements KeyValueStore {
     return this.inner.keys()
   }
 
+  flush(): Promise<void> {
+    return this.inner.flush()
+  }
+
   child(name: string): KeyValueStore {
     return new ReusingStore(
       this.inner.child(name),

@@ -86,6 +86,8 @@ export async function runWorkflow(
       deps.shard === undefined || workflow.prefetch === undefined
         ? await workflow.run(ctx)
         : await workflow.prefetch(ctx, deps.shard)
+    // The cache writes its entries in batches: the workflow's last ones go out before it counts as done.
+    await deps.cache.flush()
     await tables.commit()
     const seconds = (performance.now() - started) / 1000
     deps.stats.workflows[name] = statsEntry(recorder, seconds, memory.stop(), {
@@ -120,6 +122,7 @@ export async function runWorkflow(
     return { stop: result.stop === true }
   } catch (error) {
     const memoryFigures = memory.stop()
+    await keepCachedReplies(deps)
     await tables.discard()
     const fatal = guard.fatal()
     // After a rejected key every item fails the same way; a re-run would not help, so no retry hint.
@@ -142,6 +145,16 @@ export async function runWorkflow(
       `error running workflow ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     )
     throw failure
+  }
+}
+
+/** The replies paid for before a failure stay in the cache, so a re-run asks only for the failed items. */
+async function keepCachedReplies(deps: RunWorkflowDeps): Promise<void> {
+  try {
+    await deps.cache.flush()
+  } catch (flushError) {
+    // The workflow's own error is the one reported; this one only costs the re-run some calls.
+    deps.log.warn(`could not write the cache: ${flushError instanceof Error ? flushError.message : String(flushError)}`)
   }
 }
 

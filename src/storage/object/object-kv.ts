@@ -1,82 +1,72 @@
 /**
- * The cache in a container or bucket, shared by runs on several machines at once: one object per
- * entry, created with a create-only write, so an entry is written once and whole; a second
- * writer of the same key (another machine that asked the model meanwhile) keeps the first reply.
+ * The cache in a container or bucket, shared by runs on several machines at once. Objects cannot be
+ * appended to, so each flush of a partition's entries writes one pack object whole
+ * (`<partition>/.pack-<writer>.<sequence>`, create-only: no writer ever replaces another's), and a
+ * partition's packs are all read when it is first used (packed-kv.ts). Entries of the older layout,
+ * one object per key, are listed at the same time and read when asked for.
  *
- * Each partition is listed once, when it is first read: a key that was not there is a miss at
- * once, without a request. A run that starts on an empty cache (a new corpus, a fresh CI job)
- * would otherwise pay a read that misses before every model call. Entries another machine
- * writes after the listing are not seen by this run (it may ask the model for them again; the
- * first reply stays in the store); the final run after a sharded matrix starts after the
- * shards, so it lists everything they wrote.
+ * Entries another machine writes after this run read a partition are not seen by this run (it may ask
+ * the model for them again); the final run after a sharded matrix starts after the shards, so it reads
+ * everything they wrote.
  */
-import { FileKeyValueStore, type KeyValueStore } from '../key-value-store.js'
-import { ConditionFailedError, joinKey, type ObjectStore } from './object-store.js'
+import type { KeyValueStore } from '../key-value-store.js'
+import { PackFolder } from '../pack-folder.js'
+import { encodeRecords, scanRecords, type PackRecord } from '../pack-format.js'
+import { PACK_PREFIX, PackedKeyValueStore, type PackMedium, type ValueRef } from '../packed-kv.js'
+import { joinKey, type ObjectStore } from './object-store.js'
 import { remoteAt } from './remote.js'
 
-class ObjectKeyValueStore implements KeyValueStore {
-  /** The partition's keys as listed when it was first read, plus those this process wrote since. */
-  private present: Promise<Set<string>> | undefined
-  private readonly children = new Map<string, ObjectKeyValueStore>()
-
+class ObjectPacks implements PackMedium {
   constructor(
     private readonly store: ObjectStore,
     private readonly prefix: string,
   ) {}
 
-  async get(key: string): Promise<string | undefined> {
-    if (!key.includes('/') && !(await this.listed()).has(key)) return undefined
+  /** The objects directly in this partition (not those of its children). */
+  async list(): Promise<{ packs: string[]; legacy: string[] }> {
+    const base = this.prefix === '' ? '' : `${this.prefix}/`
+    const names = (await this.store.list(base)).map((o) => o.key.slice(base.length)).filter((k) => !k.includes('/'))
+    return {
+      packs: names.filter((n) => n.startsWith(PACK_PREFIX)),
+      legacy: names.filter((n) => n !== '' && !n.startsWith('.')),
+    }
+  }
+
+  async scan(pack: string, found: (key: string, value: ValueRef | undefined) => void): Promise<void> {
+    const object = await this.store.get(joinKey(this.prefix, pack))
+    if (object === undefined) return
+    const bytes = Buffer.from(object.body.buffer, object.body.byteOffset, object.body.byteLength)
+    for (const r of scanRecords(bytes, 0).records)
+      found(r.key, r.deleted ? undefined : bytes.toString('utf8', r.valueOffset, r.valueOffset + r.valueLength))
+  }
+
+  /** Values of object packs are kept in memory when read (`scan`); there is no place to read them from. */
+  async read(ref: { pack: string }): Promise<string> {
+    throw new Error(`cache pack ${ref.pack}: values of object-store packs are held in memory`)
+  }
+
+  async readLegacy(key: string): Promise<string | undefined> {
     const object = await this.store.get(joinKey(this.prefix, key))
     return object === undefined ? undefined : new TextDecoder().decode(object.body)
   }
 
-  async set(key: string, value: string): Promise<void> {
-    try {
-      await this.store.put(joinKey(this.prefix, key), value, { ifAbsent: true })
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error
-    }
-    ;(await this.present)?.add(key)
-  }
-
-  async delete(key: string): Promise<void> {
+  async deleteLegacy(key: string): Promise<void> {
     await this.store.delete(joinKey(this.prefix, key))
-    ;(await this.present)?.delete(key)
   }
 
-  async keys(): Promise<string[]> {
-    return (await this.list()).sort()
+  async write(pack: string, sequence: number, records: readonly PackRecord[]): Promise<Array<ValueRef | undefined>> {
+    const name = `${pack}.${String(sequence).padStart(6, '0')}`
+    await this.store.put(joinKey(this.prefix, name), encodeRecords(records).bytes, { ifAbsent: true })
+    return records.map((r) => r.value)
   }
 
-  child(name: string): KeyValueStore {
-    let child = this.children.get(name)
-    if (child === undefined)
-      this.children.set(name, (child = new ObjectKeyValueStore(this.store, joinKey(this.prefix, name))))
-    return child
-  }
-
-  private listed(): Promise<Set<string>> {
-    if (this.present === undefined) {
-      this.present = this.list().then((keys) => new Set(keys))
-      // A failed listing is not kept: the next read lists again (and reports the store's error).
-      this.present.catch(() => {
-        this.present = undefined
-      })
-    }
-    return this.present
-  }
-
-  /** The entries directly in this partition (not those of its children). */
-  private async list(): Promise<string[]> {
-    const base = this.prefix === '' ? '' : `${this.prefix}/`
-    return (await this.store.list(base))
-      .map((o) => o.key.slice(base.length))
-      .filter((k) => k !== '' && !k.includes('/') && !k.startsWith('.'))
+  child(name: string): PackMedium {
+    return new ObjectPacks(this.store, joinKey(this.prefix, name))
   }
 }
 
-/** The cache at `dir`: a folder, or the container or bucket that cache.storage names. */
+/** The model cache at `dir`: a folder, or the container or bucket that cache.storage names. */
 export function keyValueStoreAt(dir: string): KeyValueStore {
   const loc = remoteAt(dir)
-  return loc === undefined ? new FileKeyValueStore(dir) : new ObjectKeyValueStore(loc.store(), loc.prefix)
+  return new PackedKeyValueStore(loc === undefined ? new PackFolder(dir) : new ObjectPacks(loc.store(), loc.prefix))
 }
