@@ -20,7 +20,7 @@ import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { StorageError } from '../../errors.js'
 import { writeFileAtomic } from '../atomic-write.js'
-import { parseJson } from '../fs-errors.js'
+import { parseJson, readMarker } from '../fs-errors.js'
 import { inParallel, localFiles } from './folder-sync.js'
 import { ConditionFailedError, joinKey } from './object-store.js'
 import type { RemoteLocation } from './remote.js'
@@ -79,7 +79,7 @@ export async function restoreWork(
   // Not restored (a run started with --no-resume), but its etag is kept: this run's saves replace it conditionally.
   if (found === undefined || found.state.origin !== origin || !restore) return { restored: false, etag: found?.etag }
   const marker = savedMarker(workDir)
-  if (localCurrent && (await readText(marker)) === found.state.id) return { restored: false, etag: found.etag }
+  if (localCurrent && (await readMarker(marker)) === found.state.id) return { restored: false, etag: found.etag }
   // Into a temporary sibling, then renamed: a killed restore never leaves a half work folder.
   const partial = `${workDir}.restoring-${process.pid}`
   await rm(partial, { recursive: true, force: true })
@@ -231,9 +231,4 @@ export function workSaver(
 function ignoreMissing(error: unknown): undefined {
   if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
   throw error
-}
-
-async function readText(file: string): Promise<string | undefined> {
-  const text = await readFile(file, 'utf8').catch(() => undefined)
-  return text?.trim() || undefined
 }
