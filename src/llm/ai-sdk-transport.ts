@@ -18,6 +18,7 @@ import { redactUrls } from './safe-url.js'
 import { retryAfterMs, unreachableCode } from './client.js'
 import { AttemptFailure, BlankReplyFailure, isCapacityFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
+import { checkedEmbedding, meterReply, type StatedTokens } from './reply-tokens.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
 import type { ChatMessage } from './types.js'
 
@@ -37,7 +38,6 @@ export interface AiSdkOptions {
 }
 
 export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTransport {
-  const estimatePrompt = (call: ChatCall) => call.messages.reduce((n, m) => n + 3 + options.countTokens(m.content), 3)
   const language = (): LanguageModelV3 => {
     if (options.language === undefined) throw new AttemptFailure('this provider has no chat models', notRetryable)
     return options.language
@@ -57,11 +57,7 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
       } finally {
         request.release()
       }
-      const tokens = {
-        promptTokens: usage.inputTokens.total ?? estimatePrompt(call),
-        completionTokens: usage.outputTokens.total ?? options.countTokens(content),
-      }
-      call.meter.tokens(tokens.promptTokens, tokens.completionTokens)
+      const tokens = meterReply(call, content, statedTokens(usage), options.countTokens)
       if (content.trim() === '') throw new BlankReplyFailure("the reply's message content is empty")
       if (call.responseFormat === undefined) return { content, usage: tokens }
       return { content, usage: tokens, json: parseStructuredReply(content, call.responseFormat) }
@@ -91,11 +87,7 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
         throw toFailure(error, call.signal, request, options)
       } finally {
         request.release()
-        if (opened)
-          call.meter.tokens(
-            usage?.inputTokens.total ?? estimatePrompt(call),
-            usage?.outputTokens.total ?? options.countTokens(text),
-          )
+        if (opened) meterReply(call, text, statedTokens(usage), options.countTokens)
       }
     },
 
@@ -130,20 +122,16 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
       } finally {
         request.release()
       }
-      if (vectors.length !== call.input.length || vectors.some((v) => !Array.isArray(v) || v.length === 0)) {
-        throw new AttemptFailure(
-          `embedding reply has ${vectors.length} vectors for ${call.input.length} inputs`,
-          invalidReplyKind,
-        )
-      }
-      call.meter.tokens(tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0), 0)
-      return { vectors }
+      return checkedEmbedding(call, vectors, tokens, options.countTokens)
     },
   }
 }
 
 const notRetryable = { kind: 'invalid_reply', retryable: false } as const
 const invalidReplyKind = { kind: 'invalid_reply', retryable: true } as const
+
+const statedTokens = (usage: LanguageModelV3Usage | undefined): StatedTokens | undefined =>
+  usage === undefined ? undefined : { prompt: usage.inputTokens.total, completion: usage.outputTokens.total }
 
 /** The caller's signal plus the request timeout, remembering which of the two fired. */
 function timed(outer: AbortSignal | undefined, timeoutMs: number) {

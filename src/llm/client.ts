@@ -10,6 +10,7 @@ import { causeChain } from '../errors.js'
 import { callSignal } from './call-signal.js'
 import { AttemptFailure, BlankReplyFailure, isCapacityFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
+import { checkedEmbedding, meterReply, replyTokens, type StatedTokens } from './reply-tokens.js'
 import { redactUrls, safeUrl } from './safe-url.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
 import type { ResponseFormat } from './types.js'
@@ -87,11 +88,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
         throw toFailure(error, call.signal, endpoint, errors)
       } finally {
         own.release()
-        if (opened)
-          call.meter.tokens(
-            usage?.prompt_tokens ?? estimatePrompt(call, options.countTokens),
-            usage?.completion_tokens ?? options.countTokens(text),
-          )
+        if (opened) meterReply(call, text, statedTokens(usage), options.countTokens)
       }
     },
 
@@ -113,8 +110,8 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
   }
 }
 
-const estimatePrompt = (call: ChatCall, countTokens: (text: string) => number) =>
-  call.messages.reduce((n, m) => n + 3 + countTokens(m.content), 3)
+const statedTokens = (usage: OpenAI.CompletionUsage | null | undefined): StatedTokens | undefined =>
+  usage == null ? undefined : { prompt: usage.prompt_tokens, completion: usage.completion_tokens }
 
 /**
  * A chat completion body (from the SDK, or one line of a provider batch) as the reply callers get:
@@ -125,10 +122,7 @@ export function chatReplyFrom(reply: unknown, call: ChatCall, countTokens: (text
   const stated =
     typeof reply === 'object' && reply !== null ? (reply as Partial<OpenAI.ChatCompletion>).usage : undefined
   const content = textOf(reply)
-  const usage = {
-    promptTokens: stated?.prompt_tokens ?? estimatePrompt(call, countTokens),
-    completionTokens: stated?.completion_tokens ?? countTokens(content ?? ''),
-  }
+  const usage = replyTokens(call, content ?? '', statedTokens(stated), countTokens)
   if (stated != null || content !== undefined) call.meter.tokens(usage.promptTokens, usage.completionTokens)
   if (content === undefined || content.trim() === '') throw invalidReplyOf(reply)
   if (call.responseFormat === undefined) return { content, usage }
@@ -139,14 +133,12 @@ export function chatReplyFrom(reply: unknown, call: ChatCall, countTokens: (text
 export function embedReplyFrom(reply: unknown, call: EmbedCall, countTokens: (text: string) => number): EmbedReply {
   const body = (typeof reply === 'object' && reply !== null ? reply : {}) as Partial<OpenAI.CreateEmbeddingResponse>
   const data = [...(Array.isArray(body.data) ? body.data : [])].sort((a, b) => a.index - b.index)
-  if (data.length !== call.input.length || data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)) {
-    throw new AttemptFailure(`embedding reply has ${data.length} vectors for ${call.input.length} inputs`, {
-      kind: 'invalid_reply',
-      retryable: true,
-    })
-  }
-  call.meter.tokens(body.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + countTokens(t), 0), 0)
-  return { vectors: data.map((d) => d.embedding) }
+  return checkedEmbedding(
+    call,
+    data.map((d) => d.embedding),
+    body.usage?.prompt_tokens,
+    countTokens,
+  )
 }
 
 /** The embeddings request body, the same for a synchronous call and a batch line. */
