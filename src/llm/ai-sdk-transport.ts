@@ -45,22 +45,7 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
 
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
-      const request = timed(call.signal, options.timeoutMs)
-      let content: string
-      let usage: LanguageModelV3Usage
-      try {
-        const result = await language().doGenerate(callOptions(call, options.jsonMode, request.signal))
-        content = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
-        usage = result.usage
-      } catch (error) {
-        throw toFailure(error, call.signal, request, options)
-      } finally {
-        request.release()
-      }
-      const tokens = meterReply(call, content, statedTokens(usage), options.countTokens)
-      if (content.trim() === '') throw new BlankReplyFailure("the reply's message content is empty")
-      if (call.responseFormat === undefined) return { content, usage: tokens }
-      return { content, usage: tokens, json: parseStructuredReply(content, call.responseFormat) }
+      return completeWith(language(), call, options)
     },
 
     async *stream(call: ChatCall): AsyncIterable<string> {
@@ -95,36 +80,65 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
       if (options.embedding === undefined)
         throw new AttemptFailure('this provider has no embedding models', notRetryable)
       const request = timed(call.signal, options.timeoutMs)
-      let vectors: number[][]
-      let tokens: number | undefined
       try {
-        // Some models take one text per request (Bedrock Titan): the batch goes out in parts, concurrently.
-        const model = options.embedding
-        const most = (await model.maxEmbeddingsPerCall) ?? call.input.length
-        const parts: string[][] = []
-        for (let i = 0; i < call.input.length; i += Math.max(1, most)) parts.push(call.input.slice(i, i + most))
-        const results = await Promise.all(
-          parts.map((values) =>
-            model.doEmbed({
-              values,
-              abortSignal: request.signal,
-              ...(options.embeddingOptions === undefined ? {} : { providerOptions: options.embeddingOptions }),
-            }),
-          ),
-        )
-        vectors = results.flatMap((r) => r.embeddings)
-        const counted = results.map((r) => r.usage?.tokens)
-        tokens = counted.every((t) => typeof t === 'number' && Number.isFinite(t))
-          ? counted.reduce((a: number, b) => a + (b ?? 0), 0)
-          : undefined
+        const { vectors, tokens } = await embedInParts(options.embedding, call.input, request.signal, options)
+        return checkedEmbedding(call, vectors, tokens, options.countTokens)
       } catch (error) {
         throw toFailure(error, call.signal, request, options)
       } finally {
         request.release()
       }
-      return checkedEmbedding(call, vectors, tokens, options.countTokens)
     },
   }
+}
+
+/** One chat reply (not streamed), metered, checked and, for structured output, parsed. */
+async function completeWith(model: LanguageModelV3, call: ChatCall, options: AiSdkOptions): Promise<ChatReply> {
+  const request = timed(call.signal, options.timeoutMs)
+  let content: string
+  let usage: LanguageModelV3Usage
+  try {
+    const result = await model.doGenerate(callOptions(call, options.jsonMode, request.signal))
+    content = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+    usage = result.usage
+  } catch (error) {
+    throw toFailure(error, call.signal, request, options)
+  } finally {
+    request.release()
+  }
+  const tokens = meterReply(call, content, statedTokens(usage), options.countTokens)
+  if (content.trim() === '') throw new BlankReplyFailure("the reply's message content is empty")
+  if (call.responseFormat === undefined) return { content, usage: tokens }
+  return { content, usage: tokens, json: parseStructuredReply(content, call.responseFormat) }
+}
+
+/**
+ * The texts' vectors in input order, and the tokens the provider stated (undefined unless every part
+ * stated them). Some models take one text per request (Bedrock Titan): the texts go out in parts, concurrently.
+ */
+async function embedInParts(
+  model: EmbeddingModelV3,
+  input: readonly string[],
+  signal: AbortSignal,
+  options: AiSdkOptions,
+): Promise<{ vectors: number[][]; tokens: number | undefined }> {
+  const most = Math.max(1, (await model.maxEmbeddingsPerCall) ?? input.length)
+  const parts: string[][] = []
+  for (let i = 0; i < input.length; i += most) parts.push(input.slice(i, i + most))
+  const results = await Promise.all(
+    parts.map((values) =>
+      model.doEmbed({
+        values,
+        abortSignal: signal,
+        ...(options.embeddingOptions === undefined ? {} : { providerOptions: options.embeddingOptions }),
+      }),
+    ),
+  )
+  const counted = results.map((r) => r.usage?.tokens)
+  const tokens = counted.every((t) => typeof t === 'number' && Number.isFinite(t))
+    ? counted.reduce((a: number, b) => a + (b ?? 0), 0)
+    : undefined
+  return { vectors: results.flatMap((r) => r.embeddings), tokens }
 }
 
 const notRetryable = { kind: 'invalid_reply', retryable: false } as const
