@@ -63,33 +63,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
     },
 
     async *stream(call: ChatCall): AsyncIterable<string> {
-      let text = ''
-      let usage: OpenAI.CompletionUsage | undefined
-      let opened = false
-      const { sdk, errors } = await client()
-      const own = callSignal(call.signal)
-      try {
-        const stream = await sdk.chat.completions.create(
-          chatBody(options.model, call, true, jsonMode) as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
-          { signal: own.signal },
-        )
-        opened = true
-        for await (const chunk of stream) {
-          usage = chunk.usage ?? usage
-          const delta = chunk.choices?.[0]?.delta?.content
-          if (delta) {
-            text += delta
-            yield delta
-          }
-        }
-        // A stream that ends without a word is as unusable as an empty reply (see replyContent).
-        if (text.trim() === '') throw new BlankReplyFailure('the streamed reply has no content')
-      } catch (error) {
-        throw toFailure(error, call.signal, endpoint, errors)
-      } finally {
-        own.release()
-        if (opened) meterReply(call, text, statedTokens(usage), options.countTokens)
-      }
+      yield* streamChat(await client(), call, { options, endpoint, jsonMode })
     },
 
     async embed(call: EmbedCall): Promise<EmbedReply> {
@@ -107,6 +81,40 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
       }
       return embedReplyFrom(reply, call, options.countTokens)
     },
+  }
+}
+
+/** A streamed chat reply's deltas; its tokens are metered once the stream ends, however it ends. */
+async function* streamChat(
+  { sdk, errors }: { sdk: OpenAI; errors: OpenAIModule['OpenAI'] },
+  call: ChatCall,
+  { options, endpoint, jsonMode }: { options: ClientOptions; endpoint: string; jsonMode: boolean },
+): AsyncIterable<string> {
+  let text = ''
+  let usage: OpenAI.CompletionUsage | undefined
+  let opened = false
+  const own = callSignal(call.signal)
+  try {
+    const stream = await sdk.chat.completions.create(
+      chatBody(options.model, call, true, jsonMode) as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
+      { signal: own.signal },
+    )
+    opened = true
+    for await (const chunk of stream) {
+      usage = chunk.usage ?? usage
+      const delta = chunk.choices?.[0]?.delta?.content
+      if (delta) {
+        text += delta
+        yield delta
+      }
+    }
+    // A stream that ends without a word is as unusable as an empty reply (see replyContent).
+    if (text.trim() === '') throw new BlankReplyFailure('the streamed reply has no content')
+  } catch (error) {
+    throw toFailure(error, call.signal, endpoint, errors)
+  } finally {
+    own.release()
+    if (opened) meterReply(call, text, statedTokens(usage), options.countTokens)
   }
 }
 
