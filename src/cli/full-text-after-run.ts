@@ -1,11 +1,10 @@
 /** After `graphrag index` / `graphrag update` succeeded: bring hybrid search's full-text table up to date. */
-import { loadConfig } from '../config/load.js'
-import type { RunIndexOptions } from '../index/run/runner.js'
+import { configOf, type RunIndexOptions } from '../index/run/runner.js'
 import { refreshFullTextTable } from '../query/hybrid/full-text-refresh.js'
 
 export async function refreshFullTextAfterRun(options: RunIndexOptions): Promise<void> {
   try {
-    const { settings } = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+    const { settings } = configOf(options)
     const state = await refreshFullTextTable(settings)
     if (state === 'built')
       process.stderr.write(`Full-text table ${settings.hybrid_search.fts_table} rebuilt for hybrid search\n`)

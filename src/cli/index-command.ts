@@ -75,10 +75,13 @@ export function registerIndexCommand(program: Command): void {
       }
       const { runInterruptibleIndex } = await import('./interruptible-index.js')
       const { createConsoleReporter } = await import('./console-reporter.js')
-      await runInterruptibleIndex(options, createConsoleReporter())
+      const { configOf } = await import('../index/run/runner.js')
+      // Loaded once: the run, an interruption's record and the full-text refresh all use it.
+      const loaded = { ...options, config: configOf(options) }
+      await runInterruptibleIndex(loaded, createConsoleReporter())
       if (process.exitCode === 130 || process.exitCode === BATCHES_PENDING_EXIT_CODE) return
       const { refreshFullTextAfterRun } = await import('./full-text-after-run.js')
-      await refreshFullTextAfterRun(options)
+      await refreshFullTextAfterRun(loaded)
     })
   addBatchOptions(command)
 }

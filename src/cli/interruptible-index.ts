@@ -2,9 +2,8 @@
  * `graphrag index` and `graphrag update` with Ctrl-C handled: exit 130 with one line and stats.json
  * marked `interrupted`.
  */
-import { loadConfig } from '../config/load.js'
 import { recordInterruption } from '../index/run/interrupt.js'
-import { runIndex, type RunIndexOptions } from '../index/run/runner.js'
+import { configOf, runIndex, type RunIndexOptions } from '../index/run/runner.js'
 import { generationPaths } from '../storage/generations.js'
 import { endWithPendingBatches } from './batch-pending.js'
 import { GRACE_MS, handleInterrupts, type InterruptibleReporter } from './interrupt-handler.js'
@@ -33,7 +32,7 @@ export async function runInterruptibly<T>(
     if (!interruption.requested) throw error
     // Calls already sent finish (and are cached) first, so a re-run does not pay for them again.
     await interruption.drain(GRACE_MS)
-    const { settings } = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+    const { settings } = configOf(options)
     // The interrupted run's stats.json is in its work folder: output/ still holds the last complete index.
     await recordInterruption(generationPaths(settings.output_storage.base_dir).work)
     process.stderr.write(`${handler.summary(resumeHint(process.argv.slice(2), options.cache === false))}\n`)

@@ -1,6 +1,6 @@
 /** What `graphrag update` does once its flags are parsed (loaded only when it runs). */
 import type { UpdateReports } from '../index/plan/estimate-update.js'
-import type { RunIndexOptions } from '../index/run/runner.js'
+import { configOf, type RunIndexOptions } from '../index/run/runner.js'
 import type { RunStatsFile } from '../index/run/run-stats.js'
 import { describeChanges, type DocumentChanges, estimateUpdate, runUpdate } from '../index/run/update.js'
 import { createConsoleReporter } from './console-reporter.js'
@@ -25,7 +25,9 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
     return void out.write('Dry run: nothing was called or written.\n')
   }
   const { runInterruptibly } = await import('./interruptible-index.js')
-  const result = await runInterruptibly(options, createConsoleReporter(), runUpdate)
+  // Loaded once: the plan, the run, an interruption's record and the full-text refresh all use it.
+  const loaded = { ...options, config: configOf(options) }
+  const result = await runInterruptibly(loaded, createConsoleReporter(), runUpdate)
   if (result === undefined) return
   if (result.upToDate)
     out.write(`Index is up to date (${describeChanges(result.changes)}): no model was called, output/ is unchanged.\n`)
@@ -33,7 +35,7 @@ export async function updateCommand(options: RunIndexOptions, dryRun: boolean): 
     process.stderr.write(`Updated: ${describeChanges(result.changes)}; previous index kept in ${result.backupDir}\n`)
     const reports = describeReports(result.stats.workflows)
     if (reports !== undefined) process.stderr.write(`${reports}\n`)
-    await refreshFullTextAfterRun(options)
+    await refreshFullTextAfterRun(loaded)
   }
 }
 

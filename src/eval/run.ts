@@ -6,7 +6,7 @@
 import { resolve } from 'node:path'
 import type { Settings } from '../config/index.js'
 import { GraphragError } from '../errors.js'
-import { mapBounded } from '../llm/bounded-map.js'
+import { mapBounded } from '../storage/bounded-map.js'
 import { runQuery, type SearchMethod } from '../query/index.js'
 import { readableIndex } from '../storage/generations.js'
 import { type Corpus, loadCorpus } from './corpus.js'

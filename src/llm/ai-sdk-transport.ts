@@ -18,6 +18,7 @@ import { redactUrls } from './safe-url.js'
 import { retryAfterMs, unreachableCode } from './client.js'
 import { AttemptFailure, BlankReplyFailure, isCapacityFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
+import { checkedEmbedding, meterReply, type StatedTokens } from './reply-tokens.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
 import type { ChatMessage } from './types.js'
 
@@ -37,7 +38,6 @@ export interface AiSdkOptions {
 }
 
 export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTransport {
-  const estimatePrompt = (call: ChatCall) => call.messages.reduce((n, m) => n + 3 + options.countTokens(m.content), 3)
   const language = (): LanguageModelV3 => {
     if (options.language === undefined) throw new AttemptFailure('this provider has no chat models', notRetryable)
     return options.language
@@ -45,26 +45,7 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
 
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
-      const request = timed(call.signal, options.timeoutMs)
-      let content: string
-      let usage: LanguageModelV3Usage
-      try {
-        const result = await language().doGenerate(callOptions(call, options.jsonMode, request.signal))
-        content = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
-        usage = result.usage
-      } catch (error) {
-        throw toFailure(error, call.signal, request, options)
-      } finally {
-        request.release()
-      }
-      const tokens = {
-        promptTokens: usage.inputTokens.total ?? estimatePrompt(call),
-        completionTokens: usage.outputTokens.total ?? options.countTokens(content),
-      }
-      call.meter.tokens(tokens.promptTokens, tokens.completionTokens)
-      if (content.trim() === '') throw new BlankReplyFailure("the reply's message content is empty")
-      if (call.responseFormat === undefined) return { content, usage: tokens }
-      return { content, usage: tokens, json: parseStructuredReply(content, call.responseFormat) }
+      return completeWith(language(), call, options)
     },
 
     async *stream(call: ChatCall): AsyncIterable<string> {
@@ -91,11 +72,7 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
         throw toFailure(error, call.signal, request, options)
       } finally {
         request.release()
-        if (opened)
-          call.meter.tokens(
-            usage?.inputTokens.total ?? estimatePrompt(call),
-            usage?.outputTokens.total ?? options.countTokens(text),
-          )
+        if (opened) meterReply(call, text, statedTokens(usage), options.countTokens)
       }
     },
 
@@ -103,47 +80,72 @@ export function aiSdkTransport(options: AiSdkOptions): ChatTransport & EmbedTran
       if (options.embedding === undefined)
         throw new AttemptFailure('this provider has no embedding models', notRetryable)
       const request = timed(call.signal, options.timeoutMs)
-      let vectors: number[][]
-      let tokens: number | undefined
       try {
-        // Some models take one text per request (Bedrock Titan): the batch goes out in parts, concurrently.
-        const model = options.embedding
-        const most = (await model.maxEmbeddingsPerCall) ?? call.input.length
-        const parts: string[][] = []
-        for (let i = 0; i < call.input.length; i += Math.max(1, most)) parts.push(call.input.slice(i, i + most))
-        const results = await Promise.all(
-          parts.map((values) =>
-            model.doEmbed({
-              values,
-              abortSignal: request.signal,
-              ...(options.embeddingOptions === undefined ? {} : { providerOptions: options.embeddingOptions }),
-            }),
-          ),
-        )
-        vectors = results.flatMap((r) => r.embeddings)
-        const counted = results.map((r) => r.usage?.tokens)
-        tokens = counted.every((t) => typeof t === 'number' && Number.isFinite(t))
-          ? counted.reduce((a: number, b) => a + (b ?? 0), 0)
-          : undefined
+        const { vectors, tokens } = await embedInParts(options.embedding, call.input, request.signal, options)
+        return checkedEmbedding(call, vectors, tokens, options.countTokens)
       } catch (error) {
         throw toFailure(error, call.signal, request, options)
       } finally {
         request.release()
       }
-      if (vectors.length !== call.input.length || vectors.some((v) => !Array.isArray(v) || v.length === 0)) {
-        throw new AttemptFailure(
-          `embedding reply has ${vectors.length} vectors for ${call.input.length} inputs`,
-          invalidReplyKind,
-        )
-      }
-      call.meter.tokens(tokens ?? call.input.reduce((n, t) => n + options.countTokens(t), 0), 0)
-      return { vectors }
     },
   }
 }
 
+/** One chat reply (not streamed), metered, checked and, for structured output, parsed. */
+async function completeWith(model: LanguageModelV3, call: ChatCall, options: AiSdkOptions): Promise<ChatReply> {
+  const request = timed(call.signal, options.timeoutMs)
+  let content: string
+  let usage: LanguageModelV3Usage
+  try {
+    const result = await model.doGenerate(callOptions(call, options.jsonMode, request.signal))
+    content = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+    usage = result.usage
+  } catch (error) {
+    throw toFailure(error, call.signal, request, options)
+  } finally {
+    request.release()
+  }
+  const tokens = meterReply(call, content, statedTokens(usage), options.countTokens)
+  if (content.trim() === '') throw new BlankReplyFailure("the reply's message content is empty")
+  if (call.responseFormat === undefined) return { content, usage: tokens }
+  return { content, usage: tokens, json: parseStructuredReply(content, call.responseFormat) }
+}
+
+/**
+ * The texts' vectors in input order, and the tokens the provider stated (undefined unless every part
+ * stated them). Some models take one text per request (Bedrock Titan): the texts go out in parts, concurrently.
+ */
+async function embedInParts(
+  model: EmbeddingModelV3,
+  input: readonly string[],
+  signal: AbortSignal,
+  options: AiSdkOptions,
+): Promise<{ vectors: number[][]; tokens: number | undefined }> {
+  const most = Math.max(1, (await model.maxEmbeddingsPerCall) ?? input.length)
+  const parts: string[][] = []
+  for (let i = 0; i < input.length; i += most) parts.push(input.slice(i, i + most))
+  const results = await Promise.all(
+    parts.map((values) =>
+      model.doEmbed({
+        values,
+        abortSignal: signal,
+        ...(options.embeddingOptions === undefined ? {} : { providerOptions: options.embeddingOptions }),
+      }),
+    ),
+  )
+  const counted = results.map((r) => r.usage?.tokens)
+  const tokens = counted.every((t) => typeof t === 'number' && Number.isFinite(t))
+    ? counted.reduce((a: number, b) => a + (b ?? 0), 0)
+    : undefined
+  return { vectors: results.flatMap((r) => r.embeddings), tokens }
+}
+
 const notRetryable = { kind: 'invalid_reply', retryable: false } as const
 const invalidReplyKind = { kind: 'invalid_reply', retryable: true } as const
+
+const statedTokens = (usage: LanguageModelV3Usage | undefined): StatedTokens | undefined =>
+  usage === undefined ? undefined : { prompt: usage.inputTokens.total, completion: usage.outputTokens.total }
 
 /** The caller's signal plus the request timeout, remembering which of the two fired. */
 function timed(outer: AbortSignal | undefined, timeoutMs: number) {

@@ -10,6 +10,7 @@ import { causeChain } from '../errors.js'
 import { callSignal } from './call-signal.js'
 import { AttemptFailure, BlankReplyFailure, isCapacityFailure, isRetryableStatus } from './failure.js'
 import { parseStructuredReply, promptedJson } from './json.js'
+import { checkedEmbedding, meterReply, replyTokens, type StatedTokens } from './reply-tokens.js'
 import { redactUrls, safeUrl } from './safe-url.js'
 import type { ChatCall, ChatReply, ChatTransport, EmbedCall, EmbedReply, EmbedTransport } from './transport.js'
 import type { ResponseFormat } from './types.js'
@@ -62,37 +63,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
     },
 
     async *stream(call: ChatCall): AsyncIterable<string> {
-      let text = ''
-      let usage: OpenAI.CompletionUsage | undefined
-      let opened = false
-      const { sdk, errors } = await client()
-      const own = callSignal(call.signal)
-      try {
-        const stream = await sdk.chat.completions.create(
-          chatBody(options.model, call, true, jsonMode) as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
-          { signal: own.signal },
-        )
-        opened = true
-        for await (const chunk of stream) {
-          usage = chunk.usage ?? usage
-          const delta = chunk.choices?.[0]?.delta?.content
-          if (delta) {
-            text += delta
-            yield delta
-          }
-        }
-        // A stream that ends without a word is as unusable as an empty reply (see replyContent).
-        if (text.trim() === '') throw new BlankReplyFailure('the streamed reply has no content')
-      } catch (error) {
-        throw toFailure(error, call.signal, endpoint, errors)
-      } finally {
-        own.release()
-        if (opened)
-          call.meter.tokens(
-            usage?.prompt_tokens ?? estimatePrompt(call, options.countTokens),
-            usage?.completion_tokens ?? options.countTokens(text),
-          )
-      }
+      yield* streamChat(await client(), call, { options, endpoint, jsonMode })
     },
 
     async embed(call: EmbedCall): Promise<EmbedReply> {
@@ -113,8 +84,42 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
   }
 }
 
-const estimatePrompt = (call: ChatCall, countTokens: (text: string) => number) =>
-  call.messages.reduce((n, m) => n + 3 + countTokens(m.content), 3)
+/** A streamed chat reply's deltas; its tokens are metered once the stream ends, however it ends. */
+async function* streamChat(
+  { sdk, errors }: { sdk: OpenAI; errors: OpenAIModule['OpenAI'] },
+  call: ChatCall,
+  { options, endpoint, jsonMode }: { options: ClientOptions; endpoint: string; jsonMode: boolean },
+): AsyncIterable<string> {
+  let text = ''
+  let usage: OpenAI.CompletionUsage | undefined
+  let opened = false
+  const own = callSignal(call.signal)
+  try {
+    const stream = await sdk.chat.completions.create(
+      chatBody(options.model, call, true, jsonMode) as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
+      { signal: own.signal },
+    )
+    opened = true
+    for await (const chunk of stream) {
+      usage = chunk.usage ?? usage
+      const delta = chunk.choices?.[0]?.delta?.content
+      if (delta) {
+        text += delta
+        yield delta
+      }
+    }
+    // A stream that ends without a word is as unusable as an empty reply (see replyContent).
+    if (text.trim() === '') throw new BlankReplyFailure('the streamed reply has no content')
+  } catch (error) {
+    throw toFailure(error, call.signal, endpoint, errors)
+  } finally {
+    own.release()
+    if (opened) meterReply(call, text, statedTokens(usage), options.countTokens)
+  }
+}
+
+const statedTokens = (usage: OpenAI.CompletionUsage | null | undefined): StatedTokens | undefined =>
+  usage == null ? undefined : { prompt: usage.prompt_tokens, completion: usage.completion_tokens }
 
 /**
  * A chat completion body (from the SDK, or one line of a provider batch) as the reply callers get:
@@ -125,10 +130,7 @@ export function chatReplyFrom(reply: unknown, call: ChatCall, countTokens: (text
   const stated =
     typeof reply === 'object' && reply !== null ? (reply as Partial<OpenAI.ChatCompletion>).usage : undefined
   const content = textOf(reply)
-  const usage = {
-    promptTokens: stated?.prompt_tokens ?? estimatePrompt(call, countTokens),
-    completionTokens: stated?.completion_tokens ?? countTokens(content ?? ''),
-  }
+  const usage = replyTokens(call, content ?? '', statedTokens(stated), countTokens)
   if (stated != null || content !== undefined) call.meter.tokens(usage.promptTokens, usage.completionTokens)
   if (content === undefined || content.trim() === '') throw invalidReplyOf(reply)
   if (call.responseFormat === undefined) return { content, usage }
@@ -139,14 +141,12 @@ export function chatReplyFrom(reply: unknown, call: ChatCall, countTokens: (text
 export function embedReplyFrom(reply: unknown, call: EmbedCall, countTokens: (text: string) => number): EmbedReply {
   const body = (typeof reply === 'object' && reply !== null ? reply : {}) as Partial<OpenAI.CreateEmbeddingResponse>
   const data = [...(Array.isArray(body.data) ? body.data : [])].sort((a, b) => a.index - b.index)
-  if (data.length !== call.input.length || data.some((d) => !Array.isArray(d.embedding) || d.embedding.length === 0)) {
-    throw new AttemptFailure(`embedding reply has ${data.length} vectors for ${call.input.length} inputs`, {
-      kind: 'invalid_reply',
-      retryable: true,
-    })
-  }
-  call.meter.tokens(body.usage?.prompt_tokens ?? call.input.reduce((n, t) => n + countTokens(t), 0), 0)
-  return { vectors: data.map((d) => d.embedding) }
+  return checkedEmbedding(
+    call,
+    data.map((d) => d.embedding),
+    body.usage?.prompt_tokens,
+    countTokens,
+  )
 }
 
 /** The embeddings request body, the same for a synchronous call and a batch line. */

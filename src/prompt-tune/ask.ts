@@ -7,7 +7,7 @@
 import { LlmError } from '../errors.js'
 import { formatPrompt } from '../prompts/prompt-template.js'
 import type { ChatModel, JsonSchemaFormat } from '../llm/types.js'
-import { mapBounded } from '../llm/bounded-map.js'
+import { mapBounded } from '../storage/bounded-map.js'
 
 /** Either the value made from a usable answer, or why the answer cannot be used. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string }

@@ -61,6 +61,23 @@ function createMcpServer(parts: McpParts): McpServer {
         '(or the graphrag://reports resources) for summaries of topic clusters, `list_documents` to see the sources.',
     },
   )
+  registerQueryTool(server, parts)
+  registerEntityTools(server, parts)
+  registerReportTools(server, parts)
+  registerDocumentsTool(server, parts)
+  registerGetSource(
+    server,
+    () => sourceLookup(parts),
+    guarded,
+    (message) => new McpToolError(message),
+  )
+  registerCurationTool(server, parts)
+  registerRelationshipCurationTool(server, parts)
+  return server
+}
+
+/** `query`: a question answered with the method the client picks, its citations resolved. */
+function registerQueryTool(server: McpServer, parts: McpParts): void {
   server.registerTool(
     'query',
     {
@@ -96,6 +113,15 @@ function createMcpServer(parts: McpParts): McpServer {
         return { ...text(answer.response), structuredContent: structured }
       }),
   )
+}
+
+/** `search_entities` (by name, else description) and `get_entity` (with relationships and communities). */
+function registerEntityTools(server: McpServer, parts: McpParts): void {
+  registerSearchEntities(server, parts)
+  registerGetEntity(server, parts)
+}
+
+function registerSearchEntities(server: McpServer, parts: McpParts): void {
   server.registerTool(
     'search_entities',
     {
@@ -129,6 +155,9 @@ function createMcpServer(parts: McpParts): McpServer {
         return json({ entities: found, total_matches: matches.length })
       }),
   )
+}
+
+function registerGetEntity(server: McpServer, parts: McpParts): void {
   server.registerTool(
     'get_entity',
     {
@@ -164,6 +193,10 @@ function createMcpServer(parts: McpParts): McpServer {
         })
       }),
   )
+}
+
+/** `get_community_report` and the same reports as graphrag://reports/{community} resources. */
+function registerReportTools(server: McpServer, parts: McpParts): void {
   server.registerTool(
     'get_community_report',
     {
@@ -179,33 +212,6 @@ function createMcpServer(parts: McpParts): McpServer {
         if (report === undefined) throw new McpToolError(`no report for community ${community}`)
         return text(report.full_content)
       }),
-  )
-  server.registerTool(
-    'list_documents',
-    {
-      title: 'The source documents',
-      description:
-        'The input files of the collection: title, size, when added, text units and status (indexed; new/edited/deleted waiting for an update; ' +
-        'skipped or failed with the reason). Filter by status, sort, page with limit/offset; `total` and `counts` cover every document.',
-      inputSchema: LISTING_ARGS,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    async (args) =>
-      guarded(async () => {
-        const query = listingQuery({
-          status: args.status?.join(','),
-          sort: args.sort,
-          limit: String(args.limit),
-          offset: String(args.offset),
-        })
-        return json(await listDocuments(parts.documents, query))
-      }),
-  )
-  registerGetSource(
-    server,
-    () => sourceLookup(parts),
-    guarded,
-    (message) => new McpToolError(message),
   )
   server.registerResource(
     'community-report',
@@ -229,9 +235,31 @@ function createMcpServer(parts: McpParts): McpServer {
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: report.full_content }] }
     },
   )
-  registerCurationTool(server, parts)
-  registerRelationshipCurationTool(server, parts)
-  return server
+}
+
+/** `list_documents`: the input files and their status, as GET /documents lists them. */
+function registerDocumentsTool(server: McpServer, parts: McpParts): void {
+  server.registerTool(
+    'list_documents',
+    {
+      title: 'The source documents',
+      description:
+        'The input files of the collection: title, size, when added, text units and status (indexed; new/edited/deleted waiting for an update; ' +
+        'skipped or failed with the reason). Filter by status, sort, page with limit/offset; `total` and `counts` cover every document.',
+      inputSchema: LISTING_ARGS,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      guarded(async () => {
+        const query = listingQuery({
+          status: args.status?.join(','),
+          sort: args.sort,
+          limit: String(args.limit),
+          offset: String(args.offset),
+        })
+        return json(await listDocuments(parts.documents, query))
+      }),
+  )
 }
 
 /** Ours: `curate_entity` writes a curation.yaml rule (docs/entity-resolution.md), as `graphrag curate` does. */

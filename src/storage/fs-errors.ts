@@ -3,7 +3,7 @@
  * failure (EACCES, ENOTDIR, EISDIR, EIO, ...) becomes a StorageError naming the path, so an
  * unreadable cache is not a silent cache miss and an unreadable input folder is not an empty one.
  */
-import { readdir, stat } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { StorageError } from '../errors.js'
 import { remoteName } from './object/remote.js'
 
@@ -41,6 +41,12 @@ export async function exists(path: string): Promise<boolean> {
 /** The names in a folder; none when it does not exist (any other failure names it). */
 export async function readdirOrEmpty(dir: string): Promise<string[]> {
   return unlessAbsent(dir, 'list', () => readdir(dir), [])
+}
+
+/** A marker file's text, trimmed; undefined when it is absent or empty. A marker that cannot be read names its path. */
+export async function readMarker(file: string): Promise<string | undefined> {
+  const text = await unlessAbsent(file, 'read', () => readFile(file, 'utf8'), undefined)
+  return text?.trim() || undefined
 }
 
 /** Parsed JSON, or undefined when the text is not JSON (a file of ours that was cut short or edited by hand). */

@@ -17,10 +17,10 @@
  * link never lets a new write reach the published generation); log files are copied instead,
  * since the logger appends to them.
  */
-import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink } from 'node:fs/promises'
+import { copyFile, link, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative } from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
-import { exists, readdirOrEmpty, unlessAbsent } from './fs-errors.js'
+import { exists, readdirOrEmpty, readMarker } from './fs-errors.js'
 import { remoteAt } from './object/remote.js'
 
 export interface GenerationPaths {
@@ -87,7 +87,7 @@ const workOriginFile = (paths: GenerationPaths): string => join(paths.runDir, 'w
 
 /** Whether the work folder began from the published index as it is now (it is what the next run resumes from). */
 export async function workBeganFromPublished(paths: GenerationPaths): Promise<boolean> {
-  return (await exists(paths.work)) && (await readTextOrEmpty(workOriginFile(paths))) === (await identity(paths.output))
+  return (await exists(paths.work)) && (await readMarker(workOriginFile(paths))) === (await identity(paths.output))
 }
 
 /**
@@ -231,8 +231,4 @@ async function identity(path: string): Promise<string> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none'
     throw error
   }
-}
-
-async function readTextOrEmpty(path: string): Promise<string> {
-  return unlessAbsent(path, 'read', () => readFile(path, 'utf8'), '')
 }

@@ -3,7 +3,7 @@
  * on another machine, unchanged files sent once, and a run whose lock was taken over cannot
  * overwrite the work its successor saved.
  */
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -55,6 +55,18 @@ describe('work saved in object storage', () => {
     expect(await readFile(join(elsewhere, 'lancedb', 'a.lance'), 'utf8')).toBe('L')
     // The machine that saved it keeps its own folder (the same work, or newer).
     expect((await restoreWork(loc, 'gen-1', work, true)).restored).toBe(false)
+  })
+
+  it('a marker of the restored state that cannot be read stops the restore naming it, rather than replacing newer local work', async () => {
+    const loc = await location()
+    const work = await folder({ 'entities.parquet': 'E-local' })
+    const saver = workSaver(loc, 'gen-1', work, undefined)
+    saver.schedule()
+    await saver.flush()
+    await rm(`${work}.saved`, { force: true })
+    await mkdir(`${work}.saved`)
+    await expect(restoreWork(loc, 'gen-1', work, true)).rejects.toThrow(/cannot read .*work\.saved: EISDIR/)
+    expect(await readFile(join(work, 'entities.parquet'), 'utf8')).toBe('E-local')
   })
 
   it('a run whose lock was taken over cannot overwrite the work its successor saved', async () => {

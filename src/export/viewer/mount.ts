@@ -41,38 +41,10 @@ export interface MountedViewer {
 const HAIRBALL_EDGES = 2_000
 
 export function mountViewer(host: HTMLElement, data: ViewerData, options: ViewerOptions = {}): MountedViewer {
-  const graph = new Graph({ type: 'undirected', multi: true, allowSelfLoops: true })
-  data.nodes.forEach((n) =>
-    graph.addNode(n.key, {
-      label: n.key,
-      x: n.x,
-      y: n.y,
-      size: n.size,
-      color: n.color,
-      // Not `type`: sigma reads that attribute as the name of the program that draws the node.
-      entityType: n.type,
-      community: n.community,
-    }),
-  )
-  data.edges.forEach(([s, t, weight], i) =>
-    graph.addEdgeWithKey(String(i), data.nodes[s]!.key, data.nodes[t]!.key, { weight }),
-  )
+  const graph = viewerGraph(data)
   const byKey = new Map(data.nodes.map((n) => [n.key, n]))
   const communities = new Map<number, ViewerCommunity>(data.communities.map((c) => [c.community, c]))
-
-  const container = element('div', { id: 'graph' })
-  const side = element('div', { id: 'side', className: 'panel' })
-  side.append(element('h1', { textContent: data.title }))
-  side.append(
-    element('div', {
-      id: 'stats',
-      textContent: `${data.nodes.length} entities · ${data.edges.length} relationships · communities at level ${data.level}`,
-    }),
-    ...(options.controls ?? []),
-  )
-  const details = element('div', { id: 'details', className: 'panel', hidden: true })
-  host.append(container, side, details)
-
+  const { container, side, details } = viewerPanels(host, data, options)
   const state = {
     selected: undefined as string | undefined,
     /** The selected and expanded entities with their neighbours. */
@@ -82,36 +54,12 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
     // On a hairball, the view starts with relationships hidden until an entity is chosen.
     neighbourhoodOnly: graph.size > HAIRBALL_EDGES,
   }
-  const big = graph.order > 2_000
   let drawn = noLabels()
-  let renderer: Sigma
-  try {
-    renderer = new Sigma(graph, container, {
-      // Labels only for nodes drawn large enough: on a big graph they appear as the user zooms in.
-      labelRenderedSizeThreshold: big ? 10 : 5,
-      hideEdgesOnMove: graph.size > 20_000,
-      defaultEdgeColor: '#d8d8d8',
-      zIndex: true,
-      defaultDrawNodeLabel: insideLabels(() => drawn),
-      ...focusReducers(graph, state),
-    })
-  } catch (error) {
-    host.append(
-      element('div', { id: 'nowebgl', textContent: `This page needs WebGL to draw the graph (${String(error)}).` }),
-    )
-    host.dataset.error = String(error)
-    throw error
-  }
-
-  const toggle = element('input', { type: 'checkbox', id: 'neighbourhood-toggle', checked: state.neighbourhoodOnly })
-  side.append(
-    element(
-      'label',
-      { id: 'neighbourhood-only', title: 'Hide everything but the selected entity and its neighbours' },
-      [toggle, 'Neighbourhood only (relationships of the selected entity)'],
-    ),
-  )
-  toggle.addEventListener('change', () => setNeighbourhoodOnly(toggle.checked))
+  const renderer = startRenderer(host, graph, container, {
+    defaultDrawNodeLabel: insideLabels(() => drawn),
+    ...focusReducers(graph, state),
+  })
+  const toggle = neighbourhoodToggle(side, state.neighbourhoodOnly, (on) => setNeighbourhoodOnly(on))
 
   function setNeighbourhoodOnly(on: boolean): void {
     state.neighbourhoodOnly = on
@@ -126,7 +74,8 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
     if (node === undefined) details.hidden = true
     else {
       showDetails(details, { node: byKey.get(node)!, graph, byKey, communities, data }, select)
-      details.querySelector('h2')?.after(expandButton(node))
+      const expanded = state.expanded.has(node)
+      details.querySelector('h2')?.after(expandButton(expanded, () => setExpanded(node, !expanded)))
       options.onDetails?.(byKey.get(node)!, details)
     }
     // The graph makes room for the panel, so the selected node is never drawn underneath it.
@@ -138,23 +87,7 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
 
   /** Small graphs are legible whole, so the camera only pans; on big ones (or a neighbourhood) it also zooms in. */
   function focus(node: string): void {
-    const position = renderer.getNodeDisplayData(node)
-    const camera = renderer.getCamera()
-    const ratio = graph.order > 500 || state.neighbourhoodOnly ? Math.min(camera.ratio, 0.3) : camera.ratio
-    if (position !== undefined) void camera.animate({ x: position.x, y: position.y, ratio }, { duration: 400 })
-  }
-
-  /** "Keep neighbours" / "Collapse": the entity's neighbourhood stays in view while others are selected. */
-  function expandButton(node: string): HTMLElement {
-    const on = state.expanded.has(node)
-    const button = element('button', {
-      id: 'expand-toggle',
-      className: 'expand',
-      textContent: on ? 'Collapse its neighbours' : 'Expand: keep its neighbours in view',
-      title: 'Keep this entity and its neighbours drawn while you select others',
-    })
-    button.addEventListener('click', () => setExpanded(node, !on))
-    return button
+    panTo(renderer, node, graph.order > 500 || state.neighbourhoodOnly)
   }
 
   function setExpanded(node: string, on: boolean): void {
@@ -191,14 +124,7 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
       const box = container.getBoundingClientRect()
       return { x: box.left + x, y: box.top + y }
     },
-    visible() {
-      // What the reducers draw, counted with them: no second rule to drift from the picture.
-      const shown = (attrs: { hidden?: boolean }) => attrs.hidden !== true
-      const settings = renderer.getSettings()
-      const nodes = graph.filterNodes((n, attrs) => shown(settings.nodeReducer!(n, attrs as never))).length
-      const edges = graph.filterEdges((e, attrs) => shown(settings.edgeReducer!(e, attrs as never))).length
-      return { nodes, edges }
-    },
+    visible: () => visibleCounts(graph, renderer),
     kill() {
       renderer.kill()
       host.classList.remove('with-details')
@@ -207,4 +133,111 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
       details.remove()
     },
   }
+}
+
+/** The entities and relationships as a graphology graph, drawn at their precomputed positions. */
+function viewerGraph(data: ViewerData): Graph {
+  const graph = new Graph({ type: 'undirected', multi: true, allowSelfLoops: true })
+  data.nodes.forEach((n) =>
+    graph.addNode(n.key, {
+      label: n.key,
+      x: n.x,
+      y: n.y,
+      size: n.size,
+      color: n.color,
+      // Not `type`: sigma reads that attribute as the name of the program that draws the node.
+      entityType: n.type,
+      community: n.community,
+    }),
+  )
+  data.edges.forEach(([s, t, weight], i) =>
+    graph.addEdgeWithKey(String(i), data.nodes[s]!.key, data.nodes[t]!.key, { weight }),
+  )
+  return graph
+}
+
+/** The drawing area, the side panel (title, figures, the caller's controls) and the hidden details panel. */
+function viewerPanels(host: HTMLElement, data: ViewerData, options: ViewerOptions) {
+  const container = element('div', { id: 'graph' })
+  const side = element('div', { id: 'side', className: 'panel' })
+  side.append(element('h1', { textContent: data.title }))
+  side.append(
+    element('div', {
+      id: 'stats',
+      textContent: `${data.nodes.length} entities · ${data.edges.length} relationships · communities at level ${data.level}`,
+    }),
+    ...(options.controls ?? []),
+  )
+  const details = element('div', { id: 'details', className: 'panel', hidden: true })
+  host.append(container, side, details)
+  return { container, side, details }
+}
+
+/** sigma.js over the graph; without WebGL, a notice in the page (and on `host.dataset.error`), then the error. */
+function startRenderer(
+  host: HTMLElement,
+  graph: Graph,
+  container: HTMLElement,
+  drawing: Partial<ConstructorParameters<typeof Sigma>[2]>,
+): Sigma {
+  const big = graph.order > 2_000
+  try {
+    return new Sigma(graph, container, {
+      // Labels only for nodes drawn large enough: on a big graph they appear as the user zooms in.
+      labelRenderedSizeThreshold: big ? 10 : 5,
+      hideEdgesOnMove: graph.size > 20_000,
+      defaultEdgeColor: '#d8d8d8',
+      zIndex: true,
+      ...drawing,
+    })
+  } catch (error) {
+    host.append(
+      element('div', { id: 'nowebgl', textContent: `This page needs WebGL to draw the graph (${String(error)}).` }),
+    )
+    host.dataset.error = String(error)
+    throw error
+  }
+}
+
+/** The "Neighbourhood only" checkbox of the side panel. */
+function neighbourhoodToggle(side: HTMLElement, checked: boolean, onChange: (on: boolean) => void): HTMLInputElement {
+  const toggle = element('input', { type: 'checkbox', id: 'neighbourhood-toggle', checked })
+  side.append(
+    element(
+      'label',
+      { id: 'neighbourhood-only', title: 'Hide everything but the selected entity and its neighbours' },
+      [toggle, 'Neighbourhood only (relationships of the selected entity)'],
+    ),
+  )
+  toggle.addEventListener('change', () => onChange(toggle.checked))
+  return toggle
+}
+
+/** Nodes and edges the reducers draw now, counted with them: no second rule to drift from the picture. */
+function visibleCounts(graph: Graph, renderer: Sigma): { nodes: number; edges: number } {
+  const shown = (attrs: { hidden?: boolean }) => attrs.hidden !== true
+  const settings = renderer.getSettings()
+  const nodes = graph.filterNodes((n, attrs) => shown(settings.nodeReducer!(n, attrs as never))).length
+  const edges = graph.filterEdges((e, attrs) => shown(settings.edgeReducer!(e, attrs as never))).length
+  return { nodes, edges }
+}
+
+/** Moves the camera to a node, zooming in when asked. */
+function panTo(renderer: Sigma, node: string, zoomIn: boolean): void {
+  const position = renderer.getNodeDisplayData(node)
+  const camera = renderer.getCamera()
+  const ratio = zoomIn ? Math.min(camera.ratio, 0.3) : camera.ratio
+  if (position !== undefined) void camera.animate({ x: position.x, y: position.y, ratio }, { duration: 400 })
+}
+
+/** "Keep neighbours" / "Collapse": the entity's neighbourhood stays in view while others are selected. */
+function expandButton(on: boolean, onClick: () => void): HTMLElement {
+  const button = element('button', {
+    id: 'expand-toggle',
+    className: 'expand',
+    textContent: on ? 'Collapse its neighbours' : 'Expand: keep its neighbours in view',
+    title: 'Keep this entity and its neighbours drawn while you select others',
+  })
+  button.addEventListener('click', onClick)
+  return button
 }

@@ -10,7 +10,7 @@ import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ChatModel } from '../../llm/types.js'
 import type { ExtractedEntityRow } from '../../model/entities.js'
 import type { ExtractedRelationshipRow } from '../../model/relationships.js'
-import { mapBounded } from '../../llm/bounded-map.js'
+import { mapBounded } from '../../storage/bounded-map.js'
 import type { RawEntityRow, RawRelationshipRow } from '../../model/raw-graph.js'
 
 export interface SummarizeDescriptionsOptions {

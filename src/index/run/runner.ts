@@ -83,6 +83,8 @@ export interface RunIndexOptions {
   /** Ctrl-C handling: once requested, no new model call or workflow starts (see interrupt.ts). */
   interrupt?: Interruption
   clock?: Clock
+  /** The settings the command already loaded: used instead of reading root/configFile/env again. */
+  config?: LoadedConfig
   /** Who holds the index's lock, as another run's "locked" message names it (default: graphrag index, or graphrag update). */
   command?: string
   /** `--batch`: model calls go to the providers' Batch APIs (docs/batch.md); models with `batch: true` are batched without it. */
@@ -127,8 +129,13 @@ export interface IndexRunResult {
  * Loads settings and works out which workflows would run; no model is called. The plan's settings
  * point into the work generation (index-generation.ts), where the run writes and resumes.
  */
+/** The run's settings: those the command loaded (`options.config`), else read from root/configFile/env. */
+export function configOf(options: RunIndexOptions): LoadedConfig {
+  return options.config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+}
+
 export async function planIndex(options: RunIndexOptions = {}, config?: LoadedConfig): Promise<IndexPlan> {
-  const asLoaded = config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const asLoaded = config ?? configOf(options)
   const published = options.allowPartial === true ? allowingPartial(asLoaded) : asLoaded
   const publishedDir = published.settings.output_storage.base_dir
   const loaded = {
@@ -174,8 +181,7 @@ function allowingPartial(loaded: LoadedConfig): LoadedConfig {
 
 /** Runs the pipeline holding the index's lock, in a work generation published when the whole run succeeded. */
 export async function runIndex(options: RunIndexOptions = {}): Promise<IndexRunResult> {
-  const loaded =
-    options.update?.config ?? loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const loaded = options.update?.config ?? configOf(options)
   const command = options.command ?? (options.update === undefined ? 'graphrag index' : 'graphrag update')
   const generation = await beginGeneration(loaded.settings, command, { resume: options.resume })
   const reporter = options.reporter ?? SILENT_REPORTER

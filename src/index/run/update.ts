@@ -9,7 +9,7 @@
  */
 import { remoteName } from '../../storage/object/remote.js'
 import { join } from 'node:path'
-import { type LoadedConfig, loadConfig } from '../../config/load.js'
+import type { LoadedConfig } from '../../config/load.js'
 import type { Settings } from '../../config/schema.js'
 import { ConfigError, WorkflowError } from '../../errors.js'
 import { getTokenizer } from '../../llm/tokenizer.js'
@@ -27,7 +27,7 @@ import { type IndexMethod, METHODS, PIPELINES } from '../plan/pipelines.js'
 import { requireEntitiesForUpdate } from '../plan/entity-switch.js'
 import { SYSTEM_CLOCK } from '../workflow.js'
 import type { ReplyReuse } from './reply-reuse.js'
-import { runIndex, type IndexRunResult, type RunIndexOptions } from './runner.js'
+import { configOf, runIndex, type IndexRunResult, type RunIndexOptions } from './runner.js'
 import type { RunStatsFile } from './run-stats.js'
 import { curationChanged } from '../operations/entity-resolution/curation-state.js'
 
@@ -66,7 +66,7 @@ function updateMethod(method: string | undefined, settings: Settings): IndexMeth
 
 /** Compares the input folder with the published index by document title and content (ids are content hashes). */
 export async function planUpdate(options: RunIndexOptions, onWarning: (message: string) => void): Promise<UpdatePlan> {
-  const config = loadConfig({ root: options.root, configFile: options.configFile, env: options.env })
+  const config = configOf(options)
   const { settings } = config
   requireEntitiesForUpdate(settings)
   const method = updateMethod(options.method, settings)

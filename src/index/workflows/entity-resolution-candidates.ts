@@ -4,7 +4,7 @@
  * model's confirmation when asked for, and the key merges the resolution step applies.
  */
 import type { Settings } from '../../config/schema.js'
-import { mapBounded } from '../../llm/bounded-map.js'
+import { mapBounded } from '../../storage/bounded-map.js'
 import type { RawEntityRow } from '../../model/raw-graph.js'
 import {
   type CandidatePair,

@@ -7,7 +7,7 @@
 import { cosineSimilarity } from '../../llm/cosine.js'
 import { QueryError } from '../../errors.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
-import { mapBounded } from '../../llm/bounded-map.js'
+import { mapBounded } from '../../storage/bounded-map.js'
 import { fillRows } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'

@@ -8,7 +8,7 @@
 import { QueryError } from '../../errors.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import { childrenByCommunity } from '../context/communities.js'
-import { mapBounded } from '../../llm/bounded-map.js'
+import { mapBounded } from '../../storage/bounded-map.js'
 import type { SearchServices } from '../services.js'
 import { replyObject, toNumber } from './json-reply.js'
 import { RATE_REPORT_PROMPT } from './prompts.js'

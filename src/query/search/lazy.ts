@@ -9,7 +9,7 @@
  */
 import type { Settings } from '../../config/index.js'
 import { QueryError } from '../../errors.js'
-import { mapBounded } from '../../llm/bounded-map.js'
+import { mapBounded } from '../../storage/bounded-map.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ContextRecords } from '../context/table-format.js'
 import { RelevanceBudget, splitBudget } from '../lazy/budget.js'

@@ -4,14 +4,21 @@
  * (DefaultAzureCredential: environment, workload identity, managed identity, Azure CLI).
  */
 import { DefaultAzureCredential } from '@azure/identity'
+import { toHttpHeadersLike } from '@azure/core-http-compat'
+import {
+  createDefaultHttpClient,
+  createHttpHeaders,
+  createPipelineRequest,
+  type HttpClient,
+  type PipelineRequest,
+} from '@azure/core-rest-pipeline'
 import {
   AnonymousCredential,
   BlobServiceClient,
   type ContainerClient,
+  type HttpOperationResponse,
+  type IHttpClient,
   newPipeline,
-  type RequestPolicy,
-  type RequestPolicyFactory,
-  type RequestPolicyOptions,
   RestError,
   StorageSharedKeyCredential,
   type WebResource,
@@ -163,8 +170,10 @@ function firstLine(text: string): string {
 }
 
 function serviceClient(options: AzureBlobOptions, location: string): BlobServiceClient {
-  const tryTimeoutMs = storeTryTimeoutMs()
-  const pipelineOptions = { retryOptions: { maxTries: MAX_TRIES, retryDelayInMs: 200, maxRetryDelayInMs: 5_000 } }
+  const pipelineOptions = {
+    retryOptions: { maxTries: MAX_TRIES, retryDelayInMs: 200, maxRetryDelayInMs: 5_000 },
+    httpClient: new MeteredHttpClient(location, storeTryTimeoutMs()),
+  }
   if (options.connectionString) {
     const parsed = parseConnectionString(options.connectionString)
     const credential =
@@ -172,13 +181,11 @@ function serviceClient(options: AzureBlobOptions, location: string): BlobService
         ? new StorageSharedKeyCredential(parsed.accountName, parsed.accountKey)
         : new AnonymousCredential()
     const pipeline = newPipeline(credential, pipelineOptions)
-    pipeline.factories.push(new InjectorPolicyFactory(location, tryTimeoutMs))
     if (parsed.sas !== undefined) return new BlobServiceClient(`${parsed.url}?${parsed.sas}`, pipeline)
     return new BlobServiceClient(parsed.url, pipeline)
   }
   if (!options.accountUrl) throw new StorageError('blob storage needs connection_string or account_url')
   const pipeline = newPipeline(new DefaultAzureCredential(), pipelineOptions)
-  pipeline.factories.push(new InjectorPolicyFactory(location, tryTimeoutMs))
   return new BlobServiceClient(options.accountUrl, pipeline)
 }
 
@@ -193,25 +200,22 @@ function parseConnectionString(text: string): AzureConnection {
 }
 
 /**
- * Sees every try of every request (the SDK places a factory of this class name after its retry
- * policy): gives each try its timeout (an unanswered try fails with ETIMEDOUT, which the retry
- * policy resends), counts each resend as it is sent, and retries 429 itself, which Azure's storage
- * retry policy leaves alone.
+ * The HTTP client of the store's pipeline (`StoragePipelineOptions.httpClient`, the documented place
+ * below the SDK's retry and signing policies), so it sees every try of every request: gives each try
+ * its timeout (an unanswered try fails with ETIMEDOUT, which the retry policy resends), counts each
+ * resend as it is sent, and retries 429 itself, which Azure's storage retry policy leaves alone.
  */
-class InjectorPolicyFactory implements RequestPolicyFactory {
+class MeteredHttpClient implements IHttpClient {
   private readonly failed = new FailedTries()
   private readonly tries = new Map<string, number>()
+  private readonly http: HttpClient = createDefaultHttpClient()
 
   constructor(
     private readonly location: string,
     private readonly tryTimeoutMs: number,
   ) {}
 
-  create(nextPolicy: RequestPolicy, _options: RequestPolicyOptions): RequestPolicy {
-    return { sendRequest: (request) => this.send(nextPolicy, request) }
-  }
-
-  private async send(nextPolicy: RequestPolicy, request: WebResource) {
+  async sendRequest(request: WebResource): Promise<HttpOperationResponse> {
     const what = `${request.method} ${new URL(request.url).pathname}`
     for (let attempt = 0; ; attempt++) {
       const tries = this.nextTry(request.requestId)
@@ -222,7 +226,7 @@ class InjectorPolicyFactory implements RequestPolicyFactory {
           reason: this.failed.take(request.requestId) ?? 'unknown',
           attempt: tries,
         })
-      const response = await this.tryOnce(nextPolicy, request)
+      const response = await this.tryOnce(request)
       if (!TRANSIENT_STATUS.has(response.status)) {
         this.tries.delete(request.requestId)
         return response
@@ -242,12 +246,12 @@ class InjectorPolicyFactory implements RequestPolicyFactory {
     return tries
   }
 
-  private async tryOnce(nextPolicy: RequestPolicy, request: WebResource) {
-    request.timeout = this.tryTimeoutMs
+  private async tryOnce(request: WebResource): Promise<HttpOperationResponse> {
     try {
-      return await nextPolicy.sendRequest(request)
+      const response = await this.http.sendRequest(pipelineRequest(request, this.tryTimeoutMs))
+      return { ...response, request, headers: toHttpHeadersLike(response.headers) }
     } catch (error) {
-      // The HTTP client aborts a try that outlived request.timeout; no caller of ours aborts requests.
+      // The HTTP client aborts a try that outlived its timeout; no caller of ours aborts requests.
       const timedOut = error instanceof Error && error.name === 'AbortError' && request.abortSignal?.aborted !== true
       const failure = timedOut
         ? new RestError(`no answer within ${this.tryTimeoutMs / 1000} s`, { code: TRY_TIMED_OUT })
@@ -256,6 +260,26 @@ class InjectorPolicyFactory implements RequestPolicyFactory {
       throw failure
     }
   }
+}
+
+/** One try of the SDK's request, with our timeout, for core-rest-pipeline's HTTP client. */
+function pipelineRequest(request: WebResource, timeout: number): PipelineRequest {
+  return createPipelineRequest({
+    url: request.url,
+    method: request.method,
+    headers: createHttpHeaders(request.headers.toJson({ preserveCase: true })),
+    body: request.body,
+    timeout,
+    requestId: request.requestId,
+    abortSignal: request.abortSignal,
+    streamResponseStatusCodes: request.streamResponseStatusCodes,
+    onUploadProgress: request.onUploadProgress,
+    onDownloadProgress: request.onDownloadProgress,
+    proxySettings: request.proxySettings,
+    agent: request.agent,
+    // The storage SDK allows http:// endpoints (Azurite, local proxies) for every request it sends.
+    allowInsecureConnection: true,
+  })
 }
 
 async function readAll(stream: NodeJS.ReadableStream | undefined): Promise<Uint8Array> {

@@ -5,18 +5,16 @@
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
 import { writeFileAtomic } from '../atomic-write.js'
+import { mapBounded } from '../bounded-map.js'
 import { parseJson } from '../fs-errors.js'
 import { joinKey, type ObjectStore } from './object-store.js'
 
 /** Requests in flight per copy: enough to hide the round trip, few enough for a laptop link. */
 const PARALLEL = 8
 
+/** `work` on every item, PARALLEL at a time. */
 export async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker))
+  await mapBounded(items, PARALLEL, work)
 }
 
 /** Relative paths (with `/`) of the files under `dir`, skipping temporaries, staging and hidden run state. */

@@ -13,7 +13,7 @@
  * generation is kept (a reader that resolved it a moment ago can finish), older ones are deleted.
  */
 import { randomBytes } from 'node:crypto'
-import { readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { readdir, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { StorageError } from '../../errors.js'
 import { writeFileAtomic } from '../atomic-write.js'
@@ -171,10 +171,4 @@ export async function prunePulled(mirror: string, keep: readonly (string | null)
   const entries = await unlessAbsent(root, 'list', () => readdir(root), [] as string[])
   for (const entry of entries)
     if (!kept.has(entry) && !entry.startsWith('.')) await rm(join(root, entry), { recursive: true, force: true })
-}
-
-/** A marker file's text; undefined when it is absent or empty. A marker that cannot be read names its path. */
-export async function readMarker(file: string): Promise<string | undefined> {
-  const text = await unlessAbsent(file, 'read', () => readFile(file, 'utf8'), undefined)
-  return text?.trim() || undefined
 }

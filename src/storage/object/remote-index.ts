@@ -7,7 +7,7 @@ import { cp, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { StorageError } from '../../errors.js'
 import { writeFileAtomic } from '../atomic-write.js'
-import { parseJson } from '../fs-errors.js'
+import { parseJson, readMarker } from '../fs-errors.js'
 import type { RunLock } from '../run-lock.js'
 import { localFiles, mirrorPrefix, uploadFiles } from './folder-sync.js'
 import {
@@ -19,7 +19,6 @@ import {
   publishPointer,
   pullGeneration,
   pulledDir,
-  readMarker,
   readPointer,
   uploadGeneration,
 } from './generations.js'

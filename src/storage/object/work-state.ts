@@ -20,7 +20,7 @@ import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { StorageError } from '../../errors.js'
 import { writeFileAtomic } from '../atomic-write.js'
-import { parseJson } from '../fs-errors.js'
+import { parseJson, readMarker } from '../fs-errors.js'
 import { inParallel, localFiles } from './folder-sync.js'
 import { ConditionFailedError, joinKey } from './object-store.js'
 import type { RemoteLocation } from './remote.js'
@@ -79,7 +79,7 @@ export async function restoreWork(
   // Not restored (a run started with --no-resume), but its etag is kept: this run's saves replace it conditionally.
   if (found === undefined || found.state.origin !== origin || !restore) return { restored: false, etag: found?.etag }
   const marker = savedMarker(workDir)
-  if (localCurrent && (await readText(marker)) === found.state.id) return { restored: false, etag: found.etag }
+  if (localCurrent && (await readMarker(marker)) === found.state.id) return { restored: false, etag: found.etag }
   // Into a temporary sibling, then renamed: a killed restore never leaves a half work folder.
   const partial = `${workDir}.restoring-${process.pid}`
   await rm(partial, { recursive: true, force: true })
@@ -120,49 +120,15 @@ export function workSaver(
   let wanted = false
   let stopped = false
   let failure: unknown
-  /** Blobs known to be in the store (listed once, then kept up to date). */
-  let stored: Set<string> | undefined
-  const seen = new Map<string, { size: number; mtimeMs: number; hash: string }>()
-  const uploads = new Map<string, Promise<void>>()
-
-  /** The file's content hash, its blob uploaded if the store lacks it; undefined when the file vanished meanwhile. */
-  const saveFile = async (rel: string): Promise<string | undefined> => {
-    // Stopped for a publish: the rest of this save is not needed (the generation upload sends the files).
-    if (stopped) return undefined
-    const path = join(workDir, rel)
-    const s = await stat(path).catch(ignoreMissing)
-    if (s === undefined) return undefined
-    const known = seen.get(rel)
-    if (known !== undefined && known.size === s.size && known.mtimeMs === s.mtimeMs && stored!.has(known.hash))
-      return known.hash
-    // Hash and upload the same bytes: a file replaced meanwhile is seen again (new mtime) by the next save.
-    const bytes = await readFile(path).catch(ignoreMissing)
-    if (bytes === undefined) return undefined
-    const hash = createHash('sha256').update(bytes).digest('hex')
-    seen.set(rel, { size: bytes.length, mtimeMs: s.mtimeMs, hash })
-    if (!stored!.has(hash)) {
-      let upload = uploads.get(hash)
-      if (upload === undefined) {
-        upload = loc
-          .store()
-          .put(joinKey(blobPrefix(loc), hash), bytes)
-          .then(() => {
-            stored!.add(hash)
-          })
-          .finally(() => uploads.delete(hash))
-        uploads.set(hash, upload)
-      }
-      await upload
-    }
-    return hash
-  }
+  const blobs = new WorkBlobs(loc, workDir)
 
   const save = async (): Promise<void> => {
-    const base = `${blobPrefix(loc)}/`
-    stored ??= new Set((await loc.store().list(base)).map((o) => o.key.slice(base.length)))
+    await blobs.list()
     const files: Record<string, string> = {}
     await inParallel(await localFiles(workDir), async (rel) => {
-      const hash = await saveFile(rel)
+      // Stopped for a publish: the rest of this save is not needed (the generation upload sends the files).
+      if (stopped) return
+      const hash = await blobs.save(rel)
       if (hash !== undefined) files[rel] = hash
     })
     if (stopped) return
@@ -183,14 +149,7 @@ export function workSaver(
     }
     await writeFileAtomic(savedMarker(workDir), state.id)
     failure = undefined
-    const used = new Set(Object.values(files))
-    await inParallel(
-      [...stored].filter((h) => !used.has(h)),
-      async (h) => {
-        await loc.store().delete(joinKey(blobPrefix(loc), h))
-        stored!.delete(h)
-      },
-    )
+    await blobs.prune(new Set(Object.values(files)))
   }
 
   const pump = (): void => {
@@ -228,12 +187,73 @@ export function workSaver(
   }
 }
 
+/** The saved work's files, each stored once under the hash of its content (unchanged files are not sent again). */
+class WorkBlobs {
+  /** Blobs known to be in the store (listed once, then kept up to date). */
+  private stored = new Set<string>()
+  private listed = false
+  private readonly seen = new Map<string, { size: number; mtimeMs: number; hash: string }>()
+  private readonly uploads = new Map<string, Promise<void>>()
+
+  constructor(
+    private readonly loc: RemoteLocation,
+    private readonly workDir: string,
+  ) {}
+
+  /** Reads which blobs the store holds, the first time only. */
+  async list(): Promise<void> {
+    if (this.listed) return
+    const base = `${blobPrefix(this.loc)}/`
+    this.stored = new Set((await this.loc.store().list(base)).map((o) => o.key.slice(base.length)))
+    this.listed = true
+  }
+
+  /** The file's content hash, its blob uploaded if the store lacks it; undefined when the file vanished meanwhile. */
+  async save(rel: string): Promise<string | undefined> {
+    const path = join(this.workDir, rel)
+    const s = await stat(path).catch(ignoreMissing)
+    if (s === undefined) return undefined
+    const known = this.seen.get(rel)
+    if (known !== undefined && known.size === s.size && known.mtimeMs === s.mtimeMs && this.stored.has(known.hash))
+      return known.hash
+    // Hash and upload the same bytes: a file replaced meanwhile is seen again (new mtime) by the next save.
+    const bytes = await readFile(path).catch(ignoreMissing)
+    if (bytes === undefined) return undefined
+    const hash = createHash('sha256').update(bytes).digest('hex')
+    this.seen.set(rel, { size: bytes.length, mtimeMs: s.mtimeMs, hash })
+    if (!this.stored.has(hash)) await this.upload(hash, bytes)
+    return hash
+  }
+
+  /** One upload per blob, however many files of the save share its content. */
+  private async upload(hash: string, bytes: Uint8Array): Promise<void> {
+    let upload = this.uploads.get(hash)
+    if (upload === undefined) {
+      upload = this.loc
+        .store()
+        .put(joinKey(blobPrefix(this.loc), hash), bytes)
+        .then(() => {
+          this.stored.add(hash)
+        })
+        .finally(() => this.uploads.delete(hash))
+      this.uploads.set(hash, upload)
+    }
+    await upload
+  }
+
+  /** Deletes the blobs the saved state no longer uses. */
+  async prune(used: ReadonlySet<string>): Promise<void> {
+    await inParallel(
+      [...this.stored].filter((h) => !used.has(h)),
+      async (h) => {
+        await this.loc.store().delete(joinKey(blobPrefix(this.loc), h))
+        this.stored.delete(h)
+      },
+    )
+  }
+}
+
 function ignoreMissing(error: unknown): undefined {
   if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
   throw error
-}
-
-async function readText(file: string): Promise<string | undefined> {
-  const text = await readFile(file, 'utf8').catch(() => undefined)
-  return text?.trim() || undefined
 }

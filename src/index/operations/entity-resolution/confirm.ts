@@ -5,7 +5,7 @@
  * merged and is counted, so a doubtful answer never joins two entities.
  */
 import { LlmError } from '../../../errors.js'
-import { mapBounded } from '../../../llm/bounded-map.js'
+import { mapBounded } from '../../../storage/bounded-map.js'
 import type { ChatModel } from '../../../llm/types.js'
 import type { CandidatePair } from './candidates.js'
 

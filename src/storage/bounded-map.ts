@@ -1,6 +1,7 @@
 /**
- * Bounded parallelism for per-item model calls (extraction, summaries, search map steps); results keep
- * input order. Why not p-limit's `limit.map`: it makes a promise per item up front, which measured
+ * Bounded parallelism for per-item model calls (extraction, summaries, search map steps) and object
+ * store transfers (object/folder-sync.ts); results keep input order. It lives in storage, the lowest
+ * layer both the model clients and the stores may import. Why not p-limit's `limit.map`: it makes a promise per item up front, which measured
  * 20× slower and ~430 MB more heap on 500,000 items than these `limit` workers (4 MB); an index maps
  * lists that long (relationships to summarise).
  */
