@@ -12,12 +12,19 @@ import { QueryError } from '../../errors.js'
 import { mapBounded } from '../../llm/bounded-map.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ContextRecords } from '../context/table-format.js'
-import { RelevanceBudget, splitBudget } from '../lazy/budget.js'
+import { passOnUnspent, RelevanceBudget, splitBudget } from '../lazy/budget.js'
 import { checkLazyCitations } from '../lazy/citations.js'
 import { CLAIM_TOKENS_PER_UNIT, claimUnits, rankClaims, trimClaims, type Claim } from '../lazy/claims.js'
-import { deepen } from '../lazy/deepening.js'
-import { topicalExcerpt } from '../../text/excerpt.js'
-import { extractClaims, judgeRelevance, refineQuestion, type Passage, type StepContext } from '../lazy/model-steps.js'
+import { deepen, type Deepening } from '../lazy/deepening.js'
+import { topicalSentences } from '../../text/excerpt.js'
+import {
+  extractClaims,
+  judgeRelevance,
+  refineQuestion,
+  type Passage,
+  type SentencePassage,
+  type StepContext,
+} from '../lazy/model-steps.js'
 import { ANSWER_PROMPT } from '../lazy/prompts.js'
 import {
   renderPath,
@@ -81,14 +88,18 @@ export async function* runLazySearch(
   const questions = options.subqueries
     ? await refineQuestion(input.query, run.s.subquery_count, run.answer)
     : [input.query]
-  const { relevantBySubquery, relevantIds, report } = await exploreAll(run, questions, settings.hybrid_search.fts_table)
+  const { relevantBySubquery, relevantIds, report, states } = await exploreAll(
+    run,
+    questions,
+    settings.hybrid_search.fts_table,
+  )
   if (options.explain) {
     const text = renderPath(report)
     yield text
     return finish(run, report, { records: {}, text }, [])
   }
   const read = claimUnits(relevantBySubquery, Math.ceil(run.s.max_context_tokens / CLAIM_TOKENS_PER_UNIT))
-  const claims = await claimsOf(run, questions, read)
+  const claims = await claimsOf(run, states, read)
   const order = new Map(relevantIds.map((id, i) => [id, i]))
   const trimmed = trimClaims(rankClaims(claims, order), run.s.max_context_tokens, run.label, services.countTokens)
   report.claims = {
@@ -116,25 +127,58 @@ export async function* runLazySearch(
   return finish(run, report, context, trimmed.kept, answer)
 }
 
-/** Every sub-question's walk under its share of the budget (in parallel), merged in sub-question order. */
+/** One sub-question's search state, kept across budget rounds: its ranked units and every verdict so far. */
+interface SubquestionState {
+  question: string
+  unitRank: Map<string, number>
+  /** Unit id → its sentences judged relevant, or null when judged not relevant. */
+  verdicts: Map<string, string[] | null>
+  /** Relevance calls made for it. */
+  calls: number
+}
+
+/**
+ * Every sub-question's walk under its share of the budget (in parallel); the budget a walk leaves
+ * unspent goes to the walks the budget stopped, which walk again (their verdicts so far reused, so
+ * only new units cost a test). Merged in sub-question order.
+ */
 async function exploreAll(
   run: Run,
   questions: readonly string[],
   fullTextName: string,
-): Promise<{ relevantBySubquery: string[][]; relevantIds: string[]; report: LazyReport }> {
+): Promise<{ relevantBySubquery: string[][]; relevantIds: string[]; report: LazyReport; states: SubquestionState[] }> {
   const dbUri = run.options.dbUri
   const table = await currentFullTextTable(dbUri, fullTextName, run.tables.text_units)
   const fullText = table === undefined ? undefined : { dbUri, table }
-  const budgets = splitBudget(run.options.budget, questions.length)
-  const walks = await Promise.all(questions.map((q, i) => explore(run, q, budgets[i]!, fullText)))
-  const relevantIds = [...new Set(walks.flatMap((w) => w.relevantIds))]
-  const report = baseReport(
-    run,
-    walks.map((w) => w.report),
-    relevantIds,
-    fullText !== undefined,
+  // Ranked once for the whole budget: a walk given more budget later retraces the same path.
+  const top = Math.max(run.s.unit_top_k, run.options.budget)
+  const states = await Promise.all(
+    questions.map(async (question) => ({
+      question,
+      unitRank: await rankUnitsFor(question, top, run.services, fullText),
+      verdicts: new Map<string, string[] | null>(),
+      calls: 0,
+    })),
   )
-  return { relevantBySubquery: walks.map((w) => w.relevantIds), relevantIds, report }
+  const shares = splitBudget(run.options.budget, questions.length)
+  const done = questions.map(() => false)
+  const walks: Deepening[] = []
+  for (let pending = questions.map((_, i) => i); pending.length > 0; ) {
+    const ran = await Promise.all(pending.map((i) => explore(run, states[i]!, shares[i]!)))
+    pending.forEach((i, k) => {
+      walks[i] = ran[k]!
+    })
+    pending = passOnUnspent(
+      shares,
+      walks.map((w) => ({ spent: w.visits.reduce((n, v) => n + v.tested.length, 0), stop: w.stop })),
+      done,
+    )
+  }
+  const reports = walks.map((w, i) => subqueryReport(questions[i]!, shares[i]!, states[i]!.unitRank.size, w, run.label))
+  const relevantIds = [...new Set(walks.flatMap((w) => w.relevant))]
+  const calls = states.reduce((n, q) => n + q.calls, 0)
+  const report = baseReport(run, reports, relevantIds, fullText !== undefined, calls)
+  return { relevantBySubquery: walks.map((w) => w.relevant), relevantIds, report, states }
 }
 
 function startRun(
@@ -170,46 +214,48 @@ function startRun(
   }
 }
 
-/** One sub-question: rank its units, walk the communities under its share of the budget. */
-async function explore(
-  run: Run,
-  question: string,
-  share: number,
-  fullText: { dbUri: string; table: string } | undefined,
-): Promise<{ report: LazySubquery; relevantIds: string[] }> {
-  // A large budget may test more units than unit_top_k: rank at least as many as it may test.
-  const unitRank = await rankUnitsFor(question, Math.max(run.s.unit_top_k, share), run.services, fullText)
+/** One sub-question's walk of the communities under `share` tests; a unit judged before is not asked again. */
+async function explore(run: Run, state: SubquestionState, share: number): Promise<Deepening> {
   const communities =
-    run.tables.communities.length > 0 ? run.tables.communities : rankedUnitGroups(unitRank, run.s.relevance_batch_size)
-  const walk = await deepen(
-    communities,
-    unitRank,
-    new RelevanceBudget(share),
-    { batchSize: run.s.relevance_batch_size, maxMisses: run.s.max_misses },
-    (ids) =>
-      judgeRelevance(
-        question,
-        ids.map((id) => excerpt(run, question, id, run.s.relevance_excerpt_tokens)),
-        run.relevance,
-      ),
-  )
-  return { report: subqueryReport(question, share, unitRank.size, walk, run.label), relevantIds: walk.relevant }
+    run.tables.communities.length > 0
+      ? run.tables.communities
+      : rankedUnitGroups(state.unitRank, run.s.relevance_batch_size)
+  const options = { batchSize: run.s.relevance_batch_size, maxMisses: run.s.max_misses }
+  return deepen(communities, state.unitRank, new RelevanceBudget(share), options, async (ids) => {
+    const fresh = ids.filter((id) => !state.verdicts.has(id))
+    if (fresh.length > 0) {
+      state.calls++
+      const passages = fresh.map((id) => sentences(run, state.question, id))
+      const found = await judgeRelevance(state.question, passages, run.relevance)
+      for (const id of fresh) state.verdicts.set(id, found.get(id) ?? null)
+    }
+    return ids.filter((id) => state.verdicts.get(id) != null)
+  })
 }
 
-/** A unit as a relevance test or the claim step sees it: its sentences nearest the sub-question, up to `tokens`. */
-function excerpt(run: Run, question: string, id: string, tokens: number): Passage {
+/** A unit as a relevance test sees it: its sentences nearest the sub-question, up to relevance_excerpt_tokens. */
+function sentences(run: Run, question: string, id: string): SentencePassage {
   const p = run.passage(id)
-  return { ...p, text: topicalExcerpt(p.text, question, tokens, run.services.countTokens) }
+  const tokens = run.s.relevance_excerpt_tokens
+  // One space between words: a sentence broken over lines reads the same, in fewer tokens.
+  const picked = topicalSentences(p.text, question, tokens, run.services.countTokens)
+  return { id, label: p.label, sentences: picked.map((s) => s.replace(/\s+/g, ' ')) }
 }
 
-function baseReport(run: Run, subqueries: LazySubquery[], relevant: readonly string[], bm25: boolean): LazyReport {
+function baseReport(
+  run: Run,
+  subqueries: LazySubquery[],
+  relevant: readonly string[],
+  bm25: boolean,
+  calls: number,
+): LazyReport {
   const units = relevant.flatMap((id) => run.unit(id) ?? [])
   const graph = run.subgraph(units)
   const tests = subqueries.reduce((n, q) => n + q.tests, 0)
   return {
     budget: run.options.budget,
     tests,
-    relevance_calls: subqueries.reduce((n, q) => n + q.visits.length, 0),
+    relevance_calls: calls,
     bm25,
     subqueries,
     relevant: relevant.map(run.label),
@@ -225,17 +271,21 @@ function baseReport(run: Run, subqueries: LazySubquery[], relevant: readonly str
   }
 }
 
-/** Claims of each sub-question's relevant units, in batches; results merged in batch order. */
-async function claimsOf(run: Run, questions: readonly string[], relevant: readonly string[][]): Promise<Claim[]> {
-  const batches = questions.flatMap((question, subquery) => {
+/** Claims of each sub-question's relevant units (only their relevant sentences), in batches; merged in batch order. */
+async function claimsOf(
+  run: Run,
+  states: readonly SubquestionState[],
+  relevant: readonly string[][],
+): Promise<Claim[]> {
+  const batches = states.flatMap((state, subquery) => {
     const ids = relevant[subquery]!
     const out = []
     for (let i = 0; i < ids.length; i += run.s.claim_batch_size) {
       const batch = ids.slice(i, i + run.s.claim_batch_size)
       const units = batch.flatMap((id) => run.unit(id) ?? [])
       const concepts = renderSubgraph(run.subgraph(units), CONCEPTS_SHOWN)
-      const passages = batch.map((id) => excerpt(run, question, id, run.s.claim_excerpt_tokens))
-      out.push({ question, subquery, passages, concepts })
+      const passages = batch.map((id) => ({ ...run.passage(id), text: (state.verdicts.get(id) ?? []).join(' … ') }))
+      out.push({ question: state.question, subquery, passages, concepts })
     }
     return out
   })
