@@ -8,7 +8,8 @@
 // names suffixed with its number except the tenth of them every copy shares (see bigCorpus).
 // Ends with lazy search's share of global search's tokens per budget and question type.
 // Run: npm run bench:cost [-- --big [--big-tokens N] [--skip-carol] [--skip-fast-reports]
-//   [--work-dir DIR (keep the indexes there and reuse them)] [--skip-queries (build the indexes only)]]
+//   [--work-dir DIR (keep the indexes there and reuse them)] [--skip-queries (build the indexes only)]
+//   [--lazy-over standard (lazy search over the standard index; no offline index built)]]
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
@@ -80,7 +81,17 @@ function settingsFor(fake) {
     'vector_store:\n  vector_size: 384',
     '',
   ].join('\n')
-  return { standard: `${chat}vector_store:\n  vector_size: 8\n`, offline }
+  // The standard index's settings carry the relevance model too, for --lazy-over standard.
+  const [models, embeddings] = chat.split('embedding_models:')
+  const standard = [
+    models.trimEnd(),
+    relevanceModel,
+    `embedding_models:${embeddings}`.trimEnd(),
+    'lazy_search:\n  relevance_model_id: relevance_model',
+    'vector_store:\n  vector_size: 8',
+    '',
+  ].join('\n')
+  return { standard, offline }
 }
 
 /** The text cut at paragraph breaks into `parts` documents of about equal length, written to `dir`. */
@@ -184,12 +195,13 @@ const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 })
 async function indexes(slug, corpusDir, fake) {
   const settings = settingsFor(fake)
   const standard = await project(settings.standard, corpusDir, `${slug}-standard`)
-  const offline = await project(settings.offline, corpusDir, `${slug}-offline`)
-  const idx = [
-    ['standard index', await indexCost(standard, fake)],
-    ['offline index (fast, no model)', await indexCost(offline, fake)],
-  ]
-  if (!flag('--skip-fast-reports')) {
+  const idx = [['standard index', await indexCost(standard, fake)]]
+  // --lazy-over standard: lazy search over the standard index (no offline index is built): its
+  // query cost on the same index global search reads, where building the offline index takes too long.
+  const lazyOverStandard = args.includes('--lazy-over') && args[args.indexOf('--lazy-over') + 1] === 'standard'
+  const offline = lazyOverStandard ? standard : await project(settings.offline, corpusDir, `${slug}-offline`)
+  if (!lazyOverStandard) idx.push(['offline index (fast, no model)', await indexCost(offline, fake)])
+  if (!flag('--skip-fast-reports') && !lazyOverStandard) {
     // The fast method with model-written community reports (the settings without the null report model).
     const withReports = settings.offline.replace('community_reports:\n  completion_model_id: null\n', '')
     idx.push([
@@ -205,12 +217,12 @@ async function indexes(slug, corpusDir, fake) {
     console.log(
       `| ${name}${c.reused ? ' (reused)' : ''} | ${fmt(c.calls)} | ${fmt(c.tokens)} | ${((100 * c.tokens) / base).toFixed(1)} | ${fmt(c.seconds)} |`,
     )
-  return { standard, offline }
+  return { standard, offline, lazyIndex: lazyOverStandard ? 'standard index' : 'offline index' }
 }
 
 async function bench(label, slug, corpusDir, fake) {
   console.log(`\n## ${label}\n`)
-  const { standard, offline } = await indexes(slug, corpusDir, fake)
+  const { standard, offline, lazyIndex } = await indexes(slug, corpusDir, fake)
   if (flag('--skip-queries')) return
   const perQuestion = QUESTIONS.local.length
   console.log(
@@ -228,7 +240,7 @@ async function bench(label, slug, corpusDir, fake) {
       const lazy = await queryCost(offline, 'lazy', type, budget)
       const share = (100 * lazy.tokens) / global.tokens
       console.log(
-        `| lazy search, offline index, budget ${budget} | ${type} | ${fmt(lazy.calls)} | ${fmt(lazy.tokens)} | ${fmt(lazy.tests)} | ${share.toFixed(1)} | ${lazy.cost.toFixed(4)} | ${((100 * lazy.cost) / global.cost).toFixed(1)} | ${fmt(lazy.seconds)} |`,
+        `| lazy search, ${lazyIndex}, budget ${budget} | ${type} | ${fmt(lazy.calls)} | ${fmt(lazy.tokens)} | ${fmt(lazy.tests)} | ${share.toFixed(1)} | ${lazy.cost.toFixed(4)} | ${((100 * lazy.cost) / global.cost).toFixed(1)} | ${fmt(lazy.seconds)} |`,
       )
       const parts = Object.entries(lazy.steps).map(([step, n]) => `${step} ${fmt(n)}`)
       breakdown.push(`- lazy, ${type}, budget ${budget}: ${parts.join(', ')}`)

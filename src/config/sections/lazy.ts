@@ -48,6 +48,10 @@ export const lazySearch = section({
     { min: 1, max: 1000 },
   ),
   claims_per_unit: int(3, 'Claims kept per relevant text unit from the claim step.', { min: 1, max: 100 }),
-  claim_batch_size: int(8, 'Relevant text units per claim-extraction call.', { min: 1, max: 100 }),
+  claim_batch_size: int(
+    16,
+    'Relevant text units per claim-extraction call (each read as its relevant sentences only, so a call stays short).',
+    { min: 1, max: 100 },
+  ),
   max_context_tokens: int(8000, 'Token budget of the claims given to the answer.', { min: 1, max: 10_000_000 }),
 })
