@@ -36,7 +36,7 @@ export const lazySearch = section({
   ),
   unit_top_k: int(
     200,
-    'Text units ranked per sub-question (vector similarity, plus BM25 where the full-text table exists); at least its share of the budget.',
+    'Text units ranked per sub-question (vector similarity, plus BM25 where the full-text table exists); at least the budget, so a walk given unspent budget later ranks the same units.',
     {
       min: 1,
       max: 1_000_000,
