@@ -185,6 +185,10 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     // Each unit is tested once, whatever the rounds: the log holds exactly the tests reported.
     expect(testedInLog(requests)).toBe(15)
     expect(requests.filter((r) => r.kind === 'lazy_relevance')).toHaveLength(out.lazy.relevance_calls)
+    // The rounds wait for every walk, so replies finishing in another order change nothing.
+    order = 2
+    const again = await lazy(LOCAL, { budget: 15, config: file })
+    expect(again.out).toEqual(out)
   })
 
   it('--explain prints the path and asks for no claims or answer', async () => {
