@@ -191,6 +191,13 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     expect(again.out).toEqual(out)
   })
 
+  it('ranks at least as many units as the budget may test, whatever unit_top_k says', async () => {
+    const file = join(root, 'few-ranked.yaml')
+    writeFileSync(file, `${readFileSync(join(root, 'settings.yaml'), 'utf8')}\nlazy_search:\n  unit_top_k: 5\n`)
+    const { out } = await lazy(LOCAL, { budget: 12, subqueries: false, config: file })
+    expect(out.lazy.subqueries.map((q) => q.ranked_units)).toEqual([12])
+  })
+
   it('--explain prints the path and asks for no claims or answer', async () => {
     const { stdout } = await runQueryInProcess(root, LOCAL, 'lazy', { json: false, explain: true, budget: 10 })
     expect(stdout).toContain('# Lazy search path')

@@ -2,8 +2,9 @@
  * Lazy search (LazyGraphRAG-class): the index costs no model call; the model is spent at query time
  * under one knob, the relevance-test budget. The question is refined into sub-questions; for each,
  * text units are ranked (vectors, + BM25), communities by their best units, and a walk down the
- * community hierarchy has the relevance model judge batches of units; the relevant units' claims
- * are extracted, ranked, trimmed to the context window and answered from, with citations checked.
+ * community hierarchy has the relevance model judge batches of units sentence by sentence; the
+ * claims of the relevant sentences are extracted, ranked, trimmed to the context window and answered
+ * from, with citations checked.
  * Every merge is by sub-question order and stable keys, so concurrent calls finishing in any order
  * give the same answer and report.
  */
@@ -12,19 +13,9 @@ import { QueryError } from '../../errors.js'
 import { mapBounded } from '../../llm/bounded-map.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ContextRecords } from '../context/table-format.js'
-import { passOnUnspent, RelevanceBudget, splitBudget } from '../lazy/budget.js'
 import { checkLazyCitations } from '../lazy/citations.js'
 import { CLAIM_TOKENS_PER_UNIT, claimUnits, rankClaims, trimClaims, type Claim } from '../lazy/claims.js'
-import { deepen, type Deepening } from '../lazy/deepening.js'
-import { topicalSentences } from '../../text/excerpt.js'
-import {
-  extractClaims,
-  judgeRelevance,
-  refineQuestion,
-  type Passage,
-  type SentencePassage,
-  type StepContext,
-} from '../lazy/model-steps.js'
+import { extractClaims, refineQuestion, type Passage, type StepContext } from '../lazy/model-steps.js'
 import { ANSWER_PROMPT } from '../lazy/prompts.js'
 import {
   renderPath,
@@ -36,7 +27,8 @@ import {
 } from '../lazy/report.js'
 import { conceptGraph, renderSubgraph, type ConceptSubgraph, type ConceptUnit } from '../lazy/subgraph.js'
 import type { LazyTables } from '../lazy/tables.js'
-import { currentFullTextTable, rankedUnitGroups, rankUnitsFor } from '../lazy/unit-ranking.js'
+import { currentFullTextTable } from '../lazy/unit-ranking.js'
+import { walkAll, type SubquestionState } from '../lazy/walks.js'
 import type { SearchServices } from '../services.js'
 import type { MeteredChat } from '../usage.js'
 import { NO_DATA_ANSWER } from './prompts.js'
@@ -127,20 +119,9 @@ export async function* runLazySearch(
   return finish(run, report, context, trimmed.kept, answer)
 }
 
-/** One sub-question's search state, kept across budget rounds: its ranked units and every verdict so far. */
-interface SubquestionState {
-  question: string
-  unitRank: Map<string, number>
-  /** Unit id → its sentences judged relevant, or null when judged not relevant. */
-  verdicts: Map<string, string[] | null>
-  /** Relevance calls made for it. */
-  calls: number
-}
-
 /**
- * Every sub-question's walk under its share of the budget (in parallel); the budget a walk leaves
- * unspent goes to the walks the budget stopped, which walk again (their verdicts so far reused, so
- * only new units cost a test). Merged in sub-question order.
+ * Every sub-question's walk under its share of the budget, unspent budget passed on
+ * (src/query/lazy/walks.ts); the report merged in sub-question order.
  */
 async function exploreAll(
   run: Run,
@@ -150,30 +131,15 @@ async function exploreAll(
   const dbUri = run.options.dbUri
   const table = await currentFullTextTable(dbUri, fullTextName, run.tables.text_units)
   const fullText = table === undefined ? undefined : { dbUri, table }
-  // Ranked once for the whole budget: a walk given more budget later retraces the same path.
-  const top = Math.max(run.s.unit_top_k, run.options.budget)
-  const states = await Promise.all(
-    questions.map(async (question) => ({
-      question,
-      unitRank: await rankUnitsFor(question, top, run.services, fullText),
-      verdicts: new Map<string, string[] | null>(),
-      calls: 0,
-    })),
-  )
-  const shares = splitBudget(run.options.budget, questions.length)
-  const done = questions.map(() => false)
-  const walks: Deepening[] = []
-  for (let pending = questions.map((_, i) => i); pending.length > 0; ) {
-    const ran = await Promise.all(pending.map((i) => explore(run, states[i]!, shares[i]!)))
-    pending.forEach((i, k) => {
-      walks[i] = ran[k]!
-    })
-    pending = passOnUnspent(
-      shares,
-      walks.map((w) => ({ spent: w.visits.reduce((n, v) => n + v.tested.length, 0), stop: w.stop })),
-      done,
-    )
+  const context = {
+    settings: run.s,
+    budget: run.options.budget,
+    communities: run.tables.communities,
+    services: run.services,
+    relevance: run.relevance,
+    passage: run.passage,
   }
+  const { states, walks, shares } = await walkAll(context, questions, fullText)
   const reports = walks.map((w, i) => subqueryReport(questions[i]!, shares[i]!, states[i]!.unitRank.size, w, run.label))
   const relevantIds = [...new Set(walks.flatMap((w) => w.relevant))]
   const calls = states.reduce((n, q) => n + q.calls, 0)
@@ -212,34 +178,6 @@ function startRun(
     subgraph: conceptGraph(tables.entities, tables.relationships),
     passage: (id) => ({ id, label: label(id), text: units.get(id)?.text ?? '' }),
   }
-}
-
-/** One sub-question's walk of the communities under `share` tests; a unit judged before is not asked again. */
-async function explore(run: Run, state: SubquestionState, share: number): Promise<Deepening> {
-  const communities =
-    run.tables.communities.length > 0
-      ? run.tables.communities
-      : rankedUnitGroups(state.unitRank, run.s.relevance_batch_size)
-  const options = { batchSize: run.s.relevance_batch_size, maxMisses: run.s.max_misses }
-  return deepen(communities, state.unitRank, new RelevanceBudget(share), options, async (ids) => {
-    const fresh = ids.filter((id) => !state.verdicts.has(id))
-    if (fresh.length > 0) {
-      state.calls++
-      const passages = fresh.map((id) => sentences(run, state.question, id))
-      const found = await judgeRelevance(state.question, passages, run.relevance)
-      for (const id of fresh) state.verdicts.set(id, found.get(id) ?? null)
-    }
-    return ids.filter((id) => state.verdicts.get(id) != null)
-  })
-}
-
-/** A unit as a relevance test sees it: its sentences nearest the sub-question, up to relevance_excerpt_tokens. */
-function sentences(run: Run, question: string, id: string): SentencePassage {
-  const p = run.passage(id)
-  const tokens = run.s.relevance_excerpt_tokens
-  // One space between words: a sentence broken over lines reads the same, in fewer tokens.
-  const picked = topicalSentences(p.text, question, tokens, run.services.countTokens)
-  return { id, label: p.label, sentences: picked.map((s) => s.replace(/\s+/g, ' ')) }
 }
 
 function baseReport(
