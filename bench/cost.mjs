@@ -3,10 +3,13 @@
 // hashing embedder, no model) + lazy search at relevance budgets 100, 500 and 1,500, per question type
 // (local, global), with wall times and estimated USD (list prices; global search and lazy search's answer
 // on gpt-4.1-mini, lazy search's relevance tests on gpt-4.1-nano); and the index cost of the fast method with model-written reports.
-// Corpora: A Christmas Carol (../shared/corpora, one document) and,
-// with --big, a generated corpus of about --big-tokens tokens (default 1,000,000): the book repeated,
-// each copy's capitalised names suffixed so the copies do not merge into one graph.
-// Run: npm run bench:cost [-- --big [--big-tokens N] [--skip-carol]]
+// Corpora: A Christmas Carol (../shared/corpora, one document) and, with --big (or --big-tokens N), a
+// generated corpus of about N tokens (default 1,000,000): the book repeated, each copy's capitalised
+// names suffixed with its number except the tenth of them every copy shares (see bigCorpus).
+// Ends with lazy search's share of global search's tokens per budget and question type.
+// Run: npm run bench:cost [-- --big [--big-tokens N] [--skip-carol] [--skip-fast-reports]
+//   [--work-dir DIR (keep the indexes there and reuse them)] [--skip-queries (build the indexes only)]
+//   [--lazy-over standard (lazy search over the standard index; no offline index built)]]
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
@@ -30,6 +33,14 @@ const value = (name, def) => {
   return at >= 0 ? Number(args[at + 1]) : def
 }
 const BUDGETS = [100, 500, 1500]
+/** Share of the book's capitalised names that the generated corpus's copies keep unsuffixed (shared). */
+const SHARED_NAMES = 0.1
+// --work-dir DIR keeps the indexed projects in DIR and reuses them on a later run with the same corpus
+// (a 5 M-token standard index takes long to build; the queries can be rerun after a change to search).
+const WORK_DIR = (() => {
+  const at = args.indexOf('--work-dir')
+  return at >= 0 ? args[at + 1] : undefined
+})()
 const QUESTIONS = {
   local: ['What did Scrooge see in the door knocker?', 'Who is Tiny Tim and what happens to him?'],
   global: ['What are the main themes of the story?', 'How does Scrooge change over the course of the story?'],
@@ -70,7 +81,17 @@ function settingsFor(fake) {
     'vector_store:\n  vector_size: 384',
     '',
   ].join('\n')
-  return { standard: `${chat}vector_store:\n  vector_size: 8\n`, offline }
+  // The standard index's settings carry the relevance model too, for --lazy-over standard.
+  const [models, embeddings] = chat.split('embedding_models:')
+  const standard = [
+    models.trimEnd(),
+    relevanceModel,
+    `embedding_models:${embeddings}`.trimEnd(),
+    'lazy_search:\n  relevance_model_id: relevance_model',
+    'vector_store:\n  vector_size: 8',
+    '',
+  ].join('\n')
+  return { standard, offline }
 }
 
 /** The text cut at paragraph breaks into `parts` documents of about equal length, written to `dir`. */
@@ -92,26 +113,53 @@ async function writeParts(text, parts, dir, prefix = 'part') {
   }
 }
 
-/** A corpus of about `tokens` tokens: copies of the book, each copy's names suffixed with its number. */
+/** A stable number in [0, 1) of a string (FNV-1a), to pick the names the copies share. */
+function hashUnit(text) {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return h / 2 ** 32
+}
+
+/**
+ * A corpus of about `tokens` tokens: copies of the book, each copy's names suffixed with its number,
+ * except one name in ten (picked by a hash of the name), which every copy shares. Without shared
+ * names the copies were disconnected graphs, and the standard index clusters only the largest
+ * connected component (cluster_graph.use_lcc, as Microsoft's): one copy's communities, so global
+ * search read one book's reports whatever the corpus size. A news corpus shares its people and
+ * places across articles; the shared names make the copies one graph, as there.
+ */
 async function bigCorpus(book, tokens, dir) {
   const bookTokens = book.length / 4
   const copies = Math.max(1, Math.round(tokens / bookTokens))
   for (let c = 0; c < copies; c++) {
-    const varied = book.replace(/\b([A-Z][a-z]{3,})\b/g, (name) => `${name}${c === 0 ? '' : c}`)
-    await writeParts(varied, 20, dir, `copy${String(c).padStart(2, '0')}`)
+    const varied = book.replace(/\b([A-Z][a-z]{3,})\b/g, (name) =>
+      c === 0 || hashUnit(name) < SHARED_NAMES ? name : `${name}${c}`,
+    )
+    await writeParts(varied, 20, dir, `copy${String(c).padStart(3, '0')}`)
   }
   return copies
 }
 
-async function project(settings, corpusDir) {
-  const dir = await mkdtemp(join(tmpdir(), 'graphrag-bench-cost-'))
+/** A project folder with `settings` (rewritten every run: the fake's port changes) and the corpus as input. */
+async function project(settings, corpusDir, name) {
+  const dir = WORK_DIR === undefined ? await mkdtemp(join(tmpdir(), 'graphrag-bench-cost-')) : join(WORK_DIR, name)
+  await mkdir(dir, { recursive: true })
   await writeFile(join(dir, 'settings.yaml'), settings)
-  await execSync(`cp -r ${JSON.stringify(corpusDir)} ${JSON.stringify(join(dir, 'input'))}`)
+  if (!existsSync(join(dir, 'input')))
+    execSync(`cp -r ${JSON.stringify(corpusDir)} ${JSON.stringify(join(dir, 'input'))}`)
   return dir
 }
 
-/** Model calls and tokens of an index run (stats.json), and its wall time. */
+/** Model calls and tokens of an index run, and its wall time; read back when --work-dir holds the index already. */
 async function indexCost(dir, fake) {
+  const saved = join(dir, 'bench-index-cost.json')
+  if (WORK_DIR !== undefined && existsSync(saved)) return { ...JSON.parse(await readFile(saved, 'utf8')), reused: true }
+  const cost = await buildIndex(dir, fake)
+  await writeFile(saved, JSON.stringify(cost))
+  return cost
+}
+
+async function buildIndex(dir, fake) {
   const from = fake.requests.length
   const started = performance.now()
   const result = await runIndex({ root: dir, skipValidation: true })
@@ -143,34 +191,46 @@ async function queryCost(dir, method, type, budget) {
 
 const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 })
 
-async function bench(label, corpusDir, fake) {
-  console.log(`\n## ${label}\n`)
+/** The three indexes of one corpus and their model cost (the fast index with model reports unless --skip-fast-reports). */
+async function indexes(slug, corpusDir, fake) {
   const settings = settingsFor(fake)
-  const standard = await project(settings.standard, corpusDir)
-  const offline = await project(settings.offline, corpusDir)
-  // The fast method with model-written community reports (the settings without the null report model).
-  const fastReports = await project(
-    settings.offline.replace('community_reports:\n  completion_model_id: null\n', ''),
-    corpusDir,
-  )
-  const idx = [
-    ['standard index', await indexCost(standard, fake)],
-    ['offline index (fast, no model)', await indexCost(offline, fake)],
-    ['fast index, model-written reports', await indexCost(fastReports, fake)],
-  ]
+  const standard = await project(settings.standard, corpusDir, `${slug}-standard`)
+  const idx = [['standard index', await indexCost(standard, fake)]]
+  // --lazy-over standard: lazy search over the standard index (no offline index is built): its
+  // query cost on the same index global search reads, where building the offline index takes too long.
+  const lazyOverStandard = args.includes('--lazy-over') && args[args.indexOf('--lazy-over') + 1] === 'standard'
+  const offline = lazyOverStandard ? standard : await project(settings.offline, corpusDir, `${slug}-offline`)
+  if (!lazyOverStandard) idx.push(['offline index (fast, no model)', await indexCost(offline, fake)])
+  if (!flag('--skip-fast-reports') && !lazyOverStandard) {
+    // The fast method with model-written community reports (the settings without the null report model).
+    const withReports = settings.offline.replace('community_reports:\n  completion_model_id: null\n', '')
+    idx.push([
+      'fast index, model-written reports',
+      await indexCost(await project(withReports, corpusDir, `${slug}-fast-reports`), fake),
+    ])
+  }
   console.log(
     "| index | model calls | model tokens | % of the standard index's tokens | wall s |\n|---|---:|---:|---:|---:|",
   )
   const base = idx[0][1].tokens
   for (const [name, c] of idx)
     console.log(
-      `| ${name} | ${fmt(c.calls)} | ${fmt(c.tokens)} | ${((100 * c.tokens) / base).toFixed(1)} | ${fmt(c.seconds)} |`,
+      `| ${name}${c.reused ? ' (reused)' : ''} | ${fmt(c.calls)} | ${fmt(c.tokens)} | ${((100 * c.tokens) / base).toFixed(1)} | ${fmt(c.seconds)} |`,
     )
+  return { standard, offline, lazyIndex: lazyOverStandard ? 'standard index' : 'offline index' }
+}
+
+async function bench(label, slug, corpusDir, fake) {
+  console.log(`\n## ${label}\n`)
+  const { standard, offline, lazyIndex } = await indexes(slug, corpusDir, fake)
+  if (flag('--skip-queries')) return
+  const perQuestion = QUESTIONS.local.length
   console.log(
-    `\n| query (${QUESTIONS.local.length} questions per type) | type | calls | tokens | units tested | % of global's tokens | est. USD | % of global's USD | wall s |`,
+    `\n| query (${perQuestion} questions per type) | type | calls | tokens | units tested | % of global's tokens | est. USD | % of global's USD | wall s |`,
   )
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|')
   const breakdown = []
+  const ratios = []
   for (const type of ['local', 'global']) {
     const global = await queryCost(standard, 'global', type)
     console.log(
@@ -180,13 +240,21 @@ async function bench(label, corpusDir, fake) {
       const lazy = await queryCost(offline, 'lazy', type, budget)
       const share = (100 * lazy.tokens) / global.tokens
       console.log(
-        `| lazy search, offline index, budget ${budget} | ${type} | ${fmt(lazy.calls)} | ${fmt(lazy.tokens)} | ${fmt(lazy.tests)} | ${share.toFixed(1)} | ${lazy.cost.toFixed(4)} | ${((100 * lazy.cost) / global.cost).toFixed(1)} | ${fmt(lazy.seconds)} |`,
+        `| lazy search, ${lazyIndex}, budget ${budget} | ${type} | ${fmt(lazy.calls)} | ${fmt(lazy.tokens)} | ${fmt(lazy.tests)} | ${share.toFixed(1)} | ${lazy.cost.toFixed(4)} | ${((100 * lazy.cost) / global.cost).toFixed(1)} | ${fmt(lazy.seconds)} |`,
       )
       const parts = Object.entries(lazy.steps).map(([step, n]) => `${step} ${fmt(n)}`)
       breakdown.push(`- lazy, ${type}, budget ${budget}: ${parts.join(', ')}`)
+      ratios.push({ type, budget, lazy: lazy.tokens / perQuestion, global: global.tokens / perQuestion, share })
     }
   }
   console.log(`\nLazy search tokens by step:\n${breakdown.join('\n')}`)
+  console.log('\n| budget | type | lazy tokens per question | global tokens per question | lazy / global | ≤ 5 %? |')
+  console.log('|---:|---|---:|---:|---:|---|')
+  for (const budget of BUDGETS)
+    for (const r of ratios.filter((x) => x.budget === budget))
+      console.log(
+        `| ${budget} | ${r.type} | ${fmt(r.lazy)} | ${fmt(r.global)} | ${r.share.toFixed(1)} % | ${r.share <= 5 ? 'yes' : 'no'} |`,
+      )
 }
 
 const carol = join(root, '..', 'shared', 'corpora', 'a-christmas-carol.txt')
@@ -198,13 +266,15 @@ if (!existsSync(carol)) {
     const dir = await mkdtemp(join(tmpdir(), 'graphrag-bench-cost-carol-'))
     // One document, chunked as the reference index was, so every replayed answer matches its text unit.
     await writeParts(book, 1, dir)
-    await bench('A Christmas Carol', dir, await startFake(true))
+    await bench('A Christmas Carol', 'carol', dir, await startFake(true))
   }
-  if (flag('--big')) {
+  if (flag('--big') || flag('--big-tokens')) {
     const dir = await mkdtemp(join(tmpdir(), 'graphrag-bench-cost-big-'))
-    const copies = await bigCorpus(book, value('--big-tokens', 1_000_000), dir)
+    const tokens = value('--big-tokens', 1_000_000)
+    const copies = await bigCorpus(book, tokens, dir)
     await bench(
-      `Generated corpus: ${copies} varied copies of the book (about ${fmt((copies * book.length) / 4)} tokens)`,
+      `Generated corpus: ${copies} varied copies of the book, ${100 * SHARED_NAMES} % of its names shared (about ${fmt((copies * book.length) / 4)} tokens)`,
+      `big-${tokens}`,
       dir,
       await startFake(false),
     )

@@ -14,6 +14,16 @@ export function topicalExcerpt(
   maxTokens: number,
   countTokens: (text: string) => number,
 ): string {
+  return topicalSentences(text, topic, maxTokens, countTokens).join(' … ')
+}
+
+/** The sentences topicalExcerpt keeps, in text order (lazy search's relevance tests judge them one by one). */
+export function topicalSentences(
+  text: string,
+  topic: string,
+  maxTokens: number,
+  countTokens: (text: string) => number,
+): string[] {
   const asked = words(topic)
   const sentences = text.split(/(?<=[.!?])\s+/).filter((s) => s.trim() !== '')
   const scored = sentences.map((s, at) => ({ at, s, score: [...words(s)].filter((w) => asked.has(w)).length }))
@@ -28,8 +38,5 @@ export function topicalExcerpt(
     kept.push(x)
     used += cost
   }
-  return kept
-    .sort((a, b) => a.at - b.at)
-    .map((x) => x.s.trim())
-    .join(' … ')
+  return kept.sort((a, b) => a.at - b.at).map((x) => x.s.trim())
 }

@@ -12,7 +12,7 @@ import type { QueryCommandFlags } from '../../src/query/command.js'
 import type { LazyReport } from '../../src/query/index.js'
 import { ParquetTableStore } from '../../src/storage/index.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
-import { fakeRelevant, lazyPassages } from '../support/fake-llm/lazy.js'
+import { fakeRelevant, lazyPassages, numberedSentences } from '../support/fake-llm/lazy.js'
 import { runCli } from '../support/cli.js'
 import { runQueryInProcess } from '../support/query-command.js'
 import { expectQueryResponse } from '../support/query-response-schema.js'
@@ -136,6 +136,66 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     order = 1
     const second = await lazy(GLOBAL, { budget: 30 })
     expect(second.out).toEqual(first.out)
+  })
+
+  it('the claim step reads only the sentences the relevance tests judged relevant', async () => {
+    const { out, requests } = await lazy(GLOBAL, { budget: 30 })
+    const bodies = (kind: string) =>
+      requests
+        .filter((r) => r.kind === kind)
+        .map((r) => lazyPassages((r.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content))
+    // Every sentence a relevance test showed, per sub-question and unit, and those the fake judged relevant.
+    const shown = new Map<string, string[]>()
+    for (const call of bodies('lazy_relevance'))
+      for (const p of call.passages) {
+        const sentences = numberedSentences(p.text).map((x) => x.text)
+        expect(sentences.length).toBeGreaterThan(0)
+        shown.set(`${call.question}\u0000${p.label}`, sentences)
+      }
+    const claimCalls = bodies('lazy_claims')
+    expect(claimCalls.length).toBeGreaterThan(0)
+    let dropped = 0
+    for (const call of claimCalls)
+      for (const p of call.passages) {
+        const sentences = shown.get(`${call.question}\u0000${p.label}`)!
+        const relevant = sentences.filter((x) => fakeRelevant(call.question, x))
+        expect(p.text).toBe(relevant.join(' … '))
+        dropped += sentences.length - relevant.length
+      }
+    // Some shown sentences were judged irrelevant and never reached the claim step.
+    expect(dropped).toBeGreaterThan(0)
+    expect(out.lazy.claims.units).toBe(claimCalls.reduce((n, c) => n + c.passages.length, 0))
+  })
+
+  it("passes the budget a sub-question's walk leaves unspent on to the walks the budget stopped", async () => {
+    // Batches of 2 and z = 1, so the third sub-question (about "Tern": no word of five letters the
+    // passages share) ends on the stop rule after one batch, while the other two run into their shares.
+    const file = join(root, 'small-batches.yaml')
+    const yaml = readFileSync(join(root, 'settings.yaml'), 'utf8')
+    writeFileSync(file, `${yaml}\nlazy_search:\n  relevance_batch_size: 2\n  max_misses: 1\n`)
+    const { out, requests } = await lazy(LOCAL, { budget: 15, config: file })
+    const q = out.lazy.subqueries
+    // Shares 5, 5, 5; the third spent 2, and its 3 went to the first two (2 and 1, in sub-question order).
+    expect(q.map((x) => [x.stop, x.tests, x.budget])).toEqual([
+      ['budget', 7, 7],
+      ['budget', 6, 6],
+      ['exhausted', 2, 2],
+    ])
+    expect(out.lazy.tests).toBe(15)
+    // Each unit is tested once, whatever the rounds: the log holds exactly the tests reported.
+    expect(testedInLog(requests)).toBe(15)
+    expect(requests.filter((r) => r.kind === 'lazy_relevance')).toHaveLength(out.lazy.relevance_calls)
+    // The rounds wait for every walk, so replies finishing in another order change nothing.
+    order = 2
+    const again = await lazy(LOCAL, { budget: 15, config: file })
+    expect(again.out).toEqual(out)
+  })
+
+  it('ranks at least as many units as the budget may test, whatever unit_top_k says', async () => {
+    const file = join(root, 'few-ranked.yaml')
+    writeFileSync(file, `${readFileSync(join(root, 'settings.yaml'), 'utf8')}\nlazy_search:\n  unit_top_k: 5\n`)
+    const { out } = await lazy(LOCAL, { budget: 12, subqueries: false, config: file })
+    expect(out.lazy.subqueries.map((q) => q.ranked_units)).toEqual([12])
   })
 
   it('--explain prints the path and asks for no claims or answer', async () => {

@@ -31,12 +31,12 @@ export const lazySearch = section({
   ),
   relevance_excerpt_tokens: int(
     120,
-    'What a relevance test reads of a text unit: its sentences sharing most words with the sub-question, up to this many tokens.',
+    'What a relevance test reads of a text unit: its sentences sharing most words with the sub-question, up to this many tokens, each judged on its own; the claim step reads only the sentences judged relevant.',
     { min: 20, max: 100_000 },
   ),
   unit_top_k: int(
     200,
-    'Text units ranked per sub-question (vector similarity, plus BM25 where the full-text table exists); at least its share of the budget.',
+    'Text units ranked per sub-question (vector similarity, plus BM25 where the full-text table exists); at least the budget, so a walk given unspent budget later ranks the same units.',
     {
       min: 1,
       max: 1_000_000,
@@ -48,11 +48,10 @@ export const lazySearch = section({
     { min: 1, max: 1000 },
   ),
   claims_per_unit: int(3, 'Claims kept per relevant text unit from the claim step.', { min: 1, max: 100 }),
-  claim_excerpt_tokens: int(
-    400,
-    'What the claim step reads of a relevant text unit: its sentences sharing most words with the sub-question, up to this many tokens.',
-    { min: 20, max: 100_000 },
+  claim_batch_size: int(
+    16,
+    'Relevant text units per claim-extraction call (each read as its relevant sentences only, so a call stays short).',
+    { min: 1, max: 100 },
   ),
-  claim_batch_size: int(8, 'Relevant text units per claim-extraction call.', { min: 1, max: 100 }),
   max_context_tokens: int(8000, 'Token budget of the claims given to the answer.', { min: 1, max: 10_000_000 }),
 })

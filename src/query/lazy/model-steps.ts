@@ -9,7 +9,7 @@ import { isModelFailure } from '../search/model-failure.js'
 import type { SearchServices } from '../services.js'
 import type { MeteredChat } from '../usage.js'
 import { parseClaims, type Claim } from './claims.js'
-import { CLAIMS_PROMPT, passageBlock, RELEVANCE_PROMPT, SUBQUERY_PROMPT } from './prompts.js'
+import { CLAIMS_PROMPT, passageBlock, RELEVANCE_PROMPT, sentenceBlock, SUBQUERY_PROMPT } from './prompts.js'
 
 export interface Passage {
   /** The unit's id. */
@@ -64,25 +64,55 @@ export async function refineQuestion(question: string, count: number, context: S
   return unique.length > 0 ? unique : [question]
 }
 
-/** The ids of the passages judged relevant to `question` (none when the call failed). */
+/** A passage as a relevance test shows it: its sentences nearest the sub-question. */
+export interface SentencePassage {
+  id: string
+  label: string
+  sentences: readonly string[]
+}
+
+/**
+ * The passages judged relevant to `question` (none when the call failed): unit id → its sentences
+ * judged relevant, in text order, which are all the claim step reads of it.
+ */
 export async function judgeRelevance(
   question: string,
-  passages: readonly Passage[],
+  passages: readonly SentencePassage[],
   context: StepContext,
-): Promise<string[]> {
+): Promise<Map<string, string[]>> {
   const ask = async () => {
     const result = await context.chat.complete('relevance', {
       messages: [
         { role: 'system', content: RELEVANCE_PROMPT },
-        { role: 'user', content: passageBlock(question, passages) },
+        { role: 'user', content: sentenceBlock(question, passages) },
       ],
       responseFormat: { type: 'json_object', required: ['relevant'] },
     })
-    const list = replyObject(result)?.relevant
-    const said = new Set((Array.isArray(list) ? list : []).map((x) => String(x).trim()))
-    return passages.filter((p) => said.has(p.label)).map((p) => p.id)
+    return relevantSentences(replyObject(result)?.relevant, passages)
   }
-  return tolerated('relevance', 'a relevance test', context, ask, [])
+  return tolerated('relevance', 'a relevance test', context, ask, new Map<string, string[]>())
+}
+
+/**
+ * Reads a relevance reply `{"passage": [sentence numbers]}`. A passage named with no usable sentence
+ * number (or a reply listing passage numbers only, `[3, 12]`) counts as relevant as a whole: a model
+ * that ignores the sentences still gets its verdict heard. Unknown passages and numbers are ignored.
+ */
+export function relevantSentences(reply: unknown, passages: readonly SentencePassage[]): Map<string, string[]> {
+  const named = new Map<string, unknown>()
+  if (Array.isArray(reply)) for (const label of reply) named.set(String(label).trim(), true)
+  else if (typeof reply === 'object' && reply !== null)
+    for (const [label, numbers] of Object.entries(reply)) named.set(label.trim(), numbers)
+  const out = new Map<string, string[]>()
+  for (const p of passages) {
+    if (!named.has(p.label)) continue
+    const numbers = named.get(p.label)
+    // Named with an empty list: the model looked and found no helpful sentence.
+    if (Array.isArray(numbers) && numbers.length === 0) continue
+    const picked = Array.isArray(numbers) ? p.sentences.filter((_, i) => numbers.some((n) => Number(n) === i + 1)) : []
+    out.set(p.id, picked.length > 0 ? picked : [...p.sentences])
+  }
+  return out
 }
 
 /** What one claim call reads: sub-question number `subquery`, its passages and their concepts. */

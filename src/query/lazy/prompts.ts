@@ -14,15 +14,12 @@ Rewrite the user's question as at most {count} sub-questions that together cover
 # Output format
 Reply with one JSON object and nothing else: {{"subqueries": ["<sub-question>", "..."]}}`
 
-/** System prompt; the user message is passageBlock(question, passages). Reply {"relevant": [numbers]}. */
-export const RELEVANCE_PROMPT = `# Role
-You decide which passages of a document collection help answer a question.
-
-# Task
-The user message holds a question and numbered passages. A passage is relevant when it states something that helps answer the question, even in part. A passage that only shares a word with the question, without saying anything that helps, is not relevant.
-
-# Output format
-Reply with one JSON object and nothing else: {{"relevant": [<passage numbers>]}}, listing the number of every relevant passage, or [] when none is.`
+/**
+ * System prompt; the user message is sentenceBlock(question, passages). Reply {"relevant": {passage: [sentences]}}.
+ * Kept short: it is repeated in every relevance call, the most frequent call of a lazy search.
+ */
+export const RELEVANCE_PROMPT = `Which sentences of the numbered passages help answer the question? A sentence helps when it states something that answers the question, even in part; sharing a word with it is not enough.
+Reply with JSON only: {{"relevant": {{"<passage number>": [<its helpful sentence numbers>]}}}}, listing only passages with a helpful sentence ({{"relevant": {{}}}} when none has one).`
 
 /** System prompt; the user message is passageBlock with the concepts. Reply {"claims": [...]}. */
 export const CLAIMS_PROMPT = `# Role
@@ -65,4 +62,18 @@ export function passageBlock(
   if (concepts !== undefined) parts.push(`Concepts:\n${concepts}`)
   for (const p of passages) parts.push(`==== passage ${p.label} ====\n${p.text.trim()}`)
   return parts.join('\n\n')
+}
+
+/** The user message of a relevance call: the question, then each passage's sentences numbered from 1, one a line. */
+export function sentenceBlock(
+  question: string,
+  passages: ReadonlyArray<{ label: string; sentences: readonly string[] }>,
+): string {
+  return passageBlock(
+    question,
+    passages.map((p) => ({
+      label: p.label,
+      text: p.sentences.map((s, i) => `[${i + 1}] ${s.replace(/\s+/g, ' ')}`).join('\n'),
+    })),
+  )
 }

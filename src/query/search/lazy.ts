@@ -2,8 +2,9 @@
  * Lazy search (LazyGraphRAG-class): the index costs no model call; the model is spent at query time
  * under one knob, the relevance-test budget. The question is refined into sub-questions; for each,
  * text units are ranked (vectors, + BM25), communities by their best units, and a walk down the
- * community hierarchy has the relevance model judge batches of units; the relevant units' claims
- * are extracted, ranked, trimmed to the context window and answered from, with citations checked.
+ * community hierarchy has the relevance model judge batches of units sentence by sentence; the
+ * claims of the relevant sentences are extracted, ranked, trimmed to the context window and answered
+ * from, with citations checked.
  * Every merge is by sub-question order and stable keys, so concurrent calls finishing in any order
  * give the same answer and report.
  */
@@ -12,12 +13,9 @@ import { QueryError } from '../../errors.js'
 import { mapBounded } from '../../storage/bounded-map.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ContextRecords } from '../context/table-format.js'
-import { RelevanceBudget, splitBudget } from '../lazy/budget.js'
 import { checkLazyCitations } from '../lazy/citations.js'
 import { CLAIM_TOKENS_PER_UNIT, claimUnits, rankClaims, trimClaims, type Claim } from '../lazy/claims.js'
-import { deepen } from '../lazy/deepening.js'
-import { topicalExcerpt } from '../../text/excerpt.js'
-import { extractClaims, judgeRelevance, refineQuestion, type Passage, type StepContext } from '../lazy/model-steps.js'
+import { extractClaims, refineQuestion, type Passage, type StepContext } from '../lazy/model-steps.js'
 import { ANSWER_PROMPT } from '../lazy/prompts.js'
 import {
   renderPath,
@@ -29,7 +27,8 @@ import {
 } from '../lazy/report.js'
 import { conceptGraph, renderSubgraph, type ConceptSubgraph, type ConceptUnit } from '../lazy/subgraph.js'
 import type { LazyTables } from '../lazy/tables.js'
-import { currentFullTextTable, rankedUnitGroups, rankUnitsFor } from '../lazy/unit-ranking.js'
+import { currentFullTextTable } from '../lazy/unit-ranking.js'
+import { walkAll, type SubquestionState } from '../lazy/walks.js'
 import type { SearchServices } from '../services.js'
 import type { MeteredChat } from '../usage.js'
 import { NO_DATA_ANSWER } from './prompts.js'
@@ -81,14 +80,18 @@ export async function* runLazySearch(
   const questions = options.subqueries
     ? await refineQuestion(input.query, run.s.subquery_count, run.answer)
     : [input.query]
-  const { relevantBySubquery, relevantIds, report } = await exploreAll(run, questions, settings.hybrid_search.fts_table)
+  const { relevantBySubquery, relevantIds, report, states } = await exploreAll(
+    run,
+    questions,
+    settings.hybrid_search.fts_table,
+  )
   if (options.explain) {
     const text = renderPath(report)
     yield text
     return finish(run, report, { records: {}, text }, [])
   }
   const read = claimUnits(relevantBySubquery, Math.ceil(run.s.max_context_tokens / CLAIM_TOKENS_PER_UNIT))
-  const claims = await claimsOf(run, questions, read)
+  const claims = await claimsOf(run, states, read)
   const order = new Map(relevantIds.map((id, i) => [id, i]))
   const trimmed = trimClaims(rankClaims(claims, order), run.s.max_context_tokens, run.label, services.countTokens)
   report.claims = {
@@ -116,25 +119,32 @@ export async function* runLazySearch(
   return finish(run, report, context, trimmed.kept, answer)
 }
 
-/** Every sub-question's walk under its share of the budget (in parallel), merged in sub-question order. */
+/**
+ * Every sub-question's walk under its share of the budget, unspent budget passed on
+ * (src/query/lazy/walks.ts); the report merged in sub-question order.
+ */
 async function exploreAll(
   run: Run,
   questions: readonly string[],
   fullTextName: string,
-): Promise<{ relevantBySubquery: string[][]; relevantIds: string[]; report: LazyReport }> {
+): Promise<{ relevantBySubquery: string[][]; relevantIds: string[]; report: LazyReport; states: SubquestionState[] }> {
   const dbUri = run.options.dbUri
   const table = await currentFullTextTable(dbUri, fullTextName, run.tables.text_units)
   const fullText = table === undefined ? undefined : { dbUri, table }
-  const budgets = splitBudget(run.options.budget, questions.length)
-  const walks = await Promise.all(questions.map((q, i) => explore(run, q, budgets[i]!, fullText)))
-  const relevantIds = [...new Set(walks.flatMap((w) => w.relevantIds))]
-  const report = baseReport(
-    run,
-    walks.map((w) => w.report),
-    relevantIds,
-    fullText !== undefined,
-  )
-  return { relevantBySubquery: walks.map((w) => w.relevantIds), relevantIds, report }
+  const context = {
+    settings: run.s,
+    budget: run.options.budget,
+    communities: run.tables.communities,
+    services: run.services,
+    relevance: run.relevance,
+    passage: run.passage,
+  }
+  const { states, walks, shares } = await walkAll(context, questions, fullText)
+  const reports = walks.map((w, i) => subqueryReport(questions[i]!, shares[i]!, states[i]!.unitRank.size, w, run.label))
+  const relevantIds = [...new Set(walks.flatMap((w) => w.relevant))]
+  const calls = states.reduce((n, q) => n + q.calls, 0)
+  const report = baseReport(run, reports, relevantIds, fullText !== undefined, calls)
+  return { relevantBySubquery: walks.map((w) => w.relevant), relevantIds, report, states }
 }
 
 function startRun(
@@ -170,46 +180,20 @@ function startRun(
   }
 }
 
-/** One sub-question: rank its units, walk the communities under its share of the budget. */
-async function explore(
+function baseReport(
   run: Run,
-  question: string,
-  share: number,
-  fullText: { dbUri: string; table: string } | undefined,
-): Promise<{ report: LazySubquery; relevantIds: string[] }> {
-  // A large budget may test more units than unit_top_k: rank at least as many as it may test.
-  const unitRank = await rankUnitsFor(question, Math.max(run.s.unit_top_k, share), run.services, fullText)
-  const communities =
-    run.tables.communities.length > 0 ? run.tables.communities : rankedUnitGroups(unitRank, run.s.relevance_batch_size)
-  const walk = await deepen(
-    communities,
-    unitRank,
-    new RelevanceBudget(share),
-    { batchSize: run.s.relevance_batch_size, maxMisses: run.s.max_misses },
-    (ids) =>
-      judgeRelevance(
-        question,
-        ids.map((id) => excerpt(run, question, id, run.s.relevance_excerpt_tokens)),
-        run.relevance,
-      ),
-  )
-  return { report: subqueryReport(question, share, unitRank.size, walk, run.label), relevantIds: walk.relevant }
-}
-
-/** A unit as a relevance test or the claim step sees it: its sentences nearest the sub-question, up to `tokens`. */
-function excerpt(run: Run, question: string, id: string, tokens: number): Passage {
-  const p = run.passage(id)
-  return { ...p, text: topicalExcerpt(p.text, question, tokens, run.services.countTokens) }
-}
-
-function baseReport(run: Run, subqueries: LazySubquery[], relevant: readonly string[], bm25: boolean): LazyReport {
+  subqueries: LazySubquery[],
+  relevant: readonly string[],
+  bm25: boolean,
+  calls: number,
+): LazyReport {
   const units = relevant.flatMap((id) => run.unit(id) ?? [])
   const graph = run.subgraph(units)
   const tests = subqueries.reduce((n, q) => n + q.tests, 0)
   return {
     budget: run.options.budget,
     tests,
-    relevance_calls: subqueries.reduce((n, q) => n + q.visits.length, 0),
+    relevance_calls: calls,
     bm25,
     subqueries,
     relevant: relevant.map(run.label),
@@ -225,17 +209,21 @@ function baseReport(run: Run, subqueries: LazySubquery[], relevant: readonly str
   }
 }
 
-/** Claims of each sub-question's relevant units, in batches; results merged in batch order. */
-async function claimsOf(run: Run, questions: readonly string[], relevant: readonly string[][]): Promise<Claim[]> {
-  const batches = questions.flatMap((question, subquery) => {
+/** Claims of each sub-question's relevant units (only their relevant sentences), in batches; merged in batch order. */
+async function claimsOf(
+  run: Run,
+  states: readonly SubquestionState[],
+  relevant: readonly string[][],
+): Promise<Claim[]> {
+  const batches = states.flatMap((state, subquery) => {
     const ids = relevant[subquery]!
     const out = []
     for (let i = 0; i < ids.length; i += run.s.claim_batch_size) {
       const batch = ids.slice(i, i + run.s.claim_batch_size)
       const units = batch.flatMap((id) => run.unit(id) ?? [])
       const concepts = renderSubgraph(run.subgraph(units), CONCEPTS_SHOWN)
-      const passages = batch.map((id) => excerpt(run, question, id, run.s.claim_excerpt_tokens))
-      out.push({ question, subquery, passages, concepts })
+      const passages = batch.map((id) => ({ ...run.passage(id), text: (state.verdicts.get(id) ?? []).join(' … ') }))
+      out.push({ question: state.question, subquery, passages, concepts })
     }
     return out
   })

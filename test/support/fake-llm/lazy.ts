@@ -1,6 +1,7 @@
 /**
  * The fake model's replies to lazy search, derived from the text so tests can predict them: a
- * passage is relevant when it shares a content word (five letters or more) with the question, a
+ * sentence of a passage is relevant when it shares a content word (five letters or more) with the
+ * question (a passage when one of its sentences is), a
  * claim is the first sentence of a relevant passage that shares one, and the answer cites the
  * sources of the first claims it is given.
  */
@@ -48,6 +49,22 @@ function subqueries(system: string, question: string): string {
   return JSON.stringify({ subqueries: list })
 }
 
+/** The numbered sentences (`[n] text`, one a line) of a relevance call's passage. */
+export function numberedSentences(passage: string): Array<{ n: number; text: string }> {
+  return [...passage.matchAll(/^\[(\d+)\] (.*)$/gm)].map((m) => ({ n: Number(m[1]), text: m[2]! }))
+}
+
+/** Per passage with a relevant sentence, the numbers of its sentences sharing a content word with the question. */
+function relevance(user: string): string {
+  const { question, passages } = lazyPassages(user)
+  const relevant: Record<string, number[]> = {}
+  for (const p of passages) {
+    const hits = numberedSentences(p.text).filter((s) => fakeRelevant(question, s.text))
+    if (hits.length > 0) relevant[p.label] = hits.map((s) => s.n)
+  }
+  return JSON.stringify({ relevant })
+}
+
 function claims(user: string): string {
   const { question, passages } = lazyPassages(user)
   const asked = contentWords(question)
@@ -73,12 +90,8 @@ export function lazyReply(kind: LazyKind, messages: readonly ChatMessageLike[]):
   switch (kind) {
     case 'lazy_subqueries':
       return subqueries(system, user)
-    case 'lazy_relevance': {
-      const { question, passages } = lazyPassages(user)
-      return JSON.stringify({
-        relevant: passages.filter((p) => fakeRelevant(question, p.text)).map((p) => Number(p.label)),
-      })
-    }
+    case 'lazy_relevance':
+      return relevance(user)
     case 'lazy_claims':
       return claims(user)
     case 'lazy_answer':
