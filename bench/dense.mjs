@@ -32,8 +32,12 @@ if (run.code !== 0) throw new Error(`index failed (${run.code}):\n${run.stderr.s
 const cpu = Number(/User time \(seconds\): ([\d.]+)/.exec(run.stderr)?.[1] ?? NaN)
 const stats = JSON.parse(readFileSync(join(dir, 'output', 'stats.json'), 'utf8'))
 const mb = (bytes) => Math.round(bytes / 2 ** 20)
-console.log(`dense corpus, ${tokens} tokens: peak ${Math.round(run.peakMb)} MB, wall ${wall.toFixed(1)} s, CPU (user) ${cpu} s`)
+console.log(
+  `dense corpus, ${tokens} tokens: peak ${Math.round(run.peakMb)} MB, wall ${wall.toFixed(1)} s, CPU (user) ${cpu} s`,
+)
 for (const [name, w] of Object.entries(stats.workflows ?? {}))
-  console.log(`  ${name.padEnd(28)} ${String(w.overall?.toFixed?.(1) ?? w.seconds ?? '').padStart(7)} s  peak ${mb(w.memory?.peak_bytes ?? w.peak_memory_bytes ?? 0)} MB  rows ${JSON.stringify(w.rows ?? {})}`)
+  console.log(
+    `  ${name.padEnd(28)} ${w.overall.toFixed(1).padStart(7)} s  peak ${mb(w.peak_memory_bytes)} MB  rows ${JSON.stringify(w.rows ?? {})}`,
+  )
 if (KEEP) console.log(`(kept ${dir})`)
 else rmSync(dir, { recursive: true, force: true })
