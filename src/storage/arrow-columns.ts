@@ -55,6 +55,7 @@ function arrowTypeOf(kind: ColumnKind): DataType {
 export function buildVector(kind: ColumnKind, values: readonly unknown[]): Vector {
   if (kind === 'string' && values.every((v) => typeof v === 'string' || v === null || v === undefined))
     return buildUtf8Vector(values as ReadonlyArray<string | null | undefined>)
+  if (kind === 'list<string>' && values.every(isStringListOrNull)) return buildUtf8ListVector(values)
   switch (kind) {
     case 'int64':
       return vectorFromArray(
@@ -108,6 +109,43 @@ function buildUtf8Vector(values: ReadonlyArray<string | null | undefined>): Vect
       nullBitmap: nullCount === 0 ? null : validity,
       valueOffsets: offsets,
       data,
+    }),
+  )
+}
+
+function isStringListOrNull(value: unknown): value is readonly (string | null)[] | null | undefined {
+  return value == null || (Array.isArray(value) && value.every((v) => typeof v === 'string' || v === null))
+}
+
+/**
+ * A list-of-strings column (text-unit ids per relationship: millions of short lists) with exact-size
+ * buffers, as buildUtf8Vector: vectorFromArray's doubling buffers held up to twice the column while
+ * it was built. Same values and validity, so the same Parquet bytes.
+ */
+function buildUtf8ListVector(lists: ReadonlyArray<readonly (string | null)[] | null | undefined>): Vector {
+  const offsets = new Int32Array(lists.length + 1)
+  const validity = new Uint8Array(Math.ceil(lists.length / 64) * 8)
+  let nullCount = 0
+  let count = 0
+  for (let i = 0; i < lists.length; i++) {
+    const list = lists[i]
+    if (list == null) nullCount++
+    else {
+      count += list.length
+      validity[i >> 3] = (validity[i >> 3] as number) | (1 << (i & 7))
+    }
+    offsets[i + 1] = count
+  }
+  const items = new Array<string | null>(count)
+  for (let i = 0, at = 0; i < lists.length; i++) for (const item of lists[i] ?? []) items[at++] = item
+  return makeVector(
+    makeData({
+      type: new List<Utf8>(new Field('item', new Utf8(), true)),
+      length: lists.length,
+      nullCount,
+      nullBitmap: nullCount === 0 ? null : validity,
+      valueOffsets: offsets,
+      child: buildUtf8Vector(items).data[0]!,
     }),
   )
 }

@@ -16,9 +16,10 @@ const MODULE = createRequire(import.meta.url).resolve('parquet-wasm/node')
 /** What a worker does: write one Arrow IPC stream as Parquet, or read a Parquet file batch by batch. */
 type Task =
   | { kind: 'encode'; ipc: ArrayBuffer; compression: 'SNAPPY' }
+  | { kind: 'encode-batches'; compression: 'SNAPPY' }
   | { kind: 'decode'; source: string | Blob; options: { batchSize: number; columns: string[] } }
 
-type Reply = { bytes: Uint8Array } | { ipc: Uint8Array } | { done: true } | { error: string }
+type Reply = { bytes: Uint8Array } | { ipc: Uint8Array } | { done: true } | { next: true } | { error: string }
 
 /**
  * The worker's code (CommonJS, evaluated as is: plain JavaScript that refers to nothing outside it).
@@ -36,6 +37,7 @@ async function run(task) {
     parentPort.postMessage({ bytes }, [bytes.buffer])
     return
   }
+  if (task.kind === 'encode-batches') return encodeBatches(task)
   const blob = typeof task.source === 'string' ? await require('node:fs').openAsBlob(task.source) : task.source
   const reader = await pq.ParquetFile.fromFile(blob)
   const stream = await reader.stream(task.options)
@@ -46,6 +48,33 @@ async function run(task) {
     await asked
   }
   parentPort.postMessage({ done: true })
+}
+// Asks the main thread for each Arrow IPC stream in turn ({ next }), so one is in flight at a time.
+async function encodeBatches(task) {
+  const next = () =>
+    new Promise((arrived) => {
+      parentPort.once('message', arrived)
+      parentPort.postMessage({ next: true })
+    })
+  const source = new ReadableStream({
+    async pull(controller) {
+      const message = await next()
+      if (message.ipc === undefined) return controller.close()
+      const table = pq.Table.fromIPCStream(new Uint8Array(message.ipc))
+      for (const batch of table.recordBatches()) controller.enqueue(batch)
+      table.free()
+    },
+  })
+  const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression[task.compression]).build()
+  const chunks = []
+  for await (const chunk of await pq.transformParquetStream(source, props)) chunks.push(chunk)
+  const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.byteLength, 0))
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  parentPort.postMessage({ bytes }, [bytes.buffer])
 }
 run(workerData.task).catch((error) => parentPort.postMessage({ error: String((error && error.message) || error) }))
 `
@@ -86,6 +115,11 @@ class TaskWorker {
     this.worker.postMessage('next')
   }
 
+  /** Hands the worker the next IPC stream of an encode-batches task (undefined: there are no more). */
+  send(ipc: ArrayBuffer | undefined): void {
+    this.worker.postMessage({ ipc }, ipc === undefined ? [] : [ipc])
+  }
+
   /** Ends the worker and waits until it has, so its memory is returned before the caller goes on. */
   async stop(): Promise<void> {
     await this.worker.terminate()
@@ -94,10 +128,36 @@ class TaskWorker {
 
 /** Writes an Arrow IPC stream as a SNAPPY Parquet file on a worker; the stream's buffer is handed over. */
 export async function encodeOnWorker(ipc: Uint8Array): Promise<Uint8Array> {
-  const whole = ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? ipc : ipc.slice()
-  const buffer = whole.buffer as ArrayBuffer
+  const buffer = ownBuffer(ipc)
   const worker = new TaskWorker({ kind: 'encode', ipc: buffer, compression: 'SNAPPY' }, [buffer])
   try {
+    const reply = await worker.reply()
+    if (!('bytes' in reply)) throw new Error('the Parquet worker sent no file')
+    return reply.bytes
+  } finally {
+    await worker.stop()
+  }
+}
+
+/** A whole view's buffer (copied when the view is a part of a larger one), to hand over to a thread. */
+function ownBuffer(ipc: Uint8Array): ArrayBuffer {
+  const whole = ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? ipc : ipc.slice()
+  return whole.buffer as ArrayBuffer
+}
+
+/**
+ * Writes one SNAPPY Parquet file from several Arrow IPC streams of the same schema on a worker, each
+ * made only when the worker asks for it, so a table's rows are never all in Arrow form at once.
+ */
+export async function encodeBatchesOnWorker(batches: Iterable<Uint8Array>): Promise<Uint8Array> {
+  const worker = new TaskWorker({ kind: 'encode-batches', compression: 'SNAPPY' }, [])
+  try {
+    for (const ipc of batches) {
+      if (!('next' in (await worker.reply()))) throw new Error('the Parquet worker did not ask for a batch')
+      worker.send(ownBuffer(ipc))
+    }
+    if (!('next' in (await worker.reply()))) throw new Error('the Parquet worker did not ask for a batch')
+    worker.send(undefined)
     const reply = await worker.reply()
     if (!('bytes' in reply)) throw new Error('the Parquet worker sent no file')
     return reply.bytes

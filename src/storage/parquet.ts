@@ -8,7 +8,7 @@ import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
-import { decodeOnWorker, encodeOnWorker } from './parquet-worker.js'
+import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
 
 /**
@@ -19,9 +19,13 @@ import { missingColumn, normalise, unreadable } from './table-rows.js'
  */
 const WORKER_TABLE_BYTES = 32 * 2 ** 20
 
-/** Where a table goes through parquet-wasm: `workerAbove` is WORKER_TABLE_BYTES but for tests. */
+/**
+ * Where a table goes through parquet-wasm: `workerAbove` is WORKER_TABLE_BYTES and `piecesOf` is
+ * ROW_GROUP_ROWS (the rows handed to the writer at a time), but for tests.
+ */
 export interface ParquetOptions {
   workerAbove?: number
+  piecesOf?: number
 }
 
 /** Encodes rows as a Parquet file following the table declaration's column order and types. */
@@ -29,12 +33,25 @@ export function encodeParquet<S extends TableSchema>(schema: S, rows: readonly R
   return writeArrowStream(arrowStream(schema, rows))
 }
 
-/** encodeParquet, writing a big table on a worker thread (same bytes; memory returned afterwards). */
+/**
+ * Rows per Parquet row group: arrow-rs's default (max_row_group_size), which the writer applies to any
+ * table. Each row group is written from scratch (its pages, dictionaries and statistics restart), so a
+ * table handed over one row group at a time is written to the same bytes as the whole table at once;
+ * smaller pieces would not be (pages are cut after runs of rows counted from the start of each piece).
+ */
+export const ROW_GROUP_ROWS = 1024 * 1024
+
+/**
+ * encodeParquet, writing a big table on a worker thread (same bytes; memory returned afterwards). A
+ * table of more than one row group goes over in Arrow form one row group at a time, so only one row
+ * group's Arrow buffers exist at once (a noun graph's millions of text-unit id lists came to ~1.5 GB).
+ */
 export async function encodeParquetReleasing<S extends TableSchema>(
   schema: S,
   rows: readonly RowOf<S>[],
-  { workerAbove = WORKER_TABLE_BYTES }: ParquetOptions = {},
+  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS }: ParquetOptions = {},
 ): Promise<Uint8Array> {
+  if (rows.length > piecesOf) return encodeBatchesOnWorker(pieceStreams(schema, rows, piecesOf))
   const ipc = arrowStream(schema, rows)
   return ipc.byteLength > workerAbove ? encodeOnWorker(ipc) : writeArrowStream(ipc)
 }
@@ -53,6 +70,15 @@ function arrowStream<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]
     columns[col.name] = buildVector(col.kind, values)
   }
   return tableToIPC(new Table(columns), 'stream')
+}
+
+/** The rows as one Arrow IPC stream per `size` rows, each made when asked for. */
+function* pieceStreams<S extends TableSchema>(
+  schema: S,
+  rows: readonly RowOf<S>[],
+  size: number,
+): Generator<Uint8Array> {
+  for (let start = 0; start < rows.length; start += size) yield arrowStream(schema, rows.slice(start, start + size))
 }
 
 /** Decodes an Arrow table from Parquet bytes. */

@@ -69,6 +69,16 @@ describe('big tables on a worker thread', () => {
     }
   })
 
+  it('writes a table handed over in pieces to the bytes of the whole (pieces below any page limit)', async () => {
+    // 3,000 short rows make one page per column, so pieces of 1,000 rows change no page boundary.
+    const rows = units(3000, 40)
+    const shared = encodeParquet(TEXT_UNITS, rows)
+    const inPieces = await encodeParquetReleasing(TEXT_UNITS, rows, { piecesOf: 1000 })
+    expect(Buffer.from(inPieces).equals(Buffer.from(shared))).toBe(true)
+    const read = await decodeParquetInBatches(TEXT_UNITS, inPieces, 'text_units.parquet')
+    expect(read.map((row) => row.id)).toEqual(rows.map((row) => row.id))
+  })
+
   it('reads on a worker batch by batch: every row, in order, only the declared columns', async () => {
     const dir = await testdir({})
     // 1,500 units of 3 KB: about 4.5 MB, so two batches (of ~4 MB at most) cross the thread.

@@ -40,34 +40,97 @@ export function buildNodes(units: readonly TextUnitPhrases[]): NounGraphEntityRo
   }))
 }
 
+/** Every distinct phrase's rank in code-point order, so that comparing ranks compares phrases. */
+function phraseRanks(units: readonly TextUnitPhrases[]): { titles: string[]; rank: Map<string, number> } {
+  const distinct = new Set<string>()
+  for (const unit of units) for (const phrase of unit.phrases) distinct.add(phrase)
+  const titles = [...distinct].sort(compareCodePoints)
+  return { titles, rank: new Map(titles.map((title, i) => [title, i])) }
+}
+
 /**
- * Edges over every pair of the sorted unique phrases of each unit (source < target), ordered by
- * (source, target). Pairs are kept per source phrase: one Map of all pairs stops at 2^24 entries
- * (V8's limit), which a corpus of a few tens of MB reaches.
+ * Co-occurrences as integers: pair p (source rank, target rank) seen in count[p] text units, whose
+ * indices (into the units) are chained from first[p] through unitOf/nextOf in the order added. Pairs are keyed per source rank: one Map of
+ * all pairs stops at 2^24 entries (V8's limit), which a corpus of a few tens of MB reaches.
  */
-export function buildEdges(units: readonly TextUnitPhrases[]): NounGraphRelationshipRow[] {
-  const bySource = new Map<string, Map<string, NounGraphRelationshipRow>>()
-  for (const unit of units) {
-    const phrases = [...new Set(unit.phrases)].sort(compareCodePoints)
-    for (let i = 0; i < phrases.length; i++) {
-      const source = phrases[i]
-      let targets = bySource.get(source)
-      if (targets === undefined) bySource.set(source, (targets = new Map()))
-      for (let j = i + 1; j < phrases.length; j++) {
-        const edge = targets.get(phrases[j])
-        if (edge) edge.text_unit_ids.push(unit.id)
-        else
-          targets.set(phrases[j], { source, target: phrases[j], weight: 0, text_unit_ids: [unit.id], description: '' })
-      }
+class PairCounter {
+  readonly pairsBySource: Map<number, number>[] = []
+  readonly sources: number[] = []
+  private first = new Int32Array(1024)
+  private last = new Int32Array(1024)
+  private unitOf = new Int32Array(4096)
+  private nextOf = new Int32Array(4096)
+  private count = new Int32Array(1024)
+  private occurrences = 0
+
+  add(source: number, target: number, unit: number): void {
+    let pairs = this.pairsBySource[source]
+    if (pairs === undefined) this.pairsBySource[source] = pairs = new Map()
+    let pair = pairs.get(target)
+    if (this.occurrences === this.unitOf.length) this.growOccurrences()
+    const at = this.occurrences++
+    this.unitOf[at] = unit
+    this.nextOf[at] = -1
+    if (pair === undefined) {
+      pair = this.sources.length
+      pairs.set(target, pair)
+      this.sources.push(source)
+      if (pair === this.count.length) this.growPairs()
+      this.first[pair] = at
+    } else this.nextOf[this.last[pair]!] = at
+    this.last[pair] = at
+    this.count[pair]!++
+  }
+
+  /** The text units of pair `pair`, in the order they were added. */
+  unitsOf(pair: number, ids: readonly string[]): string[] {
+    const out = new Array<string>(this.count[pair]!)
+    for (let at = this.first[pair]!, i = 0; at !== -1; at = this.nextOf[at]!) out[i++] = ids[this.unitOf[at]!]!
+    return out
+  }
+
+  private growPairs(): void {
+    const grow = (a: Int32Array) => {
+      const bigger = new Int32Array(a.length * 2)
+      bigger.set(a)
+      return bigger
+    }
+    this.first = grow(this.first)
+    this.last = grow(this.last)
+    this.count = grow(this.count)
+  }
+
+  private growOccurrences(): void {
+    for (const name of ['unitOf', 'nextOf'] as const) {
+      const bigger = new Int32Array(this[name].length * 2)
+      bigger.set(this[name])
+      this[name] = bigger
     }
   }
+}
+
+/**
+ * Edges over every pair of the sorted unique phrases of each unit (source < target), ordered by
+ * (source, target). Counted on integers (phrase ranks, unit indices), so a pair costs a few numbers
+ * until its row is made, each row once with its text-unit list at its final size.
+ */
+export function buildEdges(units: readonly TextUnitPhrases[]): NounGraphRelationshipRow[] {
+  const { titles, rank } = phraseRanks(units)
+  const counter = new PairCounter()
+  for (const [u, unit] of units.entries()) {
+    const ranks = [...new Set(unit.phrases)].map((p) => rank.get(p)!).sort((a, b) => a - b)
+    for (let i = 0; i < ranks.length; i++)
+      for (let j = i + 1; j < ranks.length; j++) counter.add(ranks[i]!, ranks[j]!, u)
+  }
+  const ids = units.map((unit) => unit.id)
   const rows: NounGraphRelationshipRow[] = []
-  for (const source of [...bySource.keys()].sort(compareCodePoints)) {
-    const targets = bySource.get(source)!
-    for (const target of [...targets.keys()].sort(compareCodePoints)) {
-      const row = targets.get(target)!
-      row.weight = row.text_unit_ids.length
-      rows.push(row)
+  for (const pairs of counter.pairsBySource) {
+    if (pairs === undefined) continue
+    for (const target of [...pairs.keys()].sort((a, b) => a - b)) {
+      const pair = pairs.get(target)!
+      const text_unit_ids = counter.unitsOf(pair, ids)
+      const source = titles[counter.sources[pair]!]!
+      rows.push({ source, target: titles[target]!, weight: text_unit_ids.length, text_unit_ids, description: '' })
     }
   }
   return rows

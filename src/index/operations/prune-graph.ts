@@ -36,12 +36,15 @@ export function degreeMap(
   relationships: readonly PrunableRelationship[],
 ): Map<string, number> {
   const counts = new Map<string, number>()
-  const seen = new Set<string>()
+  // A noun graph's pairs come ordered and unique: no key string per pair then (millions on a dense corpus).
+  const seen = orderedUniquePairs(relationships) ? undefined : new Set<string>()
   for (const r of relationships) {
     const [a, b] = r.source <= r.target ? [r.source, r.target] : [r.target, r.source]
-    const key = `${a}\u0000${b}`
-    if (seen.has(key)) continue
-    seen.add(key)
+    if (seen !== undefined) {
+      const key = `${a}\u0000${b}`
+      if (seen.has(key)) continue
+      seen.add(key)
+    }
     counts.set(a, (counts.get(a) ?? 0) + 1)
     counts.set(b, (counts.get(b) ?? 0) + 1)
   }
@@ -49,6 +52,18 @@ export function degreeMap(
   for (const title of [...counts.keys()].sort(compareCodePoints)) out.set(title, counts.get(title) ?? 0)
   for (const e of entities) if (!out.has(e.title)) out.set(e.title, 0)
   return out
+}
+
+/** Whether every pair has source < target and sorts strictly after the one before it (so none repeats). */
+function orderedUniquePairs(relationships: readonly PrunableRelationship[]): boolean {
+  for (let i = 0; i < relationships.length; i++) {
+    const r = relationships[i]!
+    if (r.source >= r.target) return false
+    const before = relationships[i - 1]
+    if (before !== undefined && (before.source > r.source || (before.source === r.source && before.target >= r.target)))
+      return false
+  }
+  return true
 }
 
 /** numpy.percentile with linear interpolation between the closest ranks. */

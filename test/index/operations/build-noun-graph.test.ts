@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { buildEdges, buildNodes, buildNounGraph, pmiWeights } from '../../../src/index/operations/build-noun-graph.js'
+import { compareCodePoints } from '../../../src/text/names.js'
 import { PROJECT_ROOT } from '../../support/shared.js'
 
 const UNITS = [
@@ -35,6 +36,44 @@ describe('buildEdges', () => {
       ['SCROOGE', 'TINY TIM', 1, ['t4']],
     ])
     expect(edges.every((e) => e.description === '')).toBe(true)
+  })
+})
+
+/** The edges as the plain definition gives them: a map from "source target" to its units, sorted. */
+function naiveEdges(units: readonly { id: string; phrases: string[] }[]): [string, string, number, string[]][] {
+  const pairs = new Map<string, string[]>()
+  for (const unit of units) {
+    const phrases = [...new Set(unit.phrases)].sort(compareCodePoints)
+    for (const [i, a] of phrases.entries())
+      for (const b of phrases.slice(i + 1))
+        pairs.set(`${a}\u0000${b}`, [...(pairs.get(`${a}\u0000${b}`) ?? []), unit.id])
+  }
+  return [...pairs.keys()]
+    .sort((x, y) => {
+      const [xa, xb] = x.split('\u0000') as [string, string]
+      const [ya, yb] = y.split('\u0000') as [string, string]
+      return xa === ya ? compareCodePoints(xb, yb) : compareCodePoints(xa, ya)
+    })
+    .map((key) => {
+      const [a, b] = key.split('\u0000') as [string, string]
+      return [a, b, pairs.get(key)!.length, pairs.get(key)!]
+    })
+}
+
+describe('buildEdges on many pairs', () => {
+  it("gives the plain definition's edges past its first buffers (thousands of pairs, tens of thousands of unit lists)", () => {
+    let state = 5
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31)
+    // Names sharing prefixes, accents and an astral character, so code-point order is what decides.
+    const pool = Array.from({ length: 120 }, (_, i) => ['Ab', 'ab', 'Äb', '𝒜b', 'A', '\uFF21b'][i % 6]! + String(i))
+    const units = Array.from({ length: 70 }, (_, u) => ({
+      id: `unit-${u}`,
+      phrases: Array.from({ length: 45 }, () => pool[Math.floor((next() / 2 ** 31) * pool.length)]!),
+    }))
+    const edges = buildEdges(units)
+    expect(edges.length).toBeGreaterThan(2048)
+    expect(edges.reduce((n, e) => n + e.weight, 0)).toBeGreaterThan(8192)
+    expect(edges.map((e) => [e.source, e.target, e.weight, e.text_unit_ids])).toEqual(naiveEdges(units))
   })
 })
 

@@ -40,6 +40,26 @@ describe('helpers', () => {
       ['ISO', 0],
     ])
   })
+
+  it('degreeMap counts a pair repeated in order once, as it does out of order (no key per pair for ordered unique pairs)', () => {
+    const ordered = [r('A', 'B'), r('A', 'C'), r('B', 'C')]
+    expect([...degreeMap([], ordered)]).toEqual([
+      ['A', 2],
+      ['B', 2],
+      ['C', 2],
+    ])
+    // Ascending but with a repeat, then a pair written both ways round: each still counts once.
+    expect([...degreeMap([], [r('A', 'B'), r('A', 'B'), r('A', 'C')])]).toEqual([
+      ['A', 2],
+      ['B', 1],
+      ['C', 1],
+    ])
+    expect([...degreeMap([], [r('A', 'B'), r('B', 'C'), r('C', 'B')])]).toEqual([
+      ['A', 1],
+      ['B', 2],
+      ['C', 1],
+    ])
+  })
 })
 
 describe('pruneGraph', () => {

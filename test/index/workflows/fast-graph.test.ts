@@ -42,6 +42,10 @@ describe('extract_graph_nlp and prune_graph workflows', () => {
     const pruned = await pruneGraph.run(ctx)
     const after = await tables.read(NLP_ENTITIES)
     expect(pruned.rows?.entities).toBe(after.length)
+    expect(pruned.summary).toEqual({
+      removed_entities: entities.length - after.length,
+      removed_relationships: relationships.length - (await tables.read(NLP_RELATIONSHIPS)).length,
+    })
     expect(after.length).toBeLessThanOrEqual(entities.length)
     expect(after.every((e) => e.frequency >= 1)).toBe(true)
   })
