@@ -167,6 +167,31 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     expect(out.lazy.claims.units).toBe(claimCalls.reduce((n, c) => n + c.passages.length, 0))
   })
 
+  it("lists the claims' passages by sub-question and retrieval rank, not by claim score", async () => {
+    const { out } = await lazy(LOCAL, { budget: 20 })
+    const listed = out.context.sources!.map((s) => String(s.id))
+    const claimed = out.context.claims!.flatMap((c) => String(c.sources).split(', '))
+    expect(new Set(listed)).toEqual(new Set(claimed))
+    expect(listed).toHaveLength(new Set(listed).size)
+    // Where each listed unit was first judged relevant: its sub-question and visit, and its place in
+    // that visit's tests (a visit tests a community's units in rank order).
+    const found = new Map<string, [number, number, number]>()
+    out.lazy.subqueries.forEach((q, sub) =>
+      q.visits.forEach((v, visit) => {
+        for (const label of v.relevant) if (!found.has(label)) found.set(label, [sub, visit, v.tested.indexOf(label)])
+      }),
+    )
+    const at = listed.map((label) => found.get(label)!)
+    for (let i = 1; i < at.length; i++) {
+      const [prev, next] = [at[i - 1]!, at[i]!]
+      expect(next[0]).toBeGreaterThanOrEqual(prev[0])
+      if (next[0] === prev[0] && next[1] === prev[1]) expect(next[2]).toBeGreaterThan(prev[2])
+    }
+    // The first sub-question's passages come first; the claims (best score first) cite them in another order.
+    expect(at[0]![0]).toBe(0)
+    expect([...new Set(claimed)]).not.toEqual(listed)
+  })
+
   it("passes the budget a sub-question's walk leaves unspent on to the walks the budget stopped", async () => {
     // Batches of 2 and z = 1, so the third sub-question (about "Tern": no word of five letters the
     // passages share) ends on the stop rule after one batch, while the other two run into their shares.

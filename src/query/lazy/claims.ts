@@ -96,6 +96,27 @@ export function claimUnits(relevant: ReadonlyArray<readonly string[]>, cap: numb
   return out
 }
 
+/**
+ * The order the search lists the passages its claims rest on (`context.sources`): the units relevant
+ * to the first sub-question (the one nearest the question asked) by their retrieval rank for it
+ * (`rankings[q]`: unit id → rank, 0 = best), then the next sub-question's units not listed yet, and
+ * so on. The claims themselves stay ordered by the model's score (rankClaims): a score says how much
+ * a statement matters, and sorting passages by it let a claim's wording, not the passage's
+ * retrieval, decide which passage came first.
+ */
+export function sourceOrder(
+  rankings: ReadonlyArray<ReadonlyMap<string, number>>,
+  relevant: ReadonlyArray<readonly string[]>,
+): Map<string, number> {
+  const order = new Map<string, number>()
+  relevant.forEach((ids, q) => {
+    const rank = (id: string) => rankings[q]?.get(id) ?? Number.MAX_SAFE_INTEGER
+    const ranked = [...ids].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
+    for (const id of ranked) if (!order.has(id)) order.set(id, order.size)
+  })
+  return order
+}
+
 /** One claim as the answer reads it, citing its sources' labels. */
 function claimLine(claim: Claim, label: (unitId: string) => string): string {
   return `- ${claim.text} [Data: Sources (${claim.sources.map(label).join(', ')})]`

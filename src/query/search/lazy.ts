@@ -14,7 +14,7 @@ import { mapBounded } from '../../storage/bounded-map.js'
 import { formatPrompt } from '../../prompts/prompt-template.js'
 import type { ContextRecords } from '../context/table-format.js'
 import { checkLazyCitations } from '../lazy/citations.js'
-import { CLAIM_TOKENS_PER_UNIT, claimUnits, rankClaims, trimClaims, type Claim } from '../lazy/claims.js'
+import { CLAIM_TOKENS_PER_UNIT, claimUnits, rankClaims, sourceOrder, trimClaims, type Claim } from '../lazy/claims.js'
 import { extractClaims, refineQuestion, type Passage, type StepContext } from '../lazy/model-steps.js'
 import { ANSWER_PROMPT } from '../lazy/prompts.js'
 import {
@@ -100,7 +100,11 @@ export async function* runLazySearch(
     kept: trimmed.kept.length,
     dropped: trimmed.dropped,
   }
-  const context = { records: claimRecords(run, trimmed.kept), text: trimmed.text }
+  const listed = sourceOrder(
+    states.map((q) => q.unitRank),
+    relevantBySubquery,
+  )
+  const context = { records: claimRecords(run, trimmed.kept, listed), text: trimmed.text }
   if (trimmed.kept.length === 0) {
     yield NO_DATA_ANSWER
     return finish(run, report, context, [])
@@ -233,8 +237,10 @@ async function claimsOf(
   return perBatch.flat()
 }
 
-function claimRecords(run: Run, kept: readonly Claim[]): ContextRecords {
-  const cited = [...new Set(kept.flatMap((c) => c.sources))]
+/** The kept claims, best first, and the units they rest on in `listed` order (sourceOrder). */
+function claimRecords(run: Run, kept: readonly Claim[], listed: ReadonlyMap<string, number>): ContextRecords {
+  const position = (id: string) => listed.get(id) ?? Number.MAX_SAFE_INTEGER
+  const cited = [...new Set(kept.flatMap((c) => c.sources))].sort((a, b) => position(a) - position(b))
   return {
     claims: kept.map((c, i) => ({
       id: i + 1,

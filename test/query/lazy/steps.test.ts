@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest'
 import { RelevanceBudget, splitBudget } from '../../../src/query/lazy/budget.js'
 import { checkLazyCitations, citedSourceLabels } from '../../../src/query/lazy/citations.js'
-import { claimUnits, parseClaims, rankClaims, trimClaims, type Claim } from '../../../src/query/lazy/claims.js'
+import {
+  claimUnits,
+  parseClaims,
+  rankClaims,
+  sourceOrder,
+  trimClaims,
+  type Claim,
+} from '../../../src/query/lazy/claims.js'
 import { deepen, type RelevanceTest } from '../../../src/query/lazy/deepening.js'
 import { bestUntested, rankCommunities, rankUnits, type LazyCommunity } from '../../../src/query/lazy/ranking.js'
 import { conceptGraph } from '../../../src/query/lazy/subgraph.js'
@@ -245,6 +252,29 @@ describe('claims', () => {
       ['The lamp was lit.', ['a', 'c']],
     ])
     expect(rankClaims([...claims].reverse(), order)).toEqual(ranked)
+  })
+
+  it("lists sources by sub-question, then by that sub-question's retrieval rank, never twice", () => {
+    const rankings = [
+      new Map([
+        ['a', 2],
+        ['b', 0],
+        ['c', 1],
+      ]),
+      new Map([
+        ['d', 0],
+        ['c', 5],
+        ['e', 1],
+      ]),
+    ]
+    // Found (walk) order differs from the rank; 'c' is relevant to both and stays in the first group;
+    // 'z' is unranked: after the ranked ones.
+    const order = sourceOrder(rankings, [
+      ['a', 'c', 'z', 'b'],
+      ['e', 'c', 'd'],
+    ])
+    expect([...order.keys()]).toEqual(['b', 'c', 'a', 'z', 'd', 'e'])
+    expect([...order.values()]).toEqual([0, 1, 2, 3, 4, 5])
   })
 
   it("reads at most what the context holds, taking each sub-question's units in turn", () => {
