@@ -8,6 +8,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Indexes stamp the run date into communities' and reports' period; tests that compare two runs'
+    // bytes must not fail because midnight UTC fell between them (test/e2e/source-date-epoch.test.ts
+    // checks the variable itself, and the wall-clock default).
+    env: { SOURCE_DATE_EPOCH: '1767225600' },
     maxWorkers: 2,
     // A worker keeps its loaded modules from one file to the next: re-importing the source tree,
     // LanceDB and DuckDB for each of ~200 files cost more than a fifth of the run. No test mocks

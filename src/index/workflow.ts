@@ -3,6 +3,7 @@
  * operations with its own settings section, writes tables and returns a small summary.
  */
 import type { Settings } from '../config/schema.js'
+import { ConfigError } from '../errors.js'
 import type { ChatModel, EmbeddingModel } from '../llm/types.js'
 import type { Logger } from '../logger.js'
 import type { PromptFile } from '../prompts/prompt-files.js'
@@ -45,6 +46,24 @@ export interface Clock {
 
 /** The wall clock, for runs given no other. */
 export const SYSTEM_CLOCK: Clock = { now: () => new Date() }
+
+/**
+ * The clock of a run's artifacts: the wall clock, or the time `SOURCE_DATE_EPOCH` names (whole seconds
+ * since 1970-01-01 UTC, the reproducible-builds convention). The run date is written into the
+ * communities' and reports' `period` column, so two runs on either side of midnight differ by that
+ * column alone; pinning the epoch makes them byte-identical (CI jobs, shards and their final run).
+ */
+export function artifactClock(env: NodeJS.ProcessEnv = process.env): Clock {
+  const raw = env.SOURCE_DATE_EPOCH?.trim()
+  if (raw === undefined || raw === '') return SYSTEM_CLOCK
+  if (!/^\d{1,12}$/.test(raw))
+    throw new ConfigError(
+      `SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC (e.g. 1700000000), got "${raw.slice(0, 40)}"`,
+      { keyPath: 'SOURCE_DATE_EPOCH' },
+    )
+  const fixed = Number(raw) * 1000
+  return { now: () => new Date(fixed) }
+}
 
 export interface WorkflowContext {
   readonly settings: Settings

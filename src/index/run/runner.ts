@@ -55,7 +55,7 @@ import { runWorkflow } from './run-workflow.js'
 import { InOrderRecorder, inSequence, runGraph, tablesInListOrder, workflowGraph } from './schedule.js'
 import { usageByModel } from './usage-by-model.js'
 import type { DocumentChanges } from '../operations/document-changes.js'
-import { type Clock, SYSTEM_CLOCK } from '../workflow.js'
+import { type Clock, artifactClock } from '../workflow.js'
 import { modelsUsedBy } from '../plan/workflow-models.js'
 import { isWorkflowName, WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 import { emptyReplyNotes } from '../workflows/extraction-stats.js'
@@ -286,7 +286,7 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
     reporter,
     stats,
     state,
-    clock: options.clock ?? SYSTEM_CLOCK,
+    clock: options.clock ?? artifactClock(),
     signal,
     verbose: options.verbose ?? false,
     // An update compares with the published index, which stays as it was until the end of the run.

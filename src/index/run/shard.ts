@@ -22,7 +22,7 @@ import { ParquetTableStore } from '../../storage/table-store.js'
 import { fingerprintWorkflows } from '../plan/plan-fingerprints.js'
 import { UPDATE_PIPELINES } from '../plan/pipelines.js'
 import { modelsUsedBy } from '../plan/workflow-models.js'
-import { SYSTEM_CLOCK, type ShardSlice } from '../workflow.js'
+import { artifactClock, type ShardSlice } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 import { createFileLogger } from './file-logger.js'
 import { interruptible } from './interrupt.js'
@@ -139,7 +139,7 @@ export async function runShard(
       reporter,
       stats,
       state: { version: 1 as const, completed: [] },
-      clock: options.clock ?? SYSTEM_CLOCK,
+      clock: options.clock ?? artifactClock(),
       signal: options.signal ?? new AbortController().signal,
       verbose: options.verbose ?? false,
       previousTables: mode.update ? new ParquetTableStore(published) : undefined,
