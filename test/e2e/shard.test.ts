@@ -188,6 +188,9 @@ describe('graphrag index|update --shard', () => {
       const added = (await readdir(CORPUS)).sort().slice(4, 6)
       await addDocuments(sharded, added)
       await addDocuments(whole, added)
+      const unitTexts = async () =>
+        (await new ParquetTableStore(join(sharded, 'output')).read(TEXT_UNITS)).map((u) => u.text)
+      const earlier = new Set(await unitTexts())
       const before = llm.requests.length
       const shards = await Promise.all([1, 2].map((i) => cli(sharded, ['update', '--shard', `${i}/2`])))
       for (const shard of shards) expect(shard.code, shard.stderr).toBe(0)
@@ -196,9 +199,16 @@ describe('graphrag index|update --shard', () => {
       expect(inShards).toBeGreaterThan(0)
 
       const finalFrom = llm.requests.length
+      // The shards embedded the new units only: the update takes back the vectors of the others.
+      const byShards = new Set(embeddedTexts(llm.requests.slice(before, finalFrom)))
+      expect([...earlier].filter((t) => byShards.has(t))).toEqual([])
       const final = await cli(sharded, ['update'])
       expect(final.code, final.stderr).toBe(0)
       expect(shardedCalls(finalFrom)).toEqual([])
+      const now = await unitTexts()
+      expect(now.filter((t) => !earlier.has(t) && !byShards.has(t))).toEqual([])
+      const finalTexts = new Set(embeddedTexts(llm.requests.slice(finalFrom)))
+      expect(now.filter((t) => finalTexts.has(t))).toEqual([])
 
       const wholeFrom = llm.requests.length
       const unsharded = await cli(whole, ['update'])
