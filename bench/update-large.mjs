@@ -9,71 +9,27 @@
 import { existsSync } from 'node:fs'
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { runIndex } from '../dist/index/run/runner.js'
 import { runUpdate } from '../dist/index/run/update.js'
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'te', 'sa', 'vo', 'el', 'du', 'ri', 'ba', 'ne', 'th', 'gr', 'pe', 'za', 'wo']
 const DOCUMENTS = 100
 
-/** The i-th name: five two-letter syllables from i's base-16 digits, so names are distinct up to 16⁵. */
-function nameOf(i) {
-  let s = ''
-  for (let k = 0, n = i; k < 5; k++, n = Math.floor(n / 16)) s += SYLLABLES[n % 16]
-  return s[0].toUpperCase() + s.slice(1)
-}
-
-/** A seeded linear congruential generator (the bench needs the same corpus every time, not good randomness). */
-function rng(seed) {
-  let state = seed >>> 0
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
-    return state / 2 ** 32
-  }
-}
-
-const sentence = ([a, b, c, d, e, f]) => `${a} met ${b} near ${c}, then ${d} and ${e} saw ${f} at the market.`
-
-/** Sentences whose first name is an earlier sentence's (the graph stays connected) and five new ones. */
-function corpusSentences(entities) {
-  const random = rng(11)
-  const count = Math.ceil((entities - 1) / 5)
-  const out = []
-  let next = 1
-  for (let k = 0; k < count; k++) {
-    // A name of one of the last 40 sentences: neighbourhoods, as communities need.
-    const earlier = k === 0 ? 0 : 1 + 5 * Math.max(0, k - 1 - Math.floor(random() * 40)) + Math.floor(random() * 5)
-    const names = [earlier, next, next + 1, next + 2, next + 3, next + 4].map(nameOf)
-    next += 5
-    out.push(sentence(names))
-  }
-  return { sentences: out, names: next }
-}
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const { nameGraphCorpus, addedNameDocument } = await import(
+  join(root, 'dist-test', 'test', 'support', 'name-graph-corpus.js')
+)
 
 async function buildBase(dir, entities, settings) {
-  const { sentences } = corpusSentences(entities)
+  const { documents } = nameGraphCorpus(entities, DOCUMENTS)
   await mkdir(join(dir, 'input'), { recursive: true })
   await writeFile(join(dir, 'settings.yaml'), settings)
-  const perDoc = Math.ceil(sentences.length / DOCUMENTS)
-  for (let d = 0; d < DOCUMENTS; d++)
-    await writeFile(
-      join(dir, 'input', `doc-${String(d).padStart(3, '0')}.txt`),
-      sentences.slice(d * perDoc, (d + 1) * perDoc).join(' '),
-    )
+  for (const [d, text] of documents.entries())
+    await writeFile(join(dir, 'input', `doc-${String(d).padStart(3, '0')}.txt`), text)
   const started = performance.now()
   await runIndex({ root: dir, skipValidation: true })
   return (performance.now() - started) / 1000
-}
-
-/** The added document: 20 sentences, each naming one existing entity (spread over the corpus) and five new ones. */
-function addedDocument(entities) {
-  const { names } = corpusSentences(entities)
-  const out = []
-  for (let k = 0; k < 20; k++) {
-    const existing = Math.floor(((k + 0.5) * (names - 1)) / 20)
-    out.push(sentence([existing, ...[0, 1, 2, 3, 4].map((j) => names + 5 * k + j)].map(nameOf)))
-  }
-  return out.join(' ')
 }
 
 export async function benchLargeGraph({ fake, settings, entities = 100_000, rebuild = false }) {
@@ -94,7 +50,10 @@ export async function benchLargeGraph({ fake, settings, entities = 100_000, rebu
   try {
     // This run's fake server (another port: api_base is no part of any cache key or fingerprint).
     await writeFile(join(work, 'settings.yaml'), settingsYaml)
-    await writeFile(join(work, 'input', 'doc-added.txt'), addedDocument(entities))
+    await writeFile(
+      join(work, 'input', 'doc-added.txt'),
+      addedNameDocument(nameGraphCorpus(entities, DOCUMENTS), 20).text,
+    )
     const from = fake.requests.length
     const started = performance.now()
     const result = await runUpdate({ root: work, skipValidation: true, cache: false })
