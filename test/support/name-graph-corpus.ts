@@ -10,7 +10,7 @@
 const SYLLABLES = ['ka', 'lo', 'mi', 'te', 'sa', 'vo', 'el', 'du', 'ri', 'ba', 'ne', 'th', 'gr', 'pe', 'za', 'wo']
 
 /** The i-th name: five two-letter syllables from i's base-16 digits, so names are distinct up to 16⁵. */
-export function nameOf(i: number): string {
+function nameOf(i: number): string {
   let s = ''
   for (let k = 0, n = i; k < 5; k++, n = Math.floor(n / 16)) s += SYLLABLES[n % 16]
   return s[0]!.toUpperCase() + s.slice(1)
