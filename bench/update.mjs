@@ -9,6 +9,9 @@
 // (community_reports.update_max_context_change, default 0.15), and how many communities kept exactly
 // their members. Each corpus runs twice: with the default, and with update_max_context_change: 0,
 // where every report whose context changed is written again (as a full index would).
+// Then the large-graph case (bench/update-large.mjs): one document added to an index of 100,000
+// entities. `-- --large-only` runs only that; `-- --entities N` sets its size, `-- --rebuild` builds
+// its base index again.
 // Run: npm run bench:update
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -19,6 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { runIndex } from '../dist/index/run/runner.js'
 import { runUpdate } from '../dist/index/run/update.js'
 import { writeCorpus } from './corpus.mjs'
+import { benchLargeGraph } from './update-large.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const fakePath = join(root, 'dist-test', 'test', 'support', 'fake-llm', 'index.js')
@@ -162,5 +166,16 @@ function print(label, cold, modes) {
   }
 }
 
-for (const [label, corpus] of await corpora()) await bench(label, corpus)
+const args = process.argv.slice(2)
+const option = (name) => {
+  const at = args.indexOf(name)
+  return at < 0 ? undefined : args[at + 1]
+}
+if (!args.includes('--large-only')) for (const [label, corpus] of await corpora()) await bench(label, corpus)
+await benchLargeGraph({
+  fake,
+  settings,
+  entities: Number(option('--entities') ?? 100_000),
+  rebuild: args.includes('--rebuild'),
+})
 await fake.close()

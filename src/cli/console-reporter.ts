@@ -4,6 +4,7 @@
  */
 import ora, { type Ora } from 'ora'
 import type { LiveStatus, PipelineEndInfo, Reporter, RerunInfo, WorkflowEndInfo } from '../index/run/reporter.js'
+import { cacheSplitLines } from './cache-split.js'
 import type { ModelUsageLine } from '../index/run/usage-by-model.js'
 import type { BatchStats } from '../index/run/run-stats.js'
 import { clockTime, formatCount, formatSeconds, formatUsd } from './format.js'
@@ -110,6 +111,7 @@ abstract class BaseReporter implements Reporter {
     }
     if (info.usageByModel.length > 1)
       for (const m of info.usageByModel) this.line(`  ${m.id} (${m.model}): ${usageText(m.usage)}, ${modelCost(m)}`)
+    for (const line of cacheSplitLines(info)) this.line(line)
     // A batch run answered wholly from the cache collected nothing: no line.
     if (info.batch !== undefined && info.batch.batches_collected > 0) this.line(batchText(info.batch))
     for (const note of info.notes ?? []) this.line(`Note: ${note}`)

@@ -1,8 +1,10 @@
 /**
  * Sharded runs through the CLI and the fake model server: three `index --shard I/3` processes run
- * at once over one project (one shared cache; again with `--shard auto` and Cloud Run's variables), then `index` without --shard makes no extraction,
- * claim or typed-edge call and writes the tables an unsharded index of a copy of the project
- * writes; the same for `update --shard`. Slices are disjoint and cover every text unit.
+ * at once over one project (one shared cache; again with `--shard auto` and the variables of Cloud
+ * Run, Kubernetes and AWS Batch), then `index` without --shard makes no extraction, claim,
+ * typed-edge or text-unit embedding call, says per workflow which calls the cache answered, and
+ * writes the tables an unsharded index of a copy of the project writes; the same for
+ * `update --shard`. Slices are disjoint and cover every text unit.
  */
 import { cp, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -11,6 +13,8 @@ import { parseShard } from '../../src/index/run/shard.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type PromptKind } from '../support/fake-llm/index.js'
 import { comparableTables } from '../support/index-files.js'
+import { ParquetTableStore } from '../../src/storage/table-store.js'
+import { TEXT_UNITS } from '../../src/model/text-units.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
@@ -58,12 +62,37 @@ const SLICINGS = [
     env: (i: number) => ({ CLOUD_RUN_TASK_INDEX: String(i - 1), CLOUD_RUN_TASK_COUNT: '3' }),
     says: [1, 2, 3].map((i) => `--shard auto: shard ${i}/3 (CLOUD_RUN_TASK_INDEX=${i - 1}, CLOUD_RUN_TASK_COUNT=3)`),
   },
+  {
+    name: '--shard auto on a Kubernetes Indexed Job',
+    args: (_i: number) => ['--shard', 'auto'],
+    env: (i: number) => ({ JOB_COMPLETION_INDEX: String(i - 1), GRAPHRAG_SHARD_COUNT: '3' }),
+    says: [1, 2, 3].map((i) => `--shard auto: shard ${i}/3 (JOB_COMPLETION_INDEX=${i - 1}, GRAPHRAG_SHARD_COUNT=3)`),
+  },
+  {
+    name: '--shard auto on an AWS Batch array job',
+    args: (_i: number) => ['--shard', 'auto'],
+    env: (i: number) => ({ AWS_BATCH_JOB_ARRAY_INDEX: String(i - 1), AWS_BATCH_JOB_ARRAY_SIZE: '3' }),
+    says: [1, 2, 3].map(
+      (i) => `--shard auto: shard ${i}/3 (AWS_BATCH_JOB_ARRAY_INDEX=${i - 1}, AWS_BATCH_JOB_ARRAY_SIZE=3)`,
+    ),
+  },
 ]
+
+/** The texts of the embedding requests among `requests`. */
+function embeddedTexts(requests: ReadonlyArray<{ kind: string; body: unknown }>): string[] {
+  return requests
+    .filter((r) => r.kind === 'embedding')
+    .flatMap((r) => {
+      const input = (r.body as { input?: unknown }).input
+      return Array.isArray(input) ? input.filter((t): t is string => typeof t === 'string') : []
+    })
+}
 
 describe('graphrag index|update --shard', () => {
   let llm: FakeLlm
   let sharded: string
-  let auto: string
+  /** The project of each --shard auto slicing, by its name. */
+  const autoRoots = new Map<string, string>()
   let whole: string
   const settings = () =>
     [
@@ -95,28 +124,29 @@ describe('graphrag index|update --shard', () => {
   beforeAll(async () => {
     llm = await startFakeLlm({ embeddingDimension: 8 })
     sharded = await testdir({ 'settings.yaml': settings() })
-    auto = await testdir({ 'settings.yaml': settings() })
+    for (const slicing of SLICINGS.slice(1)) autoRoots.set(slicing.name, await testdir({ 'settings.yaml': settings() }))
     whole = await testdir({ 'settings.yaml': settings() })
     const initial = (await readdir(CORPUS)).sort().slice(0, 4)
-    for (const root of [sharded, auto, whole]) await addDocuments(root, initial)
+    for (const root of [sharded, ...autoRoots.values(), whole]) await addDocuments(root, initial)
   })
 
   afterAll(async () => {
     await llm?.close()
-    for (const root of [sharded, auto, whole]) if (root !== undefined) await rm(root, { recursive: true, force: true })
+    for (const root of [sharded, ...autoRoots.values(), whole])
+      if (root !== undefined) await rm(root, { recursive: true, force: true })
   })
 
   it.each(SLICINGS)(
     'three shards at once ($name), then a final index with no extraction call, equal an unsharded index',
     async (slicing) => {
-      const root = slicing === SLICINGS[0] ? sharded : auto
+      const root = autoRoots.get(slicing.name) ?? sharded
       const before = llm.requests.length
       const shards = await Promise.all([1, 2, 3].map((i) => cli(root, ['index', ...slicing.args(i)], slicing.env(i))))
       for (const [i, shard] of shards.entries()) {
         expect(shard.code, shard.stderr).toBe(0)
         expect(shard.stdout).toMatch(
           new RegExp(
-            `^shard ${i + 1}/3: model work for \\d+ of \\d+ text units \\(extract_graph, extract_covariates, create_chunk_graph\\)`,
+            `^shard ${i + 1}/3: model work for \\d+ of \\d+ text units \\(extract_graph, extract_covariates, generate_text_embeddings, create_chunk_graph\\)`,
             'm',
           ),
         )
@@ -132,6 +162,16 @@ describe('graphrag index|update --shard', () => {
       const final = await cli(root, ['index'])
       expect(final.code, final.stderr).toBe(0)
       expect(shardedCalls(finalFrom)).toEqual([])
+      // The shards embedded every text unit; the final run embeds only what needs the whole corpus.
+      const unitTexts = (await new ParquetTableStore(join(root, 'output')).read(TEXT_UNITS)).map((u) => u.text)
+      const byShards = new Set(embeddedTexts(llm.requests.slice(before, finalFrom)))
+      expect(unitTexts.filter((t) => !byShards.has(t))).toEqual([])
+      const finalTexts = new Set(embeddedTexts(llm.requests.slice(finalFrom)))
+      expect(unitTexts.filter((t) => finalTexts.has(t))).toEqual([])
+      expect(finalTexts.size).toBeGreaterThan(0)
+      // The summary says which calls the shards made (answered by the cache) and which this run made.
+      expect(final.stderr).toMatch(/^ {2}extract_covariates: +0 made here, [1-9]\d* from the cache$/m)
+      expect(final.stderr).toMatch(/^ {2}create_community_reports: +[1-9]\d* made here, 0 from the cache$/m)
 
       const whole = await unshardedIndex()
       // Each call was made once, by one shard: no slice overlapped another.
@@ -148,6 +188,12 @@ describe('graphrag index|update --shard', () => {
       const added = (await readdir(CORPUS)).sort().slice(4, 6)
       await addDocuments(sharded, added)
       await addDocuments(whole, added)
+      const unitTexts = async () =>
+        (await new ParquetTableStore(join(sharded, 'output')).read(TEXT_UNITS)).map((u) => u.text)
+      const earlier = new Set(await unitTexts())
+      // Without the cache the earlier units' vectors are in no cache (model_replies keeps no vector):
+      // a shard that embedded them would ask the server.
+      await rm(join(sharded, 'cache'), { recursive: true, force: true })
       const before = llm.requests.length
       const shards = await Promise.all([1, 2].map((i) => cli(sharded, ['update', '--shard', `${i}/2`])))
       for (const shard of shards) expect(shard.code, shard.stderr).toBe(0)
@@ -156,9 +202,16 @@ describe('graphrag index|update --shard', () => {
       expect(inShards).toBeGreaterThan(0)
 
       const finalFrom = llm.requests.length
+      // The shards embedded the new units only: the update takes back the vectors of the others.
+      const byShards = new Set(embeddedTexts(llm.requests.slice(before, finalFrom)))
+      expect([...earlier].filter((t) => byShards.has(t))).toEqual([])
       const final = await cli(sharded, ['update'])
       expect(final.code, final.stderr).toBe(0)
       expect(shardedCalls(finalFrom)).toEqual([])
+      const now = await unitTexts()
+      expect(now.filter((t) => !earlier.has(t) && !byShards.has(t))).toEqual([])
+      const finalTexts = new Set(embeddedTexts(llm.requests.slice(finalFrom)))
+      expect(now.filter((t) => finalTexts.has(t))).toEqual([])
 
       const wholeFrom = llm.requests.length
       const unsharded = await cli(whole, ['update'])

@@ -31,7 +31,8 @@ export function embeddingIdentity(model: ModelSettings, batchMaxTokens: number, 
   })
 }
 
-function textKey(identity: string, text: string): string {
+/** The key embedding_keys records for `text` under `identity`: equal keys mean the same vector. */
+export function textKey(identity: string, text: string): string {
   return cacheKey({ identity, text })
 }
 

@@ -22,6 +22,8 @@ export interface PipelineEndInfo {
   notes?: readonly string[]
   /** Batch mode: batches, lines and the discount. */
   batch?: BatchStats
+  /** Per workflow (in the order they first called a model), summed over its models. */
+  usageByWorkflow?: ReadonlyArray<{ workflow: string; usage: ModelUsage }>
 }
 
 /** Model calls of a workflow right now, for the progress line: retries so far and calls that take long. */

@@ -53,7 +53,7 @@ import { clearStaging } from './staged-table-store.js'
 import { rejectPlaceholderKeys } from './placeholder-keys.js'
 import { runWorkflow } from './run-workflow.js'
 import { InOrderRecorder, inSequence, runGraph, tablesInListOrder, workflowGraph } from './schedule.js'
-import { usageByModel } from './usage-by-model.js'
+import { usageByModel, usageByWorkflow } from './usage-by-model.js'
 import type { DocumentChanges } from '../operations/document-changes.js'
 import { type Clock, artifactClock } from '../workflow.js'
 import { modelsUsedBy } from '../plan/workflow-models.js'
@@ -341,6 +341,7 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
     tables: finalTables(stats),
     usage: stats.llm_totals,
     usageByModel: usageByModel(settings, registry.usageByWorkflow()),
+    usageByWorkflow: usageByWorkflow(registry.usageByWorkflow()),
     batch: stats.batch,
     vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true)
       ? publishedPath(loaded.settings.vector_store.db_uri, generation.paths.output, published)

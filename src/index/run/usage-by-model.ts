@@ -27,3 +27,13 @@ export function usageByModel(
       return { id, model: entry?.model ?? id, usage }
     })
 }
+
+/** workflow → model id → usage, summed per workflow (the preflight check left out); workflows that called no model are left out. */
+export function usageByWorkflow(
+  byWorkflow: Readonly<Record<string, Readonly<Record<string, ModelUsage>>>>,
+): Array<{ workflow: string; usage: ModelUsage }> {
+  return Object.entries(byWorkflow)
+    .filter(([workflow]) => workflow !== 'preflight')
+    .map(([workflow, byModel]) => ({ workflow, usage: Object.values(byModel).reduce(addUsage, emptyUsage()) }))
+    .filter(({ usage }) => usage.calls > 0)
+}

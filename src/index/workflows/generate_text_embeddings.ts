@@ -25,6 +25,7 @@ import { embeddingsUsage } from '../operations/estimate-usage.js'
 import { embedReusing, embeddingIdentity } from '../operations/reuse-embeddings.js'
 import { defineWorkflow, type WorkflowContext } from '../workflow.js'
 import { previousEmbeddingKeys, previousVectors } from './previous-vectors.js'
+import { prefetchTextUnitEmbeddings } from './text-unit-embedding-prefetch.js'
 
 /** The table each embedding's texts and ids come from. */
 export const EMBEDDING_SOURCES = {
@@ -97,6 +98,8 @@ export const generateTextEmbeddings = defineWorkflow({
       store.close()
     }
   },
+  // A shard embeds its slice of the text units; the other names need the whole corpus extracted.
+  prefetch: prefetchTextUnitEmbeddings,
 })
 
 interface EmbeddedName {
