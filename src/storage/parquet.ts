@@ -26,6 +26,8 @@ const WORKER_TABLE_BYTES = 32 * 2 ** 20
 export interface ParquetOptions {
   workerAbove?: number
   piecesOf?: number
+  /** Reading: only the rows whose index in the file passes (TableStore's ReadOptions.rows). */
+  rows?: (index: number) => boolean
 }
 
 /** Encodes rows as a Parquet file following the table declaration's column order and types. */
@@ -114,7 +116,7 @@ export async function decodeParquetInBatches<S extends TableSchema>(
   schema: S,
   source: { path: string } | Uint8Array,
   file: string,
-  { workerAbove = WORKER_TABLE_BYTES }: ParquetOptions = {},
+  { workerAbove = WORKER_TABLE_BYTES, rows: keep }: ParquetOptions = {},
 ): Promise<RowOf<S>[]> {
   // A file is read through a Blob backed by it: the decoder reads the footer and then each column
   // chunk from disk, so no copy of the whole file is held while the rows are built.
@@ -128,8 +130,9 @@ export async function decodeParquetInBatches<S extends TableSchema>(
   }
   const rows: RowOf<S>[] = []
   const interner: StringInterner = new Map()
+  let index = 0
   const add = (ipc: Uint8Array) => {
-    for (const row of rowsOf(schema, tableFromIPC(ipc), file, interner)) rows.push(row)
+    for (const row of rowsOf(schema, tableFromIPC(ipc), file, interner)) if (keep?.(index++) ?? true) rows.push(row)
   }
   let readerOpen = true
   const close = () => {
@@ -141,8 +144,10 @@ export async function decodeParquetInBatches<S extends TableSchema>(
     // Only the declared columns are read (a workflow may declare fewer than the file has); one it
     // lacks reads as null or is reported by rowsOf. With none to read, the whole-table path does both.
     const columns = schema.columns.map((col) => col.name).filter((name) => present.has(name))
-    if (rowCount === 0 || columns.length === 0)
-      return decodeParquet(schema, new Uint8Array(await blob.arrayBuffer()), file)
+    if (rowCount === 0 || columns.length === 0) {
+      const all = decodeParquet(schema, new Uint8Array(await blob.arrayBuffer()), file)
+      return keep === undefined ? all : all.filter((_, i) => keep(i))
+    }
     const rowBytes = byteSize / rowCount
     const batchSize = Math.max(1, Math.min(rowCount, Math.floor(BATCH_BYTES / Math.max(1, rowBytes))))
     if (byteSize > workerAbove) {

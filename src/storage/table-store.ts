@@ -11,9 +11,18 @@ import { writeFileAtomic } from './atomic-write.js'
 import { isAbsent, storageFailure, unlessAbsent } from './fs-errors.js'
 import { remoteName } from './object/remote.js'
 
+/** What to read of a table beyond its declared columns. */
+export interface ReadOptions {
+  /**
+   * Only the rows whose index (their position in the stored table, from 0) passes: the others are
+   * dropped batch by batch as they are decoded, so the whole table is never held as rows.
+   */
+  readonly rows?: (index: number) => boolean
+}
+
 export interface TableStore {
   /** Reads a table; throws StorageError naming the file when it is missing or malformed. */
-  read<S extends TableSchema>(schema: S): Promise<RowOf<S>[]>
+  read<S extends TableSchema>(schema: S, options?: ReadOptions): Promise<RowOf<S>[]>
   write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void>
   has(name: string): Promise<boolean>
   delete(name: string): Promise<void>
@@ -52,7 +61,7 @@ export class ParquetTableStore implements TableStore {
     return join(this.location, `${name}.parquet`)
   }
 
-  async read<S extends TableSchema>(schema: S): Promise<RowOf<S>[]> {
+  async read<S extends TableSchema>(schema: S, options: ReadOptions = {}): Promise<RowOf<S>[]> {
     const file = this.path(schema.name)
     const js = this.reader === 'js' ? await import('./parquet-js.js') : undefined
     let bytes: Uint8Array | undefined
@@ -72,8 +81,11 @@ export class ParquetTableStore implements TableStore {
         },
       )
     }
-    if (js !== undefined && bytes !== undefined) return js.decodeParquetJs(schema, bytes, remoteName(file))
-    return (await import('./parquet.js')).decodeParquetInBatches(schema, { path: file }, remoteName(file))
+    if (js !== undefined && bytes !== undefined)
+      return onlyRows(await js.decodeParquetJs(schema, bytes, remoteName(file)), options.rows)
+    return (await import('./parquet.js')).decodeParquetInBatches(schema, { path: file }, remoteName(file), {
+      rows: options.rows,
+    })
   }
 
   async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {
@@ -123,10 +135,10 @@ export class MemoryTableStore implements TableStore {
   readonly location = 'memory'
   private readonly tables = new Map<string, unknown[]>()
 
-  async read<S extends TableSchema>(schema: S): Promise<RowOf<S>[]> {
+  async read<S extends TableSchema>(schema: S, options: ReadOptions = {}): Promise<RowOf<S>[]> {
     const rows = this.tables.get(schema.name)
     if (rows === undefined) throw new StorageError(`table ${schema.name} not found in memory store`)
-    return structuredClone(rows) as RowOf<S>[]
+    return structuredClone(onlyRows(rows, options.rows)) as RowOf<S>[]
   }
 
   async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {
@@ -154,4 +166,9 @@ export class MemoryTableStore implements TableStore {
     const rows = this.tables.get(name)
     return rows === undefined ? undefined : createHash('sha256').update(JSON.stringify(rows)).digest('hex')
   }
+}
+
+/** The rows `keep` accepts by index (all of them without it). */
+function onlyRows<R>(rows: R[], keep: ReadOptions['rows']): R[] {
+  return keep === undefined ? rows : rows.filter((_, i) => keep(i))
 }

@@ -88,6 +88,12 @@ describe('big tables on a worker thread', () => {
     const whole = decodeParquet(TEXT_UNITS, encodeParquet(TEXT_UNITS, rows), 'whole')
     const read = await decodeParquetInBatches(TEXT_UNITS, { path: file }, 'text_units.parquet', { workerAbove: 0 })
     expect(read).toEqual(whole)
+    // A row filter counts rows across batches: every third row of the whole table, whichever batch holds it.
+    const thirds = await decodeParquetInBatches(TEXT_UNITS, { path: file }, 'text_units.parquet', {
+      workerAbove: 0,
+      rows: (i) => i % 3 === 2,
+    })
+    expect(thirds).toEqual(whole.filter((_, i) => i % 3 === 2))
     const ids = pickColumns(TEXT_UNITS, ['id', 'document_id'])
     const picked = await decodeParquetInBatches(ids, { path: file }, 'text_units.parquet', { workerAbove: 0 })
     expect(picked).toEqual(rows.map((r) => ({ id: r.id, document_id: r.document_id })))

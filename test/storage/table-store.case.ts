@@ -22,6 +22,15 @@ export function tableStoreContract(name: string, open: () => Promise<TableStore>
       expect(await store.read(BASE_TEXT_UNITS)).toEqual(ROWS)
     })
 
+    it('reads only the rows an index filter keeps, in table order', async () => {
+      const store = await open()
+      const rows = Array.from({ length: 7 }, (_, i) => ({ ...ROWS[0]!, id: `u${i}`, n_tokens: i }))
+      await store.write(BASE_TEXT_UNITS, rows)
+      const odd = await store.read(BASE_TEXT_UNITS, { rows: (i) => i % 2 === 1 })
+      expect(odd).toEqual([rows[1], rows[3], rows[5]])
+      expect(await store.read(BASE_TEXT_UNITS, { rows: () => false })).toEqual([])
+    })
+
     it('lists, checks and deletes tables by name', async () => {
       const store = await open()
       expect(await store.has(BASE_TEXT_UNITS.name)).toBe(false)

@@ -6,6 +6,9 @@ import { testdir } from '../support/testdir.js'
 import { tableStoreContract } from './table-store.case.js'
 
 tableStoreContract('ParquetTableStore', async () => new ParquetTableStore(join(await testdir({}), 'output')))
+tableStoreContract('ParquetTableStore (JavaScript reader)', async () => {
+  return new ParquetTableStore(join(await testdir({}), 'output'), 'js')
+})
 tableStoreContract('MemoryTableStore', async () => new MemoryTableStore())
 tableStoreContract('StagedTableStore', async () => {
   const dir = await testdir({})

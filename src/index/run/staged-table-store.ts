@@ -6,7 +6,7 @@
 import { mkdir, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RowOf, TableSchema } from '../../model/schema.js'
-import { ParquetTableStore, type TableStore } from '../../storage/table-store.js'
+import { ParquetTableStore, type ReadOptions, type TableStore } from '../../storage/table-store.js'
 import { unlessAbsent } from '../../storage/fs-errors.js'
 
 export class StagedTableStore implements TableStore {
@@ -24,8 +24,8 @@ export class StagedTableStore implements TableStore {
     return this.target.location
   }
 
-  async read<S extends TableSchema>(schema: S): Promise<RowOf<S>[]> {
-    return this.written.has(schema.name) ? this.staged.read(schema) : this.target.read(schema)
+  async read<S extends TableSchema>(schema: S, options?: ReadOptions): Promise<RowOf<S>[]> {
+    return this.written.has(schema.name) ? this.staged.read(schema, options) : this.target.read(schema, options)
   }
 
   async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {

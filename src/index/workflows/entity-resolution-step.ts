@@ -5,7 +5,7 @@ import type { Settings } from '../../config/schema.js'
 import { CURATION_RULES } from '../../model/curation-rules.js'
 import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import type { RawEntityRow, RawRelationshipRow } from '../../model/raw-graph.js'
-import type { NounGraph } from '../operations/build-noun-graph.js'
+import type { NounGraph, NounGraphRelationshipRow } from '../operations/build-noun-graph.js'
 import { rewireRelationships } from '../operations/entity-resolution/merge-relationships.js'
 import { unlessAbsent } from '../../storage/fs-errors.js'
 import { curationPath, parseCurationRules, readCurationRules } from '../../config/curation-file.js'
@@ -59,16 +59,27 @@ export async function resolveEntities(
   return out
 }
 
-/** The fast method's rows in the shape resolution merges (descriptions as lists). */
+/**
+ * The fast method's rows in the shape resolution merges (descriptions as lists). Relationship rows
+ * are changed in place, not copied: the noun graph is the caller's to give up, and on a dense corpus
+ * each copy of its millions of rows cost ~0.1 GB at the step's peak.
+ */
 export function toRawGraph(graph: NounGraph): { entities: RawEntityRow[]; relationships: RawRelationshipRow[] } {
   const list = (d: string | null) => (d === null || d === '' ? [] : [d])
+  for (const r of graph.relationships) asRaw(r).description = list(r.description)
   return {
     entities: graph.entities.map((e) => ({ ...e, description: list(e.description) })),
-    relationships: graph.relationships.map((r) => ({ ...r, description: list(r.description) })),
+    relationships: graph.relationships as unknown as RawRelationshipRow[],
   }
 }
 
-/** Back to noun-graph rows: co-occurrence edges are undirected, so merged pairs are re-ordered source < target. */
+/** A noun-graph row about to become a raw row (only its description changes shape). */
+const asRaw = (r: NounGraphRelationshipRow) => r as unknown as { description: string[] }
+
+/**
+ * Back to noun-graph rows: co-occurrence edges are undirected, so merged pairs are re-ordered source <
+ * target. The resolution's relationship rows are changed in place (as toRawGraph's are): it is used up.
+ */
 export function fromRawGraph(graph: Resolution): NounGraph {
   const ordered = graph.relationships.map((r) =>
     r.source <= r.target ? r : { ...r, source: r.target, target: r.source },
@@ -77,6 +88,8 @@ export function fromRawGraph(graph: Resolution): NounGraph {
   // every row for nothing; on a dense corpus that copy and its pair keys were the step's largest memory.
   const merged = strictlyAscending(ordered) ? ordered : rewireRelationships(ordered, (t) => t).relationships
   merged.sort(byPair)
+  const relationships = merged as unknown as NounGraphRelationshipRow[]
+  for (const r of merged) asNounGraph(r).description = r.description.join('\n')
   return {
     entities: graph.entities.map((e) => ({
       title: e.title,
@@ -85,15 +98,12 @@ export function fromRawGraph(graph: Resolution): NounGraph {
       type: e.type,
       description: e.description.join('\n'),
     })),
-    relationships: merged.map((r) => ({
-      source: r.source,
-      target: r.target,
-      weight: r.weight,
-      text_unit_ids: r.text_unit_ids,
-      description: r.description.join('\n'),
-    })),
+    relationships,
   }
 }
+
+/** A raw row about to become a noun-graph row (only its description changes shape). */
+const asNounGraph = (r: RawRelationshipRow) => r as unknown as { description: string }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 const byPair = (a: RawRelationshipRow, b: RawRelationshipRow) =>

@@ -2,6 +2,7 @@
 import { WorkflowError } from '../../errors.js'
 import { NLP_ENTITIES } from '../../model/entities.js'
 import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
+import { pickColumns, type RowOf } from '../../model/schema.js'
 import { emptyPruneWarning } from '../operations/prune-fallback.js'
 import { pruneGraph as prune } from '../operations/prune-graph.js'
 import { defineWorkflow, type WorkflowContext } from '../workflow.js'
@@ -32,24 +33,42 @@ export const pruneGraph = defineWorkflow({
   },
 })
 
+/** The columns pruning decides on: the text-unit lists (most of the table) are read only for the rows kept. */
+const DECIDING = pickColumns(NLP_RELATIONSHIPS, ['source', 'target', 'weight'])
+
 /** The pruned graph, or the whole one with a warning when pruning would leave nothing, and how many rows went. */
 async function prunedTables(ctx: WorkflowContext) {
   const entities = await ctx.tables.read(NLP_ENTITIES)
-  const relationships = await ctx.tables.read(NLP_RELATIONSHIPS)
-  let out = prune(entities, relationships, ctx.settings.prune_graph)
-  // The reference fails here; a small corpus (one CSV row per phrase) is better served by the whole graph and a hint.
-  if (
-    (out.entities.length === 0 || out.relationships.length === 0) &&
-    entities.length > 0 &&
-    relationships.length > 0
-  ) {
-    const counts = { entities: out.entities.length, relationships: out.relationships.length }
-    ctx.stats.warning(emptyPruneWarning(entities, relationships, ctx.settings.prune_graph, counts))
-    out = { ...out, entities: [...entities], relationships: [...relationships] }
+  const { decided, total, wanted } = await decide(ctx, entities)
+  let out: { entities: typeof entities; relationships: RowOf<typeof NLP_RELATIONSHIPS>[] }
+  if (wanted === undefined) out = { entities: [...entities], relationships: await ctx.tables.read(NLP_RELATIONSHIPS) }
+  else {
+    const relationships =
+      decided.relationships.length === 0
+        ? []
+        : await ctx.tables.read(NLP_RELATIONSHIPS, { rows: (i) => wanted[i] === 1 })
+    out = { entities: decided.entities, relationships }
   }
-  const removed = {
-    entities: entities.length - out.entities.length,
-    relationships: relationships.length - out.relationships.length,
-  }
+  const removed = { entities: entities.length - out.entities.length, relationships: total - out.relationships.length }
   return { out, removed }
+}
+
+/**
+ * Prunes on the deciding columns: which rows to read in full (`wanted[i]` is 1 for row i), or
+ * undefined when the whole graph is kept because pruning would leave nothing.
+ */
+async function decide(ctx: WorkflowContext, entities: RowOf<typeof NLP_ENTITIES>[]) {
+  const deciding = await ctx.tables.read(DECIDING)
+  const decided = prune(entities, deciding, ctx.settings.prune_graph)
+  const total = deciding.length
+  // The reference fails here; a small corpus (one CSV row per phrase) is better served by the whole graph and a hint.
+  if ((decided.entities.length === 0 || decided.relationships.length === 0) && entities.length > 0 && total > 0) {
+    const counts = { entities: decided.entities.length, relationships: decided.relationships.length }
+    ctx.stats.warning(emptyPruneWarning(entities, deciding, ctx.settings.prune_graph, counts))
+    return { decided, total, wanted: undefined }
+  }
+  const keep = new Set(decided.relationships)
+  const wanted = new Uint8Array(total)
+  for (let i = 0; i < total; i++) if (keep.has(deciding[i]!)) wanted[i] = 1
+  return { decided, total, wanted }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RawRelationshipRow } from '../../../src/model/raw-graph.js'
 import type { Resolution } from '../../../src/index/operations/entity-resolution/resolve.js'
-import { fromRawGraph } from '../../../src/index/workflows/entity-resolution-step.js'
+import { fromRawGraph, toRawGraph } from '../../../src/index/workflows/entity-resolution-step.js'
 
 const edge = (source: string, target: string, weight: number, units: string[]): RawRelationshipRow => ({
   source,
@@ -61,5 +61,25 @@ describe('fromRawGraph', () => {
   it('merges a repeated pair even when the rows are in order', () => {
     const out = fromRawGraph(resolution([edge('A', 'B', 1, ['t1']), edge('A', 'B', 1, ['t2'])]))
     expect(pairs(out.relationships)).toEqual([['A', 'B', 2, ['t1', 't2']]])
+  })
+})
+
+describe('toRawGraph and fromRawGraph', () => {
+  it('turn noun-graph rows into raw rows and back in place: the same row objects, the same content', () => {
+    const row = (source: string, target: string, units: string[], description: string) => ({
+      source,
+      target,
+      weight: units.length,
+      text_unit_ids: units,
+      description,
+    })
+    const relationships = [row('A', 'B', ['t1'], ''), row('A', 'C', ['t1', 't2'], 'seen together')]
+    const expected = structuredClone(relationships)
+    const raw = toRawGraph({ entities: [], relationships })
+    expect(raw.relationships.map((r) => r.description)).toEqual([[], ['seen together']])
+    raw.relationships.forEach((r, i) => expect(r).toBe(relationships[i]))
+    const back = fromRawGraph(resolution(raw.relationships))
+    expect(back.relationships).toEqual(expected)
+    back.relationships.forEach((r, i) => expect(r).toBe(relationships[i]))
   })
 })

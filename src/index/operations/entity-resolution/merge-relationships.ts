@@ -7,14 +7,20 @@ export interface RewiredRelationships {
   droppedSelfLoops: number
 }
 
-/** Descriptions listed in order, text units unioned, weights summed; first-seen pair order kept. */
+/**
+ * Descriptions listed in order, text units unioned, weights summed; first-seen pair order kept. The
+ * input is never changed: a row no rename or merge touches is returned as it is (the same object; on a
+ * dense noun graph a copy of millions of rows and their lists was the largest allocation of
+ * extract_graph_nlp), a renamed or merged row is a new one with lists of its own.
+ */
 export function rewireRelationships(
   relationships: readonly RawRelationshipRow[],
   canonical: (title: string) => string,
 ): RewiredRelationships {
-  if (unchangedAndUnique(relationships, canonical))
-    return { relationships: relationships.map(copy), droppedSelfLoops: 0 }
+  if (unchangedAndUnique(relationships, canonical)) return { relationships: [...relationships], droppedSelfLoops: 0 }
   const pairs = new Map<string, RawRelationshipRow>()
+  // Rows made here (renamed or merged): only these are changed in place by a later merge.
+  const own = new Set<RawRelationshipRow>()
   let droppedSelfLoops = 0
   for (const r of relationships) {
     const source = canonical(r.source)
@@ -24,13 +30,21 @@ export function rewireRelationships(
       continue
     }
     const key = `${source}\u0000${target}`
-    const current = pairs.get(key)
-    if (current === undefined) pairs.set(key, { ...copy(r), source, target })
-    else {
-      current.description.push(...r.description)
-      current.text_unit_ids = [...new Set([...current.text_unit_ids, ...r.text_unit_ids])]
-      current.weight += r.weight
+    let current = pairs.get(key)
+    if (current === undefined) {
+      const row = source === r.source && target === r.target ? r : { ...copy(r), source, target }
+      if (row !== r) own.add(row)
+      pairs.set(key, row)
+      continue
     }
+    if (!own.has(current)) {
+      current = copy(current)
+      own.add(current)
+      pairs.set(key, current)
+    }
+    current.description.push(...r.description)
+    current.text_unit_ids = [...new Set([...current.text_unit_ids, ...r.text_unit_ids])]
+    current.weight += r.weight
   }
   return { relationships: [...pairs.values()], droppedSelfLoops }
 }
@@ -43,8 +57,8 @@ const copy = (r: RawRelationshipRow): RawRelationshipRow => ({
 
 /**
  * Whether no endpoint is renamed and the pairs are strictly ascending (so none repeats): then nothing
- * merges or drops and the result is a copy in input order, without a key string per pair (on a dense
- * noun graph of millions of pairs, that map was the largest allocation of extract_graph_nlp).
+ * merges or drops and the result is the input's rows in input order, without a key string per pair (on
+ * a dense noun graph of millions of pairs, that map was the largest allocation of extract_graph_nlp).
  */
 function unchangedAndUnique(rows: readonly RawRelationshipRow[], canonical: (title: string) => string): boolean {
   for (let i = 0; i < rows.length; i++) {
