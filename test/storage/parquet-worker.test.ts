@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -134,10 +135,15 @@ describe('big tables on a worker thread', () => {
       console.log(JSON.stringify({ same: read.text === text, bytes: text.length, onWorker, shared: size() - before }))
     `
     const file = join(tmpdir(), `graphrag-parquet-worker-${process.pid}.parquet`)
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, file], {
-      cwd: PROJECT_ROOT,
-      encoding: 'utf8',
-    })
+    let out: string
+    try {
+      out = execFileSync(process.execPath, ['--input-type=module', '-e', script, file], {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+      })
+    } finally {
+      rmSync(file, { force: true })
+    }
     const result = JSON.parse(out) as { same: boolean; bytes: number; onWorker: number; shared: number }
     expect(result.same).toBe(true)
     // Reading the footer on the shared instance may take a page or two of it, never the table.
