@@ -45,15 +45,7 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
   const byKey = new Map(data.nodes.map((n) => [n.key, n]))
   const communities = new Map<number, ViewerCommunity>(data.communities.map((c) => [c.community, c]))
   const { container, side, details } = viewerPanels(host, data, options)
-  const state = {
-    selected: undefined as string | undefined,
-    /** The selected and expanded entities with their neighbours. */
-    neighbours: new Set<string>(),
-    expanded: new Set<string>(),
-    filter: NO_FILTER,
-    // On a hairball, the view starts with relationships hidden until an entity is chosen.
-    neighbourhoodOnly: graph.size > HAIRBALL_EDGES,
-  }
+  const state = initialState(graph)
   let drawn = noLabels()
   const renderer = startRenderer(host, graph, container, {
     defaultDrawNodeLabel: insideLabels(() => drawn),
@@ -119,20 +111,34 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
     setFilter,
     setExpanded,
     labels: () => ({ ...drawn }),
-    position(node) {
-      const { x, y } = renderer.graphToViewport(graph.getNodeAttributes(node) as { x: number; y: number })
-      const box = container.getBoundingClientRect()
-      return { x: box.left + x, y: box.top + y }
-    },
+    position: (node) => screenPosition(renderer, graph, container, node),
     visible: () => visibleCounts(graph, renderer),
     kill() {
       renderer.kill()
       host.classList.remove('with-details')
-      container.remove()
-      side.remove()
-      details.remove()
+      for (const part of [container, side, details]) part.remove()
     },
   }
+}
+
+/** What the viewer shows: the selection, its neighbourhood, the expanded entities and the filter. */
+function initialState(graph: Graph) {
+  return {
+    selected: undefined as string | undefined,
+    /** The selected and expanded entities with their neighbours. */
+    neighbours: new Set<string>(),
+    expanded: new Set<string>(),
+    filter: NO_FILTER,
+    // On a hairball, the view starts with relationships hidden until an entity is chosen.
+    neighbourhoodOnly: graph.size > HAIRBALL_EDGES,
+  }
+}
+
+/** Where a node is drawn, in page pixels. */
+function screenPosition(renderer: Sigma, graph: Graph, container: HTMLElement, node: string): { x: number; y: number } {
+  const { x, y } = renderer.graphToViewport(graph.getNodeAttributes(node) as { x: number; y: number })
+  const box = container.getBoundingClientRect()
+  return { x: box.left + x, y: box.top + y }
 }
 
 /** The entities and relationships as a graphology graph, drawn at their precomputed positions. */

@@ -32,24 +32,9 @@ export function moveNodesFast(
   // side by side: the loop over neighbours is bound by memory latency, so one miss serves both.
   const cd = s.communityData
   const cc = s.communityCount
-  for (let i = 0; i < n; i++) {
-    cd[2 * i] = 0
-    cd[2 * i + 1] = -1
-    cc[i] = 0
-  }
-  for (let v = 0; v < n; v++) {
-    const c = membership[v]
-    cd[2 * c] += nodeWeights[v]
-    cc[c]++
-  }
   const unused = s.unused
-  let top = 0
-  for (let i = n - 1; i >= 0; i--) if (cc[i] === 0) unused[top++] = i
-
-  const queue = s.queue
-  for (let i = 0; i < n; i++) queue[i] = i
-  if (exactShuffle) naiveShuffle(queue, 0, n, rng)
-  else fisherYates(queue, 0, n, rng)
+  let top = tallyCommunities(g, membership, s)
+  const queue = shuffledQueue(s, n, rng, exactShuffle)
   const stable = s.stable
   stable.fill(0, 0, n)
   let head = 0
@@ -117,6 +102,52 @@ export function moveNodesFast(
       }
     }
   }
+  const count = compactIds(membership, cc, s, n, moved)
+  return { moved, count }
+}
+
+/**
+ * Fills each community's weight and size from `membership`, clears the neighbour-weight slots, and
+ * stacks the empty community ids (lowest on top). Returns the stack's height.
+ */
+function tallyCommunities(g: CsrNetwork, membership: Int32Array, s: Scratch): number {
+  const n = g.nodeCount
+  const { nodeWeights } = g
+  const cd = s.communityData
+  const cc = s.communityCount
+  for (let i = 0; i < n; i++) {
+    cd[2 * i] = 0
+    cd[2 * i + 1] = -1
+    cc[i] = 0
+  }
+  for (let v = 0; v < n; v++) {
+    const c = membership[v]
+    cd[2 * c] += nodeWeights[v]
+    cc[c]++
+  }
+  const unused = s.unused
+  let top = 0
+  for (let i = n - 1; i >= 0; i--) if (cc[i] === 0) unused[top++] = i
+  return top
+}
+
+/** Every node once, in the order the seeded shuffle gives (graspologic-native's naive one when exact). */
+function shuffledQueue(s: Scratch, n: number, rng: XorShift128, exactShuffle: boolean): Scratch['queue'] {
+  const queue = s.queue
+  for (let i = 0; i < n; i++) queue[i] = i
+  if (exactShuffle) naiveShuffle(queue, 0, n, rng)
+  else fisherYates(queue, 0, n, rng)
+  return queue
+}
+
+/** The number of non-empty communities; after a move their ids are renumbered 0..k−1 in id order. */
+function compactIds(
+  membership: Int32Array,
+  cc: Scratch['communityCount'],
+  s: Scratch,
+  n: number,
+  moved: boolean,
+): number {
   let count = 0
   if (moved) {
     const map = s.map
@@ -125,5 +156,5 @@ export function moveNodesFast(
   } else {
     for (let i = 0; i < n; i++) if (cc[i] > 0) count++
   }
-  return { moved, count }
+  return count
 }

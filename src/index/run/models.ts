@@ -67,128 +67,50 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
   const meters = new Map<string, Map<string, UsageMeter>>()
   const models = new Map<string, ChatModel | EmbeddingModel>()
 
-  function options(group: Group, id: string, keyPath: string): ModelOptions {
-    const entry = settings[group][id]
-    if (entry === undefined) {
-      const known = Object.keys(settings[group])
-      throw new ConfigError(
-        `${keyPath}: no ${group} entry "${id}" (configured: ${known.length > 0 ? known.join(', ') : 'none'})`,
-        { keyPath },
-      )
-    }
-    return modelOptionsFromSettings(group, id, entry, {
-      concurrentRequests: settings.concurrent_requests,
-      keyOrigin: deps.apiKeyOrigins?.[`${group}.${id}`],
-    })
-  }
-
-  function limiter(opts: ModelOptions): RateLimiter {
-    let l = limiters.get(opts.settingsPath)
-    if (l === undefined) limiters.set(opts.settingsPath, (l = createRateLimiter(opts)))
-    return l
-  }
-
-  function pool(opts: ModelOptions): EndpointPool | undefined {
-    if (opts.pool === undefined) return undefined
-    let p = pools.get(opts.settingsPath)
-    if (p === undefined) pools.set(opts.settingsPath, (p = createEndpointPool(opts)))
-    return p
-  }
+  const options = (group: Group, id: string, keyPath: string): ModelOptions =>
+    modelOptionsFor(settings, deps.apiKeyOrigins, group, id, keyPath)
 
   function meter(workflow: string, opts: ModelOptions): UsageMeter {
-    let byModel = meters.get(workflow)
-    if (byModel === undefined) meters.set(workflow, (byModel = new Map()))
-    let m = byModel.get(opts.id)
-    if (m === undefined) byModel.set(opts.id, (m = createUsageMeter(pricedAsCalled(workflow, opts))))
-    return m
-  }
-
-  /** A batched model's workflow calls cost the batch price (the preflight is a synchronous call). */
-  function pricedAsCalled(workflow: string, opts: ModelOptions): ModelOptions {
-    if (workflow === 'preflight' || deps.batch?.queueFor(opts) === undefined) return opts
-    const price = priceOfModel(opts.provider, opts.model, opts.pricing)
-    if (price === undefined) return opts
-    const pricing = {
-      inputPer1m: price.inputPer1m * BATCH_PRICE_FACTOR,
-      outputPer1m: price.outputPer1m * BATCH_PRICE_FACTOR,
-    }
-    return { ...opts, pricing }
+    const byModel = getOrCreate(meters, workflow, () => new Map<string, UsageMeter>())
+    return getOrCreate(byModel, opts.id, () => createUsageMeter(pricedAsCalled(deps.batch, workflow, opts)))
   }
 
   function modelDeps(workflow: string, opts: ModelOptions, cachePartition: string | undefined) {
     const cache = deps.noCache === true || cachePartition === undefined ? undefined : deps.cache.child(cachePartition)
     const queue = workflow === 'preflight' ? undefined : deps.batch?.queueFor(opts)
     const batch = queue === undefined ? undefined : { queue, fallback: deps.batch?.fallback === true }
-    return { cache, limiter: limiter(opts), pool: pool(opts), meter: meter(workflow, opts), log: deps.log, batch }
+    const limiter = getOrCreate(limiters, opts.settingsPath, () => createRateLimiter(opts))
+    const pool =
+      opts.pool === undefined ? undefined : getOrCreate(pools, opts.settingsPath, () => createEndpointPool(opts))
+    return { cache, limiter, pool, meter: meter(workflow, opts), log: deps.log, batch }
   }
 
   function chat(workflow: string, id: string, keyPath: string, cachePartition: string | undefined): ChatModel {
     const key = `${workflow}\u0000chat\u0000${id}\u0000${cachePartition ?? ''}`
-    const existing = models.get(key)
-    if (existing !== undefined) return existing as ChatModel
-    const opts = options('completion_models', id, keyPath)
-    const model = createChatModel(opts, modelDeps(workflow, opts, cachePartition))
-    models.set(key, model)
-    return model
+    return getOrCreate(models, key, () => {
+      const opts = options('completion_models', id, keyPath)
+      return createChatModel(opts, modelDeps(workflow, opts, cachePartition))
+    }) as ChatModel
   }
 
-  function embedding(
-    workflow: string,
-    id: string,
-    keyPath: string,
-    cachePartition: string | undefined,
-  ): EmbeddingModel {
+  function embedding(workflow: string, id: string, keyPath: string, cachePartition?: string): EmbeddingModel {
     const key = `${workflow}\u0000embedding\u0000${id}\u0000${cachePartition ?? ''}`
-    const existing = models.get(key)
-    if (existing !== undefined) return existing as EmbeddingModel
-    const opts = options('embedding_models', id, keyPath)
-    const batching = { batchSize: settings.embed_text.batch_size, batchMaxTokens: settings.embed_text.batch_max_tokens }
-    const model = createEmbeddingModel(opts, modelDeps(workflow, opts, cachePartition), batching)
-    models.set(key, model)
-    return model
+    return getOrCreate(models, key, () => {
+      const opts = options('embedding_models', id, keyPath)
+      const batching = {
+        batchSize: settings.embed_text.batch_size,
+        batchMaxTokens: settings.embed_text.batch_max_tokens,
+      }
+      return createEmbeddingModel(opts, modelDeps(workflow, opts, cachePartition), batching)
+    }) as EmbeddingModel
   }
 
-  async function check(group: Group, id: string): Promise<string | undefined> {
-    try {
+  const check = (group: Group, id: string) =>
+    preflightProblem(group, id, async () => {
       const opts = options(group, id, `${group}.${id}`)
-      // A quick answer matters more here than riding out a long outage: at most two retries.
-      const quick = { ...opts, retry: { ...opts.retry, maxRetries: Math.min(opts.retry.maxRetries, 2) } }
-      const d = modelDeps('preflight', opts, undefined)
-      if (group === 'completion_models') {
-        await createChatModel(quick, d).complete({
-          messages: [{ role: 'user', content: PREFLIGHT_CHAT }],
-          noCache: true,
-        })
-      } else {
-        const [vector] = await createEmbeddingModel(quick, d).embed([PREFLIGHT_EMBEDDING], { noCache: true })
-        checkDimension(id, vector?.length ?? 0)
-      }
+      await callOnce(settings, group, id, opts, modelDeps('preflight', opts, undefined))
       deps.log.info(`preflight: ${group}.${id} (${opts.model}) answered`)
-      return undefined
-    } catch (error) {
-      if (error instanceof ConfigError) throw error
-      const message = error instanceof Error ? error.message : String(error)
-      return message.startsWith(`${group}.${id}`) ? message : `${group}.${id}: ${message}`
-    }
-  }
-
-  /** A vector size that cannot match the model fails now, before any extraction is paid for. */
-  function checkDimension(id: string, size: number): void {
-    if (id !== settings.embed_text.embedding_model_id) return
-    const vs = settings.vector_store
-    for (const name of settings.embed_text.names ?? DEFAULT_EMBEDDING_NAMES) {
-      const own = vs.index_schema[name]?.vector_size
-      const [expected, keyPath] = own
-        ? [own, `vector_store.index_schema.${name}.vector_size`]
-        : [vs.vector_size, 'vector_store.vector_size']
-      if (expected !== size) {
-        throw new ConfigError(
-          `embedding model ${id} returns vectors of dimension ${size}, but ${keyPath} is ${expected}; set it to ${size}`,
-          { keyPath },
-        )
-      }
-    }
-  }
+    })
 
   return {
     forWorkflow(workflow) {
@@ -198,50 +120,150 @@ export function createModelRegistry(settings: Settings, deps: ModelRegistryDeps)
         hasChat: (id) => id !== null && Object.hasOwn(settings.completion_models, id),
       }
     },
-    liveStatus(workflow) {
-      const status: LiveStatus = { retries: 0, waitingCalls: 0, longestWaitSeconds: 0 }
-      for (const m of meters.get(workflow)?.values() ?? []) {
-        const waiting = m.waiting(WAITING_MS)
-        status.retries += m.snapshot().retries
-        status.waitingCalls += waiting.calls
-        status.longestWaitSeconds = Math.max(status.longestWaitSeconds, waiting.longestMs / 1000)
-      }
-      const endpoints = [...pools.values()].flatMap((p) => p.stats())
-      if (endpoints.length > 0) {
-        const up = endpoints.filter((e) => e.state === 'up').length
-        const calls = endpoints.map((e) => `${e.endpoint.replace(/^https?:\/\//, '')}:${e.calls}`).join(' ')
-        status.endpoints = `endpoints ${up}/${endpoints.length} up (${calls} calls)`
-      }
-      const batches = deps.batch?.progress()
-      if (batches !== undefined && batches.linesSent + batches.pending > 0)
-        status.batches = `batches ${batches.submitted} submitted, ${batches.pending} in progress, ${batches.done} done, ${batches.linesAnswered}/${batches.linesSent} lines answered`
-      return status
-    },
+    liveStatus: (workflow) => liveStatusOf(meters.get(workflow)?.values() ?? [], pools.values(), deps.batch),
     endpointStats() {
       return Object.fromEntries([...pools].map(([path, p]) => [path, p.stats()]))
     },
-    usageByWorkflow() {
-      const out: Record<string, Record<string, ModelUsage>> = {}
-      for (const [workflow, byModel] of meters)
-        out[workflow] = Object.fromEntries([...byModel].map(([id, m]) => [id, m.snapshot()]))
-      return out
-    },
+    usageByWorkflow: () => usageOf(meters),
     async preflight(ids) {
       const chatIds = ids?.chat ?? Object.keys(settings.completion_models)
       const embeddingIds = ids?.embedding ?? Object.keys(settings.embedding_models)
-      const problems = (
-        await Promise.all([
-          ...chatIds.map((id) => check('completion_models', id)),
-          ...embeddingIds.map((id) => check('embedding_models', id)),
-        ])
-      ).filter((p): p is string => p !== undefined)
-      if (problems.length > 0) {
-        const first = problems[0]!
-        throw new LlmError(`model preflight failed (use --skip-validation to skip it):\n  ${problems.join('\n  ')}`, {
-          model: first.slice(0, first.indexOf(':')),
-          attempts: 1,
-        })
-      }
+      const problems = await Promise.all([
+        ...chatIds.map((id) => check('completion_models', id)),
+        ...embeddingIds.map((id) => check('embedding_models', id)),
+      ])
+      throwIfAnyFailed(problems.filter((p): p is string => p !== undefined))
     },
   }
+}
+
+/** undefined when the model answered, else why not, prefixed with its settings path. */
+async function preflightProblem(group: Group, id: string, call: () => Promise<void>): Promise<string | undefined> {
+  try {
+    await call()
+    return undefined
+  } catch (error) {
+    if (error instanceof ConfigError) throw error
+    const message = error instanceof Error ? error.message : String(error)
+    return message.startsWith(`${group}.${id}`) ? message : `${group}.${id}: ${message}`
+  }
+}
+
+function usageOf(meters: Map<string, Map<string, UsageMeter>>): Record<string, Record<string, ModelUsage>> {
+  const out: Record<string, Record<string, ModelUsage>> = {}
+  for (const [workflow, byModel] of meters)
+    out[workflow] = Object.fromEntries([...byModel].map(([id, m]) => [id, m.snapshot()]))
+  return out
+}
+
+function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key)
+  if (value === undefined) map.set(key, (value = create()))
+  return value
+}
+
+function modelOptionsFor(
+  settings: Settings,
+  apiKeyOrigins: ModelRegistryDeps['apiKeyOrigins'],
+  group: Group,
+  id: string,
+  keyPath: string,
+): ModelOptions {
+  const entry = settings[group][id]
+  if (entry === undefined) {
+    const known = Object.keys(settings[group])
+    throw new ConfigError(
+      `${keyPath}: no ${group} entry "${id}" (configured: ${known.length > 0 ? known.join(', ') : 'none'})`,
+      { keyPath },
+    )
+  }
+  return modelOptionsFromSettings(group, id, entry, {
+    concurrentRequests: settings.concurrent_requests,
+    keyOrigin: apiKeyOrigins?.[`${group}.${id}`],
+  })
+}
+
+/** A batched model's workflow calls cost the batch price (the preflight is a synchronous call). */
+function pricedAsCalled(batch: BatchMode | undefined, workflow: string, opts: ModelOptions): ModelOptions {
+  if (workflow === 'preflight' || batch?.queueFor(opts) === undefined) return opts
+  const price = priceOfModel(opts.provider, opts.model, opts.pricing)
+  if (price === undefined) return opts
+  const pricing = {
+    inputPer1m: price.inputPer1m * BATCH_PRICE_FACTOR,
+    outputPer1m: price.outputPer1m * BATCH_PRICE_FACTOR,
+  }
+  return { ...opts, pricing }
+}
+
+/** The preflight's one uncached call to a model; an embedding model's vector size is checked too. */
+async function callOnce(
+  settings: Settings,
+  group: Group,
+  id: string,
+  opts: ModelOptions,
+  modelDeps: Parameters<typeof createChatModel>[1],
+): Promise<void> {
+  // A quick answer matters more here than riding out a long outage: at most two retries.
+  const quick = { ...opts, retry: { ...opts.retry, maxRetries: Math.min(opts.retry.maxRetries, 2) } }
+  if (group === 'completion_models') {
+    await createChatModel(quick, modelDeps).complete({
+      messages: [{ role: 'user', content: PREFLIGHT_CHAT }],
+      noCache: true,
+    })
+  } else {
+    const [vector] = await createEmbeddingModel(quick, modelDeps).embed([PREFLIGHT_EMBEDDING], { noCache: true })
+    checkDimension(settings, id, vector?.length ?? 0)
+  }
+}
+
+/** A vector size that cannot match the model fails now, before any extraction is paid for. */
+function checkDimension(settings: Settings, id: string, size: number): void {
+  if (id !== settings.embed_text.embedding_model_id) return
+  const vs = settings.vector_store
+  for (const name of settings.embed_text.names ?? DEFAULT_EMBEDDING_NAMES) {
+    const own = vs.index_schema[name]?.vector_size
+    const [expected, keyPath] = own
+      ? [own, `vector_store.index_schema.${name}.vector_size`]
+      : [vs.vector_size, 'vector_store.vector_size']
+    if (expected !== size) {
+      throw new ConfigError(
+        `embedding model ${id} returns vectors of dimension ${size}, but ${keyPath} is ${expected}; set it to ${size}`,
+        { keyPath },
+      )
+    }
+  }
+}
+
+function throwIfAnyFailed(problems: readonly string[]): void {
+  if (problems.length === 0) return
+  const first = problems[0]!
+  throw new LlmError(`model preflight failed (use --skip-validation to skip it):\n  ${problems.join('\n  ')}`, {
+    model: first.slice(0, first.indexOf(':')),
+    attempts: 1,
+  })
+}
+
+/** Retries, long-waiting calls, endpoint health and batch progress of one workflow's models. */
+function liveStatusOf(
+  meters: Iterable<UsageMeter>,
+  pools: Iterable<EndpointPool>,
+  batch: BatchMode | undefined,
+): LiveStatus {
+  const status: LiveStatus = { retries: 0, waitingCalls: 0, longestWaitSeconds: 0 }
+  for (const m of meters) {
+    const waiting = m.waiting(WAITING_MS)
+    status.retries += m.snapshot().retries
+    status.waitingCalls += waiting.calls
+    status.longestWaitSeconds = Math.max(status.longestWaitSeconds, waiting.longestMs / 1000)
+  }
+  const endpoints = [...pools].flatMap((p) => p.stats())
+  if (endpoints.length > 0) {
+    const up = endpoints.filter((e) => e.state === 'up').length
+    const calls = endpoints.map((e) => `${e.endpoint.replace(/^https?:\/\//, '')}:${e.calls}`).join(' ')
+    status.endpoints = `endpoints ${up}/${endpoints.length} up (${calls} calls)`
+  }
+  const batches = batch?.progress()
+  if (batches !== undefined && batches.linesSent + batches.pending > 0)
+    status.batches = `batches ${batches.submitted} submitted, ${batches.pending} in progress, ${batches.done} done, ${batches.linesAnswered}/${batches.linesSent} lines answered`
+  return status
 }

@@ -293,8 +293,58 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
     previousTables: options.update === undefined ? undefined : new ParquetTableStore(generation.paths.output),
     changes: options.update?.changes,
   }
-  // Each workflow starts once the ones whose tables it reads (or rewrites) have finished; the models'
-  // limits are shared through the registry, and resume records stay in plan order.
+  const ran = await runScheduled(toRun, deps, { options, reuse, generation })
+  await completeStats(stats, { options, plan, registry, reuse, batch, ran, started })
+  await clearBatchState(outputDir)
+  await finishRun(outputDir, stats, log)
+  const published = await generation.publish()
+  reporter.pipelineEnd(
+    endSummary(stats, { plan, registry, published, generation, vectorDb: loaded.settings.vector_store.db_uri }),
+  )
+  return { outputDir: generation.paths.output, ran, skipped, stats }
+}
+
+/** What the reporter prints when the run is published. */
+function endSummary(
+  stats: RunStatsFile,
+  run: {
+    plan: IndexPlan
+    registry: ReturnType<typeof createModelRegistry>
+    published: string
+    generation: IndexGeneration
+    vectorDb: string
+  },
+): Parameters<Reporter['pipelineEnd']>[0] {
+  const { plan, registry, published, generation } = run
+  return {
+    seconds: stats.total_runtime,
+    outputDir: published,
+    tables: finalTables(stats),
+    usage: stats.llm_totals,
+    usageByModel: usageByModel(plan.loaded.settings, registry.usageByWorkflow()),
+    usageByWorkflow: usageByWorkflow(registry.usageByWorkflow()),
+    batch: stats.batch,
+    vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true)
+      ? publishedPath(run.vectorDb, generation.paths.output, published)
+      : undefined,
+    notes: emptyReplyNotes(stats.workflows),
+  }
+}
+
+type WorkflowDeps = Parameters<typeof runWorkflow>[1]
+
+/**
+ * Each workflow starts once the ones whose tables it reads (or rewrites) have finished; the models'
+ * limits are shared through the registry, and resume records stay in plan order. Returns the
+ * workflows that ran, in the order they finished; throws the first failure.
+ */
+async function runScheduled(
+  toRun: readonly PlannedWorkflow[],
+  deps: WorkflowDeps & { state: ResumeState },
+  run: { options: RunIndexOptions; reuse: ReplyReuse | undefined; generation: IndexGeneration },
+): Promise<WorkflowName[]> {
+  const { options, reuse, generation } = run
+  const { state, outputDir } = deps
   const workflows = toRun.map((w) => WORKFLOWS[w.name])
   const recorder = new InOrderRecorder<ResumeRecord>(async (record, at) => {
     const previous = state.completed.at(-1)?.tables ?? {}
@@ -305,8 +355,8 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
   const runOne = async (i: number): Promise<{ stop: boolean }> => {
     options.interrupt?.throwIfRequested()
     const planned = toRun[i]!
-    const run = () => runWorkflow(planned, { ...deps, recordCompletion: (r) => recorder.record(i, r) })
-    const outcome = reuse === undefined ? await run() : await reuse.within(planned.name, run)
+    const runIt = () => runWorkflow(planned, { ...deps, recordCompletion: (r) => recorder.record(i, r) })
+    const outcome = reuse === undefined ? await runIt() : await reuse.within(planned.name, runIt)
     await reuse?.finishWorkflow(new ParquetTableStore(outputDir), planned.name)
     // Also after model_replies has the workflow's rows (the record above may come first).
     generation.checkpoint()
@@ -318,37 +368,37 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
     runOne,
   )
   if (outcome.failed) throw outcome.error
-  const ran = outcome.finished.map((i) => toRun[i]!.name)
+  return outcome.finished.map((i) => toRun[i]!.name)
+}
+
+/** stats.json's figures once every workflow ran: plan order, the estimate, runtime, endpoints, batches. */
+async function completeStats(
+  stats: RunStatsFile,
+  run: {
+    options: RunIndexOptions
+    plan: IndexPlan
+    registry: ReturnType<typeof createModelRegistry>
+    reuse: ReplyReuse | undefined
+    batch: BatchMode | undefined
+    ran: readonly WorkflowName[]
+    started: number
+  },
+): Promise<void> {
+  const { options, plan, registry, reuse, batch, ran } = run
+  const settings = plan.loaded.settings
   stats.workflows = inPlanOrder(stats.workflows, plan.workflows)
   const planned = plan.workflows.map((w) => w.name)
   stats.estimate = await estimateNextToActual(
     settings,
     { ran, planned },
-    options.update?.estimate ?? new ParquetTableStore(outputDir),
+    options.update?.estimate ?? new ParquetTableStore(settings.output_storage.base_dir),
     registry.usageByWorkflow(),
   )
-  stats.total_runtime = (performance.now() - started) / 1000
+  stats.total_runtime = (performance.now() - run.started) / 1000
   const endpoints = registry.endpointStats()
   if (Object.keys(endpoints).length > 0) stats.endpoints = endpoints
   options.update?.record(stats, reuse)
   if (batch !== undefined) stats.batch = batchStats(batch, registry.usageByWorkflow())
-  await clearBatchState(outputDir)
-  await finishRun(outputDir, stats, log)
-  const published = await generation.publish()
-  reporter.pipelineEnd({
-    seconds: stats.total_runtime,
-    outputDir: published,
-    tables: finalTables(stats),
-    usage: stats.llm_totals,
-    usageByModel: usageByModel(settings, registry.usageByWorkflow()),
-    usageByWorkflow: usageByWorkflow(registry.usageByWorkflow()),
-    batch: stats.batch,
-    vectorStore: plan.workflows.some((w) => WORKFLOWS[w.name].writesVectorStore === true)
-      ? publishedPath(loaded.settings.vector_store.db_uri, generation.paths.output, published)
-      : undefined,
-    notes: emptyReplyNotes(stats.workflows),
-  })
-  return { outputDir: generation.paths.output, ran, skipped, stats }
 }
 
 /** The plan with an az:// or s3:// vector store pointed at the run's own folder (index-generation.ts). */

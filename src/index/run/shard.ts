@@ -20,7 +20,7 @@ import { ConfigError } from '../../errors.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { fingerprintWorkflows } from '../plan/plan-fingerprints.js'
-import { UPDATE_PIPELINES } from '../plan/pipelines.js'
+import { type IndexMethod, UPDATE_PIPELINES } from '../plan/pipelines.js'
 import { modelsUsedBy } from '../plan/workflow-models.js'
 import { artifactClock, type ShardSlice } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
@@ -93,11 +93,7 @@ export async function runShard(
       output_storage: { ...loaded.settings.output_storage, base_dir: scratch },
     }
     const method = indexMethod(settings, options.method)
-    const names =
-      mode.update && settings.workflows === null
-        ? [...UPDATE_PIPELINES[method]]
-        : resolveWorkflowNames(settings, method)
-    const { prepared, prefetched } = shardPlan(names)
+    const { prepared, prefetched } = shardPlan(shardWorkflowNames(settings, method, mode.update))
     const planned = await fingerprintWorkflows([...prepared, ...prefetched], settings)
     const name = `shard-${shard.index}-of-${shard.count}`
     const log = createFileLogger(join(settings.reporting.base_dir, `indexing-engine.${name}.log`), {
@@ -115,62 +111,78 @@ export async function runShard(
     reporter.watch?.((workflow) => registry.liveStatus(workflow))
     const used = modelsUsedBy(prefetched, settings)
     rejectPlaceholderKeys(settings, used, loaded.apiKeyOrigins)
-    const stats: RunStatsFile = {
-      total_runtime: 0,
-      num_documents: 0,
-      update_documents: 0,
-      input_load_time: 0,
-      workflows: {},
-      llm_totals: emptyUsage(),
-    }
+    const stats = emptyStats()
     if (!options.skipValidation) await registry.preflight(used)
     reporter.pipelineStart(
       planned.map((w) => w.name),
       [],
       undefined,
     )
-    const deps = {
+    const previousTables = mode.update ? new ParquetTableStore(published) : undefined
+    const deps = shardDeps(options, {
       settings,
       outputDir: scratch,
       cache,
-      persistentCache: true,
       registry,
       log,
       reporter,
       stats,
-      state: { version: 1 as const, completed: [] },
-      clock: options.clock ?? artifactClock(),
-      signal: options.signal ?? new AbortController().signal,
-      verbose: options.verbose ?? false,
-      previousTables: mode.update ? new ParquetTableStore(published) : undefined,
-      // load_update_documents compares the input with the previous index itself.
-      changes: undefined,
-    }
-    let changed = true
-    for (const workflow of planned) {
+      previousTables,
+    })
+    const changed = await runInOrder(planned, (workflow) => {
       options.interrupt?.throwIfRequested()
       const slice = prefetched.includes(workflow.name) ? shard : undefined
-      const outcome = await reuse.within(workflow.name, () => runWorkflow(workflow, { ...deps, shard: slice }))
-      if (outcome.stop) {
-        changed = false
-        break
-      }
-    }
+      return reuse.within(workflow.name, () => runWorkflow(workflow, { ...deps, shard: slice }))
+    })
     stats.llm_totals = totalUsage(stats)
     const units = changed ? await new ParquetTableStore(scratch).read(BASE_TEXT_UNITS) : []
     const shardTextUnits = shard.select(units).length
     log.info(`${name} complete: ${shardTextUnits} of ${units.length} text units`)
-    return {
-      shard,
-      prefetched,
-      prepared,
-      textUnits: units.length,
-      shardTextUnits,
-      changed,
-      stats,
-    }
+    return { shard, prefetched, prepared, textUnits: units.length, shardTextUnits, changed, stats }
   } finally {
     await rm(scratch, { recursive: true, force: true })
+  }
+}
+
+/** What a shard's workflows run with: a fresh run state, no recorded changes. */
+function shardDeps<T extends object>(options: RunIndexOptions, own: T) {
+  return {
+    ...own,
+    persistentCache: true,
+    state: { version: 1 as const, completed: [] },
+    clock: options.clock ?? artifactClock(),
+    signal: options.signal ?? new AbortController().signal,
+    verbose: options.verbose ?? false,
+    // load_update_documents compares the input with the previous index itself.
+    changes: undefined,
+  }
+}
+
+/** An update shard chunks what an update would, unless the workflow list is configured. */
+function shardWorkflowNames(settings: Settings, method: IndexMethod, update: boolean): WorkflowName[] {
+  return update && settings.workflows === null ? [...UPDATE_PIPELINES[method]] : resolveWorkflowNames(settings, method)
+}
+
+/** Runs the workflows one after another; false when one stopped the run (nothing changed). */
+async function runInOrder<W>(
+  workflows: readonly W[],
+  run: (workflow: W) => Promise<{ stop: boolean }>,
+): Promise<boolean> {
+  for (const workflow of workflows) {
+    const outcome = await run(workflow)
+    if (outcome.stop) return false
+  }
+  return true
+}
+
+function emptyStats(): RunStatsFile {
+  return {
+    total_runtime: 0,
+    num_documents: 0,
+    update_documents: 0,
+    input_load_time: 0,
+    workflows: {},
+    llm_totals: emptyUsage(),
   }
 }
 

@@ -76,33 +76,79 @@ export function seedScores(c: RankedCandidate) {
 }
 
 export function buildHybridContext(input: ContextInput): HybridContext {
-  const { countTokens } = input
-  let budget = input.maxTokens
-  const sources: HybridSource[] = []
-  const texts = new Map<string, string>()
-  const blocks: string[] = []
-  const add = (block: string, source: Omit<HybridSource, 'label'>, text: string, force = false): boolean => {
-    const label = `S${sources.length + 1}`
+  const budget = { left: input.maxTokens }
+  const list = new SourceBlocks(budget, input.countTokens)
+  addTextUnits(list, input)
+  // External passages were asked for explicitly: they go in even over the budget.
+  for (const p of input.external)
+    list.add(
+      `[{label}] (external ${p.id})\n${p.text.trim()}\n\n`,
+      { ...NO_SCORES, id: p.id, kind: 'external', reason: 'external' },
+      p.text,
+      true,
+    )
+  addReports(list, input.reports)
+  const paths = graphPaths(input.reached, budget, input.countTokens)
+  const records: HybridContext['records'] = {
+    sources: list.sources.map((s) => ({ label: s.label, id: s.id, kind: s.kind })),
+    entities: paths.entities,
+    relationships: paths.relationships,
+  }
+  const sections = [`-----Sources-----\n${list.blocks.join('')}`]
+  if (paths.entityLines.length > 0)
+    sections.push(`-----Entities on the graph paths-----\nentity|description|hops\n${paths.entityLines.join('')}`)
+  if (paths.relationLines.length > 0)
+    sections.push(
+      `-----Relationships on the graph paths-----\nsource|target|description|weight\n${paths.relationLines.join('')}`,
+    )
+  return { sources: list.sources, texts: list.texts, text: sections.join('\n'), records }
+}
+
+/** The token budget the sources and the graph paths share, spent in that order. */
+interface Budget {
+  left: number
+}
+
+/** The scores of a source that was not ranked (an external passage; a report has its similarity only). */
+const NO_SCORES = {
+  title: null,
+  score_raw: null,
+  base_norm: null,
+  bonus: null,
+  composite_score: null,
+  rel_type: null,
+  rel_conf: null,
+  final_score: null,
+  rerank_score: null,
+}
+
+/** The labelled sources [S1]…[Sn] and their rendered blocks, each paid for from the budget. */
+class SourceBlocks {
+  readonly sources: HybridSource[] = []
+  readonly texts = new Map<string, string>()
+  readonly blocks: string[] = []
+
+  constructor(
+    private readonly budget: Budget,
+    private readonly countTokens: (text: string) => number,
+  ) {}
+
+  /** Adds the block with `{label}` filled in; false (nothing added) when it does not fit and is not forced. */
+  add(block: string, source: Omit<HybridSource, 'label'>, text: string, force = false): boolean {
+    const label = `S${this.sources.length + 1}`
     const rendered = block.replace('{label}', label)
-    const cost = countTokens(rendered)
-    if (cost > budget && !force) return false
-    budget -= cost
-    blocks.push(rendered)
-    sources.push({ label, ...source })
-    texts.set(label, text)
+    const cost = this.countTokens(rendered)
+    if (cost > this.budget.left && !force) return false
+    this.budget.left -= cost
+    this.blocks.push(rendered)
+    this.sources.push({ label, ...source })
+    this.texts.set(label, text)
     return true
   }
-  const empty = {
-    title: null,
-    score_raw: null,
-    base_norm: null,
-    bonus: null,
-    composite_score: null,
-    rel_type: null,
-    rel_conf: null,
-    final_score: null,
-    rerank_score: null,
-  }
+}
+
+/** The top ranked text units, in rank order, until one does not fit. */
+function addTextUnits(list: SourceBlocks, input: ContextInput): void {
   for (const c of input.ranked.slice(0, input.topN)) {
     const unit = input.units.get(c.id)
     if (unit === undefined) continue
@@ -113,69 +159,52 @@ export function buildHybridContext(input: ContextInput): HybridContext {
       title: input.documentTitles.get(unit.document_id) ?? null,
       ...seedScores(c),
     }
-    if (!add(`[{label}] (text unit ${unit.human_readable_id})\n${unit.text.trim()}\n\n`, source, unit.text)) break
+    if (!list.add(`[{label}] (text unit ${unit.human_readable_id})\n${unit.text.trim()}\n\n`, source, unit.text)) break
   }
-  // External passages were asked for explicitly: they go in even over the budget.
-  for (const p of input.external)
-    add(
-      `[{label}] (external ${p.id})\n${p.text.trim()}\n\n`,
-      { ...empty, id: p.id, kind: 'external', reason: 'external' },
-      p.text,
-      true,
-    )
-  for (const { report, score } of input.reports) {
+}
+
+/** The community reports most similar to the question, until one does not fit. */
+function addReports(list: SourceBlocks, reports: ContextInput['reports']): void {
+  for (const { report, score } of reports) {
     const source = {
-      ...empty,
+      ...NO_SCORES,
       id: report.id,
       kind: 'community_report' as const,
       reason: 'vector' as const,
       title: report.title,
       score_raw: score,
     }
-    if (
-      !add(
-        `[{label}] (community report ${report.community}: ${report.title})\n${report.full_content.trim()}\n\n`,
-        source,
-        report.full_content,
-      )
-    )
-      break
+    const block = `[{label}] (community report ${report.community}: ${report.title})\n${report.full_content.trim()}\n\n`
+    if (!list.add(block, source, report.full_content)) break
   }
+}
+
+/**
+ * The entities on the graph paths (nearest first, until one does not fit) and the relationship
+ * each was reached by, when that fits too.
+ */
+function graphPaths(reached: readonly ReachedEntity[], budget: Budget, countTokens: (text: string) => number) {
   const entityLines: string[] = []
   const relationLines: string[] = []
-  const records: HybridContext['records'] = {
-    sources: sources.map((s) => ({ label: s.label, id: s.id, kind: s.kind })),
-    entities: [],
-    relationships: [],
-  }
-  for (const r of input.reached) {
+  const entities: Array<Record<string, string | number>> = []
+  const relationships: Array<Record<string, string | number>> = []
+  for (const r of reached) {
     const line = `${r.entity.title}|${oneLine(r.entity.description)}|${r.hops}\n`
     const cost = countTokens(line)
-    if (cost > budget) break
-    budget -= cost
+    if (cost > budget.left) break
+    budget.left -= cost
     entityLines.push(line)
-    records.entities!.push({ entity: r.entity.title, description: r.entity.description ?? '', hops: r.hops })
+    entities.push({ entity: r.entity.title, description: r.entity.description ?? '', hops: r.hops })
     if (r.via === undefined) continue
     const rel = `${r.via.source}|${r.via.target}|${oneLine(r.via.description)}|${r.via.weight}\n`
     const relCost = countTokens(rel)
-    if (relCost > budget) continue
-    budget -= relCost
+    if (relCost > budget.left) continue
+    budget.left -= relCost
     relationLines.push(rel)
-    records.relationships!.push({
-      source: r.via.source,
-      target: r.via.target,
-      description: r.via.description ?? '',
-      weight: r.via.weight,
-    })
+    const { source, target, description, weight } = r.via
+    relationships.push({ source, target, description: description ?? '', weight })
   }
-  const sections = [`-----Sources-----\n${blocks.join('')}`]
-  if (entityLines.length > 0)
-    sections.push(`-----Entities on the graph paths-----\nentity|description|hops\n${entityLines.join('')}`)
-  if (relationLines.length > 0)
-    sections.push(
-      `-----Relationships on the graph paths-----\nsource|target|description|weight\n${relationLines.join('')}`,
-    )
-  return { sources, texts, text: sections.join('\n'), records }
+  return { entityLines, relationLines, entities, relationships }
 }
 
 function oneLine(text: string | null | undefined): string {

@@ -64,33 +64,9 @@ export async function* runHybridSearch(
   const searchText = history.searchText === '' ? input.query : history.searchText
   const needVector = s.use_vector || s.top_communities > 0
   const vector = needVector ? await questionVector(searchText, services, warnings) : undefined
-  const lists = [
-    s.use_vector
-      ? await vectorList(vector, s.vector_top_k, services, warnings)
-      : { signal: 'vector' as const, hits: [] },
-    s.use_bm25 ? await bm25List(searchText, tables, options.dbUri, s, warnings) : { signal: 'bm25' as const, hits: [] },
-  ]
-  const graph = s.use_graph ? await graphSignal(searchText, tables, settings, services, warnings, vector) : undefined
-  if (graph !== undefined) lists.push(graph.list)
+  const { lists, graph } = await signalLists(searchText, vector, tables, settings, services, options.dbUri, warnings)
   const units = new Map(tables.text_units.map((u) => [u.id, u]))
-  const composite = rankCandidates({
-    lists,
-    graphDetail: graph?.detail ?? new Map(),
-    rrfK: s.rrf_k,
-    edgeSeedK: s.edge_seed_k,
-    edges: tables.chunk_edges,
-    unitEntities: new Map(tables.text_units.map((u) => [u.id, new Set(u.entity_ids ?? [])])),
-    questionEntities: new Set((graph?.matched ?? []).map((e) => e.id)),
-    degreeShare: s.use_degree ? degreeShares(tables.entities) : new Map(),
-    weights: {
-      sharedEntity: s.shared_entity_weight,
-      cooccurrence: s.cooccurrence_weight,
-      degree: s.use_degree ? s.degree_weight : 0,
-      edgeWeights: s.edge_weights,
-    },
-    knownUnits: new Set(units.keys()),
-    scoring: s.scoring === 'weighted' ? { mode: 'weighted', bm25Weight: s.bm25_weight } : { mode: 'rrf' },
-  })
+  const composite = rankCandidates(rankingInput(lists, graph, tables, s, units))
   const stage = rerankStage(settings.rerank)
   const unitText = (id: string) => units.get(id)?.text ?? ''
   const ranked =
@@ -112,8 +88,88 @@ export async function* runHybridSearch(
     turns.records.length > 0 ? { 'conversation history': turns.records, ...context.records } : context.records
   const contextText = turns.text === '' ? context.text : `${turns.text}\n${context.text}`
   const unitNumber = (id: string) => String(units.get(id)?.human_readable_id ?? id)
-  const ranking = explainRows(ranked, context.sources, unitNumber)
-  const report: HybridReport = {
+  const report = unansweredReport(
+    explainRows(ranked, context.sources, unitNumber),
+    context,
+    graph,
+    warnings,
+    unitNumber,
+  )
+  const done = (): HybridSearchContext => ({ records, text: contextText, hybrid: report })
+  if (options.explain || services.chat === undefined) {
+    yield offlineText(context, report, services.chat === undefined ? input.query : undefined, unitNumber)
+    return done()
+  }
+  const answer = yield* streamAnswer(input, contextText, s.prompt, services.chat)
+  const cited = checkCitations(answer, context.sources)
+  report.references = cited.references
+  report.warnings = [...warnings, ...cited.warnings]
+  report.answered = true
+  return done()
+}
+
+type HybridSettings = Settings['hybrid_search']
+type GraphSignal = Awaited<ReturnType<typeof graphSignal>>
+
+/** The vector, BM25 and graph-path rankings (the ones switched off are empty, the graph's left out). */
+async function signalLists(
+  searchText: string,
+  vector: number[] | undefined,
+  tables: HybridTables,
+  settings: Settings,
+  services: SearchServices,
+  dbUri: string,
+  warnings: HybridWarning[],
+) {
+  const s = settings.hybrid_search
+  const lists = [
+    s.use_vector
+      ? await vectorList(vector, s.vector_top_k, services, warnings)
+      : { signal: 'vector' as const, hits: [] },
+    s.use_bm25 ? await bm25List(searchText, tables, dbUri, s, warnings) : { signal: 'bm25' as const, hits: [] },
+  ]
+  const graph = s.use_graph ? await graphSignal(searchText, tables, settings, services, warnings, vector) : undefined
+  if (graph !== undefined) lists.push(graph.list)
+  return { lists, graph }
+}
+
+/** What the fusion and the structure bonuses rank with, from the settings and the index tables. */
+function rankingInput(
+  lists: Parameters<typeof rankCandidates>[0]['lists'],
+  graph: GraphSignal | undefined,
+  tables: HybridTables,
+  s: HybridSettings,
+  units: ReadonlyMap<string, unknown>,
+): Parameters<typeof rankCandidates>[0] {
+  return {
+    lists,
+    graphDetail: graph?.detail ?? new Map(),
+    rrfK: s.rrf_k,
+    edgeSeedK: s.edge_seed_k,
+    edges: tables.chunk_edges,
+    unitEntities: new Map(tables.text_units.map((u) => [u.id, new Set(u.entity_ids ?? [])])),
+    questionEntities: new Set((graph?.matched ?? []).map((e) => e.id)),
+    degreeShare: s.use_degree ? degreeShares(tables.entities) : new Map(),
+    weights: {
+      sharedEntity: s.shared_entity_weight,
+      cooccurrence: s.cooccurrence_weight,
+      degree: s.use_degree ? s.degree_weight : 0,
+      edgeWeights: s.edge_weights,
+    },
+    knownUnits: new Set(units.keys()),
+    scoring: s.scoring === 'weighted' ? { mode: 'weighted', bm25Weight: s.bm25_weight } : { mode: 'rrf' },
+  }
+}
+
+/** The report before any answer: sources, question entities and the ranking (references come with the answer). */
+function unansweredReport(
+  ranking: ExplainRow[],
+  context: HybridContext,
+  graph: GraphSignal | undefined,
+  warnings: HybridWarning[],
+  unitNumber: (id: string) => string,
+): HybridReport {
+  return {
     sources: context.sources,
     references: [],
     entities: (graph?.matched ?? []).map((e) => ({ name: e.title, freq: e.frequency ?? 0 })),
@@ -122,20 +178,21 @@ export async function* runHybridSearch(
     explainText: renderExplain(ranking, unitNumber),
     answered: false,
   }
-  const done = (): HybridSearchContext => ({ records, text: contextText, hybrid: report })
-  if (options.explain || services.chat === undefined) {
-    yield offlineText(context, report, services.chat === undefined ? input.query : undefined, unitNumber)
-    return done()
-  }
-  const system = formatPrompt(
-    s.prompt === null ? HYBRID_ANSWER_PROMPT : loadPrompt(s.prompt, '', 'hybrid_search.prompt'),
-    {
-      context_data: contextText,
-      response_type: input.responseType,
-    },
-  )
+}
+
+/** Streams the model's answer over the labelled context; returns it whole. */
+async function* streamAnswer(
+  input: QuestionInput,
+  contextText: string,
+  prompt: string | null,
+  chat: NonNullable<SearchServices['chat']>,
+): AsyncGenerator<string, string, undefined> {
+  const system = formatPrompt(prompt === null ? HYBRID_ANSWER_PROMPT : loadPrompt(prompt, '', 'hybrid_search.prompt'), {
+    context_data: contextText,
+    response_type: input.responseType,
+  })
   let answer = ''
-  for await (const chunk of services.chat.stream('response', {
+  for await (const chunk of chat.stream('response', {
     messages: [
       { role: 'system', content: system },
       { role: 'user', content: input.query },
@@ -144,11 +201,7 @@ export async function* runHybridSearch(
     answer += chunk
     yield chunk
   }
-  const cited = checkCitations(answer, context.sources)
-  report.references = cited.references
-  report.warnings = [...warnings, ...cited.warnings]
-  report.answered = true
-  return done()
+  return answer
 }
 
 /** Reports most similar to the question (community_full_content); none without a question vector or that table. */

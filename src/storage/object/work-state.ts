@@ -123,25 +123,11 @@ export function workSaver(
   const blobs = new WorkBlobs(loc, workDir)
 
   const save = async (): Promise<void> => {
-    await blobs.list()
-    const files: Record<string, string> = {}
-    await inParallel(await localFiles(workDir), async (rel) => {
-      // Stopped for a publish: the rest of this save is not needed (the generation upload sends the files).
-      if (stopped) return
-      const hash = await blobs.save(rel)
-      if (hash !== undefined) files[rel] = hash
-    })
+    const files = await uploadWork(blobs, workDir, () => stopped)
     if (stopped) return
-    const state: WorkState = {
-      origin,
-      id: randomBytes(8).toString('hex'),
-      saved: new Date().toISOString(),
-      files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))),
-    }
+    const state = newWorkState(origin, files)
     try {
-      etag = await loc
-        .store()
-        .put(stateKey(loc), JSON.stringify(state), etag === undefined ? { ifAbsent: true } : { ifMatch: etag })
+      etag = await putWorkState(loc, state, etag)
     } catch (error) {
       // Another run took the lock over and saves its own work now: stop, never overwrite it.
       if (error instanceof ConditionFailedError) stopped = true
@@ -184,6 +170,36 @@ export function workSaver(
     get error() {
       return failure
     },
+  }
+}
+
+/** Sends the work folder's changed files; returns each file's content hash (partial once `stopped` says so). */
+async function uploadWork(blobs: WorkBlobs, workDir: string, stopped: () => boolean): Promise<Record<string, string>> {
+  await blobs.list()
+  const files: Record<string, string> = {}
+  await inParallel(await localFiles(workDir), async (rel) => {
+    // Stopped for a publish: the rest of this save is not needed (the generation upload sends the files).
+    if (stopped()) return
+    const hash = await blobs.save(rel)
+    if (hash !== undefined) files[rel] = hash
+  })
+  return files
+}
+
+/** Writes the state over exactly the one read (`etag`), or as the first (none); returns the new ETag. */
+function putWorkState(loc: RemoteLocation, state: WorkState, etag: string | undefined): Promise<string> {
+  return loc
+    .store()
+    .put(stateKey(loc), JSON.stringify(state), etag === undefined ? { ifAbsent: true } : { ifMatch: etag })
+}
+
+/** A fresh saved state naming the files in path order (the same work saves the same file list). */
+function newWorkState(origin: string | null, files: Record<string, string>): WorkState {
+  return {
+    origin,
+    id: randomBytes(8).toString('hex'),
+    saved: new Date().toISOString(),
+    files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))),
   }
 }
 
