@@ -77,6 +77,8 @@ const SLICINGS = [
     ),
   },
 ]
+/** The default suite runs one slicing by flag and one by platform variables; the slow drills run all. */
+const RUN_SLICINGS = process.env.GRAPHRAG_SLOW_TESTS ? SLICINGS : SLICINGS.slice(0, 2)
 
 /** The texts of the embedding requests among `requests`. */
 function embeddedTexts(requests: ReadonlyArray<{ kind: string; body: unknown }>): string[] {
@@ -124,7 +126,7 @@ describe('graphrag index|update --shard', () => {
   beforeAll(async () => {
     llm = await startFakeLlm({ embeddingDimension: 8 })
     sharded = await testdir({ 'settings.yaml': settings() })
-    for (const slicing of SLICINGS.slice(1)) autoRoots.set(slicing.name, await testdir({ 'settings.yaml': settings() }))
+    for (const slicing of RUN_SLICINGS.slice(1)) autoRoots.set(slicing.name, await testdir({ 'settings.yaml': settings() }))
     whole = await testdir({ 'settings.yaml': settings() })
     const initial = (await readdir(CORPUS)).sort().slice(0, 4)
     for (const root of [sharded, ...autoRoots.values(), whole]) await addDocuments(root, initial)
@@ -136,7 +138,7 @@ describe('graphrag index|update --shard', () => {
       if (root !== undefined) await rm(root, { recursive: true, force: true })
   })
 
-  it.each(SLICINGS)(
+  it.each(RUN_SLICINGS)(
     'three shards at once ($name), then a final index with no extraction call, equal an unsharded index',
     async (slicing) => {
       const root = autoRoots.get(slicing.name) ?? sharded
