@@ -93,4 +93,12 @@ describe('buildHybridContext', () => {
     expect(context.records.relationships).toEqual([])
     expect(context.text).not.toContain('Relationships')
   })
+
+  it('ends the entity list at the first entity that does not fit: a nearer entity never gives way to a farther one', () => {
+    // Sources cost 174; "Bo|about Bo / more|1" costs 21 and would fit in 30, the long title before it does not.
+    const reached = [entity('Marley'.repeat(10), 0), entity('Bo', 1)]
+    const context = buildHybridContext(input(174 + 30, reached))
+    expect(context.records.entities).toEqual([])
+    expect(context.text).not.toContain('graph paths')
+  })
 })
