@@ -14,22 +14,11 @@ import { diagnose } from '../../src/server/diagnostics.js'
 import { ModelProbe } from '../../src/server/model-probe.js'
 import { readableIndex } from '../../src/storage/generations.js'
 import { remoteLocation } from '../../src/storage/object/remote.js'
+import { offlineFastSettingsYaml } from '../support/fast-settings.js'
 import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
 import { testdir } from '../support/testdir.js'
 
 const servers = useObjectStoreServers()
-
-const SETTINGS = [
-  'method: fast',
-  'embedding_models:',
-  '  default_embedding_model:',
-  '    model_provider: local',
-  '    model: hashing-384',
-  '    dimensions: 384',
-  'community_reports:',
-  '  completion_model_id: null',
-  '',
-].join('\n')
 
 describe('LanceDB at az:// and the generations', () => {
   it('a run stopped after its embeddings leaves the published vectors matching the published tables', async () => {
@@ -37,7 +26,8 @@ describe('LanceDB at az:// and the generations', () => {
     const container = await azurite.container(`vectors${Date.now()}`)
     const blob = `  type: blob\n  connection_string: "${azurite.connectionString}"\n  container_name: ${container}\n`
     const root = await testdir({
-      'settings.yaml': `${SETTINGS}output_storage:\n${blob}  base_dir: output\nvector_store:\n  vector_size: 384\n  db_uri: az://${container}/vectors\n`,
+      // The extra lines continue the offline settings' last section, vector_store, then add output_storage.
+      'settings.yaml': `${offlineFastSettingsYaml([`  db_uri: az://${container}/vectors`])}output_storage:\n${blob}  base_dir: output\n`,
       'input/a.txt': 'Captain Elsa Marr sailed the Windward from Harrowmere to the northern isles in the spring.\n',
       'input/b.txt': 'The harbour master of Harrowmere, Tobias Venn, kept a log of every ship that came in.\n',
     })
