@@ -24,6 +24,7 @@ import { embedTexts, embeddingTexts, type EmbeddedRow, type EmbeddingSourceRows 
 import { embeddingsUsage } from '../operations/estimate-usage.js'
 import { embedReusing, embeddingIdentity } from '../operations/reuse-embeddings.js'
 import { defineWorkflow, type WorkflowContext } from '../workflow.js'
+import { embedOptions, embedTextModel } from './embedding-setup.js'
 import { previousEmbeddingKeys, previousVectors } from './previous-vectors.js'
 import { prefetchTextUnitEmbeddings } from './text-unit-embedding-prefetch.js'
 
@@ -66,10 +67,7 @@ export const generateTextEmbeddings = defineWorkflow({
   writesVectorStore: true,
   async run(ctx) {
     const settings = ctx.settings.embed_text
-    const model = ctx.models.embedding(settings.embedding_model_id, {
-      keyPath: 'embed_text.embedding_model_id',
-      cachePartition: settings.model_instance_name,
-    })
+    const model = embedTextModel(ctx)
     const names = (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)
     const previous = await previousEmbeddingKeys(ctx)
     const store = await openVectorStore(ctx.settings.vector_store.db_uri)
@@ -129,16 +127,12 @@ async function embedOne(
       ctx.stats.warning(`embedding ${name} skipped: table ${EMBEDDING_SOURCES[name].name} does not exist`)
     return undefined
   }
-  const schema = vs.index_schema[name]
-  const vectorSize = schema?.vector_size || vs.vector_size
-  const vectorSizeKey = schema?.vector_size
-    ? `vector_store.index_schema.${name}.vector_size`
-    : 'vector_store.vector_size'
   const texts = embeddingTexts(source)
-  const table = schema?.index_name ?? name
+  const table = vs.index_schema[name]?.index_name ?? name
   const total = texts.filter((t) => t.text !== '').length
   const progress = ctx.progress(`embeddings ${name}`, total)
-  const options = { name, vectorSize, vectorSizeKey, flushSize: settings.batch_size * 25 }
+  const options = embedOptions(ctx.settings, name)
+  const { vectorSize } = options
   // Present: ctx.models.embedding above fails on an unknown id.
   const modelSettings = ctx.settings.embedding_models[settings.embedding_model_id]!
   // The previous vectors are read here, before the first flush overwrites the table they are in.

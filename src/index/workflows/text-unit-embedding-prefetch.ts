@@ -12,19 +12,16 @@ import { DEFAULT_EMBEDDING_NAMES } from '../../model/embeddings.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { embedTexts, type TextToEmbed } from '../operations/embed-text.js'
 import { embeddingIdentity, textKey } from '../operations/reuse-embeddings.js'
+import { embedOptions, embedTextModel } from './embedding-setup.js'
 import type { ShardSlice, WorkflowContext, WorkflowResult } from '../workflow.js'
 
 const NAME = 'text_unit_text'
 
 export async function prefetchTextUnitEmbeddings(ctx: WorkflowContext, shard: ShardSlice): Promise<WorkflowResult> {
-  const { embed_text: settings, vector_store: vs } = ctx.settings
+  const settings = ctx.settings.embed_text
   if (!(settings.names ?? DEFAULT_EMBEDDING_NAMES).includes(NAME)) return {}
-  const model = ctx.models.embedding(settings.embedding_model_id, {
-    keyPath: 'embed_text.embedding_model_id',
-    cachePartition: settings.model_instance_name,
-  })
-  const schema = vs.index_schema[NAME]
-  const vectorSize = schema?.vector_size || vs.vector_size
+  const model = embedTextModel(ctx)
+  const options = embedOptions(ctx.settings, NAME)
   const units = shard.select(await ctx.tables.read(BASE_TEXT_UNITS))
   const texts = await leaveOutReused(
     ctx,
@@ -32,16 +29,10 @@ export async function prefetchTextUnitEmbeddings(ctx: WorkflowContext, shard: Sh
     embeddingIdentity(
       ctx.settings.embedding_models[settings.embedding_model_id]!,
       settings.batch_max_tokens,
-      vectorSize,
+      options.vectorSize,
     ),
   )
   const progress = ctx.progress(`embeddings ${NAME}`, texts.length)
-  const options = {
-    name: NAME,
-    vectorSize,
-    vectorSizeKey: schema?.vector_size ? `vector_store.index_schema.${NAME}.vector_size` : 'vector_store.vector_size',
-    flushSize: settings.batch_size * 25,
-  } as const
   // The vectors themselves are not needed here: the cache keeps them for the final run.
   await embedTexts(texts, options, {
     model,
