@@ -54,8 +54,9 @@ function phraseRanks(units: readonly TextUnitPhrases[]): { titles: string[]; ran
  * all pairs stops at 2^24 entries (V8's limit), which a corpus of a few tens of MB reaches.
  */
 class PairCounter {
+  /** pairsBySource[source rank]: target rank → pair. */
   readonly pairsBySource: Map<number, number>[] = []
-  readonly sources: number[] = []
+  private pairs = 0
   private first = new Int32Array(1024)
   private last = new Int32Array(1024)
   private unitOf = new Int32Array(4096)
@@ -72,9 +73,8 @@ class PairCounter {
     this.unitOf[at] = unit
     this.nextOf[at] = -1
     if (pair === undefined) {
-      pair = this.sources.length
+      pair = this.pairs++
       pairs.set(target, pair)
-      this.sources.push(source)
       if (pair === this.count.length) this.growPairs()
       this.first[pair] = at
     } else this.nextOf[this.last[pair]!] = at
@@ -90,23 +90,21 @@ class PairCounter {
   }
 
   private growPairs(): void {
-    const grow = (a: Int32Array) => {
-      const bigger = new Int32Array(a.length * 2)
-      bigger.set(a)
-      return bigger
-    }
-    this.first = grow(this.first)
-    this.last = grow(this.last)
-    this.count = grow(this.count)
+    this.first = doubled(this.first)
+    this.last = doubled(this.last)
+    this.count = doubled(this.count)
   }
 
   private growOccurrences(): void {
-    for (const name of ['unitOf', 'nextOf'] as const) {
-      const bigger = new Int32Array(this[name].length * 2)
-      bigger.set(this[name])
-      this[name] = bigger
-    }
+    this.unitOf = doubled(this.unitOf)
+    this.nextOf = doubled(this.nextOf)
   }
+}
+
+function doubled(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(a.length * 2)
+  bigger.set(a)
+  return bigger
 }
 
 /**
@@ -124,12 +122,12 @@ export function buildEdges(units: readonly TextUnitPhrases[]): NounGraphRelation
   }
   const ids = units.map((unit) => unit.id)
   const rows: NounGraphRelationshipRow[] = []
-  for (const pairs of counter.pairsBySource) {
+  for (const [sourceRank, pairs] of counter.pairsBySource.entries()) {
     if (pairs === undefined) continue
+    const source = titles[sourceRank]!
     for (const target of [...pairs.keys()].sort((a, b) => a - b)) {
       const pair = pairs.get(target)!
       const text_unit_ids = counter.unitsOf(pair, ids)
-      const source = titles[counter.sources[pair]!]!
       rows.push({ source, target: titles[target]!, weight: text_unit_ids.length, text_unit_ids, description: '' })
     }
   }
