@@ -126,7 +126,8 @@ describe('graphrag index|update --shard', () => {
   beforeAll(async () => {
     llm = await startFakeLlm({ embeddingDimension: 8 })
     sharded = await testdir({ 'settings.yaml': settings() })
-    for (const slicing of RUN_SLICINGS.slice(1)) autoRoots.set(slicing.name, await testdir({ 'settings.yaml': settings() }))
+    for (const slicing of RUN_SLICINGS.slice(1))
+      autoRoots.set(slicing.name, await testdir({ 'settings.yaml': settings() }))
     whole = await testdir({ 'settings.yaml': settings() })
     const initial = (await readdir(CORPUS)).sort().slice(0, 4)
     for (const root of [sharded, ...autoRoots.values(), whole]) await addDocuments(root, initial)
