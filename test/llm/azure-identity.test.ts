@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createChatModel, createEmbeddingModel } from '../../src/llm/index.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { fakeOptions, HELLO } from './helpers.js'
+import { snapshotEnv } from '../support/env-snapshot.js'
 
 const TOKEN_LIFETIME_S = 2
 
@@ -21,7 +22,7 @@ describe('Azure OpenAI with managed identity', () => {
   let fake: FakeLlm
   let identity: Server
   const issued: TokenRequest[] = []
-  const saved = { ...process.env }
+  const restoreEnv = snapshotEnv()
 
   beforeAll(async () => {
     fake = await startFakeLlm({ embeddingDimension: 4 })
@@ -43,7 +44,7 @@ describe('Azure OpenAI with managed identity', () => {
   })
 
   afterAll(async () => {
-    process.env = saved
+    restoreEnv()
     identity.closeAllConnections()
     await new Promise<void>((resolve) => identity.close(() => resolve()))
     await fake.close()

@@ -10,6 +10,7 @@ import { safeUrl } from '../../src/llm/safe-url.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm/protocols.js'
 import { fakeOptions, HELLO } from './helpers.js'
+import { snapshotEnv } from '../support/env-snapshot.js'
 
 const JSON_ASK = [{ role: 'user' as const, content: 'Rate this: {"rating": n}' }]
 
@@ -219,7 +220,7 @@ describe('Gemini (generateContent / embedContent via @ai-sdk/google)', () => {
 
 describe('Bedrock (Converse / InvokeModel, SigV4 via @ai-sdk/amazon-bedrock)', () => {
   let fake: FakeProvider
-  const saved = { ...process.env }
+  const restoreEnv = snapshotEnv()
   beforeAll(async () => {
     fake = await startFakeProvider('bedrock', { embeddingDimension: 8 })
     process.env.AWS_ACCESS_KEY_ID = 'AKIDFAKEEXAMPLE'
@@ -227,7 +228,7 @@ describe('Bedrock (Converse / InvokeModel, SigV4 via @ai-sdk/amazon-bedrock)', (
     process.env.AWS_REGION_NAME = 'eu-west-1'
   })
   afterAll(async () => {
-    process.env = saved
+    restoreEnv()
     await fake.close()
   })
 

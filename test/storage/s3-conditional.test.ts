@@ -8,6 +8,7 @@ import { remoteLocation } from '../../src/storage/object/remote.js'
 import { S3Store } from '../../src/storage/object/s3.js'
 import { NO_REMOTE_KEYS, type S3Server, startMoto } from '../support/object-stores.js'
 import { conditionalWritesContract } from './conditional-writes.case.js'
+import { snapshotEnv } from '../support/env-snapshot.js'
 
 const moto = await startMoto()
 if (moto === undefined)
@@ -15,12 +16,12 @@ if (moto === undefined)
 
 describe.skipIf(moto === undefined)('S3 conditional writes on moto', () => {
   const server = moto as S3Server
-  const saved = { ...process.env }
+  const restoreEnv = snapshotEnv()
   beforeAll(() => {
     Object.assign(process.env, server.env)
   })
   afterAll(async () => {
-    process.env = saved
+    restoreEnv()
     await server.stop()
   })
   let n = 0

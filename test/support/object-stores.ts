@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { BlobServiceClient } from '@azure/storage-blob'
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll } from 'vitest'
+import { snapshotEnv } from './env-snapshot.js'
 
 const require = createRequire(import.meta.url)
 
@@ -148,14 +149,14 @@ export const NO_REMOTE_KEYS = {
  */
 export function useObjectStoreServers(enabled = true): { azurite: Azurite; s3: S3Server } {
   const servers = {} as { azurite: Azurite; s3: S3Server }
-  const saved = { ...process.env }
+  const restoreEnv = snapshotEnv()
   beforeAll(async () => {
     if (!enabled) return
     ;[servers.azurite, servers.s3] = await Promise.all([startAzurite(), startS3Server()])
     Object.assign(process.env, servers.s3.env)
   }, 120_000)
   afterAll(async () => {
-    process.env = saved
+    restoreEnv()
     await Promise.all([servers.azurite?.stop(), servers.s3?.stop()])
   })
   return servers
