@@ -8,6 +8,7 @@ import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
 import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
+import { pickColumns } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import {
   identityText,
@@ -20,18 +21,25 @@ import { currentRows, previousRows } from './update-previous.js'
 
 type Rows = typeof previousRows
 
+// Only what the identity maps and the comparison use: descriptions and the reports' other columns are not decoded.
+const ENTITY_IDS = pickColumns(ENTITIES, ['human_readable_id', 'title'])
+const RELATIONSHIP_IDS = pickColumns(RELATIONSHIPS, ['human_readable_id', 'source', 'target'])
+const CLAIM_IDS = pickColumns(COVARIATES, ['human_readable_id', 'id'])
+const UNIT_IDS = pickColumns(TEXT_UNITS, ['id', 'human_readable_id'])
+const REPORT_CONTENT = pickColumns(COMMUNITY_REPORTS, ['full_content_json'])
+
 async function reportTexts(
   ctx: WorkflowContext,
   rows: Rows,
 ): Promise<Array<{ exact: string; identity: string | undefined }>> {
   const graph = tableIdentityMaps(
-    await rows(ctx, ENTITIES),
-    await rows(ctx, RELATIONSHIPS),
-    await rows(ctx, COVARIATES),
+    await rows(ctx, ENTITY_IDS),
+    await rows(ctx, RELATIONSHIP_IDS),
+    await rows(ctx, CLAIM_IDS),
   )
   // Graph reports cite entities, relationships and claims; the fast method's text reports, text units.
-  const maps = mergeMaps(graph, textUnitIdentityMaps(await rows(ctx, TEXT_UNITS)))
-  return (await rows(ctx, COMMUNITY_REPORTS)).map((r) => ({
+  const maps = mergeMaps(graph, textUnitIdentityMaps(await rows(ctx, UNIT_IDS)))
+  return (await rows(ctx, REPORT_CONTENT)).map((r) => ({
     exact: r.full_content_json,
     identity: identityText(r.full_content_json, maps),
   }))
