@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SILENT_REPORTER } from '../../src/index/run/reporter.js'
 import { runIndex } from '../../src/index/run/runner.js'
 import { runUpdate } from '../../src/index/run/update.js'
-import { ParquetTableStore } from '../../src/storage/table-store.js'
+import type { TableSchema } from '../../src/model/schema.js'
+import { ParquetTableStore, type ReadOptions } from '../../src/storage/table-store.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { addedNameDocument, nameGraphCorpus } from '../support/name-graph-corpus.js'
 import { testdir } from '../support/testdir.js'
@@ -47,10 +48,14 @@ describe('graphrag update: reads outside the pipeline', () => {
     await runIndex({ root, skipValidation: true })
     await writeFile(join(root, 'input', 'added.txt'), addedNameDocument(corpus, 2).text)
     let phase = 'planning'
-    ParquetTableStore.prototype.read = function (schema, options) {
+    ParquetTableStore.prototype.read = function <S extends TableSchema>(
+      this: ParquetTableStore,
+      schema: S,
+      options?: ReadOptions,
+    ) {
       reads.push({ phase, table: schema.name, columns: schema.columns.map((c) => c.name) })
-      return originalRead.call(this, schema, options)
-    } as typeof originalRead
+      return originalRead.bind(this)(schema, options)
+    }
     const reporter = {
       ...SILENT_REPORTER,
       workflowStart: (name: string) => {
