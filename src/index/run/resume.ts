@@ -93,9 +93,10 @@ async function fileHash(store: ParquetTableStore, name: string): Promise<string 
   return hash
 }
 
+/** Undefined (nothing remembered) for an absent file, or on a filesystem that gives no inode numbers. */
 async function fileIdentity(path: string): Promise<string | undefined> {
   const s = await unlessAbsent(path, 'read table', () => stat(path, { bigint: true }), undefined)
-  return s === undefined ? undefined : `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`
+  return s === undefined || s.ino === 0n ? undefined : `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`
 }
 
 /**
