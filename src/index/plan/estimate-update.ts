@@ -2,6 +2,7 @@
 import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
+import { pickColumns } from '../../model/schema.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { measureUpdateReach, type UpdateReach } from '../operations/update-reach.js'
 
@@ -23,9 +24,10 @@ export async function measureUpdateReports(plan: {
   const reach = measureUpdateReach(
     {
       documents: plan.previousDocuments.map((id) => ({ id })),
-      textUnits: await store.read(TEXT_UNITS),
-      entities: await store.read(ENTITIES),
-      communities: await store.read(COMMUNITIES),
+      // The columns the reach needs (ReachTables): texts, descriptions and reports are not decoded.
+      textUnits: await store.read(pickColumns(TEXT_UNITS, ['id', 'document_id', 'n_tokens'])),
+      entities: await store.read(pickColumns(ENTITIES, ['id', 'text_unit_ids'])),
+      communities: await store.read(pickColumns(COMMUNITIES, ['entity_ids'])),
     },
     plan.replaced,
     plan.changes.added.length,

@@ -14,6 +14,7 @@ import type { Settings } from '../../config/schema.js'
 import { ConfigError, WorkflowError } from '../../errors.js'
 import { getTokenizer } from '../../llm/tokenizer.js'
 import { DOCUMENTS } from '../../model/documents.js'
+import { pickColumns } from '../../model/schema.js'
 import { copyIndexTree, readableIndexDir } from '../../storage/generations.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
 import { loadDocuments } from '../input/load-documents.js'
@@ -78,7 +79,8 @@ export async function planUpdate(options: RunIndexOptions, onWarning: (message: 
       `there is no index to update in ${remoteName(indexDir)} (no documents.parquet); run \`graphrag index\` first`,
     )
   }
-  const previousDocuments = await store.read(DOCUMENTS)
+  // Titles and content hashes: the documents' text is not decoded.
+  const previousDocuments = await store.read(pickColumns(DOCUMENTS, ['id', 'title']))
   const { documents } = await loadDocuments(
     { ...settings.input, baseDir: settings.input_storage.base_dir },
     { onWarning },

@@ -10,10 +10,18 @@ import { COVARIATES } from '../../model/covariates.js'
 import { DOCUMENTS } from '../../model/documents.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
+import { pickColumns } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { integrityProblems } from '../operations/index-diff.js'
 import { defineWorkflow } from '../workflow.js'
 import { currentRows } from './update-previous.js'
+
+// Only the ids and references checked: texts, descriptions and ranks are not decoded.
+const DOCUMENT_IDS = pickColumns(DOCUMENTS, ['id'])
+const UNIT_DOCUMENTS = pickColumns(TEXT_UNITS, ['id', 'document_id'])
+const ENTITY_UNITS = pickColumns(ENTITIES, ['title', 'text_unit_ids'])
+const RELATIONSHIP_UNITS = pickColumns(RELATIONSHIPS, ['source', 'target', 'text_unit_ids'])
+const CLAIM_UNITS = pickColumns(COVARIATES, ['id', 'text_unit_id'])
 
 export const updateCleanState = defineWorkflow({
   name: 'update_clean_state',
@@ -21,18 +29,18 @@ export const updateCleanState = defineWorkflow({
   writes: [],
   async run(ctx) {
     const problems = integrityProblems({
-      documentIds: (await currentRows(ctx, DOCUMENTS)).map((d) => d.id),
-      textUnits: await currentRows(ctx, TEXT_UNITS),
-      entities: (await currentRows(ctx, ENTITIES)).map((e) => ({
+      documentIds: (await currentRows(ctx, DOCUMENT_IDS)).map((d) => d.id),
+      textUnits: await currentRows(ctx, UNIT_DOCUMENTS),
+      entities: (await currentRows(ctx, ENTITY_UNITS)).map((e) => ({
         title: e.title,
         text_unit_ids: e.text_unit_ids ?? [],
       })),
-      relationships: (await currentRows(ctx, RELATIONSHIPS)).map((r) => ({
+      relationships: (await currentRows(ctx, RELATIONSHIP_UNITS)).map((r) => ({
         source: r.source,
         target: r.target,
         text_unit_ids: r.text_unit_ids ?? [],
       })),
-      covariates: ctx.settings.extract_claims.enabled ? await currentRows(ctx, COVARIATES) : [],
+      covariates: ctx.settings.extract_claims.enabled ? await currentRows(ctx, CLAIM_UNITS) : [],
     })
     if (problems.length > 0) {
       throw new WorkflowError(

@@ -6,10 +6,14 @@
  * their members under another number (none, as create_communities keeps their numbers).
  */
 import { COMMUNITIES } from '../../model/communities.js'
+import { pickColumns } from '../../model/schema.js'
 import { membersKey } from '../operations/community-continuity.js'
 import { diffKeyed, diffSummary } from '../operations/index-diff.js'
 import { defineWorkflow } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
+
+/** Only the columns compared. */
+const MEMBERSHIP = pickColumns(COMMUNITIES, ['community', 'level', 'entity_ids'])
 
 export const updateCommunities = defineWorkflow({
   name: 'update_communities',
@@ -22,7 +26,7 @@ export const updateCommunities = defineWorkflow({
     return {
       summary: diffSummary(
         'communities',
-        diffKeyed(await previousRows(ctx, COMMUNITIES), await currentRows(ctx, COMMUNITIES), members, number),
+        diffKeyed(await previousRows(ctx, MEMBERSHIP), await currentRows(ctx, MEMBERSHIP), members, number),
       ),
     }
   },

@@ -1,8 +1,11 @@
 /** Workflow update_covariates: records the claims the update added and removed (nothing when claims are off). */
 import { COVARIATES } from '../../model/covariates.js'
+import { pickColumns } from '../../model/schema.js'
 import { diffKeyed, diffSummary } from '../operations/index-diff.js'
 import { defineWorkflow } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
+
+const CLAIM_COLUMNS = pickColumns(COVARIATES, ['text_unit_id', 'description'])
 
 export const updateCovariates = defineWorkflow({
   name: 'update_covariates',
@@ -15,7 +18,7 @@ export const updateCovariates = defineWorkflow({
     return {
       summary: diffSummary(
         'covariates',
-        diffKeyed(await previousRows(ctx, COVARIATES), await currentRows(ctx, COVARIATES), claim, claim),
+        diffKeyed(await previousRows(ctx, CLAIM_COLUMNS), await currentRows(ctx, CLAIM_COLUMNS), claim, claim),
       ),
     }
   },

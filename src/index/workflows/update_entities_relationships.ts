@@ -6,9 +6,14 @@
  */
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
+import { pickColumns } from '../../model/schema.js'
 import { diffKeyed, diffSummary } from '../operations/index-diff.js'
 import { defineWorkflow } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
+
+// Only the columns compared: ids, ranks and degrees are not decoded.
+const ENTITY_COLUMNS = pickColumns(ENTITIES, ['title', 'type', 'description', 'text_unit_ids'])
+const RELATIONSHIP_COLUMNS = pickColumns(RELATIONSHIPS, ['source', 'target', 'description', 'weight', 'text_unit_ids'])
 
 export const updateEntitiesRelationships = defineWorkflow({
   name: 'update_entities_relationships',
@@ -20,15 +25,15 @@ export const updateEntitiesRelationships = defineWorkflow({
     const relationship = (r: { description: string | null; weight: number; text_unit_ids: readonly string[] }) =>
       JSON.stringify([r.description, r.weight, r.text_unit_ids])
     const entities = diffKeyed(
-      await previousRows(ctx, ENTITIES),
-      await currentRows(ctx, ENTITIES),
+      await previousRows(ctx, ENTITY_COLUMNS),
+      await currentRows(ctx, ENTITY_COLUMNS),
       (e) => e.title,
       entity,
     )
     const pair = (r: { source: string; target: string }) => `${r.source}\u0000${r.target}`
     const relationships = diffKeyed(
-      await previousRows(ctx, RELATIONSHIPS),
-      await currentRows(ctx, RELATIONSHIPS),
+      await previousRows(ctx, RELATIONSHIP_COLUMNS),
+      await currentRows(ctx, RELATIONSHIP_COLUMNS),
       pair,
       relationship,
     )

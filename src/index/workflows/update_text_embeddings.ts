@@ -7,6 +7,7 @@
  */
 import { WorkflowError } from '../../errors.js'
 import { DEFAULT_EMBEDDING_NAMES, type EmbeddingName } from '../../model/embeddings.js'
+import { column, defineTable } from '../../model/schema.js'
 import { openVectorStore } from '../../storage/vector-store.js'
 import { defineWorkflow, type WorkflowContext } from '../workflow.js'
 import { EMBEDDING_SOURCES } from './generate_text_embeddings.js'
@@ -15,7 +16,9 @@ import { currentRows, previousRows } from './update-previous.js'
 const SOURCES = EMBEDDING_SOURCES
 
 async function sourceIds(ctx: WorkflowContext, name: EmbeddingName, previous: boolean): Promise<string[]> {
-  const rows = previous ? await previousRows(ctx, SOURCES[name]) : await currentRows(ctx, SOURCES[name])
+  // The ids alone: the texts (reports' full content) are not decoded.
+  const ids = defineTable(SOURCES[name].name, [column('id', 'string')] as const)
+  const rows = previous ? await previousRows(ctx, ids) : await currentRows(ctx, ids)
   return rows.map((r) => r.id)
 }
 

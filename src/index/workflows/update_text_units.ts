@@ -1,8 +1,12 @@
 /** Workflow update_text_units: records the text units the update added and removed (ids are content hashes). */
+import { pickColumns } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { diffKeyed, diffSummary } from '../operations/index-diff.js'
 import { defineWorkflow } from '../workflow.js'
 import { currentRows, previousRows } from './update-previous.js'
+
+/** Only the columns compared: the units' text is not decoded. */
+const UNIT_LINKS = pickColumns(TEXT_UNITS, ['id', 'entity_ids', 'relationship_ids'])
 
 export const updateTextUnits = defineWorkflow({
   name: 'update_text_units',
@@ -14,7 +18,7 @@ export const updateTextUnits = defineWorkflow({
     return {
       summary: diffSummary(
         'text_units',
-        diffKeyed(await previousRows(ctx, TEXT_UNITS), await currentRows(ctx, TEXT_UNITS), (u) => u.id, links),
+        diffKeyed(await previousRows(ctx, UNIT_LINKS), await currentRows(ctx, UNIT_LINKS), (u) => u.id, links),
       ),
     }
   },

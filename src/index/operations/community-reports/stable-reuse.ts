@@ -49,9 +49,9 @@ export function identityMaps(
 
 /** The identity maps of an index's tables: entities by title, relationships by source and target, claims by id. */
 export function tableIdentityMaps(
-  entities: readonly EntityRow[],
-  relationships: readonly RelationshipRow[],
-  claims: readonly CovariateRow[] | null,
+  entities: ReadonlyArray<Pick<EntityRow, 'human_readable_id' | 'title'>>,
+  relationships: ReadonlyArray<Pick<RelationshipRow, 'human_readable_id' | 'source' | 'target'>>,
+  claims: ReadonlyArray<Pick<CovariateRow, 'human_readable_id' | 'id'>> | null,
 ): IdentityMaps {
   return identityMaps({
     Entities: entities.map((e) => ({ human_readable_id: e.human_readable_id, identity: e.title })),
