@@ -1,5 +1,6 @@
 /** `graphrag export`: writes the graph as GraphML, GEXF, JSON, CSV or a self-contained HTML page. */
 import type { Command } from 'commander'
+import { withProjectOptions } from './project-options.js'
 import type { ExportFormat } from '../export/index.js'
 import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
 
@@ -16,11 +17,13 @@ interface ExportFlags {
 }
 
 export function registerExportCommand(program: Command): void {
-  program
-    .command('export')
-    .description('Write the knowledge graph for graph tools (GraphML, GEXF, JSON, CSV) or as an HTML page to explore.')
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+  withProjectOptions(
+    program
+      .command('export')
+      .description(
+        'Write the knowledge graph for graph tools (GraphML, GEXF, JSON, CSV) or as an HTML page to explore.',
+      ),
+  )
     .option('-d, --data <dir>', 'folder with the index tables (default: output_storage.base_dir)')
     .option('-f, --format <format>', 'graphml, gexf, json, csv or html', oneOf(FORMATS), 'html')
     .option(
