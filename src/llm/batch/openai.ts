@@ -22,15 +22,65 @@ export interface OpenAiBatchOptions {
 const PENDING = new Set(['validating', 'in_progress', 'finalizing', 'cancelling'])
 
 export function openAiBatchApi(options: OpenAiBatchOptions): BatchApi {
+  const { call, linePath } = openAiBatchHttp(options)
+  const batch = async (id: string) =>
+    (await (await call('GET', `/batches/${encodeURIComponent(id)}`)).json()) as {
+      status?: string
+      output_file_id?: string | null
+      error_file_id?: string | null
+    }
+  return {
+    provider: options.provider,
+    maxLines: 50_000,
+    // OpenAI takes files up to 200 MB; a margin for the multipart framing.
+    maxBytes: 190 * 1024 * 1024,
+    embeddings: true,
+    async submit(lines) {
+      const kind = lines[0]?.kind ?? 'chat'
+      const jsonl = lines
+        .map((l) => JSON.stringify({ custom_id: l.key, method: 'POST', url: linePath(l.kind), body: l.body }))
+        .join('\n')
+      const form = new FormData()
+      form.append('purpose', 'batch')
+      form.append('file', new Blob([`${jsonl}\n`], { type: 'application/jsonl' }), 'graphrag-batch.jsonl')
+      const file = (await (await call('POST', '/files', form)).json()) as { id?: unknown }
+      if (typeof file.id !== 'string') throw invalid('the file upload returned no id')
+      const body = JSON.stringify({ input_file_id: file.id, endpoint: linePath(kind), completion_window: '24h' })
+      const created = (await (await call('POST', '/batches', body, true)).json()) as { id?: unknown }
+      if (typeof created.id !== 'string') throw invalid('the batch was created without an id')
+      return created.id
+    },
+    async status(id) {
+      return statusOf((await batch(id)).status)
+    },
+    async results(id) {
+      const { error_file_id, output_file_id } = await batch(id)
+      const out = new Map<string, LineResult>()
+      for (const fileId of [error_file_id, output_file_id]) {
+        if (typeof fileId !== 'string') continue
+        const text = await (await call('GET', `/files/${encodeURIComponent(fileId)}/content`)).text()
+        for (const line of text.split('\n')) if (line.trim() !== '') addResult(out, JSON.parse(line) as OutputLine)
+      }
+      return out
+    },
+  }
+}
+
+interface OpenAiBatchHttp {
+  /** One authenticated request; a transport error or a non-2xx reply is thrown as an {@link AttemptFailure}. */
+  call(method: string, path: string, body?: string | FormData, json?: boolean): Promise<Response>
+  /** The URL a line of the JSONL file names (relative to the API root, as the Batch API wants it). */
+  linePath(kind: BatchLine['kind']): string
+}
+
+/** Where OpenAI or Azure keeps its batch endpoints, and how a request there is signed. */
+function openAiBatchHttp(options: OpenAiBatchOptions): OpenAiBatchHttp {
   const azure = options.provider === 'azure'
   const base = azure
     ? `${(options.apiBase ?? '').replace(/\/+$/, '')}/openai`
     : (options.apiBase ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
   const url = (path: string) =>
     azure ? `${base}${path}?api-version=${encodeURIComponent(options.apiVersion ?? '')}` : `${base}${path}`
-  const linePath = (kind: BatchLine['kind']) =>
-    `${azure ? '' : '/v1'}/${kind === 'chat' ? 'chat/completions' : 'embeddings'}`
-
   async function call(method: string, path: string, body?: string | FormData, json = false): Promise<Response> {
     const headers: Record<string, string> = json ? { 'content-type': 'application/json' } : {}
     if (options.tokenProvider !== undefined) headers.authorization = `Bearer ${await options.tokenProvider()}`
@@ -49,52 +99,9 @@ export function openAiBatchApi(options: OpenAiBatchOptions): BatchApi {
     if (!reply.ok) throw await httpFailure(reply, `${method} ${path}`)
     return reply
   }
-
-  return {
-    provider: options.provider,
-    maxLines: 50_000,
-    // OpenAI takes files up to 200 MB; a margin for the multipart framing.
-    maxBytes: 190 * 1024 * 1024,
-    embeddings: true,
-    async submit(lines) {
-      const kind = lines[0]?.kind ?? 'chat'
-      const jsonl = lines
-        .map((l) => JSON.stringify({ custom_id: l.key, method: 'POST', url: linePath(l.kind), body: l.body }))
-        .join('\n')
-      const form = new FormData()
-      form.append('purpose', 'batch')
-      form.append('file', new Blob([`${jsonl}\n`], { type: 'application/jsonl' }), 'graphrag-batch.jsonl')
-      const file = (await (await call('POST', '/files', form)).json()) as { id?: unknown }
-      if (typeof file.id !== 'string') throw invalid('the file upload returned no id')
-      const created = (await (
-        await call(
-          'POST',
-          '/batches',
-          JSON.stringify({ input_file_id: file.id, endpoint: linePath(kind), completion_window: '24h' }),
-          true,
-        )
-      ).json()) as { id?: unknown }
-      if (typeof created.id !== 'string') throw invalid('the batch was created without an id')
-      return created.id
-    },
-    async status(id) {
-      const batch = (await (await call('GET', `/batches/${encodeURIComponent(id)}`)).json()) as { status?: string }
-      return statusOf(batch.status)
-    },
-    async results(id) {
-      const batch = (await (await call('GET', `/batches/${encodeURIComponent(id)}`)).json()) as {
-        output_file_id?: string | null
-        error_file_id?: string | null
-      }
-      const out = new Map<string, LineResult>()
-      for (const fileId of [batch.error_file_id, batch.output_file_id]) {
-        if (typeof fileId !== 'string') continue
-        const text = await (await call('GET', `/files/${encodeURIComponent(fileId)}/content`)).text()
-        for (const line of text.split('\n')) if (line.trim() !== '') addResult(out, JSON.parse(line) as OutputLine)
-      }
-      return out
-    },
-  }
+  const linePath = (kind: BatchLine['kind']) =>
+    `${azure ? '' : '/v1'}/${kind === 'chat' ? 'chat/completions' : 'embeddings'}`
+  return { call, linePath }
 }
 
 function statusOf(status: string | undefined): BatchStatus {
