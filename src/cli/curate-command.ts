@@ -1,12 +1,10 @@
 /** `graphrag curate`: corrections to the graph, written as curation.yaml rules (docs/entity-resolution.md). */
 import type { Command } from 'commander'
 import { positiveNumber } from './arguments.js'
-import { withProjectOptions } from './project-options.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import type { CurationRule } from '../index/run/curation-edit.js'
 
-export interface CurateFlags {
-  root: string
-  config?: string
+export interface CurateFlags extends ProjectFlags {
   apply: boolean
 }
 

@@ -1,10 +1,8 @@
 /** `graphrag diagnostics`: the report of the server's /diagnostics, printed from the CLI. */
 import type { Command } from 'commander'
-import { withProjectOptions } from './project-options.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 
-interface DiagnosticsFlags {
-  root: string
-  config?: string
+interface DiagnosticsFlags extends ProjectFlags {
   json: boolean
 }
 

@@ -1,15 +1,13 @@
 /** `graphrag export`: writes the graph as GraphML, GEXF, JSON, CSV or a self-contained HTML page. */
 import type { Command } from 'commander'
-import { withProjectOptions } from './project-options.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import type { ExportFormat } from '../export/index.js'
 import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
 
 // Kept here (not imported) so `graphrag --help` does not load the graph libraries.
 const FORMATS: readonly ExportFormat[] = ['graphml', 'gexf', 'json', 'csv', 'html']
 
-interface ExportFlags {
-  root: string
-  config?: string
+interface ExportFlags extends ProjectFlags {
   data?: string
   format: ExportFormat
   level?: number

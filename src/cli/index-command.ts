@@ -1,13 +1,11 @@
 /** `graphrag index`: runs the pipeline (or, with --dry-run, shows what would run and what it would cost). */
 import type { Command } from 'commander'
-import { withProjectOptions } from './project-options.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import type { IndexMethod } from '../index/plan/pipelines.js'
 import type { RunIndexOptions } from '../index/run/runner.js'
 import { addBatchOptions, BATCHES_PENDING_EXIT_CODE, type BatchFlags, batchOptions } from './batch-flags.js'
 
-interface IndexFlags extends BatchFlags {
-  root: string
-  config?: string
+interface IndexFlags extends BatchFlags, ProjectFlags {
   method?: IndexMethod
   verbose: boolean
   dryRun: boolean

@@ -1,11 +1,8 @@
 /** `graphrag mcp`: the index as an MCP server over stdio, for agents (Claude, Cursor, VS Code, …). */
 import type { Command } from 'commander'
-import { withProjectOptions } from './project-options.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 
-interface McpFlags {
-  root: string
-  config?: string
-}
+interface McpFlags extends ProjectFlags {}
 
 export function registerMcpCommand(program: Command): void {
   withProjectOptions(

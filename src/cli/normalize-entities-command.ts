@@ -5,12 +5,10 @@
  * which re-runs extraction from the cached replies once the setting is on.
  */
 import type { Command } from 'commander'
-import { withProjectOptions } from './project-options.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import type { IndexMethod } from '../index/plan/pipelines.js'
 
-export interface NormalizeFlags {
-  root: string
-  config?: string
+export interface NormalizeFlags extends ProjectFlags {
   apply: boolean
   limit: string
   method?: IndexMethod

@@ -7,12 +7,10 @@
  * relation_unit_max_tokens), through the same GRAPHRAG_CHUNK_GRAPH__… overrides a setting takes.
  */
 import type { Command } from 'commander'
-import { withProjectOptions } from './project-options.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import { wholeNumber } from './arguments.js'
 
-interface RefreshFlags {
-  root: string
-  config?: string
+interface RefreshFlags extends ProjectFlags {
   verbose: boolean
   cache: boolean
   skipValidation: boolean

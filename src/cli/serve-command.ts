@@ -1,12 +1,10 @@
 /** `graphrag serve`: the HTTP API (queries, index jobs, diagnostics) until interrupted. */
 import type { Command } from 'commander'
-import { withProjectOptions } from './project-options.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import { InvalidArgumentError } from '../vendor/commander.js'
 import { ConfigError } from '../errors.js'
 
-interface ServeFlags {
-  root: string
-  config?: string
+interface ServeFlags extends ProjectFlags {
   host?: string
   port?: number
   quiet?: boolean

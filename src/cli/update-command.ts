@@ -1,12 +1,10 @@
 /** `graphrag update`: brings the index up to date with new, edited and deleted documents (or, with --dry-run, says what it would do). */
 import type { Command } from 'commander'
-import { withProjectOptions } from './project-options.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import type { RunIndexOptions } from '../index/run/runner.js'
 import { addBatchOptions, type BatchFlags, batchOptions } from './batch-flags.js'
 
-interface UpdateFlags extends BatchFlags {
-  root: string
-  config?: string
+interface UpdateFlags extends BatchFlags, ProjectFlags {
   method?: string
   verbose: boolean
   dryRun: boolean
