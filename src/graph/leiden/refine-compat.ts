@@ -66,7 +66,7 @@ export function refineCompat(
 
 /**
  * Picks v's refined community: its own (now empty) singleton first, then neighbour communities in
- * adjacency order; only well-connected ones with ΔH ≥ 0 get weight approxExp(ΔH/θ).
+ * local adjacency order (every neighbour is in the community: the subnetwork holds only its edges).
  */
 function chooseCandidate(
   v: number,

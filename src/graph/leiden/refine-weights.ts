@@ -6,7 +6,7 @@ import type { XorShift128 } from './rng.js'
 import type { Scratch } from './scratch.js'
 
 /** (1 + x/256)^256 by eight squarings, as the reference does; 0 below −256. */
-export function approxExp(x: number): number {
+function approxExp(x: number): number {
   if (x < -256) return 0
   let y = 1 + x / 256
   y *= y
@@ -21,7 +21,7 @@ export function approxExp(x: number): number {
 }
 
 /** First position in cumulative[0..count) whose value exceeds target (binary search). */
-export function pickCumulative(cumulative: Float64Array, count: number, target: number): number {
+function pickCumulative(cumulative: Float64Array, count: number, target: number): number {
   let lo = 0
   let hi = count - 1
   while (lo < hi) {
