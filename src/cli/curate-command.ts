@@ -1,19 +1,15 @@
 /** `graphrag curate`: corrections to the graph, written as curation.yaml rules (docs/entity-resolution.md). */
 import type { Command } from 'commander'
 import { positiveNumber } from './arguments.js'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import type { CurationRule } from '../index/run/curation-edit.js'
 
-export interface CurateFlags {
-  root: string
-  config?: string
+export interface CurateFlags extends ProjectFlags {
   apply: boolean
 }
 
 const common = (command: Command) =>
-  command
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
-    .option('--apply', 'run `graphrag update` at once to apply the rule', false)
+  withProjectOptions(command).option('--apply', 'run `graphrag update` at once to apply the rule', false)
 
 export function registerCurateCommand(program: Command): void {
   const curate = program
@@ -62,15 +58,12 @@ export function registerCurateCommand(program: Command): void {
   ).action((source: string, target: string, flags: CurateFlags) =>
     run(flags, { action: 'delete_relationship', source, target }),
   )
-  curate
-    .command('list')
-    .description('list the rules of curation.yaml, in the order they are applied')
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
-    .action(async (flags: Omit<CurateFlags, 'apply'>) => {
-      const { listRules } = await import('./curate-run.js')
-      await listRules(flags)
-    })
+  withProjectOptions(
+    curate.command('list').description('list the rules of curation.yaml, in the order they are applied'),
+  ).action(async (flags: Omit<CurateFlags, 'apply'>) => {
+    const { listRules } = await import('./curate-run.js')
+    await listRules(flags)
+  })
 }
 
 async function run(flags: CurateFlags, rule: CurationRule): Promise<void> {

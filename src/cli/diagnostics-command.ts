@@ -1,20 +1,19 @@
 /** `graphrag diagnostics`: the report of the server's /diagnostics, printed from the CLI. */
 import type { Command } from 'commander'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 
-interface DiagnosticsFlags {
-  root: string
-  config?: string
+interface DiagnosticsFlags extends ProjectFlags {
   json: boolean
 }
 
 export function registerDiagnosticsCommand(program: Command): void {
-  program
-    .command('diagnostics')
-    .description(
-      'Report on the index, its tables and vectors, model reachability and the settings in force (secrets masked).',
-    )
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+  withProjectOptions(
+    program
+      .command('diagnostics')
+      .description(
+        'Report on the index, its tables and vectors, model reachability and the settings in force (secrets masked).',
+      ),
+  )
     .option('--json', 'print the report as JSON (the same as GET /diagnostics)', false)
     .action(async (flags: DiagnosticsFlags) => {
       const { loadConfig } = await import('../config/index.js')

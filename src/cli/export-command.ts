@@ -1,14 +1,13 @@
 /** `graphrag export`: writes the graph as GraphML, GEXF, JSON, CSV or a self-contained HTML page. */
 import type { Command } from 'commander'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import type { ExportFormat } from '../export/index.js'
 import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
 
 // Kept here (not imported) so `graphrag --help` does not load the graph libraries.
 const FORMATS: readonly ExportFormat[] = ['graphml', 'gexf', 'json', 'csv', 'html']
 
-interface ExportFlags {
-  root: string
-  config?: string
+interface ExportFlags extends ProjectFlags {
   data?: string
   format: ExportFormat
   level?: number
@@ -16,11 +15,13 @@ interface ExportFlags {
 }
 
 export function registerExportCommand(program: Command): void {
-  program
-    .command('export')
-    .description('Write the knowledge graph for graph tools (GraphML, GEXF, JSON, CSV) or as an HTML page to explore.')
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+  withProjectOptions(
+    program
+      .command('export')
+      .description(
+        'Write the knowledge graph for graph tools (GraphML, GEXF, JSON, CSV) or as an HTML page to explore.',
+      ),
+  )
     .option('-d, --data <dir>', 'folder with the index tables (default: output_storage.base_dir)')
     .option('-f, --format <format>', 'graphml, gexf, json, csv or html', oneOf(FORMATS), 'html')
     .option(

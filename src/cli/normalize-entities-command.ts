@@ -5,22 +5,23 @@
  * which re-runs extraction from the cached replies once the setting is on.
  */
 import type { Command } from 'commander'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import type { IndexMethod } from '../index/plan/pipelines.js'
 
-export interface NormalizeFlags {
-  root: string
-  config?: string
+export interface NormalizeFlags extends ProjectFlags {
   apply: boolean
   limit: string
   method?: IndexMethod
 }
 
 export function registerNormalizeEntitiesCommand(program: Command): void {
-  program
-    .command('normalize-entities')
-    .description('List the entities name normalisation would merge in the current index; --apply re-indexes with it.')
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+  withProjectOptions(
+    program
+      .command('normalize-entities')
+      .description(
+        'List the entities name normalisation would merge in the current index; --apply re-indexes with it.',
+      ),
+  )
     .option('--apply', 're-index so the merges happen (needs entity_resolution.normalize_names: true)', false)
     .option('--limit <n>', 'groups listed at most', '50')
     .option(

@@ -4,6 +4,7 @@ import type { QueryCommandFlags } from '../query/command.js'
 import { SEARCH_METHODS, type SearchMethod } from '../query/methods.js'
 import { MAX_COMMUNITY_LEVEL, oneOf, wholeNumber } from './arguments.js'
 import { withQueryOptionHints } from './option-hints.js'
+import { withProjectOptions } from './project-options.js'
 
 /**
  * Methods whose vector searches run on a thread of their own (src/storage/vector-thread.ts). Global
@@ -12,19 +13,27 @@ import { withQueryOptionHints } from './option-hints.js'
 const VECTOR_THREAD_METHODS: ReadonlySet<SearchMethod> = new Set(['local', 'drift', 'basic', 'graph'])
 
 export function registerQueryCommand(program: Command): void {
-  program
-    .command('query')
-    .description('Answer a question from the index.')
-    .configureOutput({ outputError: withQueryOptionHints })
-    .argument('<question>', 'the question')
+  const command = withProjectOptions(
+    program
+      .command('query')
+      .description('Answer a question from the index.')
+      .configureOutput({ outputError: withQueryOptionHints })
+      .argument('<question>', 'the question'),
+  )
+  addMethodOptions(addAnswerOptions(addSearchOptions(command)))
+    .option('-v, --verbose', 'print warnings and debug messages on stderr', false)
+    .action(runQuery)
+}
+
+/** Which search runs, over which tables, and which reports global search reads. */
+function addSearchOptions(command: Command): Command {
+  return command
     .option(
       '-m, --method <method>',
       'local, global, drift, basic, graph (vector seeds + a walk over chunk_edges), hybrid (vector + BM25 + graph paths, cited) or lazy (LazyGraphRAG-class: relevance tests down the communities under a budget; works over the offline index)',
       oneOf(SEARCH_METHODS),
       'global',
     )
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
     .option(
       '-d, --data <dir>',
       'folder with the index tables (default: output_storage.base_dir); its lancedb/ is used when present',
@@ -37,6 +46,11 @@ export function registerQueryCommand(program: Command): void {
     )
     .option('--dynamic-community-selection', 'global search: let the model pick the relevant reports top-down', false)
     .option('--no-dynamic-community-selection', 'global search: use every report of --community-level (the default)')
+}
+
+/** How the answer is asked for and printed. */
+function addAnswerOptions(command: Command): Command {
+  return command
     .option('--response-type <text>', 'length and format of the answer', 'Multiple Paragraphs')
     .option('--streaming', 'print the answer as it is generated', false)
     .option('--no-streaming', 'print the answer when it is complete (the default)')
@@ -46,6 +60,11 @@ export function registerQueryCommand(program: Command): void {
       false,
     )
     .option('--history <file>', 'JSON file of earlier turns: [{"role": "user"|"assistant", "content": "..."}]')
+}
+
+/** Options that only some methods read (each help line names them). */
+function addMethodOptions(command: Command): Command {
+  return command
     .option(
       '--explain',
       'hybrid search: print the ranking table (signals, fused score, bonuses, why included) instead of asking for an answer; lazy search: print the path (sub-questions, communities visited, units tested and judged relevant) instead of the claims and answer',
@@ -71,17 +90,17 @@ export function registerQueryCommand(program: Command): void {
       'local, basic and graph search: print the messages the model would be sent (system prompt with the context, then the question), and ask no model',
       false,
     )
-    .option('-v, --verbose', 'print warnings and debug messages on stderr', false)
-    .action(async (question: string, flags: QueryCommandFlags) => {
-      // Started before the query's own modules load, so LanceDB loads on another core meanwhile.
-      const vectors = VECTOR_THREAD_METHODS.has(flags.method)
-        ? (await import('../storage/vector-thread.js')).startVectorThread()
-        : undefined
-      try {
-        const { runQueryCommand } = await import('../query/command.js')
-        await runQueryCommand(question, flags, { stdout: process.stdout, stderr: process.stderr }, vectors?.open)
-      } finally {
-        await vectors?.close()
-      }
-    })
+}
+
+async function runQuery(question: string, flags: QueryCommandFlags): Promise<void> {
+  // Started before the query's own modules load, so LanceDB loads on another core meanwhile.
+  const vectors = VECTOR_THREAD_METHODS.has(flags.method)
+    ? (await import('../storage/vector-thread.js')).startVectorThread()
+    : undefined
+  try {
+    const { runQueryCommand } = await import('../query/command.js')
+    await runQueryCommand(question, flags, { stdout: process.stdout, stderr: process.stderr }, vectors?.open)
+  } finally {
+    await vectors?.close()
+  }
 }

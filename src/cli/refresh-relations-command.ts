@@ -7,11 +7,10 @@
  * relation_unit_max_tokens), through the same GRAPHRAG_CHUNK_GRAPH__… overrides a setting takes.
  */
 import type { Command } from 'commander'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import { wholeNumber } from './arguments.js'
 
-interface RefreshFlags {
-  root: string
-  config?: string
+interface RefreshFlags extends ProjectFlags {
   verbose: boolean
   cache: boolean
   skipValidation: boolean
@@ -21,13 +20,13 @@ interface RefreshFlags {
 }
 
 export function registerRefreshRelationsCommand(program: Command): void {
-  program
-    .command('refresh-relations')
-    .description(
-      'Rebuild the chunk graph (chunk_edges.parquet) of the current index alone: no entity is extracted again.',
-    )
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+  withProjectOptions(
+    program
+      .command('refresh-relations')
+      .description(
+        'Rebuild the chunk graph (chunk_edges.parquet) of the current index alone: no entity is extracted again.',
+      ),
+  )
     .option('-v, --verbose', 'debug logging and stack traces', false)
     .option(
       '--source <document>',

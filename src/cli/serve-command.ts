@@ -1,11 +1,10 @@
 /** `graphrag serve`: the HTTP API (queries, index jobs, diagnostics) until interrupted. */
 import type { Command } from 'commander'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import { InvalidArgumentError } from '../vendor/commander.js'
 import { ConfigError } from '../errors.js'
 
-interface ServeFlags {
-  root: string
-  config?: string
+interface ServeFlags extends ProjectFlags {
   host?: string
   port?: number
   quiet?: boolean
@@ -47,11 +46,13 @@ function listenError(error: unknown): ConfigError | undefined {
 }
 
 export function registerServeCommand(program: Command): void {
-  program
-    .command('serve')
-    .description('Serve the HTTP API: queries, index jobs with streamed progress, diagnostics, OpenAI-compatible chat.')
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+  withProjectOptions(
+    program
+      .command('serve')
+      .description(
+        'Serve the HTTP API: queries, index jobs with streamed progress, diagnostics, OpenAI-compatible chat.',
+      ),
+  )
     .option('--host <address>', 'address to bind (default server.host, 127.0.0.1); others need GRAPHRAG_SERVER_TOKEN')
     .option('--port <n>', 'port (default server.port, 8010; 0 = any free port)', parsePort)
     .option('-q, --quiet', 'no line per request (index jobs are still logged)')

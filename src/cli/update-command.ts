@@ -1,11 +1,10 @@
 /** `graphrag update`: brings the index up to date with new, edited and deleted documents (or, with --dry-run, says what it would do). */
 import type { Command } from 'commander'
+import { type ProjectFlags, withProjectOptions } from './project-options.js'
 import type { RunIndexOptions } from '../index/run/runner.js'
 import { addBatchOptions, type BatchFlags, batchOptions } from './batch-flags.js'
 
-interface UpdateFlags extends BatchFlags {
-  root: string
-  config?: string
+interface UpdateFlags extends BatchFlags, ProjectFlags {
   method?: string
   verbose: boolean
   dryRun: boolean
@@ -15,13 +14,13 @@ interface UpdateFlags extends BatchFlags {
 }
 
 export function registerUpdateCommand(program: Command): void {
-  const command = program
-    .command('update')
-    .description(
-      'Bring the index up to date with the input folder: new, edited and deleted documents; pays only for what changed.',
-    )
-    .option('-r, --root <dir>', 'project root', '.')
-    .option('-c, --config <file>', 'settings file (default: settings.yaml/.yml/.json in the root)')
+  const command = withProjectOptions(
+    program
+      .command('update')
+      .description(
+        'Bring the index up to date with the input folder: new, edited and deleted documents; pays only for what changed.',
+      ),
+  )
     .option(
       '-m, --method <method>',
       'standard or fast (standard-update / fast-update also accepted); default from settings, else standard',

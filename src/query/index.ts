@@ -20,7 +20,7 @@ import { seededRng } from './rng.js'
 import type { ExternalPassage } from './hybrid/context.js'
 import type { HybridReport } from './search/hybrid.js'
 import type { LazyReport } from './lazy/report.js'
-import type { AnswerOnly, SearchRun } from './search/types.js'
+import type { AnswerOnly, QuestionInput, SearchRun } from './search/types.js'
 import type { SearchServices } from './services.js'
 import { sharedRun, type SharedRun } from './shared-run.js'
 import { MeteredChat, UsageMeter, type UsageSummary } from './usage.js'
@@ -189,6 +189,16 @@ function checkAnswerOnly(method: SearchMethod, only: AnswerOnly | undefined): vo
     )
 }
 
+/** What every method's start reads: the question and its parameters, the settings, the tables' folder and the models. */
+interface StartRequest {
+  input: QuestionInput
+  level: number
+  settings: Settings
+  dataDir: string
+  options: SearchOptions
+  services: SearchServices
+}
+
 async function startRun(
   method: SearchMethod,
   settings: Settings,
@@ -204,88 +214,96 @@ async function startRun(
     ...(options.only === undefined ? {} : { only: options.only }),
   }
   const level = options.communityLevel ?? SEARCH_DEFAULTS.communityLevel
-  // Each method's modules are imported when it runs, so a query loads only its own search.
-  switch (method) {
-    case 'local': {
-      const [{ prepareLocalIndex, runLocalSearch }, tables] = await Promise.all([
-        import('./search/local.js'),
-        loadTables(dataDir, TABLES_BY_METHOD.local, ['covariates']),
-      ])
-      requireGraph(method, tables)
-      return runLocalSearch(input, prepareLocalIndex(tables, level), settings.local_search, services)
+  return STARTERS[method]({ input, level, settings, dataDir, options, services })
+}
+
+// Each method's modules are imported when it runs, so a query loads only its own search.
+const STARTERS: Readonly<Record<SearchMethod, (request: StartRequest) => Promise<SearchRun>>> = {
+  async local({ input, level, settings, dataDir, services }) {
+    const [{ prepareLocalIndex, runLocalSearch }, tables] = await Promise.all([
+      import('./search/local.js'),
+      loadTables(dataDir, TABLES_BY_METHOD.local, ['covariates']),
+    ])
+    requireGraph('local', tables)
+    return runLocalSearch(input, prepareLocalIndex(tables, level), settings.local_search, services)
+  },
+  async global({ input, level, settings, dataDir, options, services }) {
+    const [{ runGlobalSearch }, tables] = await Promise.all([
+      import('./search/global.js'),
+      loadTables(dataDir, TABLES_BY_METHOD.global),
+    ])
+    requireGraph('global', tables)
+    const params = {
+      ...input,
+      communityLevel: level,
+      dynamicCommunitySelection: options.dynamicCommunitySelection ?? SEARCH_DEFAULTS.dynamicCommunitySelection,
     }
-    case 'global': {
-      const [{ runGlobalSearch }, tables] = await Promise.all([
-        import('./search/global.js'),
-        loadTables(dataDir, TABLES_BY_METHOD.global),
-      ])
-      requireGraph(method, tables)
-      const params = {
-        ...input,
-        communityLevel: level,
-        dynamicCommunitySelection: options.dynamicCommunitySelection ?? SEARCH_DEFAULTS.dynamicCommunitySelection,
-      }
-      return runGlobalSearch(params, tables, settings.global_search, services)
-    }
-    case 'drift': {
-      // DRIFT local steps do not read claims (as in the reference).
-      const [{ prepareLocalIndex }, { runDriftSearch }, tables] = await Promise.all([
-        import('./search/local.js'),
-        import('./search/drift.js'),
-        loadTables(dataDir, TABLES_BY_METHOD.drift),
-      ])
-      requireGraph(method, tables)
-      return runDriftSearch(input, prepareLocalIndex(tables, level), settings.drift_search, services)
-    }
-    case 'basic': {
-      const [{ runBasicSearch }, tables] = await Promise.all([
-        import('./search/basic.js'),
-        loadTables(dataDir, TABLES_BY_METHOD.basic),
-      ])
-      return runBasicSearch(input, tables.text_units, settings.basic_search, services)
-    }
-    case 'graph': {
-      const [{ runGraphSearch }, { loadChunkEdges }, tables] = await Promise.all([
-        import('./search/graph.js'),
-        import('./chunk-edges.js'),
-        loadTables(dataDir, TABLES_BY_METHOD.basic),
-      ])
-      const filtered = Object.keys(settings.graph_search.filters).length > 0
-      const sources = {
-        dbUri: vectorDbUri(settings, dataDir, options),
-        fullText: settings.hybrid_search,
-        documents: filtered ? await (await import('./search/graph-seeds.js')).loadDocuments(dataDir) : undefined,
-      }
-      const edges = await loadChunkEdges(dataDir)
-      return runGraphSearch(input, tables.text_units, edges, settings.graph_search, services, sources)
-    }
-    case 'hybrid': {
-      const options_ = {
-        explain: options.explain ?? false,
-        external: options.externalContext ?? [],
-        dbUri: vectorDbUri(settings, dataDir, options),
-      }
-      const [{ runHybridSearch }, { loadHybridTables }] = await Promise.all([
-        import('./search/hybrid.js'),
-        import('./hybrid/tables.js'),
-      ])
-      return runHybridSearch(input, await loadHybridTables(dataDir), settings, services, options_)
-    }
-    case 'lazy': {
-      const [{ runLazySearch }, { loadLazyTables }] = await Promise.all([
-        import('./search/lazy.js'),
-        import('./lazy/tables.js'),
-      ])
-      const lazyOptions = {
-        budget: options.budget ?? settings.lazy_search.relevance_budget,
-        subqueries: options.subqueries ?? true,
-        explain: options.explain ?? false,
-        dbUri: vectorDbUri(settings, dataDir, options),
-        ...lazyModels(settings, services, options),
-      }
-      return runLazySearch(input, await loadLazyTables(dataDir), settings, services, lazyOptions)
-    }
+    return runGlobalSearch(params, tables, settings.global_search, services)
+  },
+  async drift({ input, level, settings, dataDir, services }) {
+    // DRIFT local steps do not read claims (as in the reference).
+    const [{ prepareLocalIndex }, { runDriftSearch }, tables] = await Promise.all([
+      import('./search/local.js'),
+      import('./search/drift.js'),
+      loadTables(dataDir, TABLES_BY_METHOD.drift),
+    ])
+    requireGraph('drift', tables)
+    return runDriftSearch(input, prepareLocalIndex(tables, level), settings.drift_search, services)
+  },
+  async basic({ input, settings, dataDir, services }) {
+    const [{ runBasicSearch }, tables] = await Promise.all([
+      import('./search/basic.js'),
+      loadTables(dataDir, TABLES_BY_METHOD.basic),
+    ])
+    return runBasicSearch(input, tables.text_units, settings.basic_search, services)
+  },
+  graph: startGraphSearch,
+  hybrid: startHybridSearch,
+  lazy: startLazySearch,
+}
+
+async function startGraphSearch({ input, settings, dataDir, options, services }: StartRequest): Promise<SearchRun> {
+  const [{ runGraphSearch }, { loadChunkEdges }, tables] = await Promise.all([
+    import('./search/graph.js'),
+    import('./chunk-edges.js'),
+    loadTables(dataDir, TABLES_BY_METHOD.basic),
+  ])
+  const filtered = Object.keys(settings.graph_search.filters).length > 0
+  const sources = {
+    dbUri: vectorDbUri(settings, dataDir, options),
+    fullText: settings.hybrid_search,
+    documents: filtered ? await (await import('./search/graph-seeds.js')).loadDocuments(dataDir) : undefined,
   }
+  const edges = await loadChunkEdges(dataDir)
+  return runGraphSearch(input, tables.text_units, edges, settings.graph_search, services, sources)
+}
+
+async function startHybridSearch({ input, settings, dataDir, options, services }: StartRequest): Promise<SearchRun> {
+  const hybridOptions = {
+    explain: options.explain ?? false,
+    external: options.externalContext ?? [],
+    dbUri: vectorDbUri(settings, dataDir, options),
+  }
+  const [{ runHybridSearch }, { loadHybridTables }] = await Promise.all([
+    import('./search/hybrid.js'),
+    import('./hybrid/tables.js'),
+  ])
+  return runHybridSearch(input, await loadHybridTables(dataDir), settings, services, hybridOptions)
+}
+
+async function startLazySearch({ input, settings, dataDir, options, services }: StartRequest): Promise<SearchRun> {
+  const [{ runLazySearch }, { loadLazyTables }] = await Promise.all([
+    import('./search/lazy.js'),
+    import('./lazy/tables.js'),
+  ])
+  const lazyOptions = {
+    budget: options.budget ?? settings.lazy_search.relevance_budget,
+    subqueries: options.subqueries ?? true,
+    explain: options.explain ?? false,
+    dbUri: vectorDbUri(settings, dataDir, options),
+    ...lazyModels(settings, services, options),
+  }
+  return runLazySearch(input, await loadLazyTables(dataDir), settings, services, lazyOptions)
 }
 
 /** Lazy search's answer model and relevance model (the answer model unless relevance_model_id names another). */

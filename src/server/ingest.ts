@@ -18,9 +18,15 @@ import { isAbsent, storageFailure } from '../storage/fs-errors.js'
 import type { DocumentCatalog } from './documents.js'
 import { safeFileName } from './documents.js'
 import { kindOfName } from './file-sniff.js'
-import type { IndexJobs } from './index-jobs.js'
+import type { IndexJob, IndexJobs } from './index-jobs.js'
 import { streamEvents } from './index-stream.js'
-import { ingestQuery, relationsOnlyQuery, streamQuery } from './ingest-params.js'
+import {
+  type IngestQuery,
+  ingestQuery,
+  type RelationsOnlyQuery,
+  relationsOnlyQuery,
+  streamQuery,
+} from './ingest-params.js'
 import { relationsOnlyOrigin } from './ingest-relations.js'
 import { indexContents, ingestFigures } from './ingest-summary.js'
 import { awaitIngest } from './ingest-wait.js'
@@ -36,10 +42,29 @@ export const INGEST = z.object({
 /** A folder with more files than this is refused rather than copied in one request. */
 const MAX_INGEST_FILES = 10_000
 
-export function registerIngestRoutes(
-  app: Hono,
-  parts: { documents: DocumentCatalog; jobs: IndexJobs; config: () => LoadedConfig; base?: string },
-): void {
+type Settings = LoadedConfig['settings']
+
+interface IngestParts {
+  documents: DocumentCatalog
+  jobs: IndexJobs
+  config: () => LoadedConfig
+  base?: string
+}
+
+/** A started ingest job and the fields of the 202 reply (the first fields of the 200 one when the request waits). */
+interface Accepted {
+  job: IndexJob
+  fields: Record<string, unknown>
+}
+
+/** The path the request named, resolved in the project root, and the real path it leads to inside a root. */
+interface IngestPlace {
+  requested: string
+  target: string
+  roots: readonly string[]
+}
+
+export function registerIngestRoutes(app: Hono, parts: IngestParts): void {
   app.post('/ingest', jsonWith(INGEST), async (c) => {
     const body = c.req.valid('json')
     const query = ingestQuery(c)
@@ -47,57 +72,14 @@ export function registerIngestRoutes(
     const { settings } = parts.config()
     const running = parts.jobs.running()
     if (running !== undefined) throw new RequestError(409, `an index job is already running (job ${running.id})`)
-    const configured = (settings.server.ingest_roots ?? []).map((root) => resolve(settings.root, root))
-    const roots = await realRoots(configured)
-    const requested = resolve(settings.root, body.path)
-    const target = await insideRoots(requested, configured, roots)
-    if (relationsOnly !== undefined) {
-      const origin = await relationsOnlyOrigin(settings, parts.documents, relationsOnly, { requested, target })
-      const job = parts.jobs.start('relations', undefined, origin)
-      const accepted = { job: job.id, mode: job.mode, stream: `${parts.base ?? ''}/ingest/stream?job=${job.id}` }
-      if (!query.wait) return c.json(accepted, 202)
-      const outcome = await awaitIngest(job, query.progress, c.req.raw.signal)
-      return c.json({ ...accepted, ...outcome.body }, outcome.status)
-    }
-    const { files, skipped } = await collect(target, roots, settings.server.max_upload_bytes)
-    if (files.length === 0)
-      throw new RequestError(
-        400,
-        `path: no file there that graphrag reads${skipped.length > 0 ? ` (${skipped.length} skipped)` : ''}`,
-      )
-    const limits = { maxExpandedBytes: settings.server.max_upload_expanded_bytes }
-    const before = await indexContents(settings)
-    const stored = await parts.documents.store(files, limits)
-    // The request's word, else the setting; `refresh` rebuilds everything (the design's full re-ingest).
-    const incremental = !query.refresh && (query.incremental ?? body.incremental ?? settings.server.ingest_incremental)
-    // incremental maps to update; with no index yet there is nothing to update, so the first ingest indexes.
-    const mode = incremental && (await parts.documents.hasIndex()) ? 'update' : 'index'
-    const startedAt = Date.now()
-    const figures = async () => ({
-      files_processed: files.length,
-      ...ingestFigures(before, await indexContents(parts.config().settings)),
-      elapsed_sec: Math.round((Date.now() - startedAt) / 10) / 100,
-      incremental,
-      refresh: query.refresh,
-    })
-    // The design's "refresh without :REL": the chunk graph's model-made relations are off for this run.
-    const overrides = query.relations ? undefined : { GRAPHRAG_CHUNK_GRAPH__LLM_EDGES: 'false' }
-    const job = parts.jobs.start(mode, body.method, {
-      paths: [requested, target],
-      figures,
-      ...(overrides === undefined ? {} : { overrides }),
-    })
-    const accepted = {
-      job: job.id,
-      mode,
-      stream: `${parts.base ?? ''}/ingest/stream?job=${job.id}`,
-      files: files.map((f) => f.name),
-      documents: stored,
-      skipped,
-    }
-    if (!query.wait) return c.json(accepted, 202)
-    const outcome = await awaitIngest(job, query.progress, c.req.raw.signal)
-    return c.json({ ...accepted, ...outcome.body }, outcome.status)
+    const place = await ingestPlace(settings, body.path)
+    const accepted =
+      relationsOnly !== undefined
+        ? await startRelationsOnly(parts, settings, relationsOnly, place)
+        : await startIngest(parts, settings, body, query, place)
+    if (!query.wait) return c.json(accepted.fields, 202)
+    const outcome = await awaitIngest(accepted.job, query.progress, c.req.raw.signal)
+    return c.json({ ...accepted.fields, ...outcome.body }, outcome.status)
   })
   app.get('/ingest/stream', (c) => {
     const { job: id, path, relationsOnly } = streamQuery(c)
@@ -114,6 +96,75 @@ export function registerIngestRoutes(
       )
     return streamEvents(c, job, seedStages(job.ingest?.patch))
   })
+}
+
+async function ingestPlace(settings: Settings, path: string): Promise<IngestPlace> {
+  const configured = (settings.server.ingest_roots ?? []).map((root) => resolve(settings.root, root))
+  const roots = await realRoots(configured)
+  const requested = resolve(settings.root, path)
+  return { requested, target: await insideRoots(requested, configured, roots), roots }
+}
+
+const streamUrl = (parts: IngestParts, job: IndexJob) => `${parts.base ?? ''}/ingest/stream?job=${job.id}`
+
+async function startRelationsOnly(
+  parts: IngestParts,
+  settings: Settings,
+  relationsOnly: RelationsOnlyQuery,
+  { requested, target }: IngestPlace,
+): Promise<Accepted> {
+  const origin = await relationsOnlyOrigin(settings, parts.documents, relationsOnly, {
+    requested,
+    target,
+  })
+  const job = parts.jobs.start('relations', undefined, origin)
+  return { job, fields: { job: job.id, mode: job.mode, stream: streamUrl(parts, job) } }
+}
+
+/** Stores the supported files found at the place, then starts an update (or a full index) over them. */
+async function startIngest(
+  parts: IngestParts,
+  settings: Settings,
+  body: z.infer<typeof INGEST>,
+  query: IngestQuery,
+  { requested, target, roots }: IngestPlace,
+): Promise<Accepted> {
+  const { files, skipped } = await collect(target, roots, settings.server.max_upload_bytes)
+  if (files.length === 0)
+    throw new RequestError(
+      400,
+      `path: no file there that graphrag reads${skipped.length > 0 ? ` (${skipped.length} skipped)` : ''}`,
+    )
+  const limits = { maxExpandedBytes: settings.server.max_upload_expanded_bytes }
+  const before = await indexContents(settings)
+  const stored = await parts.documents.store(files, limits)
+  // The request's word, else the setting; `refresh` rebuilds everything (the design's full re-ingest).
+  const incremental = !query.refresh && (query.incremental ?? body.incremental ?? settings.server.ingest_incremental)
+  // incremental maps to update; with no index yet there is nothing to update, so the first ingest indexes.
+  const mode = incremental && (await parts.documents.hasIndex()) ? 'update' : 'index'
+  const startedAt = Date.now()
+  const figures = async () => ({
+    files_processed: files.length,
+    ...ingestFigures(before, await indexContents(parts.config().settings)),
+    elapsed_sec: Math.round((Date.now() - startedAt) / 10) / 100,
+    incremental,
+    refresh: query.refresh,
+  })
+  // The design's "refresh without :REL": the chunk graph's model-made relations are off for this run.
+  const overrides = query.relations ? undefined : { GRAPHRAG_CHUNK_GRAPH__LLM_EDGES: 'false' }
+  const job = parts.jobs.start(mode, body.method, {
+    paths: [requested, target],
+    figures,
+    ...(overrides === undefined ? {} : { overrides }),
+  })
+  const fields = {
+    job: job.id,
+    mode,
+    stream: streamUrl(parts, job),
+    files: files.map((f) => f.name),
+    documents: stored,
+  }
+  return { job, fields: { ...fields, skipped } }
 }
 
 async function realRoots(configured: readonly string[]): Promise<string[]> {

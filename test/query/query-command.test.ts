@@ -80,7 +80,7 @@ describeShared('runQuery through configured models (in-process CLI command)', ()
 
   const CONVERSATION =
     '-----Conversation History-----\nturn|content\nuser|Tell me about Jordan Hayes.\nassistant|Jordan Hayes is a scientist.\n'
-  const askWithHistory = async (extra: Partial<QueryCommandFlags>) => {
+  const askWithHistory = async (extra: Partial<QueryCommandFlags>, warning?: RegExp) => {
     const file = join(root, 'history.json')
     writeFileSync(
       file,
@@ -95,7 +95,8 @@ describeShared('runQuery through configured models (in-process CLI command)', ()
       stdout: capture(),
       stderr,
     })
-    expect(stderr.text()).toBe('')
+    if (warning === undefined) expect(stderr.text()).toBe('')
+    else expect(stderr.text()).toMatch(warning)
     return result
   }
   const firstEmbedding = () => JSON.stringify(fake.requests.find((r) => r.kind === 'embedding')!.body)
@@ -113,6 +114,17 @@ describeShared('runQuery through configured models (in-process CLI command)', ()
     const prompt = systemOf(fake.requests.find((r) => r.kind === 'basic_search')!.body)
     expect(prompt).toContain(`${CONVERSATION}\n-----Sources-----\nid|text\n`)
     expect(result.context['conversation history']).toHaveLength(2)
+  })
+
+  it('--history in graph search: the conversation precedes the walked passages, as in basic search', async () => {
+    // The Dulce index has no chunk graph: the walk stays at its vector seeds, which is enough here.
+    const result = await askWithHistory({ method: 'graph' }, /^graphrag: warning: the index has no chunk_edges/)
+    const answer = fake.requests.find((r) => r.kind !== 'embedding')!
+    // The graph search prompt (the excerpts were reached by links), not basic search's.
+    expect(systemOf(answer.body)).toContain('others were reached by following links between excerpts')
+    expect(systemOf(answer.body)).toContain(`${CONVERSATION}\n-----Sources-----\n`)
+    expect(result.context['conversation history']).toHaveLength(2)
+    expect(result.context.sources!.length).toBeGreaterThan(0)
   })
 
   it('--history in DRIFT search reaches the HyDE and primer prompts, every local step and the reduce', async () => {

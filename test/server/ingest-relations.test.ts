@@ -120,6 +120,18 @@ describe('POST /ingest?inc_rel_only=true (real server, fake chat model)', () => 
     expect(await byNumber.json()).toMatchObject({ created: 0, skipped: 3, new: 3, old: n - 3, pairs: 6 })
     expect(await typedEdges()).toEqual(before)
     expect(before).not.toContain(`${n - 4}→${n - 5}`)
+    // Without wait: 202 at once with the job and its stream, which ends when the job does.
+    const queued = await ingest(`inc_rel_only=true&new_after=${units.at(-2)!.id}&rel_window=2`)
+    expect(queued.status).toBe(202)
+    const accepted = (await queued.json()) as { job: string; mode: string; stream: string }
+    expect(accepted).toEqual({
+      job: expect.any(String),
+      mode: 'relations',
+      stream: `/ingest/stream?job=${accepted.job}`,
+    })
+    const events = []
+    for await (const m of readSse(await fetch(`${server.url}${accepted.stream}`))) events.push(m)
+    expect(JSON.parse(events.at(-1)!.data)).toEqual({ stage: 'done' })
   }, 120_000)
 
   it('refuses a missing boundary, an unknown unit, too many new units and stray parameters, naming each', async () => {

@@ -96,14 +96,7 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
   renderer.on('beforeRender', () => {
     drawn = noLabels()
   })
-  renderer.on('clickNode', ({ node }) => select(node))
-  renderer.on('clickStage', () => select(undefined))
-  attachSearch(
-    side,
-    data.nodes.map((n) => n.key),
-    select,
-  )
-  renderLegend(side, data.communities)
+  wireSelection(renderer, side, data, select)
   host.dataset.renderedNodes = String(graph.order)
   return {
     select,
@@ -113,12 +106,31 @@ export function mountViewer(host: HTMLElement, data: ViewerData, options: Viewer
     labels: () => ({ ...drawn }),
     position: (node) => screenPosition(renderer, graph, container, node),
     visible: () => visibleCounts(graph, renderer),
-    kill() {
-      renderer.kill()
-      host.classList.remove('with-details')
-      for (const part of [container, side, details]) part.remove()
-    },
+    kill: () => unmount(renderer, host, [container, side, details]),
   }
+}
+
+/** A click on a node, on the background or a search hit selects (or clears); the legend goes under the search. */
+function wireSelection(
+  renderer: Sigma,
+  side: HTMLElement,
+  data: ViewerData,
+  select: (node: string | undefined) => void,
+) {
+  renderer.on('clickNode', ({ node }) => select(node))
+  renderer.on('clickStage', () => select(undefined))
+  attachSearch(
+    side,
+    data.nodes.map((n) => n.key),
+    select,
+  )
+  renderLegend(side, data.communities)
+}
+
+function unmount(renderer: Sigma, host: HTMLElement, parts: readonly HTMLElement[]): void {
+  renderer.kill()
+  host.classList.remove('with-details')
+  for (const part of parts) part.remove()
 }
 
 /** What the viewer shows: the selection, its neighbourhood, the expanded entities and the filter. */

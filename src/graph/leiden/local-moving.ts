@@ -53,9 +53,7 @@ export function moveNodesFast(
     if (--cc[cur] === 0) unused[top++] = cur
 
     let nt = 0
-    const eStart = offsets[v]
-    const eEnd = offsets[v + 1]
-    for (let e = eStart; e < eEnd; e++) {
+    for (let e = offsets[v], eEnd = offsets[v + 1]; e < eEnd; e++) {
       const c = membership[neighbors[e]]
       const slot = 2 * c + 1
       const a = cd[slot]
@@ -90,20 +88,39 @@ export function moveNodesFast(
     if (best !== cur) {
       membership[v] = best
       moved = true
-      for (let e = eStart; e < eEnd; e++) {
-        const u = neighbors[e]
-        if (stable[u] === 1 && membership[u] !== best) {
-          stable[u] = 0
-          let tail = head + size
-          if (tail >= n) tail -= n
-          queue[tail] = u
-          size++
-        }
-      }
+      size = requeueNeighbours(g, v, membership, stable, queue, head, size)
     }
   }
   const count = compactIds(membership, cc, s, n, moved)
   return { moved, count }
+}
+
+/**
+ * Puts v's stable neighbours outside its new community at the tail of the circular queue (they may
+ * now gain by following it) and returns the queue's new size.
+ */
+function requeueNeighbours(
+  g: CsrNetwork,
+  v: number,
+  membership: Int32Array,
+  stable: Scratch['stable'],
+  queue: Scratch['queue'],
+  head: number,
+  size: number,
+): number {
+  const { offsets, neighbors, nodeCount: n } = g
+  const best = membership[v]
+  for (let e = offsets[v], eEnd = offsets[v + 1]; e < eEnd; e++) {
+    const u = neighbors[e]
+    if (stable[u] === 1 && membership[u] !== best) {
+      stable[u] = 0
+      let tail = head + size
+      if (tail >= n) tail -= n
+      queue[tail] = u
+      size++
+    }
+  }
+  return size
 }
 
 /**

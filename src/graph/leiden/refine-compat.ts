@@ -6,7 +6,7 @@
 import { InternalError } from '../../errors.js'
 import type { CsrNetwork } from './network.js'
 import { naiveShuffle } from './partition.js'
-import { approxExp, pickCumulative } from './refine-weights.js'
+import { chooseRefinedCommunity } from './refine-weights.js'
 import type { XorShift128 } from './rng.js'
 import type { Scratch } from './scratch.js'
 
@@ -50,21 +50,7 @@ export function refineCompat(
     if (!(ext[v] >= cw[v] * (total - cw[v]) * r)) continue
     cw[v] = 0
     ext[v] = 0
-    const chosen = chooseCandidate(
-      v,
-      offsets,
-      neighbors,
-      weights,
-      nodeWeights[v],
-      comm,
-      cw,
-      ext,
-      total,
-      r,
-      theta,
-      rng,
-      s,
-    )
+    const chosen = chooseCandidate(v, offsets, neighbors, weights, nodeWeights[v], comm, total, r, theta, rng, s)
     mergeInto(v, chosen, offsets, neighbors, weights, nodeWeights[v], comm, single, cw, ext)
   }
   // Renumber pieces by ascending surviving local id.
@@ -80,7 +66,7 @@ export function refineCompat(
 
 /**
  * Picks v's refined community: its own (now empty) singleton first, then neighbour communities in
- * adjacency order; only well-connected ones with ΔH ≥ 0 get weight approxExp(ΔH/θ).
+ * local adjacency order (every neighbour is in the community: the subnetwork holds only its edges).
  */
 function chooseCandidate(
   v: number,
@@ -89,15 +75,13 @@ function chooseCandidate(
   weights: Float64Array,
   wv: number,
   comm: Int32Array,
-  cw: Float64Array,
-  ext: Float64Array,
   total: number,
   r: number,
   theta: number,
   rng: XorShift128,
   s: Scratch,
 ): number {
-  const { acc, touched, cumulative } = s
+  const { acc, touched } = s
   acc[v] = 0
   touched[0] = v
   let nt = 1
@@ -111,25 +95,9 @@ function chooseCandidate(
       acc[c] = a + weights[e]
     }
   }
-  let best = v
-  let bestQ = 0
-  let sum = 0
-  let nc = 0
-  for (let i = 0; i < nt; i++) {
-    const c = touched[i]
-    if (ext[c] >= cw[c] * (total - cw[c]) * r) {
-      const q = acc[c] - wv * cw[c] * r
-      if (q > bestQ) {
-        bestQ = q
-        best = c
-      }
-      if (q >= 0) sum += approxExp(q / theta)
-    }
-    cumulative[nc++] = sum
-  }
+  const chosen = chooseRefinedCommunity(nt, wv, total, r, theta, rng, s)
   s.clearAccumulator(nt)
-  if (sum === Infinity || Number.isNaN(sum)) return best
-  return touched[pickCumulative(cumulative, nc, sum * rng.nextF64())]
+  return chosen
 }
 
 function mergeInto(

@@ -4,7 +4,7 @@
  */
 import type { CsrNetwork } from './network.js'
 import { fisherYates } from './partition.js'
-import { approxExp, pickCumulative } from './refine-weights.js'
+import { chooseRefinedCommunity } from './refine-weights.js'
 import type { XorShift128 } from './rng.js'
 import type { Scratch } from './scratch.js'
 
@@ -47,7 +47,7 @@ export function refinePaper(
   }
   const n = to - from
   fisherYates(order, 0, n, rng)
-  const { acc, touched, cumulative } = s
+  const { acc, touched } = s
   for (let i = 0; i < n; i++) {
     const v = order[i]
     if (single[comm[v]] === 0) continue
@@ -73,25 +73,7 @@ export function refinePaper(
         acc[cu] = a + weights[e]
       }
     }
-    let best = v
-    let bestQ = 0
-    let sum = 0
-    for (let j = 0; j < nt; j++) {
-      const cand = touched[j]
-      if (ext[cand] >= cw[cand] * (total - cw[cand]) * r) {
-        const q = acc[cand] - wv * cw[cand] * r
-        if (q > bestQ) {
-          bestQ = q
-          best = cand
-        }
-        if (q >= 0) sum += approxExp(q / theta)
-      }
-      cumulative[j] = sum
-    }
-    let chosen = best
-    if (sum !== Infinity && !Number.isNaN(sum)) {
-      chosen = touched[pickCumulative(cumulative, nt, sum * rng.nextF64())]
-    }
+    const chosen = chooseRefinedCommunity(nt, wv, total, r, theta, rng, s)
     // E(C ∪ {v}, S ∖ (C ∪ {v})) = E(C, S ∖ C) + E(v, S ∖ {v}) − 2·w(v, C): no second pass over v's row.
     ext[chosen] += inside - 2 * acc[chosen]
     s.clearAccumulator(nt)

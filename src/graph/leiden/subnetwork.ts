@@ -37,13 +37,33 @@ export class SubnetworkBuilder {
     membership: Int32Array,
     community: number,
   ): void {
+    this.ensureNodes(to - from)
+    const pairs = this.collectPairs(parent, members, from, to, membership, community)
+    const n = this.nodeCount
+    this.fillSortedRows(n, pairs)
+    this.totalAdjacencyWeight = this.weighNodes(n)
+    const g2l = this.globalToLocal
+    const l2g = this.localToGlobal
+    for (let i = 0; i < n; i++) g2l[l2g[i]] = -1
+  }
+
+  /**
+   * One scan of the members' rows records each internal pair once (from its smaller endpoint, whose
+   * weight the reference keeps) while assigning local ids in first-appearance order. Sets
+   * `nodeCount`, leaves each local node's degree in rawOffsets[id + 1], and returns the pair count.
+   */
+  private collectPairs(
+    parent: CsrNetwork,
+    members: Int32Array,
+    from: number,
+    to: number,
+    membership: Int32Array,
+    community: number,
+  ): number {
     const { offsets: pOff, neighbors: pNb, weights: pW } = parent
     const g2l = this.globalToLocal
-    this.ensureNodes(to - from)
     const l2g = this.localToGlobal
     const deg = this.rawOffsets
-    // One scan of the members' rows records each internal pair once (from its smaller endpoint,
-    // whose weight the reference keeps) while assigning local ids in first-appearance order.
     let n = 0
     let pairs = 0
     for (let i = from; i < to; i++) {
@@ -74,10 +94,16 @@ export class SubnetworkBuilder {
         }
       }
     }
+    this.nodeCount = n
+    return pairs
+  }
+
+  /** Both directions of every pair into rows (raw, then transposed so that each row is sorted by local id). */
+  private fillSortedRows(n: number, pairs: number): void {
+    const deg = this.rawOffsets
     deg[0] = 0
     for (let i = 0; i < n; i++) deg[i + 1] += deg[i]
-    const total = 2 * pairs
-    this.ensureEntries(total)
+    this.ensureEntries(2 * pairs)
     const rawNb = this.rawNeighbors
     const rawW = this.rawWeights
     const fill = this.fill
@@ -107,6 +133,12 @@ export class SubnetworkBuilder {
         wt[p] = rawW[e]
       }
     }
+  }
+
+  /** Node weight = intra-community degree; returns the total adjacency weight. */
+  private weighNodes(n: number): number {
+    const off = this.offsets
+    const wt = this.weights
     const nw = this.nodeWeights
     let sum = 0
     for (let v = 0; v < n; v++) {
@@ -117,9 +149,7 @@ export class SubnetworkBuilder {
       }
       nw[v] = s
     }
-    for (let i = 0; i < n; i++) g2l[l2g[i]] = -1
-    this.nodeCount = n
-    this.totalAdjacencyWeight = sum
+    return sum
   }
 
   /** A CsrNetwork view (no copy) valid until the next `build`. */

@@ -6,8 +6,8 @@ import type { Logger } from '../../logger.js'
 import type { KeyValueStore } from '../../storage/key-value-store.js'
 import { ParquetTableStore, type TableStore } from '../../storage/table-store.js'
 import type { DocumentChanges } from '../operations/document-changes.js'
-import { guardAgainstFatalErrors } from './fatal-model-errors.js'
-import { sampleMemory } from './memory-sampler.js'
+import { type FatalErrorGuard, guardAgainstFatalErrors } from './fatal-model-errors.js'
+import { type MemorySampler, sampleMemory } from './memory-sampler.js'
 import type { ModelRegistry } from './models.js'
 import type { Reporter } from './reporter.js'
 import { tableHashes, writeResumeState, type ResumeRecord, type ResumeState } from './resume.js'
@@ -19,7 +19,7 @@ import {
   type WorkflowStatsEntry,
 } from './run-stats.js'
 import { StagedTableStore } from './staged-table-store.js'
-import type { Clock, ProgressTicker, ShardSlice, Workflow, WorkflowContext } from '../workflow.js'
+import type { Clock, ProgressTicker, ShardSlice, Workflow, WorkflowContext, WorkflowResult } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
 
 export interface RunWorkflowDeps {
@@ -51,23 +51,26 @@ export interface RunWorkflowDeps {
   shard?: ShardSlice
 }
 
+/** One workflow's run in progress: what it writes to, what it measures, and the guard over its model calls. */
+interface WorkflowRun {
+  name: WorkflowName
+  fingerprint: string
+  workflow: Workflow
+  deps: RunWorkflowDeps
+  target: ParquetTableStore
+  tables: StagedTableStore
+  recorder: WorkflowStatsRecorder
+  guard: FatalErrorGuard
+  started: number
+  memory: MemorySampler
+}
+
 export async function runWorkflow(
   planned: { name: WorkflowName; fingerprint: string },
   deps: RunWorkflowDeps,
 ): Promise<{ stop: boolean }> {
-  const { name } = planned
-  const workflow: Workflow = WORKFLOWS[name]
-  const target = new ParquetTableStore(deps.outputDir)
-  const tables = new StagedTableStore(target, join(deps.outputDir, '.staging', name))
-  const recorder = new WorkflowStatsRecorder((message) => {
-    deps.reporter.warning(message)
-    deps.log.warn(`${name}: ${message}`)
-  })
-  const guard = guardAgainstFatalErrors(deps.registry.forWorkflow(name), deps.signal)
-  deps.reporter.workflowStart(name)
-  deps.log.info(`Starting workflow: ${name}`)
-  const started = performance.now()
-  const memory = sampleMemory()
+  const run = startRun(planned, deps)
+  const { name, workflow, tables, recorder, guard } = run
   const ctx: WorkflowContext = {
     settings: deps.settings,
     tables,
@@ -86,66 +89,102 @@ export async function runWorkflow(
       deps.shard === undefined || workflow.prefetch === undefined
         ? await workflow.run(ctx)
         : await workflow.prefetch(ctx, deps.shard)
-    // The cache writes its entries in batches: the workflow's last ones go out before it counts as done.
-    await deps.cache.flush()
-    await tables.commit()
-    const seconds = (performance.now() - started) / 1000
-    deps.stats.workflows[name] = statsEntry(recorder, seconds, memory.stop(), {
-      status: recorder.failures.length > 0 ? 'succeeded_with_failures' : 'succeeded',
-      rows: { ...(result.rows ?? {}) },
-      summary: { ...(result.summary ?? {}) },
-      llm: deps.registry.usageByWorkflow()[name] ?? {},
-    })
-    deps.stats.llm_totals = totalUsage(deps.stats)
-    if (workflow.countsDocuments === true) deps.stats.num_documents = result.rows?.documents ?? 0
-    const record: ResumeRecord = {
-      workflow: name,
-      fingerprint: planned.fingerprint,
-      tables: await tableHashes(target),
-      extended: [...(workflow.extendsTables ?? [])],
-      failed_items: recorder.failures.length,
-    }
-    if (deps.recordCompletion !== undefined) await deps.recordCompletion(record)
-    else {
-      deps.state.completed.push(record)
-      await writeResumeState(deps.outputDir, deps.state)
-    }
-    await writeStatsFile(deps.outputDir, deps.stats)
-    logFailedItems(deps.log, name, recorder.failures)
-    deps.log.info(`Workflow complete: ${name} (${seconds.toFixed(2)} s)`)
-    deps.reporter.workflowEnd(name, {
-      seconds,
-      rows: result.rows ?? {},
-      skipped: false,
-      failures: recorder.failures.length,
-    })
-    return { stop: result.stop === true }
+    return await recordSuccess(run, result)
   } catch (error) {
-    const memoryFigures = memory.stop()
-    await keepCachedReplies(deps)
-    await tables.discard()
-    const fatal = guard.fatal()
-    // After a rejected key every item fails the same way; a re-run would not help, so no retry hint.
-    const failure = describeFailure(name, fatal ?? error, fatal === undefined ? recorder.failures.length : 0, deps)
-    const seconds = (performance.now() - started) / 1000
-    // Calls that were paid for count even though the workflow failed.
-    const llm = deps.registry.usageByWorkflow()[name] ?? {}
-    deps.stats.workflows[name] = statsEntry(recorder, seconds, memoryFigures, {
-      status: 'failed',
-      error: failure.message,
-      rows: {},
-      summary: {},
-      llm,
-    })
-    deps.stats.llm_totals = totalUsage(deps.stats)
-    await writeStatsFile(deps.outputDir, deps.stats)
-    logFailedItems(deps.log, name, recorder.failures)
-    deps.reporter.workflowFailed(name, failure.message)
-    deps.log.error(
-      `error running workflow ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    )
-    throw failure
+    throw await recordFailure(run, error)
   }
+}
+
+function startRun(planned: { name: WorkflowName; fingerprint: string }, deps: RunWorkflowDeps): WorkflowRun {
+  const { name } = planned
+  const target = new ParquetTableStore(deps.outputDir)
+  const recorder = new WorkflowStatsRecorder((message) => {
+    deps.reporter.warning(message)
+    deps.log.warn(`${name}: ${message}`)
+  })
+  const guard = guardAgainstFatalErrors(deps.registry.forWorkflow(name), deps.signal)
+  deps.reporter.workflowStart(name)
+  deps.log.info(`Starting workflow: ${name}`)
+  return {
+    name,
+    fingerprint: planned.fingerprint,
+    workflow: WORKFLOWS[name],
+    deps,
+    target,
+    tables: new StagedTableStore(target, join(deps.outputDir, '.staging', name)),
+    recorder,
+    guard,
+    started: performance.now(),
+    memory: sampleMemory(),
+  }
+}
+
+/** Publishes the staged tables, then writes the stats and the resume record and reports the end. */
+async function recordSuccess(run: WorkflowRun, result: WorkflowResult): Promise<{ stop: boolean }> {
+  const { name, workflow, deps, recorder } = run
+  // The cache writes its entries in batches: the workflow's last ones go out before it counts as done.
+  await deps.cache.flush()
+  await run.tables.commit()
+  const seconds = (performance.now() - run.started) / 1000
+  deps.stats.workflows[name] = statsEntry(recorder, seconds, run.memory.stop(), {
+    status: recorder.failures.length > 0 ? 'succeeded_with_failures' : 'succeeded',
+    rows: { ...(result.rows ?? {}) },
+    summary: { ...(result.summary ?? {}) },
+    llm: deps.registry.usageByWorkflow()[name] ?? {},
+  })
+  deps.stats.llm_totals = totalUsage(deps.stats)
+  if (workflow.countsDocuments === true) deps.stats.num_documents = result.rows?.documents ?? 0
+  const record: ResumeRecord = {
+    workflow: name,
+    fingerprint: run.fingerprint,
+    tables: await tableHashes(run.target),
+    extended: [...(workflow.extendsTables ?? [])],
+    failed_items: recorder.failures.length,
+  }
+  if (deps.recordCompletion !== undefined) await deps.recordCompletion(record)
+  else {
+    deps.state.completed.push(record)
+    await writeResumeState(deps.outputDir, deps.state)
+  }
+  await writeStatsFile(deps.outputDir, deps.stats)
+  logFailedItems(deps.log, name, recorder.failures)
+  deps.log.info(`Workflow complete: ${name} (${seconds.toFixed(2)} s)`)
+  deps.reporter.workflowEnd(name, {
+    seconds,
+    rows: result.rows ?? {},
+    skipped: false,
+    failures: recorder.failures.length,
+  })
+  return { stop: result.stop === true }
+}
+
+/** Keeps the paid replies, drops the staged tables, records the failure in the stats and returns the error to throw. */
+async function recordFailure(run: WorkflowRun, error: unknown): Promise<WorkflowError> {
+  const { name, deps, recorder } = run
+  const memoryFigures = run.memory.stop()
+  await keepCachedReplies(deps)
+  await run.tables.discard()
+  const fatal = run.guard.fatal()
+  // After a rejected key every item fails the same way; a re-run would not help, so no retry hint.
+  const failure = describeFailure(name, fatal ?? error, fatal === undefined ? recorder.failures.length : 0, deps)
+  const seconds = (performance.now() - run.started) / 1000
+  // Calls that were paid for count even though the workflow failed.
+  const llm = deps.registry.usageByWorkflow()[name] ?? {}
+  deps.stats.workflows[name] = statsEntry(recorder, seconds, memoryFigures, {
+    status: 'failed',
+    error: failure.message,
+    rows: {},
+    summary: {},
+    llm,
+  })
+  deps.stats.llm_totals = totalUsage(deps.stats)
+  await writeStatsFile(deps.outputDir, deps.stats)
+  logFailedItems(deps.log, name, recorder.failures)
+  deps.reporter.workflowFailed(name, failure.message)
+  deps.log.error(
+    `error running workflow ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  )
+  return failure
 }
 
 /** The replies paid for before a failure stay in the cache, so a re-run asks only for the failed items. */

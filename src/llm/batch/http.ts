@@ -5,16 +5,22 @@ import { redactUrls, safeUrl } from '../safe-url.js'
 export interface BatchHttp {
   json(method: string, url: string, body?: unknown): Promise<unknown>
   text(method: string, url: string): Promise<string>
+  /** A multipart upload (OpenAI's files API); the reply's JSON. */
+  upload(url: string, form: FormData): Promise<unknown>
 }
 
-export function batchHttp(base: string, headers: Readonly<Record<string, string>>): BatchHttp {
-  async function send(method: string, url: string, body?: unknown): Promise<Response> {
+/** Fixed auth headers, or a function that makes them for each request (a bearer token that expires). */
+type AuthHeaders = Readonly<Record<string, string>> | (() => Promise<Readonly<Record<string, string>>>)
+
+export function batchHttp(base: string, auth: AuthHeaders): BatchHttp {
+  async function send(method: string, url: string, body?: string | FormData): Promise<Response> {
+    const headers = typeof auth === 'function' ? await auth() : auth
     let reply: Response
     try {
       reply = await fetch(url, {
         method,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: typeof body === 'string' ? { ...headers, 'content-type': 'application/json' } : headers,
+        body,
       })
     } catch (error) {
       throw new AttemptFailure(`cannot reach the batch API at ${safeUrl(base)} (${redactUrls(String(error))})`, {
@@ -27,12 +33,14 @@ export function batchHttp(base: string, headers: Readonly<Record<string, string>
     return reply
   }
   return {
-    json: async (method, url, body) => (await send(method, url, body)).json(),
+    json: async (method, url, body) =>
+      (await send(method, url, body === undefined ? undefined : JSON.stringify(body))).json(),
     text: async (method, url) => (await send(method, url)).text(),
+    upload: async (url, form) => (await send('POST', url, form)).json(),
   }
 }
 
-export async function httpFailure(reply: Response, what: string): Promise<AttemptFailure> {
+async function httpFailure(reply: Response, what: string): Promise<AttemptFailure> {
   const status = reply.status
   // Auth replies echo (part of) the key: their text is not passed on.
   const auth = status === 401 || status === 403

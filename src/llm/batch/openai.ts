@@ -6,8 +6,8 @@
  * which is the deployment name.
  */
 import { AttemptFailure, isRetryableStatus } from '../failure.js'
-import { redactUrls, safeUrl } from '../safe-url.js'
-import { httpFailure } from './http.js'
+import { redactUrls } from '../safe-url.js'
+import { batchHttp } from './http.js'
 import type { BatchApi, BatchLine, BatchStatus, LineResult } from './types.js'
 
 export interface OpenAiBatchOptions {
@@ -22,34 +22,13 @@ export interface OpenAiBatchOptions {
 const PENDING = new Set(['validating', 'in_progress', 'finalizing', 'cancelling'])
 
 export function openAiBatchApi(options: OpenAiBatchOptions): BatchApi {
-  const azure = options.provider === 'azure'
-  const base = azure
-    ? `${(options.apiBase ?? '').replace(/\/+$/, '')}/openai`
-    : (options.apiBase ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
-  const url = (path: string) =>
-    azure ? `${base}${path}?api-version=${encodeURIComponent(options.apiVersion ?? '')}` : `${base}${path}`
-  const linePath = (kind: BatchLine['kind']) =>
-    `${azure ? '' : '/v1'}/${kind === 'chat' ? 'chat/completions' : 'embeddings'}`
-
-  async function call(method: string, path: string, body?: string | FormData, json = false): Promise<Response> {
-    const headers: Record<string, string> = json ? { 'content-type': 'application/json' } : {}
-    if (options.tokenProvider !== undefined) headers.authorization = `Bearer ${await options.tokenProvider()}`
-    else if (azure) headers['api-key'] = options.apiKey ?? ''
-    else headers.authorization = `Bearer ${options.apiKey ?? 'no-key'}`
-    let reply: Response
-    try {
-      reply = await fetch(url(path), { method, headers, body })
-    } catch (error) {
-      throw new AttemptFailure(`cannot reach the batch API at ${safeUrl(base)} (${redactUrls(String(error))})`, {
-        kind: 'connection',
-        retryable: true,
-        cause: error,
-      })
+  const { http, url, linePath } = openAiEndpoints(options)
+  const batch = async (id: string) =>
+    (await http.json('GET', url(`/batches/${encodeURIComponent(id)}`))) as {
+      status?: string
+      output_file_id?: string | null
+      error_file_id?: string | null
     }
-    if (!reply.ok) throw await httpFailure(reply, `${method} ${path}`)
-    return reply
-  }
-
   return {
     provider: options.provider,
     maxLines: 50_000,
@@ -64,36 +43,46 @@ export function openAiBatchApi(options: OpenAiBatchOptions): BatchApi {
       const form = new FormData()
       form.append('purpose', 'batch')
       form.append('file', new Blob([`${jsonl}\n`], { type: 'application/jsonl' }), 'graphrag-batch.jsonl')
-      const file = (await (await call('POST', '/files', form)).json()) as { id?: unknown }
+      const file = (await http.upload(url('/files'), form)) as { id?: unknown }
       if (typeof file.id !== 'string') throw invalid('the file upload returned no id')
-      const created = (await (
-        await call(
-          'POST',
-          '/batches',
-          JSON.stringify({ input_file_id: file.id, endpoint: linePath(kind), completion_window: '24h' }),
-          true,
-        )
-      ).json()) as { id?: unknown }
+      const body = { input_file_id: file.id, endpoint: linePath(kind), completion_window: '24h' }
+      const created = (await http.json('POST', url('/batches'), body)) as { id?: unknown }
       if (typeof created.id !== 'string') throw invalid('the batch was created without an id')
       return created.id
     },
     async status(id) {
-      const batch = (await (await call('GET', `/batches/${encodeURIComponent(id)}`)).json()) as { status?: string }
-      return statusOf(batch.status)
+      return statusOf((await batch(id)).status)
     },
     async results(id) {
-      const batch = (await (await call('GET', `/batches/${encodeURIComponent(id)}`)).json()) as {
-        output_file_id?: string | null
-        error_file_id?: string | null
-      }
+      const { error_file_id, output_file_id } = await batch(id)
       const out = new Map<string, LineResult>()
-      for (const fileId of [batch.error_file_id, batch.output_file_id]) {
+      for (const fileId of [error_file_id, output_file_id]) {
         if (typeof fileId !== 'string') continue
-        const text = await (await call('GET', `/files/${encodeURIComponent(fileId)}/content`)).text()
+        const text = await http.text('GET', url(`/files/${encodeURIComponent(fileId)}/content`))
         for (const line of text.split('\n')) if (line.trim() !== '') addResult(out, JSON.parse(line) as OutputLine)
       }
       return out
     },
+  }
+}
+
+/** Where OpenAI or Azure keeps its batch endpoints, and how a request there is signed. */
+function openAiEndpoints(options: OpenAiBatchOptions) {
+  const azure = options.provider === 'azure'
+  const base = azure
+    ? `${(options.apiBase ?? '').replace(/\/+$/, '')}/openai`
+    : (options.apiBase ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
+  const auth = async (): Promise<Record<string, string>> => {
+    if (options.tokenProvider !== undefined) return { authorization: `Bearer ${await options.tokenProvider()}` }
+    return azure ? { 'api-key': options.apiKey ?? '' } : { authorization: `Bearer ${options.apiKey ?? 'no-key'}` }
+  }
+  return {
+    http: batchHttp(base, auth),
+    url: (path: string) =>
+      azure ? `${base}${path}?api-version=${encodeURIComponent(options.apiVersion ?? '')}` : `${base}${path}`,
+    /** The URL a line of the JSONL file names (relative to the API root, as the Batch API wants it). */
+    linePath: (kind: BatchLine['kind']) =>
+      `${azure ? '' : '/v1'}/${kind === 'chat' ? 'chat/completions' : 'embeddings'}`,
   }
 }
 

@@ -7,10 +7,10 @@ import type { Settings } from '../../config/index.js'
 import type { TextUnitRow } from '../../model/index.js'
 import { passageHistory } from '../context/history.js'
 import { sourceRecord, sourceTable } from '../context/text-units.js'
-import { plainRecord, type ContextRecords } from '../context/table-format.js'
+import { plainRecord } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { embedOne } from '../usage.js'
-import { answerFromContext } from './offline.js'
+import { answerFromContext, passagesContext, searchPrompt } from './offline.js'
 import type { QuestionInput, SearchRun } from './types.js'
 
 export async function* runBasicSearch(
@@ -27,17 +27,10 @@ export async function* runBasicSearch(
   } = passageHistory(input.query, input.history, input.historyMaxTurns, settings.max_context_tokens, count)
   const units = await rankPassages(searchText, textUnits, settings.k, services)
   const table = sourceTable(units, room, count)
-  const records: ContextRecords = {}
-  if (history.records.length > 0) records['conversation history'] = history.records
-  records.sources = table.kept.map((u) => plainRecord(sourceRecord(u)))
+  const sources = table.kept.map((u) => plainRecord(sourceRecord(u)))
   return yield* answerFromContext(
-    { records, text: history.text === '' ? table.text : `${history.text}\n${table.text}` },
-    {
-      path: settings.prompt,
-      builtin: 'basic_search_system_prompt.txt',
-      key: 'basic_search.prompt',
-      modelKey: 'basic_search.completion_model_id',
-    },
+    passagesContext(history, sources, table.text),
+    searchPrompt('basic', settings.prompt),
     input,
     services.chat,
   )

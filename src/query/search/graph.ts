@@ -8,20 +8,12 @@ import type { Settings } from '../../config/index.js'
 import type { TextUnitRow } from '../../model/index.js'
 import type { ChunkEdgesLoad } from '../chunk-edges.js'
 import { passageHistory } from '../context/history.js'
-import {
-  fillRows,
-  float,
-  plainRecord,
-  renderRow,
-  renderTable,
-  type Cell,
-  type ContextRecords,
-} from '../context/table-format.js'
+import { fillRows, float, plainRecord, renderRow, renderTable, type Cell } from '../context/table-format.js'
 import type { SearchServices } from '../services.js'
 import { allowedUnits, graphSeeds, type SeedSources } from './graph-seeds.js'
 import { walkChunkGraph, type WalkOptions, type WalkResult } from './graph-walk.js'
 import { formatRelated } from './graph-format.js'
-import { answerFromContext } from './offline.js'
+import { answerFromContext, passagesContext, searchPrompt } from './offline.js'
 import type { QuestionInput, SearchRun } from './types.js'
 
 const HEADER = ['id', 'reached_from', 'relation', 'link', 'text'] as const
@@ -57,18 +49,8 @@ export async function* runGraphSearch(
   const ranked = withUnits(walked, textUnits).slice(0, settings.top_k)
   const head = renderTable('Sources', HEADER, [])
   const fill = fillRows(ranked, (r) => renderRow(cells(r)), room - count(head), count)
-  const records: ContextRecords = {}
-  if (history.records.length > 0) records['conversation history'] = history.records
-  records.sources = fill.kept.map(sourceRecord)
-  const table = head + fill.rows.join('')
-  const context = { records, text: history.text === '' ? table : `${history.text}\n${table}`, warnings }
-  const prompt = {
-    path: settings.prompt,
-    builtin: 'graph_search_system_prompt.txt',
-    key: 'graph_search.prompt',
-    modelKey: 'graph_search.completion_model_id',
-  }
-  const result = yield* answerFromContext(context, prompt, input, services.chat)
+  const context = { ...passagesContext(history, fill.kept.map(sourceRecord), head + fill.rows.join('')), warnings }
+  const result = yield* answerFromContext(context, searchPrompt('graph', settings.prompt), input, services.chat)
   // The model's answer is followed by how the linked sources were reached (offline, the context shows it).
   if (services.chat !== undefined) {
     const reached = fill.kept.filter((r) => r.result.via !== undefined)

@@ -4,7 +4,7 @@ import type { IndexTables } from '../load-index.js'
 import { communityByEntity, reportsAtLevel } from '../context/communities.js'
 import { buildLocalContext, type LocalContextOptions, type LocalIndex } from '../context/local.js'
 import type { SearchServices } from '../services.js'
-import { answerFromContext } from './offline.js'
+import { answerFromContext, searchPrompt } from './offline.js'
 import type { QuestionInput, SearchRun } from './types.js'
 
 export type LocalTables = Pick<
@@ -46,12 +46,7 @@ export async function* runLocalSearch(
   const context = await buildLocalContext(input.query, input.history, index, localContextOptions(settings), services)
   return yield* answerFromContext(
     { records: context.records, text: context.text },
-    {
-      path: settings.prompt,
-      builtin: 'local_search_system_prompt.txt',
-      key: 'local_search.prompt',
-      modelKey: 'local_search.completion_model_id',
-    },
+    searchPrompt('local', settings.prompt),
     input,
     services.chat,
   )

@@ -119,6 +119,31 @@ export interface AnswerPrompt {
   modelKey: string
 }
 
+/** The prompt of basic, graph or local search: the file its section's `prompt` names, else the built-in one. */
+export function searchPrompt(method: 'basic' | 'graph' | 'local', path: string | null): AnswerPrompt {
+  return {
+    path,
+    builtin: `${method}_search_system_prompt.txt`,
+    key: `${method}_search.prompt`,
+    modelKey: `${method}_search.completion_model_id`,
+  }
+}
+
+/**
+ * The context of a passage search (basic, graph): the conversation history block, when there is one,
+ * before the passages table, in the records as in the text.
+ */
+export function passagesContext(
+  history: { records: ContextRecord[]; text: string },
+  sources: ContextRecord[],
+  table: string,
+): SearchContext {
+  const records: ContextRecords = {}
+  if (history.records.length > 0) records['conversation history'] = history.records
+  records.sources = sources
+  return { records, text: history.text === '' ? table : `${history.text}\n${table}` }
+}
+
 /**
  * The last step of local and basic search: the ranked context itself when no chat model is
  * configured, else the system prompt filled with the context and the answer streamed.

@@ -49,6 +49,9 @@ export async function startFakeBatchProvider(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req)
+    // Both APIs refuse a JSON body that is not declared as JSON.
+    if (raw !== '' && !String(req.headers['content-type']).startsWith('application/json'))
+      return sendJson(res, 415, { error: { message: 'expected application/json' } })
     const body = (raw === '' ? {} : JSON.parse(raw)) as Record<string, unknown>
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname

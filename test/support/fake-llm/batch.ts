@@ -83,7 +83,12 @@ export function createFakeBatchApi(selfUrl: () => string, options: FakeBatchOpti
     const [, kind, id, action] = ROUTE.exec(url.pathname) ?? []
     if (kind === 'files' && id === undefined && req.method === 'POST') return upload(req, res, raw)
     if (kind === 'files' && id !== undefined && action === 'content') return download(res, id)
-    if (kind === 'batches' && id === undefined && req.method === 'POST') return create(res, raw, url)
+    if (kind === 'batches' && id === undefined && req.method === 'POST') {
+      // The real API refuses a JSON body that is not declared as JSON.
+      if (!String(req.headers['content-type']).startsWith('application/json'))
+        return sendJson(res, 415, { error: { message: 'expected application/json', type: 'invalid_request_error' } })
+      return create(res, raw, url)
+    }
     if (kind === 'batches' && id !== undefined && req.method === 'GET') return poll(req, res, id)
     return sendJson(res, 404, { error: { message: `unknown path ${url.pathname}`, type: 'invalid_request_error' } })
   }
