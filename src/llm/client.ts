@@ -191,7 +191,7 @@ export function vectorFromWire(embedding: unknown): unknown {
 
 /**
  * The embeddings request body, the same for a synchronous call and a batch line. Vectors travel as
- * base64 float32 (a quarter of the JSON's bytes and no number parsing); given explicitly, the openai
+ * base64 float32 (about a third of the JSON's bytes, no number parsing); given explicitly, the openai
  * SDK hands the string back undecoded and vectorFromWire reads it, whatever format the server chose.
  */
 export function embedBody(
