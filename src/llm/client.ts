@@ -43,6 +43,7 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
 
   const endpoint = safeUrl(options.apiBase ?? 'https://api.openai.com/v1')
   const jsonMode = options.jsonMode !== false
+  let wireFormat: 'base64' | 'float' = 'base64'
 
   return {
     async complete(call: ChatCall): Promise<ChatReply> {
@@ -67,21 +68,46 @@ export function createClient(options: ClientOptions): ChatTransport & EmbedTrans
     },
 
     async embed(call: EmbedCall): Promise<EmbedReply> {
-      let reply: OpenAI.CreateEmbeddingResponse
       const { sdk, errors } = await client()
-      const own = callSignal(call.signal)
+      const ask = (format: 'base64' | 'float') =>
+        embedOnce(sdk, embedBody(options.model, call.input, options.dimensions, format), call.signal)
+      let reply: OpenAI.CreateEmbeddingResponse
       try {
-        reply = await sdk.embeddings.create(embedBody(options.model, call.input, options.dimensions), {
-          signal: own.signal,
-        })
+        reply = await ask(wireFormat)
       } catch (error) {
-        throw toFailure(error, call.signal, endpoint, errors)
-      } finally {
-        own.release()
+        if (wireFormat === 'float' || !refusesBase64(error, errors))
+          throw toFailure(error, call.signal, endpoint, errors)
+        // A server that knows only floats: ask it in floats from now on.
+        wireFormat = 'float'
+        reply = await ask(wireFormat).catch((again: unknown) => {
+          throw toFailure(again, call.signal, endpoint, errors)
+        })
       }
       return embedReplyFrom(reply, call, options.countTokens)
     },
   }
+}
+
+async function embedOnce(
+  sdk: OpenAI,
+  body: ReturnType<typeof embedBody>,
+  signal: AbortSignal | undefined,
+): Promise<OpenAI.CreateEmbeddingResponse> {
+  const own = callSignal(signal)
+  try {
+    return await sdk.embeddings.create(body, { signal: own.signal })
+  } finally {
+    own.release()
+  }
+}
+
+/** A 400 or 422 that names the encoding: the server does not take `encoding_format: base64`. */
+function refusesBase64(error: unknown, errors: OpenAIModule['OpenAI']): boolean {
+  return (
+    error instanceof errors.APIError &&
+    (error.status === 400 || error.status === 422) &&
+    /encoding_format|base64/i.test(error.message)
+  )
 }
 
 /** A streamed chat reply's deltas; its tokens are metered once the stream ends, however it ends. */
@@ -143,19 +169,41 @@ export function embedReplyFrom(reply: unknown, call: EmbedCall, countTokens: (te
   const data = [...(Array.isArray(body.data) ? body.data : [])].sort((a, b) => a.index - b.index)
   return checkedEmbedding(
     call,
-    data.map((d) => d.embedding),
+    data.map((d) => vectorFromWire(d.embedding as unknown)),
     body.usage?.prompt_tokens,
     countTokens,
   )
 }
 
-/** The embeddings request body, the same for a synchronous call and a batch line. */
-export function embedBody(model: string, input: readonly string[], dimensions: number | undefined) {
+/**
+ * A vector as the wire carries it: the base64 of little-endian float32 values (what we ask for), or a
+ * JSON array of numbers from a server that ignores `encoding_format`. Anything else passes through for
+ * checkedEmbedding to refuse.
+ */
+export function vectorFromWire(embedding: unknown): unknown {
+  if (typeof embedding !== 'string') return embedding
+  const bytes = Buffer.from(embedding, 'base64')
+  if (bytes.length % 4 !== 0) return []
+  const vector = new Array<number>(bytes.length / 4)
+  for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4)
+  return vector
+}
+
+/**
+ * The embeddings request body, the same for a synchronous call and a batch line. Vectors travel as
+ * base64 float32 (about a third of the JSON's bytes, no number parsing); given explicitly, the openai
+ * SDK hands the string back undecoded and vectorFromWire reads it, whatever format the server chose.
+ */
+export function embedBody(
+  model: string,
+  input: readonly string[],
+  dimensions: number | undefined,
+  format: 'base64' | 'float' = 'base64',
+) {
   return {
     model,
     input: [...input],
-    // openai 6.x decodes base64 by default and silently returns [] for float replies: always ask for floats.
-    encoding_format: 'float' as const,
+    encoding_format: format,
     ...(dimensions === undefined ? {} : { dimensions }),
   }
 }

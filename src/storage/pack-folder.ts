@@ -2,9 +2,11 @@
  * Cache packs in a local folder: `<base>/<partition>/.pack-<writer>`, one file per writing process
  * and partition, appended to at each flush (one write for the whole batch). Old-layout entries are
  * the plain files beside them. A pack is scanned in slices, so reading a large one never holds it
- * whole; values stay in the file and are read at their offset when asked for.
+ * whole; values stay in the file and are read at their offset when asked for. Reads of one pack that
+ * overlap share one open file (a cached embedding call asks for hundreds of values at once), closed
+ * when the last of them ends, so no descriptor outlives the reads.
  */
-import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { unlessAbsent } from './fs-errors.js'
 import { encodeRecords, scanRecords, type PackRecord } from './pack-format.js'
@@ -12,7 +14,15 @@ import { PACK_PREFIX, type PackMedium, type ValueRef } from './packed-kv.js'
 
 const SLICE = 4 * 2 ** 20
 
+interface SharedHandle {
+  handle: Promise<FileHandle>
+  readers: number
+}
+
 export class PackFolder implements PackMedium {
+  /** Open packs with the number of reads using each. */
+  private readonly reading = new Map<string, SharedHandle>()
+
   constructor(readonly dir: string) {}
 
   async list(): Promise<{ packs: string[]; legacy: string[] }> {
@@ -54,13 +64,22 @@ export class PackFolder implements PackMedium {
   }
 
   async read(ref: { pack: string; offset: number; length: number }): Promise<string> {
-    const handle = await open(ref.pack, 'r')
+    const shared = this.reading.get(ref.pack) ?? { handle: open(ref.pack, 'r'), readers: 0 }
+    this.reading.set(ref.pack, shared)
+    shared.readers++
     try {
       const buffer = Buffer.alloc(ref.length)
-      await handle.read(buffer, 0, ref.length, ref.offset)
+      await (await shared.handle).read(buffer, 0, ref.length, ref.offset)
       return buffer.toString('utf8')
     } finally {
-      await handle.close()
+      if (--shared.readers === 0) {
+        this.reading.delete(ref.pack)
+        // A failed open was reported to each read that awaited it; there is nothing to close then.
+        await shared.handle.then(
+          (handle) => handle.close(),
+          () => undefined,
+        )
+      }
     }
   }
 

@@ -90,7 +90,7 @@ describe('client (transport over the openai package)', () => {
     expect(fake.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } })
   })
 
-  it('embeds with encoding_format float', async () => {
+  it('embeds with encoding_format base64', async () => {
     const reply = await client(fake).embed({
       input: ['a', 'b'],
       meter: new UsageMeter(undefined),
@@ -98,7 +98,7 @@ describe('client (transport over the openai package)', () => {
       signal: undefined,
     })
     expect(reply.vectors.map((v) => v.length)).toEqual([4, 4])
-    expect(fake.requests.at(-1)!.body).toMatchObject({ encoding_format: 'float' })
+    expect(fake.requests.at(-1)!.body).toMatchObject({ encoding_format: 'base64' })
   })
 
   it('classifies failures: 401 (no key in the message), 429 with Retry-After, 500, timeout, truncated body', async () => {

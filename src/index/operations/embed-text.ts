@@ -39,6 +39,18 @@ const TEXT_OF: Record<EmbeddingName, (row: EmbeddingSourceRows['rows'][number]) 
   community_full_content: (r) => str(r.full_content),
 }
 
+/** The source columns TEXT_OF reads, besides `id`: all a name needs read of its table. */
+export const TEXT_COLUMNS: Record<EmbeddingName, readonly string[]> = {
+  entity_title: ['title'],
+  entity_description: ['title', 'description'],
+  relationship_description: ['description'],
+  document_text: ['text'],
+  text_unit_text: ['text'],
+  community_title: ['title'],
+  community_summary: ['summary'],
+  community_full_content: ['full_content'],
+}
+
 export function embeddingTexts(source: EmbeddingSourceRows): TextToEmbed[] {
   const text = TEXT_OF[source.name]
   return source.rows.map((r) => ({ id: r.id, text: text(r) }))

@@ -18,9 +18,16 @@ import {
 } from '../../model/embeddings.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
+import { pickColumns, type TableSchema } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { openVectorStore, type VectorStore } from '../../storage/vector-store.js'
-import { embedTexts, embeddingTexts, type EmbeddedRow, type EmbeddingSourceRows } from '../operations/embed-text.js'
+import {
+  embedTexts,
+  embeddingTexts,
+  TEXT_COLUMNS,
+  type EmbeddedRow,
+  type EmbeddingSourceRows,
+} from '../operations/embed-text.js'
 import { embeddingsUsage } from '../operations/estimate-usage.js'
 import { embedReusing, embeddingIdentity } from '../operations/reuse-embeddings.js'
 import { defineWorkflow, type WorkflowContext } from '../workflow.js'
@@ -41,9 +48,12 @@ export const EMBEDDING_SOURCES = {
 } as const satisfies Record<EmbeddingName, unknown>
 
 async function readSource(ctx: WorkflowContext, name: EmbeddingName): Promise<EmbeddingSourceRows | undefined> {
-  const schema = EMBEDDING_SOURCES[name]
+  const schema: TableSchema = EMBEDDING_SOURCES[name]
   if (!(await ctx.tables.has(schema.name))) return undefined
-  return { name, rows: await ctx.tables.read(schema) }
+  // Only the columns the text comes from: the text-unit and entity rows' id lists are not decoded.
+  const rows = await ctx.tables.read(pickColumns(schema, ['id', ...TEXT_COLUMNS[name]]))
+  // Every source table declares `id` a non-null string; the picked schema's type no longer says which.
+  return { name, rows: rows as unknown as EmbeddingSourceRows['rows'] }
 }
 
 function embeddingName(name: string): EmbeddingName {

@@ -38,6 +38,8 @@ export interface FakeLlmOptions {
   maxEmbeddingInputs?: number
   /** The reply to a request over maxEmbeddingInputs (default 413): e.g. llama.cpp's 500 "input is too large". */
   overCapacityReply?: { status: number; message: string }
+  /** Refuse `encoding_format: base64` with a 400, as servers that only write JSON floats do. */
+  floatEmbeddingsOnly?: boolean
   /** Port to listen on (default 0: a free one). */
   port?: number
   /** A reasoning model's thinking, sent as the message's `reasoning_content` beside its content. */
@@ -306,8 +308,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       finish(over.status)
       return sendJson(h.res, over.status, { error: { message: over.message, type: 'invalid_request_error' } })
     }
-    const dimension = typeof h.body.dimensions === 'number' ? h.body.dimensions : (h.options.embeddingDimension ?? 1536)
     const base64 = h.body.encoding_format === 'base64'
+    if (base64 && h.options.floatEmbeddingsOnly === true) {
+      finish(400)
+      const message = "encoding_format: 'base64' is not supported, use 'float'"
+      return sendJson(h.res, 400, { error: { message, type: 'invalid_request_error' } })
+    }
+    const dimension = typeof h.body.dimensions === 'number' ? h.body.dimensions : (h.options.embeddingDimension ?? 1536)
     const data = texts.map((text, index) => {
       const vector = h.options.fixedEmbeddings?.[text] ?? embeddingFor(text, dimension)
       return { object: 'embedding', index, embedding: base64 ? encodeBase64(vector) : vector }
