@@ -12,6 +12,7 @@ import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { entityKey } from '../../src/text/entity-key.js'
 import { runCli } from '../support/cli.js'
 import { exactTables } from '../support/communities.js'
+import { indexedDemoCopy } from '../support/demo-index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
@@ -31,9 +32,7 @@ const titles = async (root: string) =>
 describe('entity resolution and curation, fast method, offline demo', () => {
   let root: string
   beforeAll(async () => {
-    root = await demoCopy()
-    const run = await runCli(['index', '--root', root], { env: OFFLINE })
-    expect(run.code, run.stderr).toBe(0)
+    root = await indexedDemoCopy()
   }, 300_000)
 
   it('a default index keeps no two entities with equal normalised names and none of the noise phrases; counts in stats.json', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
 import { communityShape, exactTables } from '../support/communities.js'
+import { indexedDemoCopy } from '../support/demo-index.js'
 import { lanceRowCounts } from '../support/index-files.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -25,9 +26,7 @@ async function demoCopy(): Promise<string> {
 describe('graphrag update, fast method, offline demo', () => {
   let root: string
   beforeAll(async () => {
-    root = await demoCopy()
-    const run = await runCli(['index', '--root', root], { env: OFFLINE })
-    expect(run.code, run.stderr).toBe(0)
+    root = await indexedDemoCopy()
   }, 300_000)
 
   it('add one document and edit another (cache deleted): the tables equal a full index of the same inputs', async () => {
