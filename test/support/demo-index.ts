@@ -5,7 +5,7 @@
  * test/e2e/offline-demo.test.ts's subject.
  */
 import { existsSync } from 'node:fs'
-import { cp, mkdtemp, rename, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runIndex } from '../../src/index/run/runner.js'
@@ -21,22 +21,42 @@ async function runDir(): Promise<string> {
   return fallbackDir
 }
 
-/** The template's folder, indexed: built by the first worker that asks; a worker that lost the race keeps the winner's. */
+/**
+ * The template's folder, indexed. Workers start their first files together: the one that makes the
+ * lock folder builds, the others wait for the template to appear (or for the lock to go: a builder
+ * that failed, whose error its own file reports; then they build it themselves).
+ */
 async function template(): Promise<string> {
   const dir = join(await runDir(), 'demo')
-  if (existsSync(dir)) return dir
+  const lock = `${dir}.lock`
+  while (!existsSync(dir)) {
+    const claimed = await mkdir(lock).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error
+        return false
+      },
+    )
+    if (claimed) {
+      try {
+        await build(dir)
+      } finally {
+        await rm(lock, { recursive: true, force: true })
+      }
+    } else await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return dir
+}
+
+/** Indexes a copy of fixtures/demo and moves it to `dir` whole (rename is atomic: readers see all or nothing). */
+async function build(dir: string): Promise<void> {
   const building = join(await mkdtemp(join(await runDir(), 'building-')), 'demo')
   await cp(join(PROJECT_ROOT, 'fixtures', 'demo'), building, { recursive: true })
   // A checkout where someone indexed fixtures/demo by hand holds its generated folders.
   for (const generated of ['output', 'cache', 'logs', '.output.run', 'update_output'])
     await rm(join(building, generated), { recursive: true, force: true })
   await runIndex({ root: building, env: {}, skipValidation: true })
-  // rename is atomic: a reader sees no template or a whole one.
-  await rename(building, dir).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error
-    await rm(building, { recursive: true, force: true })
-  })
-  return dir
+  await rename(building, dir)
 }
 
 /** A fresh copy of the indexed demo project (input, settings, output, cache), in a folder named `demo`. */
