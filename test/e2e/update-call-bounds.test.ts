@@ -69,13 +69,12 @@ describe('graphrag update: calls and reports of a one-document change on 20 docu
   it('add, edit and delete each stay within 10 % of a full index’s calls and 30 % of its reports; the add keeps the communities it did not reach', async () => {
     const cold = await project(ALL)
     let from = llm.requests.length
-    const full = await runCli(['index', '--root', cold, '--skip-validation'])
-    expect(full.code, full.stderr).toBe(0)
+    // Both indexes in process: the updates below are the CLI runs under test.
+    await runIndex({ root: cold, skipValidation: true })
     const fullCalls = chatCallsSince(from).length
 
     const root = await project(ALL.slice(0, 19))
-    const first = await runCli(['index', '--root', root, '--skip-validation'])
-    expect(first.code, first.stderr).toBe(0)
+    await runIndex({ root, skipValidation: true })
     const edited = readFileSync(join(CORPUS, ALL[4]!), 'utf8')
     const changes: Array<[string, () => Promise<void>]> = [
       ['add', () => writeFile(join(root, 'input', ALL[19]!), readFileSync(join(CORPUS, ALL[19]!), 'utf8'))],
