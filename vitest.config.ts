@@ -20,5 +20,7 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     // End-to-end and server files first, so the longest files do not start last (see the file).
     sequence: { sequencer: HeavyFirstSequencer },
+    // A folder per run (GRAPHRAG_TEST_RUN_DIR) where workers share one build of what many files start from.
+    globalSetup: ['./test/support/run-dir.ts'],
   },
 })

@@ -11,6 +11,7 @@ import { runCli, type CliResult } from '../support/cli.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
 import { chunkGraphUnits } from '../support/fake-llm/responders.js'
+import { runQueryInProcess } from '../support/query-command.js'
 import { testdir } from '../support/testdir.js'
 
 const DUCKDB_TYPE = { string: 'VARCHAR', double: 'DOUBLE' } as Record<string, string>
@@ -179,9 +180,9 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     const [{ text }] = await duckQuery(
       `SELECT text FROM read_parquet('${out('text_units.parquet')}') WHERE human_readable_id = 5`,
     )
-    for (const flags of [[], ['--streaming']]) {
-      const run = await runCli(['query', String(text), '--root', root, '--method', 'graph', ...flags])
-      expect(run.code, run.stderr).toBe(0)
+    // In process (the command the CLI runs; the --json case above goes through the CLI).
+    for (const streaming of [false, true]) {
+      const run = await runQueryInProcess(root, String(text), 'graph', { json: false, streaming })
       expect(run.stdout).toContain('[Data: Sources (')
       expect(run.stdout).toContain(
         'Sources reached through the chunk graph:\n- Source 4 ↳ related: "unit 5 builds on unit 4" (elaborates), from Source 5',
@@ -200,8 +201,7 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
         { role: 'assistant', content: 'From the settings page.' },
       ]),
     )
-    const run = await runCli(['query', 'And then?', '--root', root, '--method', 'graph', '--history', history])
-    expect(run.code, run.stderr).toBe(0)
+    await runQueryInProcess(root, 'And then?', 'graph', { json: false, history })
     const last = fake.requests.filter((r) => r.kind === 'basic_search').at(-1)
     expect(last).toBeDefined()
     const system = (last!.body as { messages: Array<{ content: string }> }).messages[0]!.content
@@ -216,17 +216,15 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
     )
     const copy = join(await testdir({}), 'output')
     await cp(join(root, 'output'), copy, { recursive: true })
-    const ask = () => runCli(['query', String(text), '--root', root, '--data', copy, '--method', 'graph', '--json'])
+    const ask = () => runQueryInProcess(root, String(text), 'graph', { data: copy })
     await rm(join(copy, 'chunk_edges.parquet'))
     const missing = await ask()
-    expect(missing.code, missing.stderr).toBe(0)
     expect(missing.stderr).toContain('graphrag: warning: the index has no chunk_edges table')
     const parsed = JSON.parse(missing.stdout) as { warnings: string[]; context: { sources: Array<{ id: number }> } }
     expect(parsed.context.sources.map((s) => s.id)).toEqual([5])
     expect(parsed.warnings).toHaveLength(1)
     await writeFile(join(copy, 'chunk_edges.parquet'), 'not a parquet file')
     const unreadable = await ask()
-    expect(unreadable.code, unreadable.stderr).toBe(0)
     expect(unreadable.stderr).toMatch(/graphrag: warning: cannot read .*chunk_edges\.parquet/)
     expect(
       (JSON.parse(unreadable.stdout) as { context: { sources: Array<{ id: number }> } }).context.sources.map(

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runIndex } from '../../src/index/run/runner.js'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, type FakeLlm, startFakeLlm } from '../support/fake-llm/index.js'
 import { spawnCli } from '../support/index-files.js'
@@ -44,8 +45,8 @@ async function project(): Promise<string> {
 describe('SIGINT during update, a model call on the wire', () => {
   it('waits for the call, exits 130 with the previous index intact and the run marked interrupted; a re-run finishes from the cache', async () => {
     const root = await project()
-    const base = await runCli(['index', '--root', root, '--method', 'standard', '--skip-validation'])
-    expect(base.code, base.stderr).toBe(0)
+    // In process: the update below is the CLI run under test.
+    await runIndex({ root, method: 'standard', skipValidation: true })
     const published = await readFile(join(root, 'output', 'stats.json'), 'utf8')
     await writeFile(join(root, 'input', 'c.txt'), 'Ada Quill kept the lighthouse on Tern Rocks for forty years.\n')
     await writeFile(join(root, 'input', 'd.txt'), 'Brother Aldo rang the chapel bell of Harrowmere at dawn.\n')

@@ -11,6 +11,7 @@ import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readFile, writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runIndex } from '../../src/index/run/runner.js'
 import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
 import { pullGeneration, readPointer } from '../../src/storage/object/generations.js'
 import type { ObjectStore } from '../../src/storage/object/object-store.js'
@@ -57,7 +58,8 @@ const HARBOUR_EDITED = 'Captain Olsen rang the Fog Bell at Kettle Harbour twice 
 beforeAll(async () => {
   ;[llm, azurite, s3] = await Promise.all([startFakeLlm({ embeddingDimension: 8 }), startAzurite(), startS3Server()])
   const root = await testdir({ 'settings.yaml': settingsYaml(''), ...inputs() })
-  expect((await runCli(['index', '--root', root, '--skip-validation'])).code).toBe(0)
+  // The local-folder reference, in process: the object-store runs below are the CLI under test.
+  await runIndex({ root, skipValidation: true })
   local = {
     tables: await comparableTables(join(root, 'output')),
     vectors: await lanceRowCounts(join(root, 'output', 'lancedb')),

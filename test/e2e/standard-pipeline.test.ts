@@ -11,6 +11,7 @@ import {
   RELATIONSHIPS,
   TEXT_UNITS,
 } from '../../src/model/index.js'
+import type { SearchMethod } from '../../src/query/index.js'
 import { decodeParquet } from '../../src/storage/parquet.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import {
@@ -22,6 +23,7 @@ import {
 } from '../support/fake-llm/index.js'
 import { EXACT_TITLES } from '../support/exact-titles.js'
 import { runCli, type CliResult } from '../support/cli.js'
+import { runQueryInProcess } from '../support/query-command.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import {
@@ -195,9 +197,15 @@ describeShared('standard method end to end (Christmas Carol, replayed LLM answer
   })
 
   it('answers with all four query methods over the index it built', async () => {
-    for (const method of ['local', 'global', 'drift', 'basic']) {
+    const question = 'Who is Ebenezer Scrooge?'
+    // The first through the CLI; the others in process (the same command, without a CLI start each).
+    const ask = async (method: SearchMethod): Promise<CliResult> =>
+      method === 'local'
+        ? runCli(['query', question, '--root', root, '--method', method, '--json'])
+        : { code: 0, ...(await runQueryInProcess(root, question, method)) }
+    for (const method of ['local', 'global', 'drift', 'basic'] as const) {
       const before = fake.requests.length
-      const run = await runCli(['query', 'Who is Ebenezer Scrooge?', '--root', root, '--method', method, '--json'])
+      const run = await ask(method)
       expect(run.code, `${method}: ${run.stderr}`).toBe(0)
       const answer = JSON.parse(run.stdout) as {
         method: string

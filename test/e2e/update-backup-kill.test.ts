@@ -7,9 +7,9 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { runIndex } from '../../src/index/run/runner.js'
 import { readPointer } from '../../src/storage/object/generations.js'
 import { remoteLocation } from '../../src/storage/object/remote.js'
-import { runCli } from '../support/cli.js'
 import { spawnCli } from '../support/index-files.js'
 import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
 import { offlineFastSettingsYaml } from '../support/fast-settings.js'
@@ -30,8 +30,8 @@ describe('update killed right after it publishes', () => {
       'input/a.txt': 'Captain Elsa Marr sailed the Windward from Harrowmere to the northern isles in the spring.\n',
       'input/b.txt': 'The harbour master of Harrowmere, Tobias Venn, kept a log of every ship that came in.\n',
     })
-    const first = await runCli(['index', '--root', root, '--skip-validation'])
-    expect(first.code, first.stderr).toBe(0)
+    // In process: the update below is the CLI run under test.
+    await runIndex({ root, skipValidation: true })
     const spec = {
       ...NO_REMOTE_KEYS,
       type: 'blob',

@@ -3,8 +3,6 @@
  * (commas, quotes, newlines, markup, a control character), two community levels with reports,
  * an entity in no community, and parallel relationships.
  */
-import { cp, rm } from 'node:fs/promises'
-import { join } from 'node:path'
 import {
   COMMUNITIES,
   COMMUNITY_REPORTS,
@@ -16,8 +14,6 @@ import {
   type RelationshipRow,
 } from '../../src/model/index.js'
 import { ParquetTableStore } from '../../src/storage/index.js'
-import { runCli } from '../support/cli.js'
-import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
 export const NASTY = 'Keeps the "North Light", <b>lamps</b> & logs;\nsecond line, with commas\u0001.'
@@ -121,15 +117,4 @@ export async function handMadeIndex(): Promise<string> {
   await store.write(COMMUNITIES, COMMUNITY_ROWS)
   await store.write(COMMUNITY_REPORTS, REPORT_ROWS)
   return dir
-}
-
-/** Indexes a temporary copy of fixtures/demo with the built CLI (offline, ~3 s) and returns its root. */
-export async function demoIndex(): Promise<string> {
-  // Named demo: the page title shows the project's folder name.
-  const root = join(await testdir(), 'demo')
-  await cp(join(PROJECT_ROOT, 'fixtures', 'demo'), root, { recursive: true })
-  for (const generated of ['output', 'cache', 'logs']) await rm(join(root, generated), { recursive: true, force: true })
-  const result = await runCli(['index', '--root', root])
-  if (result.code !== 0) throw new Error(`indexing the demo failed:\n${result.stderr}`)
-  return root
 }

@@ -9,7 +9,8 @@ import { ParquetTableStore } from '../../src/storage/index.js'
 import { describeBrowser, launchBrowser, type Browser } from '../support/browser.js'
 import { runCli } from '../support/cli.js'
 import { PROJECT_ROOT } from '../support/shared.js'
-import { demoIndex, handMadeIndex } from './fixture.js'
+import { indexedDemoCopy } from '../support/demo-index.js'
+import { handMadeIndex } from './fixture.js'
 
 // GRAPHRAG_UPDATE_DOCS=1 refreshes the README's picture from this test's screenshot.
 const DOCS_PICTURE = join(PROJECT_ROOT, 'docs', 'export-demo.png')
@@ -19,7 +20,7 @@ describeBrowser('graph.html in headless Chromium', () => {
   let demo: string
   let demoHtml: string
   beforeAll(async () => {
-    demo = await demoIndex()
+    demo = await indexedDemoCopy()
     const exported = await runCli(['export', '--root', demo])
     expect(exported.code, exported.stderr).toBe(0)
     demoHtml = join(demo, 'output', 'export', 'graph.html')

@@ -9,12 +9,12 @@ import { runIndex } from '../../src/index/run/runner.js'
 import { ENTITIES } from '../../src/model/index.js'
 import { startServer, type RunningServer } from '../../src/server/start.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
-import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { RELATIONSHIPS } from '../../src/model/index.js'
 import { exactTables } from '../support/communities.js'
+import { indexedDemoCopy } from '../support/demo-index.js'
 import { readSse } from './sse.js'
 
 const TOKEN = 'curation-test-token'
@@ -34,10 +34,7 @@ describe('graph curation routes (real server, offline demo index)', () => {
     })
 
   beforeAll(async () => {
-    root = await testdir({})
-    await cp(join(PROJECT_ROOT, 'fixtures', 'demo', 'settings.yaml'), join(root, 'settings.yaml'))
-    await cp(join(PROJECT_ROOT, 'fixtures', 'demo', 'input'), join(root, 'input'), { recursive: true })
-    await runIndex({ root, env: {}, skipValidation: true })
+    root = await indexedDemoCopy()
     server = await startServer({ root, port: 0, env: {}, token: TOKEN })
   }, 120_000)
   afterAll(async () => server?.close())

@@ -3,11 +3,10 @@
  * the eval tests, optionally with a judge on a fake server: `eval.judge_model_id: judge` (lazy search
  * answers with it too).
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { runIndex } from '../../src/index/run/runner.js'
+import { indexedDemoCopy } from './demo-index.js'
 import { PROJECT_ROOT } from './shared.js'
-import { testdir } from './testdir.js'
 
 const DEMO = join(PROJECT_ROOT, 'fixtures', 'demo')
 
@@ -38,13 +37,12 @@ function judgeSettingsYaml(baseUrl: string, maxRetries = 1): string {
  * the judge reads every answer many times over.
  */
 export async function indexedDemo(judge?: string): Promise<string> {
-  const root = await testdir()
-  cpSync(join(DEMO, 'input'), join(root, 'input'), { recursive: true })
+  // The index is the demo's own (these settings change only the searches): a copy of the run's one.
+  const root = await indexedDemoCopy()
   const settings = readFileSync(join(DEMO, 'settings.yaml'), 'utf8')
   const judged = (
     judge === undefined ? settings : settings.replace('completion_models: {}\n', judgeSettingsYaml(judge))
   ).replace(/^((?:local|basic|graph|hybrid)_search):\n/gm, '$1:\n  max_context_tokens: 1500\n')
   writeFileSync(join(root, 'settings.yaml'), judged)
-  await runIndex({ root })
   return root
 }
