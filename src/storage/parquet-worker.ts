@@ -17,7 +17,14 @@ const MODULE = createRequire(import.meta.url).resolve('parquet-wasm/node')
 type Task =
   | { kind: 'encode'; ipc: ArrayBuffer; compression: 'SNAPPY' }
   | { kind: 'encode-batches'; compression: 'SNAPPY' }
-  | { kind: 'decode'; source: string | Blob; options: { batchSize: number; columns: string[] } }
+  | { kind: 'decode'; source: string | Blob; options: DecodeOptions }
+
+/** What to read: `rowCount` rows (the file's) of `columns`, `batchSize` at a time. */
+interface DecodeOptions {
+  batchSize: number
+  columns: string[]
+  rowCount: number
+}
 
 type Reply = { bytes: Uint8Array } | { ipc: Uint8Array } | { done: true } | { next: true } | { error: string }
 
@@ -40,9 +47,10 @@ async function run(task) {
   if (task.kind === 'encode-batches') return encodeBatches(task)
   const blob = typeof task.source === 'string' ? await require('node:fs').openAsBlob(task.source) : task.source
   const reader = await pq.ParquetFile.fromFile(blob)
-  const stream = await reader.stream(task.options)
-  for await (const batch of stream) {
-    const ipc = batch.intoIPCStream()
+  // Batch by batch (offset and limit): reader.stream decodes a whole row group ahead (parquet.ts).
+  const { batchSize, columns, rowCount } = task.options
+  for (let offset = 0; offset < rowCount; offset += batchSize) {
+    const ipc = (await reader.read({ offset, limit: batchSize, batchSize, columns })).intoIPCStream()
     const asked = new Promise((next) => parentPort.once('message', next))
     parentPort.postMessage({ ipc }, [ipc.buffer])
     await asked
@@ -171,10 +179,7 @@ export async function encodeBatchesOnWorker(batches: Iterable<Uint8Array>): Prom
  * thread) on a worker, yielding each record batch of at most `batchSize` rows of `columns` as an
  * Arrow IPC stream.
  */
-export async function* decodeOnWorker(
-  source: string | Blob,
-  options: { batchSize: number; columns: string[] },
-): AsyncGenerator<Uint8Array> {
+export async function* decodeOnWorker(source: string | Blob, options: DecodeOptions): AsyncGenerator<Uint8Array> {
   const worker = new TaskWorker({ kind: 'decode', source, options }, [])
   try {
     for (;;) {
