@@ -35,9 +35,17 @@ type Reply = { bytes: Uint8Array } | { ipc: Uint8Array } | { done: true } | { ne
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const pq = require(workerData.module)
+// The IPC stream is garbage once parquet-wasm has its copy: freed now, as release-buffers.ts does on the main thread.
+function releaseNow(buffer) {
+  const { port1, port2 } = new (require('node:worker_threads').MessageChannel)()
+  port1.postMessage(null, [buffer])
+  port1.close()
+  port2.close()
+}
 async function run(task) {
   if (task.kind === 'encode') {
     const table = pq.Table.fromIPCStream(new Uint8Array(task.ipc))
+    releaseNow(task.ipc)
     task.ipc = null
     const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression[task.compression]).build()
     const bytes = pq.writeParquet(table, props)
@@ -69,6 +77,7 @@ async function encodeBatches(task) {
       const message = await next()
       if (message.ipc === undefined) return controller.close()
       const table = pq.Table.fromIPCStream(new Uint8Array(message.ipc))
+      releaseNow(message.ipc)
       for (const batch of table.recordBatches()) controller.enqueue(batch)
       table.free()
     },

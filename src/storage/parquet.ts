@@ -9,6 +9,7 @@ import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
 import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
+import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
 
 /**
@@ -64,14 +65,16 @@ function writeArrowStream(ipc: Uint8Array): Uint8Array {
   return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), props)
 }
 
-/** The rows as an Arrow IPC stream (the Arrow vectors themselves are garbage once it is built). */
+/** The rows as an Arrow IPC stream; the Arrow columns it was made of are freed at once (release-buffers.ts). */
 function arrowStream<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Uint8Array {
   const columns: Record<string, ReturnType<typeof buildVector>> = {}
   for (const col of schema.columns) {
     const values = rows.map((row) => (row as Record<string, unknown>)[col.name])
     columns[col.name] = buildVector(col.kind, values)
   }
-  return tableToIPC(new Table(columns), 'stream')
+  const ipc = tableToIPC(new Table(columns), 'stream')
+  releaseNow(columnBuffers(Object.values(columns), ipc.buffer))
+  return ipc
 }
 
 /** The rows as one Arrow IPC stream per `size` rows, each made when asked for. */
