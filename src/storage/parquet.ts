@@ -8,6 +8,7 @@ import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
+import { arrowStreamByColumn } from './arrow-stream.js'
 import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
 import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
@@ -65,8 +66,13 @@ function writeArrowStream(ipc: Uint8Array): Uint8Array {
   return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), props)
 }
 
-/** The rows as an Arrow IPC stream; the Arrow columns it was made of are freed at once (release-buffers.ts). */
+/**
+ * The rows as an Arrow IPC stream: written a column at a time where the columns allow (arrow-stream.ts),
+ * else from Arrow vectors, freed at once once serialised (release-buffers.ts).
+ */
 function arrowStream<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Uint8Array {
+  const direct = arrowStreamByColumn(schema, rows)
+  if (direct !== undefined) return direct
   const columns: Record<string, ReturnType<typeof buildVector>> = {}
   for (const col of schema.columns) {
     const values = rows.map((row) => (row as Record<string, unknown>)[col.name])
