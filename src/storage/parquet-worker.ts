@@ -17,7 +17,14 @@ const MODULE = createRequire(import.meta.url).resolve('parquet-wasm/node')
 type Task =
   | { kind: 'encode'; ipc: ArrayBuffer; compression: 'SNAPPY' }
   | { kind: 'encode-batches'; compression: 'SNAPPY' }
-  | { kind: 'decode'; source: string | Blob; options: { batchSize: number; columns: string[] } }
+  | { kind: 'decode'; source: string | Blob; options: DecodeOptions }
+
+/** What to read: `rowCount` rows (the file's) of `columns`, `batchSize` at a time. */
+interface DecodeOptions {
+  batchSize: number
+  columns: string[]
+  rowCount: number
+}
 
 type Reply = { bytes: Uint8Array } | { ipc: Uint8Array } | { done: true } | { next: true } | { error: string }
 
@@ -28,9 +35,17 @@ type Reply = { bytes: Uint8Array } | { ipc: Uint8Array } | { done: true } | { ne
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const pq = require(workerData.module)
+// The IPC stream is garbage once parquet-wasm has its copy: freed now, as release-buffers.ts does on the main thread.
+function releaseNow(buffer) {
+  const { port1, port2 } = new (require('node:worker_threads').MessageChannel)()
+  port1.postMessage(null, [buffer])
+  port1.close()
+  port2.close()
+}
 async function run(task) {
   if (task.kind === 'encode') {
     const table = pq.Table.fromIPCStream(new Uint8Array(task.ipc))
+    releaseNow(task.ipc)
     task.ipc = null
     const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression[task.compression]).build()
     const bytes = pq.writeParquet(table, props)
@@ -40,9 +55,10 @@ async function run(task) {
   if (task.kind === 'encode-batches') return encodeBatches(task)
   const blob = typeof task.source === 'string' ? await require('node:fs').openAsBlob(task.source) : task.source
   const reader = await pq.ParquetFile.fromFile(blob)
-  const stream = await reader.stream(task.options)
-  for await (const batch of stream) {
-    const ipc = batch.intoIPCStream()
+  // Batch by batch (offset and limit): reader.stream decodes a whole row group ahead (parquet.ts).
+  const { batchSize, columns, rowCount } = task.options
+  for (let offset = 0; offset < rowCount; offset += batchSize) {
+    const ipc = (await reader.read({ offset, limit: batchSize, batchSize, columns })).intoIPCStream()
     const asked = new Promise((next) => parentPort.once('message', next))
     parentPort.postMessage({ ipc }, [ipc.buffer])
     await asked
@@ -61,6 +77,7 @@ async function encodeBatches(task) {
       const message = await next()
       if (message.ipc === undefined) return controller.close()
       const table = pq.Table.fromIPCStream(new Uint8Array(message.ipc))
+      releaseNow(message.ipc)
       for (const batch of table.recordBatches()) controller.enqueue(batch)
       table.free()
     },
@@ -171,10 +188,7 @@ export async function encodeBatchesOnWorker(batches: Iterable<Uint8Array>): Prom
  * thread) on a worker, yielding each record batch of at most `batchSize` rows of `columns` as an
  * Arrow IPC stream.
  */
-export async function* decodeOnWorker(
-  source: string | Blob,
-  options: { batchSize: number; columns: string[] },
-): AsyncGenerator<Uint8Array> {
+export async function* decodeOnWorker(source: string | Blob, options: DecodeOptions): AsyncGenerator<Uint8Array> {
   const worker = new TaskWorker({ kind: 'decode', source, options }, [])
   try {
     for (;;) {

@@ -8,7 +8,9 @@ import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
+import { arrowStreamByColumn } from './arrow-stream.js'
 import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
+import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
 
 /**
@@ -64,14 +66,21 @@ function writeArrowStream(ipc: Uint8Array): Uint8Array {
   return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), props)
 }
 
-/** The rows as an Arrow IPC stream (the Arrow vectors themselves are garbage once it is built). */
+/**
+ * The rows as an Arrow IPC stream: written a column at a time where the columns allow (arrow-stream.ts),
+ * else from Arrow vectors, freed at once once serialised (release-buffers.ts).
+ */
 function arrowStream<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Uint8Array {
+  const direct = arrowStreamByColumn(schema, rows)
+  if (direct !== undefined) return direct
   const columns: Record<string, ReturnType<typeof buildVector>> = {}
   for (const col of schema.columns) {
     const values = rows.map((row) => (row as Record<string, unknown>)[col.name])
     columns[col.name] = buildVector(col.kind, values)
   }
-  return tableToIPC(new Table(columns), 'stream')
+  const ipc = tableToIPC(new Table(columns), 'stream')
+  releaseNow(columnBuffers(Object.values(columns), ipc.buffer))
+  return ipc
 }
 
 /** The rows as one Arrow IPC stream per `size` rows, each made when asked for. */
@@ -148,22 +157,54 @@ export async function decodeParquetInBatches<S extends TableSchema>(
       const all = decodeParquet(schema, new Uint8Array(await blob.arrayBuffer()), file)
       return keep === undefined ? all : all.filter((_, i) => keep(i))
     }
-    const rowBytes = byteSize / rowCount
+    // The footer's sizes are of the encoded pages: a dictionary-encoded column (text-unit ids repeated
+    // over millions of relationships) decodes to a hundred times its size, so a few rows are decoded to see.
+    const encodedRowBytes = byteSize / rowCount
+    const probeRows = Math.min(PROBE_ROWS, rowCount, Math.floor(PROBE_BYTES / Math.max(1, encodedRowBytes)))
+    const rowBytes = Math.max(encodedRowBytes, probeRows === 0 ? 0 : await decodedRowBytes(reader, columns, probeRows))
     const batchSize = Math.max(1, Math.min(rowCount, Math.floor(BATCH_BYTES / Math.max(1, rowBytes))))
-    if (byteSize > workerAbove) {
+    const options = { batchSize, columns, rowCount }
+    if (rowBytes * rowCount > workerAbove) {
       close()
       const onWorker = source instanceof Uint8Array ? blob : source.path
-      for await (const ipc of decodeOnWorker(onWorker, { batchSize, columns })) add(ipc)
+      for await (const ipc of decodeOnWorker(onWorker, options)) add(ipc)
       return rows
     }
-    const stream = (await reader.stream({ batchSize, columns })) as ReadableStream<parquet.RecordBatch>
-    for await (const batch of stream) add(batch.intoIPCStream())
+    for await (const ipc of readBatches(reader, options)) add(ipc)
     return rows
   } catch (cause) {
     throw cause instanceof StorageError ? cause : unreadable(file, cause)
   } finally {
     close()
   }
+}
+
+/**
+ * Rows decoded to see what a row of the wanted columns takes in Arrow form: up to PROBE_ROWS, and no
+ * more than PROBE_BYTES of the file's pages (on the shared instance). Rows larger than that (long
+ * texts) are not probed: their pages, not dictionaries, are their size.
+ */
+const PROBE_ROWS = 1024
+const PROBE_BYTES = 64 * 1024
+
+/** Arrow IPC bytes per row of the first `limit` rows of `columns`. */
+async function decodedRowBytes(reader: parquet.ParquetFile, columns: string[], limit: number): Promise<number> {
+  const table = await reader.read({ batchSize: limit, limit, columns })
+  return table.intoIPCStream().byteLength / limit
+}
+
+/**
+ * The rows of `columns` as Arrow IPC streams of `batchSize` rows, each read by itself (offset and
+ * limit): ParquetFile.stream decodes a whole row group ahead of its reader, ~500 MB of WebAssembly
+ * memory for a million relationships with their text-unit ids, whatever the batch size. The worker
+ * (parquet-worker.ts) reads the same way.
+ */
+async function* readBatches(
+  reader: parquet.ParquetFile,
+  { batchSize, columns, rowCount }: { batchSize: number; columns: string[]; rowCount: number },
+): AsyncGenerator<Uint8Array> {
+  for (let offset = 0; offset < rowCount; offset += batchSize)
+    yield (await reader.read({ offset, limit: batchSize, batchSize, columns })).intoIPCStream()
 }
 
 /**

@@ -51,5 +51,5 @@ describe.skipIf(!process.env.GRAPHRAG_SLOW_TESTS)('tables of several row groups'
     expect(read[ROW_GROUP_ROWS]).toEqual(rows[ROW_GROUP_ROWS])
     // A null list reads back empty, as every list column does.
     expect(read[1009 * 1000]!.text_unit_ids).toEqual([])
-  }, 120_000)
+  }, 300_000)
 })
