@@ -26,7 +26,9 @@ export async function stableReports(
   previousBasis: PreviousBasis,
 ): Promise<StableReports> {
   const store = ctx.cache.child(ctx.settings.community_reports.model_instance_name).child(STABLE_PARTITION)
-  return { store, maps, stale: await staleReuse(ctx, current, previousBasis) }
+  const modelId = ctx.settings.community_reports.completion_model_id
+  const tokenizer = (modelId === null ? undefined : ctx.settings.completion_models[modelId]?.encoding_model) ?? null
+  return { store, maps, stale: await staleReuse(ctx, current, previousBasis), tokenizer }
 }
 
 async function staleReuse(
@@ -58,8 +60,10 @@ async function staleReuse(
  */
 export function reuseSummary(result: ReportRunResult, stable: StableReports): Record<string, number> {
   return {
-    reports_requested: result.attempted - (result.reused ?? 0) - (result.keptStale ?? 0),
+    reports_requested: result.attempted - (result.reused ?? 0) - (result.keptStale ?? 0) - (result.unchanged ?? 0),
     reused_renumbered: result.reused ?? 0,
+    // Replies replayed by fingerprint (unchanged-reports.ts): counted apart from the requests.
+    ...(result.unchanged === undefined ? {} : { reused_unchanged: result.unchanged }),
     ...(stable.stale === undefined
       ? {}
       : {
