@@ -227,7 +227,8 @@ describe('community reports replayed by fingerprint', () => {
   it('asks the model when the recorded outcome cannot be replayed (its canonical entry gone)', async () => {
     const store = new MemoryKeyValueStore()
     await run(graph(), store)
-    for (const key of await store.keys()) if (!key.startsWith('unchanged:') && !key.startsWith('anchor:')) await store.delete(key)
+    for (const key of await store.keys())
+      if (!key.startsWith('unchanged:') && !key.startsWith('anchor:')) await store.delete(key)
     const before = reportCalls()
     const result = await run(graph(), store)
     expect(reportCalls() - before).toBe(3)

@@ -86,7 +86,12 @@ export async function generateGraphReports(
   )
   const reports = new Map<number, string>()
   const pending = new Map<number, Promise<Outcome>>()
-  const deps = { ...services, countTokens, write: reportWriter(options, services), unchanged: unchangedReader(options, services) }
+  const deps = {
+    ...services,
+    countTokens,
+    write: reportWriter(options, services),
+    unchanged: unchangedReader(options, services),
+  }
   // Deepest first, so every child's promise exists before its parent's is made.
   for (const c of ordered) {
     const children = c.children.flatMap((id) => pending.get(id) ?? [])

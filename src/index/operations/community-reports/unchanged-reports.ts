@@ -53,7 +53,9 @@ export function reportFingerprint(
     hash.update(JSON.stringify(['r', r.human_readable_id, r.source, r.target, r.description, r.combined_degree]))
   for (const [subject, claims] of local.claims)
     for (const c of claims)
-      hash.update(JSON.stringify(['c', subject, c.id, c.human_readable_id, c.subject_id, c.type, c.status, c.description]))
+      hash.update(
+        JSON.stringify(['c', subject, c.id, c.human_readable_id, c.subject_id, c.type, c.status, c.description]),
+      )
   for (const s of subs) {
     // The identities its citations name: the canonical form (and so the reuse key) maps them.
     const named = s.fullContent === undefined ? null : (identityText(s.fullContent, maps) ?? null)
@@ -65,7 +67,11 @@ export function reportFingerprint(
 const entryKey = (fingerprint: string): string => `unchanged:${fingerprint}`
 
 /** Records what the full path worked out for the context of this fingerprint. */
-export async function recordUnchanged(stable: StableReports, fingerprint: string, entry: UnchangedEntry): Promise<void> {
+export async function recordUnchanged(
+  stable: StableReports,
+  fingerprint: string,
+  entry: UnchangedEntry,
+): Promise<void> {
   await stable.store.set(entryKey(fingerprint), JSON.stringify(entry))
 }
 
