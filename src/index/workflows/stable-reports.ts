@@ -6,7 +6,7 @@
  */
 import { COMMUNITIES } from '../../model/communities.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
-import { ENTITIES } from '../../model/entities.js'
+import { ENTITIES, type EntityRow } from '../../model/entities.js'
 import type { StableReports, StaleReuse } from '../operations/community-reports/report-reuse.js'
 import type { ReportRunResult } from '../operations/community-reports/request.js'
 import type { IdentityMaps } from '../operations/community-reports/stable-reuse.js'
@@ -16,8 +16,13 @@ import { previousRows } from './update-previous.js'
 
 const STABLE_PARTITION = 'community_report_contexts'
 
-/** What the workflow knows of the previous generation: its id maps, and the rows that lost content since. */
-export type PreviousBasis = () => Promise<{ maps: IdentityMaps; losing: Set<string> }>
+/**
+ * What the workflow knows of the previous generation: its id maps, and the rows that lost content
+ * since; given the previous entities, read once here (a large graph's entities take seconds to decode).
+ */
+export type PreviousBasis = (
+  previousEntities: readonly EntityRow[],
+) => Promise<{ maps: IdentityMaps; losing: Set<string> }>
 
 export async function stableReports(
   ctx: WorkflowContext,
@@ -40,7 +45,7 @@ async function staleReuse(
   const previous = ctx.previousTables
   if (previous === undefined || maxChange <= 0 || !(await previous.has(COMMUNITY_REPORTS.name))) return undefined
   const before = { entities: await previousRows(ctx, ENTITIES), communities: await previousRows(ctx, COMMUNITIES) }
-  const { maps, losing } = await previousBasis()
+  const { maps, losing } = await previousBasis(before.entities)
   const reports = storedReports(await previous.read(COMMUNITY_REPORTS), maps)
   const from = predecessors(before, current)
   return {
