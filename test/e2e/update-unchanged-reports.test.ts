@@ -20,7 +20,7 @@ import { testdir } from '../support/testdir.js'
 
 const CORPUS = join(PROJECT_ROOT, 'fixtures', 'update-corpus')
 const NAMES = readdirSync(CORPUS).sort()
-const [BASE, ADDED] = [NAMES.slice(0, 8), NAMES[8]!]
+const [BASE, ADDED, NEXT] = [NAMES.slice(0, 8), NAMES[8]!, NAMES[9]!]
 
 describe('graphrag update: reports of unchanged communities replayed by fingerprint', () => {
   let llm: FakeLlm
@@ -42,31 +42,38 @@ describe('graphrag update: reports of unchanged communities replayed by fingerpr
     for (const name of BASE) files[`input/${name}`] = readFileSync(join(CORPUS, name), 'utf8')
     const root = await testdir(files)
     await runIndex({ root, skipValidation: true })
-    await writeFile(join(root, 'input', ADDED), readFileSync(join(CORPUS, ADDED), 'utf8'))
     // The same index without the fingerprints: every context is built, as before they existed.
     const fullPath = await testdir({ 'settings.yaml': settings() })
     for (const part of ['input', 'output']) await cp(join(root, part), join(fullPath, part), { recursive: true })
     const replies = new ParquetTableStore(join(fullPath, 'output'))
-    const recorded = await replies.read(MODEL_REPLIES)
-    await replies.write(
-      MODEL_REPLIES,
-      recorded.filter((r) => !r.key.startsWith('unchanged:')),
-    )
-    expect((await replies.read(MODEL_REPLIES)).length).toBeLessThan(recorded.length)
+    const stripFingerprints = async () => {
+      const recorded = await replies.read(MODEL_REPLIES)
+      await replies.write(
+        MODEL_REPLIES,
+        recorded.filter((r) => !r.key.startsWith('unchanged:')),
+      )
+      expect((await replies.read(MODEL_REPLIES)).length).toBeLessThan(recorded.length)
+    }
 
-    const from = llm.requests.length
-    await runUpdate({ root, skipValidation: true, cache: false })
-    const calls = reportCallsSince(from)
-    const summary = await reportSummary(root)
-    expect(summary.reused_unchanged).toBeGreaterThan(0)
-    expect(summary.reports_requested).toBe(calls)
+    // Twice: the second update replays from the records the first carried into model_replies.
+    for (const added of [ADDED, NEXT]) {
+      await stripFingerprints()
+      for (const dir of [root, fullPath])
+        await writeFile(join(dir, 'input', added), readFileSync(join(CORPUS, added), 'utf8'))
+      const from = llm.requests.length
+      await runUpdate({ root, skipValidation: true, cache: false })
+      const calls = reportCallsSince(from)
+      const summary = await reportSummary(root)
+      expect(summary.reused_unchanged).toBeGreaterThan(0)
+      expect(summary.reports_requested).toBe(calls)
 
-    const fromFull = llm.requests.length
-    await runUpdate({ root: fullPath, skipValidation: true, cache: false })
-    expect(reportCallsSince(fromFull)).toBe(calls)
-    const full = await reportSummary(fullPath)
-    expect(full.reused_unchanged).toBeUndefined()
-    expect(full.reports_requested).toBe(calls + summary.reused_unchanged)
-    expect(await reports(root)).toEqual(await reports(fullPath))
-  }, 120_000)
+      const fromFull = llm.requests.length
+      await runUpdate({ root: fullPath, skipValidation: true, cache: false })
+      expect(reportCallsSince(fromFull)).toBe(calls)
+      const full = await reportSummary(fullPath)
+      expect(full.reused_unchanged).toBeUndefined()
+      expect(full.reports_requested).toBe(calls + summary.reused_unchanged)
+      expect(await reports(root)).toEqual(await reports(fullPath))
+    }
+  }, 180_000)
 })

@@ -94,8 +94,8 @@ export async function unchangedReport(
   let written: WrittenReport
   if (from === entry.origin) {
     // The full path asks the model again with this very prompt; its reply is the report recorded.
+    // It also writes the canonical entry again, with the value just read (and so recorded): no need.
     if (entry.content === undefined) return undefined
-    await stable.store.set(entry.key, value)
     written = { content: entry.content, reuse: 'none', unchanged: true }
   } else {
     const content = decodeReport(stored, stable.maps)
