@@ -10,7 +10,7 @@ import { ENTITIES, type EntityRow } from '../../model/entities.js'
 import type { StableReports, StaleReuse } from '../operations/community-reports/report-reuse.js'
 import type { ReportRunResult } from '../operations/community-reports/request.js'
 import type { IdentityMaps } from '../operations/community-reports/stable-reuse.js'
-import { type Membership, predecessors, storedReports } from '../operations/community-reports/stale-reuse.js'
+import { type Membership, predecessors, storedReportLookup } from '../operations/community-reports/stale-reuse.js'
 import type { WorkflowContext } from '../workflow.js'
 import { previousRows } from './update-previous.js'
 
@@ -46,13 +46,13 @@ async function staleReuse(
   if (previous === undefined || maxChange <= 0 || !(await previous.has(COMMUNITY_REPORTS.name))) return undefined
   const before = { entities: await previousRows(ctx, ENTITIES), communities: await previousRows(ctx, COMMUNITIES) }
   const { maps, losing } = await previousBasis(before.entities)
-  const reports = storedReports(await previous.read(COMMUNITY_REPORTS), maps)
+  const storedOf = storedReportLookup(await previous.read(COMMUNITY_REPORTS), maps)
   const from = predecessors(before, current)
   return {
     maxChange,
     previous: (community) => {
       const predecessor = from.get(community)
-      const stored = predecessor === undefined ? undefined : reports.get(predecessor)
+      const stored = predecessor === undefined ? undefined : storedOf(predecessor)
       return stored === undefined ? undefined : { stored, community: predecessor! }
     },
     losing,
