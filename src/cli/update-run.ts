@@ -59,13 +59,16 @@ export function describeReports(workflows: RunStatsFile['workflows']): string | 
   const calls = usage.reduce((n, u) => n + u.calls - u.cacheHits, 0)
   const answered = usage.reduce((n, u) => n + u.cacheHits, 0)
   const renumbered = count(made.reused_renumbered)
+  // Replies replayed by context fingerprint: neither asked of the model nor renumbered.
+  const unchanged = count(made.reused_unchanged)
   const reused = [
+    ...(unchanged > 0 ? [`${unchanged} of an unchanged context`] : []),
     ...(renumbered > 0 ? [`${renumbered} with renumbered citations`] : []),
     ...(kept > 0 ? [`${kept} kept with a context changed by at most ${made.max_kept_change}`] : []),
   ]
   return (
     `Reports: ${made.reports_requested} of ${update.reports} asked of the model (${calls} model call(s) made, ${answered} answered by earlier replies), ` +
-    `${renumbered + kept} reused${reused.length > 0 ? ` (${reused.join(', ')})` : ''}; ` +
+    `${unchanged + renumbered + kept} reused${reused.length > 0 ? ` (${reused.join(', ')})` : ''}; ` +
     `${update.reports_regenerated} read differently from the previous index's`
   )
 }

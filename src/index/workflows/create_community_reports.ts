@@ -65,17 +65,22 @@ export const createCommunityReports = defineWorkflow({
     }
     const input = { entities, relationships, communities, claims }
     const current = { entities, relationships, claims, communities }
-    const stable = await stableReports(ctx, tableIdentityMaps(entities, relationships, claims), current, async () => {
-      const before = {
-        entities: await previousRows(ctx, ENTITIES),
-        relationships: await previousRows(ctx, RELATIONSHIPS),
-        claims: claims === null ? null : await previousRows(ctx, COVARIATES),
-      }
-      return {
-        maps: tableIdentityMaps(before.entities, before.relationships, before.claims),
-        losing: rowsLosingContent(before, current),
-      }
-    })
+    const stable = await stableReports(
+      ctx,
+      tableIdentityMaps(entities, relationships, claims),
+      current,
+      async (previousEntities) => {
+        const before = {
+          entities: previousEntities,
+          relationships: await previousRows(ctx, RELATIONSHIPS),
+          claims: claims === null ? null : await previousRows(ctx, COVARIATES),
+        }
+        return {
+          maps: tableIdentityMaps(before.entities, before.relationships, before.claims),
+          losing: rowsLosingContent(before, current),
+        }
+      },
+    )
     const result = await generateGraphReports(input, options, {
       chat,
       signal: ctx.signal,

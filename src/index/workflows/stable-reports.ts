@@ -6,18 +6,23 @@
  */
 import { COMMUNITIES } from '../../model/communities.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
-import { ENTITIES } from '../../model/entities.js'
+import { ENTITIES, type EntityRow } from '../../model/entities.js'
 import type { StableReports, StaleReuse } from '../operations/community-reports/report-reuse.js'
 import type { ReportRunResult } from '../operations/community-reports/request.js'
 import type { IdentityMaps } from '../operations/community-reports/stable-reuse.js'
-import { type Membership, predecessors, storedReports } from '../operations/community-reports/stale-reuse.js'
+import { type Membership, predecessors, storedReportLookup } from '../operations/community-reports/stale-reuse.js'
 import type { WorkflowContext } from '../workflow.js'
 import { previousRows } from './update-previous.js'
 
 const STABLE_PARTITION = 'community_report_contexts'
 
-/** What the workflow knows of the previous generation: its id maps, and the rows that lost content since. */
-export type PreviousBasis = () => Promise<{ maps: IdentityMaps; losing: Set<string> }>
+/**
+ * What the workflow knows of the previous generation: its id maps, and the rows that lost content
+ * since; given the previous entities, read once here (a large graph's entities take seconds to decode).
+ */
+export type PreviousBasis = (
+  previousEntities: readonly EntityRow[],
+) => Promise<{ maps: IdentityMaps; losing: Set<string> }>
 
 export async function stableReports(
   ctx: WorkflowContext,
@@ -26,7 +31,9 @@ export async function stableReports(
   previousBasis: PreviousBasis,
 ): Promise<StableReports> {
   const store = ctx.cache.child(ctx.settings.community_reports.model_instance_name).child(STABLE_PARTITION)
-  return { store, maps, stale: await staleReuse(ctx, current, previousBasis) }
+  const modelId = ctx.settings.community_reports.completion_model_id
+  const tokenizer = (modelId === null ? undefined : ctx.settings.completion_models[modelId]?.encoding_model) ?? null
+  return { store, maps, stale: await staleReuse(ctx, current, previousBasis), tokenizer }
 }
 
 async function staleReuse(
@@ -38,14 +45,14 @@ async function staleReuse(
   const previous = ctx.previousTables
   if (previous === undefined || maxChange <= 0 || !(await previous.has(COMMUNITY_REPORTS.name))) return undefined
   const before = { entities: await previousRows(ctx, ENTITIES), communities: await previousRows(ctx, COMMUNITIES) }
-  const { maps, losing } = await previousBasis()
-  const reports = storedReports(await previous.read(COMMUNITY_REPORTS), maps)
+  const { maps, losing } = await previousBasis(before.entities)
+  const storedOf = storedReportLookup(await previous.read(COMMUNITY_REPORTS), maps)
   const from = predecessors(before, current)
   return {
     maxChange,
     previous: (community) => {
       const predecessor = from.get(community)
-      const stored = predecessor === undefined ? undefined : reports.get(predecessor)
+      const stored = predecessor === undefined ? undefined : storedOf(predecessor)
       return stored === undefined ? undefined : { stored, community: predecessor! }
     },
     losing,
@@ -58,8 +65,10 @@ async function staleReuse(
  */
 export function reuseSummary(result: ReportRunResult, stable: StableReports): Record<string, number> {
   return {
-    reports_requested: result.attempted - (result.reused ?? 0) - (result.keptStale ?? 0),
+    reports_requested: result.attempted - (result.reused ?? 0) - (result.keptStale ?? 0) - (result.unchanged ?? 0),
     reused_renumbered: result.reused ?? 0,
+    // Replies replayed by fingerprint (unchanged-reports.ts): counted apart from the requests.
+    ...(result.unchanged === undefined ? {} : { reused_unchanged: result.unchanged }),
     ...(stable.stale === undefined
       ? {}
       : {

@@ -13,7 +13,7 @@ import type { ChatModel } from '../../../llm/types.js'
 import type { CommunityRow } from '../../../model/communities.js'
 import { buildLocalContexts, type ContextInput, type LocalContext } from './context.js'
 import type { CountTokens } from './context-render.js'
-import { renderFullContent, type CommunityReportDraft } from './render.js'
+import { renderFullContent, type CommunityReportDraft, type ReportContent } from './render.js'
 import {
   countReuse,
   type ReportContext,
@@ -24,6 +24,30 @@ import {
 } from './report-reuse.js'
 import type { ReportFailure, ReportRunResult } from './request.js'
 import { buildCommunityContext, type SubCommunity } from './substitution.js'
+import { reportBasis } from './stale-reuse.js'
+import { fingerprintBasis, reportFingerprint, unchangedReport } from './unchanged-reports.js'
+
+/** Fingerprints contexts and replays the recorded outcome of an unchanged one; undefined without a store. */
+type UnchangedReader =
+  | {
+      fingerprint: (local: LocalContext, subs: readonly SubCommunity[]) => string
+      replay: (fingerprint: string, community: CommunityRow) => Promise<WrittenReport | undefined>
+    }
+  | undefined
+
+function unchangedReader(options: GraphReportOptions, services: GraphReportServices): UnchangedReader {
+  const stable = services.stable
+  if (stable === undefined) return undefined
+  const runBasis = fingerprintBasis(
+    reportBasis(options.prompt, options.maxReportLength, services.chat.model),
+    options.maxInputLength,
+    stable.tokenizer ?? null,
+  )
+  return {
+    fingerprint: (local, subs) => reportFingerprint(local, subs, stable.maps, runBasis),
+    replay: (fingerprint, community) => unchangedReport(stable, fingerprint, community.community),
+  }
+}
 
 export interface GraphReportOptions {
   /** The prompt template with {input_text} and {max_report_length}. */
@@ -62,7 +86,12 @@ export async function generateGraphReports(
   )
   const reports = new Map<number, string>()
   const pending = new Map<number, Promise<Outcome>>()
-  const deps = { ...services, countTokens, write: reportWriter(options, services) }
+  const deps = {
+    ...services,
+    countTokens,
+    write: reportWriter(options, services),
+    unchanged: unchangedReader(options, services),
+  }
   // Deepest first, so every child's promise exists before its parent's is made.
   for (const c of ordered) {
     const children = c.children.flatMap((id) => pending.get(id) ?? [])
@@ -101,7 +130,7 @@ function subCommunities(
 }
 
 type Outcome =
-  | { kind: 'report'; draft: CommunityReportDraft; reuse: Reuse; change?: number }
+  | { kind: 'report'; draft: CommunityReportDraft; reuse: Reuse; change?: number; unchanged?: boolean }
   | { kind: 'failed'; failure: ReportFailure }
   | { kind: 'empty' }
 
@@ -112,22 +141,22 @@ async function reportOne(
   options: GraphReportOptions,
   services: GraphReportServices & {
     countTokens: CountTokens
-    write: (community: number, context: ReportContext) => Promise<WrittenReport>
+    write: (community: number, context: ReportContext, fingerprint?: string) => Promise<WrittenReport>
+    unchanged: UnchangedReader
   },
 ): Promise<Outcome> {
   // Yield first: contexts are built one per macrotask, so requests go out while others are built.
   await new Promise<void>((resolve) => setImmediate(resolve))
   const local = locals.get(community.community)!
-  const context = buildCommunityContext(local, subs, options.maxInputLength, services.countTokens)
+  const draft = (content: ReportContent) => ({ community: community.community, level: community.level, ...content })
   try {
+    const fingerprint = services.unchanged?.fingerprint(local, subs)
+    const replayed = fingerprint === undefined ? undefined : await services.unchanged!.replay(fingerprint, community)
+    if (replayed !== undefined) return { kind: 'report', draft: draft(replayed.content), ...replayed }
+    const context = buildCommunityContext(local, subs, options.maxInputLength, services.countTokens)
     if (context.text === '') return { kind: 'empty' }
-    const { content, reuse, change } = await services.write(community.community, context)
-    return {
-      kind: 'report',
-      draft: { community: community.community, level: community.level, ...content },
-      reuse,
-      change,
-    }
+    const { content, reuse, change } = await services.write(community.community, context, fingerprint)
+    return { kind: 'report', draft: draft(content), reuse, change }
   } catch (error) {
     if (!(error instanceof LlmError)) throw error
     return { kind: 'failed', failure: { community: community.community, reason: error.message, error } }

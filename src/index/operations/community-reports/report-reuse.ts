@@ -18,6 +18,7 @@ import {
   type IdentityMaps,
   type StoredReport,
 } from './stable-reuse.js'
+import { recordUnchanged } from './unchanged-reports.js'
 import { anchorKey, anchorOf, legacyAnchorKey, type ReportAnchor, reportBasis, staleDecision } from './stale-reuse.js'
 
 /** Where reports are recorded by canonical context, and how ids map to identities in this generation. */
@@ -26,6 +27,8 @@ export interface StableReports {
   maps: IdentityMaps
   /** In an update: keep a changed community's previous report when stale-reuse.ts allows it. */
   stale?: StaleReuse
+  /** The chat model's encoding_model setting (null: chosen from the model): contexts are trimmed by its counts. */
+  tokenizer?: string | null
 }
 
 export interface StaleReuse {
@@ -53,13 +56,15 @@ export interface WrittenReport {
   reuse: Reuse
   /** For a report kept stale: how far its context moved (Jaccard distance of rows). */
   change?: number
+  /** Replayed from its context's fingerprint, the context not built (unchanged-reports.ts). */
+  unchanged?: boolean
 }
 
 /** Binds the prompt, word limit and model once per run: what every report of the run is written with. */
 export function reportWriter(options: ReportRequestOptions, writer: ReportWriter) {
   const basis = reportBasis(options.prompt, options.maxReportLength, writer.chat.model)
-  return (community: number, context: ReportContext): Promise<WrittenReport> =>
-    writeReport(community, context, options, writer, basis)
+  return (community: number, context: ReportContext, fingerprint?: string): Promise<WrittenReport> =>
+    writeReport(community, context, options, writer, basis, fingerprint)
 }
 
 /** What a report is written from: the context's prompt text and the rows it was rendered from. */
@@ -74,6 +79,7 @@ async function writeReport(
   options: ReportRequestOptions,
   writer: ReportWriter,
   basis: string,
+  fingerprint: string | undefined,
 ): Promise<WrittenReport> {
   const contextText = context.text
   const stable = writer.stable
@@ -84,10 +90,15 @@ async function writeReport(
   const key = canonicalKey(canonical.text, options.prompt, options.maxReportLength, writer.chat.model)
   const origin = createHash('sha256').update(contextText).digest('hex')
   const anchor = anchorOf(canonical.rows, basis)
+  const record = (content?: ReportContent) =>
+    fingerprint === undefined
+      ? undefined
+      : recordUnchanged(stable, fingerprint, { key, origin, anchor, ...(content === undefined ? {} : { content }) })
   const earlier = await keptReport(key, origin, stable)
   if (earlier !== undefined && earlier !== SAME_CONTEXT) {
     // The same canonical context: the rows this report stands on are the ones it was written from.
     await stable.store.set(anchorKey(earlier.stored, community), JSON.stringify(anchor))
+    await record()
     return { content: earlier.report, reuse: 'renumbered' }
   }
   // A context whose text is unchanged is answered by its own cache entry, never kept stale.
@@ -102,6 +113,7 @@ async function writeReport(
   if (stored !== undefined) {
     await stable.store.set(key, JSON.stringify({ ...stored, origin }))
     await stable.store.set(anchorKey(stored, community), JSON.stringify(anchor))
+    await record(content)
   }
   return { content, reuse: 'none' }
 }
@@ -152,7 +164,11 @@ async function staleReport(
 }
 
 /** Adds a written report's reuse to the run's counts. */
-export function countReuse(result: ReportRunResult, written: Pick<WrittenReport, 'reuse' | 'change'>): void {
+export function countReuse(
+  result: ReportRunResult,
+  written: Pick<WrittenReport, 'reuse' | 'change' | 'unchanged'>,
+): void {
+  if (written.unchanged === true && written.reuse === 'none') result.unchanged = (result.unchanged ?? 0) + 1
   if (written.reuse === 'renumbered') result.reused = (result.reused ?? 0) + 1
   if (written.reuse === 'stale') {
     result.keptStale = (result.keptStale ?? 0) + 1

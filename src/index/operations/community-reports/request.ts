@@ -43,6 +43,8 @@ export interface ReportRunResult {
   attempted: number
   /** Reports taken from an earlier identical context (renumbered) instead of a model call. */
   reused?: number
+  /** Reports of a context recorded unchanged (by fingerprint) whose model reply was replayed, not asked again. */
+  unchanged?: number
   /** Reports kept by an update although their context changed, within the bound (stale-reuse.ts). */
   keptStale?: number
   /** The largest context change among those, as a Jaccard distance of rows. */

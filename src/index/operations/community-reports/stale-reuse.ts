@@ -164,17 +164,46 @@ export function storedReports(reports: readonly CommunityReportRow[], maps: Iden
   const every = everyId(maps)
   const out = new Map<number, StoredReport>()
   for (const r of reports) {
-    const content = {
-      title: r.title,
-      summary: r.summary,
-      findings: r.findings.map((f) => ({ summary: f.summary, explanation: f.explanation })),
-      rating: r.rank,
-      rating_explanation: r.rating_explanation,
-    }
-    const stored = encodeReport(content, maps, every)
+    const stored = storedReport(r, maps, every)
     if (stored !== undefined) out.set(r.community, stored)
   }
   return out
+}
+
+/**
+ * storedReports one community at a time, each encoded when first asked for: an update asks only for
+ * the communities whose context changed, and encoding every previous report costs seconds at 100k.
+ */
+export function storedReportLookup(
+  reports: readonly CommunityReportRow[],
+  maps: IdentityMaps,
+): (community: number) => StoredReport | undefined {
+  const rows = new Map(reports.map((r) => [r.community, r]))
+  const encoded = new Map<number, StoredReport | undefined>()
+  let every: ReturnType<typeof everyId> | undefined
+  return (community) => {
+    if (!encoded.has(community)) {
+      const row = rows.get(community)
+      every ??= everyId(maps)
+      encoded.set(community, row === undefined ? undefined : storedReport(row, maps, every))
+    }
+    return encoded.get(community)
+  }
+}
+
+function storedReport(
+  r: CommunityReportRow,
+  maps: IdentityMaps,
+  every: ReturnType<typeof everyId>,
+): StoredReport | undefined {
+  const content = {
+    title: r.title,
+    summary: r.summary,
+    findings: r.findings.map((f) => ({ summary: f.summary, explanation: f.explanation })),
+    rating: r.rank,
+    rating_explanation: r.rating_explanation,
+  }
+  return encodeReport(content, maps, every)
 }
 
 /** One generation's communities and the entities their entity_ids name. */
