@@ -103,7 +103,9 @@ describe('hybrid search signals', () => {
     it('embeds the question once and counts the call', async () => {
       const s = services()
       const warnings: HybridWarning[] = []
-      expect(await questionVector(QUESTIONS.graph, s, warnings)).toEqual(QUESTION_VECTORS[QUESTIONS.graph])
+      // The vector crosses the wire as base64 float32, as a provider's does: the float32 nearest each number.
+      const asSent = Array.from(Float32Array.from(QUESTION_VECTORS[QUESTIONS.graph] ?? []))
+      expect(await questionVector(QUESTIONS.graph, s, warnings)).toEqual(asSent)
       expect(warnings).toEqual([])
       expect(s.meter.summary()).toMatchObject({ embeddingCalls: 1 })
       expect(s.meter.summary().embeddingTokens).toBeGreaterThan(0)
