@@ -9,10 +9,15 @@
  * they get. Entries are dropped least recently used first once their estimated size passes the bound.
  */
 import { stat } from 'node:fs/promises'
+import { totalmem } from 'node:os'
 import type { ColumnKind, RowOf, TableSchema } from '../model/schema.js'
 
-/** The default bound: well under what one update of a 100k-entity index holds anyway. */
-export const DECODED_TABLE_BYTES = 192 * 2 ** 20
+/**
+ * The default bound: at 100k entities the entities, relationships and communities of both generations
+ * come to ~390 MB by this estimate (~38 MB at 20k), so most of them fit; never more than a sixteenth of
+ * the machine's memory.
+ */
+export const DECODED_TABLE_BYTES = Math.min(384 * 2 ** 20, Math.floor(totalmem() / 16))
 
 /** Kinds whose values hold objects (report findings, free-form row data): not kept, as a copy would share them. */
 const UNCACHED_KINDS: ReadonlySet<ColumnKind> = new Set(['findings', 'json'])

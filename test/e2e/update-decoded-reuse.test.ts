@@ -25,8 +25,8 @@ describe('graphrag update: tables decoded once per run', () => {
   const originalGet = DecodedTableCache.prototype.get
 
   beforeAll(async () => {
-    DecodedTableCache.prototype.get = function <S extends TableSchema>(this: DecodedTableCache, id: string, schema: S) {
-      const rows = originalGet.call(this, id, schema)
+    DecodedTableCache.prototype.get = function (this: DecodedTableCache, id: string, schema: TableSchema) {
+      const rows: unknown[] | undefined = Reflect.apply(originalGet, this, [id, schema])
       if (rows !== undefined) hits[phase].push(`${schema.name} ${id}`)
       return rows
     } as typeof originalGet
@@ -40,7 +40,9 @@ describe('graphrag update: tables decoded once per run', () => {
     await runIndex({ root, skipValidation: true, reporter: SILENT_REPORTER })
     phase = 'update'
     await writeFile(join(root, 'input', 'added.txt'), addedNameDocument(corpus, 2).text)
-    const { outputDir } = await runUpdate({ root, skipValidation: true, cache: false, reporter: SILENT_REPORTER })
+    const result = await runUpdate({ root, skipValidation: true, cache: false, reporter: SILENT_REPORTER })
+    if (result.upToDate) throw new Error('the added document was not seen')
+    const { outputDir } = result
     for (const name of ['entities', 'relationships', 'communities'])
       published.set(name, (await new DecodedTableCache().identityOf(join(outputDir, `${name}.parquet`))) ?? '')
   })

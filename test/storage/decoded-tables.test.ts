@@ -26,7 +26,7 @@ const rowsOf = (letter: string) => [
 
 /** Rewrites the table in place (same inode, same size: only the letters differ) with the old modification time. */
 async function rewriteInPlace(dir: string, letter: string, seconds: number): Promise<void> {
-  const other = await testdir('decoded-other')
+  const other = await testdir()
   await new ParquetTableStore(other).write(THINGS, rowsOf(letter))
   const file = join(dir, 'things.parquet')
   const bytes = await readFile(join(other, 'things.parquet'))
@@ -37,7 +37,7 @@ async function rewriteInPlace(dir: string, letter: string, seconds: number): Pro
 
 describe('decoded tables kept for the run', () => {
   it('serves a second read, and a read of fewer columns, from the rows kept (an in-place change of the same identity goes unseen)', async () => {
-    const dir = await testdir('decoded-hit')
+    const dir = await testdir()
     const store = new ParquetTableStore(dir, 'wasm', new DecodedTableCache())
     await store.write(THINGS, rowsOf('a'))
     await utimes(join(dir, 'things.parquet'), 1000, 1000)
@@ -50,7 +50,7 @@ describe('decoded tables kept for the run', () => {
   })
 
   it('decodes a file again once its modification time or inode changed', async () => {
-    const dir = await testdir('decoded-miss')
+    const dir = await testdir()
     const store = new ParquetTableStore(dir, 'wasm', new DecodedTableCache())
     await store.write(THINGS, rowsOf('a'))
     await utimes(join(dir, 'things.parquet'), 1000, 1000)
@@ -63,7 +63,7 @@ describe('decoded tables kept for the run', () => {
   })
 
   it('gives every read its own rows and lists', async () => {
-    const dir = await testdir('decoded-copies')
+    const dir = await testdir()
     const store = new ParquetTableStore(dir, 'wasm', new DecodedTableCache())
     await store.write(THINGS, rowsOf('a'))
     const first = await store.read(THINGS)
@@ -73,7 +73,7 @@ describe('decoded tables kept for the run', () => {
   })
 
   it('serves a committed staged table from the rows read while staged (a rename keeps the identity)', async () => {
-    const dir = await testdir('decoded-staged')
+    const dir = await testdir()
     const decoded = new DecodedTableCache()
     const target = new ParquetTableStore(dir, 'wasm', decoded)
     const staged = new StagedTableStore(target, join(dir, '.staging', 'w'))
