@@ -17,7 +17,7 @@ import type { ColumnKind, RowOf, TableSchema } from '../model/schema.js'
  * come to ~390 MB by this estimate (~38 MB at 20k), so most of them fit; never more than a sixteenth of
  * the machine's memory.
  */
-export const DECODED_TABLE_BYTES = Math.min(384 * 2 ** 20, Math.floor(totalmem() / 16))
+const DECODED_TABLE_BYTES = Math.min(384 * 2 ** 20, Math.floor(totalmem() / 16))
 
 /** Kinds whose values hold objects (report findings, free-form row data): not kept, as a copy would share them. */
 const UNCACHED_KINDS: ReadonlySet<ColumnKind> = new Set(['findings', 'json'])
