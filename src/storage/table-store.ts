@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { writeFileAtomic } from './atomic-write.js'
+import type { DecodedTableCache } from './decoded-tables.js'
 import { isAbsent, storageFailure, unlessAbsent } from './fs-errors.js'
 import { remoteName } from './object/remote.js'
 
@@ -55,6 +56,8 @@ export class ParquetTableStore implements TableStore {
   constructor(
     readonly location: string,
     private readonly reader: ParquetReader = 'wasm',
+    /** Rows decoded earlier in the run (decoded-tables.ts), shared by the stores of one run. */
+    readonly decoded?: DecodedTableCache,
   ) {}
 
   path(name: string): string {
@@ -83,9 +86,24 @@ export class ParquetTableStore implements TableStore {
     }
     if (js !== undefined && bytes !== undefined)
       return onlyRows(await js.decodeParquetJs(schema, bytes, remoteName(file)), options.rows)
+    if (this.decoded !== undefined && options.rows === undefined) return this.readKept(schema, file, this.decoded)
     return (await import('./parquet.js')).decodeParquetInBatches(schema, { path: file }, remoteName(file), {
       rows: options.rows,
     })
+  }
+
+  /** A whole-table read through the run's decoded rows: copied when kept, else decoded and kept. */
+  private async readKept<S extends TableSchema>(
+    schema: S,
+    file: string,
+    decoded: DecodedTableCache,
+  ): Promise<RowOf<S>[]> {
+    const identity = await decoded.identityOf(file)
+    const kept = identity === undefined ? undefined : decoded.get(identity, schema)
+    if (kept !== undefined) return kept
+    const rows = await (await import('./parquet.js')).decodeParquetInBatches(schema, { path: file }, remoteName(file))
+    if (identity !== undefined) decoded.set(identity, schema, rows)
+    return rows
   }
 
   async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {

@@ -5,6 +5,7 @@ import { WorkflowError } from '../../errors.js'
 import type { Logger } from '../../logger.js'
 import type { KeyValueStore } from '../../storage/key-value-store.js'
 import { ParquetTableStore, type TableStore } from '../../storage/table-store.js'
+import type { DecodedTableCache } from '../../storage/decoded-tables.js'
 import type { DocumentChanges } from '../operations/document-changes.js'
 import { type FatalErrorGuard, guardAgainstFatalErrors } from './fatal-model-errors.js'
 import { type MemorySampler, sampleMemory } from './memory-sampler.js'
@@ -40,6 +41,8 @@ export interface RunWorkflowDeps {
   verbose: boolean
   /** In update runs: the published index being brought up to date. */
   previousTables: TableStore | undefined
+  /** Rows decoded earlier in the run, shared by its table stores (storage/decoded-tables.ts). */
+  decoded?: DecodedTableCache
   /** In update runs: the documents the update adds, edits and deletes. */
   changes: DocumentChanges | undefined
   /**
@@ -97,7 +100,7 @@ export async function runWorkflow(
 
 function startRun(planned: { name: WorkflowName; fingerprint: string }, deps: RunWorkflowDeps): WorkflowRun {
   const { name } = planned
-  const target = new ParquetTableStore(deps.outputDir)
+  const target = new ParquetTableStore(deps.outputDir, 'wasm', deps.decoded)
   const recorder = new WorkflowStatsRecorder((message) => {
     deps.reporter.warning(message)
     deps.log.warn(`${name}: ${message}`)

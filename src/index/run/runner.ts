@@ -16,6 +16,7 @@ import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
 import { keyValueStoreAt } from '../../storage/object/object-kv.js'
 import { MemoryKeyValueStore, NullKeyValueStore, type KeyValueStore } from '../../storage/key-value-store.js'
 import { ParquetTableStore } from '../../storage/table-store.js'
+import { DecodedTableCache } from '../../storage/decoded-tables.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
 import { VERSION } from '../../version.js'
 import { compareWithActual, estimateWorkflows } from '../plan/estimate-run.js'
@@ -243,6 +244,20 @@ interface RunContext {
   batch: BatchMode | undefined
 }
 
+/**
+ * An update compares with the published index, which stays as it was until the end of the run, and
+ * reads the same entities and relationships in several workflows: its stores share the rows decoded so
+ * far (a full index reads each table a few times only, and keeps its memory for the work itself).
+ */
+function updateStores(
+  options: RunIndexOptions,
+  published: string,
+): { previousTables: ParquetTableStore | undefined; decoded?: DecodedTableCache } {
+  if (options.update === undefined) return { previousTables: undefined }
+  const decoded = new DecodedTableCache()
+  return { previousTables: new ParquetTableStore(published, 'wasm', decoded), decoded }
+}
+
 async function runWithModels(options: RunIndexOptions, context: RunContext): Promise<IndexRunResult> {
   const { loaded, plan, generation, reuse, cache, log, started, batch } = context
   const { settings, apiKeyOrigins } = plan.loaded
@@ -289,8 +304,7 @@ async function runWithModels(options: RunIndexOptions, context: RunContext): Pro
     clock: options.clock ?? artifactClock(),
     signal,
     verbose: options.verbose ?? false,
-    // An update compares with the published index, which stays as it was until the end of the run.
-    previousTables: options.update === undefined ? undefined : new ParquetTableStore(generation.paths.output),
+    ...updateStores(options, generation.paths.output),
     changes: options.update?.changes,
   }
   const ran = await runScheduled(toRun, deps, { options, reuse, generation })

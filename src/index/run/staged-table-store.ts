@@ -17,7 +17,7 @@ export class StagedTableStore implements TableStore {
     private readonly target: ParquetTableStore,
     readonly stagingDir: string,
   ) {
-    this.staged = new ParquetTableStore(stagingDir)
+    this.staged = new ParquetTableStore(stagingDir, 'wasm', target.decoded)
   }
 
   get location(): string {
