@@ -76,12 +76,8 @@ export function buildVector(kind: ColumnKind, values: readonly unknown[]): Vecto
 
 const utf8Encoder = new TextEncoder()
 
-/**
- * A string column written in one pass into buffers of the exact size. vectorFromArray encodes each
- * value apart and copies it into a buffer that doubles as it grows, so a 200 MB document cost up to
- * three times its size while the table was built. Same values and validity, so the same Parquet bytes.
- */
-function buildUtf8Vector(values: ReadonlyArray<string | null | undefined>): Vector {
+/** Arrow's offsets of a string column: where each value's UTF-8 bytes start; nulls take no bytes. */
+export function utf8Offsets(values: ReadonlyArray<string | null | undefined>): { offsets: Int32Array; size: number } {
   const offsets = new Int32Array(values.length + 1)
   let size = 0
   for (let i = 0; i < values.length; i++) {
@@ -89,6 +85,16 @@ function buildUtf8Vector(values: ReadonlyArray<string | null | undefined>): Vect
     if (typeof value === 'string') size += Buffer.byteLength(value, 'utf8')
     offsets[i + 1] = size
   }
+  return { offsets, size }
+}
+
+/**
+ * A string column written in one pass into buffers of the exact size. vectorFromArray encodes each
+ * value apart and copies it into a buffer that doubles as it grows, so a 200 MB document cost up to
+ * three times its size while the table was built. Same values and validity, so the same Parquet bytes.
+ */
+function buildUtf8Vector(values: ReadonlyArray<string | null | undefined>): Vector {
+  const { offsets, size } = utf8Offsets(values)
   const data = new Uint8Array(size)
   const validity = new Uint8Array(Math.ceil(values.length / 64) * 8)
   let nullCount = 0

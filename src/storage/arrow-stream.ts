@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import type * as MessageTypes from 'apache-arrow/ipc/metadata/message'
 import type { ColumnKind, RowOf, TableSchema } from '../model/schema.js'
 import { Table, tableToIPC } from './arrow.js'
-import { buildVector } from './arrow-columns.js'
+import { buildVector, utf8Offsets } from './arrow-columns.js'
 
 const { BufferRegion, FieldNode, Message, RecordBatch } = createRequire(import.meta.url)(
   'apache-arrow/ipc/metadata/message',
@@ -44,13 +44,7 @@ function validity(present: (i: number) => boolean, length: number): { bits: Uint
 
 /** Offsets of strings (UTF-8 bytes) and a part that encodes them in place. */
 function stringParts(values: ReadonlyArray<string | null | undefined>): Part[] {
-  const offsets = new Int32Array(values.length + 1)
-  let size = 0
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]
-    if (typeof value === 'string') size += Buffer.byteLength(value, 'utf8')
-    offsets[i + 1] = size
-  }
+  const { offsets, size } = utf8Offsets(values)
   const data: Part = {
     byteLength: size,
     fill(target) {
