@@ -1,14 +1,19 @@
 /**
- * Seed design 002's chunk-graph behaviours end to end (CLI over dist/, fake model server): the edge
- * workers' own concurrency (chunk_graph.workers, 3) instead of concurrent_requests (25), the document
- * scope of cross-document edges, and graph search's keyword seeding and document filters.
+ * Seed design 002's chunk-graph behaviours end to end (fake model server): the edge workers' own
+ * concurrency (chunk_graph.workers, 3) instead of concurrent_requests (25), the document scope of
+ * cross-document edges, and graph search's keyword seeding and document filters. The first index and
+ * the graph queries run in process (what they test is the pipeline and the search, and a CLI start
+ * costs seconds on a loaded machine); the re-index, refresh-relations and the refused setting go
+ * through the CLI over dist/.
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, type CliResult } from '../support/cli.js'
+import { runIndex } from '../../src/index/run/runner.js'
+import { runCli } from '../support/cli.js'
 import { duckQuery } from '../support/duckdb.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
+import { runQueryInProcess } from '../support/query-command.js'
 import { testdir } from '../support/testdir.js'
 
 // Every sentence names its topic twice, so no chunk of one document repeats one of another (equal
@@ -55,7 +60,6 @@ interface Source {
 describe('chunk graph: workers, document scope, keyword seeds and filters (CLI, fake model)', () => {
   let fake: FakeLlm
   let root: string
-  let index: CliResult
   const out = (name: string) => join(root, 'output', name)
   const unitsOf = async (title: string) =>
     (
@@ -65,8 +69,7 @@ describe('chunk graph: workers, document scope, keyword seeds and filters (CLI, 
     ).map((r) => r.id as number)
   const ask = async (question: string, graphSearch: string) => {
     await writeFile(join(root, 'settings.yaml'), `${BASE_SETTINGS(fake.baseUrl)}\ngraph_search:\n${graphSearch}`)
-    const run = await runCli(['query', question, '--root', root, '--method', 'graph', '--json'])
-    expect(run.code, run.stderr).toBe(0)
+    const run = await runQueryInProcess(root, question, 'graph')
     return (JSON.parse(run.stdout) as { context: { sources: Source[] } }).context.sources
   }
 
@@ -77,7 +80,8 @@ describe('chunk graph: workers, document scope, keyword seeds and filters (CLI, 
       latency: { extraMs: ({ kind }) => (kind === 'chunk_graph' ? 150 : 0) },
     })
     root = await testdir({ 'settings.yaml': `${BASE_SETTINGS(fake.baseUrl)}\n`, ...DOCS })
-    index = await runCli(['index', '--root', root])
+    // Validation on, as `graphrag index` without --skip-validation: the endpoint check is one of the calls.
+    await runIndex({ root })
   }, 180_000)
 
   afterAll(async () => {
@@ -85,7 +89,6 @@ describe('chunk graph: workers, document scope, keyword seeds and filters (CLI, 
   })
 
   it('sends cross-document batches only between the scoped documents, 3 at a time although concurrent_requests is 25', async () => {
-    expect(index.code, index.stderr).toBe(0)
     const alpha = await unitsOf('alpha.txt')
     const beta = await unitsOf('beta.txt')
     const gamma = await unitsOf('gamma.txt')
