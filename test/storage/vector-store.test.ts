@@ -140,29 +140,6 @@ describe('LanceDB vector store', () => {
     store.close()
   })
 
-  it('writers of one store take turns: a small batch waits for a large one given before it', async () => {
-    const dir = await testdir({})
-    const store = await openVectorStore(dir)
-    const dim = 256
-    const large = Array.from({ length: 20_000 }, (_, i) => ({
-      id: `l${i}`,
-      vector: Array.from({ length: dim }, (_, j) => ((i + j) % 7) + 1),
-    }))
-    const finished: string[] = []
-    const big = store.writeTable('big', CREATED)
-    const small = store.writeTable('small', CREATED)
-    // Side by side, the one-row write would land long before the 20,000-row one.
-    await Promise.all([
-      big.add(large).then(() => finished.push('big')),
-      small.add([{ id: 's', vector: large[0]!.vector }]).then(() => finished.push('small')),
-    ])
-    expect(finished).toEqual(['big', 'small'])
-    await small.add([{ id: 't', vector: large[1]!.vector }])
-    expect(await Promise.all([big.finish(), small.finish()])).toEqual([20_000, 2])
-    expect((await store.ids('small')).sort()).toEqual(['s', 't'])
-    store.close()
-  })
-
   it('fails fast on a dimension mismatch, naming both numbers', async () => {
     const dir = await testdir({})
     const store = await openVectorStore(dir)
