@@ -142,6 +142,6 @@ async function embedFlush(
         { keyPath: options.vectorSizeKey },
       )
     }
-    return { id: item.id, vector: options.float32 ? Float32Array.from(vector) : vector }
+    return { id: item.id, vector: options.float32 ? new Float32Array(vector) : vector }
   })
 }
