@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
 import { runUpdate } from '../../src/index/run/update.js'
 import { COMMUNITIES } from '../../src/model/communities.js'
+import { COMMUNITY_REPORTS } from '../../src/model/community-reports.js'
 import { ENTITIES } from '../../src/model/entities.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
@@ -42,6 +43,9 @@ describe('graphrag update: model calls follow what the added document touches, n
     const root = await testdir(files)
     roots.push(root)
     await runIndex({ root, skipValidation: true })
+    const reportTexts = async () =>
+      (await new ParquetTableStore(join(root, 'output')).read(COMMUNITY_REPORTS)).map((r) => r.full_content)
+    const before = new Set(await reportTexts())
     const added = addedNameDocument(corpus, ADDED_SENTENCES)
     await writeFile(join(root, 'input', 'added.txt'), added.text)
     const from = llm.requests.length
@@ -52,6 +56,8 @@ describe('graphrag update: model calls follow what the added document touches, n
       .filter((r) => r.kind === 'embedding')
       .flatMap((r) => (r.body as { input: string[] }).input)
     const tables = new ParquetTableStore(join(root, 'output'))
+    // Report texts the update's index holds that the previous one did not (kept reports renumbered included).
+    const newReportTexts = [...new Set((await reportTexts()).filter((t) => !before.has(t)))]
     const titleOf = new Map((await tables.read(ENTITIES)).map((e) => [e.id, e.title]))
     const touched = new Set(added.titles)
     const touchedCommunities = (await tables.read(COMMUNITIES)).filter((c) =>
@@ -68,6 +74,7 @@ describe('graphrag update: model calls follow what the added document touches, n
       reports: kinds('community_report'),
       other: requests.filter((r) => !/^(extract_graph|summarize|community_report|embedding|models)/.test(r.kind)),
       embedded,
+      newReportTexts,
       touchedCommunities,
       regrouped,
       touched: touched.size,
@@ -78,8 +85,8 @@ describe('graphrag update: model calls follow what the added document touches, n
     const small = await addOne(76)
     const large = await addOne(301)
     const seen = JSON.stringify({
-      small: { ...small, embedded: small.embedded.length },
-      large: { ...large, embedded: large.embedded.length },
+      small: { ...small, embedded: small.embedded.length, newReportTexts: small.newReportTexts.length },
+      large: { ...large, embedded: large.embedded.length, newReportTexts: large.newReportTexts.length },
     })
     expect(small.entities, seen).toBe(76 + 5 * ADDED_SENTENCES)
     expect(large.entities, seen).toBe(301 + 5 * ADDED_SENTENCES)
@@ -94,6 +101,11 @@ describe('graphrag update: model calls follow what the added document touches, n
       // renumbered citations read differently, so their full_content is embedded again: docs/update.md.)
       const unitsAndEntities = run.embedded.filter((t) => !t.startsWith('# '))
       expect(unitsAndEntities.length, seen).toBeLessThanOrEqual(ADDED_SENTENCES + run.touched)
+      // Reports: exactly the texts no previous report had. A report kept with renumbered citations is
+      // a new text (the reference embeds full_content as it reads, citations included), so it is
+      // embedded as a full index would embed it; a report whose text is unchanged keeps its vector.
+      const reportsEmbedded = [...new Set(run.embedded.filter((t) => t.startsWith('# ')))]
+      expect(reportsEmbedded.sort(), seen).toEqual([...run.newReportTexts].sort())
     }
     // Four times the index, not four times the calls: the touched communities grow only with the
     // hierarchy's depth (measured: 11 report calls at 76 entities, 16 at 301).

@@ -16,7 +16,8 @@ export interface TextToEmbed {
 
 export interface EmbeddedRow {
   id: string
-  vector: number[]
+  /** The model's doubles, or their float32 copy with `float32` (what LanceDB stores, half the memory). */
+  vector: number[] | Float32Array
 }
 
 /** Rows of the table an embedding reads (text_units, entities, relationships, documents or community_reports). */
@@ -64,6 +65,11 @@ export interface EmbedOptions {
   vectorSizeKey: string
   /** Texts handed to the model per call (the model batches them further). */
   flushSize: number
+  /**
+   * Keep each vector as float32 from the moment its flush returns: the vector store rounds to float32
+   * anyway, and the flushes waiting for their turn to be written then hold half as much.
+   */
+  float32?: boolean
 }
 
 export interface EmbedServices {
@@ -136,6 +142,6 @@ async function embedFlush(
         { keyPath: options.vectorSizeKey },
       )
     }
-    return { id: item.id, vector }
+    return { id: item.id, vector: options.float32 ? new Float32Array(vector) : vector }
   })
 }

@@ -96,8 +96,9 @@ export async function embedReusing(
       const item = items[next]!
       const vector = taken.get(item.id)
       if (vector === undefined && k === fresh.length) break
-      // A taken-back vector becomes a number array only for its flush.
-      out.push(vector === undefined ? fresh[k++]! : { id: item.id, vector: Array.from(vector) })
+      // LanceDB's float32 copy goes out as it is; a snapshot's doubles become a number array for their flush.
+      const reusedRow = vector instanceof Float32Array ? vector : vector && Array.from(vector)
+      out.push(reusedRow === undefined ? fresh[k++]! : { id: item.id, vector: reusedRow })
       keys.push({ id: item.id, text_key: item.key, vector_key: vectorKey(out.at(-1)!.vector) })
       if (vector !== undefined) taken.delete(item.id)
       if (out.length >= FLUSH_ROWS) out = await flush(out)

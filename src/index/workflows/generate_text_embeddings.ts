@@ -141,7 +141,8 @@ async function embedOne(
   const table = vs.index_schema[name]?.index_name ?? name
   const total = texts.filter((t) => t.text !== '').length
   const progress = ctx.progress(`embeddings ${name}`, total)
-  const options = embedOptions(ctx.settings, name)
+  // Snapshots keep the model's doubles, which a float32 copy would not reproduce.
+  const options = { ...embedOptions(ctx.settings, name), float32: !ctx.settings.snapshots.embeddings }
   const { vectorSize } = options
   // Present: ctx.models.embedding above fails on an unknown id.
   const modelSettings = ctx.settings.embedding_models[settings.embedding_model_id]!
@@ -155,7 +156,10 @@ async function embedOne(
     ? []
     : undefined
   const write = async (rows: EmbeddedRow[]) => {
-    if (snapshot !== undefined) for (const r of rows) snapshot.push({ id: r.id, embedding: r.vector })
+    // With snapshots on, float32 is off: the rows carry the model's doubles (arrays), kept as they are.
+    if (snapshot !== undefined)
+      for (const r of rows)
+        snapshot.push({ id: r.id, embedding: Array.isArray(r.vector) ? r.vector : Array.from(r.vector) })
     if (held === undefined) await writer.add(rows)
     else for (const r of rows) held.push(r)
   }

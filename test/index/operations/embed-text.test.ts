@@ -91,6 +91,22 @@ describe('embedding through the model', () => {
     expect(ticks).toEqual([2, 1])
   })
 
+  it('with float32, each vector is the float32 copy of the doubles it gets without', async () => {
+    const texts = [
+      { id: 'a', text: 'alpha' },
+      { id: 'b', text: 'beta' },
+    ]
+    const options = { name: 'entity_description' as const, vectorSize: 8, vectorSizeKey: 'x', flushSize: 1 }
+    const doubles = await embedTexts(texts, options, { model: await model() })
+    const floats = await embedTexts(texts, { ...options, float32: true }, { model: await model() })
+    expect(doubles.every((r) => Array.isArray(r.vector))).toBe(true)
+    expect(floats.map((r) => r.id)).toEqual(['a', 'b'])
+    floats.forEach((r, i) => {
+      expect(r.vector).toBeInstanceOf(Float32Array)
+      expect(r.vector).toEqual(Float32Array.from(doubles[i]!.vector))
+    })
+  })
+
   it('hands rows to `write` flush by flush in input order, one call at a time, and returns none', async () => {
     const texts = Array.from({ length: 9 }, (_, i) => ({ id: `t${i}`, text: `text number ${i}` }))
     const options = { name: 'text_unit_text' as const, vectorSize: 8, vectorSizeKey: 'x', flushSize: 2 }
