@@ -63,14 +63,14 @@ export function cachedChat(inner: ChatTransport, store: KeyValueStore, identity:
         typeof hit.usage?.promptTokens === 'number' &&
         (call.responseFormat === undefined || 'json' in hit)
       ) {
-        return { ...hit, cached: true }
+        return { ...hit, cached: true, cacheKey: key }
       }
       const reply = await inner.complete(call)
       await store.set(
         key,
         JSON.stringify({ version: VERSION, reply: { content: reply.content, json: reply.json, usage: reply.usage } }),
       )
-      return reply
+      return { ...reply, cacheKey: key }
     },
     // Streamed answers are not cached (as in the reference): the caller wants live output.
     stream: (call: ChatCall) => inner.stream(call),

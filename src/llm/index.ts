@@ -104,7 +104,12 @@ export function createChatModel(options: ModelOptions, deps: ModelDeps = {}): Ch
     model: options.model,
     async complete(request) {
       const reply = await chain.complete(toCall(request))
-      const result = { content: reply.content, usage: reply.usage, cached: reply.cached === true }
+      const result = {
+        content: reply.content,
+        usage: reply.usage,
+        cached: reply.cached === true,
+        ...(reply.cacheKey === undefined ? {} : { cacheKey: reply.cacheKey }),
+      }
       return request.responseFormat === undefined ? result : { ...result, json: reply.json }
     },
     stream: (request) => chain.stream(toCall(request)),

@@ -23,6 +23,8 @@ export interface ChatReply {
   usage: TokenUsage
   /** Set by the cache layer when the reply came from the cache. */
   cached?: boolean
+  /** Set by the cache layer: the key of the entry the reply is stored under. */
+  cacheKey?: string
 }
 
 export interface ChatTransport {

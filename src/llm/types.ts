@@ -50,6 +50,11 @@ export interface CompletionResult {
   json?: unknown
   usage: TokenUsage
   cached: boolean
+  /**
+   * The model cache's key for this reply (absent without a cache): a caller that later reuses what it
+   * derived from the reply can read that entry again, so the run still records it in model_replies.
+   */
+  cacheKey?: string
 }
 
 export interface ChatModel {

@@ -30,10 +30,11 @@ export async function stableReports(
   current: Membership,
   previousBasis: PreviousBasis,
 ): Promise<StableReports> {
-  const store = ctx.cache.child(ctx.settings.community_reports.model_instance_name).child(STABLE_PARTITION)
+  const replies = ctx.cache.child(ctx.settings.community_reports.model_instance_name)
+  const store = replies.child(STABLE_PARTITION)
   const modelId = ctx.settings.community_reports.completion_model_id
   const tokenizer = (modelId === null ? undefined : ctx.settings.completion_models[modelId]?.encoding_model) ?? null
-  return { store, maps, stale: await staleReuse(ctx, current, previousBasis), tokenizer }
+  return { store, replies, maps, stale: await staleReuse(ctx, current, previousBasis), tokenizer }
 }
 
 async function staleReuse(

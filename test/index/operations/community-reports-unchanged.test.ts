@@ -12,7 +12,6 @@ import { generateGraphReports } from '../../../src/index/operations/community-re
 import type { ReportRunResult } from '../../../src/index/operations/community-reports/request.js'
 import { tableIdentityMaps } from '../../../src/index/operations/community-reports/stable-reuse.js'
 import { createChatModel } from '../../../src/llm/index.js'
-import type { ChatModel } from '../../../src/llm/types.js'
 import type { CommunityRow, CovariateRow, EntityRow, RelationshipRow } from '../../../src/model/index.js'
 import { readPrompt } from '../../../src/prompts/prompt-files.js'
 import { MemoryKeyValueStore } from '../../../src/storage/key-value-store.js'
@@ -124,19 +123,24 @@ async function copyOf(store: MemoryKeyValueStore): Promise<MemoryKeyValueStore> 
 
 describe('community reports replayed by fingerprint', () => {
   let llm: FakeLlm
-  let chat: ChatModel
   const reportCalls = () => llm.requests.filter((r) => r.kind === 'community_report').length
 
   beforeAll(async () => {
     llm = await startFakeLlm()
-    chat = createChatModel(fakeOptions(llm))
   })
   afterAll(async () => llm?.close())
 
+  // The model's cache lives in the same store as the report records (as model_replies carries both):
+  // a same-context replay reads its reply's entry there, as the call it replaces would.
   const run = (input: ContextInput, store: MemoryKeyValueStore, options = OPTIONS, tokenizer: string | null = null) =>
     generateGraphReports(input, options, {
-      chat,
-      stable: { store, maps: tableIdentityMaps(input.entities, input.relationships, input.claims), tokenizer },
+      chat: createChatModel(fakeOptions(llm), { cache: store }),
+      stable: {
+        store,
+        replies: store,
+        maps: tableIdentityMaps(input.entities, input.relationships, input.claims),
+        tokenizer,
+      },
     })
 
   /**
@@ -162,6 +166,34 @@ describe('community reports replayed by fingerprint', () => {
     expect(replayedCommunities(replayed, full)).toBe(3)
     expect(calls).toBe(0)
     expect(replayed.attempted).toBe(3)
+  })
+
+  it('reads the reply entry of each same-context replay (model_replies records it), and asks when it is gone', async () => {
+    const store = new MemoryKeyValueStore()
+    await run(graph(), store)
+    const input = graph()
+    const read: string[] = []
+    const replies = {
+      get: async (key: string) => {
+        read.push(key)
+        return store.get(key)
+      },
+    }
+    const replay = () =>
+      generateGraphReports(input, OPTIONS, {
+        chat: createChatModel(fakeOptions(llm), { cache: store }),
+        stable: { store, replies, maps: tableIdentityMaps(input.entities, input.relationships, input.claims) },
+      })
+    const before = reportCalls()
+    expect((await replay()).unchanged).toBe(3)
+    expect(reportCalls()).toBe(before)
+    expect(new Set(read).size).toBe(3)
+    for (const key of read) expect(JSON.parse((await store.get(key))!).reply.content).toContain('title')
+    // Without the reply entries (a cache and model_replies that lost them) the full path asks the model.
+    for (const key of read) await store.delete(key)
+    const again = await replay()
+    expect(again.unchanged ?? 0).toBe(0)
+    expect(reportCalls()).toBe(before + 3)
   })
 
   it('writes again the community whose member description changed, and its parent', async () => {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import type { ChatModel } from '../../../llm/types.js'
 import type { ContextSection } from './context-rows.js'
 import type { ReportContent } from './render.js'
-import { requestReport, type ReportRequestOptions, type ReportRunResult } from './request.js'
+import { requestReport, requestReportReply, type ReportRequestOptions, type ReportRunResult } from './request.js'
 import {
   canonicalContext,
   canonicalKey,
@@ -25,6 +25,11 @@ import { anchorKey, anchorOf, legacyAnchorKey, type ReportAnchor, reportBasis, s
 export interface StableReports {
   store: { get(key: string): Promise<string | undefined>; set(key: string, value: string): Promise<void> }
   maps: IdentityMaps
+  /**
+   * The report model's cache partition. A report replayed from the same context text reads its reply's
+   * entry there, so the run records it in model_replies exactly as the model call it replaces would.
+   */
+  replies?: { get(key: string): Promise<string | undefined> }
   /** In an update: keep a changed community's previous report when stale-reuse.ts allows it. */
   stale?: StaleReuse
   /** The chat model's encoding_model setting (null: chosen from the model): contexts are trimmed by its counts. */
@@ -90,10 +95,16 @@ async function writeReport(
   const key = canonicalKey(canonical.text, options.prompt, options.maxReportLength, writer.chat.model)
   const origin = createHash('sha256').update(contextText).digest('hex')
   const anchor = anchorOf(canonical.rows, basis)
-  const record = (content?: ReportContent) =>
+  const record = (content?: ReportContent, replyKey?: string) =>
     fingerprint === undefined
       ? undefined
-      : recordUnchanged(stable, fingerprint, { key, origin, anchor, ...(content === undefined ? {} : { content }) })
+      : recordUnchanged(stable, fingerprint, {
+          key,
+          origin,
+          anchor,
+          ...(content === undefined ? {} : { content }),
+          ...(replyKey === undefined ? {} : { replyKey }),
+        })
   const earlier = await keptReport(key, origin, stable)
   if (earlier !== undefined && earlier !== SAME_CONTEXT) {
     // The same canonical context: the rows this report stands on are the ones it was written from.
@@ -108,12 +119,12 @@ async function writeReport(
     await stable.store.set(anchorKey(stale.stored, community), JSON.stringify(stale.anchor))
     return { content: stale.report, reuse: 'stale', change: stale.change }
   }
-  const content = await requestReport(contextText, options, writer)
+  const { report: content, replyKey } = await requestReportReply(contextText, options, writer)
   const stored = encodeReport(content, stable.maps, canonical.shown)
   if (stored !== undefined) {
     await stable.store.set(key, JSON.stringify({ ...stored, origin }))
     await stable.store.set(anchorKey(stored, community), JSON.stringify(anchor))
-    await record(content)
+    await record(content, replyKey)
   }
   return { content, reuse: 'none' }
 }

@@ -63,6 +63,15 @@ export async function requestReport(
   options: ReportRequestOptions,
   services: { chat: ChatModel; signal?: AbortSignal },
 ): Promise<ReportContent> {
+  return (await requestReportReply(contextText, options, services)).report
+}
+
+/** requestReport, with the model cache's key of the reply (absent when the model has no cache). */
+export async function requestReportReply(
+  contextText: string,
+  options: ReportRequestOptions,
+  services: { chat: ChatModel; signal?: AbortSignal },
+): Promise<{ report: ReportContent; replyKey?: string }> {
   const prompt = formatPrompt(options.prompt, {
     input_text: contextText,
     max_report_length: String(options.maxReportLength),
@@ -79,7 +88,7 @@ export async function requestReport(
       attempts: 1,
     })
   }
-  return report
+  return reply.cacheKey === undefined ? { report } : { report, replyKey: reply.cacheKey }
 }
 
 /** Checks the reply's shape; a numeric string rating is accepted as the number it spells. */

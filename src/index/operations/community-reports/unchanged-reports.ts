@@ -29,6 +29,8 @@ export interface UnchangedEntry {
   anchor: ReportAnchor
   /** The report as the model wrote it for this very context; absent when it was renumbered. */
   content?: ReportContent
+  /** The model cache's key of that reply: a replay reads the entry, so model_replies keeps it. */
+  replyKey?: string
 }
 
 // Bumped whenever what the fingerprint covers changes, so older entries are never read as current.
@@ -95,7 +97,10 @@ export async function unchangedReport(
   if (from === entry.origin) {
     // The full path asks the model again with this very prompt; its reply is the report recorded.
     // It also writes the canonical entry again, with the value just read (and so recorded): no need.
-    if (entry.content === undefined) return undefined
+    // The reply's cache entry is read, as that call would read it, so model_replies still carries it;
+    // without it (gone, or recorded by an earlier version) the full path asks.
+    if (entry.content === undefined || entry.replyKey === undefined || stable.replies === undefined) return undefined
+    if ((await stable.replies.get(entry.replyKey)) === undefined) return undefined
     written = { content: entry.content, reuse: 'none', unchanged: true }
   } else {
     const content = decodeReport(stored, stable.maps)
