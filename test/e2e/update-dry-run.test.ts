@@ -5,7 +5,7 @@
  * an upper bound on what the real update (cache deleted, --no-cache) then writes.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { cp, readFile, rm } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
@@ -98,6 +98,24 @@ describe('graphrag update --dry-run', () => {
     },
     60_000,
   )
+
+  it('an edited document reaches the communities its previous text did, as a deleted one does', async () => {
+    const root = await copy()
+    const edited = DOCUMENTS[3]!
+    await writeFile(join(root, 'input', edited), 'The harbour master keeps a ledger of every boat that enters.\n')
+    const requests = llm.requests.length
+    const dry = await update(root, '--dry-run')
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(llm.requests.length).toBe(requests)
+    expect(dry.stdout).toContain('Documents: 0 new, 1 edited, 0 deleted, 11 unchanged document(s)')
+    const reached =
+      /^Reports: up to (\d+) of (\d+) communities \(deleted or edited documents reach (\d+); (\d+) more may take members those lose\)$/m.exec(
+        dry.stdout,
+      )
+    expect(reached, dry.stdout).not.toBeNull()
+    // The communities holding the entities of the document's previous chunks.
+    expect(Number(reached![3])).toBeGreaterThan(0)
+  })
 
   it('an index without a communities table: says the reach is unknown and falls back to the changed documents', async () => {
     const root = await copy()
