@@ -8,7 +8,6 @@
  * entry holding them all. Every read returns new row objects and new lists, so callers may change what
  * they get. Entries are dropped least recently used first once their estimated size passes the bound.
  */
-import { stat } from 'node:fs/promises'
 import { totalmem } from 'node:os'
 import type { ColumnKind, RowOf, TableSchema } from '../model/schema.js'
 
@@ -39,12 +38,6 @@ export class DecodedTableCache {
   /** The estimated bytes of the rows held. */
   get bytes(): number {
     return this.held
-  }
-
-  /** The file's identity, or undefined when it cannot be had (then nothing is cached). */
-  async identityOf(file: string): Promise<string | undefined> {
-    const s = await stat(file, { bigint: true })
-    return s.isFile() ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}` : undefined
   }
 
   /** A copy of the rows of `schema`'s columns, when an entry of this file holds them all. */

@@ -9,6 +9,7 @@ import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { writeFileAtomic } from './atomic-write.js'
 import type { DecodedTableCache } from './decoded-tables.js'
+import { fileIdentity } from './file-identity.js'
 import { isAbsent, storageFailure, unlessAbsent } from './fs-errors.js'
 import { remoteName } from './object/remote.js'
 
@@ -98,7 +99,7 @@ export class ParquetTableStore implements TableStore {
     file: string,
     decoded: DecodedTableCache,
   ): Promise<RowOf<S>[]> {
-    const identity = await decoded.identityOf(file)
+    const identity = await fileIdentity(file)
     const kept = identity === undefined ? undefined : decoded.get(identity, schema)
     if (kept !== undefined) return kept
     const rows = await (await import('./parquet.js')).decodeParquetInBatches(schema, { path: file }, remoteName(file))

@@ -11,6 +11,7 @@ import { runIndex } from '../../src/index/run/runner.js'
 import { runUpdate } from '../../src/index/run/update.js'
 import type { TableSchema } from '../../src/model/schema.js'
 import { DecodedTableCache } from '../../src/storage/decoded-tables.js'
+import { fileIdentity } from '../../src/storage/file-identity.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { addedNameDocument, nameGraphCorpus } from '../support/name-graph-corpus.js'
 import { testdir } from '../support/testdir.js'
@@ -44,7 +45,7 @@ describe('graphrag update: tables decoded once per run', () => {
     if (result.upToDate) throw new Error('the added document was not seen')
     const { outputDir } = result
     for (const name of ['entities', 'relationships', 'communities'])
-      published.set(name, (await new DecodedTableCache().identityOf(join(outputDir, `${name}.parquet`))) ?? '')
+      published.set(name, (await fileIdentity(join(outputDir, `${name}.parquet`))) ?? '')
   })
   afterAll(async () => {
     DecodedTableCache.prototype.get = originalGet

@@ -4,9 +4,10 @@
  * workflow the hashes of all tables are recorded; a run resumes after the longest matching prefix
  * of cleanly finished workflows whose recorded tables are still on disk, unchanged or only extended.
  */
-import { readFile, stat } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../../storage/atomic-write.js'
+import { fileIdentity } from '../../storage/file-identity.js'
 import { parseJson, unlessAbsent } from '../../storage/fs-errors.js'
 import { ParquetTableStore, type TableStore } from '../../storage/table-store.js'
 
@@ -91,12 +92,6 @@ async function fileHash(store: ParquetTableStore, name: string): Promise<string 
     if (knownHashes.size > KNOWN_HASHES_KEPT) knownHashes.delete(knownHashes.keys().next().value!)
   }
   return hash
-}
-
-/** Undefined (nothing remembered) for an absent file, or on a filesystem that gives no inode numbers. */
-async function fileIdentity(path: string): Promise<string | undefined> {
-  const s = await unlessAbsent(path, 'read table', () => stat(path, { bigint: true }), undefined)
-  return s === undefined || s.ino === 0n ? undefined : `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`
 }
 
 /**
