@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import type { ChatModel } from '../../../llm/types.js'
 import type { ContextSection } from './context-rows.js'
 import type { ReportContent } from './render.js'
-import { requestReport, requestReportReply, type ReportRequestOptions, type ReportRunResult } from './request.js'
+import { requestReport, type ReportRequestOptions, type ReportRunResult } from './request.js'
 import {
   canonicalContext,
   canonicalKey,
@@ -90,7 +90,7 @@ async function writeReport(
   const stable = writer.stable
   const canonical = stable === undefined ? undefined : canonicalContext(context.sections, stable.maps)
   if (stable === undefined || canonical === undefined) {
-    return { content: await requestReport(contextText, options, writer), reuse: 'none' }
+    return { content: (await requestReport(contextText, options, writer)).report, reuse: 'none' }
   }
   const key = canonicalKey(canonical.text, options.prompt, options.maxReportLength, writer.chat.model)
   const origin = createHash('sha256').update(contextText).digest('hex')
@@ -119,7 +119,7 @@ async function writeReport(
     await stable.store.set(anchorKey(stale.stored, community), JSON.stringify(stale.anchor))
     return { content: stale.report, reuse: 'stale', change: stale.change }
   }
-  const { report: content, replyKey } = await requestReportReply(contextText, options, writer)
+  const { report: content, replyKey } = await requestReport(contextText, options, writer)
   const stored = encodeReport(content, stable.maps, canonical.shown)
   if (stored !== undefined) {
     await stable.store.set(key, JSON.stringify({ ...stored, origin }))

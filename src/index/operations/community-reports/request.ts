@@ -57,17 +57,11 @@ export interface ReportRequestOptions {
   maxReportLength: number
 }
 
-/** Sends one report prompt; an unusable reply is an LlmError, so callers count it like a failed call. */
+/**
+ * Sends one report prompt; an unusable reply is an LlmError, so callers count it like a failed call.
+ * With the report, the model cache's key of the reply (absent when the model has no cache).
+ */
 export async function requestReport(
-  contextText: string,
-  options: ReportRequestOptions,
-  services: { chat: ChatModel; signal?: AbortSignal },
-): Promise<ReportContent> {
-  return (await requestReportReply(contextText, options, services)).report
-}
-
-/** requestReport, with the model cache's key of the reply (absent when the model has no cache). */
-export async function requestReportReply(
   contextText: string,
   options: ReportRequestOptions,
   services: { chat: ChatModel; signal?: AbortSignal },
