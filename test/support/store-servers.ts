@@ -16,7 +16,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3'
 const require = createRequire(import.meta.url)
 
 /** Where the run's shared servers listen, handed from the globalSetup to the workers (vitest provide/inject). */
-export interface SharedStorePorts {
+interface SharedStorePorts {
   azurite: number
   s3: number
 }
