@@ -1,8 +1,9 @@
 /**
- * Real object-storage servers on ephemeral ports on 127.0.0.1: Azurite (Microsoft's Azure Storage
- * emulator) as a child process, and s3rver (an S3-compatible server) in process. No vitest test API
- * here: the run's globalSetup (object-store-servers.ts) starts them in vitest's own process, and test
- * files reach them through object-stores.ts.
+ * Real object-storage servers on ephemeral ports on 127.0.0.1, each a child process: Azurite
+ * (Microsoft's Azure Storage emulator) and s3rver (an S3-compatible server). Not in vitest's own
+ * process, where the run's globalSetup (object-store-servers.ts) starts them: a busy main process
+ * would answer late, and the store-timeout tests count every late answer as a resend. No vitest test
+ * API here; test files reach the servers through object-stores.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -92,23 +93,25 @@ export async function startAzurite(): Promise<Azurite> {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
-  const port = await listeningPort(child)
-  return azuriteAt(port, async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
-    }
-  })
+  const port = await listeningPort(child, 'Azurite', /listens on http:\/\/127\.0\.0\.1:(\d+)/)
+  return azuriteAt(port, () => stopChild(child))
 }
 
-function listeningPort(child: ChildProcess): Promise<number> {
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((r) => child.once('exit', r))
+  child.kill('SIGTERM')
+  await exited
+}
+
+/** The port the child prints once it listens (`pattern`'s first group). */
+function listeningPort(child: ChildProcess, name: string, pattern: RegExp): Promise<number> {
   return new Promise((resolve, reject) => {
     let out = ''
-    const timer = setTimeout(() => reject(new Error(`Azurite did not start within 90 s:\n${out}`)), 90_000)
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 90 s:\n${out}`)), 90_000)
     const onData = (chunk: Buffer): void => {
       out += chunk.toString()
-      const match = /listens on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+      const match = pattern.exec(out)
       if (match) {
         clearTimeout(timer)
         resolve(Number(match[1]))
@@ -118,7 +121,7 @@ function listeningPort(child: ChildProcess): Promise<number> {
     child.stderr?.on('data', onData)
     child.once('exit', (code) => {
       clearTimeout(timer)
-      reject(new Error(`Azurite exited with ${code}:\n${out}`))
+      reject(new Error(`${name} exited with ${code}:\n${out}`))
     })
   })
 }
@@ -146,18 +149,22 @@ export function s3At(port: number, key: string, stop: () => Promise<void>): S3Se
   }
 }
 
+/** s3rver in a node of its own (CommonJS, for `node -e`): arguments are the package and the data folder. */
+const S3RVER_MAIN = `
+const S3rver = require(process.argv[1])
+const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: process.argv[2] })
+server.run().then(({ port }) => console.log('s3rver listens on port ' + port))
+process.once('SIGTERM', () => server.close().then(() => process.exit(0)))
+`
+
 export async function startS3Server(): Promise<S3Server> {
-  const S3rver = require('s3rver') as new (
-    options: Record<string, unknown>,
-  ) => {
-    run(): Promise<{ port: number }>
-    close(): Promise<void>
-  }
   const directory = await mkdtemp(join(tmpdir(), 'graphrag-s3rver-'))
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
-  const { port } = await server.run()
+  const child = spawn(process.execPath, ['-e', S3RVER_MAIN, require.resolve('s3rver'), directory], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const port = await listeningPort(child, 's3rver', /s3rver listens on port (\d+)/)
   return s3At(port, S3RVER_KEY, async () => {
-    await server.close()
+    await stopChild(child)
     await rm(directory, { recursive: true, force: true })
   })
 }
