@@ -21,6 +21,7 @@ export default defineConfig({
     // End-to-end and server files first, so the longest files do not start last (see the file).
     sequence: { sequencer: HeavyFirstSequencer },
     // A folder per run (GRAPHRAG_TEST_RUN_DIR) where workers share one build of what many files start from.
-    globalSetup: ['./test/support/run-dir.ts'],
+    // One Azurite and one s3rver for the files that use object storage (test/support/object-store-servers.ts).
+    globalSetup: ['./test/support/run-dir.ts', './test/support/object-store-servers.ts'],
   },
 })

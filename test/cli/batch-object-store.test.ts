@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
-import { startAzurite, type Azurite } from '../support/object-stores.js'
+import { useObjectStoreServers } from '../support/object-stores.js'
 import { AzureBlobStore } from '../../src/storage/object/azure-blob.js'
 import { testdir } from '../support/testdir.js'
 import { FAST_BATCH_ENV, synchronousCalls } from '../index/batch/project.js'
@@ -16,20 +16,19 @@ const DOCS: Record<string, string> = {
   'council.txt': 'The Harbour Council met Marta Quill and Captain Olsen to discuss the Lighthouse Fund.',
 }
 
+const servers = useObjectStoreServers()
+
 describe('index --batch --no-wait with the index in object storage', () => {
   let fake: FakeLlm
-  let azurite: Azurite
   beforeAll(async () => {
-    ;[fake, azurite] = await Promise.all([
-      startFakeLlm({ embeddingDimension: 8, batch: { pollsBeforeDone: 3 } }),
-      startAzurite(),
-    ])
+    fake = await startFakeLlm({ embeddingDimension: 8, batch: { pollsBeforeDone: 3 } })
   }, 60_000)
   afterAll(async () => {
-    await Promise.all([fake?.close(), azurite?.stop()])
+    await fake?.close()
   })
 
   it('a second job in another folder collects the batch the first one submitted and publishes the index', async () => {
+    const { azurite } = servers
     const container = await azurite.container(`batch${Date.now()}`)
     const store = new AzureBlobStore({ connectionString: azurite.connectionString, containerName: container })
     for (const [name, text] of Object.entries(DOCS)) await store.put(`input/${name}`, text)
@@ -64,7 +63,7 @@ describe('index --batch --no-wait with the index in object storage', () => {
     const collect = await job([])
     expect(collect.code, collect.stderr).toBe(0)
     expect(collect.stderr).toMatch(
-      /resuming the unfinished run saved in az:\/\/batch\d+\/output\/\.generations\/\.work/,
+      /resuming the unfinished run saved in az:\/\/batch\d+-[0-9a-f]{8}\/output\/\.generations\/\.work/,
     )
     const ids = fake.batchApi.batches.flatMap((b) => b.customIds)
     expect(new Set(ids).size, 'no request submitted twice').toBe(ids.length)

@@ -26,7 +26,7 @@ import { formatDiagnostics } from '../../src/cli/diagnostics-format.js'
 import { loadConfig } from '../../src/config/index.js'
 import { runExport } from '../../src/export/index.js'
 import { comparableTables, lanceRowCounts, spawnCli } from '../support/index-files.js'
-import { NO_REMOTE_KEYS, startAzurite, startS3Server, type Azurite, type S3Server } from '../support/object-stores.js'
+import { NO_REMOTE_KEYS, useObjectStoreServers } from '../support/object-stores.js'
 import { testdir } from '../support/testdir.js'
 
 /** The default suite runs the Azurite essentials; GRAPHRAG_SLOW_TESTS=1 adds s3rver, every method, serve replicas, update and the kill drill. */
@@ -48,15 +48,14 @@ interface Backend {
 }
 
 let llm: FakeLlm
-let azurite: Azurite
-let s3: S3Server
+const servers = useObjectStoreServers()
 let local: { tables: Record<string, string>; vectors: Record<string, number> }
 let localUpdated: Record<string, string> = {}
 const STORM = 'A storm hit Kettle Harbour; Ezra Pike and the Harbour Council repaired the Lighthouse.'
 const HARBOUR_EDITED = 'Captain Olsen rang the Fog Bell at Kettle Harbour twice while Marta Quill counted the boats.'
 
 beforeAll(async () => {
-  ;[llm, azurite, s3] = await Promise.all([startFakeLlm({ embeddingDimension: 8 }), startAzurite(), startS3Server()])
+  llm = await startFakeLlm({ embeddingDimension: 8 })
   const root = await testdir({ 'settings.yaml': settingsYaml(''), ...inputs() })
   // The local-folder reference, in process: the object-store runs below are the CLI under test.
   await runIndex({ root, skipValidation: true })
@@ -76,7 +75,7 @@ beforeAll(async () => {
 }, 300_000)
 
 afterAll(async () => {
-  await Promise.all([llm?.close(), azurite?.stop(), s3?.stop()])
+  await llm?.close()
 })
 
 function inputs(): Record<string, string> {
@@ -101,6 +100,7 @@ function storageYaml(keys: string): string {
 }
 
 async function azureBackend(): Promise<Backend> {
+  const { azurite } = servers
   const container = await azurite.container(`graphrag${Date.now()}`)
   const keys = `  connection_string: "${azurite.connectionString}"\n  container_name: ${container}\n`
   return {
@@ -119,6 +119,7 @@ async function azureBackend(): Promise<Backend> {
 }
 
 async function s3Backend(): Promise<Backend> {
+  const { s3 } = servers
   const bucket = await s3.bucket(`graphrag${Date.now()}`)
   Object.assign(process.env, s3.env)
   return {
@@ -187,11 +188,11 @@ describe.each([
       await writeFile(join(root, 'settings.yaml'), settingsYaml(storageYaml(backend.keys)))
       expect(run.code, run.stderr).toBe(0)
       expect(`${run.stdout}${run.stderr}`).toMatch(
-        /Index complete in .*: (az|s3):\/\/graphrag\d+\/output\/\.generations\/\d{8}T\d{6}Z-[0-9a-f]{8}\n/,
+        /Index complete in .*: (az|s3):\/\/graphrag\d+-[0-9a-f]{8}\/output\/\.generations\/\d{8}T\d{6}Z-[0-9a-f]{8}\n/,
       )
       expect(`${run.stdout}${run.stderr}`).not.toContain('.graphrag/remote')
       expect(run.stderr).toMatch(
-        /resuming the unfinished run saved in (az|s3):\/\/graphrag\d+\/output\/\.generations\/\.work/,
+        /resuming the unfinished run saved in (az|s3):\/\/graphrag\d+-[0-9a-f]{8}\/output\/\.generations\/\.work/,
       )
       expect(llm.requests.filter((r) => r.kind !== 'embedding').length, 'no model call repeated').toBe(chats)
       const dir = await publishedOf(backend)
@@ -279,7 +280,7 @@ describe.each([
         const run = await cli(['index', '--skip-validation'])
         expect(run.code).not.toBe(0)
         expect(run.stderr).toMatch(new RegExp(`another graphrag run holds the lock on this index: PID ${process.pid}`))
-        expect(run.stderr).toMatch(/\(lock file: (az|s3):\/\/graphrag\d+\/output\/\.generations\/lock\)/)
+        expect(run.stderr).toMatch(/\(lock file: (az|s3):\/\/graphrag\d+-[0-9a-f]{8}\/output\/\.generations\/lock\)/)
       } finally {
         await backend.store.delete('output/.generations/lock')
       }

@@ -141,7 +141,10 @@ describe('the store lock heartbeat (Azurite)', () => {
 // regression of LanceDB on az:// or s3:// fails every run.
 describe.each(['az', 's3'])('LanceDB at %s:// (reduced)', (scheme) => {
   it('writes a table, searches it and reads it back after reopening', async () => {
-    const name = `lance${Date.now()}`
+    const name =
+      scheme === 'az'
+        ? await servers.azurite.container(`lance${Date.now()}`)
+        : await servers.s3.bucket(`lance${Date.now()}`)
     const spec: StorageSettings =
       scheme === 'az'
         ? {
@@ -149,15 +152,9 @@ describe.each(['az', 's3'])('LanceDB at %s:// (reduced)', (scheme) => {
             type: 'blob',
             base_dir: '',
             connection_string: servers.azurite.connectionString,
-            container_name: await servers.azurite.container(name),
+            container_name: name,
           }
-        : {
-            ...NO_REMOTE_KEYS,
-            type: 's3',
-            base_dir: '',
-            bucket: await servers.s3.bucket(name),
-            endpoint_url: servers.s3.endpoint,
-          }
+        : { ...NO_REMOTE_KEYS, type: 's3', base_dir: '', bucket: name, endpoint_url: servers.s3.endpoint }
     const uri = `${scheme}://${name}/lancedb`
     registerLanceOptions(uri, lanceStorageOptions(spec))
     const store = await openVectorStore(uri)

@@ -21,10 +21,10 @@ const servers = useObjectStoreServers(SLOW)
 describe.skipIf(!SLOW).each(['az', 's3'])('LanceDB at %s://', (scheme) => {
   it('writes a table, reads it back and searches it', async () => {
     const { azurite, s3 } = servers
-    const name = `vectors${Date.now()}`
+    let name: string
     let spec: StorageSettings
     if (scheme === 'az') {
-      await azurite.container(name)
+      name = await azurite.container(`vectors${Date.now()}`)
       spec = {
         ...NO_REMOTE_KEYS,
         type: 'blob',
@@ -33,7 +33,7 @@ describe.skipIf(!SLOW).each(['az', 's3'])('LanceDB at %s://', (scheme) => {
         container_name: name,
       }
     } else {
-      await s3.bucket(name)
+      name = await s3.bucket(`vectors${Date.now()}`)
       spec = { ...NO_REMOTE_KEYS, type: 's3', base_dir: '', bucket: name, endpoint_url: s3.endpoint }
     }
     const uri = `${scheme}://${name}/lancedb`

@@ -113,7 +113,7 @@ describe('work saved in object storage', () => {
     const warnings = await run.finish()
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toMatch(
-      /^could not save this run's work in az:\/\/work\d+\/output\/\.generations\/\.work \(.*changed by another writer\)/,
+      /^could not save this run's work in az:\/\/work\d+-[0-9a-f]{8}\/output\/\.generations\/\.work \(.*changed by another writer\)/,
     )
   })
 })
