@@ -58,6 +58,17 @@ describe('community contexts of a hub', () => {
     expect(trimmed.text).not.toContain(`HUB meets SPOKE ${rows + 1},`)
   })
 
+  it('renderTrimmed counts a rendering past the cut only when its estimate is within the margin of the budget', () => {
+    const { asked, count } = countingTokens()
+    const budgets = Array.from({ length: 40 }, (_, i) => 300 + 7 * i)
+    for (const budget of budgets) {
+      expect(renderTrimmed(hubContext(), budget, count).tokens).toBeLessThanOrEqual(budget)
+    }
+    // Whole renderings (many lines) counted exactly: the cut's own, and the next one's only near the margin.
+    const renderings = asked.filter((t) => t.split('\n').length > 5).length
+    expect(renderings).toBeLessThan(1.5 * budgets.length)
+  })
+
   it('renderIfFits gives up on an over-budget context once its rows pass the budget', () => {
     const { asked, count } = countingTokens()
     expect(renderIfFits(hubContext(), BUDGET, count)).toBeUndefined()
@@ -79,5 +90,25 @@ describe('community contexts of a hub', () => {
     expect(context.substituted.length).toBeGreaterThan(0)
     // 41 attempts of ~100 rows each, counted once per distinct row: far below the 3,000 rows of the hub.
     expect(new Set(asked).size).toBeLessThan(600)
+  })
+
+  it('stops substituting once the sub-community reports alone are past the budget', () => {
+    // 60 reported sub-communities of ~300 tokens each, budget 2,000: from the 7th report on, no list fits.
+    const subs: SubCommunity[] = Array.from({ length: 60 }, (_, i) => ({
+      community: 200 + i,
+      size: 2,
+      members: new Set([`SPOKE ${2 * i + 1}`, `SPOKE ${2 * i + 2}`]),
+      fullContent: `# Report ${i}\n\n${'a finding about two spokes '.repeat(60)}`,
+    }))
+    let chars = 0
+    const tokenizer = getTokenizer('o200k_base')
+    const context = buildCommunityContext(hubContext(), subs, 2000, (text) => {
+      chars += text.length
+      return tokenizer.count(text)
+    })
+    expect(context.tokens).toBeLessThanOrEqual(2000)
+    expect(context.substituted.length).toBeGreaterThan(0)
+    // Trying every list of 1..60 reports would tokenise ~3 M characters of reports.
+    expect(chars).toBeLessThan(400_000)
   })
 })

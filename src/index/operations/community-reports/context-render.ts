@@ -174,15 +174,29 @@ export function renderIfFits(
   count: CountTokens,
   options: { members?: ReadonlySet<string>; head?: ContextSection } = {},
 ): RenderedContext | undefined {
+  return tryRender(ctx, budget, count, options).context
+}
+
+/**
+ * renderIfFits, also telling whether `head` alone is past the budget's margin: then no longer head
+ * (more rows appended) can fit either, which spares a caller trying ever longer ones.
+ */
+export function tryRender(
+  ctx: LocalContext,
+  budget: number,
+  count: CountTokens,
+  options: { members?: ReadonlySet<string>; head?: ContextSection } = {},
+): { context: RenderedContext | undefined; overMargin: boolean } {
   const p = plan(ctx, count, options.members, options.head)
+  const overMargin = p.estimate(0)! > budget + SLACK
   // Steps are built only until the estimate passes the margin: a hub's thousands of rows are not rendered.
   for (let n = 0; ; n++) {
     const tokens = p.estimate(n)
     if (tokens === undefined) break
-    if (tokens > budget + SLACK) return undefined
+    if (tokens > budget + SLACK) return { context: undefined, overMargin }
   }
   const full = p.render(p.size())
-  return full.tokens <= budget ? full : undefined
+  return { context: full.tokens <= budget ? full : undefined, overMargin }
 }
 
 /**
@@ -204,7 +218,8 @@ export function renderTrimmed(
   let k = Math.max(least, lo)
   let best = p.render(k)
   while (best.tokens > budget && k > least) best = p.render(--k)
-  while (p.beyond(k)) {
+  // A next step whose estimate is past the margin cannot fit (as in renderIfFits): not rendered and counted.
+  while (p.beyond(k) && p.estimate(k + 1)! <= budget + SLACK) {
     const next = p.render(k + 1)
     if (next.tokens > budget) break
     best = next
