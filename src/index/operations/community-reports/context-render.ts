@@ -70,41 +70,56 @@ function lineTokens(count: CountTokens, text: string): number {
   return n
 }
 
-/** The rows each ranked step adds: its new member entities (with their claims) and its relationship. */
-function stepLines(ctx: LocalContext, members: ReadonlySet<string>): Array<Record<Section, Line[]>> {
-  const steps: Array<Record<Section, Line[]>> = []
+type Step = Record<Section, Line[]>
+
+/**
+ * The rows each ranked step adds, one step at a time: its new member entities (with their claims) and
+ * its relationship; members no relationship mentions follow by degree. Lazy, because a hub's community
+ * has thousands of steps and the budget is spent after the first few hundred.
+ */
+function* stepLines(ctx: LocalContext, members: ReadonlySet<string>): Generator<Step> {
   const added = new Set<string>()
-  const step = (titles: readonly string[], edge: EdgeDetails | null): void => {
-    const lines: Record<Section, Line[]> = {
-      entities: [],
-      claims: [],
-      edges: edge === null ? [] : [line(edgeRow(edge))],
-    }
+  const step = (titles: readonly string[], edge: EdgeDetails | null): Step => {
+    const lines: Step = { entities: [], claims: [], edges: edge === null ? [] : [line(edgeRow(edge))] }
     for (const title of titles) {
       if (added.has(title)) continue
       added.add(title)
       lines.entities.push(line(entityRow(ctx.members.get(title)!)))
       for (const claim of ctx.claims.get(title) ?? []) lines.claims.push(line(claimRow(claim)))
     }
-    steps.push(lines)
+    return lines
   }
   for (const edge of ctx.edges) {
     const titles = [edge.source, edge.target].filter((t) => members.has(t))
-    if (titles.length > 0) step(titles, edge)
+    if (titles.length > 0) yield step(titles, edge)
   }
   const lone = [...members].filter((t) => !added.has(t)).map((t) => ctx.members.get(t)!)
   lone.sort((a, b) => b.degree - a.degree || a.human_readable_id - b.human_readable_id)
-  for (const e of lone) step([e.title], null)
-  return steps
+  for (const e of lone) yield step([e.title], null)
 }
 
-/** A context ready to be cut: exact rendering of any prefix, and estimated tokens of every prefix. */
+/**
+ * A context ready to be cut: exact rendering of any prefix, and estimated tokens of every prefix.
+ * Steps are built (rendered and counted) only as far as a caller asks: estimates never fall as steps
+ * are added, so a prefix over budget says the rest is too without building it.
+ */
 function plan(ctx: LocalContext, count: CountTokens, members: ReadonlySet<string> | undefined, head?: ContextSection) {
-  const steps = stepLines(ctx, members ?? new Set(ctx.members.keys()))
+  const source = stepLines(ctx, members ?? new Set(ctx.members.keys()))
+  const steps: Step[] = []
+  let exhausted = false
   const headText = head === undefined ? '' : renderContextSection(head)
   const estimates = [headText === '' ? 0 : count(headText)]
   const present = new Set<Section>()
-  for (const lines of steps) {
+  /** Builds steps until `n` exist or none are left; whether `n` exist. */
+  const reach = (n: number): boolean => {
+    while (steps.length < n && !exhausted) {
+      const next = source.next()
+      if (next.done === true) exhausted = true
+      else add(next.value)
+    }
+    return steps.length >= n
+  }
+  const add = (lines: Step): void => {
     let tokens = estimates[estimates.length - 1]!
     for (const section of ORDER) {
       if (lines[section].length === 0) continue
@@ -115,9 +130,15 @@ function plan(ctx: LocalContext, count: CountTokens, members: ReadonlySet<string
       }
       for (const l of lines[section]) tokens += lineTokens(count, l.text)
     }
+    steps.push(lines)
     estimates.push(tokens)
   }
+  /** The estimate of the first `n` steps; undefined when there are fewer. */
+  const estimate = (n: number): number | undefined => (reach(n) ? estimates[n] : undefined)
+  /** Whether there are more than `at` steps. */
+  const beyond = (at: number): boolean => reach(at + 1)
   const render = (n: number): RenderedContext => {
+    reach(n)
     const sections: ContextSection[] = head === undefined || headText === '' ? [] : [head]
     const parts = ORDER.map((section) => {
       const lines = steps.slice(0, n).flatMap((s) => s[section])
@@ -132,13 +153,18 @@ function plan(ctx: LocalContext, count: CountTokens, members: ReadonlySet<string
     const text = joinParts(headText, ...parts)
     return { text, tokens: count(text), sections }
   }
-  return { size: steps.length, estimates, render }
+  /** The number of steps, building all of them. */
+  const size = (): number => {
+    reach(Number.POSITIVE_INFINITY)
+    return steps.length
+  }
+  return { estimate, beyond, render, size }
 }
 
 /** The whole context of `members` (default: all), with its exact token count. */
 export function renderFull(ctx: LocalContext, count: CountTokens, members?: ReadonlySet<string>): RenderedContext {
   const p = plan(ctx, count, members)
-  return p.render(p.size)
+  return p.render(p.size())
 }
 
 /** The whole context after `head` when it fits the budget, else undefined. */
@@ -148,10 +174,29 @@ export function renderIfFits(
   count: CountTokens,
   options: { members?: ReadonlySet<string>; head?: ContextSection } = {},
 ): RenderedContext | undefined {
+  return tryRender(ctx, budget, count, options).context
+}
+
+/**
+ * renderIfFits, also telling whether `head` alone is past the budget's margin: then no longer head
+ * (more rows appended) can fit either, which spares a caller trying ever longer ones.
+ */
+export function tryRender(
+  ctx: LocalContext,
+  budget: number,
+  count: CountTokens,
+  options: { members?: ReadonlySet<string>; head?: ContextSection } = {},
+): { context: RenderedContext | undefined; overMargin: boolean } {
   const p = plan(ctx, count, options.members, options.head)
-  if (p.estimates[p.size]! > budget + SLACK) return undefined
-  const full = p.render(p.size)
-  return full.tokens <= budget ? full : undefined
+  const overMargin = p.estimate(0)! > budget + SLACK
+  // Steps are built only until the estimate passes the margin: a hub's thousands of rows are not rendered.
+  for (let n = 0; ; n++) {
+    const tokens = p.estimate(n)
+    if (tokens === undefined) break
+    if (tokens > budget + SLACK) return { context: undefined, overMargin }
+  }
+  const full = p.render(p.size())
+  return { context: full.tokens <= budget ? full : undefined, overMargin }
 }
 
 /**
@@ -166,19 +211,15 @@ export function renderTrimmed(
   options: { members?: ReadonlySet<string>; head?: ContextSection; allowEmpty?: boolean } = {},
 ): RenderedContext {
   const p = plan(ctx, count, options.members, options.head)
-  const least = options.allowEmpty === true || p.size === 0 ? 0 : 1
+  const least = options.allowEmpty === true || !p.beyond(0) ? 0 : 1
   // Largest prefix whose estimate fits (estimates grow with the prefix), then settle on exact counts.
   let lo = 0
-  let hi = p.size
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1
-    if (p.estimates[mid]! <= budget) lo = mid
-    else hi = mid - 1
-  }
+  while ((p.estimate(lo + 1) ?? Number.POSITIVE_INFINITY) <= budget) lo++
   let k = Math.max(least, lo)
   let best = p.render(k)
   while (best.tokens > budget && k > least) best = p.render(--k)
-  while (k < p.size) {
+  // A next step whose estimate is past the margin cannot fit (as in renderIfFits): not rendered and counted.
+  while (p.beyond(k) && p.estimate(k + 1)! <= budget + SLACK) {
     const next = p.render(k + 1)
     if (next.tokens > budget) break
     best = next

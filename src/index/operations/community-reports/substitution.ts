@@ -7,7 +7,7 @@
  * rest of the budget, best ranked first. Without sub-community reports the own context is trimmed.
  */
 import type { LocalContext } from './context.js'
-import { renderIfFits, renderTrimmed, type CountTokens, type RenderedContext } from './context-render.js'
+import { renderIfFits, renderTrimmed, tryRender, type CountTokens, type RenderedContext } from './context-render.js'
 import { type ContextSection, renderContextSection } from './context-rows.js'
 
 /** A direct sub-community: its size, its members and, when generated, its report. */
@@ -48,8 +48,12 @@ export function buildCommunityContext(
   for (let i = 1; i <= reported.length; i++) {
     reported[i - 1]!.members.forEach((t) => covered.add(t))
     const members = new Set([...local.members.keys()].filter((t) => !covered.has(t)))
-    const fits = renderIfFits(local, budget, countTokens, { members, head: reportsSection(reported.slice(0, i)) })
-    if (fits !== undefined) return { ...fits, substituted: reported.slice(0, i).map((s) => s.community) }
+    const head = reportsSection(reported.slice(0, i))
+    const attempt = tryRender(local, budget, countTokens, { members, head })
+    if (attempt.context !== undefined)
+      return { ...attempt.context, substituted: reported.slice(0, i).map((s) => s.community) }
+    // The reports alone are past the budget: longer lists of them cannot fit (and each costs a count of all of them).
+    if (attempt.overMargin) break
   }
   return reportsAndRemainder(local, reported, budget, countTokens)
 }
