@@ -67,6 +67,18 @@ export class DecodedTableCache {
     while (this.held > this.maxBytes) this.drop(this.entries[0]!)
   }
 
+  /**
+   * Keeps the rows a table was just written from, as a read of the written file would return them
+   * (asDecoded), so the run's first read of a table it wrote is a copy too. Nothing is kept when a value
+   * would not read back as its row holds it exactly (a string that is not well-formed UTF-16, a value
+   * of another type than its column's).
+   */
+  setWritten<S extends TableSchema>(identity: string, schema: S, rows: readonly RowOf<S>[]): void {
+    if (!cacheable(schema)) return
+    const decoded = asDecodedRows(schema, rows as readonly Record<string, unknown>[])
+    if (decoded !== undefined) this.set(identity, schema, decoded as RowOf<S>[])
+  }
+
   private drop(entry: Entry): void {
     this.entries = this.entries.filter((e) => e !== entry)
     this.held -= entry.bytes
@@ -110,4 +122,64 @@ function valueBytes(value: unknown): number {
   if (typeof value === 'string') return 16 + 2 * value.length
   if (Array.isArray(value)) return value.reduce((sum: number, item: unknown) => sum + valueBytes(item), 32)
   return 8
+}
+
+/** Marks a value a read would not give back as the row holds it. */
+const NOT_READ_BACK = Symbol('not read back')
+
+/** `rows` as a read of their Parquet file returns them, or undefined when one value would not read back equal. */
+function asDecodedRows(
+  schema: TableSchema,
+  rows: readonly Record<string, unknown>[],
+): Record<string, unknown>[] | undefined {
+  const out: Record<string, unknown>[] = []
+  for (const row of rows) {
+    const decoded: Record<string, unknown> = {}
+    for (const col of schema.columns) {
+      const value = asDecoded(col.kind, row[col.name])
+      if (value === NOT_READ_BACK) return undefined
+      decoded[col.name] = value
+    }
+    out.push(decoded)
+  }
+  return out
+}
+
+/**
+ * What reading a written value gives (arrow-columns.ts writes and reads, table-rows.ts normalise): null
+ * for an absent scalar, [] for an absent list, int64 values truncated to integers (never -0).
+ */
+function asDecoded(kind: ColumnKind, value: unknown): unknown {
+  if (value === null || value === undefined) return kind.startsWith('list') ? [] : null
+  if (!kind.startsWith('list')) return asDecodedScalar(kind, value)
+  if (!Array.isArray(value)) return NOT_READ_BACK
+  const item = kind.slice('list<'.length, -1) as ColumnKind
+  const items: unknown[] = []
+  for (const v of value) {
+    const decoded = v === null || v === undefined ? null : asDecodedScalar(item, v)
+    if (decoded === NOT_READ_BACK) return NOT_READ_BACK
+    items.push(decoded)
+  }
+  return items
+}
+
+function asDecodedScalar(kind: ColumnKind, value: unknown): unknown {
+  switch (kind) {
+    case 'string':
+      // A lone surrogate is written as U+FFFD.
+      return typeof value === 'string' && wellFormed(value) ? value : NOT_READ_BACK
+    case 'int64':
+      if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER)
+        return NOT_READ_BACK
+      return Math.trunc(value) + 0
+    case 'double':
+      return typeof value === 'number' ? value : NOT_READ_BACK
+    default:
+      return NOT_READ_BACK
+  }
+}
+
+/** String.prototype.isWellFormed (Node 20; TypeScript declares it from ES2024 on): no lone surrogate. */
+function wellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed()
 }
