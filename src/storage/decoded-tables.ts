@@ -54,17 +54,9 @@ export class DecodedTableCache {
   /** Keeps a copy of rows just decoded (nothing when they alone pass the bound). */
   set<S extends TableSchema>(identity: string, schema: S, rows: readonly RowOf<S>[]): void {
     if (!cacheable(schema)) return
-    const bytes = estimateBytes(rows as readonly Record<string, unknown>[])
-    if (bytes > this.maxBytes) return
-    const columns = columnKinds(schema)
-    if (this.entries.some((e) => e.identity === identity && holds(e.columns, columns))) return
-    const names = [...columns.keys()]
-    // An entry this one covers is no longer needed.
-    for (const e of this.entries.filter((e) => e.identity === identity && holds(columns, e.columns))) this.drop(e)
-    const kept = (rows as readonly Record<string, unknown>[]).map((row) => copyRow(row, names))
-    this.entries.push({ identity, columns, rows: kept, bytes })
-    this.held += bytes
-    while (this.held > this.maxBytes) this.drop(this.entries[0]!)
+    const all = rows as readonly Record<string, unknown>[]
+    const names = schema.columns.map((col) => col.name)
+    this.keep(identity, schema, estimateBytes(all), () => all.map((row) => copyRow(row, names)))
   }
 
   /**
@@ -75,8 +67,21 @@ export class DecodedTableCache {
    */
   setWritten<S extends TableSchema>(identity: string, schema: S, rows: readonly RowOf<S>[]): void {
     if (!cacheable(schema)) return
+    // asDecodedRows builds new rows and lists: kept as they are.
     const decoded = asDecodedRows(schema, rows as readonly Record<string, unknown>[])
-    if (decoded !== undefined) this.set(identity, schema, decoded as RowOf<S>[])
+    if (decoded !== undefined) this.keep(identity, schema, estimateBytes(decoded), () => decoded)
+  }
+
+  /** Adds an entry unless it alone passes the bound or one of this file holds its columns already. */
+  private keep(identity: string, schema: TableSchema, bytes: number, rows: () => Record<string, unknown>[]): void {
+    if (bytes > this.maxBytes) return
+    const columns = columnKinds(schema)
+    if (this.entries.some((e) => e.identity === identity && holds(e.columns, columns))) return
+    // An entry this one covers is no longer needed.
+    for (const e of this.entries.filter((e) => e.identity === identity && holds(columns, e.columns))) this.drop(e)
+    this.entries.push({ identity, columns, rows: rows(), bytes })
+    this.held += bytes
+    while (this.held > this.maxBytes) this.drop(this.entries[0]!)
   }
 
   private drop(entry: Entry): void {

@@ -30,7 +30,6 @@ describe('graphrag update: tables decoded once per run', () => {
   /** The identities of the files the update decoded (kept after a decode), and of those it kept as written. */
   const decodedFiles = new Set<string>()
   const writtenFiles = new Set<string>()
-  let writing = false
 
   beforeAll(async () => {
     DecodedTableCache.prototype.get = function (this: DecodedTableCache, id: string, schema: TableSchema) {
@@ -39,16 +38,12 @@ describe('graphrag update: tables decoded once per run', () => {
       return rows
     } as typeof originalGet
     DecodedTableCache.prototype.set = function (this: DecodedTableCache, id: string, ...rest: unknown[]) {
-      if (phase === 'update') (writing ? writtenFiles : decodedFiles).add(id)
+      if (phase === 'update') decodedFiles.add(id)
       return Reflect.apply(originalSet, this, [id, ...rest])
     } as typeof originalSet
-    DecodedTableCache.prototype.setWritten = function (this: DecodedTableCache, ...args: unknown[]) {
-      writing = true
-      try {
-        return Reflect.apply(originalSetWritten, this, args)
-      } finally {
-        writing = false
-      }
+    DecodedTableCache.prototype.setWritten = function (this: DecodedTableCache, id: string, ...rest: unknown[]) {
+      if (phase === 'update') writtenFiles.add(id)
+      return Reflect.apply(originalSetWritten, this, [id, ...rest])
     } as typeof originalSetWritten
     llm = await startFakeLlm({ embeddingDimension: 8 })
     const corpus = nameGraphCorpus(76, 5)
