@@ -189,6 +189,20 @@ export function prepareEdges(
   relationships: ReadonlyArray<ClusterEdge>,
   useLcc: boolean,
 ): { edges: WeightedEdge[]; nonPositiveEdges: number } {
+  const lastByPair = lastRowOfEachPair(relationships)
+  let rows = [...lastByPair.values()].filter((r) => !(Number(r.weight) <= 0))
+  const nonPositiveEdges = lastByPair.size - rows.length
+  if (useLcc) rows = stableLargestConnectedComponent(rows)
+  const edges = rows
+    .map((r) => [r.source, r.target, Number(r.weight)] as const)
+    .sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || a[2] - b[2])
+  return { edges, nonPositiveEdges }
+}
+
+/** Each pair (smaller name first) with the weight of its last row, keyed `source\0target`, in order of last occurrence. */
+function lastRowOfEachPair(
+  relationships: ReadonlyArray<ClusterEdge>,
+): Map<string, { source: string; target: string; weight: number }> {
   const lastByPair = new Map<string, { source: string; target: string; weight: number }>()
   for (const r of relationships) {
     const [source, target] = compareCodePoints(r.source, r.target) <= 0 ? [r.source, r.target] : [r.target, r.source]
@@ -197,11 +211,16 @@ export function prepareEdges(
     lastByPair.delete(key)
     lastByPair.set(key, { source, target, weight: r.weight ?? 1 })
   }
-  let rows = [...lastByPair.values()].filter((r) => !(Number(r.weight) <= 0))
-  const nonPositiveEdges = lastByPair.size - rows.length
-  if (useLcc) rows = stableLargestConnectedComponent(rows)
-  const edges = rows
-    .map((r) => [r.source, r.target, Number(r.weight)] as const)
-    .sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || a[2] - b[2])
-  return { edges, nonPositiveEdges }
+  return lastByPair
+}
+
+/**
+ * The weight clustering gives each pair (`source\0target`, smaller name first), as prepareEdges reads
+ * them without the LCC: last row wins, pairs of weight ≤ 0 left out. Unsorted, for comparisons.
+ */
+export function clusteredPairWeights(relationships: ReadonlyArray<ClusterEdge>): Map<string, number> {
+  const weights = new Map<string, number>()
+  for (const [pair, { weight }] of lastRowOfEachPair(relationships))
+    if (!(Number(weight) <= 0)) weights.set(pair, Number(weight))
+  return weights
 }
