@@ -6,8 +6,10 @@ import { stableLargestConnectedComponent } from '../../graph/components/index.js
 import { compareCodePoints } from '../../text/names.js'
 import { applyMinCommunitySize } from './min-community-size.js'
 import {
-  hierarchicalLeiden,
-  modularity,
+  buildNetwork,
+  hierarchicalLeidenNetwork,
+  labeledModularity,
+  type LabeledNetwork,
   type LeidenMode,
   type ProjectionOptions,
   type WeightedEdge,
@@ -106,21 +108,23 @@ function clusterPrepared(
 ): ClusterGraphResult {
   const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
   if (edges.length === 0) return { clusters: [], nonPositiveEdges }
-  const scratch = clusterEdges(edges, options, undefined)
+  // Built once: every candidate clusters the same network and is measured on it.
+  const network = buildNetwork(edges)
+  const scratch = clusterEdges(network, options, undefined)
   if (previous === undefined) return { clusters: scratch, nonPositiveEdges }
-  const scratchModularity = levelZeroModularity(edges, scratch, options.resolution)
+  const scratchModularity = levelZeroModularity(network, scratch, options.resolution)
   const floor = scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
   // The projection aims a hair above the floor: modularity sums in another order can differ in the last bits.
   const target = floor + 1e-9 * Math.max(1, Math.abs(floor))
   const candidates = [
-    ['kept', () => clusterEdges(edges, options, previous, { target })],
-    ['local', () => clusterEdges(edges, options, previous, { target, reclusterReached: true })],
-    ['seeded', () => clusterEdges(edges, options, previous)],
+    ['kept', () => clusterEdges(network, options, previous, { target })],
+    ['local', () => clusterEdges(network, options, previous, { target, reclusterReached: true })],
+    ['seeded', () => clusterEdges(network, options, previous)],
   ] as const
   const modularity: Partial<Record<Exclude<ClusteringChoice, 'from_scratch'>, number>> = {}
   for (const [clustering, run] of candidates) {
     const clusters = run()
-    modularity[clustering] = levelZeroModularity(edges, clusters, options.resolution)
+    modularity[clustering] = levelZeroModularity(network, clusters, options.resolution)
     if (modularity[clustering] >= floor) {
       return { clusters, nonPositiveEdges, seeding: { clustering, modularity, scratchModularity } }
     }
@@ -129,23 +133,19 @@ function clusterPrepared(
 }
 
 /** Modularity of the level-0 clusters over the clustered edges. */
-function levelZeroModularity(
-  edges: ReadonlyArray<WeightedEdge>,
-  clusters: ReadonlyArray<Cluster>,
-  resolution = 1,
-): number {
+function levelZeroModularity(network: LabeledNetwork, clusters: ReadonlyArray<Cluster>, resolution = 1): number {
   const communityOf = new Map<string, number>()
   for (const c of clusters) if (c.level === 0) for (const node of c.nodes) communityOf.set(node, c.cluster)
-  return modularity(edges, communityOf, resolution)
+  return labeledModularity(network, communityOf, resolution)
 }
 
 function clusterEdges(
-  edges: WeightedEdge[],
+  network: LabeledNetwork,
   options: ClusterGraphOptions,
   previous: ClusterStart | undefined,
   projection?: ProjectionOptions,
 ): Cluster[] {
-  const entries = hierarchicalLeiden(edges, {
+  const entries = hierarchicalLeidenNetwork(network, {
     maxClusterSize: options.max_cluster_size,
     seed: options.seed,
     resolution: options.resolution,
