@@ -67,6 +67,8 @@ export class DecodedTableCache {
    */
   setWritten<S extends TableSchema>(identity: string, schema: S, rows: readonly RowOf<S>[]): void {
     if (!cacheable(schema)) return
+    // The rows as written take about the room of their decoded copy: none is made past the bound.
+    if (estimateBytes(rows as readonly Record<string, unknown>[]) > this.maxBytes) return
     // asDecodedRows builds new rows and lists: kept as they are.
     const decoded = asDecodedRows(schema, rows as readonly Record<string, unknown>[])
     if (decoded !== undefined) this.keep(identity, schema, estimateBytes(decoded), () => decoded)

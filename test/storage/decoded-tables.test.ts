@@ -162,6 +162,13 @@ describe('rows kept as written', () => {
     cache.setWritten('j', THINGS, [{ id: 'a', tags: [], weight: 1 }])
     expect(cache.get('j', THINGS)).toEqual([{ id: 'a', tags: [], weight: 1 }])
   })
+
+  it('makes no copy of written rows past the bound', () => {
+    const small = new DecodedTableCache(100)
+    small.setWritten('f', MIXED, written)
+    expect(small.bytes).toBe(0)
+    expect(small.get('f', MIXED)).toBeUndefined()
+  })
 })
 
 describe('DecodedTableCache', () => {
