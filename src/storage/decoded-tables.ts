@@ -13,10 +13,12 @@ import type { ColumnKind, RowOf, TableSchema } from '../model/schema.js'
 
 /**
  * The default bound: at 100k entities the entities, relationships and communities of both generations
- * come to ~390 MB by this estimate (~38 MB at 20k), so most of them fit; never more than a sixteenth of
- * the machine's memory.
+ * come to ~390 MB by this estimate (~38 MB at 20k), and the tables the update writes as much again. At
+ * 384 MB the later readers of those tables (create_final_text_units, create_chunk_graph, the update_*
+ * checks) decoded them again: 5–8 times their CPU at 1 GB, where the whole update peaked at 2.25 GB RSS
+ * (docs/performance.md). Never more than a sixteenth of the machine's memory.
  */
-const DECODED_TABLE_BYTES = Math.min(384 * 2 ** 20, Math.floor(totalmem() / 16))
+const DECODED_TABLE_BYTES = Math.min(1024 * 2 ** 20, Math.floor(totalmem() / 16))
 
 /** Kinds whose values hold objects (report findings, free-form row data): not kept, as a copy would share them. */
 const UNCACHED_KINDS: ReadonlySet<ColumnKind> = new Set(['findings', 'json'])
