@@ -11,7 +11,7 @@
 // where every report whose context changed is written again (as a full index would).
 // Then the large-graph case (bench/update-large.mjs): one document added to an index of 100,000
 // entities. `-- --large-only` runs only that; `-- --entities N` sets its size, `-- --rebuild` builds
-// its base index again.
+// its base index again, `-- --twice` times a second update on top of the first.
 // Run: npm run bench:update
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -177,5 +177,6 @@ await benchLargeGraph({
   settings,
   entities: Number(option('--entities') ?? 100_000),
   rebuild: args.includes('--rebuild'),
+  twice: args.includes('--twice'),
 })
 await fake.close()

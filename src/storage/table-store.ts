@@ -110,6 +110,17 @@ export class ParquetTableStore implements TableStore {
   async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {
     const { encodeParquetReleasing } = await import('./parquet.js')
     await writeFileAtomic(this.path(schema.name), await encodeParquetReleasing(schema, rows))
+    if (this.decoded !== undefined) await this.keepWritten(schema, rows, this.decoded)
+  }
+
+  /** An update's later reads of a table it wrote are copies of the rows written (decoded-tables.ts). */
+  private async keepWritten<S extends TableSchema>(
+    schema: S,
+    rows: readonly RowOf<S>[],
+    decoded: DecodedTableCache,
+  ): Promise<void> {
+    const identity = await fileIdentity(this.path(schema.name))
+    if (identity !== undefined) decoded.setWritten(identity, schema, rows)
   }
 
   async has(name: string): Promise<boolean> {

@@ -1,7 +1,8 @@
 /**
  * An update keeps the rows it decodes for the rest of its run (src/storage/decoded-tables.ts): the
  * entities and relationships several of its workflows read, of the previous index and of its own, are
- * copied from those rows instead of decoded again. A full index keeps none.
+ * copied from those rows instead of decoded again, and the tables it writes are kept as written, so
+ * the update never decodes a table of its own. A full index keeps none.
  */
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -24,6 +25,11 @@ describe('graphrag update: tables decoded once per run', () => {
   const published = new Map<string, string>()
   let phase: keyof typeof hits = 'index'
   const originalGet = DecodedTableCache.prototype.get
+  const originalSet = DecodedTableCache.prototype.set
+  const originalSetWritten = DecodedTableCache.prototype.setWritten
+  /** The identities of the files the update decoded (kept after a decode), and of those it kept as written. */
+  const decodedFiles = new Set<string>()
+  const writtenFiles = new Set<string>()
 
   beforeAll(async () => {
     DecodedTableCache.prototype.get = function (this: DecodedTableCache, id: string, schema: TableSchema) {
@@ -31,6 +37,14 @@ describe('graphrag update: tables decoded once per run', () => {
       if (rows !== undefined) hits[phase].push(`${schema.name} ${id}`)
       return rows
     } as typeof originalGet
+    DecodedTableCache.prototype.set = function (this: DecodedTableCache, id: string, ...rest: unknown[]) {
+      if (phase === 'update') decodedFiles.add(id)
+      return Reflect.apply(originalSet, this, [id, ...rest])
+    } as typeof originalSet
+    DecodedTableCache.prototype.setWritten = function (this: DecodedTableCache, id: string, ...rest: unknown[]) {
+      if (phase === 'update') writtenFiles.add(id)
+      return Reflect.apply(originalSetWritten, this, [id, ...rest])
+    } as typeof originalSetWritten
     llm = await startFakeLlm({ embeddingDimension: 8 })
     const corpus = nameGraphCorpus(76, 5)
     const files: Record<string, string> = {
@@ -49,6 +63,8 @@ describe('graphrag update: tables decoded once per run', () => {
   })
   afterAll(async () => {
     DecodedTableCache.prototype.get = originalGet
+    DecodedTableCache.prototype.set = originalSet
+    DecodedTableCache.prototype.setWritten = originalSetWritten
     await llm?.close()
     await rm(root, { recursive: true, force: true })
   })
@@ -63,6 +79,15 @@ describe('graphrag update: tables decoded once per run', () => {
     expect(own('relationships')).toBeGreaterThanOrEqual(2)
     expect(count('relationships')).toBeGreaterThan(own('relationships'))
     expect(count('communities')).toBeGreaterThanOrEqual(1)
+  })
+
+  it('never decodes the entities, relationships and communities it wrote: their rows are kept as written', () => {
+    for (const name of ['entities', 'relationships', 'communities']) {
+      expect(writtenFiles, name).toContain(published.get(name))
+      expect(decodedFiles, name).not.toContain(published.get(name))
+    }
+    // The previous index's tables are decoded (once each).
+    expect(decodedFiles.size).toBeGreaterThan(0)
   })
 
   it('keeps nothing in a full index', () => {

@@ -7,7 +7,14 @@ import { writeFile, utimes, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { StagedTableStore } from '../../src/index/run/staged-table-store.js'
-import { column, defineTable, nullableColumn, pickColumns } from '../../src/model/schema.js'
+import {
+  column,
+  defineTable,
+  nullableColumn,
+  pickColumns,
+  type RowOf,
+  type TableSchema,
+} from '../../src/model/schema.js'
 import { DecodedTableCache } from '../../src/storage/decoded-tables.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { testdir } from '../support/testdir.js'
@@ -89,6 +96,78 @@ describe('decoded tables kept for the run', () => {
     await utimes(join(dir, 'things.parquet'), 1000, 1000)
     await target.read(THINGS)
     expect(decoded.bytes).toBe(2 * kept)
+  })
+})
+
+/** Counts the reads the kept rows answered. */
+class CountingCache extends DecodedTableCache {
+  hits = 0
+  override get<S extends TableSchema>(identity: string, schema: S): RowOf<S>[] | undefined {
+    const rows = super.get(identity, schema)
+    if (rows !== undefined) this.hits++
+    return rows
+  }
+}
+
+describe('rows kept as written', () => {
+  const MIXED = defineTable('mixed', [
+    column('id', 'string'),
+    nullableColumn('note', 'string'),
+    column('count', 'int64'),
+    nullableColumn('tags', 'list<string>'),
+    column('ranks', 'list<int64>'),
+    column('scores', 'list<double>'),
+    column('weight', 'double'),
+  ])
+  // Values a read does not give back as written: absent values, fractions in int64 columns, -0.
+  const written = [
+    { id: 'a', note: undefined, count: 2.7, tags: undefined, ranks: [1.5, -0.2], scores: [0.25, -0], weight: -0 },
+    { id: 'b', note: 'x', count: -3.5, tags: ['t', null], ranks: [], scores: [1e-300], weight: 0.1 + 0.2 },
+  ] as unknown as Parameters<ParquetTableStore['write']>[1]
+
+  it('answers a table read after its write as a decode of the written file does, without decoding it', async () => {
+    const dir = await testdir()
+    const decoded = new CountingCache()
+    const store = new ParquetTableStore(dir, 'wasm', decoded)
+    await store.write(MIXED, written)
+    expect(decoded.bytes).toBeGreaterThan(0)
+    const fromFile = await new ParquetTableStore(dir).read(MIXED)
+    const kept = await store.read(MIXED)
+    expect(kept).toEqual(fromFile)
+    expect(Object.is(kept[0]!.count, 2)).toBe(true)
+    expect(Object.is(kept[0]!.ranks[1], 0)).toBe(true)
+    expect(Object.is(kept[0]!.weight, -0)).toBe(true)
+    expect(decoded.hits).toBe(1)
+    expect(await store.read(pickColumns(MIXED, ['id', 'tags']))).toEqual([
+      { id: 'a', tags: [] },
+      { id: 'b', tags: ['t', null] },
+    ])
+    expect(decoded.hits).toBe(2)
+  })
+
+  it('keeps nothing when a value would not read back as written', async () => {
+    const dir = await testdir()
+    const decoded = new DecodedTableCache()
+    const store = new ParquetTableStore(dir, 'wasm', decoded)
+    // A lone surrogate is written as U+FFFD.
+    await store.write(THINGS, [{ id: 'x\uD800', tags: ['y'], weight: 1 }])
+    expect(decoded.bytes).toBe(0)
+    expect(await store.read(THINGS)).toEqual([{ id: 'x\uFFFD', tags: ['y'], weight: 1 }])
+    const cache = new DecodedTableCache()
+    cache.setWritten('f', THINGS, [{ id: 5, tags: [], weight: 1 }] as never)
+    cache.setWritten('g', THINGS, [{ id: 'a', tags: ['\uDC00'], weight: 1 }])
+    cache.setWritten('h', THINGS, [{ id: 'a', tags: 'a', weight: 1 }] as never)
+    cache.setWritten('i', THINGS, [{ id: 'a', tags: [], weight: '1' }] as never)
+    expect(cache.bytes).toBe(0)
+    cache.setWritten('j', THINGS, [{ id: 'a', tags: [], weight: 1 }])
+    expect(cache.get('j', THINGS)).toEqual([{ id: 'a', tags: [], weight: 1 }])
+  })
+
+  it('makes no copy of written rows past the bound', () => {
+    const small = new DecodedTableCache(100)
+    small.setWritten('f', MIXED, written)
+    expect(small.bytes).toBe(0)
+    expect(small.get('f', MIXED)).toBeUndefined()
   })
 })
 

@@ -120,7 +120,7 @@ export function hierarchicalLeiden(
   return hierarchicalLeidenNetwork(buildNetwork(edges), options)
 }
 
-/** As `hierarchicalLeiden`, on a network already built (lets benchmarks time the build apart). @public (bench/leiden.mjs) */
+/** As `hierarchicalLeiden`, on a network already built (read only: benchmarks time the build apart, an update clusters one network several times). */
 export function hierarchicalLeidenNetwork(labeled: LabeledNetwork, options: LeidenOptions = {}): HierarchicalCluster[] {
   const { params, seed, maxClusterSize } = resolveOptions(options)
   const splitIterations = params.compat ? params.iterations : Math.min(params.iterations, QUALITY_SPLIT_ITERATIONS)
@@ -197,7 +197,15 @@ export function modularity(
   communities: ReadonlyMap<string, number>,
   resolution = 1,
 ): number {
-  const { network, labels } = buildNetwork(edges)
+  return labeledModularity(buildNetwork(edges), communities, resolution)
+}
+
+/** As `modularity`, on a network already built from the edge list (read only: it can be built once for several calls). */
+export function labeledModularity(
+  { network, labels }: LabeledNetwork,
+  communities: ReadonlyMap<string, number>,
+  resolution = 1,
+): number {
   const ids = new Map<number, number>()
   const membership = new Int32Array(network.nodeCount)
   for (let v = 0; v < labels.length; v++) {

@@ -6,8 +6,10 @@ import { stableLargestConnectedComponent } from '../../graph/components/index.js
 import { compareCodePoints } from '../../text/names.js'
 import { applyMinCommunitySize } from './min-community-size.js'
 import {
-  hierarchicalLeiden,
-  modularity,
+  buildNetwork,
+  hierarchicalLeidenNetwork,
+  labeledModularity,
+  type LabeledNetwork,
   type LeidenMode,
   type ProjectionOptions,
   type WeightedEdge,
@@ -106,21 +108,23 @@ function clusterPrepared(
 ): ClusterGraphResult {
   const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
   if (edges.length === 0) return { clusters: [], nonPositiveEdges }
-  const scratch = clusterEdges(edges, options, undefined)
+  // Built once: every candidate clusters the same network and is measured on it.
+  const network = buildNetwork(edges)
+  const scratch = clusterEdges(network, options, undefined)
   if (previous === undefined) return { clusters: scratch, nonPositiveEdges }
-  const scratchModularity = levelZeroModularity(edges, scratch, options.resolution)
+  const scratchModularity = levelZeroModularity(network, scratch, options.resolution)
   const floor = scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
   // The projection aims a hair above the floor: modularity sums in another order can differ in the last bits.
   const target = floor + 1e-9 * Math.max(1, Math.abs(floor))
   const candidates = [
-    ['kept', () => clusterEdges(edges, options, previous, { target })],
-    ['local', () => clusterEdges(edges, options, previous, { target, reclusterReached: true })],
-    ['seeded', () => clusterEdges(edges, options, previous)],
+    ['kept', () => clusterEdges(network, options, previous, { target })],
+    ['local', () => clusterEdges(network, options, previous, { target, reclusterReached: true })],
+    ['seeded', () => clusterEdges(network, options, previous)],
   ] as const
   const modularity: Partial<Record<Exclude<ClusteringChoice, 'from_scratch'>, number>> = {}
   for (const [clustering, run] of candidates) {
     const clusters = run()
-    modularity[clustering] = levelZeroModularity(edges, clusters, options.resolution)
+    modularity[clustering] = levelZeroModularity(network, clusters, options.resolution)
     if (modularity[clustering] >= floor) {
       return { clusters, nonPositiveEdges, seeding: { clustering, modularity, scratchModularity } }
     }
@@ -129,23 +133,19 @@ function clusterPrepared(
 }
 
 /** Modularity of the level-0 clusters over the clustered edges. */
-function levelZeroModularity(
-  edges: ReadonlyArray<WeightedEdge>,
-  clusters: ReadonlyArray<Cluster>,
-  resolution = 1,
-): number {
+function levelZeroModularity(network: LabeledNetwork, clusters: ReadonlyArray<Cluster>, resolution = 1): number {
   const communityOf = new Map<string, number>()
   for (const c of clusters) if (c.level === 0) for (const node of c.nodes) communityOf.set(node, c.cluster)
-  return modularity(edges, communityOf, resolution)
+  return labeledModularity(network, communityOf, resolution)
 }
 
 function clusterEdges(
-  edges: WeightedEdge[],
+  network: LabeledNetwork,
   options: ClusterGraphOptions,
   previous: ClusterStart | undefined,
   projection?: ProjectionOptions,
 ): Cluster[] {
-  const entries = hierarchicalLeiden(edges, {
+  const entries = hierarchicalLeidenNetwork(network, {
     maxClusterSize: options.max_cluster_size,
     seed: options.seed,
     resolution: options.resolution,
@@ -189,6 +189,20 @@ export function prepareEdges(
   relationships: ReadonlyArray<ClusterEdge>,
   useLcc: boolean,
 ): { edges: WeightedEdge[]; nonPositiveEdges: number } {
+  const lastByPair = lastRowOfEachPair(relationships)
+  let rows = [...lastByPair.values()].filter((r) => !(Number(r.weight) <= 0))
+  const nonPositiveEdges = lastByPair.size - rows.length
+  if (useLcc) rows = stableLargestConnectedComponent(rows)
+  const edges = rows
+    .map((r) => [r.source, r.target, Number(r.weight)] as const)
+    .sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || a[2] - b[2])
+  return { edges, nonPositiveEdges }
+}
+
+/** Each pair (smaller name first) with the weight of its last row, keyed `source\0target`, in order of last occurrence. */
+function lastRowOfEachPair(
+  relationships: ReadonlyArray<ClusterEdge>,
+): Map<string, { source: string; target: string; weight: number }> {
   const lastByPair = new Map<string, { source: string; target: string; weight: number }>()
   for (const r of relationships) {
     const [source, target] = compareCodePoints(r.source, r.target) <= 0 ? [r.source, r.target] : [r.target, r.source]
@@ -197,11 +211,16 @@ export function prepareEdges(
     lastByPair.delete(key)
     lastByPair.set(key, { source, target, weight: r.weight ?? 1 })
   }
-  let rows = [...lastByPair.values()].filter((r) => !(Number(r.weight) <= 0))
-  const nonPositiveEdges = lastByPair.size - rows.length
-  if (useLcc) rows = stableLargestConnectedComponent(rows)
-  const edges = rows
-    .map((r) => [r.source, r.target, Number(r.weight)] as const)
-    .sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || a[2] - b[2])
-  return { edges, nonPositiveEdges }
+  return lastByPair
+}
+
+/**
+ * The weight clustering gives each pair (`source\0target`, smaller name first), as prepareEdges reads
+ * them without the LCC: last row wins, pairs of weight ≤ 0 left out. Unsorted, for comparisons.
+ */
+export function clusteredPairWeights(relationships: ReadonlyArray<ClusterEdge>): Map<string, number> {
+  const weights = new Map<string, number>()
+  for (const [pair, { weight }] of lastRowOfEachPair(relationships))
+    if (!(Number(weight) <= 0)) weights.set(pair, Number(weight))
+  return weights
 }

@@ -6,7 +6,7 @@
 import type { CommunityRow } from '../../model/communities.js'
 import type { EntityRow } from '../../model/entities.js'
 import type { RelationshipRow } from '../../model/relationships.js'
-import { prepareEdges } from './cluster-graph.js'
+import { clusteredPairWeights } from './cluster-graph.js'
 
 type PreviousCommunityRow = Pick<CommunityRow, 'community' | 'level' | 'entity_ids'>
 
@@ -58,9 +58,8 @@ export function previousCommunities(
  * re-weighted (pairs read as clustering reads them: unordered, last row wins, weight ≤ 0 left out).
  */
 function touchedTitles(previous: ReadonlyArray<Edge>, current: ReadonlyArray<Edge>): Set<string> {
-  const weights = (rows: ReadonlyArray<Edge>) =>
-    new Map(prepareEdges(rows, false).edges.map(([s, t, w]) => [`${s}\u0000${t}`, w]))
-  const [before, after] = [weights(previous), weights(current)]
+  // The pairs' weights only: the sorted edge list clustering builds is not needed to compare them.
+  const [before, after] = [clusteredPairWeights(previous), clusteredPairWeights(current)]
   const touched = new Set<string>()
   for (const [pair, w] of [...before, ...after]) {
     if (before.get(pair) !== w || after.get(pair) !== w) for (const t of pair.split('\u0000')) touched.add(t)

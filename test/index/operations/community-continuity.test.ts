@@ -225,3 +225,31 @@ describeShared('the 1 % modularity guard', () => {
     expect(quality.seeding?.modularity.local).toBeGreaterThanOrEqual(0.99 * quality.seeding!.scratchModularity)
   })
 })
+
+describe('previousCommunities: which level-0 communities the change did not reach', () => {
+  it('reads pairs as clustering does: unordered, the last row of a pair wins, weights ≤ 0 left out', () => {
+    const entities = entitiesOf(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'])
+    const community = (n: number, titles: string[]) => ({
+      community: n,
+      level: 0,
+      entity_ids: titles.map((t) => entityId(t)),
+    })
+    const before = [
+      community(0, ['A', 'B']),
+      community(1, ['C', 'D']),
+      community(2, ['E', 'F']),
+      community(3, ['G', 'H']),
+    ]
+    const edge = (source: string, target: string, weight: number) => ({ source, target, weight })
+    const previous = previousCommunities(before, entities, {
+      previous: [edge('A', 'B', 1), edge('C', 'D', 5), edge('C', 'D', 2), edge('E', 'F', 0), edge('G', 'H', 1)],
+      // A–B turned round, C–D's last row unchanged, E–F still without affinity, G–H re-weighted.
+      current: [edge('B', 'A', 1), edge('D', 'C', 2), edge('E', 'F', -1), edge('G', 'H', 3)],
+    })
+    expect(previous.keepTogether).toEqual([
+      ['A', 'B'],
+      ['C', 'D'],
+      ['E', 'F'],
+    ])
+  })
+})
