@@ -23,13 +23,13 @@ for (let copy = 0; rows.length < target; copy++)
 globalThis.gc?.()
 writeFileSync('/proc/self/clear_refs', '5') // resets VmHWM to the current RSS
 const before = statusMb('VmRSS')
+const heap = Math.round(process.memoryUsage().heapUsed / 2 ** 20)
 let sampled = before
 const timer = setInterval(() => (sampled = Math.max(sampled, statusMb('VmRSS'))), 20)
 const started = performance.now()
 const bytes = await encodeParquetReleasing(NLP_RELATIONSHIPS, rows)
 clearInterval(timer)
 const seconds = (performance.now() - started) / 1000
-const heap = Math.round(process.memoryUsage().heapUsed / 2 ** 20)
 console.log(
   `${rows.length} relationships: RSS ${before} MB before the write (heap ${heap} MB), peak ${Math.max(sampled, statusMb('VmHWM'))} MB ` +
     `(+${Math.max(sampled, statusMb('VmHWM')) - before} MB), ${seconds.toFixed(1)} s, ${bytes.byteLength} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`,

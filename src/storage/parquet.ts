@@ -9,6 +9,7 @@ import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
 import { type ArrowStreamPlan, arrowStreamPlan } from './arrow-stream.js'
+import { collectGarbage } from './collect-garbage.js'
 import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
 import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
@@ -97,18 +98,31 @@ function streamPlan<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[])
   return {
     byteLength: ipc.byteLength,
     *windows(size) {
-      for (let at = 0; at < ipc.byteLength; at += size) yield size >= ipc.byteLength ? ipc : ipc.slice(at, at + size)
+      if (size >= ipc.byteLength) return yield ipc
+      for (let at = 0; at < ipc.byteLength; at += size) {
+        const window = ipc.slice(at, at + size)
+        // The stream goes with its last window (the worker asks for no more after it).
+        if (at + size >= ipc.byteLength) releaseNow([ipc.buffer as ArrayBuffer])
+        yield window
+      }
     },
   }
 }
 
-/** The rows as one Arrow IPC stream per `size` rows, each laid out when asked for. */
+/**
+ * The rows as one Arrow IPC stream per `size` rows, each laid out when asked for, after a full garbage
+ * collection (collect-garbage.ts): the caller's garbage, and the previous piece's layout, go before the
+ * worker's copy of the next piece lands on top of them.
+ */
 function* piecePlans<S extends TableSchema>(
   schema: S,
   rows: readonly RowOf<S>[],
   size: number,
 ): Generator<ArrowStreamPlan> {
-  for (let start = 0; start < rows.length; start += size) yield streamPlan(schema, rows.slice(start, start + size))
+  for (let start = 0; start < rows.length; start += size) {
+    collectGarbage()
+    yield streamPlan(schema, rows.slice(start, start + size))
+  }
 }
 
 /** Decodes an Arrow table from Parquet bytes. */
