@@ -62,9 +62,13 @@ export async function encodeParquetReleasing<S extends TableSchema>(
 ): Promise<Uint8Array> {
   if (rows.length > piecesOf) return encodeBatchesOnWorker(piecePlans(schema, rows, piecesOf), windowOf)
   const plan = streamPlan(schema, rows)
-  if (plan.byteLength > workerAbove) return encodeOnWorker(plan, windowOf)
-  const [ipc] = plan.windows(plan.byteLength)
-  return writeArrowStream(ipc as Uint8Array)
+  if (plan.byteLength <= workerAbove) {
+    const [ipc] = plan.windows(plan.byteLength)
+    return writeArrowStream(ipc as Uint8Array)
+  }
+  // The caller's garbage goes before the worker's copy of the stream (twice its size) lands on top of it.
+  collectGarbage()
+  return encodeOnWorker(plan, windowOf)
 }
 
 /** Writes on the shared instance, with the writer properties parquet-worker.ts also uses. */

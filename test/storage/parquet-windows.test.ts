@@ -97,14 +97,16 @@ describe('a table handed to the Parquet worker a window at a time', () => {
     expect(read).toEqual(rows)
   })
 
-  it("collects the caller's garbage before each piece of a table of several pieces is laid out", async () => {
-    // 64 MB in V8's large-object space: only a full collection frees it, and nothing else here asks for one.
-    let garbage: number[] | undefined = new Array(8_000_000).fill(1.5)
-    const collected = new WeakRef(garbage)
-    garbage = undefined
-    await new Promise((next) => setImmediate(next)) // a WeakRef holds its target until the job that made it ends
-    await encodeParquetReleasing(NLP_RELATIONSHIPS, relationships(300), { piecesOf: 100 })
-    await new Promise((next) => setImmediate(next))
-    expect(collected.deref()).toBeUndefined()
+  it("collects the caller's garbage before a table goes to the worker, whole or in pieces", async () => {
+    for (const options of [{ piecesOf: 100 }, { workerAbove: 0 }]) {
+      // 64 MB in V8's large-object space: only a full collection frees it, and nothing else here asks for one.
+      let garbage: number[] | undefined = new Array(8_000_000).fill(1.5)
+      const collected = new WeakRef(garbage)
+      garbage = undefined
+      await new Promise((next) => setImmediate(next)) // a WeakRef holds its target until the job that made it ends
+      await encodeParquetReleasing(NLP_RELATIONSHIPS, relationships(300), options)
+      await new Promise((next) => setImmediate(next))
+      expect(collected.deref(), JSON.stringify(options)).toBeUndefined()
+    }
   })
 })
