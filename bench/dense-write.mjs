@@ -2,7 +2,7 @@
 // dense corpus"): reads a relationships table (the pruned one `npm run bench:dense -- --keep` leaves), repeats
 // its rows (sources renamed per copy) to the 1,959,890 rows extract_graph_nlp writes, and writes them as the
 // store does, printing the rise in RSS over the write (sampled every 20 ms, and the kernel's high-water mark),
-// the time and the file's hash. Needs a build (`npm run build`).
+// the RSS once the worker has ended, the time and the file's hash. Needs a build (`npm run build`).
 // Usage: node --expose-gc bench/dense-write.mjs <output>/relationships.parquet [rows]
 import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -32,5 +32,5 @@ clearInterval(timer)
 const seconds = (performance.now() - started) / 1000
 console.log(
   `${rows.length} relationships: RSS ${before} MB before the write (heap ${heap} MB), peak ${Math.max(sampled, statusMb('VmHWM'))} MB ` +
-    `(+${Math.max(sampled, statusMb('VmHWM')) - before} MB), ${seconds.toFixed(1)} s, ${bytes.byteLength} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`,
+    `(+${Math.max(sampled, statusMb('VmHWM')) - before} MB), ${statusMb('VmRSS')} MB after it (the worker gone), ${seconds.toFixed(1)} s, ${bytes.byteLength} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`,
 )
