@@ -51,6 +51,13 @@ function validity(present: (i: number) => boolean, length: number): { bits: Uint
 /** Offsets of strings (UTF-8 bytes) and a part that encodes them in place. */
 function stringParts(values: ReadonlyArray<string | null | undefined>): Part[] {
   const { offsets, size } = utf8Offsets(values)
+  // The bytes of the last value cut by a window's edge: a value longer than a window (a 200 MB document)
+  // is cut by every window over it, and encoded once for all of them.
+  let cut: { index: number; bytes: Uint8Array } | undefined
+  const encodedCut = (index: number, value: string) => {
+    if (cut?.index !== index) cut = { index, bytes: encoder.encode(value) }
+    return cut.bytes
+  }
   const data: Part = {
     byteLength: size,
     fill(target, from = 0) {
@@ -63,7 +70,7 @@ function stringParts(values: ReadonlyArray<string | null | undefined>): Part[] {
         if (start >= from && stop <= end) encoder.encodeInto(value, target.subarray(start - from))
         else
           target.set(
-            encoder.encode(value).subarray(Math.max(from, start) - start, Math.min(end, stop) - start),
+            encodedCut(i, value).subarray(Math.max(from, start) - start, Math.min(end, stop) - start),
             Math.max(0, start - from),
           )
       }

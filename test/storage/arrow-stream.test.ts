@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { NLP_RELATIONSHIPS, RELATIONSHIPS } from '../../src/model/relationships.js'
 import { column, defineTable, type TableSchema } from '../../src/model/schema.js'
 import { Table, tableToIPC } from '../../src/storage/arrow.js'
@@ -83,6 +83,21 @@ describe('an Arrow stream written a column at a time', () => {
       const windows = [...plan.windows(size)]
       expect(windows.slice(0, -1).every((window) => window.byteLength === size)).toBe(true)
       expect(Buffer.concat(windows).equals(Buffer.from(whole))).toBe(true)
+    }
+  })
+
+  it('encodes a value longer than a window once, not once per window over it', () => {
+    const one = defineTable('one', [column('text', 'string')] as const)
+    const rows = [{ text: 'é'.repeat(300_000) }, { text: 'short' }]
+    const plan = arrowStreamPlan(one, rows as never)!
+    const encode = vi.spyOn(TextEncoder.prototype, 'encode')
+    try {
+      const windows = [...plan.windows(4096)]
+      expect(windows.length).toBeGreaterThan(140)
+      expect(encode.mock.calls.length).toBeLessThanOrEqual(1)
+      expect(Buffer.concat(windows).equals(Buffer.from(arrowsOwn(one, rows)))).toBe(true)
+    } finally {
+      encode.mockRestore()
     }
   })
 })
