@@ -10,12 +10,16 @@
  */
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
+import type { ArrowStreamPlan } from './arrow-stream.js'
 
 const MODULE = createRequire(import.meta.url).resolve('parquet-wasm/node')
 
-/** What a worker does: write one Arrow IPC stream as Parquet, or read a Parquet file batch by batch. */
+/**
+ * What a worker does: write one Arrow IPC stream as Parquet (writeParquet), or several as one file
+ * (transformParquetStream), asking for each stream and each window of it; or read a Parquet file batch by batch.
+ */
 type Task =
-  | { kind: 'encode'; ipc: ArrayBuffer; compression: 'SNAPPY' }
+  | { kind: 'encode'; compression: 'SNAPPY' }
   | { kind: 'encode-batches'; compression: 'SNAPPY' }
   | { kind: 'decode'; source: string | Blob; options: DecodeOptions }
 
@@ -26,7 +30,19 @@ interface DecodeOptions {
   rowCount: number
 }
 
-type Reply = { bytes: Uint8Array } | { ipc: Uint8Array } | { done: true } | { next: true } | { error: string }
+type Reply =
+  | { bytes: Uint8Array }
+  | { ipc: Uint8Array }
+  | { done: true }
+  | { next: true }
+  | { more: true }
+  | { error: string }
+
+/**
+ * Bytes of an Arrow IPC stream handed to the worker at a time: neither thread holds a piece's stream
+ * whole in JavaScript memory (184 MB for a row group of a noun graph's relationships).
+ */
+const WINDOW_BYTES = 8 * 2 ** 20
 
 /**
  * The worker's code (CommonJS, evaluated as is: plain JavaScript that refers to nothing outside it).
@@ -34,21 +50,57 @@ type Reply = { bytes: Uint8Array } | { ipc: Uint8Array } | { done: true } | { ne
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
-const pq = require(workerData.module)
-// The IPC stream is garbage once parquet-wasm has its copy: freed now, as release-buffers.ts does on the main thread.
+const pq = withInternals(workerData.module)
+// parquet-wasm's glue with its WebAssembly exports and error helper made reachable (it keeps them in
+// module variables): a stream is copied straight into the instance's memory, a window at a time.
+function withInternals(file) {
+  const Module = require('node:module')
+  const reach = '\\nmodule.exports.__internals = { wasm, takeFromExternrefTable0 }\\n'
+  const loaded = new Module(file)
+  loaded.filename = file
+  loaded.paths = Module._nodeModulePaths(require('node:path').dirname(file))
+  loaded._compile(require('node:fs').readFileSync(file, 'utf8') + reach, file)
+  const { wasm } = loaded.exports.__internals
+  if (typeof wasm.__wbindgen_malloc !== 'function' || typeof wasm.table_fromIPCStream !== 'function')
+    throw new Error('this parquet-wasm build lacks __wbindgen_malloc or table_fromIPCStream: see parquet-worker.ts')
+  return loaded.exports
+}
+// A window is garbage once copied in: freed now, as release-buffers.ts does on the main thread.
 function releaseNow(buffer) {
   const { port1, port2 } = new (require('node:worker_threads').MessageChannel)()
   port1.postMessage(null, [buffer])
   port1.close()
   port2.close()
 }
+// Asks the main thread (one question at a time) and waits for its answer.
+function ask(question) {
+  return new Promise((answer) => {
+    parentPort.once('message', answer)
+    parentPort.postMessage(question)
+  })
+}
+// The next piece's Arrow IPC stream, copied window by window into the instance's memory and parsed
+// there as Table.fromIPCStream does (the call frees the copy), so it is never whole in JavaScript
+// memory beside it. Undefined when there are no more pieces.
+async function nextTable() {
+  const { size } = await ask({ next: true })
+  if (size === undefined) return undefined
+  const { wasm, takeFromExternrefTable0 } = pq.__internals
+  const at = wasm.__wbindgen_malloc(size, 1) >>> 0
+  for (let filled = 0; filled < size; ) {
+    const { window } = await ask({ more: true })
+    new Uint8Array(wasm.memory.buffer, at + filled, window.byteLength).set(new Uint8Array(window))
+    filled += window.byteLength
+    releaseNow(window)
+  }
+  const made = wasm.table_fromIPCStream(at, size)
+  if (made[2]) throw takeFromExternrefTable0(made[1])
+  return pq.Table.__wrap(made[0])
+}
+const properties = (task) => new pq.WriterPropertiesBuilder().setCompression(pq.Compression[task.compression]).build()
 async function run(task) {
   if (task.kind === 'encode') {
-    const table = pq.Table.fromIPCStream(new Uint8Array(task.ipc))
-    releaseNow(task.ipc)
-    task.ipc = null
-    const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression[task.compression]).build()
-    const bytes = pq.writeParquet(table, props)
+    const bytes = pq.writeParquet(await nextTable(), properties(task))
     parentPort.postMessage({ bytes }, [bytes.buffer])
     return
   }
@@ -65,26 +117,21 @@ async function run(task) {
   }
   parentPort.postMessage({ done: true })
 }
-// Asks the main thread for each Arrow IPC stream in turn ({ next }), so one is in flight at a time.
+// Each piece's record batches go to the writer in turn; the next piece is asked for once they are written.
 async function encodeBatches(task) {
-  const next = () =>
-    new Promise((arrived) => {
-      parentPort.once('message', arrived)
-      parentPort.postMessage({ next: true })
-    })
-  const source = new ReadableStream({
-    async pull(controller) {
-      const message = await next()
-      if (message.ipc === undefined) return controller.close()
-      const table = pq.Table.fromIPCStream(new Uint8Array(message.ipc))
-      releaseNow(message.ipc)
-      for (const batch of table.recordBatches()) controller.enqueue(batch)
-      table.free()
+  const source = new ReadableStream(
+    {
+      async pull(controller) {
+        const table = await nextTable()
+        if (table === undefined) return controller.close()
+        for (const batch of table.recordBatches()) controller.enqueue(batch)
+        table.free()
+      },
     },
-  })
-  const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression[task.compression]).build()
+    { highWaterMark: 0 },
+  )
   const chunks = []
-  for await (const chunk of await pq.transformParquetStream(source, props)) chunks.push(chunk)
+  for await (const chunk of await pq.transformParquetStream(source, properties(task))) chunks.push(chunk)
   const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.byteLength, 0))
   let at = 0
   for (const chunk of chunks) {
@@ -132,9 +179,9 @@ class TaskWorker {
     this.worker.postMessage('next')
   }
 
-  /** Hands the worker the next IPC stream of an encode-batches task (undefined: there are no more). */
-  send(ipc: ArrayBuffer | undefined): void {
-    this.worker.postMessage({ ipc }, ipc === undefined ? [] : [ipc])
+  /** Answers the worker's last question (a piece's size, or a window of it, handed over). */
+  answer(message: { size: number | undefined } | { window: ArrayBuffer }): void {
+    this.worker.postMessage(message, 'window' in message ? [message.window] : [])
   }
 
   /** Ends the worker and waits until it has, so its memory is returned before the caller goes on. */
@@ -143,14 +190,42 @@ class TaskWorker {
   }
 }
 
-/** Writes an Arrow IPC stream as a SNAPPY Parquet file on a worker; the stream's buffer is handed over. */
-export async function encodeOnWorker(ipc: Uint8Array): Promise<Uint8Array> {
-  const buffer = ownBuffer(ipc)
-  const worker = new TaskWorker({ kind: 'encode', ipc: buffer, compression: 'SNAPPY' }, [buffer])
+/** Writes one Arrow IPC stream (made a window at a time) as a SNAPPY Parquet file on a worker. */
+export async function encodeOnWorker(stream: ArrowStreamPlan, windowBytes = WINDOW_BYTES): Promise<Uint8Array> {
+  return encodeStreams({ kind: 'encode', compression: 'SNAPPY' }, [stream], windowBytes)
+}
+
+/**
+ * Writes one SNAPPY Parquet file from several Arrow IPC streams of the same schema on a worker, each
+ * made only when the worker asks for it, so a table's rows are never all in Arrow form at once.
+ */
+export async function encodeBatchesOnWorker(
+  streams: Iterable<ArrowStreamPlan>,
+  windowBytes = WINDOW_BYTES,
+): Promise<Uint8Array> {
+  return encodeStreams({ kind: 'encode-batches', compression: 'SNAPPY' }, streams, windowBytes)
+}
+
+/** Runs an encode task, answering the worker's questions: the next stream's size, the next window of it. */
+async function encodeStreams(task: Task, streams: Iterable<ArrowStreamPlan>, windowBytes: number): Promise<Uint8Array> {
+  const worker = new TaskWorker(task, [])
+  const pieces = streams[Symbol.iterator]()
+  let windows: Iterator<Uint8Array> | undefined
   try {
-    const reply = await worker.reply()
-    if (!('bytes' in reply)) throw new Error('the Parquet worker sent no file')
-    return reply.bytes
+    for (;;) {
+      const reply = await worker.reply()
+      if ('bytes' in reply) return reply.bytes
+      if ('next' in reply) {
+        // Made only now: the worker has parsed the previous stream, whose windows are all gone.
+        const piece = pieces.next()
+        windows = piece.done ? undefined : piece.value.windows(windowBytes)
+        worker.answer({ size: piece.done ? undefined : piece.value.byteLength })
+        continue
+      }
+      const window = 'more' in reply ? windows?.next() : undefined
+      if (window === undefined || window.done === true) throw new Error('the Parquet worker sent an unexpected reply')
+      worker.answer({ window: ownBuffer(window.value) })
+    }
   } finally {
     await worker.stop()
   }
@@ -160,27 +235,6 @@ export async function encodeOnWorker(ipc: Uint8Array): Promise<Uint8Array> {
 function ownBuffer(ipc: Uint8Array): ArrayBuffer {
   const whole = ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? ipc : ipc.slice()
   return whole.buffer as ArrayBuffer
-}
-
-/**
- * Writes one SNAPPY Parquet file from several Arrow IPC streams of the same schema on a worker, each
- * made only when the worker asks for it, so a table's rows are never all in Arrow form at once.
- */
-export async function encodeBatchesOnWorker(batches: Iterable<Uint8Array>): Promise<Uint8Array> {
-  const worker = new TaskWorker({ kind: 'encode-batches', compression: 'SNAPPY' }, [])
-  try {
-    for (const ipc of batches) {
-      if (!('next' in (await worker.reply()))) throw new Error('the Parquet worker did not ask for a batch')
-      worker.send(ownBuffer(ipc))
-    }
-    if (!('next' in (await worker.reply()))) throw new Error('the Parquet worker did not ask for a batch')
-    worker.send(undefined)
-    const reply = await worker.reply()
-    if (!('bytes' in reply)) throw new Error('the Parquet worker sent no file')
-    return reply.bytes
-  } finally {
-    await worker.stop()
-  }
 }
 
 /**

@@ -8,7 +8,8 @@ import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
-import { arrowStreamByColumn } from './arrow-stream.js'
+import { type ArrowStreamPlan, arrowStreamPlan } from './arrow-stream.js'
+import { collectGarbage } from './collect-garbage.js'
 import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
 import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
@@ -28,6 +29,8 @@ const WORKER_TABLE_BYTES = 32 * 2 ** 20
 export interface ParquetOptions {
   workerAbove?: number
   piecesOf?: number
+  /** Writing on a worker: the bytes of a piece's Arrow IPC stream handed over at a time (8 MB), but for tests. */
+  windowOf?: number
   /** Reading: only the rows whose index in the file passes (TableStore's ReadOptions.rows). */
   rows?: (index: number) => boolean
 }
@@ -48,16 +51,24 @@ export const ROW_GROUP_ROWS = 1024 * 1024
 /**
  * encodeParquet, writing a big table on a worker thread (same bytes; memory returned afterwards). A
  * table of more than one row group goes over in Arrow form one row group at a time, so only one row
- * group's Arrow buffers exist at once (a noun graph's millions of text-unit id lists came to ~1.5 GB).
+ * group's Arrow buffers exist at once (a noun graph's millions of text-unit id lists came to ~1.5 GB),
+ * and each row group's stream goes over a window at a time straight into the worker's WebAssembly
+ * memory (parquet-worker.ts), so no thread holds it whole beside the worker's copy.
  */
 export async function encodeParquetReleasing<S extends TableSchema>(
   schema: S,
   rows: readonly RowOf<S>[],
-  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS }: ParquetOptions = {},
+  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS, windowOf }: ParquetOptions = {},
 ): Promise<Uint8Array> {
-  if (rows.length > piecesOf) return encodeBatchesOnWorker(pieceStreams(schema, rows, piecesOf))
-  const ipc = arrowStream(schema, rows)
-  return ipc.byteLength > workerAbove ? encodeOnWorker(ipc) : writeArrowStream(ipc)
+  if (rows.length > piecesOf) return encodeBatchesOnWorker(piecePlans(schema, rows, piecesOf), windowOf)
+  const plan = streamPlan(schema, rows)
+  if (plan.byteLength <= workerAbove) {
+    const [ipc] = plan.windows(plan.byteLength)
+    return writeArrowStream(ipc as Uint8Array)
+  }
+  // The caller's garbage goes before the worker's copy of the stream (twice its size) lands on top of it.
+  collectGarbage()
+  return encodeOnWorker(plan, windowOf)
 }
 
 /** Writes on the shared instance, with the writer properties parquet-worker.ts also uses. */
@@ -66,12 +77,20 @@ function writeArrowStream(ipc: Uint8Array): Uint8Array {
   return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), props)
 }
 
-/**
- * The rows as an Arrow IPC stream: written a column at a time where the columns allow (arrow-stream.ts),
- * else from Arrow vectors, freed at once once serialised (release-buffers.ts).
- */
+/** The rows as an Arrow IPC stream (see streamPlan). */
 function arrowStream<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Uint8Array {
-  const direct = arrowStreamByColumn(schema, rows)
+  const plan = streamPlan(schema, rows)
+  const [ipc] = plan.windows(plan.byteLength)
+  return ipc as Uint8Array
+}
+
+/**
+ * The rows as an Arrow IPC stream: laid out a column at a time and written when asked for where the
+ * columns allow (arrow-stream.ts), else made now from Arrow vectors, freed at once once serialised
+ * (release-buffers.ts).
+ */
+function streamPlan<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): ArrowStreamPlan {
+  const direct = arrowStreamPlan(schema, rows)
   if (direct !== undefined) return direct
   const columns: Record<string, ReturnType<typeof buildVector>> = {}
   for (const col of schema.columns) {
@@ -80,16 +99,34 @@ function arrowStream<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]
   }
   const ipc = tableToIPC(new Table(columns), 'stream')
   releaseNow(columnBuffers(Object.values(columns), ipc.buffer))
-  return ipc
+  return {
+    byteLength: ipc.byteLength,
+    *windows(size) {
+      if (size >= ipc.byteLength) return yield ipc
+      for (let at = 0; at < ipc.byteLength; at += size) {
+        const window = ipc.slice(at, at + size)
+        // The stream goes with its last window (the worker asks for no more after it).
+        if (at + size >= ipc.byteLength) releaseNow([ipc.buffer as ArrayBuffer])
+        yield window
+      }
+    },
+  }
 }
 
-/** The rows as one Arrow IPC stream per `size` rows, each made when asked for. */
-function* pieceStreams<S extends TableSchema>(
+/**
+ * The rows as one Arrow IPC stream per `size` rows, each laid out when asked for, after a full garbage
+ * collection (collect-garbage.ts): the caller's garbage, and the previous piece's layout, go before the
+ * worker's copy of the next piece lands on top of them.
+ */
+function* piecePlans<S extends TableSchema>(
   schema: S,
   rows: readonly RowOf<S>[],
   size: number,
-): Generator<Uint8Array> {
-  for (let start = 0; start < rows.length; start += size) yield arrowStream(schema, rows.slice(start, start + size))
+): Generator<ArrowStreamPlan> {
+  for (let start = 0; start < rows.length; start += size) {
+    collectGarbage()
+    yield streamPlan(schema, rows.slice(start, start + size))
+  }
 }
 
 /** Decodes an Arrow table from Parquet bytes. */
