@@ -12,6 +12,7 @@ import { arrowStreamByColumn } from './arrow-stream.js'
 import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
 import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
+import type { RowSource } from './table-store.js'
 
 /**
  * Tables with more data than this (Arrow IPC bytes when writing, uncompressed Parquet bytes when
@@ -52,11 +53,11 @@ export const ROW_GROUP_ROWS = 1024 * 1024
  */
 export async function encodeParquetReleasing<S extends TableSchema>(
   schema: S,
-  rows: readonly RowOf<S>[],
+  rows: RowSource<RowOf<S>>,
   { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS }: ParquetOptions = {},
 ): Promise<Uint8Array> {
   if (rows.length > piecesOf) return encodeBatchesOnWorker(pieceStreams(schema, rows, piecesOf))
-  const ipc = arrowStream(schema, rows)
+  const ipc = arrowStream(schema, Array.isArray(rows) ? (rows as readonly RowOf<S>[]) : rows.slice())
   return ipc.byteLength > workerAbove ? encodeOnWorker(ipc) : writeArrowStream(ipc)
 }
 
@@ -86,7 +87,7 @@ function arrowStream<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]
 /** The rows as one Arrow IPC stream per `size` rows, each made when asked for. */
 function* pieceStreams<S extends TableSchema>(
   schema: S,
-  rows: readonly RowOf<S>[],
+  rows: RowSource<RowOf<S>>,
   size: number,
 ): Generator<Uint8Array> {
   for (let start = 0; start < rows.length; start += size) yield arrowStream(schema, rows.slice(start, start + size))
