@@ -16,11 +16,13 @@ export interface NounPairs {
   readonly unitIds: readonly string[]
   /** Pairs in (source, target) rank order, source < target; `count` of them are live (noise drops shrink it). */
   count: number
-  readonly sources: Int32Array
-  readonly targets: Int32Array
-  /** Pair p's units (ascending indices into unitIds) are units[unitStart[p]] up to units[unitStart[p + 1]]. */
-  readonly unitStart: Int32Array
-  readonly units: Int32Array
+  sources: Int32Array
+  targets: Int32Array
+  /** Pair p's units (indices into unitIds) are units[unitStart[p]] up to units[unitStart[p + 1]]. */
+  unitStart: Int32Array
+  units: Int32Array
+  /** Weights of pairs merged by a rename (renamePairs), by pair index: sums, not computed from counts. */
+  merged: Map<number, number>
   /** The totals PMI divides by, from the whole graph as built; undefined: weights are unit counts. */
   readonly pmi: { readonly totalFrequency: number; readonly totalWeight: number } | undefined
 }
@@ -116,11 +118,14 @@ export function buildNounPairs(units: readonly TextUnitPhrases[], normalizeEdgeW
   const totalWeight = start[titles.length]!
   const totalFrequency = frequency.reduce((sum, f) => sum + f, 0)
   const pmi = normalizeEdgeWeights && pairs.count > 0 ? { totalFrequency, totalWeight } : undefined
-  return { titles, frequency, unitIds: units.map((u) => u.id), ...pairs, units: occurrences.units, pmi }
+  const unitIds = units.map((u) => u.id)
+  return { titles, frequency, unitIds, ...pairs, units: occurrences.units, merged: new Map(), pmi }
 }
 
 /** Pair p's weight: its unit count, or `p(x,y)·log2(p(x,y) / (p(x)·p(y)))` when PMI-weighted. */
 export function pairWeight(pairs: NounPairs, p: number): number {
+  const merged = pairs.merged.get(p)
+  if (merged !== undefined) return merged
   const weight = pairs.unitStart[p + 1]! - pairs.unitStart[p]!
   if (pairs.pmi === undefined) return weight
   const pxy = weight / pairs.pmi.totalWeight

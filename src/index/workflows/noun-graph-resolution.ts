@@ -1,8 +1,8 @@
 /**
  * The fast method's noun graph through entity resolution with its pairs kept as columns
- * (noun-pairs.ts). When resolution renames no name and no curation rule applies (the usual case), it
- * only drops pairs touching noise, which the columns do in place; a rename or a rule merges pairs, and
- * then the pairs become rows for the row-based resolution as before (same rows, same result).
+ * (noun-pairs.ts): pairs touching noise are dropped in place and renamed spellings merged on the
+ * columns; a curation rule (or phrases whose code-point and UTF-16 orders differ) turns the pairs into
+ * rows for the row-based resolution as before (same rows, same result).
  */
 import type { RawEntityRow } from '../../model/raw-graph.js'
 import type { RowSource } from '../../storage/table-store.js'
@@ -10,6 +10,7 @@ import { buildNodes, type NounGraph, type NounGraphRelationshipRow } from '../op
 import { type Resolution, type ResolutionOptions, resolveGraph } from '../operations/entity-resolution/resolve.js'
 import type { TextUnitPhrases } from '../operations/noun-phrases/cached.js'
 import { buildNounPairs, keepPairs, type NounPairs, pairRows } from '../operations/noun-pairs.js'
+import { renamePairs } from '../operations/rename-pairs.js'
 import type { WorkflowContext } from '../workflow.js'
 import { fromRawGraph, resolveEntitiesWith, toRawGraph } from './entity-resolution-step.js'
 
@@ -40,9 +41,9 @@ export async function resolvedNounGraph(
 }
 
 /**
- * Resolution when it renames nothing: the entity side as resolveGraph makes it, the pairs of noise
- * entities dropped in place. Undefined when names are renamed or merged, a curation rule is given, or
- * the phrases' code-point order is not their UTF-16 order (the row path re-sorts by the latter).
+ * Resolution on the columns: the entity side as resolveGraph makes it, the pairs of noise entities
+ * dropped in place, renamed spellings merged (rename-pairs.ts). Undefined when a curation rule is
+ * given, or the phrases' code-point order is not their UTF-16 order (the row path re-sorts by the latter).
  */
 function resolvedInColumns(
   pairs: NounPairs,
@@ -51,10 +52,19 @@ function resolvedInColumns(
 ): Resolution | undefined {
   if (options.rules.length > 0 || !ascendingInUtf16(pairs.titles)) return undefined
   const entitySide = resolveGraph(entities, [], options)
-  if (entitySide.aliases.length > 0) return undefined
-  const kept = new Set(entitySide.entities.map((e) => e.title))
+  const kept = new Set([...entitySide.entities.map((e) => e.title), ...entitySide.aliases.map((a) => a.alias)])
   const keep = Uint8Array.from(pairs.titles, (title) => (kept.has(title) ? 1 : 0))
-  return { ...entitySide, droppedRelationships: keepPairs(pairs, (rank) => keep[rank] === 1) }
+  const droppedRelationships = keepPairs(pairs, (rank) => keep[rank] === 1)
+  const droppedSelfLoops = entitySide.aliases.length > 0 ? renamePairs(pairs, canonicalRanks(pairs, entitySide)) : 0
+  return { ...entitySide, droppedRelationships, droppedSelfLoops }
+}
+
+/** Each phrase's rank, or the rank of the name it merges into. */
+function canonicalRanks(pairs: NounPairs, resolution: Resolution): Int32Array {
+  const rank = new Map(pairs.titles.map((title, i) => [title, i]))
+  const canonical = Int32Array.from(pairs.titles, (_, i) => i)
+  for (const { title, alias } of resolution.aliases) canonical[rank.get(alias)!] = rank.get(title)!
+  return canonical
 }
 
 function ascendingInUtf16(titles: readonly string[]): boolean {

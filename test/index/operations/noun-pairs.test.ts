@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildNounPairs, keepPairs, pairRows, pairWeight } from '../../../src/index/operations/noun-pairs.js'
+import { renamePairs } from '../../../src/index/operations/rename-pairs.js'
 
 const UNITS = [
   { id: 't1', phrases: ['SCROOGE', 'MARLEY', 'BOB CRATCHIT'] },
@@ -75,5 +76,28 @@ describe('pairRows', () => {
     expect(rows.slice(1, 3)).toEqual(all.slice(1, 3))
     expect(rows.slice(3)).toEqual(all.slice(3))
     expect(rows.slice(4, 99)).toEqual(all.slice(4))
+  })
+})
+
+describe('renamePairs', () => {
+  it('merges renamed pairs into the ones they land on and drops the self-loops', () => {
+    const pairs = buildNounPairs(
+      [
+        { id: 'u0', phrases: ['A', 'B'] },
+        { id: 'u1', phrases: ['A', 'b', 'B'] },
+        { id: 'u2', phrases: ['b', 'C'] },
+      ],
+      false,
+    )
+    expect(pairs.titles).toEqual(['A', 'B', 'C', 'b'])
+    expect(renamePairs(pairs, Int32Array.from([0, 1, 2, 1]))).toBe(1)
+    expect(
+      pairRows(pairs)
+        .slice()
+        .map((r) => [r.source, r.target, r.weight, r.text_unit_ids]),
+    ).toEqual([
+      ['A', 'B', 3, ['u0', 'u1']],
+      ['B', 'C', 1, ['u2']],
+    ])
   })
 })

@@ -48,12 +48,32 @@ describe('resolvedNounGraph', () => {
     }
   })
 
-  it('merges renamed spellings through the rows (same graph as the row path)', async () => {
+  it('merges renamed spellings on the columns, as the row path merges them', async () => {
     const units: Units = [...NOISY, { id: 'u4', phrases: ['Scrooge', 'MARLEY', 'TINY TIM'] }]
-    const { expected, actual, inColumns } = await bothPaths(units)
-    expect(inColumns).toBe(false)
+    const { expected, actual, inColumns, counters } = await bothPaths(units)
+    expect(inColumns).toBe(true)
     expect(actual).toEqual(expected)
+    expect(counters[1]).toEqual(counters[0])
     expect(actual.entities.filter((e) => e.title.toUpperCase() === 'SCROOGE')).toHaveLength(1)
+  })
+
+  it('merges both directions, self-loops and untouched pairs like the row path (random units)', async () => {
+    // Lower-case spellings sort after every upper-case one, so a rename can turn a pair around.
+    const pool = ['SCROOGE', 'Scrooge', 'scrooge', 'MARLEY', 'MARLEYS', 'BOB', 'BOBS', 'bob', 'TIM', 'Tim', 'FRED']
+    pool.push('ZED', 'zed', 'ALPHA', 'alpha', 'ALPHAS', 'GHOST', 'GHOSTS', 'ghost', 'KEY', 'DOOR')
+    let state = 9
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    for (const normalize of [true, false]) {
+      const units: Units = Array.from({ length: 40 }, (_, u) => ({
+        id: `u${u}`,
+        phrases: Array.from({ length: 2 + Math.floor(next() * 7) }, () => pool[Math.floor(next() * pool.length)]!),
+      }))
+      const { expected, actual, inColumns, counters } = await bothPaths(units, {}, normalize)
+      expect(inColumns).toBe(true)
+      expect(actual).toEqual(expected)
+      expect(counters[1]).toEqual(counters[0])
+      expect(counters[0]!.merged_spellings).toBeGreaterThan(5)
+    }
   })
 
   it('applies curation rules through the rows', async () => {
