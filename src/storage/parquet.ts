@@ -13,6 +13,7 @@ import { collectGarbage } from './collect-garbage.js'
 import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
 import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
+import type { RowSource } from './table-store.js'
 
 /**
  * Tables with more data than this (Arrow IPC bytes when writing, uncompressed Parquet bytes when
@@ -57,11 +58,11 @@ export const ROW_GROUP_ROWS = 1024 * 1024
  */
 export async function encodeParquetReleasing<S extends TableSchema>(
   schema: S,
-  rows: readonly RowOf<S>[],
+  rows: RowSource<RowOf<S>>,
   { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS, windowOf }: ParquetOptions = {},
 ): Promise<Uint8Array> {
   if (rows.length > piecesOf) return encodeBatchesOnWorker(piecePlans(schema, rows, piecesOf), windowOf)
-  const plan = streamPlan(schema, rows)
+  const plan = streamPlan(schema, Array.isArray(rows) ? (rows as readonly RowOf<S>[]) : rows.slice())
   if (plan.byteLength <= workerAbove) {
     const [ipc] = plan.windows(plan.byteLength)
     return writeArrowStream(ipc as Uint8Array)
@@ -120,7 +121,7 @@ function streamPlan<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[])
  */
 function* piecePlans<S extends TableSchema>(
   schema: S,
-  rows: readonly RowOf<S>[],
+  rows: RowSource<RowOf<S>>,
   size: number,
 ): Generator<ArrowStreamPlan> {
   for (let start = 0; start < rows.length; start += size) {

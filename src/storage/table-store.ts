@@ -22,10 +22,19 @@ export interface ReadOptions {
   readonly rows?: (index: number) => boolean
 }
 
+/**
+ * Rows to write, as an array or made when sliced: a writer asks for one row group at a time, so a
+ * table kept as columns (the noun graph's pairs) never exists as rows all at once.
+ */
+export interface RowSource<R> {
+  readonly length: number
+  slice(start?: number, end?: number): R[]
+}
+
 export interface TableStore {
   /** Reads a table; throws StorageError naming the file when it is missing or malformed. */
   read<S extends TableSchema>(schema: S, options?: ReadOptions): Promise<RowOf<S>[]>
-  write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void>
+  write<S extends TableSchema>(schema: S, rows: RowSource<RowOf<S>>): Promise<void>
   has(name: string): Promise<boolean>
   delete(name: string): Promise<void>
   /** Names of the tables present. */
@@ -107,10 +116,11 @@ export class ParquetTableStore implements TableStore {
     return rows
   }
 
-  async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {
+  async write<S extends TableSchema>(schema: S, rows: RowSource<RowOf<S>>): Promise<void> {
     const { encodeParquetReleasing } = await import('./parquet.js')
     await writeFileAtomic(this.path(schema.name), await encodeParquetReleasing(schema, rows))
-    if (this.decoded !== undefined) await this.keepWritten(schema, rows, this.decoded)
+    // A row source made a piece at a time (the fast method's noun graph) is not kept: it has no rows to copy.
+    if (this.decoded !== undefined && Array.isArray(rows)) await this.keepWritten(schema, rows, this.decoded)
   }
 
   /** An update's later reads of a table it wrote are copies of the rows written (decoded-tables.ts). */
@@ -171,8 +181,8 @@ export class MemoryTableStore implements TableStore {
     return structuredClone(onlyRows(rows, options.rows)) as RowOf<S>[]
   }
 
-  async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {
-    const projected = rows.map((row) => {
+  async write<S extends TableSchema>(schema: S, rows: RowSource<RowOf<S>>): Promise<void> {
+    const projected = rows.slice().map((row) => {
       const out: Record<string, unknown> = {}
       for (const col of schema.columns) out[col.name] = (row as Record<string, unknown>)[col.name] ?? null
       return out

@@ -123,7 +123,7 @@ describe('rows kept as written', () => {
   const written = [
     { id: 'a', note: undefined, count: 2.7, tags: undefined, ranks: [1.5, -0.2], scores: [0.25, -0], weight: -0 },
     { id: 'b', note: 'x', count: -3.5, tags: ['t', null], ranks: [], scores: [1e-300], weight: 0.1 + 0.2 },
-  ] as unknown as Parameters<ParquetTableStore['write']>[1]
+  ] as unknown as RowOf<typeof MIXED>[]
 
   it('answers a table read after its write as a decode of the written file does, without decoding it', async () => {
     const dir = await testdir()

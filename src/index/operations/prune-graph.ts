@@ -67,13 +67,14 @@ function orderedUniquePairs(relationships: readonly PrunableRelationship[]): boo
 }
 
 /** numpy.percentile with linear interpolation between the closest ranks. */
-export function percentile(values: readonly number[], pct: number): number {
+export function percentile(values: ArrayLike<number>, pct: number): number {
   if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
+  // A typed copy sorts natively, at 8 bytes a value (a dense corpus has tens of millions of weights).
+  const sorted = Float64Array.from(values).sort()
   const rank = (pct / 100) * (sorted.length - 1)
   const lo = Math.floor(rank)
   const hi = Math.min(lo + 1, sorted.length - 1)
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo)
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo)
 }
 
 /** mean + k · population standard deviation (numpy.std with ddof 0). */
@@ -130,7 +131,7 @@ export function pruneGraph<E extends PrunableEntity, R extends PrunableRelations
   let outRelationships = relationships.filter((r) => kept.has(r.source) && kept.has(r.target))
   if (options.min_edge_weight_pct > 0 && outRelationships.length > 0) {
     const threshold = percentile(
-      outRelationships.map((r) => r.weight),
+      Float64Array.from(outRelationships, (r) => r.weight),
       options.min_edge_weight_pct,
     )
     outRelationships = outRelationships.filter((r) => r.weight >= threshold)

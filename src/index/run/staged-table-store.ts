@@ -6,7 +6,7 @@
 import { mkdir, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RowOf, TableSchema } from '../../model/schema.js'
-import { ParquetTableStore, type ReadOptions, type TableStore } from '../../storage/table-store.js'
+import { ParquetTableStore, type ReadOptions, type RowSource, type TableStore } from '../../storage/table-store.js'
 import { unlessAbsent } from '../../storage/fs-errors.js'
 
 export class StagedTableStore implements TableStore {
@@ -28,7 +28,7 @@ export class StagedTableStore implements TableStore {
     return this.written.has(schema.name) ? this.staged.read(schema, options) : this.target.read(schema, options)
   }
 
-  async write<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Promise<void> {
+  async write<S extends TableSchema>(schema: S, rows: RowSource<RowOf<S>>): Promise<void> {
     await this.staged.write(schema, rows)
     this.written.add(schema.name)
   }

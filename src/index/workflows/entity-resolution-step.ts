@@ -10,7 +10,12 @@ import { rewireRelationships } from '../operations/entity-resolution/merge-relat
 import { unlessAbsent } from '../../storage/fs-errors.js'
 import { curationPath, parseCurationRules, readCurationRules } from '../../config/curation-file.js'
 import { NOISE_REASONS } from '../operations/entity-resolution/noise.js'
-import { type Resolution, resolutionOptions, resolveGraph } from '../operations/entity-resolution/resolve.js'
+import {
+  type Resolution,
+  type ResolutionOptions,
+  resolutionOptions,
+  resolveGraph,
+} from '../operations/entity-resolution/resolve.js'
 import { curationRows } from '../operations/entity-resolution/curation-state.js'
 import { candidateMerges } from './entity-resolution-candidates.js'
 import type { WorkflowContext } from '../workflow.js'
@@ -34,11 +39,26 @@ export async function resolveEntities(
   graph: { entities: readonly RawEntityRow[]; relationships: readonly RawRelationshipRow[] },
   method: 'standard' | 'fast',
 ): Promise<Resolution> {
+  return resolveEntitiesWith(ctx, graph.entities, method, (entities, options) =>
+    resolveGraph(entities, graph.relationships, options),
+  )
+}
+
+/**
+ * resolveEntities with the relationships left to `resolve` (the fast method keeps its pairs as columns
+ * and resolves them there when no name is renamed: noun-graph-resolution.ts).
+ */
+export async function resolveEntitiesWith(
+  ctx: WorkflowContext,
+  entities: readonly RawEntityRow[],
+  method: 'standard' | 'fast',
+  resolve: (entities: readonly RawEntityRow[], options: ResolutionOptions) => Resolution,
+): Promise<Resolution> {
   const file = curationFile(ctx.settings)
   const rules = await readCurationRules(file)
   const options = resolutionOptions(ctx.settings, method, rules)
-  const keyMerges = await candidateMerges(ctx, graph.entities, options)
-  const out = resolveGraph(graph.entities, graph.relationships, { ...options, keyMerges })
+  const keyMerges = await candidateMerges(ctx, entities, options)
+  const out = resolve(entities, { ...options, keyMerges })
   if (out.aliases.length > 0 || options.normalize) await ctx.tables.write(ENTITY_ALIASES, out.aliases)
   else if (await ctx.tables.has(ENTITY_ALIASES.name)) {
     // Left from a run that merged names: its aliases name entities this run does not merge.

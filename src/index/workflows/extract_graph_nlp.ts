@@ -5,12 +5,12 @@ import { ENTITY_ALIASES } from '../../model/entity-aliases.js'
 import { NLP_ENTITIES } from '../../model/entities.js'
 import { NLP_RELATIONSHIPS } from '../../model/relationships.js'
 import { BASE_TEXT_UNITS } from '../../model/text-units.js'
-import { buildNounGraph } from '../operations/build-noun-graph.js'
 import { createNounPhraseExtractor, extractNounPhrases } from '../operations/noun-phrases/index.js'
 import { guessNounGraph } from '../operations/estimate-usage.js'
 import { defineWorkflow } from '../workflow.js'
 import { resolutionFingerprint, resolutionModels } from './entity-resolution-candidates.js'
-import { curationFingerprint, fromRawGraph, resolveEntities, toRawGraph } from './entity-resolution-step.js'
+import { curationFingerprint } from './entity-resolution-step.js'
+import { resolvedNounGraph } from './noun-graph-resolution.js'
 
 const NAME = 'extract_graph_nlp'
 
@@ -44,7 +44,7 @@ export const extractGraphNlp = defineWorkflow({
       },
     )
     progress.done()
-    const graph = fromRawGraph(await resolveEntities(ctx, toRawGraph(buildNounGraph(phrases, settings)), 'fast'))
+    const graph = await resolvedNounGraph(ctx, phrases, settings.normalize_edge_weights)
     if (graph.entities.length === 0) {
       throw new WorkflowError(NAME, 'NLP Graph Extraction failed. No entities detected during extraction.')
     }

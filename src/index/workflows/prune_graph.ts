@@ -67,8 +67,13 @@ async function decide(ctx: WorkflowContext, entities: RowOf<typeof NLP_ENTITIES>
     ctx.stats.warning(emptyPruneWarning(entities, deciding, ctx.settings.prune_graph, counts))
     return { decided, total, wanted: undefined }
   }
-  const keep = new Set(decided.relationships)
+  // Pruning only filters, so the rows it keeps are a subsequence of the rows read: one walk finds them.
   const wanted = new Uint8Array(total)
-  for (let i = 0; i < total; i++) if (keep.has(deciding[i]!)) wanted[i] = 1
+  const kept = decided.relationships
+  for (let i = 0, k = 0; i < total && k < kept.length; i++)
+    if (deciding[i] === kept[k]) {
+      wanted[i] = 1
+      k++
+    }
   return { decided, total, wanted }
 }
