@@ -182,9 +182,13 @@ export function arrowStreamByColumn<S extends TableSchema>(
   rows: readonly RowOf<S>[],
 ): Uint8Array | undefined {
   const plan = arrowStreamPlan(schema, rows)
-  if (plan === undefined) return undefined
+  return plan === undefined ? undefined : wholeStream(plan)
+}
+
+/** A plan's stream in one buffer: its only window when a window is as long as the stream. */
+export function wholeStream(plan: ArrowStreamPlan): Uint8Array {
   const [whole] = plan.windows(plan.byteLength)
-  return whole
+  return whole as Uint8Array
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { totalmem } from 'node:os'
 import type { ColumnKind, RowOf, TableSchema } from '../model/schema.js'
+import { normalise } from './table-rows.js'
 
 /**
  * The default bound: at 100k entities the entities, relationships and communities of both generations
@@ -159,7 +160,8 @@ function asDecodedRows(
  * for an absent scalar, [] for an absent list, int64 values truncated to integers (never -0).
  */
 function asDecoded(kind: ColumnKind, value: unknown): unknown {
-  if (value === null || value === undefined) return kind.startsWith('list') ? [] : null
+  // An absent value reads as null, normalised as the readers do (an absent list reads as []).
+  if (value === null || value === undefined) return normalise(kind, null)
   if (!kind.startsWith('list')) return asDecodedScalar(kind, value)
   if (!Array.isArray(value)) return NOT_READ_BACK
   const item = kind.slice('list<'.length, -1) as ColumnKind

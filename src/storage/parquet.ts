@@ -8,7 +8,7 @@ import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
-import { type ArrowStreamPlan, arrowStreamPlan } from './arrow-stream.js'
+import { type ArrowStreamPlan, arrowStreamPlan, wholeStream } from './arrow-stream.js'
 import { collectGarbage } from './collect-garbage.js'
 import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
 import { columnBuffers, releaseNow } from './release-buffers.js'
@@ -63,10 +63,7 @@ export async function encodeParquetReleasing<S extends TableSchema>(
 ): Promise<Uint8Array> {
   if (rows.length > piecesOf) return encodeBatchesOnWorker(piecePlans(schema, rows, piecesOf), windowOf)
   const plan = streamPlan(schema, Array.isArray(rows) ? (rows as readonly RowOf<S>[]) : rows.slice())
-  if (plan.byteLength <= workerAbove) {
-    const [ipc] = plan.windows(plan.byteLength)
-    return writeArrowStream(ipc as Uint8Array)
-  }
+  if (plan.byteLength <= workerAbove) return writeArrowStream(wholeStream(plan))
   // The caller's garbage goes before the worker's copy of the stream (twice its size) lands on top of it.
   collectGarbage()
   return encodeOnWorker(plan, windowOf)
@@ -80,9 +77,7 @@ function writeArrowStream(ipc: Uint8Array): Uint8Array {
 
 /** The rows as an Arrow IPC stream (see streamPlan). */
 function arrowStream<S extends TableSchema>(schema: S, rows: readonly RowOf<S>[]): Uint8Array {
-  const plan = streamPlan(schema, rows)
-  const [ipc] = plan.windows(plan.byteLength)
-  return ipc as Uint8Array
+  return wholeStream(streamPlan(schema, rows))
 }
 
 /**
