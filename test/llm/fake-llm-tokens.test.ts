@@ -33,6 +33,10 @@ function randomTexts(count: number): string[] {
     '?',
     '\r\n',
     '...',
+    '1,',
+    '"Q"',
+    '\n\n',
+    ' \n',
   ]
   return Array.from({ length: count }, () => {
     const length = 1 + Math.floor(random() * 14)
@@ -44,13 +48,27 @@ describe('fake server token counts', () => {
   it('counts short and long texts exactly, the second time as the first', () => {
     const long = 'The ghost of Christmas past walked the streets of London. '.repeat(20)
     const other = `${long}And then the bells rang out.`
-    for (const text of ['', 'short text', long, other, long, other, '. ', ' . ', 'end.  ', '.  \n x'])
+    for (const text of [
+      '',
+      'short text',
+      long,
+      other,
+      long,
+      other,
+      '. ',
+      ' . ',
+      'end.  ',
+      '.  \n x',
+      'a \nB',
+      'a\n\nB',
+      'a\n\n',
+    ])
       expect(countTokens(text), JSON.stringify(text.slice(-30))).toBe(cl100k.count(text))
     expect(countTokens(other)).toBeGreaterThan(countTokens(long))
   })
 
   it('adds up sentence counts to the whole text count for every way a ". " cut can sit', () => {
-    const texts = randomTexts(4000)
+    const texts = randomTexts(10_000)
     const wrong = texts.filter((text) => countTokens(text) !== cl100k.count(text))
     expect(wrong.map((t) => JSON.stringify(t)).slice(0, 5)).toEqual([])
     // Each again, now from what was remembered.

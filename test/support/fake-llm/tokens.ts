@@ -1,12 +1,12 @@
 /**
  * Token counts for the usage block of fake replies (cl100k, like most OpenAI-compatible servers).
  *
- * Exact, yet cheap on bench:scale's traffic: a text is counted sentence by sentence, cut after each
- * ". " (between the full stop and the space), and each sentence's count is remembered. The cut is one
- * of the encodings' safe cuts (src/index/operations/token-pieces.ts: a space after a character that is
- * not whitespace ends a pre-token match whatever follows), so the counts of the pieces add up to the
- * count of the whole. The sentences recur: a prompt template's fixed text in every request, a text
- * unit's sentences in its extraction prompt, its gleaning and its embedding.
+ * Exact, yet cheap on bench:scale's traffic: a text is counted sentence by sentence (and line by line),
+ * and each piece's count is remembered. The cuts are safe cuts of the encoding (see CUT, and
+ * src/index/operations/token-pieces.ts: a space after a character that is not whitespace ends a
+ * pre-token match whatever follows), so the counts of the pieces add up to the count of the whole. The
+ * pieces recur: a prompt template's fixed text in every request, a text unit's sentences in its
+ * extraction prompt, its gleaning and its embedding, an entity's row in the reports of its communities.
  */
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
 
@@ -27,13 +27,22 @@ function sentenceTokens(sentence: string): number {
   return count
 }
 
+/**
+ * Where a text is cut: after a full stop before a space, and after a line break before a character
+ * that is not whitespace (a table row of a report's context). cl100k's pattern ends every match that
+ * holds the line break there: its whitespace alternative `\s*[\r\n]+` comes first and stops at the
+ * last break of the run, and no letter, number or punctuation match takes a break and more.
+ */
+const CUT = /\.(?= )|\n(?=\S)/g
+
 export function countTokens(text: string): number {
   let total = 0
   let start = 0
-  for (let stop = text.indexOf('. '); stop >= 0; stop = text.indexOf('. ', stop + 1)) {
-    // The cut is between the full stop and the space: the space starts the next piece.
-    total += sentenceTokens(text.slice(start, stop + 1))
-    start = stop + 1
+  CUT.lastIndex = 0
+  for (let match = CUT.exec(text); match !== null; match = CUT.exec(text)) {
+    // The cut is after the matched character: the space or the row starts the next piece.
+    total += sentenceTokens(text.slice(start, match.index + 1))
+    start = match.index + 1
   }
   return start < text.length ? total + sentenceTokens(text.slice(start)) : total
 }
