@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import type { KeyValueStore } from '../storage/key-value-store.js'
 import type { ChatCall, ChatReply, ChatTransport } from './transport.js'
 import { canonicalJson } from '../text/canonical-json.js'
+import { floatsFromBytes } from './float-bytes.js'
 
 /** What identifies the model behind a cache entry. */
 export interface CacheIdentity {
@@ -98,12 +99,17 @@ function encodeVector(vector: readonly number[]): string {
   return Buffer.from(Float64Array.from(vector).buffer).toString('base64')
 }
 
+/**
+ * The cache entry of a vector: what JSON.stringify({ version, float64 }) writes, put together directly
+ * (base64 has no character JSON escapes, so there is nothing to scan for in its ~16 kB).
+ */
+function vectorEntry(vector: readonly number[]): string {
+  return `{"version":${VERSION},"float64":"${encodeVector(vector)}"}`
+}
+
 function decodeVector(text: string): number[] | undefined {
   const bytes = Buffer.from(text, 'base64')
-  if (bytes.length === 0 || bytes.length % 8 !== 0) return undefined
-  const vector = new Array<number>(bytes.length / 8)
-  for (let i = 0; i < vector.length; i++) vector[i] = bytes.readDoubleLE(i * 8)
-  return vector
+  return bytes.length === 0 || bytes.length % 8 !== 0 ? undefined : floatsFromBytes(bytes, 8)
 }
 
 /** The entry's vector: `float64` (base64) as written now, or the JSON array `vector` of earlier versions. */
@@ -140,11 +146,7 @@ export function embeddingCache(store: KeyValueStore, identity: CacheIdentity): E
     async save(texts, vectors) {
       for (let start = 0; start < texts.length; start += IO_CHUNK) {
         const chunk = texts.slice(start, start + IO_CHUNK)
-        await Promise.all(
-          chunk.map((text, i) =>
-            store.set(keyOf(text), JSON.stringify({ version: VERSION, float64: encodeVector(vectors[start + i]!) })),
-          ),
-        )
+        await Promise.all(chunk.map((text, i) => store.set(keyOf(text), vectorEntry(vectors[start + i]!))))
       }
     },
   }

@@ -9,6 +9,7 @@ import type OpenAI from 'openai'
 import { causeChain } from '../errors.js'
 import { callSignal } from './call-signal.js'
 import { AttemptFailure, BlankReplyFailure, isCapacityFailure, isRetryableStatus } from './failure.js'
+import { floatsFromBytes } from './float-bytes.js'
 import { parseStructuredReply, promptedJson } from './json.js'
 import { checkedEmbedding, meterReply, replyTokens, type StatedTokens } from './reply-tokens.js'
 import { redactUrls, safeUrl } from './safe-url.js'
@@ -183,10 +184,7 @@ export function embedReplyFrom(reply: unknown, call: EmbedCall, countTokens: (te
 export function vectorFromWire(embedding: unknown): unknown {
   if (typeof embedding !== 'string') return embedding
   const bytes = Buffer.from(embedding, 'base64')
-  if (bytes.length % 4 !== 0) return []
-  const vector = new Array<number>(bytes.length / 4)
-  for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4)
-  return vector
+  return bytes.length % 4 === 0 ? floatsFromBytes(bytes, 4) : []
 }
 
 /**

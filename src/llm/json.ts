@@ -31,12 +31,15 @@ export function parseStructuredReply(text: string, format: ResponseFormat): unkn
  */
 export function parseTolerant(reply: string): unknown {
   const text = stripThinking(reply).text
-  const candidates = [text.trim(), stripFences(text), outermost(stripFences(text))]
-  for (const candidate of candidates) {
+  // Each candidate and repair is made only once the ones before it failed: a well-formed reply (nearly
+  // every one) costs one JSON.parse.
+  const candidates = [() => text.trim(), () => stripFences(text), () => outermost(stripFences(text))]
+  for (const candidateOf of candidates) {
+    const candidate = candidateOf()
     if (candidate === undefined || candidate === '') continue
-    for (const attempt of [candidate, removeTrailingCommas(candidate)]) {
+    for (const attempt of [() => candidate, () => removeTrailingCommas(candidate)]) {
       try {
-        return JSON.parse(attempt)
+        return JSON.parse(attempt())
       } catch {
         // try the next repair
       }
@@ -87,13 +90,17 @@ function removeTrailingCommas(text: string): string {
       continue
     }
     if (c === '"') inString = true
-    if (c === ',') {
-      const rest = text.slice(i + 1).trimStart()
-      if (rest.startsWith('}') || rest.startsWith(']')) continue
-    }
+    if (c === ',' && closesNext(text, i + 1)) continue
     out += c
   }
   return out
+}
+
+/** Whether the first character from `at` that is not whitespace (as trimStart sees it) closes an object or array. */
+function closesNext(text: string, at: number): boolean {
+  let i = at
+  while (i < text.length && text[i]!.trim() === '') i++
+  return text[i] === '}' || text[i] === ']'
 }
 
 /** A small JSON-schema check: type, properties, required, items, enum. Returns the first problem. */

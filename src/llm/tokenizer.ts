@@ -15,6 +15,8 @@ export interface Tokenizer {
   encode(text: string): Uint32Array
   decode(tokens: ArrayLike<number>): string
   count(text: string): number
+  /** One token's UTF-8 bytes (read-only: a view into the encoding's table). */
+  tokenBytes(token: number): Uint8Array
 }
 
 const cache = new Map<string, Tokenizer>()
@@ -46,6 +48,7 @@ function wrap(encoding: string, enc: BytePairEncoder): Tokenizer {
     encode: (text) => Uint32Array.from(enc.encode(text)),
     decode: (tokens) => decoder.decode(enc.decodeBytes(tokens)),
     count: (text) => (text === '' ? 0 : enc.encode(text).length),
+    tokenBytes: (token) => enc.tokenBytes(token),
   }
 }
 

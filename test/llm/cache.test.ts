@@ -149,6 +149,10 @@ describe('embedding cache (per text)', () => {
     const entry = JSON.parse((await cache.get(key!))!)
     expect(Object.keys(entry).sort()).toEqual(['float64', 'version'])
     expect(Buffer.from(entry.float64, 'base64')).toHaveLength(8 * cold!.length)
+    // Written as JSON.stringify writes the entry, byte for byte (packs written before stay comparable).
+    expect(await cache.get(key!)).toBe(
+      JSON.stringify({ version: 1, float64: Buffer.from(Float64Array.from(cold!).buffer).toString('base64') }),
+    )
     let before = fake.requests.length
     expect(await embedder({ cache }).embed(['stored exactly'])).toEqual([cold])
     // Doubles that float32 (or a rounded decimal) would change, under the same key, in the earlier format.

@@ -24,6 +24,9 @@ describe('tolerant JSON', () => {
     expect(parseTolerant('```json\n{"a": [1, 2,],}\n```')).toEqual({ a: [1, 2] })
     expect(parseTolerant('Here is the report:\n{"a": "x, }"}\nHope this helps!')).toEqual({ a: 'x, }' })
     expect(parseTolerant('[1, 2, 3,]')).toEqual([1, 2, 3])
+    // Whitespace of any kind between the comma and the closer; a comma before a value stays.
+    expect(parseTolerant('{"a": [1,\n\t 2 , \u3000],\r\n}')).toEqual({ a: [1, 2] })
+    expect(parseTolerant('[[1,] , [2,]\n,]')).toEqual([[1], [2]])
     expect(parseTolerant('no json here')).toBeUndefined()
   })
 

@@ -11,7 +11,7 @@ import type { JsonValue } from '../../model/schema.js'
 import type { BaseTextUnitRow } from '../../model/text-units.js'
 import type { Tokenizer } from '../../llm/tokenizer.js'
 import { splitSentences, stripPython } from './split-sentences.js'
-import { encodeInPieces } from './token-pieces.js'
+import { countDecodedWindow, encodeInPieces } from './token-pieces.js'
 
 export interface ChunkingOptions {
   readonly type: 'tokens' | 'sentence'
@@ -46,6 +46,17 @@ function* tokenWindows(
   tokenizer: Tokenizer,
   pieceLength?: number,
 ): Generator<string> {
+  for (const window of windowTokens(text, size, overlap, tokenizer, pieceLength)) yield tokenizer.decode(window)
+}
+
+/** The tokens of each window (views: the caller does not keep them past the next window). */
+function* windowTokens(
+  text: string,
+  size: number,
+  overlap: number,
+  tokenizer: Tokenizer,
+  pieceLength?: number,
+): Generator<Uint32Array> {
   if (overlap >= size) {
     throw new ConfigError(`chunking.overlap (${overlap}) must be smaller than chunking.size (${size})`, {
       keyPath: 'chunking.overlap',
@@ -61,11 +72,11 @@ function* tokenWindows(
     tokens.set(piece, kept.length)
     start = 0
     // A window that ends before the tokens seen so far is not the last one, whatever follows.
-    for (; start + size < tokens.length; start += step) yield tokenizer.decode(tokens.subarray(start, start + size))
+    for (; start + size < tokens.length; start += step) yield tokens.subarray(start, start + size)
   }
   for (; start < tokens.length; start += step) {
     const end = Math.min(start + size, tokens.length)
-    yield tokenizer.decode(tokens.subarray(start, end))
+    yield tokens.subarray(start, end)
     if (end === tokens.length) break
   }
 }
@@ -137,20 +148,24 @@ export function* documentUnits(
   options: ChunkingOptions,
   tokenizer: Tokenizer,
 ): Generator<BaseTextUnitRow> {
-  const pieces =
-    options.type === 'sentence'
-      ? splitSentences(stripPython(doc.text))
-      : tokenWindows(doc.text, options.size, options.overlap, tokenizer)
   const prefix = metadataPrefix(doc, options.prepend_metadata)
-  for (const piece of pieces) {
-    const text = prefix + piece
-    yield {
-      id: createHash('sha512').update(text, 'utf8').digest('hex'),
-      document_id: doc.id,
-      text,
-      n_tokens: tokenizer.count(text),
+  const unit = (text: string, tokens: number): BaseTextUnitRow => ({
+    id: createHash('sha512').update(text, 'utf8').digest('hex'),
+    document_id: doc.id,
+    text,
+    n_tokens: tokens,
+  })
+  if (options.type === 'sentence') {
+    for (const sentence of splitSentences(stripPython(doc.text))) {
+      const text = prefix + sentence
+      yield unit(text, tokenizer.count(text))
     }
+    return
   }
+  // n_tokens counts the unit's text as encoded again (not always the window's length: a window may
+  // start or end inside a character or a word), with the window's own tokens standing in for its middle.
+  for (const window of windowTokens(doc.text, options.size, options.overlap, tokenizer))
+    yield unit(prefix + tokenizer.decode(window), countDecodedWindow(prefix, window, tokenizer))
 }
 
 /** Text units of all documents in table order; `onDocument` is called after each (progress). */

@@ -47,3 +47,33 @@ export function* encodeInPieces(
     start = end
   }
 }
+
+/**
+ * Whether a safe cut of the first kind lies before token `i` of `tokens`: the token starts with a space
+ * and the one before ends with an ASCII character that is not whitespace. ASCII bytes never sit inside
+ * a multi-byte character, so the cut is also a character boundary of the tokens' decoded text.
+ */
+function safeCutBefore(tokens: Uint32Array, i: number, tokenizer: Tokenizer): boolean {
+  if (tokenizer.tokenBytes(tokens[i]!)[0] !== 0x20) return false
+  const before = tokenizer.tokenBytes(tokens[i - 1]!)
+  const last = before[before.length - 1]!
+  return last > 0x20 && last < 0x7f
+}
+
+/**
+ * `tokenizer.count(prefix + tokenizer.decode(window))` for a window of a text's tokens (as encoding the
+ * whole text gives them), without encoding the window's text again. Between its first and last safe
+ * cut, the window's text encodes to the window's own tokens (the text's encoding cut at the same safe
+ * cuts), so only the head (after the prefix) and the tail are encoded; a window without a safe cut is
+ * encoded whole. Decoding the three parts apart gives the same text: the cuts are at ASCII bytes.
+ */
+export function countDecodedWindow(prefix: string, window: Uint32Array, tokenizer: Tokenizer): number {
+  let first = 1
+  while (first < window.length && !safeCutBefore(window, first, tokenizer)) first++
+  if (first >= window.length) return tokenizer.count(prefix + tokenizer.decode(window))
+  let last = window.length - 1
+  // Stops at `first` at the latest, which is a cut.
+  while (!safeCutBefore(window, last, tokenizer)) last--
+  const head = tokenizer.count(prefix + tokenizer.decode(window.subarray(0, first)))
+  return head + (last - first) + tokenizer.count(tokenizer.decode(window.subarray(last)))
+}

@@ -87,6 +87,16 @@ export class BytePairEncoder {
     return out
   }
 
+  /** One token's bytes (a view, not a copy); throws on an id the encoding does not have. */
+  tokenBytes(token: number): Uint8Array {
+    const { offsets, pool, rankCount } = this.table
+    if (token >= 0 && token < rankCount && offsets[token] < offsets[token + 1])
+      return pool.subarray(offsets[token], offsets[token + 1])
+    const special = this.specialBytes.get(token)
+    if (special === undefined) throw new RangeError(`token ${token} is not in this encoding`)
+    return special
+  }
+
   /** The bytes of `tokens` (special tokens as their text); throws on an id the encoding does not have. */
   decodeBytes(tokens: ArrayLike<number>): Uint8Array {
     const { offsets, pool, rankCount } = this.table

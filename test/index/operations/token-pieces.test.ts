@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { splitOnTokens } from '../../../src/index/operations/chunk-text.js'
-import { encodeInPieces, nextSafeCut } from '../../../src/index/operations/token-pieces.js'
+import { countDecodedWindow, encodeInPieces, nextSafeCut } from '../../../src/index/operations/token-pieces.js'
 import { TIKTOKEN_ENCODINGS } from '../../../src/llm/encodings.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
 import { seededRng } from '../../../src/query/rng.js'
@@ -171,6 +171,48 @@ describe('token chunker over pieces', () => {
         }
         expect(splitOnTokens(text, size, 2, tokenizer, pieceLength)).toEqual(expected)
       }
+    }
+  })
+})
+
+describe('countDecodedWindow', () => {
+  it(
+    "counts a window's decoded text (after a prefix) as encoding it again does, for random texts and windows",
+    () => {
+      const prefixes = ['', 'title: x.\n', 'a', 'é ', '中']
+      let fromCuts = 0
+      for (let seed = 200_000; seed < 200_000 + 4 * TEXTS; seed++) {
+        const next = seededRng(seed)
+        const text = randomText(next, 50 + Math.floor(next() * 600))
+        for (const encoding of ENCODINGS) {
+          const tokenizer = getTokenizer(encoding)
+          const tokens = tokenizer.encode(text)
+          const start = Math.floor(next() * tokens.length)
+          const window = tokens.subarray(start, start + 1 + Math.floor(next() * 80))
+          const prefix = prefixes[Math.floor(next() * prefixes.length)]!
+          const expected = tokenizer.count(prefix + tokenizer.decode(window))
+          if (expected !== window.length + tokenizer.count(prefix)) fromCuts++
+          expect(countDecodedWindow(prefix, window, tokenizer), `seed ${seed}, ${encoding}, prefix ${prefix}`).toBe(
+            expected,
+          )
+        }
+      }
+      // The texts do exercise windows whose count is not simply their length.
+      expect(fromCuts).toBeGreaterThan(TEXTS / 2)
+    },
+    TIMEOUT,
+  )
+
+  it('counts every window of a text exactly, also where a space follows whitespace that is not ASCII', () => {
+    // o200k encodes "x\u3000  x" in 4 tokens but "x\u3000" and "  x" apart in 3 and 2: no cut after U+3000.
+    const text = 'Marley was dead: to begin with.\u3000  There is no\u00a0 doubt whatever about that. '.repeat(20)
+    const tokenizer = getTokenizer('o200k_base')
+    const tokens = tokenizer.encode(text)
+    for (let start = 0; start < tokens.length; start += 3) {
+      const window = tokens.subarray(start, start + 40)
+      expect(countDecodedWindow('', window, tokenizer), `window at ${start}`).toBe(
+        tokenizer.count(tokenizer.decode(window)),
+      )
     }
   })
 })
