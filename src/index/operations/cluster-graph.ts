@@ -2,7 +2,7 @@
  * cluster_graph (spec reference-index.md §5.9 steps 1–5): prepares the relationship edges the way
  * GraphRAG does, runs hierarchical Leiden and returns the clusters of every level.
  */
-import { type PreparedEdges, lastRowOfEachPair, prepareEdgeColumns } from './cluster-edges.js'
+import { type PreparedEdges, prepareEdgeColumns } from './cluster-edges.js'
 import { applyMinCommunitySize } from './min-community-size.js'
 import { type EdgeColumns, edgeColumns } from './relationship-columns.js'
 import {
@@ -205,20 +205,4 @@ export function prepareEdges(
 
 function edgeTuples({ labels, source, target, weight }: PreparedEdges): WeightedEdge[] {
   return Array.from(source, (s, i) => [labels[s], labels[target[i]], weight[i]] as const)
-}
-
-/**
- * The weight clustering gives each pair (`source\0target`, smaller name first), as prepareEdges reads
- * them without the LCC: last row wins, pairs of weight ≤ 0 left out. Unsorted, for comparisons.
- */
-export function clusteredPairWeights(relationships: ReadonlyArray<ClusterEdge>): Map<string, number> {
-  const edges = edgeColumns(relationships)
-  const { names, source, target, weight } = edges
-  const weights = new Map<string, number>()
-  for (const i of lastRowOfEachPair(edges).byPair) {
-    if (weight[i] <= 0) continue
-    const [s, t] = source[i] <= target[i] ? [source[i], target[i]] : [target[i], source[i]]
-    weights.set(`${names[s]}\u0000${names[t]}`, weight[i])
-  }
-  return weights
 }
