@@ -7,12 +7,13 @@ import type { Settings } from '../../config/schema.js'
 import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
-import { pickColumns, type RowOf, type TableSchema } from '../../model/schema.js'
+import { pickColumns } from '../../model/schema.js'
 import type { ClusterSeeding } from '../operations/cluster-graph.js'
 import { previousCommunities, type PreviousCommunities } from '../operations/community-continuity.js'
 import { createCommunitiesFromColumns } from '../operations/create-communities.js'
 import { type EdgeColumns, relationshipColumns } from '../operations/relationship-columns.js'
 import { defineWorkflow, type WorkflowContext } from '../workflow.js'
+import { previousRows } from './update-previous.js'
 
 /** The columns each step reads: the lists of the previous communities and the descriptions are not needed. */
 const ENTITY_TITLES = pickColumns(ENTITIES, ['id', 'title'])
@@ -20,22 +21,15 @@ const CLUSTERED_RELATIONSHIPS = pickColumns(RELATIONSHIPS, ['id', 'source', 'tar
 const PREVIOUS_EDGES = pickColumns(RELATIONSHIPS, ['source', 'target', 'weight'])
 const PREVIOUS_MEMBERS = pickColumns(COMMUNITIES, ['community', 'level', 'entity_ids'])
 
-/** The previous index's rows of a table's columns (none outside update runs or when it has none). */
-async function previousColumns<S extends TableSchema>(ctx: WorkflowContext, schema: S): Promise<RowOf<S>[]> {
-  const previous = ctx.previousTables
-  if (previous === undefined || !(await previous.has(schema.name))) return []
-  return previous.read(schema)
-}
-
 /** The previous index's clustering, or undefined outside update runs (and when it has no communities). */
 async function previousClustering(
   ctx: WorkflowContext,
   relationships: EdgeColumns,
 ): Promise<PreviousCommunities | undefined> {
-  const communities = await previousColumns(ctx, PREVIOUS_MEMBERS)
+  const communities = await previousRows(ctx, PREVIOUS_MEMBERS)
   if (communities.length === 0) return undefined
-  return previousCommunities(communities, await previousColumns(ctx, ENTITY_TITLES), {
-    previous: await previousColumns(ctx, PREVIOUS_EDGES),
+  return previousCommunities(communities, await previousRows(ctx, ENTITY_TITLES), {
+    previous: await previousRows(ctx, PREVIOUS_EDGES),
     current: relationships,
   })
 }
