@@ -88,4 +88,20 @@ describe('graphrag update: reads outside the pipeline', () => {
     )
     expect(wasted).toEqual([])
   })
+
+  it("clusters without decoding descriptions or the previous communities' lists", () => {
+    // create_communities reads ids, titles and edges: the lists and texts are the bulk of these tables.
+    const unused: Record<string, readonly string[]> = {
+      entities: ['description', 'text_unit_ids', 'frequency', 'degree'],
+      relationships: ['description', 'combined_degree', 'human_readable_id'],
+      communities: UNUSED_THERE.communities,
+    }
+    const clustering = reads.filter((r) => r.phase === 'create_communities')
+    for (const table of ['entities', 'relationships', 'communities'])
+      expect(clustering.some((r) => r.table === table)).toBe(true)
+    const wasted = clustering.flatMap((r) =>
+      r.columns.filter((c) => unused[r.table]?.includes(c)).map((c) => `${r.table}.${c}`),
+    )
+    expect(wasted).toEqual([])
+  })
 })

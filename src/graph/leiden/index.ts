@@ -12,6 +12,7 @@ import { XorShift128 } from './rng.js'
 import { Scratch } from './scratch.js'
 
 export { buildNetwork, networkModularity }
+export { buildNetworkFromArrays } from './network.js'
 export type { CsrNetwork, FlatPartition, LabeledNetwork, WeightedEdge }
 
 export type LeidenMode = 'compat' | 'quality'

@@ -34,46 +34,72 @@ export type WeightedEdge = readonly [string, string, number]
 /** Builds the network; throws InvalidGraphError on malformed edges or weights. */
 export function buildNetwork(edges: ReadonlyArray<WeightedEdge>): LabeledNetwork {
   const ids = new Map<string, number>()
-  const labels: string[] = []
+  const names: string[] = []
   const edgeCount = edges.length
+  const source = new Int32Array(edgeCount)
+  const target = new Int32Array(edgeCount)
+  const weight = new Float64Array(edgeCount)
+  const idOf = (name: string): number => {
+    let id = ids.get(name)
+    if (id === undefined) {
+      id = names.length
+      ids.set(name, id)
+      names.push(name)
+    }
+    return id
+  }
+  for (let i = 0; i < edgeCount; i++) {
+    const edge = edges[i]
+    if (!Array.isArray(edge) || edge.length < 3)
+      throw new InvalidGraphError(`edge ${i} is not a [source, target, weight] tuple`)
+    const [s, t, w] = edge
+    if (typeof s !== 'string' || typeof t !== 'string')
+      throw new InvalidGraphError(`edge ${i}: node ids must be strings`)
+    if (typeof w !== 'number' || !(w >= 0 && w < Infinity)) throw new InvalidGraphError(weightMessage(i, s, t, w))
+    source[i] = idOf(s)
+    target[i] = idOf(t)
+    weight[i] = w
+  }
+  return buildNetworkFromArrays({ names, source, target, weight })
+}
+
+/** An edge list as columns: `source[i]`, `target[i]` index `names`. */
+export interface EdgeArrays {
+  readonly names: readonly string[]
+  readonly source: Int32Array
+  readonly target: Int32Array
+  readonly weight: Float64Array
+}
+
+function weightMessage(i: number, s: string, t: string, w: unknown): string {
+  return `edge ${i} (${s} -- ${t}): weight must be a finite number >= 0, got ${String(w)}`
+}
+
+/**
+ * As `buildNetwork`, on an edge list kept as columns (names need not be in appearance order: node ids
+ * are given by first appearance here, source before target).
+ */
+export function buildNetworkFromArrays({ names, source, target, weight }: EdgeArrays): LabeledNetwork {
+  const idOfName = new Int32Array(names.length).fill(-1)
+  const labels: string[] = []
+  const idOf = (name: number): number => {
+    if (idOfName[name] < 0) {
+      idOfName[name] = labels.length
+      labels.push(names[name])
+    }
+    return idOfName[name]
+  }
+  const edgeCount = source.length
   const src = new Int32Array(edgeCount)
   const dst = new Int32Array(edgeCount)
   const wts = new Float64Array(edgeCount)
   let kept = 0
   const selfLoops = new Map<number, number>()
-  // Sorted edge lists (GraphRAG's) repeat the source from row to row: skip the map lookup then.
-  let lastSource: string | undefined
-  let lastSourceId = -1
   for (let i = 0; i < edgeCount; i++) {
-    const edge = edges[i]
-    if (!Array.isArray(edge) || edge.length < 3)
-      throw new InvalidGraphError(`edge ${i} is not a [source, target, weight] tuple`)
-    const s = edge[0]
-    const t = edge[1]
-    const w = edge[2]
-    if (typeof s !== 'string' || typeof t !== 'string')
-      throw new InvalidGraphError(`edge ${i}: node ids must be strings`)
-    if (typeof w !== 'number' || !(w >= 0 && w < Infinity)) {
-      throw new InvalidGraphError(`edge ${i} (${s} -- ${t}): weight must be a finite number >= 0, got ${String(w)}`)
-    }
-    let a: number
-    if (s === lastSource) a = lastSourceId
-    else {
-      const known = ids.get(s)
-      if (known === undefined) {
-        a = labels.length
-        ids.set(s, a)
-        labels.push(s)
-      } else a = known
-      lastSource = s
-      lastSourceId = a
-    }
-    let b = ids.get(t)
-    if (b === undefined) {
-      b = labels.length
-      ids.set(t, b)
-      labels.push(t)
-    }
+    const w = weight[i]
+    if (!(w >= 0 && w < Infinity)) throw new InvalidGraphError(weightMessage(i, names[source[i]], names[target[i]], w))
+    const a = idOf(source[i])
+    const b = idOf(target[i])
     if (a === b) {
       if (!selfLoops.has(a)) selfLoops.set(a, w)
       continue

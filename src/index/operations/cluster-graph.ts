@@ -2,11 +2,11 @@
  * cluster_graph (spec reference-index.md §5.9 steps 1–5): prepares the relationship edges the way
  * GraphRAG does, runs hierarchical Leiden and returns the clusters of every level.
  */
-import { stableLargestConnectedComponent } from '../../graph/components/index.js'
-import { compareCodePoints } from '../../text/names.js'
+import { type PreparedEdges, prepareEdgeColumns } from './cluster-edges.js'
 import { applyMinCommunitySize } from './min-community-size.js'
+import { type EdgeColumns, edgeColumns } from './relationship-columns.js'
 import {
-  buildNetwork,
+  buildNetworkFromArrays,
   hierarchicalLeidenNetwork,
   labeledModularity,
   type LabeledNetwork,
@@ -93,23 +93,32 @@ export function clusterGraph(
   options: ClusterGraphOptions,
   previous: ClusterStart | undefined,
 ): ClusterGraphResult {
-  const result = clusterPrepared(relationships, options, previous)
+  return clusterEdgeColumns(edgeColumns(relationships), options, previous)
+}
+
+/** As `clusterGraph`, on the relationships kept as columns. */
+export function clusterEdgeColumns(
+  relationships: EdgeColumns,
+  options: ClusterGraphOptions,
+  previous: ClusterStart | undefined,
+): ClusterGraphResult {
+  const prepared = prepareEdgeColumns(relationships, options.use_lcc)
+  const result = clusterPrepared(prepared, options, previous)
   const minSize = options.min_community_size ?? 1
   if (minSize <= 1 || result.clusters.length === 0) return result
-  const { edges } = prepareEdges(relationships, options.use_lcc)
-  const { clusters, merged, dropped } = applyMinCommunitySize(result.clusters, edges, minSize)
+  const { clusters, merged, dropped } = applyMinCommunitySize(result.clusters, edgeTuples(prepared), minSize)
   return { ...result, clusters, sizeFloor: { merged, dropped } }
 }
 
 function clusterPrepared(
-  relationships: ReadonlyArray<ClusterEdge>,
+  prepared: PreparedEdges,
   options: ClusterGraphOptions,
   previous: ClusterStart | undefined,
 ): ClusterGraphResult {
-  const { edges, nonPositiveEdges } = prepareEdges(relationships, options.use_lcc)
-  if (edges.length === 0) return { clusters: [], nonPositiveEdges }
+  const { nonPositiveEdges } = prepared
+  if (prepared.source.length === 0) return { clusters: [], nonPositiveEdges }
   // Built once: every candidate clusters the same network and is measured on it.
-  const network = buildNetwork(edges)
+  const network = buildNetworkFromArrays({ ...prepared, names: prepared.labels })
   const scratch = clusterEdges(network, options, undefined)
   if (previous === undefined) return { clusters: scratch, nonPositiveEdges }
   const scratchModularity = levelZeroModularity(network, scratch, options.resolution)
@@ -176,7 +185,8 @@ function clusterEdges(
 
 /**
  * Steps 1–3: orient each pair (smaller name first) keeping the last row of a repeated pair, then
- * optionally the stable LCC, then the sorted (source, target, weight) list that fixes node ids.
+ * optionally the stable LCC, then the sorted (source, target, weight) list that fixes node ids
+ * (cluster-edges.ts makes it on columns).
  *
  * Pairs whose weight is ≤ 0 are left out before the LCC (the reference passes them on; spec
  * leiden.md §11.12 leaves them to us). Such an edge carries no affinity: modularity has no meaning
@@ -189,38 +199,10 @@ export function prepareEdges(
   relationships: ReadonlyArray<ClusterEdge>,
   useLcc: boolean,
 ): { edges: WeightedEdge[]; nonPositiveEdges: number } {
-  const lastByPair = lastRowOfEachPair(relationships)
-  let rows = [...lastByPair.values()].filter((r) => !(Number(r.weight) <= 0))
-  const nonPositiveEdges = lastByPair.size - rows.length
-  if (useLcc) rows = stableLargestConnectedComponent(rows)
-  const edges = rows
-    .map((r) => [r.source, r.target, Number(r.weight)] as const)
-    .sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || a[2] - b[2])
-  return { edges, nonPositiveEdges }
+  const prepared = prepareEdgeColumns(edgeColumns(relationships), useLcc)
+  return { edges: edgeTuples(prepared), nonPositiveEdges: prepared.nonPositiveEdges }
 }
 
-/** Each pair (smaller name first) with the weight of its last row, keyed `source\0target`, in order of last occurrence. */
-function lastRowOfEachPair(
-  relationships: ReadonlyArray<ClusterEdge>,
-): Map<string, { source: string; target: string; weight: number }> {
-  const lastByPair = new Map<string, { source: string; target: string; weight: number }>()
-  for (const r of relationships) {
-    const [source, target] = compareCodePoints(r.source, r.target) <= 0 ? [r.source, r.target] : [r.target, r.source]
-    const key = `${source}\u0000${target}`
-    // Deleting first moves the pair to its last occurrence, as pandas' keep="last" does.
-    lastByPair.delete(key)
-    lastByPair.set(key, { source, target, weight: r.weight ?? 1 })
-  }
-  return lastByPair
-}
-
-/**
- * The weight clustering gives each pair (`source\0target`, smaller name first), as prepareEdges reads
- * them without the LCC: last row wins, pairs of weight ≤ 0 left out. Unsorted, for comparisons.
- */
-export function clusteredPairWeights(relationships: ReadonlyArray<ClusterEdge>): Map<string, number> {
-  const weights = new Map<string, number>()
-  for (const [pair, { weight }] of lastRowOfEachPair(relationships))
-    if (!(Number(weight) <= 0)) weights.set(pair, Number(weight))
-  return weights
+function edgeTuples({ labels, source, target, weight }: PreparedEdges): WeightedEdge[] {
+  return Array.from(source, (s, i) => [labels[s], labels[target[i]], weight[i]] as const)
 }

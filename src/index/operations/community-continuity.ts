@@ -6,7 +6,9 @@
 import type { CommunityRow } from '../../model/communities.js'
 import type { EntityRow } from '../../model/entities.js'
 import type { RelationshipRow } from '../../model/relationships.js'
-import { clusteredPairWeights } from './cluster-graph.js'
+import { compareCodePoints } from '../../text/names.js'
+import { lastRowOfEachPair } from './cluster-edges.js'
+import { type EdgeColumns, edgeColumns } from './relationship-columns.js'
 
 type PreviousCommunityRow = Pick<CommunityRow, 'community' | 'level' | 'entity_ids'>
 
@@ -20,6 +22,8 @@ export interface PreviousCommunities {
 }
 
 type Edge = Pick<RelationshipRow, 'source' | 'target' | 'weight'>
+/** Relationship rows, or the same kept as columns. */
+type Edges = ReadonlyArray<Edge> | EdgeColumns
 
 /**
  * The previous index's clustering; entity ids are read as titles through its entities table.
@@ -28,7 +32,7 @@ type Edge = Pick<RelationshipRow, 'source' | 'target' | 'weight'>
 export function previousCommunities(
   communities: ReadonlyArray<PreviousCommunityRow>,
   entities: ReadonlyArray<Pick<EntityRow, 'id' | 'title'>>,
-  relationships?: { previous: ReadonlyArray<Edge>; current: ReadonlyArray<Edge> },
+  relationships?: { previous: Edges; current: Edges },
 ): PreviousCommunities {
   const titleOf = new Map(entities.map((e) => [e.id, e.title]))
   const startingCommunities: Map<string, number>[] = []
@@ -56,15 +60,54 @@ export function previousCommunities(
 /**
  * Entities whose place in the clustered graph changed: an endpoint of a pair added, removed or
  * re-weighted (pairs read as clustering reads them: unordered, last row wins, weight ≤ 0 left out).
+ * Both generations' pairs are walked in (smaller, larger) name order side by side: no key per pair.
  */
-function touchedTitles(previous: ReadonlyArray<Edge>, current: ReadonlyArray<Edge>): Set<string> {
-  // The pairs' weights only: the sorted edge list clustering builds is not needed to compare them.
-  const [before, after] = [clusteredPairWeights(previous), clusteredPairWeights(current)]
+function touchedTitles(previous: Edges, current: Edges): Set<string> {
+  const [before, after] = [clusteredPairs(asColumns(previous)), clusteredPairs(asColumns(current))]
   const touched = new Set<string>()
-  for (const [pair, w] of [...before, ...after]) {
-    if (before.get(pair) !== w || after.get(pair) !== w) for (const t of pair.split('\u0000')) touched.add(t)
+  const touch = (pairs: ClusteredPairs, j: number) =>
+    touched.add(pairs.names[pairs.lo[j]]).add(pairs.names[pairs.hi[j]])
+  let i = 0
+  let j = 0
+  while (i < before.lo.length || j < after.lo.length) {
+    const order = i >= before.lo.length ? 1 : j >= after.lo.length ? -1 : comparePairs(before, i, after, j)
+    if (order < 0) touch(before, i++)
+    else if (order > 0) touch(after, j++)
+    else {
+      if (before.weight[i] !== after.weight[j]) touch(before, i)
+      i++
+      j++
+    }
   }
   return touched
+}
+
+function asColumns(edges: Edges): EdgeColumns {
+  return Array.isArray(edges) ? edgeColumns(edges) : (edges as EdgeColumns)
+}
+
+/** Each clustered pair once, in (smaller, larger) rank order, with the weight of its last row. */
+interface ClusteredPairs {
+  readonly names: readonly string[]
+  readonly lo: Int32Array
+  readonly hi: Int32Array
+  readonly weight: Float64Array
+}
+
+function clusteredPairs(edges: EdgeColumns): ClusteredPairs {
+  const { source, target, weight, names } = edges
+  const rows = lastRowOfEachPair(edges).byPair.filter((i) => !(weight[i] <= 0))
+  return {
+    names,
+    lo: rows.map((i) => Math.min(source[i], target[i])),
+    hi: rows.map((i) => Math.max(source[i], target[i])),
+    weight: Float64Array.from(rows, (i) => weight[i]),
+  }
+}
+
+/** The two generations' pairs compared by their names (their ranks are each in code-point order). */
+function comparePairs(a: ClusteredPairs, i: number, b: ClusteredPairs, j: number): number {
+  return compareCodePoints(a.names[a.lo[i]], b.names[b.lo[j]]) || compareCodePoints(a.names[a.hi[i]], b.names[b.hi[j]])
 }
 
 /** A community's identity for "kept its members": its level and its entity ids as a set. */

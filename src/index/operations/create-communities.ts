@@ -8,9 +8,10 @@ import { InternalError } from '../../errors.js'
 import type { CommunityRow } from '../../model/communities.js'
 import type { EntityRow } from '../../model/entities.js'
 import type { RelationshipRow } from '../../model/relationships.js'
-import { compareCodePoints } from '../../text/names.js'
-import { clusterGraph, type Cluster, type ClusterGraphOptions, type ClusterSeeding } from './cluster-graph.js'
+import { clusterEdgeColumns, type Cluster, type ClusterGraphOptions, type ClusterSeeding } from './cluster-graph.js'
 import { stableNumbers, type PreviousCommunities } from './community-continuity.js'
+import { internalRelationships, type Links } from './internal-relationships.js'
+import { relationshipColumns, type RelationshipColumns } from './relationship-columns.js'
 
 type EntityRef = Pick<EntityRow, 'id' | 'title'>
 type RelationshipRef = Pick<RelationshipRow, 'id' | 'source' | 'target' | 'weight' | 'text_unit_ids'>
@@ -37,7 +38,18 @@ export function createCommunities(
   period: string,
   previous: PreviousCommunities | undefined,
 ): CreatedCommunities {
-  const { clusters, nonPositiveEdges, seeding, sizeFloor } = clusterGraph(relationships, options, previous)
+  return createCommunitiesFromColumns(entities, relationshipColumns(relationships), options, period, previous)
+}
+
+/** As `createCommunities`, on the relationships kept as columns (what the workflow reads). */
+export function createCommunitiesFromColumns(
+  entities: ReadonlyArray<EntityRef>,
+  relationships: RelationshipColumns,
+  options: ClusterGraphOptions,
+  period: string,
+  previous: PreviousCommunities | undefined,
+): CreatedCommunities {
+  const { clusters, nonPositiveEdges, seeding, sizeFloor } = clusterEdgeColumns(relationships, options, previous)
   const built = buildRows(clusters, entities, relationships, period, previous)
   const floor = sizeFloor === undefined ? {} : { sizeFloor }
   if (seeding === undefined) return { rows: built.rows, nonPositiveEdges, ...floor }
@@ -52,13 +64,13 @@ export function buildCommunityRows(
   period: string,
   previous: PreviousCommunities | undefined,
 ): CommunityRow[] {
-  return buildRows(clusters, entities, relationships, period, previous).rows
+  return buildRows(clusters, entities, relationshipColumns(relationships), period, previous).rows
 }
 
 function buildRows(
   clusters: ReadonlyArray<Cluster>,
   entities: ReadonlyArray<EntityRef>,
-  relationships: ReadonlyArray<RelationshipRef>,
+  relationships: RelationshipColumns,
   period: string,
   previous: PreviousCommunities | undefined,
 ): { rows: CommunityRow[]; kept: number } {
@@ -128,48 +140,11 @@ function communityRows(kept: ReadonlyArray<KeptCluster>, period: string): Commun
     children: children.get(cluster.cluster) ?? [],
     title: `Community ${cluster.cluster}`,
     entity_ids: entityIds,
-    relationship_ids: sortedUnique(links.relationshipIds),
-    text_unit_ids: sortedUnique(links.textUnitIds),
+    relationship_ids: links.relationshipIds,
+    text_unit_ids: links.textUnitIds,
     period,
     size: entityIds.length,
   }))
-}
-
-interface Links {
-  relationshipIds: string[]
-  textUnitIds: string[]
-}
-
-/**
- * Per community: relationships whose source and target (raw names, as the reference joins them)
- * both belong to it at its level.
- */
-function internalRelationships(
-  clusters: ReadonlyArray<Cluster>,
-  relationships: ReadonlyArray<RelationshipRef>,
-): Map<number, Links> {
-  const byLevel = new Map<number, Map<string, number>>()
-  for (const c of clusters) {
-    let level = byLevel.get(c.level)
-    if (!level) byLevel.set(c.level, (level = new Map()))
-    for (const node of c.nodes) level.set(node, c.cluster)
-  }
-  const out = new Map<number, Links>()
-  for (const communityOf of byLevel.values()) {
-    for (const r of relationships) {
-      const c = communityOf.get(r.source)
-      if (c === undefined || communityOf.get(r.target) !== c) continue
-      let links = out.get(c)
-      if (!links) out.set(c, (links = { relationshipIds: [], textUnitIds: [] }))
-      links.relationshipIds.push(r.id)
-      links.textUnitIds.push(...r.text_unit_ids)
-    }
-  }
-  return out
-}
-
-function sortedUnique(values: string[]): string[] {
-  return [...new Set(values)].sort(compareCodePoints)
 }
 
 /** UUID-shaped (version 8, RFC 4122 variant) SHA-256 of the community number and its entity ids. */

@@ -6,22 +6,30 @@
 import type { Settings } from '../../config/schema.js'
 import { COMMUNITIES } from '../../model/communities.js'
 import { ENTITIES } from '../../model/entities.js'
-import { RELATIONSHIPS, type RelationshipRow } from '../../model/relationships.js'
+import { RELATIONSHIPS } from '../../model/relationships.js'
+import { pickColumns } from '../../model/schema.js'
 import type { ClusterSeeding } from '../operations/cluster-graph.js'
 import { previousCommunities, type PreviousCommunities } from '../operations/community-continuity.js'
-import { createCommunities as computeCommunities } from '../operations/create-communities.js'
+import { createCommunitiesFromColumns } from '../operations/create-communities.js'
+import { type EdgeColumns, relationshipColumns } from '../operations/relationship-columns.js'
 import { defineWorkflow, type WorkflowContext } from '../workflow.js'
 import { previousRows } from './update-previous.js'
+
+/** The columns each step reads: the lists of the previous communities and the descriptions are not needed. */
+const ENTITY_TITLES = pickColumns(ENTITIES, ['id', 'title'])
+const CLUSTERED_RELATIONSHIPS = pickColumns(RELATIONSHIPS, ['id', 'source', 'target', 'weight', 'text_unit_ids'])
+const PREVIOUS_EDGES = pickColumns(RELATIONSHIPS, ['source', 'target', 'weight'])
+const PREVIOUS_MEMBERS = pickColumns(COMMUNITIES, ['community', 'level', 'entity_ids'])
 
 /** The previous index's clustering, or undefined outside update runs (and when it has no communities). */
 async function previousClustering(
   ctx: WorkflowContext,
-  relationships: ReadonlyArray<RelationshipRow>,
+  relationships: EdgeColumns,
 ): Promise<PreviousCommunities | undefined> {
-  const communities = await previousRows(ctx, COMMUNITIES)
+  const communities = await previousRows(ctx, PREVIOUS_MEMBERS)
   if (communities.length === 0) return undefined
-  return previousCommunities(communities, await previousRows(ctx, ENTITIES), {
-    previous: await previousRows(ctx, RELATIONSHIPS),
+  return previousCommunities(communities, await previousRows(ctx, ENTITY_TITLES), {
+    previous: await previousRows(ctx, PREVIOUS_EDGES),
     current: relationships,
   })
 }
@@ -56,12 +64,13 @@ export const createCommunities = defineWorkflow({
   writes: [COMMUNITIES.name],
   fingerprint: (settings) => clusterFingerprint(settings.cluster_graph),
   async run(ctx) {
-    const entities = await ctx.tables.read(ENTITIES)
-    const relationships = await ctx.tables.read(RELATIONSHIPS)
+    const entities = await ctx.tables.read(ENTITY_TITLES)
+    // Row objects only while read: clustering and the community rows work on typed columns.
+    const relationships = relationshipColumns(await ctx.tables.read(CLUSTERED_RELATIONSHIPS))
     // The reference stamps the UTC run date; it comes from the injected clock so tests can pin it.
     const period = ctx.clock.now().toISOString().slice(0, 10)
     const previous = await previousClustering(ctx, relationships)
-    const { rows, nonPositiveEdges, continuity, sizeFloor } = computeCommunities(
+    const { rows, nonPositiveEdges, continuity, sizeFloor } = createCommunitiesFromColumns(
       entities,
       relationships,
       ctx.settings.cluster_graph,

@@ -7,6 +7,7 @@ import { COMMUNITIES } from '../../model/communities.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
+import { pickColumns } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import { finalizeReports } from '../operations/community-reports/render.js'
 import { textUnitIdentityMaps } from '../operations/community-reports/stable-reuse.js'
@@ -102,9 +103,19 @@ export const createCommunityReportsText = defineWorkflow({
 
 type ReportSettings = Settings['community_reports']
 
+const REPORTED_RELATIONSHIPS = pickColumns(RELATIONSHIPS, [
+  'id',
+  'source',
+  'target',
+  'weight',
+  'combined_degree',
+  'text_unit_ids',
+])
+
 /** The offline writer's reports of every community (its ratings are scaled over all of them). */
 async function extractiveDrafts(ctx: WorkflowContext, input: Omit<ExtractiveReportInput, 'relationships'>) {
-  const relationships = await ctx.tables.read(RELATIONSHIPS)
+  // The columns the writer reads (no descriptions): a dense corpus's relationships are millions of rows.
+  const relationships = await ctx.tables.read(REPORTED_RELATIONSHIPS)
   const wordDelimiter = ctx.settings.extract_graph_nlp.text_analyzer.word_delimiter
   return writeExtractiveReports({ ...input, relationships }, { wordDelimiter })
 }

@@ -2,6 +2,7 @@
 import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
+import { pickColumns } from '../../model/schema.js'
 import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
 import { createFinalTextUnits as computeTextUnits } from '../operations/create-final-text-units.js'
 import { defineWorkflow } from '../workflow.js'
@@ -18,8 +19,9 @@ export const createFinalTextUnits = defineWorkflow({
     // workflows list without it) the units cite no entity or relationship.
     const optional = !ctx.settings.extract_graph.enabled || ctx.settings.workflows !== null
     const graphless = optional && !(await ctx.tables.has(ENTITIES.name))
-    const entities = graphless ? [] : await ctx.tables.read(ENTITIES)
-    const relationships = graphless ? [] : await ctx.tables.read(RELATIONSHIPS)
+    // Only the columns the citations need: a dense corpus's relationships are millions of rows.
+    const entities = graphless ? [] : await ctx.tables.read(pickColumns(ENTITIES, ['id', 'text_unit_ids']))
+    const relationships = graphless ? [] : await ctx.tables.read(pickColumns(RELATIONSHIPS, ['id', 'text_unit_ids']))
     // As the reference: covariates only count when claims are enabled and the table exists.
     const withClaims = ctx.settings.extract_claims.enabled && (await ctx.tables.has(COVARIATES.name))
     const covariates = withClaims ? await ctx.tables.read(COVARIATES) : undefined
