@@ -14,8 +14,8 @@ import { createTestContext } from '../../support/workflow-context.js'
 const ENTITY = pickColumns(ENTITIES, ['title', 'type', 'description', 'text_unit_ids'])
 const RELATIONSHIP = pickColumns(RELATIONSHIPS, ['source', 'target', 'description', 'weight', 'text_unit_ids'])
 
-type Entity = [title: string, type: string | null, description: string | null, units: string[]]
-type Relationship = [source: string, target: string, description: string | null, weight: number, units: string[]]
+type Entity = [title: string, type: string, description: string, units: string[]]
+type Relationship = [source: string, target: string, description: string, weight: number, units: string[]]
 
 async function generation(entities: Entity[], relationships: Relationship[]): Promise<MemoryTableStore> {
   const store = new MemoryTableStore()
@@ -42,7 +42,7 @@ describe('update_entities_relationships', () => {
       [
         ['SAME', 'PERSON', 'kept', ['t1', 't2']],
         ['RETYPED', 'PERSON', 'd', ['t1']],
-        ['REDESCRIBED', null, 'old', ['t1']],
+        ['REDESCRIBED', '', 'old', ['t1']],
         ['MORE UNITS', 'PLACE', 'd', ['t1']],
         ['REORDERED', 'PLACE', 'd', ['t1', 't2']],
         ['GONE', 'PLACE', 'd', ['t3']],
@@ -58,7 +58,7 @@ describe('update_entities_relationships', () => {
       [
         ['SAME', 'PERSON', 'kept', ['t1', 't2']],
         ['RETYPED', 'PLACE', 'd', ['t1']],
-        ['REDESCRIBED', null, 'new', ['t1']],
+        ['REDESCRIBED', '', 'new', ['t1']],
         ['MORE UNITS', 'PLACE', 'd', ['t1', 't4']],
         ['REORDERED', 'PLACE', 'd', ['t2', 't1']],
         ['NEW', 'PLACE', 'd', ['t4']],

@@ -13,7 +13,7 @@
  * would reach, without building each request's cache key and parsing every reply again (an update
  * of a 100,001-entity index replays 20,000 units).
  */
-import { createHash } from 'node:crypto'
+import { createHash, hash } from 'node:crypto'
 import type { KeyValueStore } from '../../../storage/key-value-store.js'
 import type { UnitExtraction } from './merge.js'
 import type { DroppedRecord } from './parse.js'
@@ -79,7 +79,7 @@ function recordKey(records: UnitRecords, text: string): string {
 }
 
 function hashOf(content: string): string {
-  return createHash('sha256').update(content).digest('base64')
+  return hash('sha256', content, 'base64')
 }
 
 /**
