@@ -7,7 +7,7 @@ import type { Settings } from '../../config/schema.js'
 import { VERSION } from '../../version.js'
 import type { Workflow } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
-import { workflowMaterial } from './workflow-material.js'
+import { workflowMaterial } from '../workflows/workflow-material.js'
 import { canonicalJson } from '../../text/canonical-json.js'
 
 export interface PlannedWorkflow {

@@ -12,7 +12,7 @@ import {
   UNIT_RECORD_PARTITION,
   type UnitRecords,
 } from '../operations/extract-graph/unit-records.js'
-import { workflowMaterial } from '../plan/workflow-material.js'
+import { workflowMaterial } from './workflow-material.js'
 import type { Workflow } from '../workflow.js'
 
 export function graphUnitRecords(
