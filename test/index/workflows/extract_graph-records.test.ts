@@ -13,6 +13,8 @@ import { SILENT_LOGGER } from '../../../src/logger.js'
 import { BASE_TEXT_UNITS, EXTRACTED_ENTITIES, EXTRACTED_RELATIONSHIPS } from '../../../src/model/index.js'
 import { encodeParquet } from '../../../src/storage/parquet.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type Responder } from '../../support/fake-llm/index.js'
+import type { Settings } from '../../../src/config/schema.js'
+import type { KeyValueStore } from '../../../src/storage/key-value-store.js'
 import { createTestContext } from '../../support/workflow-context.js'
 
 const UNITS = [
@@ -139,5 +141,43 @@ describe('extract_graph replays recorded units', () => {
     const second = await run(first.t.root, '', true)
     expect(second.replayed).toBe(0)
     expect(second.requests).toBe(6)
+  })
+})
+
+describe('a replayed unit keeps its bookkeeping', () => {
+  let llm: FakeLlm
+  const messy: Responder[] = [
+    ({ kind }) =>
+      kind === 'extract_graph'
+        ? '("entity"<|>SCROOGE<|>PERSON<|>a miser)##\n("entity"<|>MARLEY)##\n("entity"<|>BELLE<|>PERSON<|>his love)##\n("relationship"<|>SCROOGE<|>BELLE<|>once engaged<|>strongly)\n<|COMPLETE|>'
+        : kind === 'extract_graph_continue'
+          ? '<|COMPLETE|>'
+          : undefined,
+  ]
+  beforeAll(async () => {
+    llm = await startFakeLlm({ responders: messy })
+  })
+  afterAll(async () => {
+    await llm?.close()
+  })
+
+  it('parse drops, defaulted weights, calls and warnings as the run that read the replies', async () => {
+    const models = (settings: Settings, cache: KeyValueStore) =>
+      createModelRegistry(settings, { cache, log: SILENT_LOGGER }).forWorkflow('extract_graph')
+    const first = await createTestContext({
+      settingsYaml: fakeModelSettingsYaml(llm.baseUrl),
+      files: { 'output/text_units.parquet': encodeParquet(BASE_TEXT_UNITS, UNITS.slice(0, 1)) },
+      models,
+    })
+    const read = await extractGraph.run(first.ctx)
+    const second = await createTestContext({ root: first.root, models })
+    const replayed = await extractGraph.run(second.ctx)
+    const { replayed_units: none, ...counters } = first.stats.counters
+    const { replayed_units: one, ...again } = second.stats.counters
+    expect([none, one]).toEqual([0, 1])
+    expect(counters).toMatchObject({ parse_drops: 1, weight_defaults: 1, extraction_calls: 2 })
+    expect(again).toEqual(counters)
+    expect(second.stats.warnings).toEqual(first.stats.warnings)
+    expect(replayed).toEqual(read)
   })
 })
