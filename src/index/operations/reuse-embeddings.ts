@@ -162,8 +162,9 @@ function onlyOnce<T extends { id: string }>(rows: readonly T[]): Map<string, T> 
   const out = new Map<string, T>()
   const twice = new Set<string>()
   for (const row of rows) {
-    if (out.has(row.id)) twice.add(row.id)
-    out.set(row.id, row)
+    const size = out.size
+    // One lookup per row: the map does not grow when the id is already in it.
+    if (out.set(row.id, row).size === size) twice.add(row.id)
   }
   for (const id of twice) out.delete(id)
   return out

@@ -79,6 +79,26 @@ describe('embedReusing', () => {
     })
   })
 
+  it('takes back no vector of an id listed twice, now or before: which vector is whose is unclear', async () => {
+    const few = texts.slice(0, 4)
+    const stored = new Map<string, Float32Array>()
+    const cold = await embedReusing(
+      few,
+      { identity: 'model', vectorSize: DIMENSION, previous: undefined },
+      model().embed,
+      async (rows) => {
+        for (const r of rows) stored.set(r.id, Float32Array.from(r.vector))
+      },
+    )
+    const read = async (ids: readonly string[]) => new Map(ids.map((id) => [id, stored.get(id)!]))
+    // t1 twice in the previous keys, t2 twice in the texts now: both go to the model again.
+    const keys = [...cold.keys, cold.keys[1]!]
+    const now = [...few, few[2]!]
+    const again = model()
+    await embedReusing(now, { identity: 'model', vectorSize: DIMENSION, previous: { keys, read } }, again.embed)
+    expect(again.asked).toEqual(['t1', 't2', 't2'])
+  })
+
   it('keys a text as the LLM cache keys { identity, text }, whatever characters it holds', () => {
     for (const text of [
       'plain',
