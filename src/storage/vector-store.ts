@@ -147,9 +147,7 @@ export async function openVectorStore(
         for await (const batch of query) {
           const ids = batch.getChild('id')
           const vectors = batch.getChild('vector')
-          for (let i = 0; i < batch.numRows; i++) {
-            out.set(String(ids?.get(i)), Float32Array.from(vectors?.get(i)?.toArray() ?? []))
-          }
+          for (let i = 0; i < batch.numRows; i++) out.set(String(ids?.get(i)), float32Copy(vectors?.get(i)?.toArray()))
         }
       }
       return out
@@ -211,6 +209,12 @@ function tableWriter(
       return rows
     },
   }
+}
+
+/** A copy of a stored vector (a view into its batch would keep the whole batch alive). */
+function float32Copy(values: ArrayLike<number> | undefined): Float32Array {
+  // slice() copies a Float32Array as memory; Float32Array.from walks it value by value (100,000 vectors in an update).
+  return values instanceof Float32Array ? values.slice() : Float32Array.from(values ?? [])
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {

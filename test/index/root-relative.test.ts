@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { relativeToRoot } from '../../src/index/plan/root-relative.js'
+import { relativeToRoot } from '../../src/index/workflows/root-relative.js'
 
 describe('relativeToRoot', () => {
   it('writes paths inside the root relative to it and leaves everything else alone', () => {

@@ -17,7 +17,20 @@ export function diffKeyed<T>(
   key: (row: T) => string,
   value: (row: T) => string,
 ): KeyedDiff {
-  const before = new Map(previous.map((r) => [key(r), value(r)]))
+  return diffKeyedBy(previous, current, key, (a, b) => value(a) === value(b))
+}
+
+/**
+ * diffKeyed with the rows compared by `same` (previous row, current row): for large tables, where
+ * writing every row of both generations out as a string to compare was most of the work.
+ */
+export function diffKeyedBy<T>(
+  previous: readonly T[],
+  current: readonly T[],
+  key: (row: T) => string,
+  same: (before: T, now: T) => boolean,
+): KeyedDiff {
+  const before = new Map(previous.map((r) => [key(r), r]))
   const out: KeyedDiff = { added: 0, removed: 0, changed: 0, unchanged: 0 }
   const seen = new Set<string>()
   for (const row of current) {
@@ -25,11 +38,18 @@ export function diffKeyed<T>(
     seen.add(k)
     const old = before.get(k)
     if (old === undefined) out.added++
-    else if (old === value(row)) out.unchanged++
+    else if (same(old, row)) out.unchanged++
     else out.changed++
   }
   for (const k of before.keys()) if (!seen.has(k)) out.removed++
   return out
+}
+
+/** Equal lists of strings, element by element. */
+export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /** Flattens a diff into summary entries prefixed with the table name. */

@@ -5,7 +5,7 @@
  * then (vector_key): so neither an edited description nor a LanceDB table rewritten by a run that
  * failed later can hand back a vector of another text. The other rows go to the model.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { ModelSettings } from '../../config/schema.js'
 import { cacheKey } from '../../llm/cache.js'
 import { eosSuffix } from '../../llm/settings.js'
@@ -33,13 +33,23 @@ export function embeddingIdentity(model: ModelSettings, batchMaxTokens: number, 
 
 /** The key embedding_keys records for `text` under `identity`: equal keys mean the same vector. */
 export function textKey(identity: string, text: string): string {
-  return cacheKey({ identity, text })
+  return textKeys(identity)(text)
+}
+
+/**
+ * textKey for many texts of one identity: `cacheKey({ identity, text })` with the canonical JSON
+ * written out (keys in order, each value as JSON.stringify writes it) and the identity's part made
+ * once; an update keys every text of the index (260,000 at 100,001 entities).
+ */
+function textKeys(identity: string): (text: string) => string {
+  const prefix = `{"identity":${JSON.stringify(identity)},"text":`
+  return (text) => hash('sha256', `${prefix}${JSON.stringify(text)}}`)
 }
 
 /** SHA-256 of the vector as float32 (what LanceDB stores), so a double and its stored copy agree. */
 function vectorKey(vector: ArrayLike<number>): string {
   const floats = Float32Array.from(vector)
-  return createHash('sha256').update(new Uint8Array(floats.buffer)).digest('hex')
+  return hash('sha256', new Uint8Array(floats.buffer))
 }
 
 /** The previous run's record of one embedding name, and where its vectors can be read. */
@@ -76,10 +86,11 @@ export async function embedReusing(
   embed: (texts: readonly TextToEmbed[], sink: Sink) => Promise<unknown>,
   write?: Sink,
 ): Promise<ReusingResult> {
-  const items = texts.filter((t) => t.text !== '').map((t) => ({ ...t, key: textKey(options.identity, t.text) }))
+  const keyOf = textKeys(options.identity)
+  const items = texts.filter((t) => t.text !== '').map((t) => ({ ...t, key: keyOf(t.text) }))
   const taken =
     options.previous === undefined
-      ? new Map<string, ArrayLike<number>>()
+      ? new Map<string, TakenBack>()
       : await takeBack(items, options.previous, options.vectorSize)
   // Counted now: each taken-back vector is let go once written.
   const reused = taken.size
@@ -94,13 +105,14 @@ export async function embedReusing(
     let k = 0
     for (; next < items.length; next++) {
       const item = items[next]!
-      const vector = taken.get(item.id)
-      if (vector === undefined && k === fresh.length) break
+      const back = taken.get(item.id)
+      if (back === undefined && k === fresh.length) break
       // LanceDB's float32 copy goes out as it is; a snapshot's doubles become a number array for their flush.
-      const reusedRow = vector instanceof Float32Array ? vector : vector && Array.from(vector)
+      const reusedRow = back && (back.vector instanceof Float32Array ? back.vector : Array.from(back.vector))
       out.push(reusedRow === undefined ? fresh[k++]! : { id: item.id, vector: reusedRow })
-      keys.push({ id: item.id, text_key: item.key, vector_key: vectorKey(out.at(-1)!.vector) })
-      if (vector !== undefined) taken.delete(item.id)
+      // A vector taken back was checked against its recorded key, which is therefore its key.
+      keys.push({ id: item.id, text_key: item.key, vector_key: back?.vectorKey ?? vectorKey(out.at(-1)!.vector) })
+      if (back !== undefined) taken.delete(item.id)
       if (out.length >= FLUSH_ROWS) out = await flush(out)
     }
     embedded += k
@@ -119,22 +131,29 @@ export async function embedReusing(
   return { rows, keys, reused, embedded }
 }
 
+/** A vector taken back, with its key (the recorded one it was checked against). */
+interface TakenBack {
+  vector: ArrayLike<number>
+  vectorKey: string
+}
+
 /** id → reusable vector. An id seen twice (now or before) is never reused: which vector is whose is unclear. */
 async function takeBack(
   items: ReadonlyArray<TextToEmbed & { key: string }>,
   previous: PreviousVectors,
   vectorSize: number,
-): Promise<Map<string, ArrayLike<number>>> {
+): Promise<Map<string, TakenBack>> {
   const recorded = onlyOnce(previous.keys)
   const current = onlyOnce(items)
   const candidates = [...current.values()].filter((t) => recorded.get(t.id)?.text_key === t.key)
-  const out = new Map<string, ArrayLike<number>>()
+  const out = new Map<string, TakenBack>()
   if (candidates.length === 0) return out
   const stored = await previous.read(candidates.map((t) => t.id))
   for (const { id } of candidates) {
     const vector = stored.get(id)
-    if (vector !== undefined && vector.length === vectorSize && vectorKey(vector) === recorded.get(id)!.vector_key)
-      out.set(id, vector)
+    const key = recorded.get(id)!.vector_key
+    if (vector !== undefined && vector.length === vectorSize && vectorKey(vector) === key)
+      out.set(id, { vector, vectorKey: key })
   }
   return out
 }
@@ -143,8 +162,9 @@ function onlyOnce<T extends { id: string }>(rows: readonly T[]): Map<string, T> 
   const out = new Map<string, T>()
   const twice = new Set<string>()
   for (const row of rows) {
-    if (out.has(row.id)) twice.add(row.id)
-    out.set(row.id, row)
+    const size = out.size
+    // One lookup per row: the map does not grow when the id is already in it.
+    if (out.set(row.id, row).size === size) twice.add(row.id)
   }
   for (const id of twice) out.delete(id)
   return out

@@ -3,12 +3,11 @@
  * its prompts and, for loading, the input files, chained onto the fingerprint of the one before.
  */
 import { createHash } from 'node:crypto'
-import type { ModelSettings, Settings } from '../../config/schema.js'
+import type { Settings } from '../../config/schema.js'
 import { VERSION } from '../../version.js'
-import { promptHashes } from '../../prompts/prompt-files.js'
-import type { ModelsUsed, Workflow } from '../workflow.js'
+import type { Workflow } from '../workflow.js'
 import { WORKFLOWS, type WorkflowName } from '../workflows/index.js'
-import { relativeToRoot } from './root-relative.js'
+import { workflowMaterial } from '../workflows/workflow-material.js'
 import { canonicalJson } from '../../text/canonical-json.js'
 
 export interface PlannedWorkflow {
@@ -26,34 +25,12 @@ export async function fingerprintWorkflows(
   for (const name of names) {
     const workflow: Workflow = WORKFLOWS[name]
     previous = chainFingerprint(previous, name, {
-      settings: relativeToRoot(workflow.fingerprint(settings), settings.root),
-      models: modelSettings(workflow.models(settings), settings),
-      prompts: promptHashes(workflow.prompts(settings)),
+      ...workflowMaterial(workflow, settings),
       external: (await workflow.external?.(settings)) ?? null,
     })
     planned.push({ name, fingerprint: previous })
   }
   return planned
-}
-
-/**
- * The entries of the models this workflow calls, so changing the embedding model re-runs only the
- * embeddings. Left out: the key (a secret) and what only changes how calls are made, not what they return.
- */
-function modelSettings(used: ModelsUsed, settings: Settings): unknown {
-  const relevant = (model: ModelSettings | undefined) => {
-    if (model === undefined) return null
-    // api_base too: the same model served from another host or port gives the same answers (and cache hits).
-    const { api_key, api_base, retry, rate_limit, concurrent_requests, request_timeout, pricing, metrics, ...rest } =
-      model
-    // batch: a batch answers as the synchronous call would (docs/batch.md).
-    const { batch, ...answers } = rest
-    return answers
-  }
-  return {
-    chat: Object.fromEntries(used.chat.map((id) => [id, relevant(settings.completion_models[id])])),
-    embedding: Object.fromEntries(used.embedding.map((id) => [id, relevant(settings.embedding_models[id])])),
-  }
 }
 
 export function chainFingerprint(previous: string, workflow: string, parts: unknown): string {

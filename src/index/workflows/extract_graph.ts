@@ -17,6 +17,7 @@ import { resolutionFingerprint, resolutionModels } from './entity-resolution-can
 import { curationFingerprint, resolveEntities } from './entity-resolution-step.js'
 import { writeDiscoveredTypes } from './discovered-types.js'
 import { writeExtractionResults } from './extraction-results.js'
+import { graphUnitRecords } from './unit-record-setup.js'
 import { extractFromUnits, prefetchUnits, readGleaningPrompts, type UnitExtractionStep } from './unit-extraction.js'
 
 const NAME = 'extract_graph'
@@ -103,6 +104,7 @@ export const extractGraph: Workflow = {
     ctx.stats.count('orphan_relationships', graph.orphanRelationships)
     ctx.stats.count('capped_entities', graph.capped.entities)
     ctx.stats.count('capped_relationships', graph.capped.relationships)
+    ctx.stats.count('replayed_units', graph.replayed)
     if (graph.orphanRelationships > 0)
       ctx.stats.warning(
         `${graph.orphanRelationships} relationships dropped: an endpoint was not extracted as an entity`,
@@ -166,9 +168,10 @@ export const extractGraph: Workflow = {
 /** The per-unit LLM extraction, before titles are merged and descriptions summarised. */
 function extractionStep(s: Settings): UnitExtractionStep<ExtractGraphResult> {
   const settings = s.extract_graph
+  const entityTypes = settings.entity_types ?? DEFAULT_ENTITY_TYPES
   const options = {
     ...readGleaningPrompts(promptFiles(s)),
-    entityTypes: settings.entity_types ?? DEFAULT_ENTITY_TYPES,
+    entityTypes,
     maxGleanings: settings.max_gleanings,
     concurrency: s.concurrent_requests,
     blankAsEmpty: !settings.fail_on_empty_replies,
@@ -183,7 +186,9 @@ function extractionStep(s: Settings): UnitExtractionStep<ExtractGraphResult> {
       keyPath: 'extract_graph.completion_model_id',
       cachePartition: settings.model_instance_name,
     },
-    extract: (units, services) => extract(units, options, services),
+    // Each unit's outcome is kept in the cache beside its replies, and replayed while they are unchanged.
+    extract: (units, services) =>
+      extract(units, options, { ...services, records: graphUnitRecords(services.cache, s, extractGraph, entityTypes) }),
   }
 }
 

@@ -6,6 +6,7 @@
 import type { ChatModel } from '../../llm/types.js'
 import { readPrompt, type PromptFile } from '../../prompts/prompt-files.js'
 import { BASE_TEXT_UNITS, type BaseTextUnitRow } from '../../model/text-units.js'
+import type { KeyValueStore } from '../../storage/key-value-store.js'
 import type { ShardSlice, WorkflowContext, WorkflowResult } from '../workflow.js'
 import { checkEmptyReplies } from '../operations/extract-graph/check.js'
 import { recordExtraction, type ExtractionBookkeeping } from './extraction-stats.js'
@@ -20,7 +21,7 @@ export interface UnitExtractionStep<R extends ExtractionBookkeeping> {
   model: { id: string; keyPath: string; cachePartition: string }
   extract(
     units: readonly BaseTextUnitRow[],
-    services: { chat: ChatModel; signal: AbortSignal; onUnitDone: () => void },
+    services: { chat: ChatModel; signal: AbortSignal; onUnitDone: () => void; cache: KeyValueStore },
   ): Promise<R>
 }
 
@@ -35,7 +36,8 @@ export async function extractFromUnits<R extends ExtractionBookkeeping>(
   const all = await ctx.tables.read(BASE_TEXT_UNITS)
   const units = shard === undefined ? all : shard.select(all)
   const progress = ctx.progress(step.label, units.length)
-  const result = await step.extract(units, { chat, signal: ctx.signal, onUnitDone: () => progress.tick() })
+  const services = { chat, signal: ctx.signal, onUnitDone: () => progress.tick(), cache: ctx.cache }
+  const result = await step.extract(units, services)
   progress.done()
   recordExtraction(ctx, step.workflow, result, step.recordNoun)
   checkEmptyReplies(step.workflow, result)

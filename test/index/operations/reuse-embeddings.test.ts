@@ -3,9 +3,11 @@
  * reach the sink in bounded batches, in input order, each let go once written (a 10 M-token update
  * handed all of a table's vectors over in one batch and peaked at twice the index's memory).
  */
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { EmbeddedRow, TextToEmbed } from '../../../src/index/operations/embed-text.js'
-import { embedReusing } from '../../../src/index/operations/reuse-embeddings.js'
+import { embedReusing, textKey } from '../../../src/index/operations/reuse-embeddings.js'
+import { cacheKey } from '../../../src/llm/cache.js'
 
 const DIMENSION = 8
 const texts: TextToEmbed[] = Array.from({ length: 2500 }, (_, i) => ({ id: `t${i}`, text: `text number ${i}` }))
@@ -61,5 +63,51 @@ describe('embedReusing', () => {
     // LanceDB's float32 copy is handed on as it is, not widened to doubles.
     expect(written[0]!.vector).toEqual(Float32Array.from(vectorOf(texts[0]!.text)))
     expect(update.keys.map((k) => k.id)).toEqual(now.map((t) => t.id))
+    // The keys recorded are those embedding the same texts from scratch records (taken-back rows' included).
+    const fresh = await embedReusing(
+      now,
+      { identity: 'model', vectorSize: DIMENSION, previous: undefined },
+      model().embed,
+    )
+    expect(update.keys).toEqual(fresh.keys.map((k) => ({ ...k })))
+    expect(update.keys[0]).toEqual({
+      id: 't0',
+      text_key: cacheKey({ identity: 'model', text: texts[0]!.text }),
+      vector_key: createHash('sha256')
+        .update(new Uint8Array(Float32Array.from(vectorOf(texts[0]!.text)).buffer))
+        .digest('hex'),
+    })
+  })
+
+  it('takes back no vector of an id listed twice, now or before: which vector is whose is unclear', async () => {
+    const few = texts.slice(0, 4)
+    const stored = new Map<string, Float32Array>()
+    const cold = await embedReusing(
+      few,
+      { identity: 'model', vectorSize: DIMENSION, previous: undefined },
+      model().embed,
+      async (rows) => {
+        for (const r of rows) stored.set(r.id, Float32Array.from(r.vector))
+      },
+    )
+    const read = async (ids: readonly string[]) => new Map(ids.map((id) => [id, stored.get(id)!]))
+    // t1 twice in the previous keys, t2 twice in the texts now: both go to the model again.
+    const keys = [...cold.keys, cold.keys[1]!]
+    const now = [...few, few[2]!]
+    const again = model()
+    await embedReusing(now, { identity: 'model', vectorSize: DIMENSION, previous: { keys, read } }, again.embed)
+    expect(again.asked).toEqual(['t1', 't2', 't2'])
+  })
+
+  it('keys a text as the LLM cache keys { identity, text }, whatever characters it holds', () => {
+    for (const text of [
+      'plain',
+      'quote " and \\ backslash',
+      'line\nbreak\ttab',
+      'é 汉字 😀',
+      'lone \ud800 surrogate',
+      '',
+    ])
+      expect(textKey('id "x"', text)).toBe(cacheKey({ identity: 'id "x"', text }))
   })
 })

@@ -14,6 +14,7 @@ import { converseForUnit, type UnitFailure } from './gleaning.js'
 import { mergeExtractions, type MergedGraph, type UnitExtraction } from './merge.js'
 import type { DroppedRecord } from './parse.js'
 import { readGraphReply } from './read-reply.js'
+import { type Answer, replayUnitRecord, saveUnitRecord, type UnitRecords, type UnitResult } from './unit-records.js'
 
 /** Sent once after an unusable first reply. */
 const RETRY_PROMPT =
@@ -40,6 +41,8 @@ export interface ExtractionServices {
   signal?: AbortSignal
   /** Called once per finished text unit (progress). */
   onUnitDone?: () => void
+  /** Where each unit's outcome is kept and replayed from (unit-records.ts); absent: neither. */
+  records?: UnitRecords
 }
 
 export interface ExtractGraphResult extends MergedGraph {
@@ -63,26 +66,13 @@ export interface ExtractGraphResult extends MergedGraph {
   units: UnitExtraction[]
   /** Distinct entities and relationships left out by the per-unit caps, summed over units. */
   capped: { entities: number; relationships: number }
+  /** Units whose recorded outcome was replayed (unit-records.ts) rather than read from their replies. */
+  replayed: number
 }
 
 type UnitText = Pick<BaseTextUnitRow, 'id' | 'text'>
 
-type UnitOutcome =
-  | {
-      ok: true
-      extraction: UnitExtraction
-      /** Only the first reply is kept (for the "no entities" error): all of them would hold every reply to the end. */
-      firstReply: string | undefined
-      calls: number
-      dropped: DroppedRecord[]
-      unreadableReplies: number
-      defaultedWeights: number
-      weightless: string[]
-      retried: string[]
-      blank: number
-      capped: { entities: number; relationships: number }
-    }
-  | { ok: false; failure: UnitFailure; retried: string[] }
+type UnitOutcome = ({ ok: true; replayed?: true } & UnitResult) | { ok: false; failure: UnitFailure; retried: string[] }
 
 export async function extractGraph(
   units: readonly UnitText[],
@@ -90,7 +80,7 @@ export async function extractGraph(
   services: ExtractionServices,
 ): Promise<ExtractGraphResult> {
   const outcomes = await mapBounded(units, options.concurrency, async (unit) => {
-    const outcome = await extractUnit(unit, options, services)
+    const outcome = await recordedUnit(unit, options, services)
     services.onUnitDone?.()
     return outcome
   })
@@ -114,14 +104,30 @@ export async function extractGraph(
       entities: done.reduce((n, o) => n + o.capped.entities, 0),
       relationships: done.reduce((n, o) => n + o.capped.relationships, 0),
     },
+    replayed: done.filter((o) => o.replayed === true).length,
   }
+}
+
+/** The unit's recorded outcome when it replays, else its conversation (then recorded). */
+async function recordedUnit(
+  unit: UnitText,
+  options: ExtractGraphOptions,
+  services: ExtractionServices,
+): Promise<UnitOutcome> {
+  const { records } = services
+  if (records === undefined) return (await extractUnit(unit, options, services)).outcome
+  const replayed = await replayUnitRecord(records, unit)
+  if (replayed !== undefined) return { ok: true, replayed: true, ...replayed }
+  const { outcome, answers } = await extractUnit(unit, options, services)
+  if (outcome.ok) await saveUnitRecord(records, unit, outcome, answers)
+  return outcome
 }
 
 async function extractUnit(
   unit: UnitText,
   options: ExtractGraphOptions,
   services: ExtractionServices,
-): Promise<UnitOutcome> {
+): Promise<{ outcome: UnitOutcome; answers: readonly Answer[] }> {
   const first = formatPrompt(options.prompt, {
     entity_types: options.entityTypes.join(','),
     input_text: pythonStrip(unit.text),
@@ -143,7 +149,7 @@ async function extractUnit(
     ...signalOf(services),
   }
   const outcome = await converseForUnit(unit.id, services.chat, run)
-  if (!outcome.ok) return outcome
+  if (!outcome.ok) return { outcome, answers: [] }
   const { conversation, retried } = outcome
   const parsed = conversation.replies.map(read)
   const capped = capUnitRecords(
@@ -151,7 +157,7 @@ async function extractUnit(
     parsed.flatMap((p) => p.relationships),
     options.caps ?? { maxEntities: 0, maxRelationships: 0 },
   )
-  return {
+  const success: UnitOutcome = {
     ok: true,
     extraction: { textUnitId: unit.id, entities: capped.entities, relationships: capped.relationships },
     capped: { entities: capped.cappedEntities, relationships: capped.cappedRelationships },
@@ -164,6 +170,7 @@ async function extractUnit(
     retried,
     blank: conversation.blank,
   }
+  return { outcome: success, answers: conversation.answers }
 }
 
 /** One entry per blank reply, naming its text unit: failed units have none. */

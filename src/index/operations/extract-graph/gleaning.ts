@@ -24,6 +24,11 @@ interface Conversation {
   retried: Array<{ reply: string; problem: string }>
   /** Replies still blank after their retries, read as "" (no records). */
   blank: number
+  /**
+   * Every answer in the order asked (retries and Y/N checks included) with its model cache key;
+   * the key is undefined for an answer the cache did not hold or store (no cache, a blank reply).
+   */
+  answers: Array<{ key: string | undefined; content: string }>
 }
 
 /** What makes a first reply unusable (refusal, echo, no records), and how to ask again once. */
@@ -59,11 +64,15 @@ class UnusableReplyError extends Error {
 async function runGleanings(chat: ChatModel, run: ConversationRun): Promise<Conversation> {
   const { prompts, check } = run
   let blank = 0
+  const answers: Conversation['answers'] = []
   const ask = async (messages: readonly ChatMessage[]): Promise<string> => {
     try {
-      return (await chat.complete({ messages, ...(run.signal ? { signal: run.signal } : {}) })).content
+      const reply = await chat.complete({ messages, ...(run.signal ? { signal: run.signal } : {}) })
+      answers.push({ key: reply.cacheKey, content: reply.content })
+      return reply.content
     } catch (error) {
       if (!run.blankAsEmpty || !isBlankReply(error)) throw error
+      answers.push({ key: undefined, content: '' })
       blank++
       return ''
     }
@@ -73,7 +82,7 @@ async function runGleanings(chat: ChatModel, run: ConversationRun): Promise<Conv
   let calls = 1
   const retried: Conversation['retried'] = []
   // A blank answer already had its retries: asking again or gleaning would only repeat it.
-  if (blank > 0) return { replies: [first], calls, retried, blank }
+  if (blank > 0) return { replies: [first], calls, retried, blank, answers }
   history.push({ role: 'assistant', content: first })
   const problem = check.problem(first)
   if (problem !== undefined) {
@@ -82,7 +91,7 @@ async function runGleanings(chat: ChatModel, run: ConversationRun): Promise<Conv
     history.push({ role: 'user', content: check.retryPrompt })
     first = await ask(history)
     calls++
-    if (blank > 0) return { replies: [first], calls, retried, blank }
+    if (blank > 0) return { replies: [first], calls, retried, blank, answers }
     history.push({ role: 'assistant', content: first })
     const again = check.problem(first)
     if (again !== undefined) throw new UnusableReplyError(again, first)
@@ -101,7 +110,7 @@ async function runGleanings(chat: ChatModel, run: ConversationRun): Promise<Conv
     calls++
     if (!isYes(answer)) break
   }
-  return { replies, calls, retried, blank }
+  return { replies, calls, retried, blank, answers }
 }
 
 /** `Y`, `Yes`, `y.` or `**Y**` count as yes; anything else ends the gleaning. */
