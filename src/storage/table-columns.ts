@@ -9,6 +9,7 @@ import type { ColumnKind, RowOf, TableSchema } from '../model/schema.js'
 import { type Data, type Table, Type, type Vector } from './arrow.js'
 import { readColumn } from './arrow-columns.js'
 import { missingColumn } from './table-rows.js'
+import type { RowSource } from './table-store.js'
 
 /** A string column: row i's value is `values[codes[i]]` (null for a null). */
 export interface StringCodes {
@@ -379,4 +380,16 @@ export function rowsOfColumns<S extends TableSchema>(
     rows.push(row)
   }
   return rows as RowOf<S>[]
+}
+
+/** Rows in one Parquet row group (parquet.ts's ROW_GROUP_ROWS, not imported: that module loads parquet-wasm). */
+const ONE_ROW_GROUP = 1024 * 1024
+
+/**
+ * Rows made from columns as the store is handed them: a table of one row group is made whole by the
+ * writer anyway, so it goes as an array, which a run keeps for its later reads (decoded-tables.ts: an
+ * update reads the tables it wrote again); a bigger one stays a source, made a row group at a time.
+ */
+export function asWritten<R>(rows: RowSource<R>): RowSource<R> {
+  return rows.length <= ONE_ROW_GROUP ? rows.slice() : rows
 }
