@@ -72,7 +72,11 @@ export class ColumnCollector implements ColumnSink {
   private length = 0
   private file = ''
 
-  constructor(private readonly schema: TableSchema) {
+  /** `count`: the rows a row filter will keep, when known (room is made for them instead of the whole table). */
+  constructor(
+    private readonly schema: TableSchema,
+    private readonly count?: number,
+  ) {
     for (const col of schema.columns)
       if (!COLUMN_KINDS.has(col.kind)) throw new TypeError(`column ${col.name} (${col.kind}) cannot be read as codes`)
     this.builders = schema.columns.map((col) => newBuilder(col.kind))
@@ -80,7 +84,7 @@ export class ColumnCollector implements ColumnSink {
 
   expect(rowCount: number, file: string): void {
     this.file = file
-    for (const builder of this.builders) builder.reserve(rowCount)
+    for (const builder of this.builders) builder.reserve(Math.min(rowCount, this.count ?? rowCount))
   }
 
   arrow(table: Table, firstIndex: number, keep: ((index: number) => boolean) | undefined): void {
@@ -342,7 +346,8 @@ class NumberBuilder implements ColumnBuilder {
   }
 
   finish(length: number): NumberColumn {
-    return { kind: this.kind, values: this.values.slice(0, length), nulls: this.nulls?.slice(0, length) }
+    const values = length === this.values.length ? this.values : this.values.slice(0, length)
+    return { kind: this.kind, values, nulls: this.nulls?.slice(0, length) }
   }
 }
 

@@ -237,14 +237,15 @@ function toSink<R>(rows: R[], sink: ColumnSink | undefined, file: string): R[] {
 
 /**
  * A table's columns as codes and typed arrays (table-columns.ts), from any store: string, list of
- * string, double and int64 columns only. `rows` picks rows by index as in ReadOptions.
+ * string, double and int64 columns only. `rows` picks rows by index as in ReadOptions; `count`, when
+ * known, is how many it picks.
  */
 export async function readColumns<S extends TableSchema>(
   store: TableStore,
   schema: S,
-  rows?: ReadOptions['rows'],
+  { rows, count }: { rows?: ReadOptions['rows']; count?: number } = {},
 ): Promise<TableColumns> {
-  const collector = new ColumnCollector(schema)
+  const collector = new ColumnCollector(schema, count)
   const returned = await store.read(schema, { rows, columns: collector })
   // A store that does not know the option (a test's wrapper) returned rows instead.
   if (returned.length > 0) toSink(returned, collector, `${store.location} (${schema.name})`)

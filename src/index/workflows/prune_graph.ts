@@ -43,12 +43,9 @@ const DECIDING = pickColumns(NLP_RELATIONSHIPS, ['source', 'target', 'weight'])
  */
 async function prunedTables(ctx: WorkflowContext) {
   const entities = await ctx.tables.read(NLP_ENTITIES)
-  const { keptEntities, total, wanted } = await decide(ctx, entities)
-  const kept = await readColumns(
-    ctx.tables,
-    NLP_RELATIONSHIPS,
-    wanted === undefined ? undefined : (i) => wanted[i] === 1,
-  )
+  const { keptEntities, total, wanted, count } = await decide(ctx, entities)
+  const rows = wanted === undefined ? undefined : (i: number) => wanted[i] === 1
+  const kept = await readColumns(ctx.tables, NLP_RELATIONSHIPS, { rows, count })
   const out = { entities: keptEntities, relationships: rowsWhenWritten(kept) }
   const removed = { entities: entities.length - out.entities.length, relationships: total - kept.length }
   return { out, removed }
@@ -78,7 +75,7 @@ async function decide(ctx: WorkflowContext, entities: RowOf<typeof NLP_ENTITIES>
     const counts = { entities: decided.entities.length, relationships: decided.kept }
     const rows = rowsOfColumns(DECIDING, deciding)
     ctx.stats.warning(emptyPruneWarning(entities, rows, ctx.settings.prune_graph, counts))
-    return { keptEntities: [...entities], total, wanted: undefined }
+    return { keptEntities: [...entities], total, wanted: undefined, count: total }
   }
-  return { keptEntities: decided.entities, total, wanted: decided.wanted }
+  return { keptEntities: decided.entities, total, wanted: decided.wanted, count: decided.kept }
 }
