@@ -12,20 +12,20 @@ import { missingColumn } from './table-rows.js'
 import type { RowSource } from './table-store.js'
 
 /** A string column: row i's value is `values[codes[i]]` (null for a null). */
-export interface StringCodes {
+interface StringCodes {
   readonly kind: 'string'
   readonly codes: Int32Array
 }
 
 /** A list-of-strings column: row i's items are `values[codes[j]]` for j from offsets[i] to offsets[i + 1]. */
-export interface StringListCodes {
+interface StringListCodes {
   readonly kind: 'list<string>'
   readonly offsets: Int32Array
   readonly codes: Int32Array
 }
 
 /** A double or int64 column; `nulls[i]` is 1 where row i is null (undefined when none is). */
-export interface NumberColumn {
+interface NumberColumn {
   readonly kind: 'double' | 'int64'
   readonly values: Float64Array
   readonly nulls: Uint8Array | undefined
