@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { NLP_RELATIONSHIPS } from '../../src/model/relationships.js'
 import { column, defineTable, nullableColumn, type RowOf } from '../../src/model/schema.js'
 import { decodeParquetInBatches, encodeParquet } from '../../src/storage/parquet.js'
-import { ColumnCollector, columnOf, rowsOfColumns } from '../../src/storage/table-columns.js'
+import { asWritten, ColumnCollector, columnOf, rowsOfColumns } from '../../src/storage/table-columns.js'
 import { MemoryTableStore, ParquetTableStore, readColumns } from '../../src/storage/table-store.js'
 import { testdir } from '../support/testdir.js'
 
@@ -91,5 +91,12 @@ describe('reading a table as columns', () => {
     await expect(readColumns(store, wider)).rejects.toThrow(/nullable\.parquet: missing column "extra"/)
     const lists = defineTable('nullable', [column('xs', 'list<double>')] as const)
     await expect(readColumns(store, lists)).rejects.toThrow(/xs \(list<double>\) cannot be read as codes/)
+  })
+
+  it('hands the writer rows made from columns as an array up to a row group, else as a source', () => {
+    const source = (length: number) => ({ length, slice: () => Array.from({ length }, (_, i) => i) })
+    expect(Array.isArray(asWritten(source(1024 * 1024)))).toBe(true)
+    const big = source(1024 * 1024 + 1)
+    expect(asWritten(big)).toBe(big)
   })
 })
