@@ -13,6 +13,7 @@ import { collectGarbage } from './collect-garbage.js'
 import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
 import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
+import type { ColumnSink } from './table-columns.js'
 import type { RowSource } from './table-store.js'
 
 /**
@@ -34,6 +35,8 @@ export interface ParquetOptions {
   windowOf?: number
   /** Reading: only the rows whose index in the file passes (TableStore's ReadOptions.rows). */
   rows?: (index: number) => boolean
+  /** Reading: the decoded batches go here instead of becoming rows (TableStore's ReadOptions.columns). */
+  columns?: ColumnSink
 }
 
 /** Encodes rows as a Parquet file following the table declaration's column order and types. */
@@ -158,7 +161,7 @@ export async function decodeParquetInBatches<S extends TableSchema>(
   schema: S,
   source: { path: string } | Uint8Array,
   file: string,
-  { workerAbove = WORKER_TABLE_BYTES, rows: keep }: ParquetOptions = {},
+  { workerAbove = WORKER_TABLE_BYTES, rows: keep, columns: sink }: ParquetOptions = {},
 ): Promise<RowOf<S>[]> {
   // A file is read through a Blob backed by it: the decoder reads the footer and then each column
   // chunk from disk, so no copy of the whole file is held while the rows are built.
@@ -171,11 +174,7 @@ export async function decodeParquetInBatches<S extends TableSchema>(
     throw unreadable(file, cause)
   }
   const rows: RowOf<S>[] = []
-  const interner: StringInterner = new Map()
-  let index = 0
-  const add = (ipc: Uint8Array) => {
-    for (const row of rowsOf(schema, tableFromIPC(ipc), file, interner)) if (keep?.(index++) ?? true) rows.push(row)
-  }
+  const add = batchTaker(schema, file, rows, keep, sink)
   let readerOpen = true
   const close = () => {
     if (readerOpen) reader.free()
@@ -188,8 +187,13 @@ export async function decodeParquetInBatches<S extends TableSchema>(
     const columns = schema.columns.map((col) => col.name).filter((name) => present.has(name))
     if (rowCount === 0 || columns.length === 0) {
       const all = decodeParquet(schema, new Uint8Array(await blob.arrayBuffer()), file)
-      return keep === undefined ? all : all.filter((_, i) => keep(i))
+      const kept = keep === undefined ? all : all.filter((_, i) => keep(i))
+      if (sink === undefined) return kept
+      sink.expect(all.length, file)
+      sink.rows(kept)
+      return []
     }
+    sink?.expect(rowCount, file)
     // The footer's sizes are of the encoded pages: a dictionary-encoded column (text-unit ids repeated
     // over millions of relationships) decodes to a hundred times its size, so a few rows are decoded to see.
     const encodedRowBytes = byteSize / rowCount
@@ -209,6 +213,28 @@ export async function decodeParquetInBatches<S extends TableSchema>(
     throw cause instanceof StorageError ? cause : unreadable(file, cause)
   } finally {
     close()
+  }
+}
+
+/**
+ * What takes each decoded batch (an Arrow IPC stream): rows made and pushed, or the batch handed to a
+ * column sink; `keep` picks rows by their index in the table.
+ */
+function batchTaker<S extends TableSchema>(
+  schema: S,
+  file: string,
+  rows: RowOf<S>[],
+  keep: ParquetOptions['rows'],
+  sink: ColumnSink | undefined,
+): (ipc: Uint8Array) => void {
+  const interner: StringInterner = new Map()
+  let index = 0
+  return (ipc) => {
+    const table = tableFromIPC(ipc)
+    if (sink !== undefined) {
+      sink.arrow(table, index, keep)
+      index += table.numRows
+    } else for (const row of rowsOf(schema, table, file, interner)) if (keep?.(index++) ?? true) rows.push(row)
   }
 }
 

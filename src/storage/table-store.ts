@@ -9,6 +9,7 @@ import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
 import { writeFileAtomic } from './atomic-write.js'
 import type { DecodedTableCache } from './decoded-tables.js'
+import { ColumnCollector, type ColumnSink, type TableColumns } from './table-columns.js'
 import { fileIdentity } from './file-identity.js'
 import { isAbsent, storageFailure, unlessAbsent } from './fs-errors.js'
 import { remoteName } from './object/remote.js'
@@ -20,6 +21,11 @@ export interface ReadOptions {
    * dropped batch by batch as they are decoded, so the whole table is never held as rows.
    */
   readonly rows?: (index: number) => boolean
+  /**
+   * Instead of rows: the decoded table goes to this sink batch by batch (table-columns.ts; readColumns
+   * below), after `rows` picks, and read returns no rows. The run's decoded rows are not used or kept.
+   */
+  readonly columns?: ColumnSink
 }
 
 /**
@@ -95,10 +101,16 @@ export class ParquetTableStore implements TableStore {
       )
     }
     if (js !== undefined && bytes !== undefined)
-      return onlyRows(await js.decodeParquetJs(schema, bytes, remoteName(file)), options.rows)
-    if (this.decoded !== undefined && options.rows === undefined) return this.readKept(schema, file, this.decoded)
+      return toSink(
+        onlyRows(await js.decodeParquetJs(schema, bytes, remoteName(file)), options.rows),
+        options.columns,
+        remoteName(file),
+      )
+    if (this.decoded !== undefined && options.rows === undefined && options.columns === undefined)
+      return this.readKept(schema, file, this.decoded)
     return (await import('./parquet.js')).decodeParquetInBatches(schema, { path: file }, remoteName(file), {
       rows: options.rows,
+      columns: options.columns,
     })
   }
 
@@ -178,6 +190,8 @@ export class MemoryTableStore implements TableStore {
   async read<S extends TableSchema>(schema: S, options: ReadOptions = {}): Promise<RowOf<S>[]> {
     const rows = this.tables.get(schema.name)
     if (rows === undefined) throw new StorageError(`table ${schema.name} not found in memory store`)
+    if (options.columns !== undefined)
+      return toSink(onlyRows(rows as RowOf<S>[], options.rows), options.columns, `memory (${schema.name})`)
     return structuredClone(onlyRows(rows, options.rows)) as RowOf<S>[]
   }
 
@@ -211,4 +225,29 @@ export class MemoryTableStore implements TableStore {
 /** The rows `keep` accepts by index (all of them without it). */
 function onlyRows<R>(rows: R[], keep: ReadOptions['rows']): R[] {
   return keep === undefined ? rows : rows.filter((_, i) => keep(i))
+}
+
+/** Rows handed to a column sink when there is one (read then returns none), else returned. */
+function toSink<R>(rows: R[], sink: ColumnSink | undefined, file: string): R[] {
+  if (sink === undefined) return rows
+  sink.expect(rows.length, file)
+  sink.rows(rows as Record<string, unknown>[])
+  return []
+}
+
+/**
+ * A table's columns as codes and typed arrays (table-columns.ts), from any store: string, list of
+ * string, double and int64 columns only. `rows` picks rows by index as in ReadOptions; `count`, when
+ * known, is how many it picks.
+ */
+export async function readColumns<S extends TableSchema>(
+  store: TableStore,
+  schema: S,
+  { rows, count }: { rows?: ReadOptions['rows']; count?: number } = {},
+): Promise<TableColumns> {
+  const collector = new ColumnCollector(schema, count)
+  const returned = await store.read(schema, { rows, columns: collector })
+  // A store that does not know the option (a test's wrapper) returned rows instead.
+  if (returned.length > 0) toSink(returned, collector, `${store.location} (${schema.name})`)
+  return collector.finish()
 }

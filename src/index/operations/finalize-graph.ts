@@ -31,7 +31,7 @@ function computeDegrees(relationships: readonly Pick<RelationshipIn, 'source' | 
   return degrees
 }
 
-function finalizeEntities(entities: readonly EntityIn[], degrees: ReadonlyMap<string, number>): EntityRow[] {
+export function finalizeEntities(entities: readonly EntityIn[], degrees: ReadonlyMap<string, number>): EntityRow[] {
   const seen = new Set<string>()
   const out: EntityRow[] = []
   for (const e of entities) {

@@ -85,7 +85,7 @@ export function upperThreshold(values: readonly number[], k: number): number {
 }
 
 /** Titles removed by the degree rules (ego node, minimum, std ceiling over every node of the map). */
-function degreeRemovals(degrees: Map<string, number>, options: PruneGraphOptions): Set<string> {
+export function degreeRemovals(degrees: Map<string, number>, options: PruneGraphOptions): Set<string> {
   const removed = new Set<string>()
   if (options.remove_ego_nodes && degrees.size > 0) {
     let ego: string | undefined
@@ -102,7 +102,7 @@ function degreeRemovals(degrees: Map<string, number>, options: PruneGraphOptions
 }
 
 /** Adds the frequency rules, computed over the entities the degree rules left. */
-function frequencyRemovals(
+export function frequencyRemovals(
   entities: readonly PrunableEntity[],
   removed: Set<string>,
   options: PruneGraphOptions,
