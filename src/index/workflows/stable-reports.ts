@@ -10,7 +10,7 @@ import { ENTITIES, type EntityRow } from '../../model/entities.js'
 import type { StableReports, StaleReuse } from '../operations/community-reports/report-reuse.js'
 import type { ReportRunResult } from '../operations/community-reports/request.js'
 import type { IdentityMaps } from '../operations/community-reports/stable-reuse.js'
-import { type Membership, predecessors, storedReportLookup } from '../operations/community-reports/stale-reuse.js'
+import { type Membership, predecessorOf, storedReportLookup } from '../operations/community-reports/stale-reuse.js'
 import type { WorkflowContext } from '../workflow.js'
 import { previousRows } from './update-previous.js'
 
@@ -48,13 +48,13 @@ async function staleReuse(
   const before = { entities: await previousRows(ctx, ENTITIES), communities: await previousRows(ctx, COMMUNITIES) }
   const { maps, losing } = await previousBasis(before.entities)
   const storedOf = storedReportLookup(await previous.read(COMMUNITY_REPORTS), maps)
-  const from = predecessors(before, current)
+  const predecessor = predecessorOf(before, current)
   return {
     maxChange,
     previous: (community) => {
-      const predecessor = from.get(community)
-      const stored = predecessor === undefined ? undefined : storedOf(predecessor)
-      return stored === undefined ? undefined : { stored, community: predecessor! }
+      const from = predecessor(community)
+      const stored = from === undefined ? undefined : storedOf(from)
+      return stored === undefined ? undefined : { stored, community: from! }
     },
     losing,
   }

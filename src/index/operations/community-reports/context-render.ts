@@ -61,6 +61,15 @@ interface Line {
 }
 const line = (row: ContextRow): Line => ({ row, text: renderRow(row) })
 
+// A row's line is the same in every plan made of it: a parent over budget makes one plan per list of
+// sub-reports it tries, and a relationship is in the contexts of both its endpoints' communities.
+const madeLines = new WeakMap<object, Line>()
+function lineOf<T extends object>(details: T, toRow: (details: T) => ContextRow): Line {
+  let made = madeLines.get(details)
+  if (made === undefined) madeLines.set(details, (made = line(toRow(details))))
+  return made
+}
+
 const memos = new WeakMap<CountTokens, Map<string, number>>()
 function lineTokens(count: CountTokens, text: string): number {
   let memo = memos.get(count)
@@ -80,12 +89,12 @@ type Step = Record<Section, Line[]>
 function* stepLines(ctx: LocalContext, members: ReadonlySet<string>): Generator<Step> {
   const added = new Set<string>()
   const step = (titles: readonly string[], edge: EdgeDetails | null): Step => {
-    const lines: Step = { entities: [], claims: [], edges: edge === null ? [] : [line(edgeRow(edge))] }
+    const lines: Step = { entities: [], claims: [], edges: edge === null ? [] : [lineOf(edge, edgeRow)] }
     for (const title of titles) {
       if (added.has(title)) continue
       added.add(title)
-      lines.entities.push(line(entityRow(ctx.members.get(title)!)))
-      for (const claim of ctx.claims.get(title) ?? []) lines.claims.push(line(claimRow(claim)))
+      lines.entities.push(lineOf(ctx.members.get(title)!, entityRow))
+      for (const claim of ctx.claims.get(title) ?? []) lines.claims.push(lineOf(claim, claimRow))
     }
     return lines
   }

@@ -68,15 +68,26 @@ function reportsAndRemainder(
   budget: number,
   countTokens: CountTokens,
 ): CommunityContext {
-  let kept = 1
-  while (
-    kept < reported.length &&
-    countTokens(renderContextSection(reportsSection(reported.slice(0, kept + 1)))) <= budget
-  )
-    kept++
+  const kept = reportsThatFit(reported, budget, countTokens)
   const covered = new Set(reported.slice(0, kept).flatMap((s) => [...s.members]))
   const members = new Set([...local.members.keys()].filter((t) => !covered.has(t)))
   const head = reportsSection(reported.slice(0, kept))
   const trimmed = renderTrimmed(local, budget, countTokens, { members, head, allowEmpty: true })
   return { ...trimmed, substituted: reported.slice(0, kept).map((s) => s.community) }
+}
+
+/**
+ * The longest list of reports (largest first) whose section fits the budget, at least one. A longer
+ * list's section is a shorter one's with rows appended, so its count is never smaller: bisection
+ * finds the list the one-more-at-a-time scan finds, counting a few lists instead of each one.
+ */
+function reportsThatFit(reported: readonly SubCommunity[], budget: number, countTokens: CountTokens): number {
+  let fits = 1
+  let over = reported.length + 1
+  while (over - fits > 1) {
+    const mid = (fits + over) >> 1
+    if (countTokens(renderContextSection(reportsSection(reported.slice(0, mid)))) <= budget) fits = mid
+    else over = mid
+  }
+  return fits
 }
