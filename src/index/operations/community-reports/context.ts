@@ -46,10 +46,18 @@ export interface LocalContext {
   claims: ReadonlyMap<string, readonly ClaimDetails[]>
 }
 
+/** The columns of each table a context is built from (a large graph's other columns are not read). */
+export type ContextEntity = Pick<EntityRow, 'id' | 'human_readable_id' | 'title' | 'description' | 'degree'>
+export type ContextRelationship = Pick<
+  RelationshipRow,
+  'human_readable_id' | 'source' | 'target' | 'description' | 'combined_degree'
+>
+export type ContextCommunity = Pick<CommunityRow, 'community' | 'level' | 'children' | 'entity_ids' | 'size'>
+
 export interface ContextInput {
-  entities: readonly EntityRow[]
-  relationships: readonly RelationshipRow[]
-  communities: readonly CommunityRow[]
+  entities: readonly ContextEntity[]
+  relationships: readonly ContextRelationship[]
+  communities: readonly ContextCommunity[]
   /** null when claims are disabled or the covariates table is absent. */
   claims: readonly CovariateRow[] | null
 }
@@ -63,7 +71,7 @@ export function buildLocalContexts(input: ContextInput): Map<number, LocalContex
   // Ranked once for every level and community: a community's edges are this order's subsequence.
   const ranked = rankEdges(input.relationships.map(edgeDetails))
   const out = new Map<number, LocalContext>()
-  const levels = new Map<number, CommunityRow[]>()
+  const levels = new Map<number, ContextCommunity[]>()
   for (const c of input.communities) pushTo(levels, c.level, c)
   for (const communities of levels.values()) {
     const membersOf = communities.map((c) => memberDetails(c, entitiesById))
@@ -88,8 +96,8 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 function memberDetails(
-  community: CommunityRow,
-  entitiesById: ReadonlyMap<string, EntityRow>,
+  community: ContextCommunity,
+  entitiesById: ReadonlyMap<string, ContextEntity>,
 ): Map<string, EntityDetails> {
   const members = new Map<string, EntityDetails>()
   for (const id of community.entity_ids) {
@@ -105,7 +113,7 @@ function memberDetails(
   return members
 }
 
-const edgeDetails = (r: RelationshipRow): EdgeDetails => ({
+const edgeDetails = (r: ContextRelationship): EdgeDetails => ({
   human_readable_id: r.human_readable_id,
   source: r.source,
   target: r.target,

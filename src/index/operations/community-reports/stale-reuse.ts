@@ -117,9 +117,9 @@ export function staleDecision(
 
 /** One generation's graph tables, as far as support goes. */
 export interface SupportTables {
-  entities: readonly EntityRow[]
-  relationships: readonly RelationshipRow[]
-  claims: readonly CovariateRow[] | null
+  entities: ReadonlyArray<Pick<EntityRow, 'title' | 'text_unit_ids'>>
+  relationships: ReadonlyArray<Pick<RelationshipRow, 'source' | 'target' | 'text_unit_ids'>>
+  claims: ReadonlyArray<Pick<CovariateRow, 'id' | 'text_unit_id'>> | null
 }
 
 /**
@@ -181,11 +181,17 @@ export function unitsGone(
   return new Set(previous.filter((u) => !now.has(u.id)).map((u) => rowName(rowKey('Sources', u.id))))
 }
 
+/** The columns of a report row its stored form is made of. */
+export type StoredReportRow = Pick<
+  CommunityReportRow,
+  'community' | 'title' | 'summary' | 'findings' | 'rank' | 'rating_explanation'
+>
+
 /**
  * The previous generation's reports by community number, in stored (identity-cited) form: the form
  * their anchors were recorded under. A report citing an id its tables lack is left out.
  */
-export function storedReports(reports: readonly CommunityReportRow[], maps: IdentityMaps): Map<number, StoredReport> {
+export function storedReports(reports: readonly StoredReportRow[], maps: IdentityMaps): Map<number, StoredReport> {
   const every = everyId(maps)
   const out = new Map<number, StoredReport>()
   for (const r of reports) {
@@ -200,7 +206,7 @@ export function storedReports(reports: readonly CommunityReportRow[], maps: Iden
  * the communities whose context changed, and encoding every previous report costs seconds at 100k.
  */
 export function storedReportLookup(
-  reports: readonly CommunityReportRow[],
+  reports: readonly StoredReportRow[],
   maps: IdentityMaps,
 ): (community: number) => StoredReport | undefined {
   const rows = new Map(reports.map((r) => [r.community, r]))
@@ -217,7 +223,7 @@ export function storedReportLookup(
 }
 
 function storedReport(
-  r: CommunityReportRow,
+  r: StoredReportRow,
   maps: IdentityMaps,
   every: ReturnType<typeof everyId>,
 ): StoredReport | undefined {
@@ -233,8 +239,8 @@ function storedReport(
 
 /** One generation's communities and the entities their entity_ids name. */
 export interface Membership {
-  communities: readonly CommunityRow[]
-  entities: readonly EntityRow[]
+  communities: ReadonlyArray<Pick<CommunityRow, 'community' | 'level' | 'entity_ids'>>
+  entities: ReadonlyArray<Pick<EntityRow, 'id' | 'title'>>
 }
 
 /**
