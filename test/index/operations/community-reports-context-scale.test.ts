@@ -1,6 +1,7 @@
 // The report step's shortcuts for large graphs give what the direct computations give: each
 // community's relationships from one ranking of the whole table, the reports that fit found by
 // bisection, predecessors asked one community at a time, lost content without a set per row.
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { buildLocalContexts } from '../../../src/index/operations/community-reports/context.js'
 import { csvLine, sectionHead } from '../../../src/index/operations/community-reports/csv.js'
@@ -10,7 +11,12 @@ import {
   rowName,
   rowsLosingContent,
 } from '../../../src/index/operations/community-reports/stale-reuse.js'
-import { rowKey } from '../../../src/index/operations/community-reports/stable-reuse.js'
+import {
+  identityText,
+  rowKey,
+  tableIdentityMaps,
+} from '../../../src/index/operations/community-reports/stable-reuse.js'
+import { reportFingerprint } from '../../../src/index/operations/community-reports/unchanged-reports.js'
 import {
   buildCommunityContext,
   reportsTokens,
@@ -243,5 +249,29 @@ describe('rows losing content', () => {
       claims: null,
     }
     expect([...rowsLosingContent(previous, current)]).toEqual([rowName(rowKey('Entities', 'E2'))])
+  })
+})
+
+describe('report fingerprints', () => {
+  it('hash the same bytes as each row and sub-community written as JSON in turn (entries recorded earlier still replay)', () => {
+    const input = graph()
+    const contexts = buildLocalContexts({ ...input, claims: null })
+    const maps = tableIdentityMaps(input.entities, input.relationships, null)
+    const local = contexts.get(12)!
+    const subs: SubCommunity[] = [
+      { community: 3, size: 2, members: new Set(['E1', 'E2']), fullContent: '# "Quoted"\n\n[Data: Entities (1, 2)]' },
+      { community: 4, size: 1, members: new Set(['E3']), fullContent: undefined },
+    ]
+    const expected = createHash('sha256').update('basis')
+    for (const e of local.members.values())
+      expected.update(JSON.stringify(['e', e.human_readable_id, e.title, e.description, e.degree]))
+    for (const r of local.edges)
+      expected.update(JSON.stringify(['r', r.human_readable_id, r.source, r.target, r.description, r.combined_degree]))
+    for (const s of subs) {
+      const named = s.fullContent === undefined ? null : (identityText(s.fullContent, maps) ?? null)
+      expected.update(JSON.stringify(['s', s.community, s.size, [...s.members], s.fullContent ?? null, named]))
+    }
+    expect(local.edges.length).toBeGreaterThan(0)
+    expect(reportFingerprint(local, subs, maps, 'basis')).toBe(expected.digest('hex'))
   })
 })
