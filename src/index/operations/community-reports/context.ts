@@ -47,8 +47,8 @@ export interface LocalContext {
 }
 
 /** The columns of each table a context is built from (a large graph's other columns are not read). */
-export type ContextEntity = Pick<EntityRow, 'id' | 'human_readable_id' | 'title' | 'description' | 'degree'>
-export type ContextRelationship = Pick<
+type ContextEntity = Pick<EntityRow, 'id' | 'human_readable_id' | 'title' | 'description' | 'degree'>
+type ContextRelationship = Pick<
   RelationshipRow,
   'human_readable_id' | 'source' | 'target' | 'description' | 'combined_degree'
 >
