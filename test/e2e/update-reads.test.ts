@@ -104,4 +104,20 @@ describe('graphrag update: reads outside the pipeline', () => {
     )
     expect(wasted).toEqual([])
   })
+
+  it('builds the reports without the columns no context, reuse check or report row shows', () => {
+    const unused: Record<string, readonly string[]> = {
+      communities: ['id', 'title', 'relationship_ids', 'text_unit_ids'],
+      community_reports: ['full_content', 'full_content_json'],
+      entities: ['type', 'frequency'],
+      relationships: ['id', 'weight'],
+    }
+    const reports = reads.filter((r) => r.phase === 'create_community_reports')
+    for (const table of ['communities', 'community_reports', 'entities', 'relationships'])
+      expect(reports.some((r) => r.table === table)).toBe(true)
+    const wasted = reports.flatMap((r) =>
+      r.columns.filter((c) => unused[r.table]?.includes(c)).map((c) => `${r.table}.${c}`),
+    )
+    expect(wasted).toEqual([])
+  })
 })

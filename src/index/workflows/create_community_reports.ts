@@ -6,6 +6,7 @@ import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
 import { COVARIATES } from '../../model/covariates.js'
 import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
+import { pickColumns } from '../../model/schema.js'
 import { generateGraphReports } from '../operations/community-reports/generate.js'
 import { tableIdentityMaps } from '../operations/community-reports/stable-reuse.js'
 import { rowsLosingContent } from '../operations/community-reports/stale-reuse.js'
@@ -17,6 +18,35 @@ import { reuseSummary, stableReports } from './stable-reports.js'
 import { previousRows } from './update-previous.js'
 
 const NAME = 'create_community_reports'
+
+// The columns contexts, reuse and the report rows use: at 100k entities the communities' relationship
+// and text-unit lists alone are most of what a full read would copy.
+const REPORT_ENTITIES = pickColumns(ENTITIES, [
+  'id',
+  'human_readable_id',
+  'title',
+  'description',
+  'degree',
+  'text_unit_ids',
+])
+const REPORT_RELATIONSHIPS = pickColumns(RELATIONSHIPS, [
+  'human_readable_id',
+  'source',
+  'target',
+  'description',
+  'combined_degree',
+  'text_unit_ids',
+])
+const REPORT_COMMUNITIES = pickColumns(COMMUNITIES, [
+  'community',
+  'level',
+  'parent',
+  'children',
+  'entity_ids',
+  'period',
+  'size',
+])
+const PREVIOUS_RELATIONSHIPS = pickColumns(RELATIONSHIPS, ['human_readable_id', 'source', 'target', 'text_unit_ids'])
 
 const promptFile = (s: Settings): PromptFile => ({
   keyPath: 'community_reports.graph_prompt',
@@ -51,9 +81,9 @@ export const createCommunityReports = defineWorkflow({
       keyPath: 'community_reports.completion_model_id',
       cachePartition: settings.model_instance_name,
     })
-    const entities = await ctx.tables.read(ENTITIES)
-    const relationships = await ctx.tables.read(RELATIONSHIPS)
-    const communities = await ctx.tables.read(COMMUNITIES)
+    const entities = await ctx.tables.read(REPORT_ENTITIES)
+    const relationships = await ctx.tables.read(REPORT_RELATIONSHIPS)
+    const communities = await ctx.tables.read(REPORT_COMMUNITIES)
     const withClaims = ctx.settings.extract_claims.enabled && (await ctx.tables.has(COVARIATES.name))
     const claims = withClaims ? await ctx.tables.read(COVARIATES) : null
 
@@ -72,7 +102,7 @@ export const createCommunityReports = defineWorkflow({
       async (previousEntities) => {
         const before = {
           entities: previousEntities,
-          relationships: await previousRows(ctx, RELATIONSHIPS),
+          relationships: await previousRows(ctx, PREVIOUS_RELATIONSHIPS),
           claims: claims === null ? null : await previousRows(ctx, COVARIATES),
         }
         return {

@@ -1,8 +1,7 @@
 /** The common end of both report workflows: failures recorded and held to the budget, reports finalised and written. */
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
-import type { CommunityRow } from '../../model/communities.js'
 import type { ReportRunResult } from '../operations/community-reports/request.js'
-import { finalizeReports } from '../operations/community-reports/render.js'
+import { finalizeReports, type ReportedCommunity } from '../operations/community-reports/render.js'
 import { enforceFailureBudget } from '../operations/failure-budget.js'
 import type { WorkflowContext } from '../workflow.js'
 
@@ -11,7 +10,7 @@ export async function writeReports(
   ctx: WorkflowContext,
   workflow: string,
   result: ReportRunResult,
-  communities: readonly CommunityRow[],
+  communities: readonly ReportedCommunity[],
 ): Promise<number> {
   const failures = result.failures.map((f) => ({ item: `community ${f.community}`, reason: f.reason, error: f.error }))
   for (const f of failures) ctx.stats.failure(f.item, f.reason)

@@ -7,21 +7,37 @@
 import { COMMUNITIES } from '../../model/communities.js'
 import { COMMUNITY_REPORTS } from '../../model/community-reports.js'
 import { ENTITIES, type EntityRow } from '../../model/entities.js'
+import { pickColumns } from '../../model/schema.js'
 import type { StableReports, StaleReuse } from '../operations/community-reports/report-reuse.js'
 import type { ReportRunResult } from '../operations/community-reports/request.js'
 import type { IdentityMaps } from '../operations/community-reports/stable-reuse.js'
-import { type Membership, predecessors, storedReportLookup } from '../operations/community-reports/stale-reuse.js'
+import { type Membership, predecessorOf, storedReportLookup } from '../operations/community-reports/stale-reuse.js'
 import type { WorkflowContext } from '../workflow.js'
 import { previousRows } from './update-previous.js'
 
 const STABLE_PARTITION = 'community_report_contexts'
+
+// What the previous generation is read for: members by title (predecessors), ids and lost text units
+// (identity maps, lost content), reports' content (their stored form). Report texts are not decoded.
+const PREVIOUS_ENTITIES = pickColumns(ENTITIES, ['id', 'human_readable_id', 'title', 'text_unit_ids'])
+const PREVIOUS_COMMUNITIES = pickColumns(COMMUNITIES, ['community', 'level', 'entity_ids'])
+const PREVIOUS_REPORTS = pickColumns(COMMUNITY_REPORTS, [
+  'community',
+  'title',
+  'summary',
+  'findings',
+  'rank',
+  'rating_explanation',
+])
+/** The previous entities as stableReports reads them. */
+type PreviousEntity = Pick<EntityRow, 'id' | 'human_readable_id' | 'title' | 'text_unit_ids'>
 
 /**
  * What the workflow knows of the previous generation: its id maps, and the rows that lost content
  * since; given the previous entities, read once here (a large graph's entities take seconds to decode).
  */
 export type PreviousBasis = (
-  previousEntities: readonly EntityRow[],
+  previousEntities: readonly PreviousEntity[],
 ) => Promise<{ maps: IdentityMaps; losing: Set<string> }>
 
 export async function stableReports(
@@ -45,16 +61,19 @@ async function staleReuse(
   const maxChange = ctx.settings.community_reports.update_max_context_change
   const previous = ctx.previousTables
   if (previous === undefined || maxChange <= 0 || !(await previous.has(COMMUNITY_REPORTS.name))) return undefined
-  const before = { entities: await previousRows(ctx, ENTITIES), communities: await previousRows(ctx, COMMUNITIES) }
+  const before = {
+    entities: await previousRows(ctx, PREVIOUS_ENTITIES),
+    communities: await previousRows(ctx, PREVIOUS_COMMUNITIES),
+  }
   const { maps, losing } = await previousBasis(before.entities)
-  const storedOf = storedReportLookup(await previous.read(COMMUNITY_REPORTS), maps)
-  const from = predecessors(before, current)
+  const storedOf = storedReportLookup(await previous.read(PREVIOUS_REPORTS), maps)
+  const predecessor = predecessorOf(before, current)
   return {
     maxChange,
     previous: (community) => {
-      const predecessor = from.get(community)
-      const stored = predecessor === undefined ? undefined : storedOf(predecessor)
-      return stored === undefined ? undefined : { stored, community: predecessor! }
+      const from = predecessor(community)
+      const stored = from === undefined ? undefined : storedOf(from)
+      return stored === undefined ? undefined : { stored, community: from! }
     },
     losing,
   }

@@ -61,6 +61,15 @@ interface Line {
 }
 const line = (row: ContextRow): Line => ({ row, text: renderRow(row) })
 
+// A row's line is the same in every plan made of it: a parent over budget makes one plan per list of
+// sub-reports it tries, and a relationship is in the contexts of both its endpoints' communities.
+const madeLines = new WeakMap<object, Line>()
+function lineOf<T extends object>(details: T, toRow: (details: T) => ContextRow): Line {
+  let made = madeLines.get(details)
+  if (made === undefined) madeLines.set(details, (made = line(toRow(details))))
+  return made
+}
+
 const memos = new WeakMap<CountTokens, Map<string, number>>()
 function lineTokens(count: CountTokens, text: string): number {
   let memo = memos.get(count)
@@ -80,12 +89,12 @@ type Step = Record<Section, Line[]>
 function* stepLines(ctx: LocalContext, members: ReadonlySet<string>): Generator<Step> {
   const added = new Set<string>()
   const step = (titles: readonly string[], edge: EdgeDetails | null): Step => {
-    const lines: Step = { entities: [], claims: [], edges: edge === null ? [] : [line(edgeRow(edge))] }
+    const lines: Step = { entities: [], claims: [], edges: edge === null ? [] : [lineOf(edge, edgeRow)] }
     for (const title of titles) {
       if (added.has(title)) continue
       added.add(title)
-      lines.entities.push(line(entityRow(ctx.members.get(title)!)))
-      for (const claim of ctx.claims.get(title) ?? []) lines.claims.push(line(claimRow(claim)))
+      lines.entities.push(lineOf(ctx.members.get(title)!, entityRow))
+      for (const claim of ctx.claims.get(title) ?? []) lines.claims.push(lineOf(claim, claimRow))
     }
     return lines
   }
@@ -98,17 +107,27 @@ function* stepLines(ctx: LocalContext, members: ReadonlySet<string>): Generator<
   for (const e of lone) yield step([e.title], null)
 }
 
+interface PlanOptions {
+  /** The members whose rows the context shows (default: all). */
+  members?: ReadonlySet<string>
+  /** A section before the rows (a parent's substituted reports). */
+  head?: ContextSection
+  /** The head's token count when the caller knows it (it starts the estimates; the final count is exact). */
+  headTokens?: number
+}
+
 /**
  * A context ready to be cut: exact rendering of any prefix, and estimated tokens of every prefix.
  * Steps are built (rendered and counted) only as far as a caller asks: estimates never fall as steps
  * are added, so a prefix over budget says the rest is too without building it.
  */
-function plan(ctx: LocalContext, count: CountTokens, members: ReadonlySet<string> | undefined, head?: ContextSection) {
+function plan(ctx: LocalContext, count: CountTokens, options: PlanOptions) {
+  const { members, head } = options
   const source = stepLines(ctx, members ?? new Set(ctx.members.keys()))
   const steps: Step[] = []
   let exhausted = false
   const headText = head === undefined ? '' : renderContextSection(head)
-  const estimates = [headText === '' ? 0 : count(headText)]
+  const estimates = [headText === '' ? 0 : (options.headTokens ?? count(headText))]
   const present = new Set<Section>()
   /** Builds steps until `n` exist or none are left; whether `n` exist. */
   const reach = (n: number): boolean => {
@@ -163,7 +182,7 @@ function plan(ctx: LocalContext, count: CountTokens, members: ReadonlySet<string
 
 /** The whole context of `members` (default: all), with its exact token count. */
 export function renderFull(ctx: LocalContext, count: CountTokens, members?: ReadonlySet<string>): RenderedContext {
-  const p = plan(ctx, count, members)
+  const p = plan(ctx, count, { members })
   return p.render(p.size())
 }
 
@@ -172,7 +191,7 @@ export function renderIfFits(
   ctx: LocalContext,
   budget: number,
   count: CountTokens,
-  options: { members?: ReadonlySet<string>; head?: ContextSection } = {},
+  options: PlanOptions = {},
 ): RenderedContext | undefined {
   return tryRender(ctx, budget, count, options).context
 }
@@ -185,9 +204,9 @@ export function tryRender(
   ctx: LocalContext,
   budget: number,
   count: CountTokens,
-  options: { members?: ReadonlySet<string>; head?: ContextSection } = {},
+  options: PlanOptions = {},
 ): { context: RenderedContext | undefined; overMargin: boolean } {
-  const p = plan(ctx, count, options.members, options.head)
+  const p = plan(ctx, count, options)
   const overMargin = p.estimate(0)! > budget + SLACK
   // Steps are built only until the estimate passes the margin: a hub's thousands of rows are not rendered.
   for (let n = 0; ; n++) {
@@ -208,9 +227,9 @@ export function renderTrimmed(
   ctx: LocalContext,
   budget: number,
   count: CountTokens,
-  options: { members?: ReadonlySet<string>; head?: ContextSection; allowEmpty?: boolean } = {},
+  options: PlanOptions & { allowEmpty?: boolean } = {},
 ): RenderedContext {
-  const p = plan(ctx, count, options.members, options.head)
+  const p = plan(ctx, count, options)
   const least = options.allowEmpty === true || !p.beyond(0) ? 0 : 1
   // Largest prefix whose estimate fits (estimates grow with the prefix), then settle on exact counts.
   let lo = 0

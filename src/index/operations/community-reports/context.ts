@@ -46,10 +46,18 @@ export interface LocalContext {
   claims: ReadonlyMap<string, readonly ClaimDetails[]>
 }
 
+/** The columns of each table a context is built from (a large graph's other columns are not read). */
+type ContextEntity = Pick<EntityRow, 'id' | 'human_readable_id' | 'title' | 'description' | 'degree'>
+type ContextRelationship = Pick<
+  RelationshipRow,
+  'human_readable_id' | 'source' | 'target' | 'description' | 'combined_degree'
+>
+export type ContextCommunity = Pick<CommunityRow, 'community' | 'level' | 'children' | 'entity_ids' | 'size'>
+
 export interface ContextInput {
-  entities: readonly EntityRow[]
-  relationships: readonly RelationshipRow[]
-  communities: readonly CommunityRow[]
+  entities: readonly ContextEntity[]
+  relationships: readonly ContextRelationship[]
+  communities: readonly ContextCommunity[]
   /** null when claims are disabled or the covariates table is absent. */
   claims: readonly CovariateRow[] | null
 }
@@ -60,30 +68,22 @@ const NO_DESCRIPTION = 'No Description'
 export function buildLocalContexts(input: ContextInput): Map<number, LocalContext> {
   const entitiesById = new Map(input.entities.map((e) => [e.id, e]))
   const claimsBySubject = groupClaims(input.claims ?? [])
+  // Ranked once for every level and community: a community's edges are this order's subsequence.
+  const ranked = rankEdges(input.relationships.map(edgeDetails))
   const out = new Map<number, LocalContext>()
-  const levels = new Map<number, CommunityRow[]>()
+  const levels = new Map<number, ContextCommunity[]>()
   for (const c of input.communities) pushTo(levels, c.level, c)
   for (const communities of levels.values()) {
     const membersOf = communities.map((c) => memberDetails(c, entitiesById))
-    const levelTitles = new Set(membersOf.flatMap((m) => [...m.keys()]))
-    const edgesByTitle = indexLevelEdges(input.relationships, levelTitles)
+    const edgesOf = levelEdges(ranked, membersOf)
     communities.forEach((c, i) => {
       const members = membersOf[i]!
-      const edges = new Map<number, EdgeDetails>()
-      for (const title of members.keys())
-        for (const e of edgesByTitle.get(title) ?? []) edges.set(e.human_readable_id, e)
       const claims = new Map<string, ClaimDetails[]>()
       for (const title of members.keys()) {
         const list = claimsBySubject.get(title)
         if (list !== undefined) claims.set(title, list)
       }
-      out.set(c.community, {
-        community: c.community,
-        level: c.level,
-        members,
-        edges: rankEdges([...edges.values()]),
-        claims,
-      })
+      out.set(c.community, { community: c.community, level: c.level, members, edges: edgesOf[i]!, claims })
     })
   }
   return out
@@ -96,8 +96,8 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 function memberDetails(
-  community: CommunityRow,
-  entitiesById: ReadonlyMap<string, EntityRow>,
+  community: ContextCommunity,
+  entitiesById: ReadonlyMap<string, ContextEntity>,
 ): Map<string, EntityDetails> {
   const members = new Map<string, EntityDetails>()
   for (const id of community.entity_ids) {
@@ -113,23 +113,33 @@ function memberDetails(
   return members
 }
 
-function indexLevelEdges(
-  relationships: readonly RelationshipRow[],
-  levelTitles: ReadonlySet<string>,
-): Map<string, EdgeDetails[]> {
-  const byTitle = new Map<string, EdgeDetails[]>()
-  for (const r of relationships) {
-    if (!levelTitles.has(r.source) || !levelTitles.has(r.target)) continue
-    const edge: EdgeDetails = {
-      human_readable_id: r.human_readable_id,
-      source: r.source,
-      target: r.target,
-      description: r.description ?? NO_DESCRIPTION,
-      combined_degree: r.combined_degree,
-    }
-    for (const title of new Set([r.source, r.target])) pushTo(byTitle, title, edge)
+const edgeDetails = (r: ContextRelationship): EdgeDetails => ({
+  human_readable_id: r.human_readable_id,
+  source: r.source,
+  target: r.target,
+  description: r.description ?? NO_DESCRIPTION,
+  combined_degree: r.combined_degree,
+})
+
+/**
+ * Each community's edges at one level, in rank order: every ranked edge whose endpoints are both in
+ * the level's communities goes to the communities holding either endpoint (once to a community that
+ * holds both). A title normally has one community per level; the lists allow more.
+ */
+function levelEdges(ranked: readonly EdgeDetails[], membersOf: ReadonlyArray<ReadonlyMap<string, unknown>>) {
+  const homes = new Map<string, number[]>()
+  membersOf.forEach((members, i) => {
+    for (const title of members.keys()) pushTo(homes, title, i)
+  })
+  const edges = membersOf.map((): EdgeDetails[] => [])
+  for (const edge of ranked) {
+    const from = homes.get(edge.source)
+    const to = homes.get(edge.target)
+    if (from === undefined || to === undefined) continue
+    for (const i of from) edges[i]!.push(edge)
+    for (const i of to) if (!from.includes(i)) edges[i]!.push(edge)
   }
-  return byTitle
+  return edges
 }
 
 function groupClaims(claims: readonly CovariateRow[]): Map<string, ClaimDetails[]> {

@@ -10,8 +10,7 @@
  */
 import { LlmError } from '../../../errors.js'
 import type { ChatModel } from '../../../llm/types.js'
-import type { CommunityRow } from '../../../model/communities.js'
-import { buildLocalContexts, type ContextInput, type LocalContext } from './context.js'
+import { buildLocalContexts, type ContextCommunity, type ContextInput, type LocalContext } from './context.js'
 import type { CountTokens } from './context-render.js'
 import { renderFullContent, type CommunityReportDraft, type ReportContent } from './render.js'
 import {
@@ -31,7 +30,7 @@ import { fingerprintBasis, reportFingerprint, unchangedReport } from './unchange
 type UnchangedReader =
   | {
       fingerprint: (local: LocalContext, subs: readonly SubCommunity[]) => string
-      replay: (fingerprint: string, community: CommunityRow) => Promise<WrittenReport | undefined>
+      replay: (fingerprint: string, community: ContextCommunity) => Promise<WrittenReport | undefined>
     }
   | undefined
 
@@ -116,8 +115,8 @@ export async function generateGraphReports(
 }
 
 function subCommunities(
-  parent: CommunityRow,
-  byCommunity: ReadonlyMap<number, CommunityRow>,
+  parent: ContextCommunity,
+  byCommunity: ReadonlyMap<number, ContextCommunity>,
   locals: ReadonlyMap<number, LocalContext>,
   reports: ReadonlyMap<number, string>,
 ): SubCommunity[] {
@@ -135,7 +134,7 @@ type Outcome =
   | { kind: 'empty' }
 
 async function reportOne(
-  community: CommunityRow,
+  community: ContextCommunity,
   subs: SubCommunity[],
   locals: ReadonlyMap<number, LocalContext>,
   options: GraphReportOptions,

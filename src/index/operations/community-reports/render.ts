@@ -88,13 +88,16 @@ export function sharedContentReportId(community: number, level: number, fullCont
   return createHash('sha512').update(`${community}\u0000${level}\u0000${fullContent}`, 'utf8').digest('hex')
 }
 
+/** What a report row takes from its community's row. */
+export type ReportedCommunity = Pick<CommunityRow, 'community' | 'parent' | 'children' | 'period' | 'size'>
+
 /**
  * Builds the final rows: renders content and id, joins parent/children/size/period from the
  * communities table, and orders rows deepest level first, then by community id.
  */
 export function finalizeReports(
   reports: readonly CommunityReportDraft[],
-  communities: readonly CommunityRow[],
+  communities: readonly ReportedCommunity[],
 ): CommunityReportRow[] {
   const byCommunity = new Map(communities.map((c) => [c.community, c]))
   const ordered = [...reports].sort((a, b) => b.level - a.level || a.community - b.community)

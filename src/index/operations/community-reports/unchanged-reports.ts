@@ -13,7 +13,7 @@
  * else changed), nor is anything whose canonical entry is gone: those take the full path.
  */
 import { createHash } from 'node:crypto'
-import type { LocalContext } from './context.js'
+import type { EdgeDetails, LocalContext } from './context.js'
 import type { ReportContent } from './render.js'
 import type { StableReports, WrittenReport } from './report-reuse.js'
 import { decodeReport, identityText, type IdentityMaps, type StoredReport } from './stable-reuse.js'
@@ -51,8 +51,7 @@ export function reportFingerprint(
   const hash = createHash('sha256').update(runBasis)
   for (const e of local.members.values())
     hash.update(JSON.stringify(['e', e.human_readable_id, e.title, e.description, e.degree]))
-  for (const r of local.edges)
-    hash.update(JSON.stringify(['r', r.human_readable_id, r.source, r.target, r.description, r.combined_degree]))
+  for (const r of local.edges) hash.update(edgePart(r))
   for (const [subject, claims] of local.claims)
     for (const c of claims)
       hash.update(
@@ -61,9 +60,24 @@ export function reportFingerprint(
   for (const s of subs) {
     // The identities its citations name: the canonical form (and so the reuse key) maps them.
     const named = s.fullContent === undefined ? null : (identityText(s.fullContent, maps) ?? null)
-    hash.update(JSON.stringify(['s', s.community, s.size, [...s.members], s.fullContent ?? null, named]))
+    // JSON.stringify(['s', community, size, members, fullContent, named]) in pieces: the same bytes
+    // without one more copy of the report's text per sub-community.
+    hash.update(`["s",${JSON.stringify(s.community)},${JSON.stringify(s.size)},${JSON.stringify([...s.members])},`)
+    hash.update(JSON.stringify(s.fullContent ?? null))
+    hash.update(`,${JSON.stringify(named)}]`)
   }
   return hash.digest('hex')
+}
+
+// A relationship is in the context of both its endpoints' communities at every level: written once.
+const edgeParts = new WeakMap<EdgeDetails, string>()
+function edgePart(r: EdgeDetails): string {
+  let part = edgeParts.get(r)
+  if (part === undefined) {
+    part = JSON.stringify(['r', r.human_readable_id, r.source, r.target, r.description, r.combined_degree])
+    edgeParts.set(r, part)
+  }
+  return part
 }
 
 const entryKey = (fingerprint: string): string => `unchanged:${fingerprint}`
