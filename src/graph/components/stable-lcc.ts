@@ -5,6 +5,7 @@
  * kept) and sort by (source, target) in code-point order.
  */
 import { compareCodePoints, normalizeNodeName } from '../../text/names.js'
+import { nameNumbering } from '../numbering.js'
 
 export interface NamedEdge {
   readonly source: string
@@ -16,17 +17,7 @@ export interface NamedEdge {
  * "all sources in row order, then all targets", and a component ranks by its first-numbered node.
  */
 function connectedComponents(edges: ReadonlyArray<NamedEdge>): string[][] {
-  const ids = new Map<string, number>()
-  const names: string[] = []
-  const idOf = (name: string): number => {
-    let id = ids.get(name)
-    if (id === undefined) {
-      id = names.length
-      ids.set(name, id)
-      names.push(name)
-    }
-    return id
-  }
+  const { names, idOf } = nameNumbering()
   for (const e of edges) idOf(e.source)
   for (const e of edges) idOf(e.target)
   const parent = Int32Array.from({ length: names.length }, (_, i) => i)

@@ -4,6 +4,7 @@
  * adjacency but summed, rows sorted by neighbour id, node weight = row sum.
  */
 import { InvalidGraphError } from '../../errors.js'
+import { nameNumbering } from '../numbering.js'
 
 /**
  * One level of the graph: undirected, both directions stored. Rows are sorted by neighbour id as
@@ -33,21 +34,11 @@ export type WeightedEdge = readonly [string, string, number]
 
 /** Builds the network; throws InvalidGraphError on malformed edges or weights. */
 export function buildNetwork(edges: ReadonlyArray<WeightedEdge>): LabeledNetwork {
-  const ids = new Map<string, number>()
-  const names: string[] = []
+  const { names, idOf } = nameNumbering()
   const edgeCount = edges.length
   const source = new Int32Array(edgeCount)
   const target = new Int32Array(edgeCount)
   const weight = new Float64Array(edgeCount)
-  const idOf = (name: string): number => {
-    let id = ids.get(name)
-    if (id === undefined) {
-      id = names.length
-      ids.set(name, id)
-      names.push(name)
-    }
-    return id
-  }
   for (let i = 0; i < edgeCount; i++) {
     const edge = edges[i]
     if (!Array.isArray(edge) || edge.length < 3)
