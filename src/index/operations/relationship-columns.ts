@@ -5,6 +5,7 @@
  * Int32Array of unit ranks with offsets. A dense corpus has tens of millions of relationships; a row
  * object each (with its list) costs several times these columns.
  */
+import { columnOf, type TableColumns } from '../../storage/table-columns.js'
 import { compareCodePoints } from '../../text/names.js'
 
 /** The edge fields clustering reads, one entry per relationship row, in table order. */
@@ -80,6 +81,55 @@ export function relationshipColumns(rows: ReadonlyArray<RelationshipRowRef>): Re
     unitOffsets[i + 1] = at
   }
   return { ...edges, ids: rows.map((r) => r.id), unitNames, unitOffsets, units }
+}
+
+/**
+ * Ranks in code-point order of the strings some codes of a column read stand for: `rankOf[code]` is the
+ * rank of `values[code]` among the strings used (−1 for a code none of `used` holds), `names` those
+ * strings in order. The read's list mixes every column's strings, so only the codes used are ranked.
+ */
+function rankCodes(
+  values: TableColumns['values'],
+  used: readonly Int32Array[],
+): { names: string[]; rankOf: Int32Array } {
+  const rankOf = new Int32Array(values.length).fill(-1)
+  for (const codes of used) for (const code of codes) rankOf[code] = 0
+  const names: string[] = []
+  for (let code = 0; code < values.length; code++) if (rankOf[code] === 0) names.push(values[code] as string)
+  names.sort(compareCodePoints)
+  const rankOfName = new Map(names.map((name, i) => [name, i]))
+  for (let code = 0; code < values.length; code++)
+    if (rankOf[code] === 0) rankOf[code] = rankOfName.get(values[code] as string) ?? -1
+  return { names, rankOf }
+}
+
+/** The codes mapped to ranks. */
+function mapped(codes: Int32Array, rankOf: Int32Array): Int32Array {
+  const out = new Int32Array(codes.length)
+  for (let i = 0; i < codes.length; i++) out[i] = rankOf[codes[i]]
+  return out
+}
+
+/**
+ * edgeColumns of a column read (readColumns) of `source`, `target` and `weight`: the same columns
+ * without a row object on the way.
+ */
+export function edgeColumnsOfTable(table: TableColumns): EdgeColumns {
+  const source = columnOf(table, 'source', 'string').codes
+  const target = columnOf(table, 'target', 'string').codes
+  const { names, rankOf } = rankCodes(table.values, [source, target])
+  const { values, nulls } = columnOf(table, 'weight', 'double')
+  const weight = nulls === undefined ? values : values.map((w, i) => (nulls[i] === 1 ? 1 : w))
+  return { length: table.length, names, source: mapped(source, rankOf), target: mapped(target, rankOf), weight }
+}
+
+/** relationshipColumns of a column read of `id`, `source`, `target`, `weight` and `text_unit_ids`. */
+export function relationshipColumnsOfTable(table: TableColumns): RelationshipColumns {
+  const edges = edgeColumnsOfTable(table)
+  const ids = Array.from(columnOf(table, 'id', 'string').codes, (code) => table.values[code] as string)
+  const lists = columnOf(table, 'text_unit_ids', 'list<string>')
+  const { names: unitNames, rankOf } = rankCodes(table.values, [lists.codes])
+  return { ...edges, ids, unitNames, unitOffsets: lists.offsets, units: mapped(lists.codes, rankOf) }
 }
 
 /**

@@ -11,7 +11,8 @@ import { pickColumns } from '../../model/schema.js'
 import type { ClusterSeeding } from '../operations/cluster-graph.js'
 import { previousCommunities, type PreviousCommunities } from '../operations/community-continuity.js'
 import { createCommunitiesFromColumns } from '../operations/create-communities.js'
-import { type EdgeColumns, relationshipColumns } from '../operations/relationship-columns.js'
+import { type EdgeColumns, edgeColumnsOfTable, relationshipColumnsOfTable } from '../operations/relationship-columns.js'
+import { readColumns } from '../../storage/table-store.js'
 import { defineWorkflow, type WorkflowContext } from '../workflow.js'
 import { previousRows } from './update-previous.js'
 
@@ -27,11 +28,13 @@ async function previousClustering(
   relationships: EdgeColumns,
 ): Promise<PreviousCommunities | undefined> {
   const communities = await previousRows(ctx, PREVIOUS_MEMBERS)
-  if (communities.length === 0) return undefined
-  return previousCommunities(communities, await previousRows(ctx, ENTITY_TITLES), {
-    previous: await previousRows(ctx, PREVIOUS_EDGES),
-    current: relationships,
-  })
+  if (communities.length === 0 || ctx.previousTables === undefined) return undefined
+  // The previous generation's relationships as columns too (none: no edge was clustered before).
+  const stored = ctx.previousTables
+  const previous = (await stored.has(RELATIONSHIPS.name))
+    ? edgeColumnsOfTable(await readColumns(stored, PREVIOUS_EDGES))
+    : []
+  return previousCommunities(communities, await previousRows(ctx, ENTITY_TITLES), { previous, current: relationships })
 }
 
 /**
@@ -65,8 +68,8 @@ export const createCommunities = defineWorkflow({
   fingerprint: (settings) => clusterFingerprint(settings.cluster_graph),
   async run(ctx) {
     const entities = await ctx.tables.read(ENTITY_TITLES)
-    // Row objects only while read: clustering and the community rows work on typed columns.
-    const relationships = relationshipColumns(await ctx.tables.read(CLUSTERED_RELATIONSHIPS))
+    // Read as codes and typed arrays (no row object): clustering and the community rows work on them.
+    const relationships = relationshipColumnsOfTable(await readColumns(ctx.tables, CLUSTERED_RELATIONSHIPS))
     // The reference stamps the UTC run date; it comes from the injected clock so tests can pin it.
     const period = ctx.clock.now().toISOString().slice(0, 10)
     const previous = await previousClustering(ctx, relationships)

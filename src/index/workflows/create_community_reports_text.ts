@@ -9,6 +9,8 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { pickColumns } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
+import { rowsOfColumns } from '../../storage/table-columns.js'
+import { readColumns } from '../../storage/table-store.js'
 import { finalizeReports } from '../operations/community-reports/render.js'
 import { textUnitIdentityMaps } from '../operations/community-reports/stable-reuse.js'
 import { unitsGone } from '../operations/community-reports/stale-reuse.js'
@@ -115,7 +117,9 @@ const REPORTED_RELATIONSHIPS = pickColumns(RELATIONSHIPS, [
 /** The offline writer's reports of every community (its ratings are scaled over all of them). */
 async function extractiveDrafts(ctx: WorkflowContext, input: Omit<ExtractiveReportInput, 'relationships'>) {
   // The columns the writer reads (no descriptions): a dense corpus's relationships are millions of rows.
-  const relationships = await ctx.tables.read(REPORTED_RELATIONSHIPS)
+  // Read as codes, then made rows whose names and text-unit ids are the read's one string each, not a
+  // string per row and list item as the row reader decodes them.
+  const relationships = rowsOfColumns(REPORTED_RELATIONSHIPS, await readColumns(ctx.tables, REPORTED_RELATIONSHIPS))
   const wordDelimiter = ctx.settings.extract_graph_nlp.text_analyzer.word_delimiter
   return writeExtractiveReports({ ...input, relationships }, { wordDelimiter })
 }

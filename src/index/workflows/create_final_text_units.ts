@@ -4,8 +4,11 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { pickColumns } from '../../model/schema.js'
 import { BASE_TEXT_UNITS, TEXT_UNITS } from '../../model/text-units.js'
+import { readColumns } from '../../storage/table-store.js'
 import { createFinalTextUnits as computeTextUnits } from '../operations/create-final-text-units.js'
 import { defineWorkflow } from '../workflow.js'
+
+const CITING = ['id', 'text_unit_ids'] as const
 
 export const createFinalTextUnits = defineWorkflow({
   name: 'create_final_text_units',
@@ -19,9 +22,9 @@ export const createFinalTextUnits = defineWorkflow({
     // workflows list without it) the units cite no entity or relationship.
     const optional = !ctx.settings.extract_graph.enabled || ctx.settings.workflows !== null
     const graphless = optional && !(await ctx.tables.has(ENTITIES.name))
-    // Only the columns the citations need: a dense corpus's relationships are millions of rows.
-    const entities = graphless ? [] : await ctx.tables.read(pickColumns(ENTITIES, ['id', 'text_unit_ids']))
-    const relationships = graphless ? [] : await ctx.tables.read(pickColumns(RELATIONSHIPS, ['id', 'text_unit_ids']))
+    // Only the columns the citations need, as codes: a dense corpus's relationships are millions of rows.
+    const entities = graphless ? [] : await readColumns(ctx.tables, pickColumns(ENTITIES, CITING))
+    const relationships = graphless ? [] : await readColumns(ctx.tables, pickColumns(RELATIONSHIPS, CITING))
     // As the reference: covariates only count when claims are enabled and the table exists.
     const withClaims = ctx.settings.extract_claims.enabled && (await ctx.tables.has(COVARIATES.name))
     const covariates = withClaims ? await ctx.tables.read(COVARIATES) : undefined
