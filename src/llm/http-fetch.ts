@@ -54,10 +54,8 @@ function headersOf(given: RequestInit['headers'], url: URL, body: Plan['body']):
   for (const [name, value] of new Headers(given)) headers[name] = value
   // As undici asks: brotli only over TLS.
   headers['accept-encoding'] ??= url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate'
-  if (body !== undefined) {
-    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
-    if (typeof body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8'
-  }
+  // node:http sets content-length itself for a body given whole to end().
+  if (typeof body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8'
   return headers
 }
 
