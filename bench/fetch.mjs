@@ -37,7 +37,13 @@ async function main() {
   const { spawn } = await import('node:child_process')
   const run = (mode) =>
     new Promise((done) => {
-      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', mode, fake.baseUrl, String(requests)])
+      const child = spawn(process.execPath, [
+        fileURLToPath(import.meta.url),
+        '--child',
+        mode,
+        fake.baseUrl,
+        String(requests),
+      ])
       let out = ''
       child.stdout.on('data', (d) => {
         out += d

@@ -169,6 +169,29 @@ describe('httpFetch (node:http with keep-alive under the openai SDK)', () => {
     expect([empty.status, empty.body, await empty.text()]).toEqual([204, null, ''])
   })
 
+  it('reads a whole reply once, as a web Response does, with body, blob, clone and arrayBuffer too', async () => {
+    const expected = JSON.stringify({ path: '/json', body: '\ufeff{"b":1}' })
+    const first = await httpFetch(`${base}/json`, post('\ufeff{"b":1}'))
+    const copy = first.clone()
+    expect([first.bodyUsed, await first.text(), first.bodyUsed]).toEqual([false, expected, true])
+    await expect(first.text()).rejects.toThrow(TypeError)
+    await expect(first.json()).rejects.toThrow(TypeError)
+    expect(() => first.clone()).toThrow(TypeError)
+    expect([copy.url, copy.status, copy.headers.get('x-reply')]).toEqual([`${base}/json`, 200, 'yes'])
+    expect(new TextDecoder().decode(await copy.arrayBuffer())).toBe(expected)
+    const streamed = await httpFetch(`${base}/json`, post('{}'))
+    const reader = (streamed.body as ReadableStream<Uint8Array>).getReader()
+    const { value } = await reader.read()
+    expect(new TextDecoder().decode(value)).toBe(JSON.stringify({ path: '/json', body: '{}' }))
+    reader.releaseLock()
+    expect(streamed.bodyUsed).toBe(true)
+    await expect(streamed.text()).rejects.toThrow(TypeError)
+    const blob = await (await httpFetch(`${base}/json`, post('{}'))).blob()
+    expect(blob.size).toBe(JSON.stringify({ path: '/json', body: '{}' }).length)
+    const bom = await httpFetch(`${base}/encoded/gzip`, post('{}'))
+    expect(await bom.json()).toEqual({ path: '/encoded/gzip', body: '{}' })
+  })
+
   it('keeps connections alive: sequential requests share one socket', async () => {
     const from = seen.length
     for (let i = 0; i < 3; i += 1) await (await httpFetch(`${base}/json`, post('{}'))).text()
