@@ -159,17 +159,17 @@ function streamed(body: Readable, signal: AbortSignal | undefined): ReadableStre
   return Readable.toWeb(body) as ReadableStream<Uint8Array>
 }
 
-/**
- * A Response over a body already read whole. `text()`, `json()` and `arrayBuffer()` read the buffer; the
- * web stream a Response body is (~0.07 ms of CPU per request on Node 20) is made only if something asks
- * for `body`, `blob()` or `formData()`, through a real Response over the same bytes.
- */
 // Typed as the fields it reads: the DOM types declare Response's methods as properties, which a subclass may not redefine as methods.
 const ResponseBase = Response as unknown as new (
   body: null,
   init: ResponseInit,
 ) => Pick<Response, 'status' | 'statusText' | 'headers' | 'url'>
 
+/**
+ * A Response over a body already read whole. `text()`, `json()` and `arrayBuffer()` read the buffer; the
+ * web stream a Response body is (~0.07 ms of CPU per request on Node 20) is made only if something asks
+ * for `body`, `blob()` or `formData()`, through a real Response over the same bytes.
+ */
 class WholeResponse extends ResponseBase {
   readonly #bytes: Buffer
   #inner: Response | undefined
