@@ -78,15 +78,18 @@ function send(plan: Plan, signal: AbortSignal | undefined, retried: boolean): Pr
     }
     signal?.addEventListener('abort', onAbort, { once: true })
     const done = () => signal?.removeEventListener('abort', onAbort)
+    // Once a reply has begun, the request is not sent again whatever happens to the socket.
+    let answered = false
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (signal?.aborted) return
       done()
       // A kept-alive socket the server closed while idle: send once more on a fresh one (as Node's docs advise).
-      if (request.reusedSocket && error.code === 'ECONNRESET' && !retried) {
+      if (request.reusedSocket && error.code === 'ECONNRESET' && !retried && !answered) {
         resolve(send(plan, signal, true))
       } else reject(new TypeError('fetch failed', { cause: error }))
     })
     request.on('response', (res) => {
+      answered = true
       responseOf(res, plan, signal).then(resolve, reject).finally(done)
     })
     request.end(plan.body)
