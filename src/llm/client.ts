@@ -10,6 +10,7 @@ import { causeChain } from '../errors.js'
 import { callSignal } from './call-signal.js'
 import { AttemptFailure, BlankReplyFailure, isCapacityFailure, isRetryableStatus } from './failure.js'
 import { floatsFromBytes } from './float-bytes.js'
+import { httpFetch } from './http-fetch.js'
 import { parseStructuredReply, promptedJson } from './json.js'
 import { checkedEmbedding, meterReply, replyTokens, type StatedTokens } from './reply-tokens.js'
 import { redactUrls, safeUrl } from './safe-url.js'
@@ -217,6 +218,7 @@ function sdkFor({ OpenAI, AzureOpenAI }: OpenAIModule, options: ClientOptions): 
         deployment: options.azureDeploymentName ?? options.model,
         maxRetries: 0,
         timeout: options.timeoutMs,
+        fetch: httpFetch,
       })
     : new OpenAI({
         // Local OpenAI-compatible servers accept any key; the SDK refuses to start without one.
@@ -224,6 +226,7 @@ function sdkFor({ OpenAI, AzureOpenAI }: OpenAIModule, options: ClientOptions): 
         baseURL: options.apiBase,
         maxRetries: 0,
         timeout: options.timeoutMs,
+        fetch: httpFetch,
       })
 }
 
