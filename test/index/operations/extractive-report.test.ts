@@ -4,6 +4,7 @@ import {
   type ExtractiveReportInput,
 } from '../../../src/index/operations/extractive-report/index.js'
 import { normalizeWhitespace, splitSentences } from '../../../src/index/operations/extractive-report/sentences.js'
+import { displayName } from '../../../src/index/operations/extractive-report/text.js'
 import { textRank } from '../../../src/index/operations/extractive-report/textrank.js'
 import { finalizeReports, renderFullContent } from '../../../src/index/operations/community-reports/render.js'
 import type { CommunityRow } from '../../../src/model/communities.js'
@@ -163,5 +164,36 @@ describe('writeExtractiveReports', () => {
     const [d] = writeExtractiveReports({ ...INPUT, communities: [community(5, 0, ['MARLEY', 'CHAIN'], ['r5'], [])] })
     expect(d.summary).toContain('Marley')
     expect(d.findings.length).toBeGreaterThanOrEqual(1)
+  })
+
+  it('picks the eight strongest of many relationships in the full order (weight, combined degree, names)', () => {
+    // Ties on weight and degree are common on a noun graph: the names decide, as a full sort would.
+    let seed = 7
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+    const titles = ENTITIES.map((e) => e.title)
+    const many = Array.from({ length: 400 }, (_, i) => ({
+      ...rel(`m${i}`, `${titles[i % 6]} ${i}`, titles[Math.floor(next() * 6)]!, Math.floor(next() * 4), ['tu0']),
+      combined_degree: Math.floor(next() * 3),
+    }))
+    const expected = [...many]
+      .sort(
+        (a, b) =>
+          b.weight - a.weight ||
+          b.combined_degree - a.combined_degree ||
+          (a.source + '\u0000' + a.target < b.source + '\u0000' + b.target ? -1 : 1),
+      )
+      .slice(0, 8)
+      .map((r) => r.id)
+    const ids = many.map((r) => r.id)
+    const [d] = writeExtractiveReports({
+      ...INPUT,
+      relationships: many,
+      communities: [community(9, 0, titles, ids, ['tu0'])],
+    })
+    const bySummary = new Map(
+      many.map((r) => [`${displayName(r.source, ' ')} and ${displayName(r.target, ' ')} appear together`, r.id]),
+    )
+    const named = d!.findings.map((f) => bySummary.get(f.summary))
+    expect(named).toEqual(expected)
   })
 })
