@@ -23,14 +23,14 @@ export function finalRelationshipColumns(table: TableColumns): FinalRelationship
     target: columnOf(table, 'target', 'string').codes,
     titles: table.values,
   }
-  const counts = degreesOfCodes(pairs)
+  // One walk over the pairs (string comparisons of millions of titles) serves the degrees and the repeats.
+  const orderedUnique = orderedUniqueCodes(pairs)
+  const counts = degreesOfCodes(pairs, orderedUnique)
   const degrees = new Map<string, number>()
   counts.forEach((degree, code) => {
     if (degree > 0) degrees.set(table.values[code] as string, degree)
   })
-  const firsts = orderedUniqueCodes(pairs)
-    ? undefined
-    : firstOfEachPair(pairs.source, pairs.target, table.values.length)
+  const firsts = orderedUnique ? undefined : firstOfEachPair(pairs.source, pairs.target, table.values.length)
   const columns = ['description', 'weight', 'text_unit_ids'].map((name) => table.columns.get(name)!)
   const [description, weight, textUnits] = columns
   const length = firsts?.length ?? table.length

@@ -95,11 +95,14 @@ export function degreeMapOfCodes(entities: readonly PrunableEntity[], pairs: Pai
  * Undirected degree per title code over unique unordered pairs (a self-loop counts 2), as the row
  * forms count it (prune-graph.ts's degreeMap, finalize-graph.ts's degrees).
  */
-export function degreesOfCodes(pairs: Omit<PairCodes, 'weight'>): Int32Array {
+export function degreesOfCodes(
+  pairs: Omit<PairCodes, 'weight'>,
+  orderedUnique: boolean = orderedUniqueCodes(pairs),
+): Int32Array {
   const counts = new Int32Array(pairs.titles.length)
   const { source, target } = pairs
   // A noun graph's pairs come ordered and unique: no set of pairs then (tens of millions on a dense corpus).
-  const seen = orderedUniqueCodes(pairs) ? undefined : new Set<number>()
+  const seen = orderedUnique ? undefined : new Set<number>()
   for (let i = 0; i < source.length; i++) {
     const [a, b] = source[i]! <= target[i]! ? [source[i]!, target[i]!] : [target[i]!, source[i]!]
     if (seen !== undefined) {
