@@ -68,13 +68,21 @@ function route(req: http.IncomingMessage, res: http.ServerResponse, seen: Seen):
     sseReply(res)
     return
   }
-  const socket = req.socket as typeof req.socket & { resetServed?: boolean }
+  const socket = req.socket as typeof req.socket & { resetServed?: boolean; cutServed?: boolean }
   // A second /reset on a kept-alive connection: dropped, as by a server closing an idle socket.
   if (seen.path === '/reset' && socket.resetServed === true) {
     socket.destroy()
     return
   }
   if (seen.path === '/reset') socket.resetServed = true
+  // A second /cut on a kept-alive connection: reset after the reply has begun, which must not be sent again.
+  if (seen.path === '/cut' && socket.cutServed === true) {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.write('{"partial":')
+    setTimeout(() => socket.resetAndDestroy(), 20)
+    return
+  }
+  if (seen.path === '/cut') socket.cutServed = true
   if (seen.path.includes('/hang')) {
     req.socket.once('close', () => closedHangs.push(seen.path))
     return
@@ -260,6 +268,15 @@ describe('httpFetch (node:http with keep-alive under the openai SDK)', () => {
     const response = await httpFetch(`${base}/reset`, post('{"again":1}'))
     expect(await response.json()).toEqual({ path: '/reset', body: '{"again":1}' })
     expect(seen.length - from).toBe(2)
+  })
+
+  it('never sends again once a reply has begun, even when its kept-alive socket is reset', async () => {
+    await (await httpFetch(`${base}/cut`, post('{}'))).text()
+    const from = seen.length
+    const error = await httpFetch(`${base}/cut`, post('{"once":1}')).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(Error)
+    await new Promise((r) => setTimeout(r, 100))
+    expect(seen.slice(from).map((s) => s.body)).toEqual(['{"once":1}'])
   })
 
   it('rejects an abort with a DOMException named AbortError and closes the socket', async () => {
