@@ -11,6 +11,7 @@ import { RELATIONSHIPS } from '../../model/relationships.js'
 import { pickColumns } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
 import {
+  citedIds,
   identityText,
   mergeMaps,
   tableIdentityMaps,
@@ -28,20 +29,49 @@ const CLAIM_IDS = pickColumns(COVARIATES, ['human_readable_id', 'id'])
 const UNIT_IDS = pickColumns(TEXT_UNITS, ['id', 'human_readable_id'])
 const REPORT_CONTENT = pickColumns(COMMUNITY_REPORTS, ['full_content_json'])
 
-/** Each report text with its citations written as identities (undefined where one cannot be mapped), through `rows`' tables. */
+/**
+ * Each report text with its citations written as identities (undefined where one cannot be mapped),
+ * through `rows`' tables: only their rows the texts cite are mapped (at 100k entities a few hundred of
+ * ~100,000 entities and more relationships), which gives each text the same identity form.
+ */
 async function identityTexts(
   ctx: WorkflowContext,
   rows: Rows,
   texts: readonly string[],
 ): Promise<Array<string | undefined>> {
+  const cited = citedIds(texts)
+  const pick = <R extends { human_readable_id: number }>(list: R[], table: keyof typeof cited): R[] =>
+    list.filter((r) => cited[table].has(r.human_readable_id))
   const graph = tableIdentityMaps(
-    await rows(ctx, ENTITY_IDS),
-    await rows(ctx, RELATIONSHIP_IDS),
-    await rows(ctx, CLAIM_IDS),
+    pick(await rows(ctx, ENTITY_IDS), 'Entities'),
+    pick(await rows(ctx, RELATIONSHIP_IDS), 'Relationships'),
+    pick(await rows(ctx, CLAIM_IDS), 'Claims'),
   )
   // Graph reports cite entities, relationships and claims; the fast method's text reports, text units.
-  const maps = mergeMaps(graph, textUnitIdentityMaps(await rows(ctx, UNIT_IDS)))
+  const maps = mergeMaps(graph, textUnitIdentityMaps(pick(await rows(ctx, UNIT_IDS), 'Sources')))
   return texts.map((text) => identityText(text, maps))
+}
+
+/**
+ * A report text up to its first citation. identityText rewrites only what is inside citations, so
+ * two texts with the same identity form have the same head: a renumbered report's predecessor is
+ * among the previous reports whose head is its own.
+ */
+function citationHead(text: string): string {
+  const at = text.indexOf('[Data:')
+  return at < 0 ? text : text.slice(0, at)
+}
+
+/** How many of the reports not found as they were are not a previous report renumbered either. */
+async function countRegenerated(ctx: WorkflowContext, before: string[], unmatched: string[]): Promise<number> {
+  const heads = new Set(unmatched.map(citationHead))
+  const candidates = before.filter((text) => heads.has(citationHead(text)))
+  if (candidates.length === 0) return unmatched.length
+  const renumbered = new Set(
+    (await identityTexts(ctx, previousRows, candidates)).filter((identity) => identity !== undefined),
+  )
+  const identities = await identityTexts(ctx, currentRows, unmatched)
+  return identities.filter((identity) => identity === undefined || !renumbered.has(identity)).length
 }
 
 const reportTexts = async (ctx: WorkflowContext, rows: Rows): Promise<string[]> =>
@@ -56,16 +86,9 @@ export const updateCommunityReports = defineWorkflow({
     const reports = await reportTexts(ctx, currentRows)
     const exact = new Set(before)
     // Identities matter only for the reports not found as they were (at 100k entities a few dozen of
-    // ~28,000): the others are not mapped, and with none the tables behind the maps are not read.
+    // ~28,000) and the previous ones they may renumber: with none, the tables behind the maps are not read.
     const unmatched = reports.filter((text) => !exact.has(text))
-    let regenerated = 0
-    if (unmatched.length > 0) {
-      const renumbered = new Set(
-        (await identityTexts(ctx, previousRows, before)).filter((identity) => identity !== undefined),
-      )
-      const identities = await identityTexts(ctx, currentRows, unmatched)
-      regenerated = identities.filter((identity) => identity === undefined || !renumbered.has(identity)).length
-    }
+    const regenerated = unmatched.length === 0 ? 0 : await countRegenerated(ctx, before, unmatched)
     return {
       summary: {
         reports: reports.length,

@@ -73,8 +73,9 @@ export function buildLocalContexts(input: ContextInput): Map<number, LocalContex
   const out = new Map<number, LocalContext>()
   const levels = new Map<number, ContextCommunity[]>()
   for (const c of input.communities) pushTo(levels, c.level, c)
+  const details = sharedDetails(entitiesById)
   for (const communities of levels.values()) {
-    const membersOf = communities.map((c) => memberDetails(c, entitiesById))
+    const membersOf = communities.map((c) => memberDetails(c, details))
     const edgesOf = levelEdges(ranked, membersOf)
     communities.forEach((c, i) => {
       const members = membersOf[i]!
@@ -95,20 +96,37 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else list.push(value)
 }
 
+/**
+ * Each entity's details by id, made when first asked for and then shared by its community at every
+ * level (one object per entity, not per level; fingerprints and rendered lines are kept per object).
+ */
+function sharedDetails(entitiesById: ReadonlyMap<string, ContextEntity>): (id: string) => EntityDetails | undefined {
+  const made = new Map<string, EntityDetails>()
+  return (id) => {
+    let details = made.get(id)
+    if (details === undefined) {
+      const e = entitiesById.get(id)
+      if (e === undefined) return undefined
+      details = {
+        human_readable_id: e.human_readable_id,
+        title: e.title,
+        description: e.description ?? NO_DESCRIPTION,
+        degree: e.degree,
+      }
+      made.set(id, details)
+    }
+    return details
+  }
+}
+
 function memberDetails(
   community: ContextCommunity,
-  entitiesById: ReadonlyMap<string, ContextEntity>,
+  detailsOf: (id: string) => EntityDetails | undefined,
 ): Map<string, EntityDetails> {
   const members = new Map<string, EntityDetails>()
   for (const id of community.entity_ids) {
-    const e = entitiesById.get(id)
-    if (e === undefined) continue
-    members.set(e.title, {
-      human_readable_id: e.human_readable_id,
-      title: e.title,
-      description: e.description ?? NO_DESCRIPTION,
-      degree: e.degree,
-    })
+    const e = detailsOf(id)
+    if (e !== undefined) members.set(e.title, e)
   }
   return members
 }

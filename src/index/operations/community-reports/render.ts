@@ -29,10 +29,19 @@ export interface CommunityReportDraft extends ReportContent {
   level: number
 }
 
+// A report's full content is rendered for its parent's context and again for its row: kept per report
+// object (reports are not changed once written), so a large graph's ~28,000 texts are made once.
+const rendered = new WeakMap<ReportContent, string>()
+
 /** `# title`, the summary, then one `## summary` section per finding, separated by blank lines. */
 export function renderFullContent(report: ReportContent): string {
-  const head = `# ${report.title}\n\n${report.summary}\n\n`
-  return head + report.findings.map((f) => `## ${f.summary}\n\n${f.explanation}`).join('\n\n')
+  let text = rendered.get(report)
+  if (text === undefined) {
+    const head = `# ${report.title}\n\n${report.summary}\n\n`
+    text = head + report.findings.map((f) => `## ${f.summary}\n\n${f.explanation}`).join('\n\n')
+    rendered.set(report, text)
+  }
+  return text
 }
 
 /**

@@ -259,3 +259,18 @@ export function identityText(text: string, maps: IdentityMaps): string | undefin
     return identity === undefined ? undefined : JSON.stringify(identity)
   })
 }
+
+/**
+ * The ids the `[Data: …]` citations of `texts` name, per mapped table: the only rows identityText
+ * looks up in them (a generation's maps may be restricted to these).
+ */
+export function citedIds(texts: readonly string[]): Record<Mapped, Set<number>> {
+  const cited = Object.fromEntries(MAPPED.map((table) => [table, new Set<number>()])) as Record<Mapped, Set<number>>
+  const every: ReadonlySet<Mapped> = new Set(MAPPED)
+  for (const text of texts)
+    mapCitations(text, every, (table, id) => {
+      cited[table].add(Number(id))
+      return id
+    })
+  return cited
+}

@@ -64,8 +64,16 @@ export function rowName(key: string): string {
  * keeps its own anchor, so the table is the same whichever reply came last.
  */
 export function anchorKey(stored: StoredReport, community: number): string {
+  return anchorKeyOfJson(`${JSON.stringify(stored.report)},${JSON.stringify(stored.refs)}`, community)
+}
+
+/**
+ * anchorKey given `report,refs` as JSON (the two written out, comma-separated): the same key, where a
+ * recorded entry holds that text already and parsing it would only give it back.
+ */
+export function anchorKeyOfJson(reportAndRefs: string, community: number): string {
   return `anchor:${createHash('sha256')
-    .update(JSON.stringify([stored.report, stored.refs, community]))
+    .update(`[${reportAndRefs},${JSON.stringify(community)}]`)
     .digest('hex')}`
 }
 

@@ -13,11 +13,11 @@
  * else changed), nor is anything whose canonical entry is gone: those take the full path.
  */
 import { createHash } from 'node:crypto'
-import type { EdgeDetails, LocalContext } from './context.js'
+import type { EdgeDetails, EntityDetails, LocalContext } from './context.js'
 import type { ReportContent } from './render.js'
 import type { StableReports, WrittenReport } from './report-reuse.js'
 import { decodeReport, identityText, type IdentityMaps, type StoredReport } from './stable-reuse.js'
-import { anchorKey, type ReportAnchor } from './stale-reuse.js'
+import { anchorKey, anchorKeyOfJson, type ReportAnchor } from './stale-reuse.js'
 import type { SubCommunity } from './substitution.js'
 
 /** What the full path worked out from a context, recorded under the context's fingerprint. */
@@ -49,8 +49,7 @@ export function reportFingerprint(
   runBasis: string,
 ): string {
   const hash = createHash('sha256').update(runBasis)
-  for (const e of local.members.values())
-    hash.update(JSON.stringify(['e', e.human_readable_id, e.title, e.description, e.degree]))
+  for (const e of local.members.values()) hash.update(entityPart(e))
   for (const r of local.edges) hash.update(edgePart(r))
   for (const [subject, claims] of local.claims)
     for (const c of claims)
@@ -76,6 +75,17 @@ function edgePart(r: EdgeDetails): string {
   if (part === undefined) {
     part = JSON.stringify(['r', r.human_readable_id, r.source, r.target, r.description, r.combined_degree])
     edgeParts.set(r, part)
+  }
+  return part
+}
+
+// An entity is a member of a community at every level: written once (context.ts shares its details).
+const entityParts = new WeakMap<EntityDetails, string>()
+function entityPart(e: EntityDetails): string {
+  let part = entityParts.get(e)
+  if (part === undefined) {
+    part = JSON.stringify(['e', e.human_readable_id, e.title, e.description, e.degree])
+    entityParts.set(e, part)
   }
   return part
 }
@@ -106,21 +116,58 @@ export async function unchangedReport(
   const entry = JSON.parse(recorded) as UnchangedEntry
   const value = await stable.store.get(entry.key)
   if (value === undefined) return undefined
-  const { origin: from, ...stored } = JSON.parse(value) as StoredReport & { origin: string }
-  let written: WrittenReport
-  if (from === entry.origin) {
+  const raw = storedValueParts(value)
+  if (raw.origin === entry.origin) {
     // The full path asks the model again with this very prompt; its reply is the report recorded.
     // It also writes the canonical entry again, with the value just read (and so recorded): no need.
     // The reply's cache entry is read, as that call would read it, so model_replies still carries it;
-    // without it (gone, or recorded by an earlier version) the full path asks.
+    // without it (gone, or recorded by an earlier version) the full path asks. The stored report is
+    // not decoded: only its JSON names the anchor (most of a large graph's communities come here).
     if (entry.content === undefined || entry.replyKey === undefined || stable.replies === undefined) return undefined
     if ((await stable.replies.get(entry.replyKey)) === undefined) return undefined
-    written = { content: entry.content, reuse: 'none', unchanged: true }
-  } else {
-    const content = decodeReport(stored, stable.maps)
-    if (content === undefined) return undefined
-    written = { content, reuse: 'renumbered', unchanged: true }
+    await stable.store.set(anchorKeyOfJson(raw.reportAndRefs, community), JSON.stringify(entry.anchor))
+    return { content: entry.content, reuse: 'none', unchanged: true }
   }
+  const { origin: _, ...stored } = JSON.parse(value) as StoredReport & { origin: string }
+  const content = decodeReport(stored, stable.maps)
+  if (content === undefined) return undefined
   await stable.store.set(anchorKey(stored, community), JSON.stringify(entry.anchor))
-  return written
+  return { content, reuse: 'renumbered', unchanged: true }
+}
+
+const REPORT_HEAD = '{"report":'
+const REFS_SEPARATOR = ',"refs":'
+const ORIGIN_HEAD = ',"origin":"'
+const ORIGIN_TAIL = '"}'
+
+/**
+ * A canonical entry's origin and its report and refs as JSON (`report,refs`): read off the value as
+ * report-reuse.ts writes it, JSON.stringify({ report, refs, origin }), without parsing the report
+ * (inside JSON strings every quote is escaped, and the report's keys are its content's, so the first
+ * `,"refs":` is the one between the two); parsed when it is in another form.
+ */
+export function storedValueParts(value: string): { origin: string; reportAndRefs: string } {
+  return writtenValueParts(value) ?? parsedValueParts(value)
+}
+
+function parsedValueParts(value: string): { origin: string; reportAndRefs: string } {
+  const { origin, report, refs } = JSON.parse(value) as StoredReport & { origin: string }
+  return { origin, reportAndRefs: `${JSON.stringify(report)},${JSON.stringify(refs)}` }
+}
+
+function writtenValueParts(value: string): { origin: string; reportAndRefs: string } | undefined {
+  const originAt = value.length - ORIGIN_TAIL.length - 64 - ORIGIN_HEAD.length
+  const refsAt = value.indexOf(REFS_SEPARATOR)
+  if (
+    refsAt < REPORT_HEAD.length ||
+    refsAt > originAt ||
+    !value.startsWith(REPORT_HEAD) ||
+    !value.endsWith(ORIGIN_TAIL)
+  )
+    return undefined
+  if (!value.startsWith(ORIGIN_HEAD, originAt)) return undefined
+  const origin = value.slice(originAt + ORIGIN_HEAD.length, value.length - ORIGIN_TAIL.length)
+  if (!/^[0-9a-f]{64}$/.test(origin)) return undefined
+  const report = value.slice(REPORT_HEAD.length, refsAt)
+  return { origin, reportAndRefs: `${report},${value.slice(refsAt + REFS_SEPARATOR.length, originAt)}` }
 }
