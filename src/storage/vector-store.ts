@@ -94,7 +94,6 @@ export async function openVectorStore(
       throw new StorageError(`LanceDB table ${name} not found in ${dbUri}`, { path: dbUri, cause })
     }
   }
-  const turns = new WriteTurns()
   return {
     tableNames: () => db.tableNames(),
     hasTable: async (name) => (await db.tableNames()).includes(name),
@@ -144,33 +143,17 @@ export async function openVectorStore(
       return out
     },
     async replaceTable(name, rows, createDate, options = {}) {
-      const writer = tableWriter({ db, lance, dbUri, turns }, name, createDate, options)
+      const writer = tableWriter({ db, lance, dbUri }, name, createDate, options)
       await writer.add(rows)
       await writer.finish()
     },
-    writeTable: (name, createDate, options = {}) => tableWriter({ db, lance, dbUri, turns }, name, createDate, options),
+    writeTable: (name, createDate, options = {}) => tableWriter({ db, lance, dbUri }, name, createDate, options),
     close: () => db.close(),
   }
 }
 
-/**
- * The writes of one store, one at a time whichever table they are for. LanceDB encodes a batch on
- * its own threads, and glibc gives each thread an arena that keeps what it freed: tables written side
- * by side (generate_text_embeddings writes three) spread their batches over more arenas, and the index
- * process kept ~100 MB more at 10 M tokens. The batches are small beside the embedding calls around them.
- */
-class WriteTurns {
-  private last: Promise<unknown> = Promise.resolve()
-  /** Runs `write` once the writes started before it have settled. */
-  run<T>(write: () => Promise<T>): Promise<T> {
-    const next = this.last.then(write, write)
-    this.last = next.catch(() => undefined)
-    return next
-  }
-}
-
 function tableWriter(
-  at: { db: lancedb.Connection; lance: typeof lancedb; dbUri: string; turns: WriteTurns },
+  at: { db: lancedb.Connection; lance: typeof lancedb; dbUri: string },
   name: string,
   createDate: Date,
   options: { vectorSize?: number },
@@ -185,37 +168,32 @@ function tableWriter(
   return {
     async add(batch) {
       if (batch.length === 0) return
-      const size = vectorDimension(name, batch, dim)
-      dim = size
-      await at.turns.run(async () => {
-        // Built in its turn: one batch's Arrow copy at a time.
-        const data = buildVectorTable(vectorTableSchema(size), batch, size, createDate)
-        try {
-          if (table === undefined) table = await at.db.createTable(name, data, { mode: 'overwrite' })
-          else await table.add(data)
-        } catch (cause) {
-          throw failed(cause)
-        }
-      })
+      dim = vectorDimension(name, batch, dim)
+      const data = buildVectorTable(vectorTableSchema(dim), batch, dim, createDate)
+      try {
+        if (table === undefined) table = await at.db.createTable(name, data, { mode: 'overwrite' })
+        else await table.add(data)
+      } catch (cause) {
+        throw failed(cause)
+      }
       rows += batch.length
     },
-    finish: () =>
-      at.turns.run(async () => {
-        try {
-          const schema = vectorTableSchema(vectorDimension(name, [], dim))
-          table ??= await at.db.createEmptyTable(name, schema, { mode: 'overwrite' })
-          if (rows >= INDEX_MIN_ROWS) {
-            const numPartitions = Math.ceil(Math.sqrt(rows))
-            await table.createIndex('vector', {
-              config: at.lance.Index.ivfFlat({ distanceType: 'cosine', numPartitions }),
-            })
-          }
-          table.close()
-        } catch (cause) {
-          throw failed(cause)
+    async finish() {
+      try {
+        const schema = vectorTableSchema(vectorDimension(name, [], dim))
+        table ??= await at.db.createEmptyTable(name, schema, { mode: 'overwrite' })
+        if (rows >= INDEX_MIN_ROWS) {
+          const numPartitions = Math.ceil(Math.sqrt(rows))
+          await table.createIndex('vector', {
+            config: at.lance.Index.ivfFlat({ distanceType: 'cosine', numPartitions }),
+          })
         }
-        return rows
-      }),
+        table.close()
+      } catch (cause) {
+        throw failed(cause)
+      }
+      return rows
+    },
   }
 }
 

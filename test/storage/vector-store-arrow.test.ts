@@ -85,39 +85,3 @@ describe('vector table columns built into their buffers', () => {
     store.close()
   })
 })
-
-describe('LanceDB writes of one store, one at a time', () => {
-  it('tables written side by side each get their own rows; a failed write does not hold up the next', async () => {
-    const dir = await testdir({})
-    const store = await openVectorStore(dir)
-    const rowsOf = (prefix: string) => Array.from({ length: 500 }, (_, i) => ({ id: `${prefix}${i}`, vector: [i, 1] }))
-    const write = async (table: string) => {
-      const writer = store.writeTable(table, new Date(0))
-      const rows = rowsOf(table)
-      for (let s = 0; s < rows.length; s += 100) await writer.add(rows.slice(s, s + 100))
-      return writer.finish()
-    }
-    // A batch LanceDB refuses (its table was replaced meanwhile by one of another dimension) fails in its
-    // turn; the writes queued behind it still run.
-    const stale = store.writeTable('x', new Date(0))
-    await stale.add([{ id: 'x0', vector: [1, 2] }])
-    await store.replaceTable('x', [{ id: 'y0', vector: [1, 2, 3] }], new Date(0))
-    const outcomes = await Promise.allSettled([
-      stale.add([{ id: 'x1', vector: [3, 4] }]),
-      write('a'),
-      write('b'),
-      write('c'),
-    ])
-    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled', 'fulfilled'])
-    for (const table of ['a', 'b', 'c']) {
-      const stored = await store.vectorsById(table)
-      expect([...stored.keys()].sort()).toEqual(
-        rowsOf(table)
-          .map((r) => r.id)
-          .sort(),
-      )
-      expect(Array.from(stored.get(`${table}7`)!)).toEqual([7, 1])
-    }
-    store.close()
-  })
-})

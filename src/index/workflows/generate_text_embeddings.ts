@@ -20,7 +20,6 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { pickColumns, type TableSchema } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
-import { collectGarbage } from '../../storage/collect-garbage.js'
 import { openVectorStore, type VectorStore } from '../../storage/vector-store.js'
 import {
   embedTexts,
@@ -77,9 +76,6 @@ export const generateTextEmbeddings = defineWorkflow({
     }),
   writesVectorStore: true,
   async run(ctx) {
-    // The workflows before leave their garbage on the heap (V8, far below its limit, keeps it), and
-    // this one's vectors and LanceDB's native buffers come on top: collected first, they take its place.
-    collectGarbage()
     const settings = ctx.settings.embed_text
     const model = embedTextModel(ctx)
     const names = (settings.names ?? DEFAULT_EMBEDDING_NAMES).map(embeddingName)
