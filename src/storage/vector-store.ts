@@ -5,28 +5,12 @@
  * so a rerun never duplicates rows. Search uses cosine distance; score = 1 - |distance|.
  */
 import type * as lancedb from '@lancedb/lancedb'
-import {
-  DataType,
-  Field,
-  FixedSizeList,
-  Float32,
-  Int64,
-  RecordBatch,
-  Schema,
-  Struct,
-  Table as ArrowTable,
-  Utf8,
-  makeData,
-  vectorFromArray,
-  type Data,
-} from './arrow.js'
+import { DataType } from './arrow.js'
 import { StorageError } from '../errors.js'
 import { lanceOptionsFor } from './object/remote.js'
+import { batchIds, batchVectors, buildVectorTable, vectorTableSchema, type VectorRow } from './vector-store-arrow.js'
 
-export interface VectorRow {
-  id: string
-  vector: ArrayLike<number>
-}
+export type { VectorRow }
 
 export interface VectorHit {
   id: string
@@ -145,16 +129,18 @@ export async function openVectorStore(
         if (where !== undefined) query = query.where(where)
         // Batch by batch, each vector copied out of the batch: the whole table is never held twice.
         for await (const batch of query) {
-          const ids = batch.getChild('id')
-          const vectors = batch.getChild('vector')
-          for (let i = 0; i < batch.numRows; i++) out.set(String(ids?.get(i)), float32Copy(vectors?.get(i)?.toArray()))
+          const vectors = batchVectors(batch.getChild('vector'), batch.numRows)
+          batchIds(batch.getChild('id')).forEach((id, i) => out.set(id, vectors[i]!))
         }
       }
       return out
     },
     async ids(name) {
       const table = await open(name)
-      return ((await table.query().select(['id']).toArray()) as Array<{ id: string }>).map((r) => String(r.id))
+      const out: string[] = []
+      for await (const batch of table.query().select(['id']))
+        for (const id of batchIds(batch.getChild('id'))) out.push(id)
+      return out
     },
     async replaceTable(name, rows, createDate, options = {}) {
       const writer = tableWriter({ db, lance, dbUri }, name, createDate, options)
@@ -183,7 +169,7 @@ function tableWriter(
     async add(batch) {
       if (batch.length === 0) return
       dim = vectorDimension(name, batch, dim)
-      const data = buildTable(vectorTableSchema(dim), batch, dim, createDate)
+      const data = buildVectorTable(vectorTableSchema(dim), batch, dim, createDate)
       try {
         if (table === undefined) table = await at.db.createTable(name, data, { mode: 'overwrite' })
         else await table.add(data)
@@ -209,12 +195,6 @@ function tableWriter(
       return rows
     },
   }
-}
-
-/** A copy of a stored vector (a view into its batch would keep the whole batch alive). */
-function float32Copy(values: ArrayLike<number> | undefined): Float32Array {
-  // slice() copies a Float32Array as memory; Float32Array.from walks it value by value (100,000 vectors in an update).
-  return values instanceof Float32Array ? values.slice() : Float32Array.from(values ?? [])
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
@@ -249,86 +229,4 @@ function vectorDimension(name: string, rows: readonly VectorRow[], vectorSize: n
     }
   }
   return dim
-}
-
-const DATE_PARTS = ['year', 'month', 'month_name', 'day', 'day_of_week', 'hour', 'quarter'] as const
-const STRING_PARTS: ReadonlySet<string> = new Set(['month_name', 'day_of_week'])
-
-/** Python GraphRAG's LanceDB schema for a vector dimension. */
-function vectorTableSchema(dim: number): Schema {
-  const dateFields = (prefix: string): Field[] =>
-    DATE_PARTS.map((p) => new Field(`${prefix}_${p}`, STRING_PARTS.has(p) ? new Utf8() : new Int64(), true))
-  return new Schema([
-    new Field('id', new Utf8(), true),
-    new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), true),
-    new Field('create_date', new Utf8(), true),
-    new Field('update_date', new Utf8(), true),
-    ...dateFields('create_date'),
-    ...dateFields('update_date'),
-  ])
-}
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
-
-/** `datetime.isoformat()` of a UTC instant: microseconds when non-zero, `+00:00` offset. */
-function isoformatUtc(date: Date): string {
-  const base = date.toISOString().slice(0, 19)
-  const ms = date.getUTCMilliseconds()
-  return `${base}${ms === 0 ? '' : `.${String(ms).padStart(3, '0')}000`}+00:00`
-}
-
-function explodeDate(date: Date): Record<(typeof DATE_PARTS)[number], string | bigint> {
-  const month = date.getUTCMonth()
-  return {
-    year: BigInt(date.getUTCFullYear()),
-    month: BigInt(month + 1),
-    month_name: MONTHS[month]!,
-    day: BigInt(date.getUTCDate()),
-    day_of_week: WEEKDAYS[date.getUTCDay()]!,
-    hour: BigInt(date.getUTCHours()),
-    quarter: BigInt(Math.floor(month / 3) + 1),
-  }
-}
-
-function buildTable(schema: Schema, rows: readonly VectorRow[], dim: number, createDate: Date): ArrowTable {
-  const n = rows.length
-  const values = new Float32Array(n * dim)
-  rows.forEach((row, i) => values.set(row.vector, i * dim))
-  const vectorType = schema.fields[1]!.type as FixedSizeList
-  const vector = makeData({
-    type: vectorType,
-    length: n,
-    nullCount: 0,
-    child: makeData({ type: new Float32(), length: n * dim, nullCount: 0, data: values }),
-  })
-  const created = explodeDate(createDate)
-  const constant = (value: string | bigint | null, field: Field): Data =>
-    vectorFromArray(new Array<string | bigint | null>(n).fill(value), field.type).data[0]!
-  const columns: Data[] = schema.fields.map((field, i) => {
-    if (i === 0)
-      return vectorFromArray(
-        rows.map((r) => r.id),
-        new Utf8(),
-      ).data[0]!
-    if (i === 1) return vector
-    if (field.name === 'create_date') return constant(isoformatUtc(createDate), field)
-    const part = field.name.startsWith('create_date_') ? field.name.slice('create_date_'.length) : undefined
-    return constant(part === undefined ? null : created[part as (typeof DATE_PARTS)[number]], field)
-  })
-  const struct = makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children: columns })
-  return new ArrowTable([new RecordBatch(schema, struct)])
 }

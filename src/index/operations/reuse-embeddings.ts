@@ -48,8 +48,9 @@ function textKeys(identity: string): (text: string) => string {
 
 /** SHA-256 of the vector as float32 (what LanceDB stores), so a double and its stored copy agree. */
 function vectorKey(vector: ArrayLike<number>): string {
-  const floats = Float32Array.from(vector)
-  return hash('sha256', new Uint8Array(floats.buffer))
+  // LanceDB's copies are float32 already: hashed as they are, not copied value by value first.
+  const floats = vector instanceof Float32Array ? vector : Float32Array.from(vector)
+  return hash('sha256', new Uint8Array(floats.buffer, floats.byteOffset, floats.byteLength))
 }
 
 /** The previous run's record of one embedding name, and where its vectors can be read. */
@@ -70,8 +71,12 @@ export interface ReusingResult {
 
 type Sink = (rows: EmbeddedRow[]) => Promise<void>
 
-/** Rows handed to the sink at once, at most: a flush of 1536-float vectors is ~12 MB as number arrays. */
-const FLUSH_ROWS = 1000
+/**
+ * Vector values handed to the sink at once, at most: 1,000 rows of 1536 floats (~12 MB as number
+ * arrays). Small vectors go in larger batches: each batch is one LanceDB commit and fragment, and an
+ * update of 100,000 8-float vectors spent more on a hundred commits than on the rows.
+ */
+const FLUSH_FLOATS = 1_536_000
 
 /**
  * Embeds the non-empty texts, taking back from `previous` every vector recorded as the embedding of
@@ -87,6 +92,7 @@ export async function embedReusing(
   write?: Sink,
 ): Promise<ReusingResult> {
   const keyOf = textKeys(options.identity)
+  const flushRows = Math.max(1, Math.floor(FLUSH_FLOATS / options.vectorSize))
   const items = texts.filter((t) => t.text !== '').map((t) => ({ ...t, key: keyOf(t.text) }))
   const taken =
     options.previous === undefined
@@ -99,7 +105,7 @@ export async function embedReusing(
   let next = 0
   let embedded = 0
   // Rows up to the first new one not embedded yet: taken-back rows in between go out with the new ones,
-  // at most FLUSH_ROWS at a time (an update that changed little takes back nearly every row at once).
+  // at most flushRows at a time (an update that changed little takes back nearly every row at once).
   const emit = async (fresh: readonly EmbeddedRow[]) => {
     let out: EmbeddedRow[] = []
     let k = 0
@@ -113,7 +119,7 @@ export async function embedReusing(
       // A vector taken back was checked against its recorded key, which is therefore its key.
       keys.push({ id: item.id, text_key: item.key, vector_key: back?.vectorKey ?? vectorKey(out.at(-1)!.vector) })
       if (back !== undefined) taken.delete(item.id)
-      if (out.length >= FLUSH_ROWS) out = await flush(out)
+      if (out.length >= flushRows) out = await flush(out)
     }
     embedded += k
     await flush(out)
