@@ -23,6 +23,18 @@ function overrideEnv(overrides: Record<string, string | undefined>): () => void 
   }
 }
 
+/** main() adds an 'error' listener to stdout and stderr per run (EPIPE handling): removed after it, or Node warns after ten runs. */
+function restoreErrorListeners(): () => void {
+  const streams = [process.stdout, process.stderr]
+  const before = streams.map((stream) => new Set(stream.listeners('error')))
+  return () => {
+    streams.forEach((stream, i) => {
+      for (const listener of stream.listeners('error'))
+        if (!before[i]!.has(listener)) stream.off('error', listener as (error: Error) => void)
+    })
+  }
+}
+
 let running = false
 
 export async function runCliInProcess(
@@ -33,6 +45,7 @@ export async function runCliInProcess(
   running = true
   let stdout = ''
   let stderr = ''
+  const restoreListeners = restoreErrorListeners()
   const restoreEnv = overrideEnv({ CI: 'true', NO_COLOR: '1', ...options.env })
   const capture =
     (append: (text: string) => void) =>
@@ -53,6 +66,7 @@ export async function runCliInProcess(
     out.mockRestore()
     err.mockRestore()
     restoreEnv()
+    restoreListeners()
     running = false
   }
 }
