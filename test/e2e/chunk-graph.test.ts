@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
 import { CHUNK_EDGES } from '../../src/model/index.js'
 import { runCli, type CliResult } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type Responder } from '../support/fake-llm/index.js'
 import { chunkGraphUnits } from '../support/fake-llm/responders.js'
@@ -255,7 +256,7 @@ describe('chunk graph with LLM edges (CLI, fake model server)', () => {
       settingsFile,
       settings.replace('batch_overlap: 1', 'batch_overlap: 1\n  parse_fallback_confidence: 0.3'),
     )
-    const run = await runCli(['index', '--root', root])
+    const run = await runCliInProcess(['index', '--root', root])
     await writeFile(settingsFile, settings)
     expect(run.code, run.stderr).toBe(0)
     expect(run.stderr).toContain('relation_parse_fallback: 1 of 4 typed-edge replies could not be parsed')

@@ -13,6 +13,7 @@ import { entityKey } from '../../src/text/entity-key.js'
 import { runIndex } from '../../src/index/run/runner.js'
 import { describeChanges, runUpdate } from '../../src/index/run/update.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { exactTables } from '../support/communities.js'
 import { indexedDemoCopy } from '../support/demo-index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
@@ -59,7 +60,7 @@ describe('entity resolution and curation, fast method, offline demo', () => {
       ['delete', 'Skelling'],
     ]
     for (const edit of edits) {
-      const run = await runCli(['curate', ...edit, '--root', root], { env: OFFLINE })
+      const run = await runCliInProcess(['curate', ...edit, '--root', root], { env: OFFLINE })
       expect(run.code, run.stderr).toBe(0)
       expect(run.stdout).toContain('graphrag update')
     }

@@ -6,6 +6,7 @@ import { formatPrompt } from '../../src/prompts/prompt-template.js'
 import { parseGraphReply } from '../../src/index/operations/extract-graph/parse.js'
 import { runIndex } from '../../src/index/run/runner.js'
 import { runCli, type CliResult } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'
 
@@ -117,13 +118,21 @@ describe('graphrag prompt-tune (CLI, fake OpenAI server)', () => {
 
   it('never overwrites: a second run writes beside the prompts, --force replaces them', async () => {
     const original = await read('extract_graph.txt')
-    const again = await runCli(['prompt-tune', '--root', root, ...TUNE, '--type-strategy', 'global'])
+    const again = await runCliInProcess(['prompt-tune', '--root', root, ...TUNE, '--type-strategy', 'global'])
     expect(again.code, again.stderr).toBe(0)
     expect(await read('extract_graph.txt')).toBe(original)
     expect(again.stdout).toContain('extract_graph.tuned.txt (--force replaces the original)')
     // global: the four most frequent types overall; the enzyme note's only type is dropped.
     expect(promptTypes(await read('extract_graph.tuned.txt'))).toEqual(['SHIP', 'CAPTAIN', 'PORT', 'COMPANY'])
-    const forced = await runCli(['prompt-tune', '--root', root, ...TUNE, '--type-strategy', 'global', '--force'])
+    const forced = await runCliInProcess([
+      'prompt-tune',
+      '--root',
+      root,
+      ...TUNE,
+      '--type-strategy',
+      'global',
+      '--force',
+    ])
     expect(forced.code, forced.stderr).toBe(0)
     expect(forced.stdout).toMatch(/extract_graph\.txt\s+replaced/)
     expect(await read('extract_graph.txt')).toBe(await read('extract_graph.tuned.txt'))
@@ -131,7 +140,7 @@ describe('graphrag prompt-tune (CLI, fake OpenAI server)', () => {
 
   it('--dry-run lists the sample and the estimate without calling a model or writing', async () => {
     const before = fake.requests.length
-    const dry = await runCli([
+    const dry = await runCliInProcess([
       'prompt-tune',
       '--root',
       root,
@@ -165,7 +174,15 @@ describe('graphrag prompt-tune on a French corpus', () => {
   it('detects the language and asks for it in every prompt', async () => {
     fake = await startFakeLlm()
     const root = await testdir({ 'settings.yaml': fakeModelSettingsYaml(fake.baseUrl), 'input/journal.txt': FRENCH })
-    const result = await runCli(['prompt-tune', '--root', root, '--selection-method', 'top', '--chunk-size', '60'])
+    const result = await runCliInProcess([
+      'prompt-tune',
+      '--root',
+      root,
+      '--selection-method',
+      'top',
+      '--chunk-size',
+      '60',
+    ])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toContain('Language: French')
     for (const file of [
