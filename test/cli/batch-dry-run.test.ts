@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { batchProject } from '../index/batch/project.js'
 
@@ -41,14 +42,14 @@ describe('index --dry-run with batch prices', () => {
   })
 
   it('without --batch says what --batch would cost', async () => {
-    const result = await runCli(['index', '--root', root, '--method', 'standard', '--dry-run'])
+    const result = await runCliInProcess(['index', '--root', root, '--method', 'standard', '--dry-run'])
     expect(result.stdout).toMatch(/^With --batch: \$[\d.]+ instead of \$[\d.]+ \(batch APIs charge about half/m)
     expect(result.stdout).not.toMatch(/^Batch: /m)
   })
 
   it('names a model whose provider has no batch API: its calls run synchronously', async () => {
     // No ollama server runs here: the endpoint check would fail the dry run (exit 1), so it is skipped.
-    const result = await runCli(
+    const result = await runCliInProcess(
       ['index', '--root', localRoot, '--method', 'standard', '--dry-run', '--batch', '--skip-validation'],
       { env: {} },
     )

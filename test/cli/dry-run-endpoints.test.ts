@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'
 
@@ -43,7 +44,7 @@ describe('index --dry-run and model endpoints that do not answer', () => {
 
   it('exits 1 when one needed model does not answer while the other does', async () => {
     const root = await project(live.baseUrl, deadUrl)
-    const run = await runCli(['index', '--root', root, '--dry-run'])
+    const run = await runCliInProcess(['index', '--root', root, '--dry-run'])
     expect(run.code).toBe(1)
     expect(run.stdout).toContain(`${live.baseUrl}  answers`)
     expect(run.stderr).toContain(
@@ -52,10 +53,10 @@ describe('index --dry-run and model endpoints that do not answer', () => {
   })
 
   it('exits 0 when every model answers, and with --skip-validation checks nothing', async () => {
-    const ok = await runCli(['index', '--root', await project(live.baseUrl, live.baseUrl), '--dry-run'])
+    const ok = await runCliInProcess(['index', '--root', await project(live.baseUrl, live.baseUrl), '--dry-run'])
     expect(ok.code, ok.stderr).toBe(0)
     const root = await project(deadUrl, deadUrl)
-    const skipped = await runCli(['index', '--root', root, '--dry-run', '--skip-validation'])
+    const skipped = await runCliInProcess(['index', '--root', root, '--dry-run', '--skip-validation'])
     expect(skipped.code, skipped.stderr).toBe(0)
     expect(skipped.stdout).toContain('Models (endpoints not checked: --skip-validation, no model call)')
     // No endpoint line says whether it answers (the batch price line's 'answers within 24 h' is not one).

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT_BELOW_THRESHOLD } from '../../src/eval/fail-under.js'
 import { SEARCH_METHODS } from '../../src/query/methods.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { indexedDemo } from '../support/eval-demo.js'
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
@@ -20,6 +21,8 @@ interface EvalJson {
   unreachable: Record<string, Array<{ questionId: string; evidence: string }>>
 }
 
+// The first eval is spawned; the others ask the same command in process (runCliInProcess: same main(),
+// output and exit codes, no Node start-up per run).
 describe('graphrag eval', () => {
   let fake: FakeLlm
   let root: string
@@ -76,7 +79,7 @@ describe('graphrag eval', () => {
   }, 120_000)
 
   it('prints the tables, and passes its gates with exit code 0', async () => {
-    const r = await runCli([
+    const r = await runCliInProcess([
       'eval',
       '--root',
       root,
@@ -111,7 +114,7 @@ describe('graphrag eval', () => {
     // A paraphrased "quote", as public sets have: no text unit holds it, and the run says so.
     const paraphrased = { ...record, id: 'Novel-2', evidence: ['The survey said the stern planks were unsound.'] }
     writeFileSync(bench, JSON.stringify([record, paraphrased]))
-    const r = await runCli([
+    const r = await runCliInProcess([
       'eval',
       '--root',
       root,
@@ -138,7 +141,7 @@ describe('graphrag eval', () => {
 
   it('--generate writes questions with evidence that eval then reads, and never overwrites the file', async () => {
     const file = join(root, 'generated.jsonl')
-    const made = await runCli(['eval', '--root', root, '--generate', '4', '--output', file])
+    const made = await runCliInProcess(['eval', '--root', root, '--generate', '4', '--output', file])
     expect(made.stdout).toBe(`wrote 4 questions (2 local, 2 global) to ${file}\n`)
     expect(made.code).toBe(0)
     const lines = readFileSync(file, 'utf8')
@@ -147,10 +150,10 @@ describe('graphrag eval', () => {
       .map((l) => JSON.parse(l) as { type: string; evidence: string[] })
     expect(lines.map((q) => q.type)).toEqual(['local', 'local', 'global', 'global'])
     for (const q of lines) expect(q.evidence.length).toBeGreaterThan(0)
-    const again = await runCli(['eval', '--root', root, '--generate', '4', '--output', file])
+    const again = await runCliInProcess(['eval', '--root', root, '--generate', '4', '--output', file])
     expect(again.stderr).toBe(`graphrag: --output ${file} exists; remove it or choose another file\n`)
     expect(again.code).toBe(1)
-    const r = await runCli([
+    const r = await runCliInProcess([
       'eval',
       '--root',
       root,
@@ -173,7 +176,7 @@ describe('graphrag eval', () => {
     )
     const name = basename(root)
     const configs = ['--config', join(root, 'settings.yaml'), '--config', variant]
-    const r = await runCli([
+    const r = await runCliInProcess([
       'eval',
       '--root',
       root,
@@ -190,7 +193,7 @@ describe('graphrag eval', () => {
     expect(systems.map((s) => s.system)).toEqual([`${name}:settings.yaml/basic`, `${name}:small-context.yaml/basic`])
     // A fifth of the context budget recalls less of the gold answers.
     expect(systems[1]!.metrics.answer_recall).toBeLessThan(systems[0]!.metrics.answer_recall!)
-    const roots = await runCli([
+    const roots = await runCliInProcess([
       'eval',
       '--root',
       root,

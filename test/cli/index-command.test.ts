@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -20,6 +21,8 @@ function inputs(): Record<string, string> {
   return files
 }
 
+// The first failure and the missing prompt's --dry-run are spawned; the other runs ask the same command in
+// process (runCliInProcess: same main(), messages and exit codes, no start-up).
 const graphragLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('graphrag:'))
 
 describe('graphrag index: failure output', () => {
@@ -65,13 +68,13 @@ describe('graphrag index: failure output', () => {
       'settings.yaml': `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}${THROUGH_EXTRACTION}`,
       ...inputs(),
     })
-    const noCache = await runCli(['index', '--root', root, '--skip-validation', '--no-cache'])
+    const noCache = await runCliInProcess(['index', '--root', root, '--skip-validation', '--no-cache'])
     expect(graphragLines(noCache.stderr)).toEqual([
       expect.stringMatching(/^graphrag: extract_graph failed: 6 of 8 .*stats\.json$/),
     ])
     const settings = `${fakeModelSettingsYaml(llm.baseUrl, { maxRetries: 0 })}${THROUGH_EXTRACTION}cache:\n  type: none\n`
     await writeFile(join(root, 'settings.yaml'), settings)
-    const typeNone = await runCli(['index', '--root', root, '--skip-validation'])
+    const typeNone = await runCliInProcess(['index', '--root', root, '--skip-validation'])
     expect(typeNone.code).toBe(1)
     expect(typeNone.stderr).not.toContain('answered from the cache')
   })
@@ -80,7 +83,7 @@ describe('graphrag index: failure output', () => {
     const settings = `${fakeModelSettingsYaml(llm.baseUrl, { apiKey: 'bad-key' })}${THROUGH_EXTRACTION}concurrent_requests: 2\n`
     const root = await testdir({ 'settings.yaml': settings, ...inputs() })
     const before = llm.requests.length
-    const run = await runCli(['index', '--root', root, '--skip-validation'])
+    const run = await runCliInProcess(['index', '--root', root, '--skip-validation'])
     expect(run.code).toBe(1)
     // Two units are in flight when the first 401 arrives; the other six are never sent.
     expect(llm.requests.slice(before).length).toBeLessThanOrEqual(2)
@@ -92,7 +95,7 @@ describe('graphrag index: failure output', () => {
     expect(run.stderr).not.toMatch(/answered from the cache|listed in/)
     expect(run.stderr).not.toContain('bad-key')
     expect(run.stderr).not.toMatch(/^\s+at /m)
-    const verbose = await runCli(['index', '--root', root, '--skip-validation', '--verbose'])
+    const verbose = await runCliInProcess(['index', '--root', root, '--skip-validation', '--verbose'])
     expect(verbose.stderr).toMatch(/^\s+at /m)
   })
 })
@@ -118,7 +121,7 @@ describe('graphrag index: prompt files checked before anything runs', () => {
       'settings.yaml': `${fakeModelSettingsYaml('http://127.0.0.1:9/v1')}${settings}`,
       'input/a.txt': 'Marta Quill keeps the records.',
     })
-    const run = await runCli(['index', '--root', root, '--skip-validation'])
+    const run = await runCliInProcess(['index', '--root', root, '--skip-validation'])
     expect(run.code).toBe(1)
     expect(run.stderr).not.toContain('Starting workflow')
     expect(graphragLines(run.stderr)).toEqual([
@@ -132,7 +135,7 @@ describe('graphrag index: prompt files checked before anything runs', () => {
       'settings.yaml': `${fakeModelSettingsYaml('http://127.0.0.1:9/v1')}extract_claims:\n  enabled: false\n  prompt: prompts/missing.txt\n`,
       'input/a.txt': 'Marta Quill keeps the records.',
     })
-    const run = await runCli(['index', '--root', root, '--dry-run', '--skip-validation'])
+    const run = await runCliInProcess(['index', '--root', root, '--dry-run', '--skip-validation'])
     expect(run.code, run.stderr).toBe(0)
   })
 })
@@ -157,7 +160,7 @@ describe('graphrag index: usage per model', () => {
       ].join('\n'),
       ...inputs(),
     })
-    const run = await runCli(['index', '--root', root])
+    const run = await runCliInProcess(['index', '--root', root])
     expect(run.code, run.stderr).toBe(0)
     const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
     expect(stats.preflight.llm.default_completion_model).toMatchObject({ calls: 1 })

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config/index.js'
 import { initProject } from '../../src/config/init-project.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { testdir } from '../support/testdir.js'
 
 const KEY = 'GRAPHRAG_API_KEY=sk-my-real-key\n'
@@ -43,17 +44,17 @@ describe('graphrag init', () => {
 describe('graphrag init --provider, then index --dry-run as written', () => {
   it('ollama: its models, priced at $0; azure: the dry run names each placeholder and what to fill in', async () => {
     const ollama = join(await testdir(), 'ollama')
-    expect((await runCli(['init', '--root', ollama, '--provider', 'ollama'])).code).toBe(0)
+    expect((await runCliInProcess(['init', '--root', ollama, '--provider', 'ollama'])).code).toBe(0)
     await writeFile(join(ollama, 'input', 'a.txt'), 'Anna Berg runs the ferry from Oslo to Kiel.\n')
-    const dry = await runCli(['index', '--root', ollama, '--dry-run', '--skip-validation'])
+    const dry = await runCliInProcess(['index', '--root', ollama, '--dry-run', '--skip-validation'])
     expect(dry.code, dry.stderr).toBe(0)
     expect(dry.stdout).toMatch(/default_completion_model: ollama llama3\.2 /)
     expect(dry.stdout).toMatch(/default_embedding_model: ollama nomic-embed-text /)
     expect(dry.stdout).toMatch(/^\s+total\s.*\$0$/m)
 
     const azure = join(await testdir(), 'azure')
-    expect((await runCli(['init', '--root', azure, '--provider', 'azure'])).code).toBe(0)
-    const rejected = await runCli(['index', '--root', azure, '--dry-run', '--skip-validation'], {
+    expect((await runCliInProcess(['init', '--root', azure, '--provider', 'azure'])).code).toBe(0)
+    const rejected = await runCliInProcess(['index', '--root', azure, '--dry-run', '--skip-validation'], {
       env: { GRAPHRAG_API_KEY: 'sk-test' },
     })
     expect(rejected.code).not.toBe(0)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -26,7 +27,7 @@ describe('Microsoft GraphRAG flags', () => {
       ['prompt-tune', '--root', root, '--domain', 'x'],
       ['prompt-tune', '--root', root, '--domain', 'x', '--limit', '5'],
     ] as const) {
-      const run = await runCli([...args])
+      const run = await runCliInProcess([...args])
       expect(run.stderr, args.join(' ')).not.toContain('too many arguments')
       expect(run.stderr, args.join(' ')).not.toContain('unknown option')
       // The command's own action ran: it looks for the project's settings, which this empty root lacks.
@@ -49,7 +50,7 @@ describeShared('query --no-streaming and --no-dynamic-community-selection', () =
 
   it('parse, and the later of a flag and its --no- form wins', async () => {
     const data = sharedPath('reference', 'msgr-v3-dulce')
-    const run = await runCli([
+    const run = await runCliInProcess([
       'query',
       '--root',
       root,
@@ -64,7 +65,7 @@ describeShared('query --no-streaming and --no-dynamic-community-selection', () =
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout.trim().length).toBeGreaterThan(0)
     expect(fake.requests.some((r) => r.kind === 'dynamic_rating')).toBe(false)
-    const dynamic = await runCli([
+    const dynamic = await runCliInProcess([
       'query',
       '--root',
       root,

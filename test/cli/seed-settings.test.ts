@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { testdir } from '../support/testdir.js'
 
 const DESIGN_EXAMPLE = `chunks:
@@ -64,7 +65,7 @@ describe("the seed design's v2 settings file", () => {
   })
 
   it('renamed, index --dry-run names every key whose model id names no model instead of saying valid', async () => {
-    const run = await runCli(['index', '--root', await project(RENAMED), '--dry-run', '--skip-validation'])
+    const run = await runCliInProcess(['index', '--root', await project(RENAMED), '--dry-run', '--skip-validation'])
     expect(run.code).toBe(1)
     expect(run.stdout).not.toContain('(valid')
     expect(run.stderr).toContain(
@@ -76,7 +77,7 @@ describe("the seed design's v2 settings file", () => {
   it('renamed and with the models defined, the dry run calls the settings valid', async () => {
     // A workflow the design's file leaves at its default model id needs that id too.
     const summaries = 'summarize_descriptions:\n  completion_model_id: default_chat_model\n'
-    const partial = await runCli([
+    const partial = await runCliInProcess([
       'index',
       '--root',
       await project(`${RENAMED}${MODELS}`),
@@ -87,7 +88,7 @@ describe("the seed design's v2 settings file", () => {
     expect(partial.stderr).toMatch(
       /: summarize_descriptions\.completion_model_id(, [a-z_.]+)*: names no model: no completion_models entry "default_completion_model" \(configured: default_chat_model;/,
     )
-    const run = await runCli([
+    const run = await runCliInProcess([
       'index',
       '--root',
       await project(`${RENAMED}${summaries}${MODELS}`),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
@@ -37,7 +38,7 @@ describe('graphrag diagnostics and serve (built CLI)', () => {
       ['default_completion_model', false],
       ['default_embedding_model', true],
     ])
-    const text = await runCli(['diagnostics', '--root', root])
+    const text = await runCliInProcess(['diagnostics', '--root', root])
     expect(text.stdout).toContain('default_completion_model')
     expect(text.stdout).toContain('NOT reachable')
   })

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { duckQuery } from '../support/duckdb.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { runQueryInProcess } from '../support/query-command.js'
@@ -174,7 +175,7 @@ describe('chunk graph: workers, document scope, keyword seeds and filters (CLI, 
     expect(ran).toEqual(['create_chunk_graph'])
     // Without an index there is nothing to refresh: it says so instead of indexing everything.
     const empty = await testdir({ 'settings.yaml': `${BASE_SETTINGS(fake.baseUrl)}\n`, ...DOCS })
-    const none = await runCli(['refresh-relations', '--root', empty, '--skip-validation'])
+    const none = await runCliInProcess(['refresh-relations', '--root', empty, '--skip-validation'])
     expect(none.code).not.toBe(0)
     expect(none.stderr).toContain('run `graphrag index` before refreshing create_chunk_graph')
   })
@@ -184,7 +185,7 @@ describe('chunk graph: workers, document scope, keyword seeds and filters (CLI, 
       join(root, 'settings.yaml'),
       `${BASE_SETTINGS(fake.baseUrl).replace('[alpha.txt, beta.txt]', '[alpha.txt, delta.txt]')}\n`,
     )
-    const run = await runCli(['index', '--root', root])
+    const run = await runCliInProcess(['index', '--root', root])
     expect(run.code).not.toBe(0)
     expect(run.stderr).toContain('chunk_graph.cross_document_documents: no document has the id or title "delta.txt"')
   })

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COMMUNITIES, ENTITIES, RELATIONSHIPS } from '../../src/model/index.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -68,7 +69,7 @@ describe('curation update cost (standard method, fake model)', () => {
     for (const name of readdirSync(DEMO)) files[`input/${name}`] = readFileSync(join(DEMO, name), 'utf8')
     const root = await testdir(files)
     let from = llm.requests.length
-    const index = await runCli(['index', '--root', root, '--skip-validation'])
+    const index = await runCliInProcess(['index', '--root', root, '--skip-validation'])
     expect(index.code, index.stderr).toBe(0)
     const chat = (since: number) =>
       llm.requests.slice(since).filter((r) => r.kind !== 'embedding' && r.kind !== 'models')
@@ -83,7 +84,7 @@ describe('curation update cost (standard method, fake model)', () => {
     const merge = await runCli(['curate', 'merge', from1!, '--into', into!, '--root', root])
     expect(merge.code, merge.stderr).toBe(0)
     from = llm.requests.length
-    const update = await runCli(['update', '--root', root, '--skip-validation'])
+    const update = await runCliInProcess(['update', '--root', root, '--skip-validation'])
     expect(update.code, update.stderr).toBe(0)
     const calls = chat(from)
     const kinds = (kind: string) => calls.filter((r) => r.kind === kind).length

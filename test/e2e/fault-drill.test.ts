@@ -2,6 +2,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, type CliResult } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -47,7 +48,7 @@ describe('fault drill: 30 % of model replies are garbage, 429 or 500', () => {
     })
     cleanRoot = await project(clean, text)
     faultyRoot = await project(faulty, text)
-    cleanRun = await runCli(['index', '--root', cleanRoot, '--method', 'standard'])
+    cleanRun = await runCliInProcess(['index', '--root', cleanRoot, '--method', 'standard'])
     faultyRun = await runCli(['index', '--root', faultyRoot, '--method', 'standard'])
   }, 120_000)
   afterAll(async () => {
@@ -81,7 +82,7 @@ describe('fault drill: 30 % of model replies are garbage, 429 or 500', () => {
   it('caches no garbage: a re-run against a healthy server makes no call and changes nothing', async () => {
     faulty.setFaults(undefined)
     const before = faulty.requests.length
-    const again = await runCli([
+    const again = await runCliInProcess([
       'index',
       '--root',
       faultyRoot,

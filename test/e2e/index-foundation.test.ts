@@ -7,10 +7,13 @@ import { runIndex } from '../../src/index/run/runner.js'
 import { DOCUMENTS } from '../../src/model/index.js'
 import { decodeParquet } from '../../src/storage/parquet.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { duckDescribe } from '../support/duckdb.js'
 import { describeShared, sharedPath } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
 
+// Each command is spawned once (init, the first index, the missing variable's error); the other runs ask
+// the same commands in process (runCliInProcess: same main(), messages and exit codes, no start-up).
 const FIRST_THREE = 'workflows: [load_input_documents, create_base_text_units, create_final_documents]\n'
 
 /** An initialized project (init in process: `graphrag init` itself is tested below) limited to the first three workflows. */
@@ -43,10 +46,10 @@ describe('graphrag init', () => {
     expect(prompts).toEqual(expect.arrayContaining(['chunk_graph_edges.txt', 'graph_search_system_prompt.txt']))
     const settings = await readFile(join(root, 'settings.yaml'), 'utf8')
     for (const match of settings.matchAll(/prompts\/([\w.]+\.txt)/g)) expect(prompts).toContain(match[1])
-    const again = await runCli(['init', '--root', root])
+    const again = await runCliInProcess(['init', '--root', root])
     expect(again.code).toBe(1)
     expect(again.stderr).toContain('already initialized')
-    expect((await runCli(['init', '--root', root, '--force'])).code).toBe(0)
+    expect((await runCliInProcess(['init', '--root', root, '--force'])).code).toBe(0)
   })
 })
 
@@ -88,17 +91,19 @@ describe('graphrag index (foundation workflows)', () => {
   })
 
   it('skips finished workflows on a re-run and says so; --no-resume runs all', async () => {
-    const again = await runCli(['index', '--root', root], { env: { GRAPHRAG_API_KEY: 'unused' } })
+    const again = await runCliInProcess(['index', '--root', root], { env: { GRAPHRAG_API_KEY: 'unused' } })
     expect(again.code, again.stderr).toBe(0)
     expect(again.stderr).toContain('Resuming: skipping 3 finished workflow(s)')
     expect(again.stderr).not.toContain('Starting workflow')
-    const forced = await runCli(['index', '--root', root, '--no-resume'], { env: { GRAPHRAG_API_KEY: 'unused' } })
+    const forced = await runCliInProcess(['index', '--root', root, '--no-resume'], {
+      env: { GRAPHRAG_API_KEY: 'unused' },
+    })
     expect(forced.stderr).toContain('Starting workflow: load_input_documents')
   })
 
   it('re-runs from loading when an input file changes', async () => {
     await writeFile(join(root, 'input', 'three.txt'), 'A new chapter about Kettle Island.\n')
-    const run = await runCli(['index', '--root', root], { env: { GRAPHRAG_API_KEY: 'unused' } })
+    const run = await runCliInProcess(['index', '--root', root], { env: { GRAPHRAG_API_KEY: 'unused' } })
     expect(run.code, run.stderr).toBe(0)
     expect(run.stderr).toContain('Starting workflow: load_input_documents')
     const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
@@ -111,7 +116,9 @@ describe('graphrag index (foundation workflows)', () => {
     const blocked = join(root, 'output', 'text_units.parquet')
     await rm(blocked, { force: true })
     await mkdir(join(blocked, 'obstacle'), { recursive: true })
-    const failed = await runCli(['index', '--root', root, '--no-resume'], { env: { GRAPHRAG_API_KEY: 'unused' } })
+    const failed = await runCliInProcess(['index', '--root', root, '--no-resume'], {
+      env: { GRAPHRAG_API_KEY: 'unused' },
+    })
     expect(failed.code).toBe(1)
     const lines = failed.stderr
       .trim()
@@ -122,7 +129,7 @@ describe('graphrag index (foundation workflows)', () => {
     // The failed run works in a copy of output/ (its work generation), which holds the obstacle too.
     await rm(blocked, { recursive: true })
     await rm(join(root, '.output.run', 'work', 'text_units.parquet'), { recursive: true })
-    const resumed = await runCli(['index', '--root', root], { env: { GRAPHRAG_API_KEY: 'unused' } })
+    const resumed = await runCliInProcess(['index', '--root', root], { env: { GRAPHRAG_API_KEY: 'unused' } })
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(resumed.stderr).toContain('skipping 1 finished workflow(s) with unchanged inputs (load_input_documents)')
   })
@@ -131,7 +138,7 @@ describe('graphrag index (foundation workflows)', () => {
 describe('graphrag index: one clear line for bad input', () => {
   it('names a missing environment variable', async () => {
     const root = await initProject()
-    const run = await runCli(['index', '--root', root], { env: { GRAPHRAG_API_KEY: undefined } })
+    const run = await runCliInProcess(['index', '--root', root], { env: { GRAPHRAG_API_KEY: undefined } })
     // .env holds the placeholder, so remove it to make the variable really missing.
     expect(run.code).toBe(0)
     await writeFile(join(root, '.env'), '')
@@ -146,7 +153,7 @@ describe('graphrag index: one clear line for bad input', () => {
     // Init in process (the command is tested above): the index run is what is tested here.
     await initInProcess({ root })
     await writeFile(join(root, 'input', 'a.txt'), 'Marta Quill keeps the town records.')
-    const run = await runCli(['index', '--root', root], { env: { GRAPHRAG_API_KEY: undefined } })
+    const run = await runCliInProcess(['index', '--root', root], { env: { GRAPHRAG_API_KEY: undefined } })
     expect(run.code).toBe(1)
     const lines = run.stderr
       .trim()
@@ -160,7 +167,7 @@ describe('graphrag index: one clear line for bad input', () => {
 
   it('names a settings key with a bad type', async () => {
     const root = await testdir({ 'settings.yaml': 'chunking:\n  size: large\n', 'input/a.txt': 'text' })
-    const run = await runCli(['index', '--root', root])
+    const run = await runCliInProcess(['index', '--root', root])
     expect(run.code).toBe(1)
     expect(run.stderr.trim()).toMatch(
       /^graphrag: .*settings\.yaml: chunking\.size: expected an integer from 1 to 10,000,000, got "large"$/,
@@ -171,7 +178,7 @@ describe('graphrag index: one clear line for bad input', () => {
     // A link to a file that is gone cannot be read even by root (CI runs as root, where chmod 000 does not stop reads).
     const root = await testdir({ 'settings.yaml': FIRST_THREE, 'input/good.txt': 'Readable text about the harbour.' })
     await symlink(join(root, 'elsewhere', 'gone.txt'), join(root, 'input', 'locked.txt'))
-    const run = await runCli(['index', '--root', root])
+    const run = await runCliInProcess(['index', '--root', root])
     expect(run.code, run.stderr).toBe(0)
     expect(run.stderr).toMatch(/warning: skipped input file locked\.txt: cannot read: file or link target not found/)
     const stats = JSON.parse(await readFile(join(root, 'output', 'stats.json'), 'utf8'))
@@ -182,7 +189,7 @@ describe('graphrag index: one clear line for bad input', () => {
 
   it('fails with one line when there are no documents', async () => {
     const root = await testdir({ 'settings.yaml': FIRST_THREE, 'input/.keep': '' })
-    const run = await runCli(['index', '--root', root])
+    const run = await runCliInProcess(['index', '--root', root])
     expect(run.code).toBe(1)
     expect(
       run.stderr
@@ -195,7 +202,7 @@ describe('graphrag index: one clear line for bad input', () => {
   it('lists the workflows with --dry-run and exits 0 without writing', async () => {
     const root = await initProject()
     // --skip-validation: the default OpenAI endpoint need not be reachable from the test machine.
-    const run = await runCli(['index', '--root', root, '--dry-run', '--skip-validation'], {
+    const run = await runCliInProcess(['index', '--root', root, '--dry-run', '--skip-validation'], {
       env: { GRAPHRAG_API_KEY: 'k' },
     })
     expect(run.code, run.stderr).toBe(0)

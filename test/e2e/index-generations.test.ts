@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { comparableTables, lanceRowCounts, parquetHashes, spawnCli } from '../support/index-files.js'
 import { runQueryInProcess } from '../support/query-command.js'
@@ -80,6 +81,8 @@ describe('index generations: the last complete index stays queryable', () => {
     expect(await lanceRowCounts(join(root, 'output', 'lancedb'))).toEqual(vectors)
   }
   const index = (root: string) => runCli(['index', '--root', root, '--skip-validation'])
+  /** The same command in process (runCliInProcess: same main() and output, no CLI start-up). */
+  const indexInProcess = (root: string) => runCliInProcess(['index', '--root', root, '--skip-validation'])
   const query = (root: string, method: string) =>
     runCli(['query', '--root', root, '--method', method, 'Who rang the Fog Bell?'])
 
@@ -122,7 +125,7 @@ describe('index generations: the last complete index stays queryable', () => {
       await expectQueryable(root, ['local'])
     }
 
-    const resumed = await index(root)
+    const resumed = await indexInProcess(root)
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(resumed.stderr).toMatch(/skipping \d+ finished workflow\(s\)/)
     expect((await parquetHashes(join(root, 'output')))['documents.parquet']).not.toBe(before['documents.parquet'])
@@ -159,7 +162,7 @@ describe('index generations: the last complete index stays queryable', () => {
     const dead = { pid: 2 ** 22 + 17, host: hostname(), command: 'graphrag index', started: '2026-01-01T00:00:00.000Z' }
     await mkdir(join(root, '.output.run'))
     await writeFile(join(root, '.output.run', 'lock'), `${JSON.stringify(dead)}\n`)
-    const run = await index(root)
+    const run = await indexInProcess(root)
     expect(run.code, run.stderr).toBe(0)
     expect(run.stderr).toContain(
       `took over the lock ${join(root, '.output.run', 'lock')} from PID ${dead.pid} on host ${dead.host} (\`graphrag index\`, started ${dead.started}), which is no longer running`,

@@ -4,6 +4,7 @@ import { readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runCli, type CliResult } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { testdir } from '../support/testdir.js'
 
 const NO_KEYS = { GRAPHRAG_API_KEY: undefined, OPENAI_API_KEY: undefined }
@@ -82,14 +83,14 @@ describe('graphrag init --offline, then index with no key', () => {
 
   it('is not blocked by a .env that still holds the init placeholder', async () => {
     await writeFile(join(root, '.env'), 'GRAPHRAG_API_KEY=<API_KEY>\n')
-    const again = await runCli(['index', '--root', root, '--no-resume'], { env: NO_KEYS })
+    const again = await runCliInProcess(['index', '--root', root, '--no-resume'], { env: NO_KEYS })
     expect(again.code, again.stderr).toBe(0)
     expect(again.stderr).not.toContain('<API_KEY>')
   }, 300_000)
 
   it('refuses a second init without --force and changes nothing', async () => {
     const before = await snapshotTree(root)
-    const second = await runCli(['init', '--offline', '--root', root], { env: NO_KEYS })
+    const second = await runCliInProcess(['init', '--offline', '--root', root], { env: NO_KEYS })
     expect(second.code).toBe(1)
     expect(second.stderr).toContain('already initialized')
     expect(await snapshotTree(root)).toEqual(before)

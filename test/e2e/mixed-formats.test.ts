@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runCli, type CliResult } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { makeDocx, makePdf, makeXlsx } from '../support/documents.js'
 import { duckQuery } from '../support/duckdb.js'
 import { PROJECT_ROOT } from '../support/shared.js'
@@ -76,7 +77,7 @@ describe('offline demo over a folder mixing every format (input.type auto)', () 
   })
 
   it('answers a basic query with text that only the PDF holds', async () => {
-    const answer = await runCli([
+    const answer = await runCliInProcess([
       'query',
       'Who registered a salvage claim on the wreck of the Kittiwake?',
       '--root',
@@ -99,7 +100,7 @@ describe('--dry-run with the default input.type text over a mixed folder', () =>
       'input/report.pdf': await makePdf({ pages: [['A report.']] }),
       'input/minutes.docx': await makeDocx(),
     })
-    const run = await runCli(['index', '--root', root, '--dry-run'], {
+    const run = await runCliInProcess(['index', '--root', root, '--dry-run'], {
       env: { OPENAI_API_KEY: undefined, GRAPHRAG_API_KEY: undefined },
     })
     expect(run.code, run.stderr).toBe(0)

@@ -7,6 +7,7 @@ import { access, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, type CliResult } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { duckQuery } from '../support/duckdb.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { runQueryInProcess } from '../support/query-command.js'
@@ -85,19 +86,19 @@ describe('indexing without entity extraction (CLI, fake model)', () => {
       const result = JSON.parse(run.stdout) as { response: string }
       expect(result.response.length, method).toBeGreaterThan(0)
     }
-    const local = await runCli(['query', 'Who argued?', '--root', root, '--method', 'local'])
+    const local = await runCliInProcess(['query', 'Who argued?', '--root', root, '--method', 'local'])
     expect(local.code).not.toBe(0)
     expect(local.stderr).toContain('the index has no entities table')
   })
 
   it('refuses graphrag update with the setting named', async () => {
-    const run = await runCli(['update', '--root', root])
+    const run = await runCliInProcess(['update', '--root', root])
     expect(run.code).not.toBe(0)
     expect(run.stderr).toContain('extract_graph.enabled: false')
   })
 
   it('the fast method skips its noun-phrase graph the same way', async () => {
-    const fast = await runCli(['index', '--root', root, '--method', 'fast'])
+    const fast = await runCliInProcess(['index', '--root', root, '--method', 'fast'])
     expect(fast.code, fast.stderr).toBe(0)
     expect(await exists(out('entities.parquet'))).toBe(false)
     const stats = JSON.parse(await readFile(out('stats.json'), 'utf8')) as { workflows: Record<string, unknown> }

@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { duckQuery } from '../support/duckdb.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'
@@ -17,6 +18,8 @@ const TEXT = [
   'Children played near the Old Mill while the farmers waited with their grain.',
 ].join('\n\n')
 
+// The first normalize-entities is spawned; the set-up index and the other runs ask the same commands in process
+// (runCliInProcess: same main(), output and exit codes, no Node start-up per run).
 describe('graphrag normalize-entities (CLI, fast method)', () => {
   let fake: FakeLlm
   let root: string
@@ -37,7 +40,7 @@ describe('graphrag normalize-entities (CLI, fast method)', () => {
   beforeAll(async () => {
     fake = await startFakeLlm({ embeddingDimension: 8 })
     root = await testdir({ 'settings.yaml': settings(false), 'input/mill.txt': TEXT })
-    const index = await runCli(['index', '--root', root, '--method', 'fast'])
+    const index = await runCliInProcess(['index', '--root', root, '--method', 'fast'])
     expect(index.code, index.stderr).toBe(0)
   }, 120_000)
 
@@ -56,16 +59,16 @@ describe('graphrag normalize-entities (CLI, fast method)', () => {
   })
 
   it('--apply asks for the setting, then re-indexes so the spellings are one entity', async () => {
-    const refused = await runCli(['normalize-entities', '--root', root, '--apply'])
+    const refused = await runCliInProcess(['normalize-entities', '--root', root, '--apply'])
     expect(refused.code).not.toBe(0)
     expect(refused.stderr).toContain('entity_resolution.normalize_names: true')
     await writeFile(join(root, 'settings.yaml'), settings(true))
     const before = fake.requests.filter((r) => r.kind !== 'embedding').length
-    const run = await runCli(['normalize-entities', '--root', root, '--apply', '--method', 'fast'])
+    const run = await runCliInProcess(['normalize-entities', '--root', root, '--apply', '--method', 'fast'])
     expect(run.code, run.stderr).toBe(0)
     const after = await titles()
     expect(after.filter((t) => t === 'OLD MILL' || t === 'OLD MILLS')).toHaveLength(1)
-    const again = await runCli(['normalize-entities', '--root', root])
+    const again = await runCliInProcess(['normalize-entities', '--root', root])
     expect(again.stdout).not.toMatch(/^old mill:/m)
     // The fast method again: no chat model is asked.
     expect(fake.requests.filter((r) => r.kind !== 'embedding' && r.kind !== 'preflight').length).toBe(before)

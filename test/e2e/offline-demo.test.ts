@@ -17,6 +17,7 @@ import {
   type TableSchema,
 } from '../../src/model/index.js'
 import { runCli, type CliResult } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { duckDescribe, duckQuery } from '../support/duckdb.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -54,6 +55,8 @@ const VECTOR_SOURCES: Record<string, string> = {
 }
 
 /** The README's main command on a copy of fixtures/demo (the repository itself stays clean). */
+// The README's index and the first query are spawned; the other queries ask the same command in process
+// (runCliInProcess: same main(), output and exit codes, no Node start-up per run).
 describe('offline demo (README main command)', () => {
   let root: string
   let run: CliResult
@@ -147,13 +150,13 @@ describe('offline demo (README main command)', () => {
       `SELECT title, rank FROM read_parquet('${join(root, 'output', 'community_reports.parquet')}') ORDER BY rank DESC`,
     )) as { title: string; rank: number }[]
     // The README's own question: no word of it decides, so the highest-rated report comes first.
-    const global = await runCli(['query', 'What are the main themes?', '--root', root, '--method', 'global'])
+    const global = await runCliInProcess(['query', 'What are the main themes?', '--root', root, '--method', 'global'])
     expect(global.code, global.stderr).toBe(0)
     expect(global.stdout).toContain('global_search.completion_model_id is null')
     expect(global.stdout).toMatch(/^## 1\. /m)
     const first = /^## 1\. (.*)$/m.exec(global.stdout)![1]
     expect(reports.filter((r) => r.rank === reports[0]!.rank).map((r) => r.title)).toContain(first)
-    const drift = await runCli([
+    const drift = await runCliInProcess([
       'query',
       'What happened to the ferry Kittiwake?',
       '--root',
@@ -192,11 +195,18 @@ describe('offline demo (README main command)', () => {
   })
 
   it('answers graph questions offline: the ranked context shows the sources reached through the chunk graph', async () => {
-    const text = await runCli(['query', 'What happened to the ferry Kittiwake?', '--root', root, '--method', 'graph'])
+    const text = await runCliInProcess([
+      'query',
+      'What happened to the ferry Kittiwake?',
+      '--root',
+      root,
+      '--method',
+      'graph',
+    ])
     expect(text.code, text.stderr).toBe(0)
     expect(text.stdout).toContain('No completion model is configured (graph_search.completion_model_id is null)')
     expect(text.stdout).toMatch(/↳ related: "[^"\n]*" \((sequence|related_to)(, reversed)?\), from Source \d+/)
-    const json = await runCli([
+    const json = await runCliInProcess([
       'query',
       'What happened to the ferry Kittiwake?',
       '--root',

@@ -2,6 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -42,12 +43,20 @@ describe('a copied project on another port', () => {
     await cp(original, copy, { recursive: true })
     const settings = await readFile(join(copy, 'settings.yaml'), 'utf8')
     await writeFile(join(copy, 'settings.yaml'), settings.replaceAll(first.baseUrl, second.baseUrl))
-    const resumed = await runCli(['index', '--root', copy, '--method', 'standard', '--skip-validation'])
+    const resumed = await runCliInProcess(['index', '--root', copy, '--method', 'standard', '--skip-validation'])
     expect(resumed.code, resumed.stderr).toBe(0)
     const workflows = Object.entries((await stats(copy)).workflows)
     expect(workflows.length).toBeGreaterThan(5)
     for (const [name, w] of workflows) expect(w.skipped, name).toBe(true)
-    const rerun = await runCli(['index', '--root', copy, '--method', 'standard', '--skip-validation', '--no-resume'])
+    const rerun = await runCliInProcess([
+      'index',
+      '--root',
+      copy,
+      '--method',
+      'standard',
+      '--skip-validation',
+      '--no-resume',
+    ])
     expect(rerun.code, rerun.stderr).toBe(0)
     expect(second.requests).toHaveLength(0)
     for (const table of ['entities', 'relationships', 'community_reports']) {

@@ -4,7 +4,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatPrompt } from '../../src/prompts/prompt-template.js'
 import { parseGraphReply } from '../../src/index/operations/extract-graph/parse.js'
+import { runIndex } from '../../src/index/run/runner.js'
 import { runCli, type CliResult } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'
 
@@ -102,8 +104,8 @@ describe('graphrag prompt-tune (CLI, fake OpenAI server)', () => {
 
   it('indexes with the tuned prompts: the extraction calls carry the discovered types', async () => {
     const before = fake.requests.length
-    const index = await runCli(['index', '--root', root, '--method', 'standard'])
-    expect(index.code, index.stderr).toBe(0)
+    // In process: the prompts the index sends are asked, not the CLI (prompt-tune's own runs stay CLI runs).
+    await runIndex({ root, method: 'standard' })
     const extraction = fake.requests.slice(before).filter((r) => r.kind === 'extract_graph')
     expect(extraction.length).toBeGreaterThan(0)
     for (const r of extraction) {
@@ -116,13 +118,21 @@ describe('graphrag prompt-tune (CLI, fake OpenAI server)', () => {
 
   it('never overwrites: a second run writes beside the prompts, --force replaces them', async () => {
     const original = await read('extract_graph.txt')
-    const again = await runCli(['prompt-tune', '--root', root, ...TUNE, '--type-strategy', 'global'])
+    const again = await runCliInProcess(['prompt-tune', '--root', root, ...TUNE, '--type-strategy', 'global'])
     expect(again.code, again.stderr).toBe(0)
     expect(await read('extract_graph.txt')).toBe(original)
     expect(again.stdout).toContain('extract_graph.tuned.txt (--force replaces the original)')
     // global: the four most frequent types overall; the enzyme note's only type is dropped.
     expect(promptTypes(await read('extract_graph.tuned.txt'))).toEqual(['SHIP', 'CAPTAIN', 'PORT', 'COMPANY'])
-    const forced = await runCli(['prompt-tune', '--root', root, ...TUNE, '--type-strategy', 'global', '--force'])
+    const forced = await runCliInProcess([
+      'prompt-tune',
+      '--root',
+      root,
+      ...TUNE,
+      '--type-strategy',
+      'global',
+      '--force',
+    ])
     expect(forced.code, forced.stderr).toBe(0)
     expect(forced.stdout).toMatch(/extract_graph\.txt\s+replaced/)
     expect(await read('extract_graph.txt')).toBe(await read('extract_graph.tuned.txt'))
@@ -130,7 +140,7 @@ describe('graphrag prompt-tune (CLI, fake OpenAI server)', () => {
 
   it('--dry-run lists the sample and the estimate without calling a model or writing', async () => {
     const before = fake.requests.length
-    const dry = await runCli([
+    const dry = await runCliInProcess([
       'prompt-tune',
       '--root',
       root,
@@ -164,7 +174,15 @@ describe('graphrag prompt-tune on a French corpus', () => {
   it('detects the language and asks for it in every prompt', async () => {
     fake = await startFakeLlm()
     const root = await testdir({ 'settings.yaml': fakeModelSettingsYaml(fake.baseUrl), 'input/journal.txt': FRENCH })
-    const result = await runCli(['prompt-tune', '--root', root, '--selection-method', 'top', '--chunk-size', '60'])
+    const result = await runCliInProcess([
+      'prompt-tune',
+      '--root',
+      root,
+      '--selection-method',
+      'top',
+      '--chunk-size',
+      '60',
+    ])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toContain('Language: French')
     for (const file of [

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COMMUNITY_REPORTS, ENTITIES, TEXT_UNITS } from '../../src/model/index.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm/index.js'
 import { type FakeProvider, startFakeProvider } from '../support/fake-llm/protocols.js'
 import { testdir } from '../support/testdir.js'
@@ -47,7 +48,7 @@ vector_store:
 const SLOW = process.env.GRAPHRAG_SLOW_TESTS === '1'
 
 async function indexes(root: string, env: Record<string, string>) {
-  const dry = await runCli(['index', '--root', root, '--dry-run'], { env })
+  const dry = await runCliInProcess(['index', '--root', root, '--dry-run'], { env })
   expect(dry.code, dry.stderr).toBe(0)
   const run = await runCli(['index', '--root', root], { env })
   expect(run.code, run.stderr + run.stdout).toBe(0)

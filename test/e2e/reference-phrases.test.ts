@@ -6,6 +6,7 @@ import { NLP_ENTITIES } from '../../src/model/index.js'
 import { keyValueStoreAt } from '../../src/storage/object/object-kv.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { testdir } from '../support/testdir.js'
 
 const SETTINGS = `method: fast
@@ -38,7 +39,7 @@ describe('phrases of another tagger through the extract_noun_phrases cache', () 
       join(dir, key),
       JSON.stringify(['HARBOUR MASTER', 'FERRY CAPTAIN', 'WINTER STORM', 'TEXTBLOB PHRASE']),
     )
-    const second = await runCli(['index', '--root', root, '--no-resume'])
+    const second = await runCliInProcess(['index', '--root', root, '--no-resume'])
     expect(second.code, second.stderr).toBe(0)
     const entities = await new ParquetTableStore(join(root, 'output')).read(NLP_ENTITIES)
     expect(entities.map((e) => e.title).sort()).toEqual([

@@ -6,6 +6,7 @@
 import { join } from 'node:path'
 import { beforeAll, afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { duckQuery } from '../support/duckdb.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'
@@ -32,6 +33,8 @@ const SETTINGS = (url: string) =>
     '',
   ].join('\n')
 
+// The first refresh-relations is spawned; the set-up index and the other runs ask the same commands in process
+// (runCliInProcess: same main(), output and exit codes, no Node start-up per run).
 describe('graphrag refresh-relations --source, --window, --truncate (CLI, fake model)', () => {
   let fake: FakeLlm
   let root: string
@@ -51,7 +54,7 @@ describe('graphrag refresh-relations --source, --window, --truncate (CLI, fake m
       'input/alpha.txt': sentences('weavers'),
       'input/beta.txt': sentences('potters'),
     })
-    const index = await runCli(['index', '--root', root])
+    const index = await runCliInProcess(['index', '--root', root])
     expect(index.code, index.stderr).toBe(0)
   }, 180_000)
 
@@ -80,7 +83,7 @@ describe('graphrag refresh-relations --source, --window, --truncate (CLI, fake m
 
   it('--truncate cuts each unit shown to the model to that many tokens', async () => {
     const before = fake.requests.length
-    const run = await runCli(['refresh-relations', '--root', root, '--source', 'beta.txt', '--truncate', '3'])
+    const run = await runCliInProcess(['refresh-relations', '--root', root, '--source', 'beta.txt', '--truncate', '3'])
     expect(run.code, run.stderr).toBe(0)
     const calls = fake.requests.slice(before).filter((r) => r.kind === 'chunk_graph')
     expect(calls.length).toBeGreaterThan(0)
@@ -92,14 +95,14 @@ describe('graphrag refresh-relations --source, --window, --truncate (CLI, fake m
   }, 120_000)
 
   it('names a --source no document has, and refuses a --window under 2', async () => {
-    const unknown = await runCli(['refresh-relations', '--root', root, '--source', 'gamma.txt'])
+    const unknown = await runCliInProcess(['refresh-relations', '--root', root, '--source', 'gamma.txt'])
     expect(unknown.code).not.toBe(0)
     expect(unknown.stderr).toContain('chunk_graph.refresh_documents: no document has the id or title "gamma.txt"')
-    const small = await runCli(['refresh-relations', '--root', root, '--window', '1'])
+    const small = await runCliInProcess(['refresh-relations', '--root', root, '--window', '1'])
     expect(small.code).not.toBe(0)
     expect(small.stderr).toContain("option '--window <units>' argument '1' is invalid")
     // New units without the documents they belong to mean nothing: refused, naming both keys.
-    const stray = await runCli(['refresh-relations', '--root', root], {
+    const stray = await runCliInProcess(['refresh-relations', '--root', root], {
       env: { GRAPHRAG_CHUNK_GRAPH__REFRESH_NEW_UNITS: '2' },
     })
     expect(stray.code).not.toBe(0)

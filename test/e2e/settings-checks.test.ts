@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { initProject } from '../../src/config/init-project.js'
 import { runIndex } from '../../src/index/run/runner.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { testdir } from '../support/testdir.js'
 
@@ -39,7 +40,7 @@ describe('settings that look valid and are not (index --dry-run)', () => {
 
   it('a GraphRAG 2.x file gets one message naming the v3 keys', async () => {
     const root = await testdir({ 'settings.yaml': V2_SETTINGS, 'input/a.txt': 'Some text.' })
-    const dry = await runCli(['index', '--root', root, '--dry-run'])
+    const dry = await runCliInProcess(['index', '--root', root, '--dry-run'])
     expect(dry.code).toBe(1)
     expect(dry.stdout).not.toContain('(valid')
     expect(dry.stderr).toContain('GraphRAG 2.x settings file')
@@ -60,7 +61,7 @@ describe('settings that look valid and are not (index --dry-run)', () => {
         'method: fast\ncompletion_models: {}\nembedding_models:\n  default_embedding_model:\n    model_provider: local\n    model: hashing\nchunking:\n  sise: 300\n',
       'input/a.txt': 'Some text.',
     })
-    const dry = await runCli(['index', '--root', root, '--dry-run'])
+    const dry = await runCliInProcess(['index', '--root', root, '--dry-run'])
     expect(dry.code, dry.stderr).toBe(0)
     expect(dry.stdout + dry.stderr).toContain('chunking.sise: unknown key (ignored); did you mean size?')
     expect(dry.stdout).toContain('(valid, 1 warning above)')

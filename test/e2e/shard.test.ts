@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
 import { parseShard } from '../../src/index/run/shard.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm, type PromptKind } from '../support/fake-llm/index.js'
 import { comparableTables } from '../support/index-files.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
@@ -109,6 +110,8 @@ describe('graphrag index|update --shard', () => {
   const shardedCalls = (from: number) => llm.requests.slice(from).filter((r) => SHARDED_KINDS.has(r.kind))
   const cli = (root: string, args: string[], env: Record<string, string> = {}) =>
     runCli([...args, '--root', root, '--skip-validation'], { env })
+  /** One run at a time after the shards: the same command in process (runCliInProcess: same main() and output). */
+  const cliInProcess = (root: string, args: string[]) => runCliInProcess([...args, '--root', root, '--skip-validation'])
 
   async function addDocuments(root: string, names: readonly string[]): Promise<void> {
     for (const name of names) await cp(join(CORPUS, name), join(root, 'input', name))
@@ -163,7 +166,7 @@ describe('graphrag index|update --shard', () => {
       expect(inShards).toBeGreaterThan(0)
 
       const finalFrom = llm.requests.length
-      const final = await cli(root, ['index'])
+      const final = await cliInProcess(root, ['index'])
       expect(final.code, final.stderr).toBe(0)
       expect(shardedCalls(finalFrom)).toEqual([])
       // The shards embedded every text unit; the final run embeds only what needs the whole corpus.
@@ -209,7 +212,7 @@ describe('graphrag index|update --shard', () => {
       // The shards embedded the new units only: the update takes back the vectors of the others.
       const byShards = new Set(embeddedTexts(llm.requests.slice(before, finalFrom)))
       expect([...earlier].filter((t) => byShards.has(t))).toEqual([])
-      const final = await cli(sharded, ['update'])
+      const final = await cliInProcess(sharded, ['update'])
       expect(final.code, final.stderr).toBe(0)
       expect(shardedCalls(finalFrom)).toEqual([])
       const now = await unitTexts()
@@ -218,7 +221,7 @@ describe('graphrag index|update --shard', () => {
       expect(now.filter((t) => finalTexts.has(t))).toEqual([])
 
       const wholeFrom = llm.requests.length
-      const unsharded = await cli(whole, ['update'])
+      const unsharded = await cliInProcess(whole, ['update'])
       expect(unsharded.code, unsharded.stderr).toBe(0)
       expect(shardedCalls(wholeFrom)).toHaveLength(inShards)
       expect(await comparableTables(join(sharded, 'output'))).toEqual(await comparableTables(join(whole, 'output')))
@@ -233,7 +236,7 @@ describe('graphrag index|update --shard', () => {
     })
     try {
       const from = llm.requests.length
-      const result = await cli(root, ['index', '--shard', '1/2'])
+      const result = await cliInProcess(root, ['index', '--shard', '1/2'])
       expect(result.code).toBe(1)
       expect(result.stderr).toMatch(
         /cache\.type is memory; shards hand their model replies to the final run through the cache/,

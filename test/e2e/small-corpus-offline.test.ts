@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { NLP_ENTITIES } from '../../src/model/index.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { testdir } from '../support/testdir.js'
 
 const SETTINGS = `method: fast
@@ -38,7 +39,7 @@ describe('offline fast index of a small CSV corpus', () => {
     )
     const entities = await new ParquetTableStore(join(root, 'output')).read(NLP_ENTITIES)
     expect(entities.length).toBeGreaterThan(4)
-    const query = await runCli(['query', 'Who crossed the harbour?', '--root', root, '--method', 'global'])
+    const query = await runCliInProcess(['query', 'Who crossed the harbour?', '--root', root, '--method', 'global'])
     expect(query.code, query.stderr).toBe(0)
   }, 60_000)
 })

@@ -13,6 +13,7 @@ import { runUpdate } from '../../src/index/run/update.js'
 import { COMMUNITIES } from '../../src/model/index.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { PROJECT_ROOT } from '../support/shared.js'
 import { testdir } from '../support/testdir.js'
@@ -29,7 +30,13 @@ function estimatedCalls(stdout: string, workflow: string): number {
 describe('graphrag update --dry-run', () => {
   let llm: FakeLlm
   let indexed: string
-  const update = (root: string, ...flags: string[]) => runCli(['update', '--root', root, '--skip-validation', ...flags])
+  /** The first dry run through a spawned CLI, the others in process (runCliInProcess: same main() and output). */
+  let spawned = false
+  const update = (root: string, ...flags: string[]) => {
+    const run = spawned ? runCliInProcess : runCli
+    spawned = true
+    return run(['update', '--root', root, '--skip-validation', ...flags])
+  }
   /** A copy of the indexed project, so each case starts from the same index. */
   const copy = async () => {
     const root = await testdir({})

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runIndex } from '../../src/index/run/runner.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { communityShape, exactTables } from '../support/communities.js'
 import { indexedDemoCopy } from '../support/demo-index.js'
 import { lanceRowCounts } from '../support/index-files.js'
@@ -59,9 +60,12 @@ describe('graphrag update, fast method, offline demo', () => {
     const { community_full_content: _f, ...fullVectors } = await lanceRowCounts(join(full, 'output', 'lancedb'))
     expect(vectors).toEqual(fullVectors)
     expect(reportVectors).toBe(updated.communities.length)
-    const query = await runCli(['query', '--root', root, '--method', 'local', 'What happened at the New Pier?'], {
-      env: OFFLINE,
-    })
+    const query = await runCliInProcess(
+      ['query', '--root', root, '--method', 'local', 'What happened at the New Pier?'],
+      {
+        env: OFFLINE,
+      },
+    )
     expect(query.code, query.stderr).toBe(0)
   }, 300_000)
 })

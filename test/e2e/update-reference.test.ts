@@ -8,6 +8,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { lanceRowCounts } from '../support/index-files.js'
 import { describeShared, sharedPath } from '../support/shared.js'
@@ -48,7 +49,7 @@ describeShared('graphrag update on an index built by Microsoft GraphRAG', () => 
       'Taylor Cruz debriefed Jordan Hayes after the signal from Dulce Base.\n',
     )
     const before = llm.requests.length
-    const second = await runCli(['update', '--root', root, '--skip-validation'])
+    const second = await runCliInProcess(['update', '--root', root, '--skip-validation'])
     expect(second.code, second.stderr).toBe(0)
     expect(second.stderr).not.toContain('has no model_replies table')
     expect(llm.requests.slice(before).filter((r) => r.kind === 'extract_graph')).toHaveLength(1)

@@ -17,6 +17,7 @@ import { describeChanges, runUpdate } from '../../src/index/run/update.js'
 import { COMMUNITY_REPORTS, ENTITIES, MODEL_REPLIES, TEXT_UNITS } from '../../src/model/index.js'
 import { ParquetTableStore } from '../../src/storage/table-store.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { communityShape, exactTables, untouchedCommunities } from '../support/communities.js'
 import { comparableTables, lanceRowCounts, parquetHashes, spawnCli } from '../support/index-files.js'
@@ -45,6 +46,9 @@ describe('graphrag update', () => {
   let root: string
   const settings = () => `${fakeModelSettingsYaml(llm.baseUrl)}vector_store:\n  vector_size: 8\n`
   const update = (...flags: string[]) => runCli(['update', '--root', root, '--skip-validation', ...flags])
+  /** The same command in process (runCliInProcess: same main() and output, no CLI start-up). */
+  const updateInProcess = (...flags: string[]) =>
+    runCliInProcess(['update', '--root', root, '--skip-validation', ...flags])
   const chatCallsSince = (from: number) => llm.requests.slice(from).filter((r) => r.kind !== 'embedding')
 
   /**
@@ -117,7 +121,7 @@ describe('graphrag update', () => {
     await writeFile(join(root, 'input', INITIAL[0]!), 'Captain Olsen sold the Fog Bell to the Maritime Museum.\n')
     await rm(join(root, 'input', INITIAL[1]!))
     const requests = llm.requests.length
-    const run = await update('--dry-run')
+    const run = await updateInProcess('--dry-run')
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain('Documents: 1 new, 1 edited, 1 deleted, 8 unchanged document(s)')
     expect(run.stdout).toContain(`new     ${ALL[10]}`)
@@ -199,9 +203,9 @@ describe('graphrag update', () => {
       await rm(join(root, 'cache'), { recursive: true, force: true })
       await change()
       const before = llm.requests.length
-      // The CLI's --no-cache once; the other changes run the same update in process (no CLI start-up).
+      // The CLI's --no-cache once (its main() in process); the other changes run the update function with cache: false.
       if (label === 'add') {
-        const run = await update('--no-cache')
+        const run = await updateInProcess('--no-cache')
         expect(run.code, `${label}: ${run.stderr}`).toBe(0)
       } else await runUpdate({ root, skipValidation: true, cache: false })
       const calls = chatCallsSince(before)
@@ -248,7 +252,7 @@ describe('graphrag update', () => {
       const query = await runQueryInProcess(root, 'Who skippers the Ferry Albatross?', 'local')
       expect(query.stdout.trim().length, `killed in ${at}`).toBeGreaterThan(0)
     }
-    const finished = await update()
+    const finished = await updateInProcess()
     expect(finished.code, finished.stderr).toBe(0)
     expect(finished.stderr).toMatch(/skipping \d+ finished workflow/)
     expect(await comparableTables(join(root, 'output'))).toEqual(await comparableTables(join(twin, 'output')))

@@ -14,6 +14,7 @@ import { ParquetTableStore } from '../../src/storage/index.js'
 import { fakeModelSettingsYaml, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js'
 import { fakeRelevant, lazyPassages, numberedSentences } from '../support/fake-llm/lazy.js'
 import { runCli } from '../support/cli.js'
+import { runCliInProcess } from '../support/cli-in-process.js'
 import { runQueryInProcess } from '../support/query-command.js'
 import { expectQueryResponse } from '../support/query-response-schema.js'
 import { describeShared, PROJECT_ROOT, sharedPath } from '../support/shared.js'
@@ -268,7 +269,7 @@ describe('graphrag query --method lazy (offline index + fake chat model)', () =>
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^## Answer\n\nThe claims bear on .*\[Data: Sources \(\d+(, \d+)*\)\]\.\n$/)
-    const help = await runCli(['query', '--help'])
+    const help = await runCliInProcess(['query', '--help'])
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('or lazy (LazyGraphRAG-class')
     expect(help.stdout).toContain('--budget <n>')
     expect(help.stdout).toContain('--no-subqueries')
