@@ -31,13 +31,15 @@ describe('OneAtATime', () => {
   it('runs one task at a time in the order handed, and goes on after a failure', async () => {
     const slot = new OneAtATime()
     const log: string[] = []
-    const task = (name: string, fail = false) => async () => {
-      log.push(`start ${name}`)
-      await tick()
-      log.push(`end ${name}`)
-      if (fail) throw new Error(`${name} failed`)
-      return name
-    }
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`start ${name}`)
+        await tick()
+        log.push(`end ${name}`)
+        if (fail) throw new Error(`${name} failed`)
+        return name
+      }
     const results = await Promise.allSettled([slot.run(task('a', true)), slot.run(task('b')), slot.run(task('c'))])
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c'])
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
