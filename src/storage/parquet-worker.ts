@@ -20,7 +20,7 @@ const MODULE = createRequire(import.meta.url).resolve('parquet-wasm/node')
  * (transformParquetStream), asking for each stream and each window of it; or read a Parquet file batch by batch.
  */
 type Task =
-  | { kind: 'encode'; compression: 'SNAPPY' }
+  | { kind: 'encode'; compression: 'SNAPPY'; fd?: number }
   | { kind: 'encode-batches'; compression: 'SNAPPY'; fd?: number; rowGroupRows?: number }
   | { kind: 'decode'; source: string | Blob; options: DecodeOptions }
 
@@ -63,8 +63,9 @@ function withInternals(file) {
   loaded.paths = Module._nodeModulePaths(require('node:path').dirname(file))
   loaded._compile(require('node:fs').readFileSync(file, 'utf8') + reach, file)
   const { wasm } = loaded.exports.__internals
-  if (typeof wasm.__wbindgen_malloc !== 'function' || typeof wasm.table_fromIPCStream !== 'function')
-    throw new Error('this parquet-wasm build lacks __wbindgen_malloc or table_fromIPCStream: see parquet-worker.ts')
+  const needed = ['__wbindgen_malloc', '__wbindgen_free', 'table_fromIPCStream', 'writeParquet']
+  if (needed.some((name) => typeof wasm[name] !== 'function'))
+    throw new Error('this parquet-wasm build lacks one of ' + needed.join(', ') + ': see parquet-worker.ts')
   return loaded.exports
 }
 // A window is garbage once copied in: freed now, as release-buffers.ts does on the main thread.
@@ -104,6 +105,7 @@ function properties(task) {
   return (task.rowGroupRows === undefined ? builder : builder.setMaxRowGroupSize(task.rowGroupRows)).build()
 }
 async function run(task) {
+  if (task.kind === 'encode' && task.fd !== undefined) return writeParquetInto(task.fd, await nextTable(), task)
   if (task.kind === 'encode') {
     const bytes = pq.writeParquet(await nextTable(), properties(task))
     parentPort.postMessage({ bytes }, [bytes.buffer])
@@ -149,6 +151,19 @@ function sendWhole(chunks) {
     at += chunk.byteLength
   }
   parentPort.postMessage({ bytes }, [bytes.buffer])
+}
+function writeParquetInto(fd, table, task) {
+  const { wasm, takeFromExternrefTable0 } = pq.__internals
+  const made = wasm.writeParquet(table.__destroy_into_raw(), properties(task).__destroy_into_raw())
+  if (made[3]) throw takeFromExternrefTable0(made[2])
+  const [at, size] = [made[0] >>> 0, made[1]]
+  try {
+    const fs = require('node:fs')
+    for (let done = 0; done < size; ) done += fs.writeSync(fd, new Uint8Array(wasm.memory.buffer, at + done, size - done))
+  } finally {
+    wasm.__wbindgen_free(at, size, 1)
+  }
+  parentPort.postMessage({ written: size })
 }
 async function writeChunks(chunks, fd) {
   const fs = require('node:fs')
@@ -228,10 +243,19 @@ export async function encodeBatchesOnWorker(
 }
 
 /**
+ * encodeOnWorker into `file` (created or truncated): the worker writes parquet-wasm's output straight from
+ * its WebAssembly memory, without copying it out first (on the 30 MB dense corpus the 640 MB text_units
+ * file, beside the ~2 GB the writer took in that memory). Returns the bytes written.
+ */
+export async function encodeToFile(stream: ArrowStreamPlan, file: string, windowBytes = WINDOW_BYTES): Promise<number> {
+  return encodeIntoFile(file, (fd) => ({ kind: 'encode', compression: 'SNAPPY', fd }), [stream], windowBytes)
+}
+
+/**
  * encodeBatchesOnWorker into `file` (created or truncated): the worker writes each part of the file as
- * parquet-wasm hands it over, instead of gathering the parts and then copying them into one buffer (on the
- * 30 MB dense corpus a 409 MB relationships file: twice that at the end of finalize_graph's write).
- * Returns the bytes written. `rowGroupRows` (arrow-rs's default, 1,048,576, but for tests) as in encodeBatchesOnWorker.
+ * parquet-wasm hands it over (a row group at a time), instead of gathering the parts and then copying them
+ * into one buffer (on the 30 MB dense corpus a 409 MB relationships file: twice that at the end of
+ * finalize_graph's write). `rowGroupRows` as in encodeBatchesOnWorker. Returns the bytes written.
  */
 export async function encodeBatchesToFile(
   streams: Iterable<ArrowStreamPlan>,
@@ -239,11 +263,20 @@ export async function encodeBatchesToFile(
   windowBytes = WINDOW_BYTES,
   rowGroupRows?: number,
 ): Promise<number> {
-  // Opened here, not in the worker: a worker stopped mid-write (a piece that failed) would leave it open.
+  const task = (fd: number) => ({ kind: 'encode-batches', compression: 'SNAPPY', fd, rowGroupRows }) as const
+  return encodeIntoFile(file, task, streams, windowBytes)
+}
+
+/** Runs an encode task that writes into `file`, opened here: a worker stopped mid-write (a piece that failed) would leave it open. */
+async function encodeIntoFile(
+  file: string,
+  task: (fd: number) => Task,
+  streams: Iterable<ArrowStreamPlan>,
+  windowBytes: number,
+): Promise<number> {
   const handle = await open(file, 'w')
   try {
-    const task = { kind: 'encode-batches', compression: 'SNAPPY', fd: handle.fd, rowGroupRows } as const
-    const done = await encodeStreams(task, streams, windowBytes)
+    const done = await encodeStreams(task(handle.fd), streams, windowBytes)
     if (!('written' in done)) throw new Error('the Parquet worker sent the file back instead of writing it')
     return done.written
   } finally {

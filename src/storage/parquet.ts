@@ -12,7 +12,13 @@ import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
 import { type ArrowStreamPlan, arrowStreamPlan, wholeStream } from './arrow-stream.js'
 import { collectGarbage } from './collect-garbage.js'
-import { decodeOnWorker, encodeBatchesOnWorker, encodeBatchesToFile, encodeOnWorker } from './parquet-worker.js'
+import {
+  decodeOnWorker,
+  encodeBatchesOnWorker,
+  encodeBatchesToFile,
+  encodeOnWorker,
+  encodeToFile,
+} from './parquet-worker.js'
 import { writeFileAtomic, writeFileAtomicBy } from './atomic-write.js'
 import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
@@ -78,21 +84,27 @@ export async function encodeParquetReleasing<S extends TableSchema>(
 }
 
 /**
- * encodeParquetReleasing into the file at `path`, atomically (atomic-write.ts). A table of more than
- * one row group is written by the worker straight into the file as parquet-wasm hands each row group
- * over, so the file is never whole in memory (nor twice, gathered and then joined).
+ * encodeParquetReleasing into the file at `path`, atomically (atomic-write.ts). What goes through a worker
+ * is written by the worker straight into the file: a table of several row groups as parquet-wasm hands
+ * each over, a big table of one piece straight from the writer's WebAssembly memory, so the file is
+ * never whole in JavaScript memory beside the writer's own.
  */
 export async function writeParquetReleasing<S extends TableSchema>(
   schema: S,
   rows: RowSource<RowOf<S>>,
   path: string,
-  options: ParquetOptions = {},
+  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS, windowOf, rowGroupRows }: ParquetOptions = {},
 ): Promise<void> {
-  const piecesOf = options.piecesOf ?? ROW_GROUP_ROWS
-  if (rows.length <= piecesOf) return writeFileAtomic(path, await encodeParquetReleasing(schema, rows, options))
   await mkdir(dirname(path), { recursive: true })
-  const pieces = piecePlans(schema, rows, piecesOf)
-  await writeFileAtomicBy(path, (tmp) => encodeBatchesToFile(pieces, tmp, options.windowOf, options.rowGroupRows))
+  if (rows.length > piecesOf) {
+    const pieces = piecePlans(schema, rows, piecesOf)
+    return writeFileAtomicBy(path, (tmp) => encodeBatchesToFile(pieces, tmp, windowOf, rowGroupRows))
+  }
+  const plan = streamPlan(schema, Array.isArray(rows) ? (rows as readonly RowOf<S>[]) : rows.slice())
+  if (plan.byteLength <= workerAbove) return writeFileAtomic(path, writeArrowStream(wholeStream(plan)))
+  // The caller's garbage goes before the worker's copy of the stream (twice its size) lands on top of it.
+  collectGarbage()
+  await writeFileAtomicBy(path, (tmp) => encodeToFile(plan, tmp, windowOf))
 }
 
 /** Writes on the shared instance, with the writer properties parquet-worker.ts also uses. */

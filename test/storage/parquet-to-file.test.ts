@@ -50,6 +50,15 @@ describe('writeParquetReleasing', () => {
     expect(await readdir(join(path, '..'))).toEqual(['text_units.parquet'])
   })
 
+  it('writes a table of one piece on the worker straight from its WebAssembly memory: the bytes of the shared instance', async () => {
+    const path = join(await testdir(), 'text_units.parquet')
+    await writeParquetReleasing(TEXT_UNITS, source(3000), path, { workerAbove: 0, windowOf: 4093 })
+    const shared = await encodeParquetReleasing(TEXT_UNITS, source(3000))
+    const written = await readFile(path)
+    expect(written.byteLength).toBe(shared.byteLength)
+    expect(written.equals(Buffer.from(shared))).toBe(true)
+  })
+
   it('writes a table of one piece whole, as before', async () => {
     const path = join(await testdir(), 'text_units.parquet')
     await writeParquetReleasing(TEXT_UNITS, source(800), path, { piecesOf: 1200 })
