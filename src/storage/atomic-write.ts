@@ -4,10 +4,19 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  await writeFileAtomicBy(path, (tmp) => writeTemporary(tmp, data))
+}
+
+/**
+ * writeFileAtomic for a writer that makes the file itself (a Parquet worker writing its parts as they
+ * come): `write` fills the temporary sibling it is given, which is then renamed over `path`, or removed
+ * when `write` fails. The folder is made first when missing.
+ */
+export async function writeFileAtomicBy(path: string, write: (tmp: string) => Promise<unknown>): Promise<void> {
   // The temporary name is unique per write so concurrent writers never share a file.
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   try {
-    await writeTemporary(tmp, data)
+    await write(tmp)
     await rename(tmp, path)
   } catch (error) {
     await rm(tmp, { force: true })

@@ -3,6 +3,8 @@
  * one Arrow type per declared column, tolerant reading by column name.
  */
 import { openAsBlob } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { Table, tableFromIPC, tableToIPC } from './arrow.js'
 import * as parquet from 'parquet-wasm/node'
 import { StorageError } from '../errors.js'
@@ -10,7 +12,14 @@ import type { RowOf, TableSchema } from '../model/schema.js'
 import { buildVector, readColumn, type StringInterner } from './arrow-columns.js'
 import { type ArrowStreamPlan, arrowStreamPlan, wholeStream } from './arrow-stream.js'
 import { collectGarbage } from './collect-garbage.js'
-import { decodeOnWorker, encodeBatchesOnWorker, encodeOnWorker } from './parquet-worker.js'
+import {
+  decodeOnWorker,
+  encodeBatchesOnWorker,
+  encodeBatchesToFile,
+  encodeOnWorker,
+  encodeToFile,
+} from './parquet-worker.js'
+import { writeFileAtomic, writeFileAtomicBy } from './atomic-write.js'
 import { columnBuffers, releaseNow } from './release-buffers.js'
 import { missingColumn, normalise, unreadable } from './table-rows.js'
 import type { ColumnSink } from './table-columns.js'
@@ -33,6 +42,8 @@ export interface ParquetOptions {
   piecesOf?: number
   /** Writing on a worker: the bytes of a piece's Arrow IPC stream handed over at a time (8 MB), but for tests. */
   windowOf?: number
+  /** Writing several pieces: the writer's rows per row group (arrow-rs's default, ROW_GROUP_ROWS), but for tests. */
+  rowGroupRows?: number
   /** Reading: only the rows whose index in the file passes (TableStore's ReadOptions.rows). */
   rows?: (index: number) => boolean
   /** Reading: the decoded batches go here instead of becoming rows (TableStore's ReadOptions.columns). */
@@ -62,14 +73,38 @@ export const ROW_GROUP_ROWS = 1024 * 1024
 export async function encodeParquetReleasing<S extends TableSchema>(
   schema: S,
   rows: RowSource<RowOf<S>>,
-  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS, windowOf }: ParquetOptions = {},
+  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS, windowOf, rowGroupRows }: ParquetOptions = {},
 ): Promise<Uint8Array> {
-  if (rows.length > piecesOf) return encodeBatchesOnWorker(piecePlans(schema, rows, piecesOf), windowOf)
+  if (rows.length > piecesOf) return encodeBatchesOnWorker(piecePlans(schema, rows, piecesOf), windowOf, rowGroupRows)
   const plan = streamPlan(schema, Array.isArray(rows) ? (rows as readonly RowOf<S>[]) : rows.slice())
   if (plan.byteLength <= workerAbove) return writeArrowStream(wholeStream(plan))
   // The caller's garbage goes before the worker's copy of the stream (twice its size) lands on top of it.
   collectGarbage()
   return encodeOnWorker(plan, windowOf)
+}
+
+/**
+ * encodeParquetReleasing into the file at `path`, atomically (atomic-write.ts). What goes through a worker
+ * is written by the worker straight into the file: a table of several row groups as parquet-wasm hands
+ * each over, a big table of one piece straight from the writer's WebAssembly memory, so the file is
+ * never whole in JavaScript memory beside the writer's own.
+ */
+export async function writeParquetReleasing<S extends TableSchema>(
+  schema: S,
+  rows: RowSource<RowOf<S>>,
+  path: string,
+  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS, windowOf, rowGroupRows }: ParquetOptions = {},
+): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  if (rows.length > piecesOf) {
+    const pieces = piecePlans(schema, rows, piecesOf)
+    return writeFileAtomicBy(path, (tmp) => encodeBatchesToFile(pieces, tmp, windowOf, rowGroupRows))
+  }
+  const plan = streamPlan(schema, Array.isArray(rows) ? (rows as readonly RowOf<S>[]) : rows.slice())
+  if (plan.byteLength <= workerAbove) return writeFileAtomic(path, writeArrowStream(wholeStream(plan)))
+  // The caller's garbage goes before the worker's copy of the stream (twice its size) lands on top of it.
+  collectGarbage()
+  await writeFileAtomicBy(path, (tmp) => encodeToFile(plan, tmp, windowOf))
 }
 
 /** Writes on the shared instance, with the writer properties parquet-worker.ts also uses. */

@@ -7,7 +7,6 @@ import { open, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { StorageError } from '../errors.js'
 import type { RowOf, TableSchema } from '../model/schema.js'
-import { writeFileAtomic } from './atomic-write.js'
 import type { DecodedTableCache } from './decoded-tables.js'
 import { ColumnCollector, type ColumnSink, type TableColumns } from './table-columns.js'
 import { fileIdentity } from './file-identity.js'
@@ -129,8 +128,7 @@ export class ParquetTableStore implements TableStore {
   }
 
   async write<S extends TableSchema>(schema: S, rows: RowSource<RowOf<S>>): Promise<void> {
-    const { encodeParquetReleasing } = await import('./parquet.js')
-    await writeFileAtomic(this.path(schema.name), await encodeParquetReleasing(schema, rows))
+    await (await import('./parquet.js')).writeParquetReleasing(schema, rows, this.path(schema.name))
     // A row source made a piece at a time (the fast method's noun graph) is not kept: it has no rows to copy.
     if (this.decoded !== undefined && Array.isArray(rows)) await this.keepWritten(schema, rows, this.decoded)
   }

@@ -54,6 +54,7 @@ import { clearStaging } from './staged-table-store.js'
 import { rejectPlaceholderKeys } from './placeholder-keys.js'
 import { runWorkflow } from './run-workflow.js'
 import { InOrderRecorder, inSequence, runGraph, tablesInListOrder, workflowGraph } from './schedule.js'
+import { OneAtATime, readsLargeTable } from './large-reads.js'
 import { usageByModel, usageByWorkflow } from './usage-by-model.js'
 import type { DocumentChanges } from '../operations/document-changes.js'
 import { type Clock, artifactClock } from '../workflow.js'
@@ -95,6 +96,8 @@ export interface RunIndexOptions {
    * must resume (`graphrag refresh-relations`: create_chunk_graph alone; plan/forced-rerun.ts).
    */
   rerunFrom?: WorkflowName
+  /** Table files above this many bytes are large: their readers run one at a time (large-reads.ts; LARGE_TABLE_BYTES but for tests). */
+  largeTableBytes?: number
   /** Set by `graphrag update` (update.ts): called holding the lock before the first workflow. */
   update?: {
     /** The configuration the update planned with: loaded once for the plan and the run. */
@@ -366,10 +369,18 @@ async function runScheduled(
     await writeResumeState(outputDir, state)
     generation.checkpoint()
   })
+  // Workflows reading a large table run one at a time (large-reads.ts): their reads side by side outgrow memory.
+  const largeReads = new OneAtATime()
   const runOne = async (i: number): Promise<{ stop: boolean }> => {
-    options.interrupt?.throwIfRequested()
     const planned = toRun[i]!
-    const runIt = () => runWorkflow(planned, { ...deps, recordCompletion: (r) => recorder.record(i, r) })
+    const runOwn = () => {
+      // Checked when it starts, after any wait for a large read.
+      options.interrupt?.throwIfRequested()
+      return runWorkflow(planned, { ...deps, recordCompletion: (r) => recorder.record(i, r) })
+    }
+    const runIt = readsLargeTable(outputDir, workflows[i]!.reads, options.largeTableBytes)
+      ? () => largeReads.run(runOwn)
+      : runOwn
     const outcome = reuse === undefined ? await runIt() : await reuse.within(planned.name, runIt)
     await reuse?.finishWorkflow(new ParquetTableStore(outputDir), planned.name)
     // Also after model_replies has the workflow's rows (the record above may come first).

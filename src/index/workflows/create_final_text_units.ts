@@ -10,6 +10,10 @@ import { defineWorkflow } from '../workflow.js'
 
 const CITING = ['id', 'text_unit_ids'] as const
 
+/** Only the columns the citations need, as codes: a dense corpus's relationships are millions of rows. */
+const CITING_ENTITIES = pickColumns(ENTITIES, CITING)
+const CITING_RELATIONSHIPS = pickColumns(RELATIONSHIPS, CITING)
+
 export const createFinalTextUnits = defineWorkflow({
   name: 'create_final_text_units',
   reads: [BASE_TEXT_UNITS.name, ENTITIES.name, RELATIONSHIPS.name, COVARIATES.name],
@@ -22,13 +26,17 @@ export const createFinalTextUnits = defineWorkflow({
     // workflows list without it) the units cite no entity or relationship.
     const optional = !ctx.settings.extract_graph.enabled || ctx.settings.workflows !== null
     const graphless = optional && !(await ctx.tables.has(ENTITIES.name))
-    // Only the columns the citations need, as codes: a dense corpus's relationships are millions of rows.
-    const entities = graphless ? [] : await readColumns(ctx.tables, pickColumns(ENTITIES, CITING))
-    const relationships = graphless ? [] : await readColumns(ctx.tables, pickColumns(RELATIONSHIPS, CITING))
     // As the reference: covariates only count when claims are enabled and the table exists.
     const withClaims = ctx.settings.extract_claims.enabled && (await ctx.tables.has(COVARIATES.name))
     const covariates = withClaims ? await ctx.tables.read(COVARIATES) : undefined
-    const rows = computeTextUnits(textUnits, entities, relationships, covariates)
+    // The citing columns are read in the call, so no variable keeps them through the write (at 30 MB the
+    // relationships' codes are ~160 MB; the rows keep only the id strings).
+    const rows = computeTextUnits(
+      textUnits,
+      graphless ? [] : await readColumns(ctx.tables, CITING_ENTITIES),
+      graphless ? [] : await readColumns(ctx.tables, CITING_RELATIONSHIPS),
+      covariates,
+    )
     await ctx.tables.write(TEXT_UNITS, rows)
     return { rows: { [TEXT_UNITS.name]: rows.length } }
   },
