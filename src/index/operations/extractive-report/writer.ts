@@ -109,17 +109,21 @@ function rankSentences(
       if (!seen.has(s.text)) seen.add(s.text), all.push(s)
     }
   }
-  const score = (s: Sentence): number => s.mentions.reduce((sum, t) => sum + (weight.get(t) ?? 0), 0)
-  let pool = all.filter((s) => s.complete && score(s) > 0)
-  if (pool.length === 0) pool = all.filter((s) => s.complete)
-  if (pool.length === 0) pool = all
-  const candidates = [...pool]
-    .sort((a, b) => score(b) - score(a) || a.index - b.index)
+  // Each score once, in an array the sorts index: a dense corpus's top communities hold tens of
+  // thousands of sentences, each compared many times.
+  const scores = Float64Array.from(all, (s) => s.mentions.reduce((sum, t) => sum + (weight.get(t) ?? 0), 0))
+  const positions = all.map((_, i) => i)
+  let pool = positions.filter((i) => all[i].complete && scores[i] > 0)
+  if (pool.length === 0) pool = positions.filter((i) => all[i].complete)
+  if (pool.length === 0) pool = positions
+  const chosen = pool
+    .sort((a, b) => scores[b] - scores[a] || all[a].index - all[b].index)
     .slice(0, opts.maxCandidates)
-    .sort((a, b) => a.index - b.index)
+    .sort((a, b) => all[a].index - all[b].index)
+  const candidates = chosen.map((i) => all[i])
   const ranks = textRank(
     candidates.map((s) => s.wordIds),
-    candidates.map(score),
+    chosen.map((i) => scores[i]),
   )
   const order = candidates
     .map((_, i) => i)
