@@ -11,6 +11,7 @@ import type { CommunityReportDraft, ReportFinding } from '../community-reports/r
 import { buildSentenceCorpus, type Sentence, type SentenceCorpus } from './corpus.js'
 import { entityFinding, relationshipFinding, type FindingContext } from './findings.js'
 import { displayName, listPhrase, plural, round1 } from './text.js'
+import { bestOf } from './best-of.js'
 import { textRank } from './textrank.js'
 
 export interface ExtractiveReportOptions {
@@ -55,13 +56,14 @@ export function writeExtractiveReports(
   const entityById = new Map(input.entities.map((e) => [e.id, e]))
   const relationshipById = new Map(input.relationships.map((r) => [r.id, r]))
   const corpus = buildSentenceCorpus(input.textUnits, new Set(input.entities.map((e) => e.title)), opts.wordDelimiter)
+  const stamps = new TextStamps(corpus.distinctTexts)
   const unitNumber = new Map(input.textUnits.map((u) => [u.id, u.human_readable_id]))
   const membersOf = (c: CommunityRow): Member[] => c.entity_ids.flatMap((id) => entityById.get(id) ?? [])
   const scale = ratingScale(input.communities.map(membersOf))
   return input.communities.map((community) => {
     const members = membersOf(community)
     const relationships = community.relationship_ids.flatMap((id) => relationshipById.get(id) ?? [])
-    const ranked = rankSentences(community, members, corpus, opts)
+    const ranked = rankSentences(community, members, corpus, stamps, opts)
     const context: FindingContext = { ranked, used: new Set(), unitNumber, delimiter: opts.wordDelimiter }
     const summarySentences = pickSummary(ranked, opts)
     for (const s of summarySentences) context.used.add(s.text)
@@ -98,17 +100,11 @@ function rankSentences(
   community: CommunityRow,
   members: readonly Member[],
   corpus: SentenceCorpus,
+  stamps: TextStamps,
   opts: ExtractiveReportOptions,
 ): Sentence[] {
   const weight = new Map(members.map((m) => [m.title, 1 + Math.log1p(Math.max(0, m.degree))]))
-  const seen = new Set<string>()
-  const all: Sentence[] = []
-  for (const unit of new Set(community.text_unit_ids)) {
-    for (const i of corpus.byUnit.get(unit) ?? []) {
-      const s = corpus.sentences[i]
-      if (!seen.has(s.text)) seen.add(s.text), all.push(s)
-    }
-  }
+  const all = communitySentences(community, corpus, stamps)
   // Each score once, in an array the sorts index: a dense corpus's top communities hold tens of
   // thousands of sentences, each compared many times.
   const scores = Float64Array.from(all, (s) => s.mentions.reduce((sum, t) => sum + (weight.get(t) ?? 0), 0))
@@ -116,10 +112,9 @@ function rankSentences(
   let pool = positions.filter((i) => all[i].complete && scores[i] > 0)
   if (pool.length === 0) pool = positions.filter((i) => all[i].complete)
   if (pool.length === 0) pool = positions
-  const chosen = pool
-    .sort((a, b) => scores[b] - scores[a] || all[a].index - all[b].index)
-    .slice(0, opts.maxCandidates)
-    .sort((a, b) => all[a].index - all[b].index)
+  const chosen = bestOf(pool, opts.maxCandidates, (a, b) => scores[b] - scores[a] || all[a].index - all[b].index).sort(
+    (a, b) => all[a].index - all[b].index,
+  )
   const candidates = chosen.map((i) => all[i])
   const ranks = textRank(
     candidates.map((s) => s.wordIds),
@@ -129,6 +124,43 @@ function rankSentences(
     .map((_, i) => i)
     .sort((a, b) => ranks[b] - ranks[a] || candidates[a].index - candidates[b].index)
   return order.map((i) => candidates[i])
+}
+
+/**
+ * Marks the texts one community has gathered, without a set of strings per community (the top ones
+ * gather most of a dense corpus's sentences): a text is new while its stamp is not the current turn.
+ */
+class TextStamps {
+  private readonly stamp: Int32Array
+  private turn = 0
+
+  constructor(distinctTexts: number) {
+    this.stamp = new Int32Array(distinctTexts)
+  }
+
+  nextCommunity(): void {
+    this.turn++
+  }
+
+  /** True the first time this community meets the text. */
+  first(textId: number): boolean {
+    if (this.stamp[textId] === this.turn) return false
+    this.stamp[textId] = this.turn
+    return true
+  }
+}
+
+/** The sentences of the community's text units, in unit order, each text once (the first unit's). */
+function communitySentences(community: CommunityRow, corpus: SentenceCorpus, stamps: TextStamps): Sentence[] {
+  stamps.nextCommunity()
+  const all: Sentence[] = []
+  for (const unit of new Set(community.text_unit_ids)) {
+    for (const i of corpus.byUnit.get(unit) ?? []) {
+      const s = corpus.sentences[i]
+      if (stamps.first(s.textId)) all.push(s)
+    }
+  }
+  return all
 }
 
 function pickSummary(ranked: readonly Sentence[], opts: ExtractiveReportOptions): Sentence[] {
