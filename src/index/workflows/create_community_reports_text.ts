@@ -9,13 +9,16 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { pickColumns } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
-import { rowsOfColumns } from '../../storage/table-columns.js'
-import { readColumns } from '../../storage/table-store.js'
-import { finalizeReports } from '../operations/community-reports/render.js'
+import { type CommunityReportDraft, finalizeReports } from '../operations/community-reports/render.js'
 import { textUnitIdentityMaps } from '../operations/community-reports/stable-reuse.js'
 import { unitsGone } from '../operations/community-reports/stale-reuse.js'
 import { textReportsUsage, ZERO } from '../operations/estimate-usage.js'
-import { type ExtractiveReportInput, writeExtractiveReports } from '../operations/extractive-report/index.js'
+import {
+  type ExtractiveReportInput,
+  MAX_FINDINGS,
+  strongestRelationships,
+  writeExtractiveReportsOf,
+} from '../operations/extractive-report/index.js'
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
 import { generateTextReports } from '../operations/text-unit-reports.js'
 import { reportedCommunities } from '../operations/text-report-selection.js'
@@ -111,23 +114,15 @@ type ReportSettings = Settings['community_reports']
  */
 const REPORTED_TEXT_UNITS = pickColumns(TEXT_UNITS, ['id', 'human_readable_id', 'text'])
 
-const REPORTED_RELATIONSHIPS = pickColumns(RELATIONSHIPS, [
-  'id',
-  'source',
-  'target',
-  'weight',
-  'combined_degree',
-  'text_unit_ids',
-])
-
 /** The offline writer's reports of every community (its ratings are scaled over all of them). */
-async function extractiveDrafts(ctx: WorkflowContext, input: Omit<ExtractiveReportInput, 'relationships'>) {
-  // The columns the writer reads (no descriptions): a dense corpus's relationships are millions of rows.
-  // Read as codes, then made rows whose names and text-unit ids are the read's one string each, not a
-  // string per row and list item as the row reader decodes them.
-  const relationships = rowsOfColumns(REPORTED_RELATIONSHIPS, await readColumns(ctx.tables, REPORTED_RELATIONSHIPS))
+async function extractiveDrafts(
+  ctx: WorkflowContext,
+  input: Omit<ExtractiveReportInput, 'relationships'>,
+): Promise<CommunityReportDraft[]> {
+  // Picked on columns: only each community's strongest relationships are made rows.
+  const relationships = await strongestRelationships(ctx.tables, input.communities, MAX_FINDINGS)
   const wordDelimiter = ctx.settings.extract_graph_nlp.text_analyzer.word_delimiter
-  return writeExtractiveReports({ ...input, relationships }, { wordDelimiter })
+  return writeExtractiveReportsOf(input, relationships, { wordDelimiter })
 }
 type ContextInput = Parameters<typeof buildTextUnitContexts>[0]
 
