@@ -238,7 +238,7 @@ function findingsOf(
 }
 
 /** Heaviest first, then the higher combined degree, then by source and target. */
-export function stronger(a: ReportedRelationship, b: ReportedRelationship): number {
+function stronger(a: ReportedRelationship, b: ReportedRelationship): number {
   return (
     b.weight - a.weight ||
     b.combined_degree - a.combined_degree ||
