@@ -31,10 +31,7 @@ export async function strongestRelationships(
       order,
     ),
   )
-  const wanted = new Set(picked.flat())
-  const unitIds = await store.read(UNIT_IDS, { rows: (i) => wanted.has(i) })
-  // The read keeps table order: the k-th wanted row (ascending) is unitIds[k].
-  const unitsOf = new Map([...wanted].sort((a, b) => a - b).map((row, k) => [row, unitIds[k]!.text_unit_ids]))
+  const unitsOf = await unitIdsOf(store, new Set(picked.flat()))
   const [source, target] = [columnOf(table, 'source', 'string').codes, columnOf(table, 'target', 'string').codes]
   const [weight, degree] = [numbers(table, 'weight'), numbers(table, 'combined_degree')]
   const rowAt = (i: number): ReportedRelationship => ({
@@ -52,6 +49,24 @@ export async function strongestRelationships(
       return rows[position]!.slice(0, wantedCount)
     },
   }
+}
+
+/**
+ * The text-unit ids of the rows `wanted`, by row: a column read that codes only the rows it keeps (a
+ * row read would decode every row's list before dropping it).
+ */
+async function unitIdsOf(store: TableStore, wanted: ReadonlySet<number>): Promise<Map<number, string[]>> {
+  const read = await readColumns(store, UNIT_IDS, { rows: (i) => wanted.has(i), count: wanted.size })
+  const { offsets, codes } = columnOf(read, 'text_unit_ids', 'list<string>')
+  const lists = rowsOfLists(read.values, offsets, codes)
+  // The read keeps table order: the k-th wanted row (ascending) is its k-th row.
+  return new Map([...wanted].sort((a, b) => a - b).map((row, k) => [row, lists[k]!]))
+}
+
+function rowsOfLists(values: TableColumns['values'], offsets: Int32Array, codes: Int32Array): string[][] {
+  return Array.from({ length: offsets.length - 1 }, (_, k) =>
+    Array.from(codes.subarray(offsets[k], offsets[k + 1]), (code) => values[code]!),
+  )
 }
 
 /** Row index by relationship id (the last row of a repeated id, as the writer's lookup by id keeps). */
