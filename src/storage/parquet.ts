@@ -187,6 +187,21 @@ export function decodeParquet<S extends TableSchema>(schema: S, bytes: Uint8Arra
 /** Uncompressed bytes per record batch when reading in batches. */
 const BATCH_BYTES = 4 * 2 ** 20
 
+/** Reads of one row group at most (each batch is read by itself, at its offset): see readBatchRows. */
+const MAX_READS_PER_GROUP = 16
+
+/**
+ * Rows per batch: about BATCH_BYTES of them, but at least a MAX_READS_PER_GROUP-th of the largest row
+ * group. parquet-wasm reaches a batch's offset by going through the group's rows before it, so a read
+ * of k batches per group goes through the group ~k/2 times: the communities of the 30 MB dense corpus
+ * (14,610 rows of up to 4 MB of relationship ids, one group) came to one row a batch and never finished.
+ */
+export function readBatchRows(rowCount: number, largestGroupRows: number, rowBytes: number): number {
+  const bySize = Math.floor(BATCH_BYTES / Math.max(1, rowBytes))
+  const byGroup = Math.ceil(largestGroupRows / MAX_READS_PER_GROUP)
+  return Math.max(1, Math.min(rowCount, Math.max(bySize, byGroup)))
+}
+
 /**
  * decodeParquet, reading a few megabytes of rows at a time. parquet-wasm's memory grows to its
  * largest use and never shrinks: decoding a whole table at once (file, columns and their IPC copy)
@@ -216,7 +231,10 @@ export async function decodeParquetInBatches<S extends TableSchema>(
     readerOpen = false
   }
   try {
-    const { rowCount, byteSize, present } = sizeOf(reader, new Set(schema.columns.map((col) => col.name)))
+    const { rowCount, byteSize, present, largestGroupRows } = sizeOf(
+      reader,
+      new Set(schema.columns.map((col) => col.name)),
+    )
     // Only the declared columns are read (a workflow may declare fewer than the file has); one it
     // lacks reads as null or is reported by rowsOf. With none to read, the whole-table path does both.
     const columns = schema.columns.map((col) => col.name).filter((name) => present.has(name))
@@ -234,7 +252,7 @@ export async function decodeParquetInBatches<S extends TableSchema>(
     const encodedRowBytes = byteSize / rowCount
     const probeRows = Math.min(PROBE_ROWS, rowCount, Math.floor(PROBE_BYTES / Math.max(1, encodedRowBytes)))
     const rowBytes = Math.max(encodedRowBytes, probeRows === 0 ? 0 : await decodedRowBytes(reader, columns, probeRows))
-    const batchSize = Math.max(1, Math.min(rowCount, Math.floor(BATCH_BYTES / Math.max(1, rowBytes))))
+    const batchSize = readBatchRows(rowCount, largestGroupRows, rowBytes)
     const options = { batchSize, columns, rowCount }
     if (rowBytes * rowCount > workerAbove) {
       close()
@@ -308,13 +326,15 @@ async function* readBatches(
 function sizeOf(
   reader: parquet.ParquetFile,
   wanted: ReadonlySet<string>,
-): { rowCount: number; byteSize: number; present: Set<string> } {
+): { rowCount: number; byteSize: number; present: Set<string>; largestGroupRows: number } {
   const metadata = reader.metadata()
   let rowCount = 0
+  let largestGroupRows = 0
   let byteSize = 0
   const present = new Set<string>()
   for (const group of metadata.rowGroups()) {
     rowCount += group.numRows()
+    largestGroupRows = Math.max(largestGroupRows, group.numRows())
     for (const chunk of group.columns()) {
       const name = chunk.columnPath()[0] ?? ''
       present.add(name)
@@ -324,7 +344,7 @@ function sizeOf(
     group.free()
   }
   metadata.free()
-  return { rowCount, byteSize, present }
+  return { rowCount, byteSize, present, largestGroupRows }
 }
 
 function rowsOf<S extends TableSchema>(schema: S, table: Table, file: string, interner?: StringInterner): RowOf<S>[] {

@@ -9,13 +9,16 @@ import { ENTITIES } from '../../model/entities.js'
 import { RELATIONSHIPS } from '../../model/relationships.js'
 import { pickColumns } from '../../model/schema.js'
 import { TEXT_UNITS } from '../../model/text-units.js'
-import { rowsOfColumns } from '../../storage/table-columns.js'
-import { readColumns } from '../../storage/table-store.js'
-import { finalizeReports } from '../operations/community-reports/render.js'
+import { type CommunityReportDraft, finalizeReports } from '../operations/community-reports/render.js'
 import { textUnitIdentityMaps } from '../operations/community-reports/stable-reuse.js'
 import { unitsGone } from '../operations/community-reports/stale-reuse.js'
 import { textReportsUsage, ZERO } from '../operations/estimate-usage.js'
-import { type ExtractiveReportInput, writeExtractiveReports } from '../operations/extractive-report/index.js'
+import {
+  type ExtractiveReportInput,
+  MAX_FINDINGS,
+  strongestRelationships,
+  writeExtractiveReportsOf,
+} from '../operations/extractive-report/index.js'
 import { buildTextUnitContexts } from '../operations/text-unit-report-context.js'
 import { generateTextReports } from '../operations/text-unit-reports.js'
 import { reportedCommunities } from '../operations/text-report-selection.js'
@@ -57,7 +60,7 @@ export const createCommunityReportsText = defineWorkflow({
     const settings = ctx.settings.community_reports
     const entities = await ctx.tables.read(ENTITIES)
     const communities = await ctx.tables.read(COMMUNITIES)
-    const textUnits = await ctx.tables.read(TEXT_UNITS)
+    const textUnits = await ctx.tables.read(REPORTED_TEXT_UNITS)
     if (!ctx.models.hasChat(settings.completion_model_id)) {
       const drafts = await extractiveDrafts(ctx, { communities, entities, textUnits })
       const rows = finalizeReports(drafts, communities)
@@ -75,7 +78,7 @@ export const createCommunityReportsText = defineWorkflow({
     const progress = ctx.progress('community reports', contexts.filter((c) => c.text !== '').length)
     const prompt = readPrompt(promptFile(ctx.settings))
     const stable = await stableReports(ctx, textUnitIdentityMaps(textUnits), { communities, entities }, async () => {
-      const before = await previousRows(ctx, TEXT_UNITS)
+      const before = await previousRows(ctx, REPORTED_TEXT_UNITS)
       return { maps: textUnitIdentityMaps(before), losing: unitsGone(before, textUnits) }
     })
     const result = await generateTextReports(
@@ -105,23 +108,21 @@ export const createCommunityReportsText = defineWorkflow({
 
 type ReportSettings = Settings['community_reports']
 
-const REPORTED_RELATIONSHIPS = pickColumns(RELATIONSHIPS, [
-  'id',
-  'source',
-  'target',
-  'weight',
-  'combined_degree',
-  'text_unit_ids',
-])
+/**
+ * The text-unit columns either writer reads: the table's entity and relationship id lists are most of
+ * it on a dense corpus (642 MB of the 30 MB corpus's file), and decoding them took minutes for nothing.
+ */
+const REPORTED_TEXT_UNITS = pickColumns(TEXT_UNITS, ['id', 'human_readable_id', 'text'])
 
 /** The offline writer's reports of every community (its ratings are scaled over all of them). */
-async function extractiveDrafts(ctx: WorkflowContext, input: Omit<ExtractiveReportInput, 'relationships'>) {
-  // The columns the writer reads (no descriptions): a dense corpus's relationships are millions of rows.
-  // Read as codes, then made rows whose names and text-unit ids are the read's one string each, not a
-  // string per row and list item as the row reader decodes them.
-  const relationships = rowsOfColumns(REPORTED_RELATIONSHIPS, await readColumns(ctx.tables, REPORTED_RELATIONSHIPS))
+async function extractiveDrafts(
+  ctx: WorkflowContext,
+  input: Omit<ExtractiveReportInput, 'relationships'>,
+): Promise<CommunityReportDraft[]> {
+  // Picked on columns: only each community's strongest relationships are made rows.
+  const relationships = await strongestRelationships(ctx.tables, input.communities, MAX_FINDINGS)
   const wordDelimiter = ctx.settings.extract_graph_nlp.text_analyzer.word_delimiter
-  return writeExtractiveReports({ ...input, relationships }, { wordDelimiter })
+  return writeExtractiveReportsOf(input, relationships, { wordDelimiter })
 }
 type ContextInput = Parameters<typeof buildTextUnitContexts>[0]
 

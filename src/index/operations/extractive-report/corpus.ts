@@ -14,12 +14,16 @@ export interface Sentence {
   readonly wordCount: number
   /** Entity titles mentioned, each once. */
   readonly mentions: readonly string[]
+  /** Numbers the distinct texts of the corpus: sentences with the same text (in different units) share it. */
+  readonly textId: number
 }
 
 export interface SentenceCorpus {
   readonly sentences: readonly Sentence[]
   /** Sentence indexes per text unit id. */
   readonly byUnit: ReadonlyMap<string, readonly number[]>
+  /** How many distinct texts there are (textId is below it). */
+  readonly distinctTexts: number
 }
 
 export function buildSentenceCorpus(
@@ -33,6 +37,7 @@ export function buildSentenceCorpus(
   const sentences: Sentence[] = []
   const byUnit = new Map<string, number[]>()
   const seenText = new Set<string>()
+  const textIds = new Map<string, number>()
   for (const unit of textUnits) {
     const indexes: number[] = []
     byUnit.set(unit.id, indexes)
@@ -49,6 +54,8 @@ export function buildSentenceCorpus(
         return id
       })
       const index = sentences.length
+      let textId = textIds.get(text)
+      if (textId === undefined) textIds.set(text, (textId = textIds.size))
       sentences.push({
         index,
         unitId: unit.id,
@@ -57,11 +64,12 @@ export function buildSentenceCorpus(
         wordIds,
         wordCount: words.length,
         mentions: mentionsOf(words, titles, maxWords, wordDelimiter),
+        textId,
       })
       indexes.push(index)
     }
   }
-  return { sentences, byUnit }
+  return { sentences, byUnit, distinctTexts: textIds.size }
 }
 
 function delimiterCount(title: string, delimiter: string): number {

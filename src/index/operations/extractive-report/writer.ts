@@ -11,6 +11,7 @@ import type { CommunityReportDraft, ReportFinding } from '../community-reports/r
 import { buildSentenceCorpus, type Sentence, type SentenceCorpus } from './corpus.js'
 import { entityFinding, relationshipFinding, type FindingContext } from './findings.js'
 import { displayName, listPhrase, plural, round1 } from './text.js'
+import { bestOf } from './best-of.js'
 import { textRank } from './textrank.js'
 
 export interface ExtractiveReportOptions {
@@ -25,12 +26,15 @@ export interface ExtractiveReportOptions {
   readonly maxCandidates: number
 }
 
+/** Findings of a report at most (by default). */
+export const MAX_FINDINGS = 8
+
 const EXTRACTIVE_REPORT_DEFAULTS: ExtractiveReportOptions = Object.freeze({
   wordDelimiter: ' ',
   maxSummarySentences: 3,
   maxSummaryWords: 120,
   minFindings: 3,
-  maxFindings: 8,
+  maxFindings: MAX_FINDINGS,
   maxCandidates: 250,
 })
 
@@ -44,34 +48,66 @@ export interface ExtractiveReportInput {
   readonly textUnits: readonly Pick<TextUnitRow, 'id' | 'human_readable_id' | 'text'>[]
 }
 
+/** A community as the writer reads it: its relationships come from a CommunityRelationships. */
+export type WrittenCommunity = Pick<CommunityRow, 'community' | 'level' | 'entity_ids' | 'text_unit_ids'>
+
+/** What a finding reads of a relationship. */
+export type ReportedRelationship = Pick<
+  RelationshipRow,
+  'source' | 'target' | 'weight' | 'combined_degree' | 'text_unit_ids'
+>
+
+/** The relationships of each community, by its position in the communities given to the writer. */
+export interface CommunityRelationships {
+  count(position: number): number
+  /** Its `count` strongest, strongest first (`stronger`'s order). */
+  strongest(position: number, count: number): ReportedRelationship[]
+}
+
 type Member = ExtractiveReportInput['entities'][number]
 
-/** One draft per community, in the communities' order. */
+/** One draft per community, in the communities' order (each community's relationships by its relationship_ids). */
 export function writeExtractiveReports(
   input: ExtractiveReportInput,
   options: Partial<ExtractiveReportOptions> = {},
 ): CommunityReportDraft[] {
+  const relationshipById = new Map(input.relationships.map((r) => [r.id, r]))
+  const ofCommunity = (position: number) =>
+    input.communities[position]!.relationship_ids.flatMap((id) => relationshipById.get(id) ?? [])
+  const relationships: CommunityRelationships = {
+    count: (position) => input.communities[position]!.relationship_ids.length,
+    strongest: (position, count) => strongestFirst(ofCommunity(position), count, stronger),
+  }
+  return writeExtractiveReportsOf(input, relationships, options)
+}
+
+/** One draft per community, in the communities' order, their relationships from `relationships`. */
+export function writeExtractiveReportsOf(
+  input: Omit<ExtractiveReportInput, 'communities' | 'relationships'> & { communities: readonly WrittenCommunity[] },
+  relationships: CommunityRelationships,
+  options: Partial<ExtractiveReportOptions> = {},
+): CommunityReportDraft[] {
   const opts = { ...EXTRACTIVE_REPORT_DEFAULTS, ...options }
   const entityById = new Map(input.entities.map((e) => [e.id, e]))
-  const relationshipById = new Map(input.relationships.map((r) => [r.id, r]))
   const corpus = buildSentenceCorpus(input.textUnits, new Set(input.entities.map((e) => e.title)), opts.wordDelimiter)
+  const stamps = new TextStamps(corpus.distinctTexts)
   const unitNumber = new Map(input.textUnits.map((u) => [u.id, u.human_readable_id]))
-  const membersOf = (c: CommunityRow): Member[] => c.entity_ids.flatMap((id) => entityById.get(id) ?? [])
+  const membersOf = (c: WrittenCommunity): Member[] => c.entity_ids.flatMap((id) => entityById.get(id) ?? [])
   const scale = ratingScale(input.communities.map(membersOf))
-  return input.communities.map((community) => {
+  return input.communities.map((community, position) => {
     const members = membersOf(community)
-    const relationships = community.relationship_ids.flatMap((id) => relationshipById.get(id) ?? [])
-    const ranked = rankSentences(community, members, corpus, opts)
+    const ranked = rankSentences(community, members, corpus, stamps, opts)
     const context: FindingContext = { ranked, used: new Set(), unitNumber, delimiter: opts.wordDelimiter }
     const summarySentences = pickSummary(ranked, opts)
     for (const s of summarySentences) context.used.add(s.text)
     const rating = rate(members, scale)
+    const strongest = relationships.strongest(position, opts.maxFindings)
     return {
       community: community.community,
       level: community.level,
       title: titleOf(members, opts.wordDelimiter),
-      summary: summaryOf(summarySentences, members, community, opts.wordDelimiter),
-      findings: findingsOf(members, relationships, context, opts),
+      summary: summaryOf(summarySentences, members, relationships.count(position), opts.wordDelimiter),
+      findings: findingsOf(members, strongest, context, opts),
       rating: rating.value,
       rating_explanation: rating.explanation(members, community),
     }
@@ -95,36 +131,70 @@ function titleOf(members: readonly Member[], delimiter: string): string {
  * member (weighted by 1 + ln(1 + degree)), ranked by TextRank teleporting in proportion to that weight.
  */
 function rankSentences(
-  community: CommunityRow,
+  community: WrittenCommunity,
   members: readonly Member[],
   corpus: SentenceCorpus,
+  stamps: TextStamps,
   opts: ExtractiveReportOptions,
 ): Sentence[] {
   const weight = new Map(members.map((m) => [m.title, 1 + Math.log1p(Math.max(0, m.degree))]))
-  const seen = new Set<string>()
-  const all: Sentence[] = []
-  for (const unit of new Set(community.text_unit_ids)) {
-    for (const i of corpus.byUnit.get(unit) ?? []) {
-      const s = corpus.sentences[i]
-      if (!seen.has(s.text)) seen.add(s.text), all.push(s)
-    }
-  }
-  const score = (s: Sentence): number => s.mentions.reduce((sum, t) => sum + (weight.get(t) ?? 0), 0)
-  let pool = all.filter((s) => s.complete && score(s) > 0)
-  if (pool.length === 0) pool = all.filter((s) => s.complete)
-  if (pool.length === 0) pool = all
-  const candidates = [...pool]
-    .sort((a, b) => score(b) - score(a) || a.index - b.index)
-    .slice(0, opts.maxCandidates)
-    .sort((a, b) => a.index - b.index)
+  const all = communitySentences(community, corpus, stamps)
+  // Each score once, in an array the sorts index: a dense corpus's top communities hold tens of
+  // thousands of sentences, each compared many times.
+  const scores = Float64Array.from(all, (s) => s.mentions.reduce((sum, t) => sum + (weight.get(t) ?? 0), 0))
+  const positions = all.map((_, i) => i)
+  let pool = positions.filter((i) => all[i].complete && scores[i] > 0)
+  if (pool.length === 0) pool = positions.filter((i) => all[i].complete)
+  if (pool.length === 0) pool = positions
+  const chosen = bestOf(pool, opts.maxCandidates, (a, b) => scores[b] - scores[a] || all[a].index - all[b].index).sort(
+    (a, b) => all[a].index - all[b].index,
+  )
+  const candidates = chosen.map((i) => all[i])
   const ranks = textRank(
     candidates.map((s) => s.wordIds),
-    candidates.map(score),
+    chosen.map((i) => scores[i]),
   )
   const order = candidates
     .map((_, i) => i)
     .sort((a, b) => ranks[b] - ranks[a] || candidates[a].index - candidates[b].index)
   return order.map((i) => candidates[i])
+}
+
+/**
+ * Marks the texts one community has gathered, without a set of strings per community (the top ones
+ * gather most of a dense corpus's sentences): a text is new while its stamp is not the current turn.
+ */
+class TextStamps {
+  private readonly stamp: Int32Array
+  private turn = 0
+
+  constructor(distinctTexts: number) {
+    this.stamp = new Int32Array(distinctTexts)
+  }
+
+  nextCommunity(): void {
+    this.turn++
+  }
+
+  /** True the first time this community meets the text. */
+  first(textId: number): boolean {
+    if (this.stamp[textId] === this.turn) return false
+    this.stamp[textId] = this.turn
+    return true
+  }
+}
+
+/** The sentences of the community's text units, in unit order, each text once (the first unit's). */
+function communitySentences(community: WrittenCommunity, corpus: SentenceCorpus, stamps: TextStamps): Sentence[] {
+  stamps.nextCommunity()
+  const all: Sentence[] = []
+  for (const unit of new Set(community.text_unit_ids)) {
+    for (const i of corpus.byUnit.get(unit) ?? []) {
+      const s = corpus.sentences[i]
+      if (stamps.first(s.textId)) all.push(s)
+    }
+  }
+  return all
 }
 
 function pickSummary(ranked: readonly Sentence[], opts: ExtractiveReportOptions): Sentence[] {
@@ -142,7 +212,7 @@ function pickSummary(ranked: readonly Sentence[], opts: ExtractiveReportOptions)
 function summaryOf(
   sentences: readonly Sentence[],
   members: readonly Member[],
-  community: CommunityRow,
+  relationshipCount: number,
   delimiter: string,
 ): string {
   if (sentences.length > 0) return sentences.map((s) => s.text).join(' ')
@@ -150,24 +220,22 @@ function summaryOf(
     .sort(byCentrality)
     .slice(0, 5)
     .map((m) => displayName(m.title, delimiter))
-  return `This community of ${plural(members.length, 'phrase')} (${listPhrase(names)}) has no source text of its own; its ${plural(community.relationship_ids.length, 'relationship')} come from co-occurrence.`
+  return `This community of ${plural(members.length, 'phrase')} (${listPhrase(names)}) has no source text of its own; its ${plural(relationshipCount, 'relationship')} come from co-occurrence.`
 }
 
 function findingsOf(
   members: readonly Member[],
-  relationships: ExtractiveReportInput['relationships'],
+  strongest: readonly ReportedRelationship[],
   context: FindingContext,
   opts: ExtractiveReportOptions,
 ): ReportFinding[] {
-  const findings = strongestFirst(relationships, opts.maxFindings).map((r) => relationshipFinding(r, context))
+  const findings = strongest.map((r) => relationshipFinding(r, context))
   for (const m of [...members].sort(byCentrality)) {
     if (findings.length >= opts.minFindings) break
     findings.push(entityFinding(m, context))
   }
   return findings
 }
-
-type ReportedRelationship = ExtractiveReportInput['relationships'][number]
 
 /** Heaviest first, then the higher combined degree, then by source and target. */
 function stronger(a: ReportedRelationship, b: ReportedRelationship): number {
@@ -179,18 +247,18 @@ function stronger(a: ReportedRelationship, b: ReportedRelationship): number {
 }
 
 /**
- * The first `count` relationships in `stronger` order, by one pass keeping them sorted: a dense
- * corpus's top communities hold millions of relationships, and sorting them all for eight findings
- * at every level took tens of minutes at 30 MB. The (source, target) pairs are unique, so the order is total and
+ * The first `count` items in `order`, by one pass keeping them sorted: a dense corpus's top
+ * communities hold millions of relationships, and sorting them all for eight findings at every level
+ * took tens of minutes at 30 MB. The (source, target) pairs are unique, so the order is total and
  * this equals the sorted list's prefix.
  */
-function strongestFirst(relationships: readonly ReportedRelationship[], count: number): ReportedRelationship[] {
-  const top: ReportedRelationship[] = []
+export function strongestFirst<T>(items: Iterable<T>, count: number, order: (a: T, b: T) => number): T[] {
+  const top: T[] = []
   if (count <= 0) return top
-  for (const r of relationships) {
-    if (top.length === count && stronger(r, top[count - 1]!) >= 0) continue
+  for (const r of items) {
+    if (top.length === count && order(r, top[count - 1]!) >= 0) continue
     let at = Math.min(top.length, count - 1)
-    while (at > 0 && stronger(r, top[at - 1]!) < 0) {
+    while (at > 0 && order(r, top[at - 1]!) < 0) {
       top[at] = top[at - 1]!
       at--
     }
@@ -222,7 +290,7 @@ function rate(members: readonly Member[], scale: RatingScale) {
   const value = round1(1 + 4.5 * sizeScore + 4.5 * Math.min(1, mean / scale.maxMeanDegree))
   return {
     value,
-    explanation: (m: readonly Member[], c: CommunityRow): string =>
+    explanation: (m: readonly Member[], c: WrittenCommunity): string =>
       `Rated ${value.toFixed(1)} of 10 from its size (${plural(m.length, 'entity', 'entities')} in ${plural(new Set(c.text_unit_ids).size, 'text unit')}; the largest community has ${scale.maxSize}) and the centrality of its members (mean degree ${mean.toFixed(1)}; the highest community mean is ${scale.maxMeanDegree.toFixed(1)}).`,
   }
 }
