@@ -41,4 +41,57 @@ describe('model replies kept in the index', () => {
     expect(await inner.child('p').get('k')).toBe('from index')
     expect(reuse.hadReplies).toBe(true)
   })
+
+  it("puts each finished workflow's rows in table order among the others (sorted table or not)", async () => {
+    const row = (workflow: string, partition: string, key: string) => ({ workflow, partition, key, value: key })
+    const inOrder = (rows: ReturnType<typeof row>[]) =>
+      [...rows].sort(
+        (a, b) =>
+          (a.workflow > b.workflow ? 1 : a.workflow < b.workflow ? -1 : 0) ||
+          (a.partition > b.partition ? 1 : a.partition < b.partition ? -1 : 0) ||
+          (a.key > b.key ? 1 : a.key < b.key ? -1 : 0),
+      )
+    const start = [row('b', 'p', 'k1'), row('d', 'p', 'k1'), row('d', 'q', 'k0'), row('f', 'p', 'k9')]
+    for (const table of [start, [...start].reverse()]) {
+      const tables = new MemoryTableStore()
+      await tables.write(MODEL_REPLIES, table)
+      const reuse = await ReplyReuse.open(tables, [])
+      const cache = reuse.wrap(new NullKeyValueStore())
+      // Each workflow records its entries out of order; 'd' replaces its rows, 'a' and 'z' come first and last, 'c' between.
+      const runs: [string, [string, string][]][] = [
+        [
+          'd',
+          [
+            ['q', 'k2'],
+            ['p', 'k5'],
+            ['p', 'k0'],
+          ],
+        ],
+        [
+          'a',
+          [
+            ['z', 'k1'],
+            ['a', 'k1'],
+          ],
+        ],
+        ['z', [['p', 'k1']]],
+        [
+          'c',
+          [
+            ['p', 'k3'],
+            ['o', 'k4'],
+          ],
+        ],
+      ]
+      const expected = [...table]
+      for (const [workflow, entries] of runs) {
+        reuse.startWorkflow(workflow)
+        for (const [partition, key] of entries) await cache.child(partition).set(key, key)
+        await reuse.finishWorkflow(tables)
+        const others = expected.filter((r) => r.workflow !== workflow)
+        expected.splice(0, expected.length, ...others, ...entries.map(([p, k]) => row(workflow, p, k)))
+        expect(await tables.read(MODEL_REPLIES), workflow).toEqual(inOrder(expected))
+      }
+    }
+  })
 })
