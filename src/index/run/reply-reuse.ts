@@ -79,7 +79,9 @@ export class ReplyReuse {
     const kept = this.tableRows.filter((r) => r.workflow !== name)
     // A workflow without model calls (loading, chunking, clustering) leaves the table as it is.
     if (used.size === 0 && kept.length === this.tableRows.length) return
-    const rows = withWorkflowRows(kept, [...used.values()].sort(compareRows))
+    const rows = [...kept, ...used.values()].sort(
+      (a, b) => compare(a.workflow, b.workflow) || compare(a.partition, b.partition) || compare(a.key, b.key),
+    )
     await tables.write(MODEL_REPLIES, rows)
     this.tableRows = rows
     this.used.delete(name)
@@ -148,27 +150,6 @@ class ReusingStore implements KeyValueStore {
 
 function slot(partition: string, key: string): string {
   return `${partition}\u0000${key}`
-}
-
-/** The table's order: workflow, partition, key. */
-function compareRows(a: ModelReplyRow, b: ModelReplyRow): number {
-  return compare(a.workflow, b.workflow) || compare(a.partition, b.partition) || compare(a.key, b.key)
-}
-
-/**
- * `kept` (the other workflows' rows) with one workflow's sorted rows put in their place. The kept rows
- * are in table order whenever this class wrote them (checked in one pass): only the workflow's own rows
- * are sorted then, not the ~120,000 of a 100k-entity index after each workflow with model calls.
- */
-function withWorkflowRows(kept: readonly ModelReplyRow[], own: readonly ModelReplyRow[]): ModelReplyRow[] {
-  for (let i = 1; i < kept.length; i++) {
-    if (compareRows(kept[i - 1]!, kept[i]!) > 0) return [...kept, ...own].sort(compareRows)
-  }
-  if (own.length === 0) return [...kept]
-  const workflow = own[0]!.workflow
-  let at = 0
-  while (at < kept.length && compare(kept[at]!.workflow, workflow) < 0) at++
-  return [...kept.slice(0, at), ...own, ...kept.slice(at)]
 }
 
 function compare(a: string, b: string): number {
