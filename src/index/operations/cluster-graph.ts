@@ -122,8 +122,9 @@ function clusterPrepared(
   // Built once: every candidate clusters the same network and is measured on it.
   const network = buildNetworkFromArrays({ ...prepared, names: prepared.labels })
   if (previous === undefined) return { clusters: clusterEdges(network, options, undefined), nonPositiveEdges }
-  // Only the from-scratch level 0 is needed to judge the candidates: its splits (half the clustering
-  // time at 100k entities) are made only when no candidate is within the tolerance.
+  // Only the from-scratch level 0 is needed to judge the candidates: its splits (a sixth of the clustering
+  // time of an update at 100k entities: 1 s of 6.5 s of CPU with the rows) are made only when no
+  // candidate is within the tolerance.
   const scratchModularity = scratchLevelZeroModularity(network, leidenOptions(options))
   const floor = scratchModularity - SEEDED_MODULARITY_TOLERANCE * Math.abs(scratchModularity)
   // The projection aims a hair above the floor: modularity sums in another order can differ in the last bits.
