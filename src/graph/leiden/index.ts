@@ -190,6 +190,31 @@ export function leidenNetwork(network: CsrNetwork, options: LeidenOptions = {}):
 }
 
 /**
+ * The level-0 modularity of `hierarchicalLeidenNetwork(labeled, options)` run from scratch (no start,
+ * no groups kept), without re-clustering the large clusters below it: level 0 is the same flat run with
+ * the same seed, and its communities are numbered as `labeledModularity` numbers them, so the sum is the
+ * same to the last bit. An update measures its candidates against it (cluster-graph.ts).
+ */
+export function scratchLevelZeroModularity(labeled: LabeledNetwork, options: LeidenOptions = {}): number {
+  const { network } = labeled
+  // leidenNetwork reads no start, group or projection: it is the run from singletons.
+  const top = leidenNetwork(network, options)
+  return networkModularity(network, firstSeenNumbers(top.membership), options.resolution)
+}
+
+/** Communities renumbered 0, 1, … in the order nodes first show them. */
+function firstSeenNumbers(membership: Int32Array): Int32Array {
+  const dense = new Map<number, number>()
+  const out = new Int32Array(membership.length)
+  for (let v = 0; v < membership.length; v++) {
+    let id = dense.get(membership[v])
+    if (id === undefined) dense.set(membership[v], (id = dense.size))
+    out[v] = id
+  }
+  return out
+}
+
+/**
  * Modularity of a node → community assignment over the edge list (repeated pairs: first weight;
  * self-loops ignored). Every node of the edges must be assigned.
  */

@@ -7,6 +7,7 @@ import type { RelationshipRow } from '../../model/relationships.js'
 import type { RowSource } from '../../storage/table-store.js'
 import { columnOf, type TableColumns, valueAt } from '../../storage/table-columns.js'
 import { relationshipId } from './graph-ids.js'
+import { leadingPairsOutOfOrder } from './pair-order.js'
 import { degreesOfCodes, orderedUniqueCodes } from './prune-codes.js'
 
 export interface FinalRelationships {
@@ -24,7 +25,7 @@ export function finalRelationshipColumns(table: TableColumns): FinalRelationship
     titles: table.values,
   }
   // One walk over the pairs (string comparisons of millions of titles) serves the degrees and the repeats.
-  const orderedUnique = orderedUniqueCodes(pairs)
+  const orderedUnique = !leadingPairsOutOfOrder(pairs) && orderedUniqueCodes(pairs)
   const counts = degreesOfCodes(pairs, orderedUnique)
   const degrees = new Map<string, number>()
   counts.forEach((degree, code) => {

@@ -45,19 +45,37 @@ function documentsByEntity(tables: ReachTables): Map<string, Set<string>> {
   return documentsOf
 }
 
-/** Community indexes (into `tables.communities`) each document reaches through its entities. */
-function communitiesByDocument(tables: ReachTables, documentsOf: Map<string, Set<string>>): Map<string, Set<number>> {
-  const reach = new Map<string, Set<number>>()
+/** What the (document, community) pairs of the previous index add up to. */
+interface ReachPairs {
+  /** Pairs of a listed document and a community it reaches (a document listed twice counts twice). */
+  pairs: number
+  /** The members of those pairs' communities, summed. */
+  pairMembers: number
+  /** Community indexes (into `tables.communities`) a changed document reaches. */
+  reached: Set<number>
+}
+
+/**
+ * One pass over the communities, each one's documents gathered once: at 100k entities a set of
+ * reached communities per document (tens of thousands each) cost a second before any workflow ran.
+ */
+function reachPairs(tables: ReachTables, documentsOf: Map<string, Set<string>>, changed: Set<string>): ReachPairs {
+  const listed = new Map<string, number>()
+  for (const { id } of tables.documents) listed.set(id, (listed.get(id) ?? 0) + 1)
+  const out: ReachPairs = { pairs: 0, pairMembers: 0, reached: new Set() }
+  const documents = new Set<string>()
   tables.communities.forEach((community, index) => {
-    for (const entity of community.entity_ids ?? []) {
-      for (const document of documentsOf.get(entity) ?? []) {
-        const reached = reach.get(document) ?? new Set<number>()
-        reached.add(index)
-        reach.set(document, reached)
-      }
+    documents.clear()
+    for (const entity of community.entity_ids ?? []) for (const d of documentsOf.get(entity) ?? []) documents.add(d)
+    const size = community.entity_ids?.length ?? 0
+    for (const document of documents) {
+      const times = listed.get(document) ?? 0
+      out.pairs += times
+      out.pairMembers += times * size
+      if (changed.has(document)) out.reached.add(index)
     }
   })
-  return reach
+  return out
 }
 
 const mean = (sum: number, n: number) => (n === 0 ? 0 : sum / n)
@@ -71,23 +89,14 @@ const mean = (sum: number, n: number) => (n === 0 ? 0 : sum / n)
  */
 export function measureUpdateReach(tables: ReachTables, changed: readonly string[], newDocuments: number): UpdateReach {
   const documentsOf = documentsByEntity(tables)
-  const byDocument = communitiesByDocument(tables, documentsOf)
-  const size = (index: number) => tables.communities[index]?.entity_ids?.length ?? 0
-  const reached = new Set(changed.flatMap((id) => [...(byDocument.get(id) ?? [])]))
   const replaced = new Set(changed)
+  const { pairs, pairMembers, reached } = reachPairs(tables, documentsOf, replaced)
+  const size = (index: number) => tables.communities[index]?.entity_ids?.length ?? 0
   const vanishes = (entity: string) => {
     const documents = [...(documentsOf.get(entity) ?? [])]
     return documents.length > 0 && documents.every((d) => replaced.has(d))
   }
   const shrinking = [...reached].filter((index) => tables.communities[index]!.entity_ids?.some(vanishes)).length
-  let pairs = 0
-  let pairMembers = 0
-  for (const { id } of tables.documents) {
-    for (const index of byDocument.get(id) ?? []) {
-      pairs++
-      pairMembers += size(index)
-    }
-  }
   const perDocument = mean(pairs, tables.documents.length)
   // Multiplied before dividing, so a whole mean stays whole and the rounding up adds nothing.
   const added = mean(newDocuments * pairs, tables.documents.length)

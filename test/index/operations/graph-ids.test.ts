@@ -1,5 +1,6 @@
 // Graph ids must stay stable across versions (updates merge by id): pinned values, computed outside this
 // code base (Python hashlib: SHA-256 of the key, first 16 bytes as a version-8 UUID).
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { covariateId, entityId, relationshipId } from '../../../src/index/operations/graph-ids.js'
 
@@ -17,5 +18,25 @@ describe('graph ids', () => {
       'c2dec195-001d-8ea7-ba91-622ea8cba815',
       '35210c01-6e5e-8cdf-81e4-b0eeade20d86',
     ])
+  })
+
+  it('are SHA-256 of the key as a version-8 UUID for every variant digit, any text', () => {
+    // The byte-wise formatting they were first made with, as the reference.
+    const reference = (key: string) => {
+      const bytes = createHash('sha256').update(key, 'utf8').digest().subarray(0, 16)
+      bytes[6] = (bytes[6]! & 0x0f) | 0x80
+      bytes[8] = (bytes[8]! & 0x3f) | 0x80
+      const hex = bytes.toString('hex')
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+    }
+    const variants = new Set<string>()
+    const titles = ['', 'A', 'Ωmega', 'lone \ud800 surrogate', 'emoji 🎄', 'tab\tnew\nline']
+    for (let i = 0; i < 400; i++) titles.push(`ENTITY ${i}`)
+    for (const title of titles) {
+      expect(entityId(title), title).toBe(reference(title))
+      expect(relationshipId(title, 'B')).toBe(reference(`${title}\u0000B`))
+      variants.add(entityId(title)[19]!)
+    }
+    expect([...variants].sort()).toEqual(['8', '9', 'a', 'b'])
   })
 })

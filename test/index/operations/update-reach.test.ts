@@ -61,4 +61,64 @@ describe('measureUpdateReach', () => {
     const empty = measureUpdateReach({ ...TABLES, communities: [] }, ['d1'], 1)
     expect(empty).toMatchObject({ total: 0, reached: 0, perDocument: 0, count: 0, members: 0 })
   })
+
+  it('equals the per-document count on generated indexes (units of unlisted documents, entities in several communities)', () => {
+    let state = 11
+    const next = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2147483648
+      return Math.floor((state / 2147483648) * n)
+    }
+    for (let run = 0; run < 40; run++) {
+      const documents = Array.from({ length: 1 + next(6) }, (_, d) => ({ id: `d${d}` }))
+      // Units of d0..d7: some documents are not listed any more.
+      const textUnits = Array.from({ length: 12 }, (_, u) => ({
+        id: `u${u}`,
+        document_id: `d${next(8)}`,
+        n_tokens: 10,
+      }))
+      const entities = Array.from({ length: 15 }, (_, e) => ({
+        id: `e${e}`,
+        text_unit_ids: next(5) === 0 ? null : Array.from({ length: next(4) }, () => `u${next(12)}`),
+      }))
+      const communities = Array.from({ length: 1 + next(10) }, () => ({
+        entity_ids: next(6) === 0 ? null : Array.from({ length: 1 + next(5) }, () => `e${next(15)}`),
+      }))
+      const tables: ReachTables = { documents, textUnits, entities, communities }
+      const changed = documents.filter(() => next(3) === 0).map((d) => d.id)
+      const expected = perDocumentReference(tables, changed)
+      const reach = measureUpdateReach(tables, changed, 2)
+      expect({ reached: reach.reached, perDocument: reach.perDocument, members: reach.members }, `run ${run}`).toEqual(
+        expected,
+      )
+    }
+  })
 })
+
+/** The straightforward count: each listed document's set of reached communities. */
+function perDocumentReference(tables: ReachTables, changed: readonly string[]) {
+  const documentOf = new Map(tables.textUnits.map((u) => [u.id, u.document_id]))
+  const reachOf = (document: string) => {
+    const out = new Set<number>()
+    tables.communities.forEach((c, index) => {
+      for (const e of c.entity_ids ?? []) {
+        const units = tables.entities.find((x) => x.id === e)?.text_unit_ids ?? []
+        if (units.some((u) => documentOf.get(u) === document)) out.add(index)
+      }
+    })
+    return out
+  }
+  const size = (index: number) => tables.communities[index]!.entity_ids?.length ?? 0
+  const reached = new Set(changed.flatMap((d) => [...reachOf(d)]))
+  let pairs = 0
+  let pairMembers = 0
+  for (const { id } of tables.documents)
+    for (const index of reachOf(id)) [pairs, pairMembers] = [pairs + 1, pairMembers + size(index)]
+  const n = tables.documents.length
+  const added = (2 * pairs) / n
+  const reachedMembers = [...reached].reduce((sum, index) => sum + size(index), 0)
+  const members =
+    reached.size + added === 0
+      ? 0
+      : (reachedMembers + added * (pairs === 0 ? 0 : pairMembers / pairs)) / (reached.size + added)
+  return { reached: reached.size, perDocument: pairs / n, members }
+}
