@@ -42,7 +42,13 @@ describe('leadingPairsOutOfOrder', () => {
       ['self-loop', [...ordered.slice(0, 5), ['C', 'C'], ...ordered.slice(5)]],
       // The last pair: no step back after it gives it away.
       ['self-loop last', [...ordered.slice(0, 5), ['C', 'C']]],
-      ['reversed last', [['A', 'B'], ['D', 'C']]],
+      [
+        'reversed last',
+        [
+          ['A', 'B'],
+          ['D', 'C'],
+        ],
+      ],
       ['step back', [...ordered.slice(0, 9), ordered[2]!, ...ordered.slice(9)].filter((_, i) => i !== 2)],
       [
         'same source, lower target',
