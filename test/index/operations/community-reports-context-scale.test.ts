@@ -25,6 +25,7 @@ import {
 import type { LocalContext } from '../../../src/index/operations/community-reports/context.js'
 import { getTokenizer } from '../../../src/llm/tokenizer.js'
 import type { CommunityRow, EntityRow, RelationshipRow } from '../../../src/model/index.js'
+import { communityRow, entityRow } from '../../support/report-rows.js'
 
 /** A small seeded generator (mulberry32), so the graph is the same on every run. */
 function random(seed: number): () => number {
@@ -37,33 +38,10 @@ function random(seed: number): () => number {
   }
 }
 
-const entity = (i: number, units: string[] = []): EntityRow => ({
-  id: `e${i}`,
-  human_readable_id: i,
-  title: `E${i}`,
-  type: 'person',
-  description: `entity ${i}`,
-  text_unit_ids: units,
-  frequency: 1,
-  degree: i % 7,
-})
+const entity = (i: number, units: string[] = []): EntityRow => entityRow(i, { type: 'person', degreeModulo: 7, units })
 
-function community(c: number, level: number, entityIds: string[]): CommunityRow {
-  return {
-    id: `c${c}`,
-    human_readable_id: c,
-    community: c,
-    level,
-    parent: -1,
-    children: [],
-    title: `Community ${c}`,
-    entity_ids: entityIds,
-    relationship_ids: [],
-    text_unit_ids: [],
-    period: '2026-01-15',
-    size: entityIds.length,
-  }
-}
+const community = (c: number, level: number, entityIds: string[]): CommunityRow =>
+  communityRow(c, level, entityIds, '2026-01-15')
 
 /**
  * 120 entities, 600 relationships (self-loops, repeated pairs, combined degrees with many ties), two

@@ -11,6 +11,7 @@ import {
   storedValueParts,
 } from '../../../src/index/operations/community-reports/unchanged-reports.js'
 import type { CommunityRow, EntityRow, RelationshipRow } from '../../../src/model/index.js'
+import { communityRow, entityRow } from '../../support/report-rows.js'
 
 const ORIGIN = 'ab'.repeat(32)
 
@@ -57,35 +58,9 @@ describe('a stored report value read without parsing', () => {
   })
 })
 
-function entity(i: number): EntityRow {
-  return {
-    id: `e${i}`,
-    human_readable_id: i,
-    title: `E${i}`,
-    type: 'thing',
-    description: `entity ${i}`,
-    text_unit_ids: [],
-    frequency: 1,
-    degree: i % 5,
-  }
-}
+const entity = (i: number): EntityRow => entityRow(i, { type: 'thing', degreeModulo: 5 })
 
-function community(c: number, level: number, ids: string[]): CommunityRow {
-  return {
-    id: `c${c}`,
-    human_readable_id: c,
-    community: c,
-    level,
-    parent: -1,
-    children: [],
-    title: `Community ${c}`,
-    entity_ids: ids,
-    relationship_ids: [],
-    text_unit_ids: [],
-    period: '2026-01-01',
-    size: ids.length,
-  }
-}
+const community = (c: number, level: number, ids: string[]): CommunityRow => communityRow(c, level, ids, '2026-01-01')
 
 describe('entity details shared across levels', () => {
   it('give every community of every level its own members’ details and fingerprint bytes', () => {
