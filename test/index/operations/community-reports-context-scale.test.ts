@@ -3,6 +3,7 @@
 // bisection, predecessors asked one community at a time, lost content without a set per row.
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { seededRng } from '../../../src/query/rng.js'
 import { buildLocalContexts } from '../../../src/index/operations/community-reports/context.js'
 import { csvLine, sectionHead } from '../../../src/index/operations/community-reports/csv.js'
 import {
@@ -27,17 +28,6 @@ import { getTokenizer } from '../../../src/llm/tokenizer.js'
 import type { CommunityRow, EntityRow, RelationshipRow } from '../../../src/model/index.js'
 import { communityRow, entityRow } from '../../support/report-rows.js'
 
-/** A small seeded generator (mulberry32), so the graph is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const entity = (i: number, units: string[] = []): EntityRow => entityRow(i, { type: 'person', degreeModulo: 7, units })
 
 const community = (c: number, level: number, entityIds: string[]): CommunityRow =>
@@ -49,7 +39,7 @@ const community = (c: number, level: number, entityIds: string[]): CommunityRow 
  * two communities of level 1 (hand-made tables may do that).
  */
 function graph() {
-  const next = random(42)
+  const next = seededRng(42)
   const entities = Array.from({ length: 120 }, (_, i) => entity(i))
   const relationships: RelationshipRow[] = Array.from({ length: 600 }, (_, i) => {
     const source = `E${Math.floor(next() * 120)}`

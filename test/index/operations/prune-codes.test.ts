@@ -5,6 +5,7 @@
  * titles whose code-point order differs from JavaScript's string order.
  */
 import { describe, expect, it } from 'vitest'
+import { seededRng } from '../../../src/query/rng.js'
 import {
   degreeMapOfCodes,
   largestComponentCodes,
@@ -29,22 +30,11 @@ interface Rel {
   weight: number
 }
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 // U+FF21 sorts after U+1F600 in JavaScript's order (UTF-16 units) and before it by code point.
 const NAMES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', '\uFF21', '\u{1F600}', 'É', 'Z1', 'Z2', 'Z3']
 
 function graph(seed: number, ordered: boolean) {
-  const next = random(seed)
+  const next = seededRng(seed)
   const pick = () => NAMES[Math.floor(next() * NAMES.length)]!
   const entities = NAMES.filter(() => next() < 0.85).map((title) => ({ title, frequency: 1 + Math.floor(next() * 6) }))
   let rels: Rel[] = Array.from({ length: 30 }, () => ({
