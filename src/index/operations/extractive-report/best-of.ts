@@ -2,7 +2,8 @@
  * The first `count` items of `items` sorted by `compare`, without sorting them all: a heap of the
  * best `count` so far, its worst at the root, so most items cost one comparison. `compare` must be a
  * total order (no two items equal), which makes the result the sorted list's prefix exactly.
- * A dense corpus's top communities hold tens of thousands of sentences for 250 candidates each.
+ * A dense corpus's top communities hold tens of thousands of sentences for 250 candidates each, and
+ * millions of relationships for eight findings (sorting them all took tens of minutes at 30 MB).
  */
 export function bestOf<T>(items: readonly T[], count: number, compare: (a: T, b: T) => number): T[] {
   if (items.length <= count) return [...items].sort(compare)

@@ -10,7 +10,8 @@ import { RELATIONSHIPS } from '../../../model/relationships.js'
 import { pickColumns } from '../../../model/schema.js'
 import { columnOf, type TableColumns } from '../../../storage/table-columns.js'
 import { readColumns, type TableStore } from '../../../storage/table-store.js'
-import { type CommunityRelationships, type ReportedRelationship, strongestFirst } from './writer.js'
+import { bestOf } from './best-of.js'
+import type { CommunityRelationships, ReportedRelationship } from './writer.js'
 
 const RANKED = pickColumns(RELATIONSHIPS, ['id', 'source', 'target', 'weight', 'combined_degree'])
 const UNIT_IDS = pickColumns(RELATIONSHIPS, ['text_unit_ids'])
@@ -25,7 +26,7 @@ export async function strongestRelationships(
   const rowOf = rowsById(table)
   const order = columnOrder(table)
   const picked = communities.map((c) =>
-    strongestFirst(
+    bestOf(
       c.relationship_ids.flatMap((id) => rowOf.get(id) ?? []),
       count,
       order,

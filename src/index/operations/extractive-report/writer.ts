@@ -76,7 +76,7 @@ export function writeExtractiveReports(
     input.communities[position]!.relationship_ids.flatMap((id) => relationshipById.get(id) ?? [])
   const relationships: CommunityRelationships = {
     count: (position) => input.communities[position]!.relationship_ids.length,
-    strongest: (position, count) => strongestFirst(ofCommunity(position), count, stronger),
+    strongest: (position, count) => bestOf(ofCommunity(position), count, stronger),
   }
   return writeExtractiveReportsOf(input, relationships, options)
 }
@@ -244,27 +244,6 @@ function stronger(a: ReportedRelationship, b: ReportedRelationship): number {
     b.combined_degree - a.combined_degree ||
     (a.source + '\u0000' + a.target < b.source + '\u0000' + b.target ? -1 : 1)
   )
-}
-
-/**
- * The first `count` items in `order`, by one pass keeping them sorted: a dense corpus's top
- * communities hold millions of relationships, and sorting them all for eight findings at every level
- * took tens of minutes at 30 MB. The (source, target) pairs are unique, so the order is total and
- * this equals the sorted list's prefix.
- */
-export function strongestFirst<T>(items: Iterable<T>, count: number, order: (a: T, b: T) => number): T[] {
-  const top: T[] = []
-  if (count <= 0) return top
-  for (const r of items) {
-    if (top.length === count && order(r, top[count - 1]!) >= 0) continue
-    let at = Math.min(top.length, count - 1)
-    while (at > 0 && order(r, top[at - 1]!) < 0) {
-      top[at] = top[at - 1]!
-      at--
-    }
-    top[at] = r
-  }
-  return top
 }
 
 interface RatingScale {
