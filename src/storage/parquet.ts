@@ -73,14 +73,14 @@ export const ROW_GROUP_ROWS = 1024 * 1024
 export async function encodeParquetReleasing<S extends TableSchema>(
   schema: S,
   rows: RowSource<RowOf<S>>,
-  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS, windowOf, rowGroupRows }: ParquetOptions = {},
+  options: ParquetOptions = {},
 ): Promise<Uint8Array> {
-  if (rows.length > piecesOf) return encodeBatchesOnWorker(piecePlans(schema, rows, piecesOf), windowOf, rowGroupRows)
-  const plan = streamPlan(schema, Array.isArray(rows) ? (rows as readonly RowOf<S>[]) : rows.slice())
-  if (plan.byteLength <= workerAbove) return writeArrowStream(wholeStream(plan))
-  // The caller's garbage goes before the worker's copy of the stream (twice its size) lands on top of it.
-  collectGarbage()
-  return encodeOnWorker(plan, windowOf)
+  const { windowOf, rowGroupRows } = options
+  return routeEncoding(schema, rows, options, {
+    pieces: (pieces) => encodeBatchesOnWorker(pieces, windowOf, rowGroupRows),
+    inline: async (bytes) => bytes,
+    worker: (plan) => encodeOnWorker(plan, windowOf),
+  })
 }
 
 /**
@@ -93,18 +93,40 @@ export async function writeParquetReleasing<S extends TableSchema>(
   schema: S,
   rows: RowSource<RowOf<S>>,
   path: string,
-  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS, windowOf, rowGroupRows }: ParquetOptions = {},
+  options: ParquetOptions = {},
 ): Promise<void> {
+  const { windowOf, rowGroupRows } = options
   await mkdir(dirname(path), { recursive: true })
-  if (rows.length > piecesOf) {
-    const pieces = piecePlans(schema, rows, piecesOf)
-    return writeFileAtomicBy(path, (tmp) => encodeBatchesToFile(pieces, tmp, windowOf, rowGroupRows))
-  }
+  await routeEncoding(schema, rows, options, {
+    pieces: (pieces) => writeFileAtomicBy(path, (tmp) => encodeBatchesToFile(pieces, tmp, windowOf, rowGroupRows)),
+    inline: (bytes) => writeFileAtomic(path, bytes),
+    worker: (plan) => writeFileAtomicBy(path, (tmp) => encodeToFile(plan, tmp, windowOf)),
+  })
+}
+
+/** Where encodeParquetReleasing's and writeParquetReleasing's three kinds of table go. */
+interface EncodingRoutes<T> {
+  /** More than one row group: the row groups' streams, one at a time, to a worker. */
+  pieces(pieces: Iterable<ArrowStreamPlan>): Promise<T>
+  /** A small table: already encoded here. */
+  inline(bytes: Uint8Array): Promise<T>
+  /** A big table of one piece: its stream to a worker. */
+  worker(plan: ArrowStreamPlan): Promise<T>
+}
+
+/** Picks how a table is encoded (in pieces, here, or on a worker) and hands it to that route. */
+function routeEncoding<S extends TableSchema, T>(
+  schema: S,
+  rows: RowSource<RowOf<S>>,
+  { workerAbove = WORKER_TABLE_BYTES, piecesOf = ROW_GROUP_ROWS }: ParquetOptions,
+  routes: EncodingRoutes<T>,
+): Promise<T> {
+  if (rows.length > piecesOf) return routes.pieces(piecePlans(schema, rows, piecesOf))
   const plan = streamPlan(schema, Array.isArray(rows) ? (rows as readonly RowOf<S>[]) : rows.slice())
-  if (plan.byteLength <= workerAbove) return writeFileAtomic(path, writeArrowStream(wholeStream(plan)))
+  if (plan.byteLength <= workerAbove) return routes.inline(writeArrowStream(wholeStream(plan)))
   // The caller's garbage goes before the worker's copy of the stream (twice its size) lands on top of it.
   collectGarbage()
-  await writeFileAtomicBy(path, (tmp) => encodeToFile(plan, tmp, windowOf))
+  return routes.worker(plan)
 }
 
 /** Writes on the shared instance, with the writer properties parquet-worker.ts also uses. */
